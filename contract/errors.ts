@@ -1,0 +1,53 @@
+import { z } from 'zod'
+
+/**
+ * Every error leaves the server in this shape. `error` is the human-readable text the client
+ * shows; `msg` and `detail` carry extra context where the spec's screens read them; `code` is a
+ * stable machine-readable key.
+ */
+export const errorSchema = z.object({
+  error: z.string(),
+  msg: z.string().optional(),
+  detail: z.unknown().optional(),
+  code: z.string().optional(),
+})
+export type ApiError = z.infer<typeof errorSchema>
+
+export const ERROR_CODES = {
+  notFound: 'not_found',
+  validation: 'validation_error',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  conflict: 'conflict',
+  tooLarge: 'payload_too_large',
+  unsupportedMedia: 'unsupported_media_type',
+  rateLimited: 'rate_limited',
+  internal: 'internal_error',
+  unavailable: 'service_unavailable',
+} as const
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES]
+
+/** Plain-words texts for errors the spec leaves unnamed. */
+export const ERROR_TEXTS = {
+  notFound: 'Not found',
+  routeNotFound: 'No such API endpoint',
+  validation: 'The request is not valid',
+  internal: 'Something went wrong on our side. Please try again.',
+  unavailable: 'The service is temporarily unavailable',
+  invalidJson: 'The request body is not valid JSON',
+} as const
+
+/**
+ * The text to show for a failed call, following the spec's order: the response's `error`, then
+ * `msg`, then `message`, then `detail` (when it is text), else the fallback.
+ */
+export function errorText(body: unknown, fallback: string): string {
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>
+    for (const key of ['error', 'msg', 'message', 'detail']) {
+      const value = record[key]
+      if (typeof value === 'string' && value.trim()) return value
+    }
+  }
+  return fallback
+}

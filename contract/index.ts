@@ -1,0 +1,5 @@
+export * from './auth.ts'
+export * from './errors.ts'
+export * from './health.ts'
+export * from './paging.ts'
+export * from './paths.ts'

@@ -1,0 +1,167 @@
+/**
+ * Every call of spec section 7, in one place, so the whole API surface is visible at a glance.
+ * Paths are relative to API_PREFIX; the client's base is API_PREFIX and the server mounts there.
+ * Builders take ids and return the concrete path. Modules that come later already have their
+ * paths here; the server answers a JSON 404 for those not built yet.
+ */
+
+export const API_PREFIX = '/api/v1'
+
+type Id = number | string
+const seg = (id: Id) => encodeURIComponent(String(id))
+
+export const SSO_PROVIDERS = ['google', 'microsoft', 'microsoft_oidc', 'microsoft_saml'] as const
+export type SsoProvider = (typeof SSO_PROVIDERS)[number]
+
+export const paths = {
+  health: '/health',
+
+  /** Auth and account (under /admin). */
+  auth: {
+    login: '/admin/login/',
+    register: '/admin/register/',
+    confirmEmail: '/admin/confirm_email/',
+    tokenRefresh: '/admin/token/refresh/',
+    tokenGet: '/admin/token/get/',
+    requestPasswordReset: '/admin/request_password_reset/',
+    validatePasswordResetToken: '/admin/validate_password_reset_token/',
+    confirmPasswordReset: '/admin/confirm_password_reset/',
+    setPassword: '/admin/set-password/',
+    changePasswordForced: '/admin/change-password-forced/',
+    logout: '/logout/',
+    googleStart: '/admin/auth/social/google/',
+    googleCallback: '/admin/auth/social/google/callback/',
+  },
+
+  /** Single sign-on (under /admin/sso). */
+  sso: {
+    discover: '/admin/sso/discover/',
+    login: (provider: SsoProvider) => `/admin/sso/login/${seg(provider)}/`,
+    callback: (provider: SsoProvider) => `/admin/sso/callback/${seg(provider)}/`,
+    exchange: '/admin/sso/exchange/',
+    settings: '/admin/sso/settings/',
+    settingsUpdate: '/admin/sso/settings/update/',
+    providersStatus: '/admin/sso/providers/status/',
+  },
+
+  /** Profile, license, billing. */
+  account: {
+    profile: '/admin/profile/',
+    license: '/admin/get_license/',
+    licenseTiers: '/admin/license_tiers/',
+    fileStats: '/admin/file_stats/',
+    updateOrganization: '/admin/update_organization/',
+  },
+  payouts: {
+    webhook: '/payouts/webhook/',
+    subscription: '/payouts/subscription/',
+  },
+
+  /** Repository. */
+  files: {
+    list: '/files/',
+    upload: '/files/upload/',
+    uploadUrls: '/urls/upload/',
+    batchDelete: '/files/batch-delete/',
+    download: (id: Id) => `/files/${seg(id)}/download/`,
+    delete: (id: Id) => `/files/${seg(id)}/delete/`,
+    reprocess: (id: Id) => `/files/${seg(id)}/reprocess/`,
+    updateTags: (id: Id) => `/files/${seg(id)}/update-tags/`,
+  },
+
+  /** Knowledge base. */
+  knowledgeBase: {
+    qa: '/knowledge-base/qa/',
+    data: '/knowledge-base/data/',
+    files: '/knowledge-base/files/',
+    deleteQa: (id: Id) => `/knowledge-base/qa/${seg(id)}/delete/`,
+    deleteData: (id: Id) => `/knowledge-base/data/${seg(id)}/delete/`,
+  },
+
+  /** Questionnaires (under /filler/questionnaires/). */
+  questionnaires: {
+    list: '/filler/questionnaires/',
+    upload: '/filler/questionnaires/upload/',
+    batchDelete: '/filler/questionnaires/batch-delete/',
+    get: (id: Id) => `/filler/questionnaires/${seg(id)}/`,
+    answers: (id: Id) => `/filler/questionnaires/${seg(id)}/answers/`,
+    answersByTab: (id: Id) => `/filler/questionnaires/${seg(id)}/answers/by-tab/`,
+    tabs: (id: Id) => `/filler/questionnaires/${seg(id)}/tabs/`,
+    download: (id: Id) => `/filler/questionnaires/${seg(id)}/download/`,
+    delete: (id: Id) => `/filler/questionnaires/${seg(id)}/delete/`,
+    reAnalyze: (id: Id) => `/filler/questionnaires/${seg(id)}/re-analyze/`,
+    exportOriginal: '/filler/questionnaires/export-original/',
+    exportBasic: '/filler/questionnaires/export-basic/',
+    checkFilledFile: '/filler/questionnaires/check-filled-file/',
+    downloadFilledFile: '/filler/questionnaires/download-filled-file/',
+    filledFileDownload: (id: Id) => `/filler/questionnaires/filled-files/${seg(id)}/download/`,
+    answer: {
+      regenerate: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/regenerate/`,
+      regenerateWithEvidence: (id: Id) =>
+        `/filler/questionnaires/answers/${seg(id)}/regenerate-with-evidence/`,
+      applyConsistency: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/apply-consistency/`,
+      edit: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/edit/`,
+      approve: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/approve/`,
+      unApprove: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/un-approve/`,
+    },
+    selectAnswer: (questionId: Id, answerId: Id) =>
+      `/filler/questionnaires/questions/${seg(questionId)}/answers/${seg(answerId)}/select/`,
+    deleteQuestion: (questionId: Id) =>
+      `/filler/questionnaires/questions/${seg(questionId)}/delete/`,
+    sections: {
+      consistency: (id: Id) => `/filler/questionnaires/${seg(id)}/sections/consistency/`,
+      shorten: (id: Id) => `/filler/questionnaires/${seg(id)}/sections/shorten/`,
+      examples: (id: Id) => `/filler/questionnaires/${seg(id)}/sections/examples/`,
+      custom: (id: Id) => `/filler/questionnaires/${seg(id)}/sections/custom/`,
+    },
+    undo: (id: Id) => `/filler/questionnaires/${seg(id)}/undo/`,
+    operations: (id: Id) => `/filler/questionnaires/${seg(id)}/operations/`,
+  },
+
+  /** Chat assistant (under /chat/). */
+  chat: {
+    sessions: '/chat/sessions/',
+    create: '/chat/sessions/create/',
+    createUnnamed: '/chat/sessions/create-unnamed/',
+    session: (id: Id) => `/chat/sessions/${seg(id)}/`,
+    update: (id: Id) => `/chat/sessions/${seg(id)}/update/`,
+    delete: (id: Id) => `/chat/sessions/${seg(id)}/delete/`,
+    export: (id: Id) => `/chat/sessions/${seg(id)}/export/`,
+    messages: (id: Id) => `/chat/sessions/${seg(id)}/messages/`,
+    dynamicQuestions: '/chat/dynamic-questions/',
+    quota: '/chat/quota/',
+  },
+
+  /** Organisation users (under /admin/users/). */
+  users: {
+    list: '/admin/users/',
+    invite: '/admin/users/invite/',
+    approve: (id: Id) => `/admin/users/${seg(id)}/approve/`,
+    reject: (id: Id) => `/admin/users/${seg(id)}/reject/`,
+    remove: (id: Id) => `/admin/users/${seg(id)}/remove/`,
+    update: (id: Id) => `/admin/users/${seg(id)}/update/`,
+    role: (id: Id) => `/admin/users/${seg(id)}/role/`,
+    sendMagicLink: (id: Id) => `/admin/users/${seg(id)}/send-magic-link/`,
+    generateTemporaryPassword: (id: Id) => `/admin/users/${seg(id)}/generate-temporary-password/`,
+  },
+
+  /** Support tickets: a tasks route under the ticketing provider's segment. */
+  support: {
+    createTask: '/ticketing/tasks/',
+  },
+} as const
+
+/**
+ * Calls whose 401 means "bad credentials", not "expired session": the client never tries a
+ * token refresh for them (spec section 8).
+ */
+export const NO_REFRESH_ON_401 = [
+  paths.auth.login,
+  paths.auth.register,
+  paths.auth.tokenRefresh,
+  paths.auth.googleStart,
+  paths.auth.googleCallback,
+] as const
+
+/** Full path with the /api/v1 prefix. */
+export const apiPath = (path: string) => `${API_PREFIX}${path}`

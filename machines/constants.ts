@@ -1,0 +1,77 @@
+/**
+ * Business constants and limits from spec section 9, in one place. Every timer a machine uses is a
+ * named delay whose value comes from here; views and tests import the same values.
+ */
+
+export const SECOND = 1_000
+export const MINUTE = 60 * SECOND
+
+/** Minimum password length. */
+export const MIN_PASSWORD_LENGTH = 8
+/** Reset link validity, as stated in the forgot-password confirmation text. */
+export const RESET_LINK_VALIDITY_MS = 60 * MINUTE
+/** Minimum email domain length (registration). */
+export const MIN_EMAIL_DOMAIN_LENGTH = 3
+/** Extension hand-off `expires_in`, seconds. */
+export const EXTENSION_EXPIRES_IN_S = 7_200
+
+/** A refresh is scheduled only when fewer than this many seconds remain on the access token. */
+export const REFRESH_SCHEDULE_THRESHOLD_S = 3_600
+/** The refresh fires this many seconds before expiry... */
+export const REFRESH_LEAD_S = 600
+/** ...but never sooner than this many seconds from now. */
+export const REFRESH_MIN_DELAY_S = 60
+/** Refresh delay in ms for a token with `remainingS` seconds left: max(remaining - 600, 60). */
+export const refreshDelayMs = (remainingS: number): number =>
+  Math.max(remainingS - REFRESH_LEAD_S, REFRESH_MIN_DELAY_S) * SECOND
+
+/** Session-expiry check interval. */
+export const SESSION_CHECK_INTERVAL_MS = 60 * SECOND
+/** Warn when fewer than this many seconds remain. */
+export const SESSION_WARNING_THRESHOLD_S = 300
+/** The session warning toast stays this long. */
+export const SESSION_WARNING_TOAST_MS = 30 * SECOND
+
+export const GOOGLE_AUTO_REDIRECT_MS = 1_500
+export const SSO_SUCCESS_REDIRECT_MS = 1_500
+export const EXTENSION_REDIRECT_MS = 1_500
+export const SSO_DISCOVERY_FALLBACK_MS = 1_500
+export const GOOGLE_CALLBACK_ERROR_REDIRECT_MS = 3_000
+export const GOOGLE_CALLBACK_FORBIDDEN_REDIRECT_MS = 5_000
+/** Pause before the login event after a password sign-in. */
+export const LOGIN_EVENT_PAUSE_MS = 100
+
+/** Yearly plan saving advertised. */
+export const YEARLY_SAVING_PERCENT = 20
+
+/** Toasts: default duration and how many are visible at once. */
+export const TOAST_DURATION_MS = 4 * SECOND
+export const TOAST_MAX_VISIBLE = 3
+
+/** Support ticket attachment size hint. */
+export const ATTACHMENT_SIZE_HINT = '10MB'
+export const TICKET_PRIORITY_DEFAULT = 'Medium'
+
+/** The checkout provider integration is switched off by this flag. */
+export const CHECKOUT_PROVIDER_ENABLED = false
+
+/** Sidebar geometry and behaviour. */
+export const SIDEBAR_WIDTH = '4.5rem'
+export const SIDEBAR_WIDTH_COLLAPSED = '3rem'
+export const SIDEBAR_WIDTH_MOBILE = '5rem'
+/** Screens narrower than this many px get the slide-over panel. */
+export const MOBILE_BREAKPOINT_PX = 768
+export const SIDEBAR_COOKIE_NAME = 'sidebar_state'
+export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60
+/** Ctrl or Cmd plus this key toggles the sidebar. */
+export const SIDEBAR_KEYBOARD_SHORTCUT = 'b'
+
+/** Tooltips. */
+export const TOOLTIP_OPEN_DELAY_MS = 700
+export const TOOLTIP_SKIP_DELAY_MS = 300
+export const SIDEBAR_TOOLTIP_OPEN_DELAY_MS = 0
+
+/** Menus. */
+export const MENU_TYPEAHEAD_RESET_MS = 1_000
+export const SUBMENU_OPEN_DELAY_MS = 100
+export const MENU_POINTER_GRACE_MS = 300

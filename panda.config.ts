@@ -1,0 +1,113 @@
+import { defineConfig } from '@pandacss/dev'
+import { createPreset } from '@park-ui/panda-preset'
+import iris from '@park-ui/panda-preset/colors/iris'
+import mauve from '@park-ui/panda-preset/colors/mauve'
+
+// Iris on mauve: a calm blue-violet accent over warm-tinted grays, chosen so that status colours
+// (green approved, amber pending, red failed) stay distinct from the brand colour.
+const accentRef = (key: string) => ({ value: `{colors.iris.${key}}` })
+
+export default defineConfig({
+  preflight: true,
+  presets: [createPreset({ accentColor: iris, grayColor: mauve, radius: 'md' })],
+  include: ['./src/**/*.{ts,tsx}'],
+  exclude: [],
+  jsxFramework: 'react',
+  outdir: 'styled-system',
+  importMap: 'styled-system',
+  globalFontface: {},
+  globalCss: {
+    html: {
+      // globalCss merges one level deep: restate the preset's palette so colorPalette.* resolves
+      colorPalette: 'iris',
+      fontFamily: 'body',
+      WebkitFontSmoothing: 'antialiased',
+      MozOsxFontSmoothing: 'grayscale',
+    },
+    body: { bg: 'bg.canvas', color: 'fg.default', _dark: { colorScheme: 'dark' } },
+  },
+  // ui-kit fix 5: the UI kit calls these recipes with variants chosen at run time (and through a
+  // style context Panda cannot follow), so every variant is generated up front.
+  staticCss: {
+    recipes: {
+      avatar: ['*'],
+      button: ['*'],
+      dialog: ['*'],
+      drawer: ['*'],
+      field: ['*'],
+      input: ['*'],
+      menu: ['*'],
+      progress: ['*'],
+      toast: ['*'],
+      tooltip: ['*'],
+    },
+  },
+  theme: {
+    extend: {
+      tokens: {
+        fonts: {
+          body: {
+            value:
+              "'Inter Variable', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', sans-serif",
+          },
+          heading: {
+            value:
+              "'Inter Variable', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', sans-serif",
+          },
+        },
+        sizes: {
+          // spec section 9: sidebar widths
+          sidebar: { value: '4.5rem' },
+          sidebarCollapsed: { value: '3rem' },
+          sidebarMobile: { value: '5rem' },
+        },
+      },
+      semanticTokens: {
+        colors: {
+          // The preset's recipes use accent.* but never define it (ui-kit fix 1).
+          accent: {
+            default: accentRef('default'),
+            emphasized: accentRef('emphasized'),
+            fg: accentRef('fg'),
+            text: accentRef('text'),
+            a2: accentRef('a2'),
+            a3: accentRef('a3'),
+            a4: accentRef('a4'),
+          },
+        },
+      },
+      slotRecipes: {
+        dialog: {
+          // ui-kit fix 2: the preset's 384 px minimum overflows phones.
+          base: {
+            content: {
+              minW: { base: 'auto', sm: 'sm' },
+              w: { base: 'calc(100vw - 2rem)', sm: 'auto' },
+            },
+          },
+        },
+        drawer: {
+          // The close trigger sits in the content's corner (ui-kit fix 4), so content anchors it.
+          base: { content: { position: 'relative' } },
+        },
+        menu: {
+          // The preset has a separator slot but no style for it.
+          base: {
+            separator: { borderColor: 'border.subtle', borderTopWidth: '1px', my: '1', mx: '1' },
+          },
+        },
+        progress: {
+          // The preset gives an indeterminate range (Ark sets no width) no motion: sweep it.
+          base: {
+            range: {
+              _indeterminate: {
+                width: 'full',
+                animation: 'slide-in-left 1.2s ease-in-out infinite',
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
+import { API_PREFIX } from '../contract/paths.ts'
+import type { Database } from './db/index.ts'
+import { ApiException, apiError, codeForStatus } from './http/errors.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { serveSpa } from './http/static.ts'
+import type { Jobs } from './jobs/index.ts'
+import type { Logger } from './logger.ts'
+import { healthRoutes } from './modules/health/routes.ts'
+
+export interface AppDeps {
+  database: Database
+  logger: Logger
+  jobs?: Jobs
+  /** Application version shown by /health. */
+  version: string
+  /** Whether the database is the embedded one. */
+  embedded: boolean
+  /** Built SPA directory; omitted in API-only tests. */
+  distDir?: string
+  publicUrl: string
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string
+    log: Logger
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
+/** JSON bodies of ordinary calls; upload routes set their own, larger limits. */
+const JSON_BODY_LIMIT = 1024 * 1024
+
+/** The Hono app factory, shared by the server entry and the tests. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>()
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id')
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    const log = deps.logger.child({ reqId: requestId })
+    c.set('requestId', requestId)
+    c.set('log', log)
+    const started = performance.now()
+    await next()
+    c.res.headers.set('X-Request-Id', requestId)
+    // path only: query strings may carry tokens (LT8)
+    const entry = {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    }
+    if (c.req.path === `${API_PREFIX}/health`) log.debug(entry, 'request')
+    else log.info(entry, 'request')
+  })
+  app.use('*', securityHeaders({ hsts: deps.publicUrl.startsWith('https://') }))
+
+  const api = new Hono<AppEnv>()
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: () => {
+        throw apiError(413, 'The request body is too large', { code: ERROR_CODES.tooLarge })
+      },
+    }),
+  )
+  api.route('/', healthRoutes(deps))
+  api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
+  app.route(API_PREFIX, api)
+  app.all('/api/*', (c) =>
+    c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404),
+  )
+
+  if (deps.distDir) app.use('*', serveSpa(deps.distDir))
+
+  app.notFound((c) => c.text('Not found', 404))
+  app.onError((error, c) => {
+    if (error instanceof ApiException) return c.json(error.body, error.status)
+    if (error instanceof HTTPException) {
+      const status = error.status as ContentfulStatusCode
+      return c.json(
+        { error: error.message || ERROR_TEXTS.internal, code: codeForStatus(status) },
+        status,
+      )
+    }
+    c.get('log')?.error({ err: error }, 'unhandled error')
+    return c.json({ error: ERROR_TEXTS.internal, code: ERROR_CODES.internal }, 500)
+  })
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+/**
+ * Every setting is an environment variable, parsed once here. A bad value stops the start with a
+ * message that names the variable; docs/configuration.md lists them all.
+ */
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
+const optionalUrl = (protocols: RegExp, message: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .url({ message })
+      .refine((value) => protocols.test(value), { message })
+      .optional(),
+  )
+
+const booleanFlag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+      message: 'must be one of true, false, 1, 0, yes, no',
+    })
+    .optional()
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+)
+
+export const configSchema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['production', 'development', 'test']).default('production'),
+  ),
+  HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('0.0.0.0')),
+  PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a port number' })
+      .int({ message: 'must be a whole number' })
+      .min(0, { message: 'must be between 0 and 65535' })
+      .max(65535, { message: 'must be between 0 and 65535' })
+      .default(3000),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./data')),
+  DATABASE_URL: optionalUrl(
+    /^postgres(ql)?:\/\//,
+    'must be a postgres:// or postgresql:// connection URL',
+  ),
+  DATABASE_POOL_SIZE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(500).default(10),
+  ),
+  PUBLIC_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
+  JWT_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+  ),
+  SMTP_URL: optionalUrl(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'),
+  MAIL_TRANSPORT: z.preprocess(
+    emptyToUndefined,
+    z.enum(['log', 'smtp'], { message: 'must be log or smtp' }).default('log'),
+  ),
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z.string().min(3).default('Quire <no-reply@localhost>'),
+  ),
+  LLM_BASE_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  WORKERS: booleanFlag,
+  /** Embedded PostgreSQL: durable writes. Tests turn this off for speed; never in production. */
+  EMBEDDED_PG_FSYNC: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('true')
+      .transform((value) => value === 'true'),
+  ),
+})
+
+export type RawConfig = z.infer<typeof configSchema>
+export type Config = Omit<RawConfig, 'JWT_SECRET' | 'PUBLIC_URL' | 'WORKERS'> & {
+  /** Absolute data directory. */
+  DATA_DIR: string
+  JWT_SECRET: string
+  PUBLIC_URL: string
+  /** Run job workers inside the API process (default true). */
+  WORKERS: boolean
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Parses the environment, or throws a ConfigError naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): RawConfig {
+  const result = configSchema.safeParse(env)
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)'
+      return `  ${name}: ${issue.message}`
+    })
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  if (result.data.MAIL_TRANSPORT === 'smtp' && !result.data.SMTP_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SMTP_URL: is required when MAIL_TRANSPORT=smtp',
+    )
+  }
+  const llm = [result.data.LLM_BASE_URL, result.data.LLM_MODEL]
+  if (llm.some(Boolean) && !llm.every(Boolean)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  LLM_MODEL: LLM_BASE_URL and LLM_MODEL must be set together',
+    )
+  }
+  return result.data
+}
+
+/**
+ * Resolves the runtime configuration: makes DATA_DIR absolute and creates it, and generates the JWT
+ * secret into DATA_DIR on first start when JWT_SECRET is unset, so that restarts keep sessions.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw = parseConfig(env)
+  const dataDir = path.resolve(raw.DATA_DIR)
+  mkdirSync(dataDir, { recursive: true })
+  const WORKERS = env.WORKERS === undefined || env.WORKERS === '' ? true : raw.WORKERS
+  return {
+    ...raw,
+    DATA_DIR: dataDir,
+    JWT_SECRET: raw.JWT_SECRET ?? readOrCreateSecret(path.join(dataDir, 'jwt-secret')),
+    PUBLIC_URL: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
+    WORKERS,
+  }
+}
+
+/** Reads a secret file, creating it with 48 random bytes (mode 0600) when it does not exist. */
+export function readOrCreateSecret(file: string): string {
+  if (existsSync(file)) {
+    const value = readFileSync(file, 'utf8').trim()
+    if (value.length >= 32) return value
+  }
+  const secret = randomBytes(48).toString('base64url')
+  const temp = `${file}.${process.pid}.tmp`
+  writeFileSync(temp, `${secret}\n`, { mode: 0o600 })
+  chmodSync(temp, 0o600)
+  // rename is atomic: a crash never leaves a half-written secret behind
+  renameSync(temp, file)
+  return secret
+}

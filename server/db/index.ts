@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs'
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
+import { migrate } from 'drizzle-orm/node-postgres/migrator'
+import pg from 'pg'
+import * as schema from './schema.ts'
+
+export const MIGRATIONS_DIR = new URL('./migrations', import.meta.url).pathname
+
+export type Db = NodePgDatabase<typeof schema>
+
+export interface Database {
+  pool: pg.Pool
+  db: Db
+  close(): Promise<void>
+}
+
+// bigint columns (counts, ids) come back as JS numbers; ids stay well below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10))
+
+export function openDatabase(url: string, poolSize = 10): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    application_name: 'quire',
+  })
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {})
+  return {
+    pool,
+    db: drizzle(pool, { schema }),
+    close: () => pool.end(),
+  }
+}
+
+interface Journal {
+  entries: { idx: number; tag: string; when: number }[]
+}
+
+/** The migrations this build ships, from drizzle's journal. */
+export function shippedMigrations(): Journal['entries'] {
+  const journal = JSON.parse(
+    readFileSync(new URL('./migrations/meta/_journal.json', import.meta.url), 'utf8'),
+  ) as Journal
+  return journal.entries
+}
+
+const MIGRATION_LOCK = 7_312_001
+
+/**
+ * Applies the committed migrations. Several nodes may start at once against one database: an
+ * advisory lock makes them take turns, and the second finds nothing left to do.
+ */
+export async function runMigrations(database: Database): Promise<void> {
+  const client = await database.pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+    await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR })
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
+    client.release()
+  }
+}
+
+export interface MigrationStatus {
+  /** Tag of the newest applied migration, e.g. `0001_foundation`, or null before any. */
+  version: string | null
+  applied: number
+  pending: number
+}
+
+/** Compares the applied migrations (drizzle's bookkeeping table) with the shipped journal. */
+export async function migrationStatus(pool: pg.Pool): Promise<MigrationStatus> {
+  const shipped = shippedMigrations()
+  const result = await pool
+    .query<{ created_at: string }>(
+      'select created_at from drizzle.__drizzle_migrations order by created_at desc',
+    )
+    .catch((error: { code?: string }) => {
+      if (error.code === '42P01' || error.code === '3F000') return { rows: [] }
+      throw error
+    })
+  const applied = result.rows.length
+  const newest = result.rows[0] ? Number(result.rows[0].created_at) : undefined
+  const entry = shipped.find((item) => item.when === newest)
+  return {
+    version: entry?.tag ?? (applied > 0 ? `unknown (${applied} applied)` : null),
+    applied,
+    pending: Math.max(shipped.length - applied, 0),
+  }
+}

@@ -1,0 +1,180 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import type { Server } from 'node:http'
+import path from 'node:path'
+import { serve } from '@hono/node-server'
+import { createApp } from './app.ts'
+import type { Config } from './config.ts'
+import {
+  attachEmbeddedPostgres,
+  type EmbeddedPostgres,
+  startEmbeddedPostgres,
+} from './db/embedded.ts'
+import { type Database, openDatabase, runMigrations } from './db/index.ts'
+import { type Jobs, startJobs } from './jobs/index.ts'
+import { jobDefinitions } from './jobs/registry.ts'
+import type { Logger } from './logger.ts'
+import { VERSION } from './version.ts'
+
+/**
+ * Starts the parts of Quire a process runs: the database (embedded unless DATABASE_URL is set),
+ * migrations, the job system and, for the API process, the HTTP server. `stop()` takes them down
+ * in reverse order.
+ */
+
+export interface Runtime {
+  url?: string
+  port?: number
+  database: Database
+  jobs: Jobs
+  stop(): Promise<void>
+}
+
+export interface RuntimeOptions {
+  config: Config
+  logger: Logger
+  /** Serve HTTP (the API process) or only run workers. */
+  http: boolean
+  distDir?: string
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** One API server per DATA_DIR: a second one would fight the first over the embedded cluster. */
+function claimDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'server.pid')
+  if (existsSync(file)) {
+    const pid = Number(readFileSync(file, 'utf8').trim())
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(
+        `Quire is already running on DATA_DIR ${dataDir} (pid ${pid}). Stop it first, or set DATA_DIR to another directory.`,
+      )
+    }
+  }
+  writeFileSync(file, `${process.pid}\n`)
+  return () => {
+    try {
+      if (Number(readFileSync(file, 'utf8').trim()) === process.pid) rmSync(file, { force: true })
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger } = options
+  const cleanups: (() => Promise<void> | void)[] = []
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup()
+      } catch (error) {
+        logger.error({ err: error }, 'error during shutdown')
+      }
+    }
+    cleanups.length = 0
+  }
+
+  try {
+    let databaseUrl = config.DATABASE_URL
+    let embedded: EmbeddedPostgres | undefined
+    if (!databaseUrl && options.http) {
+      cleanups.push(claimDataDir(config.DATA_DIR))
+      const pgLog = logger.child({ component: 'postgres' })
+      embedded = await startEmbeddedPostgres({
+        dataDir: config.DATA_DIR,
+        fsync: config.EMBEDDED_PG_FSYNC,
+        log: (message) => pgLog.info(message),
+      })
+      const cluster = embedded
+      cleanups.push(() => cluster.stop())
+      databaseUrl = embedded.url
+    } else if (!databaseUrl) {
+      databaseUrl = attachEmbeddedPostgres(config.DATA_DIR)
+      if (!databaseUrl) {
+        throw new Error(
+          `No database: set DATABASE_URL, or start the server (npm start) on DATA_DIR ${config.DATA_DIR} first so workers can use its embedded PostgreSQL.`,
+        )
+      }
+    }
+
+    const database = openDatabase(databaseUrl, config.DATABASE_POOL_SIZE)
+    cleanups.push(() => database.close())
+    await runMigrations(database)
+
+    const jobs = await startJobs({
+      connectionString: databaseUrl,
+      logger,
+      definitions: jobDefinitions,
+      workers: options.http ? config.WORKERS : true,
+    })
+    cleanups.push(() => jobs.stop())
+
+    if (!options.http) return { database, jobs, stop: stopAll }
+
+    const app = createApp({
+      database,
+      logger,
+      jobs,
+      version: VERSION,
+      embedded: Boolean(embedded),
+      distDir: options.distDir,
+      publicUrl: config.PUBLIC_URL,
+    })
+    const server = await new Promise<Server>((resolve, reject) => {
+      const instance = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () =>
+        resolve(instance as Server),
+      ) as Server
+      instance.once('error', reject)
+    })
+    server.keepAliveTimeout = 65_000
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeIdleConnections()
+          setTimeout(() => {
+            server.closeAllConnections()
+            resolve()
+          }, 10_000).unref()
+        }),
+    )
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : config.PORT
+    return { url: `http://localhost:${port}`, port, database, jobs, stop: stopAll }
+  } catch (error) {
+    await stopAll()
+    throw error
+  }
+}
+
+/** Stops the runtime on SIGINT/SIGTERM; a second signal exits at once. */
+export function stopOnSignals(runtime: Runtime, logger: Logger) {
+  let stopping = false
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now')
+      process.exit(1)
+    }
+    stopping = true
+    logger.info({ signal }, 'shutting down')
+    runtime.stop().then(
+      () => {
+        logger.info('stopped')
+        process.exit(0)
+      },
+      (error) => {
+        logger.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', handler)
+  process.on('SIGTERM', handler)
+}

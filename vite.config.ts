@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import react from '@vitejs/plugin-react'
+import { defineConfig, type Plugin } from 'vite'
+
+const apiPort = Number(process.env.PORT ?? 3000)
+
+/** Writes .br and .gz beside each text asset so the server sends them without compressing. */
+function precompress(): Plugin {
+  let outDir = 'dist'
+  return {
+    name: 'quire-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir)
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const full = path.join(dir, name)
+          return statSync(full).isDirectory() ? walk(full) : [full]
+        })
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|html|svg|json|txt|webmanifest)$/.test(file)) continue
+        const body = readFileSync(file)
+        if (body.byteLength < 1024) continue
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }))
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        )
+      }
+    },
+  }
+}
+
+export default defineConfig({
+  plugins: [react(), precompress()],
+  resolve: {
+    alias: { 'styled-system': path.resolve(import.meta.dirname, 'styled-system') },
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+  },
+})
