@@ -17,7 +17,9 @@ export interface JobDefinition<T extends object = object> {
   handler: (job: Job<T>) => Promise<unknown>
 }
 
-export const defineJob = <T extends object>(definition: JobDefinition<T>) => definition
+/** Declares a job; the registry holds definitions of every payload type. */
+export const defineJob = <T extends object>(definition: JobDefinition<T>) =>
+  definition as unknown as JobDefinition
 
 export interface Jobs {
   boss: PgBoss

@@ -3,6 +3,7 @@ import { Tooltip } from '@ark-ui/react/tooltip'
 import type { ComponentProps, ReactElement, ReactNode } from 'react'
 import { css, cx } from 'styled-system/css'
 import { tooltip } from 'styled-system/recipes'
+import { TOOLTIP_OPEN_DELAY_MS } from '../../../machines/constants.ts'
 import { createStyleContext } from './utils/create-style-context'
 
 const { withRootProvider, withContext } = createStyleContext(tooltip)
@@ -43,7 +44,7 @@ export function SimpleTooltip({
   content,
   children,
   showArrow = false,
-  openDelay = 400,
+  openDelay = TOOLTIP_OPEN_DELAY_MS,
   closeDelay = 100,
   ...rootProps
 }: SimpleTooltipProps) {

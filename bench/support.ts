@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort } from '../server/db/embedded.ts'
+
+export const root = fileURLToPath(new URL('..', import.meta.url))
+
+export const tempDataDir = () => mkdtempSync(path.join(tmpdir(), 'quire-bench-'))
+
+export interface RunningServer {
+  url: string
+  process: ChildProcess
+  /** Milliseconds from spawn to the first healthy answer. */
+  readyMs: number
+  stop(): Promise<void>
+}
+
+/** Starts `server/main.ts` on a free port and waits until /api/v1/health answers 200. */
+export async function startServer(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningServer> {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  let exited = false
+  child.on('exit', () => {
+    exited = true
+  })
+  for (;;) {
+    if (exited) throw new Error('the server exited before it was healthy')
+    try {
+      const res = await fetch(`${url}/api/v1/health`)
+      if (res.status === 200) break
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  const readyMs = performance.now() - started
+  return {
+    url,
+    process: child,
+    readyMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits

@@ -1,0 +1,128 @@
+import { expect, test } from '@playwright/test'
+import { signIn, TEST_USER } from './support/session.ts'
+
+test.describe('app shell', () => {
+  test('an unauthenticated visit to /repository lands on /login', async ({ page }) => {
+    await page.goto('/repository')
+    await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()
+  })
+
+  test('an expired session with a refresh the server refuses lands on /login with tokens cleared', async ({
+    page,
+  }) => {
+    await signIn(page, { expiresInS: -60 })
+    await page.goto('/questionnaires')
+    await expect(page).toHaveURL(/\/login$/)
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull()
+    expect(await page.evaluate(() => localStorage.getItem('refresh_token'))).toBeNull()
+  })
+
+  test('with a valid session the layout renders: sidebar, title and user menu', async ({
+    page,
+  }) => {
+    await signIn(page)
+    await page.goto('/')
+    await expect(page.getByTestId('page-title')).toHaveText('Home')
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    for (const label of [
+      'Home',
+      'Repository',
+      'Knowledge Base',
+      'Questionnaires',
+      'Chat',
+      'Settings',
+    ]) {
+      await expect(nav.getByRole('link', { name: label, exact: true })).toBeVisible()
+    }
+    await expect(nav.getByRole('button', { name: 'Support' })).toBeVisible()
+    await nav.getByRole('link', { name: 'Knowledge Base', exact: true }).click()
+    await expect(page).toHaveURL(/\/knowledge-base$/)
+    await expect(page.getByTestId('page-title')).toHaveText('Knowledge Base')
+
+    await page.getByRole('button', { name: 'User menu' }).click()
+    await expect(page.getByTestId('user-menu-name')).toHaveText(
+      `${TEST_USER.first_name} ${TEST_USER.last_name}`,
+    )
+    await expect(page.getByTestId('user-menu-email')).toHaveText(TEST_USER.email)
+    await expect(page.getByRole('menuitem', { name: 'Ask for a Feature' })).toBeVisible()
+    await page.getByRole('menuitem', { name: 'Log out' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull()
+  })
+
+  test("a user without email shows 'No email'", async ({ page }) => {
+    await signIn(page, { user: { first_name: 'Grace', last_name: 'Hopper' } })
+    await page.goto('/')
+    await page.getByRole('button', { name: 'User menu' }).click()
+    await expect(page.getByTestId('user-menu-email')).toHaveText('No email')
+  })
+
+  test('the questionnaire page takes a numeric id, 0 when it is not a number', async ({ page }) => {
+    await signIn(page)
+    await page.goto('/questionnaire/42')
+    await expect(page.getByTestId('page-title')).toHaveText('Questionnaire Automation')
+    await expect(page.getByRole('heading', { name: 'Questionnaire 42' })).toBeVisible()
+    await page.goto('/questionnaire/abc')
+    await expect(page.getByRole('heading', { name: 'Questionnaire', exact: true })).toBeVisible()
+  })
+
+  test('Ctrl+B collapses the sidebar and the state survives a reload', async ({
+    page,
+    context,
+  }) => {
+    await signIn(page)
+    await page.goto('/')
+    const sidebar = page.getByTestId('sidebar')
+    await expect(sidebar).toHaveAttribute('data-state', 'expanded')
+    expect((await sidebar.boundingBox())?.width).toBeCloseTo(72, 0)
+    await page.keyboard.press('Control+b')
+    await expect(sidebar).toHaveAttribute('data-state', 'collapsed')
+    await expect.poll(async () => (await sidebar.boundingBox())?.width).toBeCloseTo(48, 0)
+    const cookie = (await context.cookies()).find((c) => c.name === 'sidebar_state')
+    expect(cookie?.value).toBe('false')
+    const days = ((cookie?.expires ?? 0) - Date.now() / 1000) / 86400
+    expect(days).toBeGreaterThan(6.9)
+    expect(days).toBeLessThanOrEqual(7)
+    await page.reload()
+    await expect(page.getByTestId('sidebar')).toHaveAttribute('data-state', 'collapsed')
+    await page.keyboard.press('Control+b')
+    await expect(page.getByTestId('sidebar')).toHaveAttribute('data-state', 'expanded')
+  })
+
+  test('at 375 px the sidebar opens as a slide-over', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 })
+    await signIn(page)
+    await page.goto('/')
+    await expect(page.getByTestId('sidebar')).toBeHidden()
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click()
+    const panel = page.getByTestId('sidebar-mobile')
+    await expect(panel).toBeVisible()
+    expect((await panel.boundingBox())?.width).toBeCloseTo(80, 0)
+    await panel.getByRole('link', { name: 'Chat', exact: true }).click()
+    await expect(page).toHaveURL(/\/chat$/)
+    await expect(panel).toBeHidden()
+    await page.keyboard.press('Control+b')
+    await expect(panel).toBeVisible()
+  })
+
+  test("a lazy page that fails to load shows 'Page Error' with 'Refresh Page'", async ({
+    page,
+  }) => {
+    await signIn(page)
+    await page.route(/\/assets\/repository-page-[^/]+\.js$/, (route) => route.abort())
+    await page.goto('/repository')
+    await expect(page.getByRole('heading', { name: 'Page Error' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Refresh Page' })).toBeVisible()
+    // the layout around the failed page still works
+    await expect(page.getByTestId('page-title')).toHaveText('Repository')
+  })
+
+  test('unknown API paths answer JSON 404; HTML carries the CSP', async ({ request }) => {
+    const api = await request.get('/api/v1/does-not-exist/')
+    expect(api.status()).toBe(404)
+    expect(await api.json()).toMatchObject({ error: 'No such API endpoint' })
+    const html = await request.get('/settings')
+    expect(html.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
+  })
+})

@@ -1,0 +1,183 @@
+import { Outlet, useMatches, useRouterState } from '@tanstack/react-router'
+import { useActorRef, useSelector } from '@xstate/react'
+import { PanelLeft } from 'lucide-react'
+import { useEffect } from 'react'
+import { css, cx } from 'styled-system/css'
+import {
+  MOBILE_BREAKPOINT_PX,
+  SIDEBAR_KEYBOARD_SHORTCUT,
+  SIDEBAR_WIDTH,
+  SIDEBAR_WIDTH_COLLAPSED,
+  SIDEBAR_WIDTH_MOBILE,
+} from '../../../machines/constants.ts'
+import {
+  selectExpanded,
+  selectMobileOpen,
+  sidebarMachine,
+} from '../../../machines/sidebar/index.ts'
+import { Drawer, IconButton, Portal } from '../../components/ui'
+import { SidebarNav } from './sidebar.tsx'
+import { readSidebarCookie, writeSidebarCookie } from './sidebar-cookie.ts'
+import { UserMenu } from './user-menu.tsx'
+
+const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`
+
+const shell = css({
+  display: 'flex',
+  minH: '100dvh',
+  bg: 'bg.canvas',
+})
+const aside = css({
+  position: 'sticky',
+  top: '0',
+  h: '100dvh',
+  flexShrink: 0,
+  borderRightWidth: '1px',
+  borderColor: 'border.subtle',
+  bg: 'bg.default',
+  transition: 'width 160ms ease',
+  overflow: 'hidden',
+  hideBelow: 'md',
+})
+const main = css({ flex: '1', minW: '0', display: 'flex', flexDirection: 'column' })
+const topBar = css({
+  position: 'sticky',
+  top: '0',
+  zIndex: 'sticky',
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+  h: '14',
+  px: { base: '3', md: '5' },
+  borderBottomWidth: '1px',
+  borderColor: 'border.subtle',
+  bg: 'bg.default/90',
+  backdropFilter: 'blur(8px)',
+})
+const title = css({
+  flex: '1',
+  minW: '0',
+  textStyle: { base: 'md', md: 'lg' },
+  fontWeight: 'semibold',
+  color: 'fg.default',
+  truncate: true,
+})
+const content = css({
+  flex: '1',
+  w: 'full',
+  maxW: '7xl',
+  mx: 'auto',
+  px: { base: '4', md: '8' },
+  py: { base: '5', md: '8' },
+})
+const drawerContent = css({
+  w: 'var(--sidebar-mobile-width)',
+  maxW: 'var(--sidebar-mobile-width)',
+  p: '0',
+})
+
+/** The authenticated layout: sidebar, top bar with the page title and user menu, the page. */
+export function AppLayout() {
+  const sidebar = useActorRef(sidebarMachine, {
+    input: {
+      expanded: readSidebarCookie(),
+      isMobile: window.matchMedia(MOBILE_QUERY).matches,
+    },
+  })
+  const expanded = useSelector(sidebar, selectExpanded)
+  const mobileOpen = useSelector(sidebar, selectMobileOpen)
+  const pathname = useRouterState({ select: (state) => state.location.pathname })
+  const matches = useMatches()
+  const pageTitle =
+    [...matches].reverse().find((match) => match.staticData?.title)?.staticData?.title ?? 'Quire'
+
+  useEffect(() => {
+    const persist = sidebar.on('persist', (event) => writeSidebarCookie(event.expanded))
+    const media = window.matchMedia(MOBILE_QUERY)
+    const onViewport = () => sidebar.send({ type: 'viewport.change', isMobile: media.matches })
+    media.addEventListener('change', onViewport)
+    const onKey = (event: KeyboardEvent) => {
+      if (
+        event.key.toLowerCase() === SIDEBAR_KEYBOARD_SHORTCUT &&
+        (event.ctrlKey || event.metaKey) &&
+        !event.altKey &&
+        !event.shiftKey
+      ) {
+        event.preventDefault()
+        sidebar.send({ type: 'toggle' })
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => {
+      persist.unsubscribe()
+      media.removeEventListener('change', onViewport)
+      window.removeEventListener('keydown', onKey)
+    }
+  }, [sidebar])
+
+  useEffect(() => {
+    document.title = pageTitle === 'Quire' ? 'Quire' : `${pageTitle} · Quire`
+  }, [pageTitle])
+
+  // a navigation closes the slide-over
+  useEffect(() => {
+    if (pathname) sidebar.send({ type: 'navigate' })
+  }, [pathname, sidebar])
+
+  return (
+    <div
+      className={shell}
+      style={{ ['--sidebar-mobile-width' as string]: SIDEBAR_WIDTH_MOBILE }}
+      data-sidebar={expanded ? 'expanded' : 'collapsed'}
+    >
+      <aside
+        className={aside}
+        style={{ width: expanded ? SIDEBAR_WIDTH : SIDEBAR_WIDTH_COLLAPSED }}
+        data-testid="sidebar"
+        data-state={expanded ? 'expanded' : 'collapsed'}
+      >
+        <SidebarNav compact={!expanded} />
+      </aside>
+      <Drawer.Root
+        placement="start"
+        open={mobileOpen}
+        onOpenChange={(details) =>
+          sidebar.send({ type: details.open ? 'mobile.open' : 'mobile.close' })
+        }
+      >
+        <Portal>
+          <Drawer.Backdrop />
+          <Drawer.Positioner>
+            <Drawer.Content
+              className={drawerContent}
+              data-testid="sidebar-mobile"
+              aria-label="Navigation"
+            >
+              <SidebarNav compact={false} onNavigate={() => sidebar.send({ type: 'navigate' })} />
+            </Drawer.Content>
+          </Drawer.Positioner>
+        </Portal>
+      </Drawer.Root>
+      <div className={main}>
+        <header className={topBar}>
+          <IconButton
+            aria-label="Toggle sidebar"
+            title="Toggle sidebar (Ctrl+B)"
+            variant="ghost"
+            size="sm"
+            onClick={() => sidebar.send({ type: 'toggle' })}
+          >
+            <PanelLeft size={18} aria-hidden />
+          </IconButton>
+          <h1 className={cx(title)} data-testid="page-title">
+            {pageTitle}
+          </h1>
+          <UserMenu />
+        </header>
+        <main className={content} id="main">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  )
+}

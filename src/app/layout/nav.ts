@@ -1,0 +1,25 @@
+import {
+  BookOpen,
+  ClipboardList,
+  FolderOpen,
+  House,
+  type LucideIcon,
+  MessagesSquare,
+} from 'lucide-react'
+
+export interface NavItem {
+  to: '/' | '/repository' | '/knowledge-base' | '/questionnaires' | '/chat'
+  /** The tooltip (spec section 2, 'Layout'). */
+  label: string
+  /** A shorter caption under the icon when the sidebar is expanded. */
+  caption: string
+  icon: LucideIcon
+}
+
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/', label: 'Home', caption: 'Home', icon: House },
+  { to: '/repository', label: 'Repository', caption: 'Files', icon: FolderOpen },
+  { to: '/knowledge-base', label: 'Knowledge Base', caption: 'Library', icon: BookOpen },
+  { to: '/questionnaires', label: 'Questionnaires', caption: 'Forms', icon: ClipboardList },
+  { to: '/chat', label: 'Chat', caption: 'Chat', icon: MessagesSquare },
+]

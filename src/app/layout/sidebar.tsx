@@ -1,0 +1,152 @@
+import { Link, useRouterState } from '@tanstack/react-router'
+import { LifeBuoy, Settings } from 'lucide-react'
+import { css, cx } from 'styled-system/css'
+import { SIDEBAR_TOOLTIP_OPEN_DELAY_MS } from '../../../machines/constants.ts'
+import { SimpleTooltip } from '../../components/ui'
+import { LogoMark } from '../logo.tsx'
+import { NAV_ITEMS } from './nav.ts'
+
+/**
+ * The navigation rail: logo to /, an icon per page with a tooltip, and at the bottom Support and
+ * Settings. `compact` is the collapsed icon width; the slide-over uses the same rail.
+ */
+
+const rail = css({
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  h: 'full',
+  py: '3',
+  gap: '1',
+})
+const logoLink = css({
+  display: 'grid',
+  placeItems: 'center',
+  mb: '3',
+  borderRadius: 'lg',
+  _focusVisible: {
+    outline: '2px solid',
+    outlineColor: 'colorPalette.default',
+    outlineOffset: '2px',
+  },
+})
+const list = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '1',
+  alignItems: 'center',
+  w: 'full',
+})
+const item = css({
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: '0.5',
+  borderRadius: 'lg',
+  color: 'fg.muted',
+  transition: 'background 120ms, color 120ms',
+  cursor: 'pointer',
+  bg: 'transparent',
+  border: 'none',
+  textDecoration: 'none',
+  _hover: { bg: 'gray.a3', color: 'fg.default' },
+  _focusVisible: {
+    outline: '2px solid',
+    outlineColor: 'colorPalette.default',
+    outlineOffset: '1px',
+  },
+  '&[data-status=active], &[aria-current=page]': {
+    bg: 'colorPalette.a3',
+    color: 'colorPalette.text',
+  },
+  _disabled: { opacity: 0.5, cursor: 'not-allowed', _hover: { bg: 'transparent' } },
+})
+const itemWide = css({ w: '14', h: '14' })
+const itemCompact = css({ w: '9', h: '9' })
+const caption = css({
+  fontSize: '10px',
+  fontWeight: 'medium',
+  lineHeight: '1',
+  letterSpacing: '0.01em',
+})
+const spacer = css({ flex: '1' })
+
+export function SidebarNav(props: { compact: boolean; onNavigate?: () => void }) {
+  const pathname = useRouterState({ select: (state) => state.location.pathname })
+  const size = props.compact ? 18 : 20
+  const itemClass = cx(item, props.compact ? itemCompact : itemWide)
+  const tip = (label: string, node: React.ReactElement) => (
+    <SimpleTooltip
+      content={label}
+      openDelay={SIDEBAR_TOOLTIP_OPEN_DELAY_MS}
+      closeDelay={0}
+      interactive={false}
+      positioning={{ placement: 'right', gutter: 10 }}
+    >
+      {node}
+    </SimpleTooltip>
+  )
+  return (
+    <nav className={rail} aria-label="Main">
+      <Link to="/" className={logoLink} aria-label="Quire home" onClick={props.onNavigate}>
+        <LogoMark size={props.compact ? 28 : 34} />
+      </Link>
+      <ul className={list}>
+        {NAV_ITEMS.map(({ to, label, caption: short, icon: Icon }) => {
+          const active = to === '/' ? pathname === '/' : pathname.startsWith(to)
+          return (
+            <li key={to}>
+              {tip(
+                label,
+                <Link
+                  to={to}
+                  className={itemClass}
+                  aria-label={label}
+                  aria-current={active ? 'page' : undefined}
+                  onClick={props.onNavigate}
+                >
+                  <Icon size={size} aria-hidden strokeWidth={1.8} />
+                  {!props.compact && <span className={caption}>{short}</span>}
+                </Link>,
+              )}
+            </li>
+          )
+        })}
+      </ul>
+      <div className={spacer} />
+      <ul className={list}>
+        <li>
+          {tip(
+            'Support',
+            <button
+              type="button"
+              className={itemClass}
+              aria-label="Support"
+              disabled
+              title="Support tickets are not available yet"
+            >
+              <LifeBuoy size={size} aria-hidden strokeWidth={1.8} />
+              {!props.compact && <span className={caption}>Support</span>}
+            </button>,
+          )}
+        </li>
+        <li>
+          {tip(
+            'Settings',
+            <Link
+              to="/settings"
+              className={itemClass}
+              aria-label="Settings"
+              aria-current={pathname.startsWith('/settings') ? 'page' : undefined}
+              onClick={props.onNavigate}
+            >
+              <Settings size={size} aria-hidden strokeWidth={1.8} />
+              {!props.compact && <span className={caption}>Settings</span>}
+            </Link>,
+          )}
+        </li>
+      </ul>
+    </nav>
+  )
+}

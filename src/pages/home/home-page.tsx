@@ -1,0 +1,108 @@
+import { Link } from '@tanstack/react-router'
+import { ArrowRight, BookOpen, ClipboardList, FolderOpen, MessagesSquare } from 'lucide-react'
+import { css } from 'styled-system/css'
+import { selectUser } from '../../../machines/session/index.ts'
+import { SessionContext } from '../../app/session.tsx'
+import { PageHeader } from '../page-header.tsx'
+
+const STEPS = [
+  {
+    to: '/repository',
+    icon: FolderOpen,
+    title: 'Add your documents',
+    text: 'Upload policies, audit reports and architecture notes. Quire reads them and cites them as evidence.',
+  },
+  {
+    to: '/knowledge-base',
+    icon: BookOpen,
+    title: 'Keep approved answers',
+    text: 'Your library of question-and-answer pairs: every approved answer makes the next questionnaire faster.',
+  },
+  {
+    to: '/questionnaires',
+    icon: ClipboardList,
+    title: 'Answer a questionnaire',
+    text: 'Upload a CAIQ, HECVAT, SIG or your customer’s own spreadsheet and get every answer drafted with sources.',
+  },
+  {
+    to: '/chat',
+    icon: MessagesSquare,
+    title: 'Ask the assistant',
+    text: 'Ask a one-off security question and get an answer grounded in your own documents.',
+  },
+] as const
+
+const grid = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)' },
+  gap: '4',
+})
+const card = css({
+  display: 'flex',
+  gap: '4',
+  p: '5',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'xl',
+  bg: 'bg.default',
+  boxShadow: 'xs',
+  textDecoration: 'none',
+  color: 'inherit',
+  transition: 'border-color 120ms, box-shadow 120ms, transform 120ms',
+  _hover: { borderColor: 'colorPalette.a7', boxShadow: 'md' },
+  _focusVisible: {
+    outline: '2px solid',
+    outlineColor: 'colorPalette.default',
+    outlineOffset: '2px',
+  },
+})
+const icon = css({
+  display: 'grid',
+  placeItems: 'center',
+  flexShrink: 0,
+  w: '10',
+  h: '10',
+  borderRadius: 'lg',
+  bg: 'colorPalette.a3',
+  color: 'colorPalette.text',
+})
+const stepNo = css({ textStyle: 'xs', fontWeight: 'semibold', color: 'colorPalette.text', mb: '1' })
+const cardTitle = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '1.5',
+  fontWeight: 'semibold',
+  mb: '1',
+})
+const cardText = css({ textStyle: 'sm', color: 'fg.muted' })
+
+/** Home: where to start, in the order the work flows. */
+export default function HomePage() {
+  const user = SessionContext.useSelector(selectUser)
+  const greeting = user?.first_name ? `Welcome back, ${user.first_name}` : 'Welcome to Quire'
+  return (
+    <>
+      <PageHeader
+        title={greeting}
+        description="Quire drafts every questionnaire answer from your own approved knowledge, with its evidence, and hands back the customer’s file with its layout intact."
+      />
+      <div className={grid}>
+        {STEPS.map((step, index) => (
+          <Link key={step.to} to={step.to} className={card}>
+            <span className={icon}>
+              <step.icon size={20} aria-hidden />
+            </span>
+            <span>
+              <span className={stepNo}>Step {index + 1}</span>
+              <span className={cardTitle}>
+                {step.title}
+                <ArrowRight size={14} aria-hidden />
+              </span>
+              <span className={cardText}>{step.text}</span>
+            </span>
+          </Link>
+        ))}
+      </div>
+    </>
+  )
+}

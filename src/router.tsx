@@ -1,0 +1,221 @@
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router'
+import { waitFor } from 'xstate'
+import { z } from 'zod'
+import { GenericErrorScreen, PageErrorFallback } from './app/errors.tsx'
+import { AppLayout } from './app/layout/app-layout.tsx'
+import type { SessionActorRef } from './app/session.tsx'
+import { Toaster } from './app/toaster.tsx'
+import { VerifyingAuthentication } from './app/verifying.tsx'
+import { PublicPlaceholder } from './pages/public/public-placeholder.tsx'
+
+/**
+ * The route tree of spec section 2, code-based. Public routes first; everything else sits under
+ * the guarded `_app` layout, whose pages load lazily and fall back to 'Page Error' when they fail.
+ */
+
+export interface RouterContext {
+  session: SessionActorRef
+}
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    /** The page title shown in the top bar. */
+    title?: string
+  }
+  interface Register {
+    router: ReturnType<typeof createAppRouter>
+  }
+}
+
+const text = z.string().optional()
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: () => (
+    <>
+      <Outlet />
+      <Toaster />
+    </>
+  ),
+  errorComponent: ({ reset }) => <GenericErrorScreen onRetry={reset} />,
+  notFoundComponent: () => <PublicPlaceholder title="Page not found" />,
+})
+
+// ---------------------------------------------------------------------------------------------
+// Public routes
+// ---------------------------------------------------------------------------------------------
+
+const publicRoute = <TPath extends string, TSearch extends z.ZodObject>(
+  path: TPath,
+  title: string,
+  search: TSearch,
+) =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    validateSearch: search,
+    component: () => <PublicPlaceholder title={title} />,
+  })
+
+const loginRoute = publicRoute('/login', 'Sign in', z.object({ message: text }))
+const registerRoute = publicRoute('/register', 'Create a Free Account', z.object({}))
+const forgotPasswordRoute = publicRoute('/forgot-password', 'Forgot your password?', z.object({}))
+const resetPasswordRoute = publicRoute(
+  '/reset-password',
+  'Reset Password',
+  z.object({ uid: text, token: text }),
+)
+const setPasswordRoute = publicRoute(
+  '/set-password',
+  'Set Your Password',
+  z.object({ uid: text, token: text }),
+)
+const forcePasswordChangeRoute = publicRoute(
+  '/force-password-change',
+  'Change Your Password',
+  z.object({}),
+)
+const confirmEmailRoute = publicRoute(
+  '/confirm_email',
+  'Confirming your email...',
+  z.object({ uuid: text }),
+)
+const ssoCallbackRoute = publicRoute(
+  '/auth/callback',
+  'Signing you in',
+  z.object({ code: text, state: text, error: text, error_description: text }),
+)
+const googleCallbackRoute = publicRoute(
+  '/auth/social/google/callback',
+  'Completing sign in...',
+  z.object({ code: text, state: text, error: text }),
+)
+const extensionAuthRoute = publicRoute(
+  '/extension/auth',
+  'Extension Authentication',
+  z.object({ redirect_uri: text, state: text, extension_id: text }),
+)
+const payoutsRoute = publicRoute('/payouts', 'Payment', z.object({ data: text }))
+
+// ---------------------------------------------------------------------------------------------
+// The authenticated area
+// ---------------------------------------------------------------------------------------------
+
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: '_app',
+  /** The guard: wait for the session check, then let in or send to /login. */
+  beforeLoad: async ({ context, location }) => {
+    const settled = await waitFor(context.session, (snapshot) => !snapshot.hasTag('loading'))
+    if (!settled.matches('authenticated')) {
+      throw redirect({ to: '/login', replace: true, state: { from: location.href } as never })
+    }
+  },
+  pendingComponent: VerifyingAuthentication,
+  pendingMs: 0,
+  pendingMinMs: 0,
+  component: AppLayout,
+})
+
+const page = <TPath extends string>(
+  path: TPath,
+  title: string,
+  load: () => Promise<{ default: React.ComponentType }>,
+) =>
+  createRoute({
+    getParentRoute: () => appRoute,
+    path,
+    staticData: { title },
+    component: lazyRouteComponent(load),
+    errorComponent: PageErrorFallback,
+  })
+
+const homeRoute = page('/', 'Home', () => import('./pages/home/home-page.tsx'))
+const repositoryRoute = page(
+  '/repository',
+  'Repository',
+  () => import('./pages/repository/repository-page.tsx'),
+)
+const chatRoute = page('/chat', 'Chat', () => import('./pages/chat/chat-page.tsx'))
+const knowledgeBaseRoute = page(
+  '/knowledge-base',
+  'Knowledge Base',
+  () => import('./pages/knowledge-base/knowledge-base-page.tsx'),
+)
+const questionnairesRoute = page(
+  '/questionnaires',
+  'Questionnaires',
+  () => import('./pages/questionnaires/questionnaires-page.tsx'),
+)
+const settingsRoute = page(
+  '/settings',
+  'Settings',
+  () => import('./pages/settings/settings-page.tsx'),
+)
+
+/** The questionnaire id is numeric, and 0 when missing or not a number. */
+export const questionnaireIdSchema = z
+  .union([z.string(), z.number()])
+  .optional()
+  .transform((value) => {
+    const id = Number(value)
+    return Number.isInteger(id) && id > 0 ? id : 0
+  })
+
+const questionnaireRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/questionnaire/$id',
+  staticData: { title: 'Questionnaire Automation' },
+  params: {
+    parse: (raw: { id: string }) => ({ id: questionnaireIdSchema.parse(raw.id) }),
+    stringify: (params: { id: number }) => ({ id: String(params.id) }),
+  },
+  component: lazyRouteComponent(() => import('./pages/questionnaire/questionnaire-page.tsx')),
+  errorComponent: PageErrorFallback,
+})
+const questionnaireNoIdRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/questionnaire',
+  beforeLoad: () => {
+    throw redirect({ to: '/questionnaire/$id', params: { id: 0 }, replace: true })
+  },
+})
+
+export const routeTree = rootRoute.addChildren([
+  loginRoute,
+  registerRoute,
+  forgotPasswordRoute,
+  resetPasswordRoute,
+  setPasswordRoute,
+  forcePasswordChangeRoute,
+  confirmEmailRoute,
+  ssoCallbackRoute,
+  googleCallbackRoute,
+  extensionAuthRoute,
+  payoutsRoute,
+  appRoute.addChildren([
+    homeRoute,
+    repositoryRoute,
+    chatRoute,
+    knowledgeBaseRoute,
+    questionnairesRoute,
+    questionnaireRoute,
+    questionnaireNoIdRoute,
+    settingsRoute,
+  ]),
+])
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({
+    routeTree,
+    context,
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+  })
+}
