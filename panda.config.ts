@@ -2,6 +2,11 @@ import { defineConfig } from '@pandacss/dev'
 import { createPreset } from '@park-ui/panda-preset'
 import iris from '@park-ui/panda-preset/colors/iris'
 import mauve from '@park-ui/panda-preset/colors/mauve'
+import {
+  SIDEBAR_WIDTH,
+  SIDEBAR_WIDTH_COLLAPSED,
+  SIDEBAR_WIDTH_MOBILE,
+} from './machines/constants.ts'
 
 // Iris on mauve: a calm blue-violet accent over warm-tinted grays, chosen so that status colours
 // (green approved, amber pending, red failed) stay distinct from the brand colour.
@@ -57,9 +62,9 @@ export default defineConfig({
         },
         sizes: {
           // spec section 9: sidebar widths
-          sidebar: { value: '4.5rem' },
-          sidebarCollapsed: { value: '3rem' },
-          sidebarMobile: { value: '5rem' },
+          sidebar: { value: SIDEBAR_WIDTH },
+          sidebarCollapsed: { value: SIDEBAR_WIDTH_COLLAPSED },
+          sidebarMobile: { value: SIDEBAR_WIDTH_MOBILE },
         },
       },
       semanticTokens: {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /**
  * Every error leaves the server in this shape. `error` is the human-readable text the client
@@ -7,9 +7,9 @@ import { z } from 'zod'
  */
 export const errorSchema = z.object({
   error: z.string(),
-  msg: z.string().optional(),
-  detail: z.unknown().optional(),
-  code: z.string().optional(),
+  msg: z.optional(z.string()),
+  detail: z.optional(z.unknown()),
+  code: z.optional(z.string()),
 })
 export type ApiError = z.infer<typeof errorSchema>
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -6,13 +6,13 @@ export const healthSchema = z.object({
   uptime_s: z.number(),
   database: z.object({
     reachable: z.boolean(),
-    latency_ms: z.number().nullable(),
+    latency_ms: z.nullable(z.number()),
     embedded: z.boolean(),
   }),
   migrations: z.object({
-    version: z.string().nullable(),
-    applied: z.number().int(),
-    pending: z.number().int(),
+    version: z.nullable(z.string()),
+    applied: z.int(),
+    pending: z.int(),
   }),
   jobs: z.object({ running: z.boolean(), workers: z.boolean() }),
 })

@@ -1,13 +1,13 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** Paged lists answer `{ count, results }`. */
-export const paged = <T extends z.ZodType>(item: T) =>
-  z.object({ count: z.number().int().nonnegative(), results: z.array(item) })
+export const paged = <T extends z.ZodMiniType>(item: T) =>
+  z.object({ count: z.int().check(z.nonnegative()), results: z.array(item) })
 
 export type Paged<T> = { count: number; results: T[] }
 
 /** Common query parameters of paged lists. */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(500).default(50),
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
 })

@@ -7,9 +7,8 @@ import {
   redirect,
 } from '@tanstack/react-router'
 import { waitFor } from 'xstate'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { GenericErrorScreen, PageErrorFallback } from './app/errors.tsx'
-import { AppLayout } from './app/layout/app-layout.tsx'
 import type { SessionActorRef } from './app/session.tsx'
 import { Toaster } from './app/toaster.tsx'
 import { VerifyingAuthentication } from './app/verifying.tsx'
@@ -34,7 +33,7 @@ declare module '@tanstack/react-router' {
   }
 }
 
-const text = z.string().optional()
+const text = z.optional(z.string())
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => (
@@ -51,7 +50,7 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
 // Public routes
 // ---------------------------------------------------------------------------------------------
 
-const publicRoute = <TPath extends string, TSearch extends z.ZodObject>(
+const publicRoute = <TPath extends string, TSearch extends z.ZodMiniObject>(
   path: TPath,
   title: string,
   search: TSearch,
@@ -120,7 +119,9 @@ const appRoute = createRoute({
   pendingComponent: VerifyingAuthentication,
   pendingMs: 0,
   pendingMinMs: 0,
-  component: AppLayout,
+  // the layout (sidebar, menus, drawer) loads with the first private page, never on /login
+  component: lazyRouteComponent(() => import('./app/layout/app-layout.tsx'), 'AppLayout'),
+  errorComponent: PageErrorFallback,
 })
 
 const page = <TPath extends string>(
@@ -160,13 +161,13 @@ const settingsRoute = page(
 )
 
 /** The questionnaire id is numeric, and 0 when missing or not a number. */
-export const questionnaireIdSchema = z
-  .union([z.string(), z.number()])
-  .optional()
-  .transform((value) => {
+export const questionnaireIdSchema = z.pipe(
+  z.optional(z.union([z.string(), z.number()])),
+  z.transform((value) => {
     const id = Number(value)
     return Number.isInteger(id) && id > 0 ? id : 0
-  })
+  }),
+)
 
 const questionnaireRoute = createRoute({
   getParentRoute: () => appRoute,

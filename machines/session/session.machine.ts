@@ -39,12 +39,13 @@ export const sessionMachine = setup({
   id: 'session',
   context: { user: null, expiresAt: null, endedBy: null },
   initial: 'checking',
-  invoke: { src: 'authEvents' },
+  invoke: { id: 'authEvents', src: 'authEvents' },
   states: {
     checking: {
       description: 'Reads the stored tokens: none, an expired access token, or a valid one.',
       tags: ['loading'],
       invoke: {
+        id: 'readSession',
         src: 'readSession',
         onDone: [
           {
@@ -69,6 +70,7 @@ export const sessionMachine = setup({
         'The access token has expired: one refresh with the refresh token. A failed refresh clears both tokens.',
       tags: ['loading'],
       invoke: {
+        id: 'refreshSession',
         src: 'refreshSession',
         onDone: {
           target: 'authenticated',
@@ -93,6 +95,7 @@ export const sessionMachine = setup({
       description: 'Clears the tokens (and tells the server), then the user is sent to /login.',
       tags: ['loading'],
       invoke: {
+        id: 'logout',
         src: 'logout',
         onDone: {
           target: 'unauthenticated',
@@ -108,6 +111,7 @@ export const sessionMachine = setup({
       description:
         'The session expired: both tokens are cleared and a logout is broadcast; the app goes to /login.',
       invoke: {
+        id: 'clearSession',
         src: 'clearSession',
         onDone: {
           target: 'unauthenticated',

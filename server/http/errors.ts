@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { z } from 'zod'
+import type { $ZodError } from 'zod/v4/core'
 import { type ApiError, ERROR_CODES, ERROR_TEXTS, type ErrorCode } from '../../contract/errors.ts'
 
 /** An error that leaves the server as `{ error, msg?, detail?, code? }` with its HTTP status. */
@@ -23,7 +23,7 @@ export const notFound = (error: string = ERROR_TEXTS.notFound) =>
   apiError(404, error, { code: ERROR_CODES.notFound })
 
 /** A zod failure as a 400 naming each bad field in plain words. */
-export function validationError(error: z.ZodError, error_text: string = ERROR_TEXTS.validation) {
+export function validationError(error: $ZodError, error_text: string = ERROR_TEXTS.validation) {
   const detail = error.issues.map((issue) => ({
     field: issue.path.join('.') || null,
     message: issue.message,

@@ -57,6 +57,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     schedule: options.workers,
   })
   boss.on('error', (error) => log.error({ err: error }, 'job system error'))
+  boss.on('warning', (warning) => log.warn({ warning }, 'job system warning'))
   await boss.start()
   let running = true
   for (const definition of options.definitions) {
@@ -67,6 +68,9 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
       {
         batchSize: definition.batchSize ?? 1,
         pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 1,
+        // NOTIFY wakes workers at once, but one that arrives while a fetch is in flight is lost
+        // (seen with pg-boss 12.35): keep the backstop poll short instead of its 30 s default.
+        notifyPollingIntervalSeconds: definition.pollingIntervalSeconds ?? 1,
       },
       async (jobs) => {
         for (const job of jobs) {

@@ -1,5 +1,5 @@
 import { FetchError, type FetchOptions, ofetch } from 'ofetch'
-import type { z } from 'zod'
+import { type $ZodType, type output, safeParse } from 'zod/v4/core'
 import { tokenRefreshResponseSchema } from '../../contract/auth.ts'
 import { errorSchema, errorText } from '../../contract/errors.ts'
 import { API_PREFIX, NO_REFRESH_ON_401, paths } from '../../contract/paths.ts'
@@ -120,13 +120,13 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   /** Calls the API and parses the answer with a contract schema. */
-  async function request<T extends z.ZodType>(
+  async function request<T extends $ZodType>(
     path: string,
     schema: T,
     requestOptions: RequestOptions = {},
-  ): Promise<z.infer<T>> {
+  ): Promise<output<T>> {
     const body = await send(path, requestOptions)
-    const parsed = schema.safeParse(body)
+    const parsed = safeParse(schema, body)
     if (!parsed.success) throw new ApiError(0, body, `Unexpected response from ${path}`)
     return parsed.data
   }
@@ -138,9 +138,9 @@ export function createApiClient(options: ApiClientOptions) {
     requestVoid: async (path: string, requestOptions: RequestOptions = {}) => {
       await send(path, requestOptions)
     },
-    get: <T extends z.ZodType>(path: string, schema: T, requestOptions: RequestOptions = {}) =>
+    get: <T extends $ZodType>(path: string, schema: T, requestOptions: RequestOptions = {}) =>
       request(path, schema, { ...requestOptions, method: 'GET' }),
-    post: <T extends z.ZodType>(
+    post: <T extends $ZodType>(
       path: string,
       body: unknown,
       schema: T,
@@ -151,7 +151,7 @@ export function createApiClient(options: ApiClientOptions) {
         method: 'POST',
         body: body as FetchOptions['body'],
       }),
-    delete: <T extends z.ZodType>(path: string, schema: T, requestOptions: RequestOptions = {}) =>
+    delete: <T extends $ZodType>(path: string, schema: T, requestOptions: RequestOptions = {}) =>
       request(path, schema, { ...requestOptions, method: 'DELETE' }),
   }
 }

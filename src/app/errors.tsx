@@ -1,6 +1,6 @@
 import { AlertTriangle, RotateCw } from 'lucide-react'
 import { css } from 'styled-system/css'
-import { Button } from '../components/ui'
+import { Button } from '../components/ui/button.tsx'
 
 /**
  * The two error screens of spec section 2: the generic one for the whole app and the 'Page Error'

@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react'
 import { selectVisibleToasts, toasterMachine } from '../../machines/toaster/index.ts'
-import { ToastCard, ToastViewport } from '../components/ui'
+import { ToastCard, ToastViewport } from '../components/ui/toast.tsx'
 
 /** App-wide toasts: top-right, 4 s by default, 3 visible at once (spec sections 2 and 9). */
 export const ToasterContext = createActorContext(toasterMachine)

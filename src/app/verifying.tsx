@@ -1,5 +1,5 @@
 import { css } from 'styled-system/css'
-import { Spinner } from '../components/ui'
+import { Spinner } from '../components/ui/spinner.tsx'
 
 const screen = css({
   minH: '100dvh',

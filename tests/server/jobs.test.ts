@@ -16,7 +16,7 @@ describe('job system', () => {
     database = await createTestDatabase()
     jobs = await startJobs({
       connectionString: database.url,
-      logger: createLogger('silent'),
+      logger: createLogger(process.env.JOBS_LOG ?? 'silent'),
       workers: true,
       definitions: [
         defineJob<{ value: number }>({

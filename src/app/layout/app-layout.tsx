@@ -3,13 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { PanelLeft } from 'lucide-react'
 import { useEffect } from 'react'
 import { css, cx } from 'styled-system/css'
-import {
-  MOBILE_BREAKPOINT_PX,
-  SIDEBAR_KEYBOARD_SHORTCUT,
-  SIDEBAR_WIDTH,
-  SIDEBAR_WIDTH_COLLAPSED,
-  SIDEBAR_WIDTH_MOBILE,
-} from '../../../machines/constants.ts'
+import { MOBILE_BREAKPOINT_PX, SIDEBAR_KEYBOARD_SHORTCUT } from '../../../machines/constants.ts'
 import {
   selectExpanded,
   selectMobileOpen,
@@ -38,6 +32,8 @@ const aside = css({
   transition: 'width 160ms ease',
   overflow: 'hidden',
   hideBelow: 'md',
+  w: 'sidebar',
+  '&[data-state=collapsed]': { w: 'sidebarCollapsed' },
 })
 const main = css({ flex: '1', minW: '0', display: 'flex', flexDirection: 'column' })
 const topBar = css({
@@ -70,11 +66,8 @@ const content = css({
   px: { base: '4', md: '8' },
   py: { base: '5', md: '8' },
 })
-const drawerContent = css({
-  w: 'var(--sidebar-mobile-width)',
-  maxW: 'var(--sidebar-mobile-width)',
-  p: '0',
-})
+const drawerPositioner = css({ w: 'auto', justifyContent: 'flex-start' })
+const drawerContent = css({ w: 'sidebarMobile', display: 'flex', flexDirection: 'column' })
 
 /** The authenticated layout: sidebar, top bar with the page title and user menu, the page. */
 export function AppLayout() {
@@ -125,14 +118,9 @@ export function AppLayout() {
   }, [pathname, sidebar])
 
   return (
-    <div
-      className={shell}
-      style={{ ['--sidebar-mobile-width' as string]: SIDEBAR_WIDTH_MOBILE }}
-      data-sidebar={expanded ? 'expanded' : 'collapsed'}
-    >
+    <div className={shell} data-sidebar={expanded ? 'expanded' : 'collapsed'}>
       <aside
         className={aside}
-        style={{ width: expanded ? SIDEBAR_WIDTH : SIDEBAR_WIDTH_COLLAPSED }}
         data-testid="sidebar"
         data-state={expanded ? 'expanded' : 'collapsed'}
       >
@@ -147,7 +135,7 @@ export function AppLayout() {
       >
         <Portal>
           <Drawer.Backdrop />
-          <Drawer.Positioner>
+          <Drawer.Positioner className={drawerPositioner}>
             <Drawer.Content
               className={drawerContent}
               data-testid="sidebar-mobile"
