@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { chmodSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,7 +7,12 @@ import { freePort } from '../server/db/embedded.ts'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 
-export const tempDataDir = () => mkdtempSync(path.join(tmpdir(), 'quire-bench-'))
+/** A fresh DATA_DIR the embedded PostgreSQL's system user can enter. */
+export function tempDataDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'))
+  chmodSync(dir, 0o755)
+  return dir
+}
 
 export interface RunningServer {
   url: string

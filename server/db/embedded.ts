@@ -1,16 +1,20 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
+  chmodSync,
   chownSync,
   closeSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { createServer } from 'node:net'
@@ -146,6 +150,43 @@ function isPostgresFor(pid: number, clusterDir: string): boolean {
   }
 }
 
+/** The first directory from `dir` up that the `postgres` system user cannot enter, if any. */
+function blockedAncestor(dir: string): string | undefined {
+  for (let current = dir; current !== path.dirname(current); current = path.dirname(current)) {
+    if ((statSync(current).mode & 0o001) === 0) return current
+  }
+  return undefined
+}
+
+/**
+ * Running as root, PostgreSQL runs as the `postgres` system user, which must be able to enter the
+ * cluster directory. When DATA_DIR sits somewhere it cannot enter (a checkout under /root), the
+ * cluster lives under /var/lib/quire instead and DATA_DIR/pg is a symbolic link to it.
+ */
+function reachableClusterDir(dataDir: string, log: (m: string) => void): string {
+  const link = path.join(dataDir, 'pg')
+  if (existsSync(link) && lstatSync(link).isSymbolicLink()) return realpathSync(link)
+  const blocked = blockedAncestor(dataDir)
+  if (!blocked) return link
+  if (existsSync(link)) {
+    throw new Error(
+      `Quire runs as root, so its embedded PostgreSQL runs as the system user 'postgres', which cannot enter ${blocked}. Allow it (chmod o+x ${blocked}) or set DATA_DIR to a directory it can reach.`,
+    )
+  }
+  const home = path.join(
+    '/var/lib/quire',
+    createHash('sha256').update(dataDir).digest('hex').slice(0, 16),
+  )
+  mkdirSync(home, { recursive: true, mode: 0o755 })
+  chmodSync(path.dirname(home), 0o755)
+  const target = path.join(home, 'pg')
+  symlinkSync(target, link)
+  log(
+    `the postgres system user cannot enter ${blocked}; the embedded cluster lives in ${target} (linked from ${link})`,
+  )
+  return target
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
@@ -206,27 +247,17 @@ export async function startEmbeddedPostgres(
   const log = options.log ?? (() => {})
   const bins = await binaries()
   const dataDir = path.resolve(options.dataDir)
-  const clusterDir = path.join(dataDir, 'pg')
   const database = options.database ?? 'quire'
   mkdirSync(dataDir, { recursive: true })
   const owner = postgresUser()
-  if (owner) {
-    // the postgres user must be able to reach the cluster directory
-    let dir = dataDir
-    while (dir !== path.dirname(dir)) {
-      const mode = statSync(dir).mode
-      if ((mode & 0o001) === 0) {
-        throw new Error(
-          `PostgreSQL (user postgres) cannot enter ${dir}: give it o+x or set DATA_DIR`,
-        )
-      }
-      dir = path.dirname(dir)
-    }
-  }
+  const clusterDir = owner ? reachableClusterDir(dataDir, log) : path.join(dataDir, 'pg')
   const password = readOrCreateSecret(path.join(dataDir, 'pg-password'))
-  for (const entry of readdirSync(dataDir)) {
-    if (entry.startsWith('pg.init-'))
-      rmSync(path.join(dataDir, entry), { recursive: true, force: true })
+  // a crash mid-initdb leaves a temporary directory behind
+  const clusterParent = path.dirname(clusterDir)
+  for (const entry of readdirSync(clusterParent)) {
+    if (entry.startsWith('pg.init-')) {
+      rmSync(path.join(clusterParent, entry), { recursive: true, force: true })
+    }
   }
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     log('initialising embedded PostgreSQL cluster')
