@@ -96,9 +96,10 @@ export default defineConfig({
           base: { content: { position: 'relative' } },
         },
         menu: {
-          // The preset has a separator slot but no style for it.
+          // The preset has a separator slot but no style for it, and md items set no icon gap.
           base: {
             separator: { borderColor: 'border.subtle', borderTopWidth: '1px', my: '1', mx: '1' },
+            item: { gap: '2' },
           },
         },
         progress: {

@@ -26,6 +26,7 @@ async function main() {
       { url: config.PUBLIC_URL, port: runtime.port, dataDir: config.DATA_DIR },
       `Quire is running at ${config.PUBLIC_URL}`,
     )
+    if (process.stdout.isTTY) console.log(`\n  Quire is running at ${config.PUBLIC_URL}\n`)
   } catch (error) {
     logger.fatal({ err: error }, 'Quire failed to start')
     process.exit(1)

@@ -3,7 +3,7 @@ import { Tooltip } from '@ark-ui/react/tooltip'
 import type { ComponentProps, ReactElement, ReactNode } from 'react'
 import { css, cx } from 'styled-system/css'
 import { tooltip } from 'styled-system/recipes'
-import { TOOLTIP_OPEN_DELAY_MS } from '../../../machines/constants.ts'
+import { TOOLTIP_OPEN_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '../../../machines/constants.ts'
 import { createStyleContext } from './utils/create-style-context'
 
 const { withRootProvider, withContext } = createStyleContext(tooltip)
@@ -45,7 +45,7 @@ export function SimpleTooltip({
   children,
   showArrow = false,
   openDelay = TOOLTIP_OPEN_DELAY_MS,
-  closeDelay = 100,
+  closeDelay = TOOLTIP_SKIP_DELAY_MS,
   ...rootProps
 }: SimpleTooltipProps) {
   return (
