@@ -39,3 +39,122 @@ export type Profile = z.infer<typeof profileSchema>
 /** localStorage keys for the two tokens (spec section 3). */
 export const ACCESS_TOKEN_KEY = 'access_token'
 export const REFRESH_TOKEN_KEY = 'refresh_token'
+
+// ---------------------------------------------------------------------------------------------
+// Accounts and sessions (spec sections 3, 7). Requests are validated on the server with these
+// schemas; the texts of section 5 live in auth-texts.ts.
+// ---------------------------------------------------------------------------------------------
+
+const nonEmpty = z.string().check(z.trim(), z.minLength(1))
+
+export const loginRequestSchema = z.object({ email: nonEmpty, password: z.string() })
+export const loginResponseSchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+  requires_password_change: z.boolean(),
+})
+export type LoginResponse = z.infer<typeof loginResponseSchema>
+/** A failed login may ask the client to send the user to Google (org requires it). */
+export const loginFailureSchema = z.looseObject({
+  error: z.optional(z.string()),
+  msg: z.optional(z.string()),
+  message: z.optional(z.string()),
+  redirect_to_google: z.optional(z.boolean()),
+})
+
+export const registerRequestSchema = z.object({
+  email: nonEmpty,
+  password: z.string(),
+  organization: nonEmpty,
+  firstName: nonEmpty,
+  lastName: nonEmpty,
+  marketing_consent: z._default(z.boolean(), false),
+})
+export type RegisterRequest = z.input<typeof registerRequestSchema>
+export const statusResponseSchema = z.looseObject({
+  status: z.literal('success'),
+  msg: z.optional(z.string()),
+  detail: z.optional(z.string()),
+})
+
+export const tokenPairSchema = z.object({ access: z.string(), refresh: z.string() })
+export type TokenPair = z.infer<typeof tokenPairSchema>
+
+export const confirmEmailRequestSchema = z.object({ uuid: nonEmpty })
+export const confirmEmailResponseSchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+  user: z.looseObject({ email: z.string() }),
+})
+
+export const requestPasswordResetSchema = z.object({ email: nonEmpty })
+export const linkTokenRequestSchema = z.object({ uid: nonEmpty, token: nonEmpty })
+export const validateResetTokenResponseSchema = z.object({
+  token_valid: z.boolean(),
+  user_email: z.nullable(z.string()),
+  /** True when the link was real but is past its hour: the page offers a new link. */
+  expired: z.optional(z.boolean()),
+})
+export type ValidateResetTokenResponse = z.infer<typeof validateResetTokenResponseSchema>
+export const setPasswordRequestSchema = z.object({
+  uid: nonEmpty,
+  token: nonEmpty,
+  new_password: z.string(),
+})
+export const forcedChangeRequestSchema = z.object({ new_password: z.string() })
+/** The forced change signs the session in afresh: old refresh tokens are revoked. */
+export const forcedChangeResponseSchema = z.object({
+  status: z.literal('success'),
+  access: z.string(),
+  refresh: z.string(),
+})
+export const logoutRequestSchema = z.object({ refresh: z.optional(z.string()) })
+
+export const ROLES = ['admin', 'member'] as const
+export type Role = (typeof ROLES)[number]
+
+export const profileResponseSchema = z.object({
+  user: z.object({
+    id: z.number(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    role: z.enum(ROLES),
+  }),
+  organization: z.object({ id: z.number(), name: z.string() }),
+})
+export type ProfileResponse = z.infer<typeof profileResponseSchema>
+
+export const licenseTierSchema = z.object({
+  name: z.string(),
+  max_users: z.number(),
+  max_repository: z.number(),
+  max_questionnaire: z.number(),
+  max_answers: z.number(),
+  is_evaluation: z.boolean(),
+  multi_language: z.boolean(),
+})
+export const licenseSchema = z.object({
+  tier: licenseTierSchema,
+  is_active: z.boolean(),
+  expiration_date: z.nullable(z.string()),
+  created_at: z.string(),
+})
+export type License = z.infer<typeof licenseSchema>
+
+export const ssoDiscoverRequestSchema = z.object({ email: nonEmpty })
+export const ssoDiscoverResponseSchema = z.looseObject({
+  sso_enabled: z.boolean(),
+  result: z.optional(
+    z.looseObject({ provider: z.optional(z.string()), organization: z.optional(z.string()) }),
+  ),
+})
+export type SsoDiscoverResponse = z.infer<typeof ssoDiscoverResponseSchema>
+
+/** Lifetimes (issue 3): access 2 h (the extension hand-off says expires_in 7200). */
+export const ACCESS_TOKEN_TTL_S = 2 * 60 * 60
+export const REFRESH_TOKEN_TTL_S = 14 * 24 * 60 * 60
+export const RESET_LINK_TTL_S = 60 * 60
+export const CONFIRM_LINK_TTL_S = 24 * 60 * 60
+export const INVITE_LINK_TTL_S = 7 * 24 * 60 * 60
+export const MAGIC_LINK_TTL_S = 15 * 60

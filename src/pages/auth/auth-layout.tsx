@@ -1,0 +1,109 @@
+import type { ReactNode } from 'react'
+import { css } from 'styled-system/css'
+import { LogoMark } from '../../app/logo.tsx'
+
+/**
+ * The frame of every public account screen: the brand, a title, optional lead text, the content
+ * and a footer. Pages put their machine-driven forms inside.
+ */
+
+const screen = css({
+  minH: '100dvh',
+  display: 'grid',
+  placeItems: 'center',
+  px: '4',
+  py: { base: '6', sm: '10' },
+  bg: 'bg.canvas',
+  backgroundImage:
+    'radial-gradient(60rem 30rem at 50% -10%, var(--colors-color-palette-a3), transparent 70%)',
+})
+const card = css({
+  w: 'full',
+  maxW: '26rem',
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '5',
+  p: { base: '6', sm: '8' },
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: '2xl',
+  bg: 'bg.default',
+  boxShadow: 'lg',
+})
+const brand = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2.5',
+  fontWeight: 'semibold',
+  textStyle: 'md',
+})
+const heading = css({ display: 'flex', flexDirection: 'column', gap: '1.5' })
+const title = css({ textStyle: '2xl', fontWeight: 'semibold', letterSpacing: '-0.01em' })
+const lead = css({ textStyle: 'sm', color: 'fg.muted' })
+const footer = css({ textStyle: 'sm', color: 'fg.muted', textAlign: 'center' })
+
+export const authStyles = {
+  form: css({ display: 'flex', flexDirection: 'column', gap: '4' }),
+  row: css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' }),
+  link: css({
+    color: 'colorPalette.text',
+    fontWeight: 'medium',
+    textDecoration: 'none',
+    _hover: { textDecoration: 'underline' },
+  }),
+  alert: css({
+    display: 'flex',
+    gap: '2',
+    alignItems: 'flex-start',
+    p: '3',
+    borderRadius: 'l2',
+    textStyle: 'sm',
+    bg: 'red.a3',
+    color: 'red.11',
+  }),
+  notice: css({
+    display: 'flex',
+    gap: '2',
+    alignItems: 'flex-start',
+    p: '3',
+    borderRadius: 'l2',
+    textStyle: 'sm',
+    bg: 'colorPalette.a3',
+    color: 'colorPalette.text',
+  }),
+  muted: css({ textStyle: 'sm', color: 'fg.muted' }),
+  actions: css({ display: 'flex', flexDirection: 'column', gap: '2' }),
+  center: css({
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: '3',
+    textAlign: 'center',
+  }),
+}
+
+export function AuthLayout(props: {
+  title: string
+  lead?: ReactNode
+  children: ReactNode
+  footer?: ReactNode
+}) {
+  return (
+    <main className={screen}>
+      <section className={card} aria-labelledby="auth-title">
+        <div className={brand}>
+          <LogoMark size={28} />
+          Quire
+        </div>
+        <div className={heading}>
+          <h1 id="auth-title" className={title}>
+            {props.title}
+          </h1>
+          {props.lead && <p className={lead}>{props.lead}</p>}
+        </div>
+        {props.children}
+        {props.footer && <div className={footer}>{props.footer}</div>}
+      </section>
+    </main>
+  )
+}
