@@ -1,6 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
-
-const PORT = Number(process.env.E2E_PORT ?? 3199)
+import { BASE_URL, E2E_PORT } from './e2e/support/env.ts'
 
 /**
  * Journeys run against the production build served by the real server on a fresh DATA_DIR, in
@@ -17,7 +16,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: '.tmp/playwright-results.json' }]],
   outputDir: 'test-results',
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: BASE_URL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -41,11 +40,11 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node e2e/support/serve.ts',
-    url: `http://localhost:${PORT}/api/v1/health`,
+    url: `${BASE_URL}/api/v1/health`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { E2E_PORT: String(PORT) },
+    env: { E2E_PORT: String(E2E_PORT) },
   },
 })

@@ -58,7 +58,17 @@ export const AUTH_TEXTS = {
     'If an account exists for this email, we sent instructions to reset your password. The link expires in 1 hour.',
   authenticationRequired: 'Authentication credentials were not provided or are invalid',
   passwordChangeRequired: 'You must change your password before continuing',
+  fieldsRequired: 'Please fill in all required fields',
+  passwordChangeNotRequired:
+    'No password change is required. To change your password, use the reset link on the login page.',
+  passwordUnchanged: 'The new password must be different from the current one',
+  permissionDenied: 'You do not have permission to do this',
+  emailInUse: 'A user with this email address already exists',
 } as const
+
+/** The answer to an invite when every seat of the license is taken (409). */
+export const userLimitText = (maxUsers: number) =>
+  `Your license allows ${maxUsers} user${maxUsers === 1 ? '' : 's'}. Remove a user or upgrade your plan to invite more.`
 
 export const SSO_MESSAGES: Record<string, string> = {
   sso_not_enabled: 'SSO is not enabled for your organization. Please contact your administrator.',

@@ -86,6 +86,7 @@ export const confirmEmailResponseSchema = z.object({
   refresh: z.string(),
   user: z.looseObject({ email: z.string() }),
 })
+export type ConfirmEmailResponse = z.infer<typeof confirmEmailResponseSchema>
 
 export const requestPasswordResetSchema = z.object({ email: nonEmpty })
 export const linkTokenRequestSchema = z.object({ uid: nonEmpty, token: nonEmpty })
@@ -108,6 +109,7 @@ export const forcedChangeResponseSchema = z.object({
   access: z.string(),
   refresh: z.string(),
 })
+export type ForcedChangeResponse = z.infer<typeof forcedChangeResponseSchema>
 export const logoutRequestSchema = z.object({ refresh: z.optional(z.string()) })
 
 export const ROLES = ['admin', 'member'] as const
@@ -150,6 +152,44 @@ export const ssoDiscoverResponseSchema = z.looseObject({
   ),
 })
 export type SsoDiscoverResponse = z.infer<typeof ssoDiscoverResponseSchema>
+
+export const USER_STATUSES = ['active', 'invited', 'disabled', 'removed'] as const
+export type UserStatus = (typeof USER_STATUSES)[number]
+
+/** POST admin/users/invite/ (admins only): the invitee gets a set-password link valid 7 days. */
+export const inviteUserRequestSchema = z.object({
+  email: nonEmpty,
+  first_name: z.optional(z.string()),
+  last_name: z.optional(z.string()),
+  role: z.optional(z.enum(ROLES)),
+})
+export type InviteUserRequest = z.input<typeof inviteUserRequestSchema>
+export const inviteUserResponseSchema = z.object({
+  status: z.literal('success'),
+  user: z.object({
+    id: z.number(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    role: z.enum(ROLES),
+    status: z.enum(USER_STATUSES),
+  }),
+})
+export type InviteUserResponse = z.infer<typeof inviteUserResponseSchema>
+
+/**
+ * Machine-readable `code` values of the auth errors, beside the generic ones of errors.ts, so the
+ * client can branch without matching texts.
+ */
+export const AUTH_ERROR_CODES = {
+  invalidCredentials: 'invalid_credentials',
+  emailNotConfirmed: 'email_not_confirmed',
+  passwordChangeRequired: 'password_change_required',
+  invalidPassword: 'invalid_password',
+  invalidToken: 'invalid_token',
+  sessionExpired: 'session_expired',
+  licenseLimit: 'license_limit',
+} as const
 
 /** Lifetimes (issue 3): access 2 h (the extension hand-off says expires_in 7200). */
 export const ACCESS_TOKEN_TTL_S = 2 * 60 * 60

@@ -17,9 +17,9 @@ const PAGES = [
 const WIDTHS = [375, 1440]
 
 for (const width of WIDTHS) {
-  test(`shell pages fit ${width} px without horizontal scrolling`, async ({ page }) => {
+  test(`shell pages fit ${width} px without horizontal scrolling`, async ({ page, request }) => {
     await page.setViewportSize({ width, height: width < 768 ? 812 : 900 })
-    await signIn(page)
+    await signIn(page, request)
     for (const path of PAGES) {
       await page.goto(path)
       await expect(page.getByTestId('page-title')).toBeVisible()

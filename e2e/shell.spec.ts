@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { signIn, TEST_USER } from './support/session.ts'
+import { seedExpiredForgedSession, signIn } from './support/session.ts'
 
 test.describe('app shell', () => {
   test('an unauthenticated visit to /repository lands on /login', async ({ page }) => {
@@ -11,7 +11,7 @@ test.describe('app shell', () => {
   test('an expired session with a refresh the server refuses lands on /login with tokens cleared', async ({
     page,
   }) => {
-    await signIn(page, { expiresInS: -60 })
+    await seedExpiredForgedSession(page)
     await page.goto('/questionnaires')
     await expect(page).toHaveURL(/\/login$/)
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull()
@@ -20,8 +20,9 @@ test.describe('app shell', () => {
 
   test('with a valid session the layout renders: sidebar, title and user menu', async ({
     page,
+    request,
   }) => {
-    await signIn(page)
+    const account = await signIn(page, request)
     await page.goto('/')
     await expect(page.getByTestId('page-title')).toHaveText('Home')
     const nav = page.getByRole('navigation', { name: 'Main' })
@@ -42,24 +43,20 @@ test.describe('app shell', () => {
 
     await page.getByRole('button', { name: 'User menu' }).click()
     await expect(page.getByTestId('user-menu-name')).toHaveText(
-      `${TEST_USER.first_name} ${TEST_USER.last_name}`,
+      `${account.firstName} ${account.lastName}`,
     )
-    await expect(page.getByTestId('user-menu-email')).toHaveText(TEST_USER.email)
+    await expect(page.getByTestId('user-menu-email')).toHaveText(account.email)
     await expect(page.getByRole('menuitem', { name: 'Ask for a Feature' })).toBeVisible()
     await page.getByRole('menuitem', { name: 'Log out' }).click()
     await expect(page).toHaveURL(/\/login$/)
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull()
   })
 
-  test("a user without email shows 'No email'", async ({ page }) => {
-    await signIn(page, { user: { first_name: 'Grace', last_name: 'Hopper' } })
-    await page.goto('/')
-    await page.getByRole('button', { name: 'User menu' }).click()
-    await expect(page.getByTestId('user-menu-email')).toHaveText('No email')
-  })
-
-  test('the questionnaire page takes a numeric id, 0 when it is not a number', async ({ page }) => {
-    await signIn(page)
+  test('the questionnaire page takes a numeric id, 0 when it is not a number', async ({
+    page,
+    request,
+  }) => {
+    await signIn(page, request)
     await page.goto('/questionnaire/42')
     await expect(page.getByTestId('page-title')).toHaveText('Questionnaire Automation')
     await expect(page.getByRole('heading', { name: 'Questionnaire 42' })).toBeVisible()
@@ -70,8 +67,9 @@ test.describe('app shell', () => {
   test('Ctrl+B collapses the sidebar and the state survives a reload', async ({
     page,
     context,
+    request,
   }) => {
-    await signIn(page)
+    await signIn(page, request)
     await page.goto('/')
     const sidebar = page.getByTestId('sidebar')
     await expect(sidebar).toHaveAttribute('data-state', 'expanded')
@@ -90,9 +88,9 @@ test.describe('app shell', () => {
     await expect(page.getByTestId('sidebar')).toHaveAttribute('data-state', 'expanded')
   })
 
-  test('at 375 px the sidebar opens as a slide-over', async ({ page }) => {
+  test('at 375 px the sidebar opens as a slide-over', async ({ page, request }) => {
     await page.setViewportSize({ width: 375, height: 740 })
-    await signIn(page)
+    await signIn(page, request)
     await page.goto('/')
     await expect(page.getByTestId('sidebar')).toBeHidden()
     await page.getByRole('button', { name: 'Toggle sidebar' }).click()
@@ -108,8 +106,9 @@ test.describe('app shell', () => {
 
   test("a lazy page that fails to load shows 'Page Error' with 'Refresh Page'", async ({
     page,
+    request,
   }) => {
-    await signIn(page)
+    await signIn(page, request)
     await page.route(/\/assets\/repository-page-[^/]+\.js$/, (route) => route.abort())
     await page.goto('/repository')
     await expect(page.getByRole('heading', { name: 'Page Error' })).toBeVisible()

@@ -41,6 +41,17 @@ export const GOOGLE_CALLBACK_FORBIDDEN_REDIRECT_MS = 5_000
 /** Pause before the login event after a password sign-in. */
 export const LOGIN_EVENT_PAUSE_MS = 100
 
+/**
+ * Account screens. The spec says only 'then to /login'; these pauses (ours) let the message be
+ * read first. Each screen also offers a link to go at once.
+ */
+/** After a password was reset or set from an invite link. */
+export const PASSWORD_SAVED_REDIRECT_MS = 3 * SECOND
+/** After the server refused a reset link ('Invalid or expired reset link'). */
+export const RESET_LINK_REJECTED_REDIRECT_MS = 3 * SECOND
+/** After an email confirmation failed. */
+export const CONFIRM_EMAIL_FAILED_REDIRECT_MS = 3 * SECOND
+
 /** Yearly plan saving advertised. */
 export const YEARLY_SAVING_PERCENT = 20
 

@@ -5,12 +5,18 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
 import { API_PREFIX } from '../contract/paths.ts'
+import { createRateLimiter } from './auth/rate-limit.ts'
+import { type Clock, createTokenService } from './auth/tokens.ts'
 import type { Database } from './db/index.ts'
 import { ApiException, apiError, codeForStatus } from './http/errors.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { serveSpa } from './http/static.ts'
 import type { Jobs } from './jobs/index.ts'
 import type { Logger } from './logger.ts'
+import type { Mailer } from './mail/index.ts'
+import { accountRoutes } from './modules/account/routes.ts'
+import { authRoutes } from './modules/auth/routes.ts'
+import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modules/auth/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 
 export interface AppDeps {
@@ -23,7 +29,17 @@ export interface AppDeps {
   embedded: boolean
   /** Built SPA directory; omitted in API-only tests. */
   distDir?: string
+  /** Links in mail are built only from this (LT7). */
   publicUrl: string
+  /** HS256 key of the access tokens. */
+  jwtSecret: string
+  mailer: Mailer
+  /** The clock of every expiry decision; tests move it (LT2). */
+  now?: Clock
+  /** Rate limits of the auth calls; tests raise the per-address one. */
+  authLimits?: Partial<AuthLimits>
+  /** Honour X-Forwarded-For for client addresses (a reverse proxy sits in front). */
+  trustProxy?: boolean
 }
 
 export interface AppEnv {
@@ -73,6 +89,22 @@ export function createApp(deps: AppDeps) {
     }),
   )
   api.route('/', healthRoutes(deps))
+  const now = deps.now ?? (() => new Date())
+  const auth = createAuthService({
+    database: deps.database,
+    tokens: createTokenService({ secret: deps.jwtSecret, now }),
+    limiter: createRateLimiter(deps.database.pool, now),
+    mailer: deps.mailer,
+    now,
+    publicUrl: deps.publicUrl,
+    logger: deps.logger,
+    limits: { ...DEFAULT_AUTH_LIMITS, ...deps.authLimits },
+  })
+  api.route(
+    '/',
+    authRoutes({ auth, database: deps.database, trustProxy: deps.trustProxy ?? false }),
+  )
+  api.route('/', accountRoutes({ auth, database: deps.database }))
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
   app.all('/api/*', (c) =>
@@ -83,7 +115,7 @@ export function createApp(deps: AppDeps) {
 
   app.notFound((c) => c.text('Not found', 404))
   app.onError((error, c) => {
-    if (error instanceof ApiException) return c.json(error.body, error.status)
+    if (error instanceof ApiException) return c.json(error.body, error.status, error.headers)
     if (error instanceof HTTPException) {
       const status = error.status as ContentfulStatusCode
       return c.json(

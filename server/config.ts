@@ -78,6 +78,17 @@ export const configSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   WORKERS: booleanFlag,
+  /** Behind a reverse proxy: take client addresses from X-Forwarded-For (for rate limits). */
+  TRUST_PROXY: booleanFlag,
+  /** Sign-in, registration and reset requests allowed per client address and minute. */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number' })
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be at least 1' })
+      .default(60),
+  ),
   /** Embedded PostgreSQL: durable writes. Tests turn this off for speed; never in production. */
   EMBEDDED_PG_FSYNC: z.preprocess(
     emptyToUndefined,

@@ -13,6 +13,7 @@ import { type Database, openDatabase, runMigrations } from './db/index.ts'
 import { type Jobs, startJobs } from './jobs/index.ts'
 import { jobDefinitions } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
+import { createMailer } from './mail/index.ts'
 import { VERSION } from './version.ts'
 
 /**
@@ -118,6 +119,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     if (!options.http) return { database, jobs, stop: stopAll }
 
+    const mailer = createMailer({
+      transport: config.MAIL_TRANSPORT,
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      logger,
+    })
+    // stopped after the HTTP server (cleanups run in reverse): mail of the last requests still leaves
+    cleanups.push(() => mailer.close())
     const app = createApp({
       database,
       logger,
@@ -126,6 +135,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       embedded: Boolean(embedded),
       distDir: options.distDir,
       publicUrl: config.PUBLIC_URL,
+      jwtSecret: config.JWT_SECRET,
+      mailer,
+      trustProxy: config.TRUST_PROXY,
+      authLimits: {
+        perAddress: { limit: config.AUTH_RATE_LIMIT_PER_MINUTE, windowMs: 60_000, bucketMs: 5_000 },
+      },
     })
     const server = await new Promise<Server>((resolve, reject) => {
       const instance = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () =>

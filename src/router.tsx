@@ -4,6 +4,7 @@ import {
   createRouter,
   lazyRouteComponent,
   Outlet,
+  type RouteComponent,
   redirect,
 } from '@tanstack/react-router'
 import { waitFor } from 'xstate'
@@ -12,6 +13,7 @@ import { GenericErrorScreen, PageErrorFallback } from './app/errors.tsx'
 import type { SessionActorRef } from './app/session.tsx'
 import { Toaster } from './app/toaster.tsx'
 import { VerifyingAuthentication } from './app/verifying.tsx'
+import LoginPage from './pages/auth/login-page.tsx'
 import { PublicPlaceholder } from './pages/public/public-placeholder.tsx'
 
 /**
@@ -34,6 +36,8 @@ declare module '@tanstack/react-router' {
 }
 
 const text = z.optional(z.string())
+/** Link parameters: the router parses `uid=12` as a number; the pages read text. */
+const linkParam = z.optional(z.coerce.string())
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: () => (
@@ -62,28 +66,50 @@ const publicRoute = <TPath extends string, TSearch extends z.ZodMiniObject>(
     component: () => <PublicPlaceholder title={title} />,
   })
 
-const loginRoute = publicRoute('/login', 'Sign in', z.object({ message: text }))
-const registerRoute = publicRoute('/register', 'Create a Free Account', z.object({}))
-const forgotPasswordRoute = publicRoute('/forgot-password', 'Forgot your password?', z.object({}))
-const resetPasswordRoute = publicRoute(
-  '/reset-password',
-  'Reset Password',
-  z.object({ uid: text, token: text }),
-)
-const setPasswordRoute = publicRoute(
-  '/set-password',
-  'Set Your Password',
-  z.object({ uid: text, token: text }),
-)
-const forcePasswordChangeRoute = publicRoute(
-  '/force-password-change',
-  'Change Your Password',
+/** An account screen: its page loads lazily, except /login, which is the first screen. */
+const accountRoute = <TPath extends string, TSearch extends z.ZodMiniObject>(
+  path: TPath,
+  search: TSearch,
+  component: RouteComponent,
+) =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    validateSearch: search,
+    component,
+    errorComponent: PageErrorFallback,
+  })
+
+const loginRoute = accountRoute('/login', z.object({ message: text }), () => <LoginPage />)
+const registerRoute = accountRoute(
+  '/register',
   z.object({}),
+  lazyRouteComponent(() => import('./pages/auth/register-page.tsx')),
 )
-const confirmEmailRoute = publicRoute(
+const forgotPasswordRoute = accountRoute(
+  '/forgot-password',
+  z.object({}),
+  lazyRouteComponent(() => import('./pages/auth/forgot-password-page.tsx')),
+)
+const resetPasswordRoute = accountRoute(
+  '/reset-password',
+  z.object({ uid: linkParam, token: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/reset-password-page.tsx')),
+)
+const setPasswordRoute = accountRoute(
+  '/set-password',
+  z.object({ uid: linkParam, token: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/set-password-page.tsx')),
+)
+const forcePasswordChangeRoute = accountRoute(
+  '/force-password-change',
+  z.object({}),
+  lazyRouteComponent(() => import('./pages/auth/force-password-change-page.tsx')),
+)
+const confirmEmailRoute = accountRoute(
   '/confirm_email',
-  'Confirming your email...',
-  z.object({ uuid: text }),
+  z.object({ uuid: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/confirm-email-page.tsx')),
 )
 const ssoCallbackRoute = publicRoute(
   '/auth/callback',

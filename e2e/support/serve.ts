@@ -1,20 +1,21 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { DATA_DIR, E2E_PORT, MAILBOX_PORT, SMTP_PORT } from './env.ts'
+import { startMailCapture } from './mail-capture.ts'
 
 /**
- * Playwright's web server: a fresh DATA_DIR for every run, the production build (rebuilt when
- * stale), and the real server on its embedded PostgreSQL.
+ * Playwright's web server: a fresh DATA_DIR for every run, a real SMTP capture for the emailed
+ * links, the production build (rebuilt when stale) and the real server on its embedded PostgreSQL.
  */
-// under the system temp directory: PostgreSQL's system user (when running as root) can reach it
-// wherever the checkout lives
-const dataDir = path.join(tmpdir(), `quire-e2e-${process.env.E2E_PORT ?? '3199'}`)
-rmSync(dataDir, { recursive: true, force: true })
-mkdirSync(dataDir, { recursive: true })
-chmodSync(dataDir, 0o755)
-process.env.DATA_DIR = dataDir
-process.env.PORT = process.env.E2E_PORT ?? '3199'
-process.env.PUBLIC_URL = `http://localhost:${process.env.PORT}`
+rmSync(DATA_DIR, { recursive: true, force: true })
+mkdirSync(DATA_DIR, { recursive: true })
+chmodSync(DATA_DIR, 0o755)
+await startMailCapture(SMTP_PORT, MAILBOX_PORT)
+
+process.env.DATA_DIR = DATA_DIR
+process.env.PORT = String(E2E_PORT)
+process.env.PUBLIC_URL = `http://localhost:${E2E_PORT}`
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn'
 process.env.EMBEDDED_PG_FSYNC = 'false'
+process.env.MAIL_TRANSPORT = 'smtp'
+process.env.SMTP_URL = `smtp://127.0.0.1:${SMTP_PORT}`
 await import('../../scripts/start.ts')

@@ -1,31 +1,68 @@
-import type { Page } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { loginResponseSchema } from '../../contract/auth.ts'
+import { newAccount, type TestAccount } from './accounts.ts'
+import { linkIn, waitForMail } from './mailbox.ts'
 
-export const TEST_USER = {
-  id: 1,
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
+/**
+ * Real sessions for journeys that start signed in: one account per worker, registered and
+ * confirmed through the API and the emailed link, then a fresh sign-in (new token pair) per test.
+ */
+
+let shared: TestAccount | undefined
+
+async function ensureAccount(request: APIRequestContext): Promise<TestAccount> {
+  if (shared) return shared
+  const account = newAccount('shell')
+  const registered = await request.post('/api/v1/admin/register/', {
+    data: {
+      email: account.email,
+      password: account.password,
+      firstName: account.firstName,
+      lastName: account.lastName,
+      organization: account.organization,
+      marketing_consent: false,
+    },
+  })
+  if (!registered.ok()) throw new Error(`register failed: ${await registered.text()}`)
+  const mail = await waitForMail(account.email, /confirm|activat|verify/i)
+  const uuid = new URL(linkIn(mail, '/confirm_email')).searchParams.get('uuid')
+  const confirmed = await request.post('/api/v1/admin/confirm_email/', { data: { uuid } })
+  if (!confirmed.ok()) throw new Error(`confirm failed: ${await confirmed.text()}`)
+  shared = account
+  return account
+}
+
+/** Signs in through the API and stores the tokens before any page script runs. */
+export async function signIn(page: Page, request: APIRequestContext): Promise<TestAccount> {
+  const account = await ensureAccount(request)
+  const res = await request.post('/api/v1/admin/login/', {
+    data: { email: account.email, password: account.password },
+  })
+  if (!res.ok()) throw new Error(`login failed: ${await res.text()}`)
+  const tokens = loginResponseSchema.parse(await res.json())
+  await page.addInitScript(
+    ([access, refresh]) => {
+      if (!sessionStorage.getItem('e2e-seeded')) {
+        localStorage.setItem('access_token', access as string)
+        localStorage.setItem('refresh_token', refresh as string)
+        sessionStorage.setItem('e2e-seeded', '1')
+      }
+    },
+    [tokens.access, tokens.refresh],
+  )
+  return account
 }
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 
-/** An access token shaped like the server's: the browser reads only `exp` and `user`. */
-export function accessToken(options: { expiresInS?: number; user?: object | null } = {}) {
-  const exp = Math.floor(Date.now() / 1000) + (options.expiresInS ?? 7200)
-  const payload = options.user === null ? { exp } : { exp, user: options.user ?? TEST_USER }
-  return `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(payload)}.signature`
-}
-
-/** Stores a session in localStorage before any page script runs. */
-export async function signIn(page: Page, options: Parameters<typeof accessToken>[0] = {}) {
-  const access = accessToken(options)
+/** A token the server never issued, already expired: for the refused-refresh journey. */
+export async function seedExpiredForgedSession(page: Page) {
+  const exp = Math.floor(Date.now() / 1000) - 60
+  const access = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ exp })}.forged`
   await page.addInitScript(
     ([token]) => {
-      if (!sessionStorage.getItem('e2e-seeded')) {
-        localStorage.setItem('access_token', token as string)
-        localStorage.setItem('refresh_token', 'e2e-refresh-token')
-        sessionStorage.setItem('e2e-seeded', '1')
-      }
+      localStorage.setItem('access_token', token as string)
+      localStorage.setItem('refresh_token', 'not-a-real-refresh-token')
     },
     [access],
   )

@@ -90,3 +90,7 @@ export async function migrationStatus(pool: pg.Pool): Promise<MigrationStatus> {
     pending: Math.max(shipped.length - applied, 0),
   }
 }
+
+/** A transaction handle: services pass it down so that multi-step writes commit together (DU3). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+export type DbOrTx = Db | Tx

@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm'
-import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import type { Role, UserStatus } from '../../contract/auth.ts'
 
 /**
  * The drizzle schema. Every tenant-owned table carries `org_id`; services take it from the
@@ -7,12 +21,171 @@ import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-or
  * `npm run db:generate`, committed, and applied at start.
  */
 
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}
+
 export const organizations = pgTable('organizations', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   name: text('name').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  ...timestamps,
 })
+
+export type UserRole = Role
+
+export const users = pgTable(
+  'users',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Stored trimmed and lower-cased; the unique index on lower(email) guards older rows too. */
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    /** argon2id PHC string; null until an invited user sets a first password. */
+    passwordHash: text('password_hash'),
+    role: text('role').$type<UserRole>().notNull().default('member'),
+    /** `invited`: an invite link and no password yet; `removed` keeps the row for the audit trail. */
+    status: text('status').$type<UserStatus>().notNull().default('active'),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** Set with an administrator's temporary password: it dies at first use or at this time (AS7). */
+    tempPasswordExpiresAt: timestamp('temp_password_expires_at', { withTimezone: true }),
+    marketingConsent: boolean('marketing_consent').notNull().default(false),
+    ...timestamps,
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`),
+    index('users_org_idx').on(table.orgId),
+    check('users_role_check', sql`${table.role} in ('admin', 'member')`),
+    check(
+      'users_status_check',
+      sql`${table.status} in ('active', 'invited', 'disabled', 'removed')`,
+    ),
+  ],
+)
+
+/**
+ * A sign-in session: one refresh-token family. Access tokens carry its id (`sid`), so revoking the
+ * row ends the session's access tokens at once (AS6). `expires_at` is absolute: creation + 14 days,
+ * never extended by refreshes (AS5).
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The session whose access token asked for this one (token/get); it never outlives it. */
+    parentId: uuid('parent_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** logout, reuse, password_reset, password_change, disabled, ... */
+    revokedReason: text('revoked_reason'),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+)
+
+/** Opaque refresh tokens, stored only as SHA-256 hashes (LT3) and rotated on every use. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    familyId: uuid('family_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The family's absolute end, copied so a lone row tells its own lifetime. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    replacedBy: bigint('replaced_by', { mode: 'number' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('refresh_tokens_hash_idx').on(table.tokenHash),
+    index('refresh_tokens_family_idx').on(table.familyId),
+  ],
+)
+
+export const LINK_PURPOSES = ['confirm_email', 'password_reset', 'invite', 'magic_link'] as const
+export type LinkPurpose = (typeof LINK_PURPOSES)[number]
+
+/** One-time links mailed to users, stored only as SHA-256 hashes (LT3). */
+export const linkTokens = pgTable(
+  'link_tokens',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<LinkPurpose>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Wrong tokens tried for this user and purpose while this link was live (LT5). */
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('link_tokens_hash_idx').on(table.tokenHash),
+    index('link_tokens_user_purpose_idx').on(table.userId, table.purpose),
+    check(
+      'link_tokens_purpose_check',
+      sql`${table.purpose} in ('confirm_email', 'password_reset', 'invite', 'magic_link')`,
+    ),
+  ],
+)
+
+/** The organisation's license: a tier name and its limits (spec section 3), read only from here. */
+export const licenses = pgTable('licenses', {
+  orgId: bigint('org_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  tierName: text('tier_name').notNull(),
+  maxUsers: integer('max_users').notNull(),
+  maxRepository: integer('max_repository').notNull(),
+  maxQuestionnaire: integer('max_questionnaire').notNull(),
+  maxAnswers: integer('max_answers').notNull(),
+  isEvaluation: boolean('is_evaluation').notNull().default(false),
+  multiLanguage: boolean('multi_language').notNull().default(false),
+  isActive: boolean('is_active').notNull().default(true),
+  expirationDate: timestamp('expiration_date', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * Rate-limit counters in PostgreSQL so that limits hold across API nodes: one row per key and
+ * time bucket; a window is the sum of its buckets.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.key, table.windowStart] }),
+    index('rate_limits_window_idx').on(table.windowStart),
+  ],
+)
 
 /**
  * Append-only audit trail (TI7): admin actions and authorization denials with tenant, actor and

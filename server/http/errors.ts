@@ -7,9 +7,12 @@ import { type ApiError, ERROR_CODES, ERROR_TEXTS, type ErrorCode } from '../../c
 /** An error that leaves the server as `{ error, msg?, detail?, code? }` with its HTTP status. */
 export class ApiException extends HTTPException {
   readonly body: ApiError
-  constructor(status: ContentfulStatusCode, body: ApiError) {
+  /** Extra response headers, such as Retry-After on a 429. */
+  readonly headers: Record<string, string>
+  constructor(status: ContentfulStatusCode, body: ApiError, headers: Record<string, string> = {}) {
     super(status, { message: body.error })
     this.body = body
+    this.headers = headers
   }
 }
 
@@ -17,7 +20,8 @@ export const apiError = (
   status: ContentfulStatusCode,
   error: string,
   extra: Omit<ApiError, 'error'> = {},
-) => new ApiException(status, { error, ...extra })
+  headers: Record<string, string> = {},
+) => new ApiException(status, { error, ...extra }, headers)
 
 export const notFound = (error: string = ERROR_TEXTS.notFound) =>
   apiError(404, error, { code: ERROR_CODES.notFound })

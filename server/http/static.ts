@@ -75,10 +75,16 @@ export function loadAssets(distDir: string): Map<string, Asset> {
   return assets
 }
 
-function send(c: Context, asset: Asset): Response {
+/**
+ * Pages whose address carries a one-time token: no cache may keep them (LT8). Referrer-Policy
+ * no-referrer, set on every response, keeps the token out of other sites' logs.
+ */
+export const LINK_PAGES = new Set(['/reset-password', '/set-password', '/confirm_email'])
+
+function send(c: Context, asset: Asset, cacheControl = asset.cacheControl): Response {
   const headers = new Headers({
     'Content-Type': asset.type,
-    'Cache-Control': asset.cacheControl,
+    'Cache-Control': cacheControl,
     ETag: asset.etag,
     Vary: 'Accept-Encoding',
   })
@@ -117,6 +123,7 @@ export function serveSpa(distDir: string): MiddlewareHandler {
     if (path.extname(c.req.path) && !c.req.path.endsWith('.html')) {
       return c.text('Not found', 404)
     }
-    return send(c, shell)
+    const linkPage = LINK_PAGES.has(c.req.path.replace(/\/+$/, ''))
+    return send(c, shell, linkPage ? 'no-store' : shell.cacheControl)
   }
 }

@@ -2,6 +2,7 @@ import { RouterProvider } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { createAppRouter } from '../router.tsx'
 import { SessionContext } from './session.tsx'
+import { SessionToasts } from './session-toasts.tsx'
 import { ToasterContext } from './toaster.tsx'
 
 function RoutedApp() {
@@ -16,7 +17,12 @@ function RoutedApp() {
     })
     return () => sub.unsubscribe()
   }, [session, router])
-  return <RouterProvider router={router} />
+  return (
+    <>
+      <SessionToasts />
+      <RouterProvider router={router} />
+    </>
+  )
 }
 
 export function App() {

@@ -1,12 +1,41 @@
-import { fromCallback, fromPromise } from 'xstate'
-import type { AccessClaims } from '../../contract/auth.ts'
+import { type EventObject, fromCallback, fromPromise } from 'xstate'
+import {
+  ACCESS_TOKEN_KEY,
+  type AccessClaims,
+  type ProfileResponse,
+  profileResponseSchema,
+} from '../../contract/auth.ts'
 import { paths } from '../../contract/paths.ts'
-import type { SessionEvents, StoredSession } from '../../machines/session/index.ts'
+import { REFRESH_SCHEDULE_THRESHOLD_S } from '../../machines/constants.ts'
+import type {
+  ClockNowEvent,
+  ClockReadEvent,
+  SessionExpiredEvent,
+  StoredSession,
+  TabLoginEvent,
+  TabLogoutEvent,
+} from '../../machines/session/index.ts'
 import { type ApiClient, api } from '../api/client.ts'
 import { authEvents } from '../api/events.ts'
-import { clearTokens, decodeAccessToken, readTokens } from '../api/tokens.ts'
+import { clearTokens, decodeAccessToken, readTokens, secondsRemaining } from '../api/tokens.ts'
 
-/** The real side effects of the session machine: tokens in localStorage and the API. */
+/** Tabs share the stored tokens; one refresh at a time across them (refresh tokens rotate). */
+const REFRESH_LOCK = 'quire-token-refresh'
+
+type LockManager = { request: (name: string, callback: () => Promise<unknown>) => Promise<unknown> }
+
+/** Runs `task` holding a cross-tab lock where the browser offers one (Web Locks), else directly. */
+async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks
+  if (!locks) return task()
+  let result: T | undefined
+  await locks.request(REFRESH_LOCK, async () => {
+    result = await task()
+  })
+  return result as T
+}
+
+/** The real side effects of the session machine: tokens in localStorage, the API, the clock. */
 export function sessionActors(client: ApiClient = api) {
   return {
     readSession: fromPromise<StoredSession>(async () => {
@@ -20,15 +49,23 @@ export function sessionActors(client: ApiClient = api) {
       if (claims.exp * 1000 <= Date.now()) return refresh ? { kind: 'expired' } : { kind: 'none' }
       return { kind: 'valid', claims }
     }),
-    refreshSession: fromPromise<AccessClaims>(async () => {
-      const ok = await client.refreshTokens()
-      const claims = ok ? decodeAccessToken(readTokens().access) : null
-      if (!claims) {
-        clearTokens()
-        throw new Error('The session could not be refreshed')
-      }
-      return claims
-    }),
+    refreshSession: fromPromise<AccessClaims>(() =>
+      withRefreshLock(async () => {
+        // another tab may have refreshed while this one waited for the lock: use its token
+        const current = decodeAccessToken(readTokens().access)
+        if (current && secondsRemaining(current) >= REFRESH_SCHEDULE_THRESHOLD_S) return current
+        const ok = await client.refreshTokens()
+        const claims = ok ? decodeAccessToken(readTokens().access) : null
+        if (!claims) {
+          clearTokens()
+          throw new Error('The session could not be refreshed')
+        }
+        return claims
+      }),
+    ),
+    loadProfile: fromPromise<ProfileResponse>(() =>
+      client.get(paths.account.profile, profileResponseSchema),
+    ),
     logout: fromPromise<void>(async () => {
       const { refresh } = readTokens()
       try {
@@ -44,8 +81,27 @@ export function sessionActors(client: ApiClient = api) {
     clearSession: fromPromise<void>(async () => {
       clearTokens()
     }),
-    authEvents: fromCallback<SessionEvents>(({ sendBack }) =>
-      authEvents.on(() => sendBack({ type: 'session.expired' })),
+    authEvents: fromCallback<EventObject>(({ sendBack }) =>
+      authEvents.on(() => sendBack({ type: 'session.expired' } satisfies SessionExpiredEvent)),
     ),
+    tabSync: fromCallback<EventObject>(({ sendBack }) => {
+      // `storage` fires only in the other tabs of the origin: their logins, refreshes and logouts
+      const onStorage = (event: StorageEvent) => {
+        if (event.key !== ACCESS_TOKEN_KEY && event.key !== null) return
+        const claims = decodeAccessToken(readTokens().access)
+        sendBack(
+          claims
+            ? ({ type: 'tab.login', claims } satisfies TabLoginEvent)
+            : ({ type: 'tab.logout' } satisfies TabLogoutEvent),
+        )
+      }
+      globalThis.addEventListener?.('storage', onStorage)
+      return () => globalThis.removeEventListener?.('storage', onStorage)
+    }),
+    clock: fromCallback<ClockReadEvent>(({ sendBack, receive }) => {
+      const tell = () => sendBack({ type: 'clock.now', now: Date.now() } satisfies ClockNowEvent)
+      tell()
+      receive(tell)
+    }),
   }
 }

@@ -52,11 +52,27 @@ describe('HTTP layer', () => {
   })
 
   it('serves the SPA shell for client routes (history fallback), revalidated on each load', async () => {
-    for (const url of ['/', '/login', '/questionnaire/12', '/reset-password?uid=1&token=x']) {
+    for (const url of ['/', '/login', '/questionnaire/12', '/forgot-password']) {
       const res = await ctx.app.request(url)
       expect(res.status, url).toBe(200)
       expect(res.headers.get('content-type')).toContain('text/html')
       expect(res.headers.get('cache-control')).toBe('no-cache')
+      expect(await res.text()).toBe(SHELL)
+    }
+  })
+
+  it('LT8: link pages whose address carries a token are no-store and send no referrer', async () => {
+    for (const url of [
+      '/reset-password?uid=1&token=x',
+      '/set-password?uid=1&token=x',
+      '/confirm_email?uuid=x',
+      '/reset-password/',
+    ]) {
+      const res = await ctx.app.request(url)
+      expect(res.status, url).toBe(200)
+      expect(res.headers.get('content-type')).toContain('text/html')
+      expect(res.headers.get('cache-control'), url).toBe('no-store')
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer')
       expect(await res.text()).toBe(SHELL)
     }
   })

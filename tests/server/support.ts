@@ -1,17 +1,59 @@
 import { createApp } from '../../server/app.ts'
-import { createLogger } from '../../server/logger.ts'
+import type { Clock } from '../../server/auth/tokens.ts'
+import { createLogger, type Logger } from '../../server/logger.ts'
+import { createMailer } from '../../server/mail/index.ts'
+import type { AuthLimits } from '../../server/modules/auth/service.ts'
 import { createTestDatabase } from '../support/db.ts'
+import type { MailCapture } from '../support/smtp.ts'
+
+export const TEST_JWT_SECRET = 'test-secret-of-quire-at-least-32-characters-long'
+export const TEST_PUBLIC_URL = 'http://quire.test:3000'
+
+export interface TestAppOptions {
+  distDir?: string
+  /** Mail goes over real SMTP to this capture; without it, to the silent log transport. */
+  smtp?: MailCapture
+  /** The clock of every expiry decision (LT2). */
+  now?: Clock
+  authLimits?: Partial<AuthLimits>
+  /** Defaults to a silent one. */
+  logger?: Logger
+}
 
 /** An app on a fresh database of its own, with logs silenced. */
-export async function createTestApp(options: { distDir?: string } = {}) {
+export async function createTestApp(options: TestAppOptions = {}) {
   const database = await createTestDatabase()
+  const logger = options.logger ?? createLogger('silent')
+  const mailer = createMailer({
+    transport: options.smtp ? 'smtp' : 'log',
+    smtpUrl: options.smtp?.url,
+    from: 'Quire <no-reply@quire.test>',
+    logger,
+    retryDelaysMs: [50, 200],
+  })
   const app = createApp({
     database,
-    logger: createLogger('silent'),
+    logger,
     version: 'test',
     embedded: true,
     distDir: options.distDir,
-    publicUrl: 'http://localhost:3000',
+    publicUrl: TEST_PUBLIC_URL,
+    jwtSecret: TEST_JWT_SECRET,
+    mailer,
+    now: options.now,
+    // every request of a test shares one address: only the test of this limit keeps it low
+    authLimits: {
+      perAddress: { limit: 100_000, windowMs: 60_000 },
+      ...options.authLimits,
+    },
   })
-  return { app, database, close: () => database.drop() }
+  return {
+    app,
+    database,
+    mailer,
+    close: async () => {
+      await mailer.close()
+      await database.drop()
+    },
+  }
 }

@@ -1,6 +1,6 @@
 import { ChevronDown, Lightbulb, LogOut } from 'lucide-react'
 import { css } from 'styled-system/css'
-import { selectUser } from '../../../machines/session/index.ts'
+import { selectProfile, selectUser } from '../../../machines/session/index.ts'
 import { InitialsAvatar, Menu, Portal } from '../../components/ui'
 import { SessionContext } from '../session.tsx'
 
@@ -31,26 +31,33 @@ export function fullName(user: { first_name?: string | null; last_name?: string 
 
 /** The user menu of the top bar (spec section 2, 'Layout'). */
 export function UserMenu(props: { onAskForFeature?: () => void }) {
-  const user = SessionContext.useSelector(selectUser)
+  const tokenUser = SessionContext.useSelector(selectUser)
+  const profileUser = SessionContext.useSelector(selectProfile)?.user ?? null
   const session = SessionContext.useActorRef()
-  const displayName = fullName(user) || user?.email || 'Signed in'
+  // the profile once loaded; until then (or if it failed) the user the access token carries
+  const user = {
+    first_name: profileUser?.first_name ?? tokenUser?.first_name,
+    last_name: profileUser?.last_name ?? tokenUser?.last_name,
+    email: profileUser?.email || tokenUser?.email,
+  }
+  const displayName = fullName(user) || user.email || 'Signed in'
   return (
     <Menu.Root positioning={{ placement: 'bottom-end', gutter: 6 }}>
       <Menu.Trigger className={trigger} aria-label="User menu">
-        <InitialsAvatar name={fullName(user) || user?.email || ''} size="sm" />
+        <InitialsAvatar name={fullName(user) || user.email || ''} size="sm" />
         <ChevronDown size={14} aria-hidden />
       </Menu.Trigger>
       <Portal>
         <Menu.Positioner>
           <Menu.Content className={content}>
             <div className={header}>
-              <InitialsAvatar name={fullName(user) || user?.email || ''} size="md" />
+              <InitialsAvatar name={fullName(user) || user.email || ''} size="md" />
               <div>
                 <div className={name} data-testid="user-menu-name">
                   {displayName}
                 </div>
                 <div className={email} data-testid="user-menu-email">
-                  {user?.email || 'No email'}
+                  {user.email || 'No email'}
                 </div>
               </div>
             </div>

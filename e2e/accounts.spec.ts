@@ -1,0 +1,171 @@
+import { expect, test } from '@playwright/test'
+import {
+  logOut,
+  newAccount,
+  register,
+  registerAndConfirm,
+  signInWithPassword,
+} from './support/accounts.ts'
+import { sql } from './support/db.ts'
+import { linkIn, mailsTo, waitForMail } from './support/mailbox.ts'
+
+test.describe('accounts and sessions', () => {
+  test('register, confirm by the emailed link, land on the dashboard, log out', async ({
+    page,
+  }) => {
+    const account = newAccount('register')
+    await registerAndConfirm(page, account)
+    await expect(
+      page.getByRole('heading', { name: `Welcome back, ${account.firstName}` }),
+    ).toBeVisible()
+    await page.getByRole('button', { name: 'User menu' }).click()
+    await expect(page.getByTestId('user-menu-name')).toHaveText(
+      `${account.firstName} ${account.lastName}`,
+    )
+    await expect(page.getByTestId('user-menu-email')).toHaveText(account.email)
+    await page.keyboard.press('Escape')
+    await logOut(page)
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull()
+    // signed out: private pages send back to /login
+    await page.goto('/repository')
+    await expect(page).toHaveURL(/\/login$/)
+  })
+
+  test("a wrong password shows 'Wrong credentials'; the right one signs in", async ({ page }) => {
+    const account = newAccount('wrongpw')
+    await registerAndConfirm(page, account)
+    await logOut(page)
+    await signInWithPassword(page, account.email, `${account.password}-nope`)
+    await expect(page.getByText('Wrong credentials')).toBeVisible()
+    await page.getByLabel('Password', { exact: true }).fill(account.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByTestId('page-title')).toHaveText('Home')
+  })
+
+  test('forgot password, reset by the emailed link, sign in with the new password', async ({
+    page,
+  }) => {
+    const account = newAccount('reset')
+    await registerAndConfirm(page, account)
+    await logOut(page)
+    await page.getByLabel('Work Email').fill(account.email)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByRole('link', { name: 'Forgot your password?' }).click()
+    await expect(page).toHaveURL(/\/forgot-password$/)
+    await page.getByLabel(/email/i).fill(account.email)
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    await expect(page.getByText(/1 hour/)).toBeVisible()
+    const mail = await waitForMail(account.email, /reset/i)
+    await page.goto(linkIn(mail, '/reset-password'))
+    await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible()
+    const newPassword = `${account.password}-renewed`
+    await page.getByLabel(/^new password/i).fill(newPassword)
+    await page.getByLabel(/confirm/i).fill(newPassword)
+    await page.getByRole('button', { name: /reset password/i }).click()
+    await expect(page).toHaveURL(/\/login/, { timeout: 15_000 })
+    await signInWithPassword(page, account.email, account.password)
+    await expect(page.getByText('Wrong credentials')).toBeVisible()
+    await signInWithPassword(page, account.email, newPassword)
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  test("an expired reset link shows 'Reset Link Expired'; 'Send New Reset Link' mails a new one", async ({
+    page,
+  }) => {
+    const account = newAccount('expired')
+    await registerAndConfirm(page, account)
+    await logOut(page)
+    await page.goto('/forgot-password')
+    await page.getByLabel(/email/i).fill(account.email)
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    const first = await waitForMail(account.email, /reset/i)
+    // the server's clock moves past the link's hour
+    await sql(
+      `update link_tokens set expires_at = now() - interval '1 minute', created_at = now() - interval '61 minutes'
+         where purpose = 'password_reset'
+           and user_id = (select id from users where lower(email) = lower($1))`,
+      [account.email],
+    )
+    await page.goto(linkIn(first, '/reset-password'))
+    await expect(page.getByRole('heading', { name: 'Reset Link Expired' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Use Different Email' })).toBeVisible()
+    await page.getByRole('button', { name: 'Send New Reset Link' }).click()
+    const second = await waitForMail(account.email, /reset/i, 2)
+    expect(linkIn(second, '/reset-password')).not.toBe(linkIn(first, '/reset-password'))
+    await page.goto(linkIn(second, '/reset-password'))
+    await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible()
+  })
+
+  test('an invite link sets a first password', async ({ page, request }) => {
+    const admin = newAccount('admin')
+    await registerAndConfirm(page, admin)
+    const access = await page.evaluate(() => localStorage.getItem('access_token'))
+    const invitee = `invitee-${Date.now()}@example.com`
+    const invite = await request.post('/api/v1/admin/users/invite/', {
+      headers: { Authorization: `Bearer ${access}` },
+      data: { email: invitee, first_name: 'Grace', last_name: 'Hopper', role: 'member' },
+    })
+    expect(invite.status(), await invite.text()).toBeLessThan(300)
+    await logOut(page)
+    const mail = await waitForMail(invitee, /invit/i)
+    await page.goto(linkIn(mail, '/set-password'))
+    await expect(page.getByRole('heading', { name: 'Set Your Password' })).toBeVisible()
+    const password = 'A-first-password-42'
+    await page.getByLabel(/^new password/i).fill(password)
+    await page.getByLabel(/confirm/i).fill(password)
+    await page.getByRole('button', { name: /set password/i }).click()
+    await expect(page).toHaveURL(/\/login/, { timeout: 15_000 })
+    await signInWithPassword(page, invitee, password)
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  test('a user flagged to change the password is sent to /force-password-change', async ({
+    page,
+  }) => {
+    const account = newAccount('forced')
+    await registerAndConfirm(page, account)
+    await logOut(page)
+    await sql('update users set must_change_password = true where lower(email) = lower($1)', [
+      account.email,
+    ])
+    await signInWithPassword(page, account.email, account.password)
+    await expect(page).toHaveURL(/\/force-password-change$/)
+    await expect(page.getByRole('heading', { name: 'Change Your Password' })).toBeVisible()
+    await expect(page.getByText('You must change your password before continuing')).toBeVisible()
+    const password = `${account.password}-changed`
+    await page.getByLabel(/^new password/i).fill(password)
+    await page.getByLabel(/confirm/i).fill(password)
+    await page.getByRole('button', { name: /change password/i }).click()
+    await expect(page).toHaveURL(/\/$/)
+    await logOut(page)
+    await signInWithPassword(page, account.email, password)
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  test("the expiry warning appears and 'Extend Session' extends", async ({ page }) => {
+    const account = newAccount('expiry')
+    await page.clock.install()
+    await registerAndConfirm(page, account)
+    // 2 h tokens: jump to 4 minutes before expiry; the due 60 s check fires on the way
+    await page.clock.fastForward('01:56:00')
+    await expect(
+      page.getByText(
+        'Your session will expire in less than 5 minutes. Click to extend your session.',
+      ),
+    ).toBeVisible()
+    await page.getByRole('button', { name: 'Extend Session' }).click()
+    await expect(page.getByText('Session extended successfully!')).toBeVisible()
+    expect(await mailsTo(account.email)).toHaveLength(1)
+  })
+
+  test('registration refuses a short domain with the spec text', async ({ page }) => {
+    await page.goto('/register')
+    await page.getByLabel('Work Email').fill('someone@ab')
+    await page.getByLabel('Password', { exact: true }).click()
+    await expect(page.getByText('Invalid domain', { exact: true })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Register' })).toBeDisabled()
+    const account = newAccount('again')
+    await register(page, account)
+  })
+})

@@ -1,0 +1,10 @@
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+/** Ports and paths shared by the Playwright config, the web server and the journeys. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3199)
+export const SMTP_PORT = E2E_PORT + 1
+export const MAILBOX_PORT = E2E_PORT + 2
+export const BASE_URL = `http://localhost:${E2E_PORT}`
+/** Under the system temp directory, so PostgreSQL's system user (as root) can reach it. */
+export const DATA_DIR = path.join(tmpdir(), `quire-e2e-${E2E_PORT}`)

@@ -1,0 +1,62 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
+import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import { CONFIRM_EMAIL_FAILED_REDIRECT_MS } from '../constants.ts'
+import type { ConfirmEmailRequest, ConfirmEmailSchema } from './confirm-email.types.ts'
+
+const mustBeProvided = (name: string) => () => {
+  throw new Error(`confirmEmailMachine: the ${name} actor must be provided`)
+}
+
+/**
+ * Automatic email confirmation from the activation link (spec sections 2 and 8, 'Confirm
+ * email'). A confirmed address signs the user in; a failure says so and goes to /login.
+ */
+export const confirmEmailMachine = setup({
+  types: {} as ConfirmEmailSchema,
+  actors: {
+    confirmEmail: fromPromise<AccessClaims, ConfirmEmailRequest>(mustBeProvided('confirmEmail')),
+  },
+  actions: {
+    markLinkIncomplete: assign({ error: AUTH_TEXTS.invalidConfirmationLink }),
+    showFailure: assign({ error: AUTH_TEXTS.confirmEmailFailed }),
+    signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
+    goToLogin: emit({ type: 'navigate', to: '/login' } as const),
+  },
+  guards: {
+    linkIsIncomplete: ({ context }) => !context.uuid,
+  },
+  delays: {
+    failedRedirect: CONFIRM_EMAIL_FAILED_REDIRECT_MS,
+  },
+}).createMachine({
+  id: 'confirmEmail',
+  context: ({ input }) => ({ uuid: input.uuid || null, error: null }),
+  initial: 'confirming',
+  states: {
+    confirming: {
+      description:
+        "'Confirming your email...': sends the link's uuid. A link without one is invalid at once.",
+      tags: ['loading'],
+      always: { guard: 'linkIsIncomplete', target: 'failed', actions: 'markLinkIncomplete' },
+      invoke: {
+        id: 'confirmEmail',
+        src: 'confirmEmail',
+        input: ({ context }) => ({ uuid: context.uuid ?? '' }),
+        onDone: {
+          target: 'confirmed',
+          actions: { type: 'signIn', params: ({ event }) => event.output },
+        },
+        onError: { target: 'failed', actions: 'showFailure' },
+      },
+    },
+    confirmed: {
+      description: 'Tokens are stored; the session signs in and the user goes to /.',
+      type: 'final',
+    },
+    failed: {
+      description: 'Says why, then goes to /login after a pause long enough to read it.',
+      after: { failedRedirect: { actions: 'goToLogin' } },
+    },
+  },
+})

@@ -1,0 +1,88 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
+import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
+import type {
+  ChangePasswordForcedInput,
+  ForcePasswordChangeSchema,
+  RequestFailure,
+} from './force-password-change.types.ts'
+
+const mustBeProvided = (name: string) => () => {
+  throw new Error(`forcePasswordChangeMachine: the ${name} actor must be provided`)
+}
+
+const asFailure = (error: unknown): RequestFailure =>
+  typeof error === 'object' && error !== null && 'status' in error
+    ? (error as RequestFailure)
+    : { status: 0 }
+
+/**
+ * The password change required after a sign-in flagged `requires_password_change` (spec sections
+ * 2 and 6). The server answers with a fresh token pair: the session starts again on it.
+ */
+export const forcePasswordChangeMachine = setup({
+  types: {} as ForcePasswordChangeSchema,
+  actors: {
+    changePasswordForced: fromPromise<AccessClaims, ChangePasswordForcedInput>(
+      mustBeProvided('changePasswordForced'),
+    ),
+  },
+  actions: {
+    setPassword: assign((_, value: string) => ({ password: value, error: null })),
+    setConfirm: assign((_, value: string) => ({ confirm: value, error: null })),
+    showPasswordError: assign(({ context }) => ({
+      error: newPasswordError(context.password, context.confirm),
+    })),
+    clearError: assign({ error: null }),
+    showFailure: assign((_, failure: RequestFailure) => ({
+      error: failure.error || failure.msg || AUTH_TEXTS.changePasswordFailed,
+    })),
+    signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
+  },
+  guards: {
+    passwordIsAcceptable: ({ context }) =>
+      newPasswordError(context.password, context.confirm) === null,
+  },
+}).createMachine({
+  id: 'forcePasswordChange',
+  context: { password: '', confirm: '', error: null },
+  initial: 'editing',
+  states: {
+    editing: {
+      description:
+        "'Change Your Password': 'You must change your password before continuing', new password and confirm.",
+      on: {
+        'password.change': { actions: { type: 'setPassword', params: ({ event }) => event.value } },
+        'confirm.change': { actions: { type: 'setConfirm', params: ({ event }) => event.value } },
+        submit: [
+          { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearError' },
+          {
+            description: 'Too short, or the two fields differ: says which; nothing is sent.',
+            actions: 'showPasswordError',
+          },
+        ],
+      },
+    },
+    submitting: {
+      description: 'Sends the new password with the current session.',
+      tags: ['loading'],
+      invoke: {
+        id: 'changePasswordForced',
+        src: 'changePasswordForced',
+        input: ({ context }) => ({ new_password: context.password }),
+        onDone: {
+          target: 'changed',
+          actions: { type: 'signIn', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'editing',
+          actions: { type: 'showFailure', params: ({ event }) => asFailure(event.error) },
+        },
+      },
+    },
+    changed: {
+      description: 'New tokens are stored; the session signs in again and the user goes to /.',
+      type: 'final',
+    },
+  },
+})

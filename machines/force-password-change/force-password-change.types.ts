@@ -1,0 +1,70 @@
+import type { AccessClaims } from '../../contract/auth.ts'
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+// ---------------------------------------------------------------------------------------------
+
+/** `loading`: the new password is being sent; 'Change Password' spins. */
+export type ForcePasswordChangeTags = 'loading'
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+export type ForcePasswordChangeEvents =
+  | { type: 'password.change'; value: string }
+  | { type: 'confirm.change'; value: string }
+  | { type: 'submit' }
+
+// ---------------------------------------------------------------------------------------------
+// Actors
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How a call of this flow fails: the HTTP status (0 when the server was not reached), the text
+ * fields of the error body and its machine-readable `code`.
+ */
+export interface RequestFailure {
+  status: number
+  error?: string
+  msg?: string
+  detail?: string
+  code?: string
+}
+
+/**
+ * `changePasswordForced` sends `{new_password}` with the user's bearer token, stores the fresh
+ * token pair the server answers with, and resolves with the new access token's claims.
+ */
+export interface ChangePasswordForcedInput {
+  new_password: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Context
+// ---------------------------------------------------------------------------------------------
+
+export interface ForcePasswordChangeContext {
+  password: string
+  confirm: string
+  /** A password rule, or why the change failed. */
+  error: string | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Emitted
+// ---------------------------------------------------------------------------------------------
+
+/** The view tells the session (`session.login` with these claims) and goes to /. */
+export type ForcePasswordChangeEmitted = { type: 'signedIn'; claims: AccessClaims }
+
+// ---------------------------------------------------------------------------------------------
+// Schema
+// ---------------------------------------------------------------------------------------------
+
+export interface ForcePasswordChangeSchema {
+  context: ForcePasswordChangeContext
+  events: ForcePasswordChangeEvents
+  emitted: ForcePasswordChangeEmitted
+  tags: ForcePasswordChangeTags
+}

@@ -1,0 +1,13 @@
+import type { SnapshotFrom } from 'xstate'
+import type { forcePasswordChangeMachine } from './force-password-change.machine.ts'
+
+export { forcePasswordChangeMachine } from './force-password-change.machine.ts'
+export type * from './force-password-change.types.ts'
+
+type Snapshot = SnapshotFrom<typeof forcePasswordChangeMachine>
+
+export const selectPassword = (snapshot: Snapshot) => snapshot.context.password
+export const selectConfirm = (snapshot: Snapshot) => snapshot.context.confirm
+export const selectError = (snapshot: Snapshot) => snapshot.context.error
+export const selectIsSubmitting = (snapshot: Snapshot) => snapshot.hasTag('loading')
+export const selectIsChanged = (snapshot: Snapshot) => snapshot.matches('changed')

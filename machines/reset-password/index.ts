@@ -1,0 +1,31 @@
+import type { SnapshotFrom } from 'xstate'
+import type { resetPasswordMachine } from './reset-password.machine.ts'
+
+export { resetPasswordMachine } from './reset-password.machine.ts'
+export type * from './reset-password.types.ts'
+
+type Snapshot = SnapshotFrom<typeof resetPasswordMachine>
+
+/** Which screen shows: the check, the three outcomes, and the form's two endings. */
+export const selectScreen = (snapshot: Snapshot) =>
+  snapshot.matches('checking')
+    ? 'checking'
+    : snapshot.matches('invalid')
+      ? 'invalid'
+      : snapshot.matches('expired')
+        ? 'expired'
+        : snapshot.matches({ valid: 'saved' })
+          ? 'saved'
+          : snapshot.matches({ valid: 'rejected' })
+            ? 'rejected'
+            : 'form'
+export type ResetPasswordScreen = ReturnType<typeof selectScreen>
+
+export const selectEmail = (snapshot: Snapshot) => snapshot.context.email
+export const selectPassword = (snapshot: Snapshot) => snapshot.context.password
+export const selectConfirm = (snapshot: Snapshot) => snapshot.context.confirm
+export const selectLinkError = (snapshot: Snapshot) => snapshot.context.linkError
+export const selectFormError = (snapshot: Snapshot) => snapshot.context.formError
+export const selectResendError = (snapshot: Snapshot) => snapshot.context.resendError
+export const selectIsResent = (snapshot: Snapshot) => snapshot.matches({ expired: 'sent' })
+export const selectIsBusy = (snapshot: Snapshot) => snapshot.hasTag('loading')

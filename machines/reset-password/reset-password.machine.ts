@@ -1,0 +1,217 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
+import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
+import { PASSWORD_SAVED_REDIRECT_MS, RESET_LINK_REJECTED_REDIRECT_MS } from '../constants.ts'
+import type {
+  ConfirmPasswordResetInput,
+  RequestFailure,
+  RequestPasswordResetInput,
+  ResetPasswordSchema,
+  ValidateResetTokenInput,
+  ValidateResetTokenResponse,
+} from './reset-password.types.ts'
+
+const mustBeProvided = (name: string) => () => {
+  throw new Error(`resetPasswordMachine: the ${name} actor must be provided`)
+}
+
+const asFailure = (error: unknown): RequestFailure =>
+  typeof error === 'object' && error !== null && 'status' in error
+    ? (error as RequestFailure)
+    : { status: 0 }
+
+/** A 400 about the link itself (used, expired or unknown), not about the new password. */
+const isLinkRejection = (failure: RequestFailure) =>
+  failure.status === 400 && failure.code === AUTH_ERROR_CODES.invalidToken
+
+/** Spec section 8, 'Reset'. Status 0: the server was never reached. */
+const resetFailureText = (failure: RequestFailure) =>
+  failure.status === 0
+    ? AUTH_TEXTS.resetNetwork
+    : failure.msg || failure.error || AUTH_TEXTS.resetFailed
+
+/**
+ * Reset with an emailed link (spec section 4, 'Password reset page'): checking, then valid,
+ * expired or invalid. An expired link can mail a fresh one to its owner.
+ */
+export const resetPasswordMachine = setup({
+  types: {} as ResetPasswordSchema,
+  actors: {
+    validateResetToken: fromPromise<ValidateResetTokenResponse, ValidateResetTokenInput>(
+      mustBeProvided('validateResetToken'),
+    ),
+    confirmPasswordReset: fromPromise<void, ConfirmPasswordResetInput>(
+      mustBeProvided('confirmPasswordReset'),
+    ),
+    requestPasswordReset: fromPromise<void, RequestPasswordResetInput>(
+      mustBeProvided('requestPasswordReset'),
+    ),
+  },
+  actions: {
+    markLinkIncomplete: assign({ linkError: AUTH_TEXTS.invalidOrMissingToken }),
+    setEmail: assign((_, email: string | null) => ({ email })),
+    setPassword: assign((_, value: string) => ({ password: value, formError: null })),
+    setConfirm: assign((_, value: string) => ({ confirm: value, formError: null })),
+    showPasswordError: assign(({ context }) => ({
+      formError: newPasswordError(context.password, context.confirm),
+    })),
+    clearFormError: assign({ formError: null }),
+    showResetFailure: assign((_, failure: RequestFailure) => ({
+      formError: resetFailureText(failure),
+    })),
+    showLinkRejected: assign({ formError: AUTH_TEXTS.invalidOrExpiredResetLink }),
+    showNoEmail: assign({ resendError: AUTH_TEXTS.resendEmailNotFound }),
+    clearResendError: assign({ resendError: null }),
+    showResendFailure: assign({ resendError: AUTH_TEXTS.resendFailed }),
+    goToLogin: emit({ type: 'navigate', to: '/login' } as const),
+  },
+  guards: {
+    linkIsIncomplete: ({ context }) => !context.uid || !context.token,
+    tokenIsValid: (_, result: ValidateResetTokenResponse) => result.token_valid,
+    tokenHasExpired: (_, result: ValidateResetTokenResponse) => result.expired === true,
+    passwordIsAcceptable: ({ context }) =>
+      newPasswordError(context.password, context.confirm) === null,
+    linkWasRejected: (_, failure: RequestFailure) => isLinkRejection(failure),
+    hasEmail: ({ context }) => Boolean(context.email),
+  },
+  delays: {
+    passwordSavedRedirect: PASSWORD_SAVED_REDIRECT_MS,
+    linkRejectedRedirect: RESET_LINK_REJECTED_REDIRECT_MS,
+  },
+}).createMachine({
+  id: 'resetPassword',
+  context: ({ input }) => ({
+    uid: input.uid || null,
+    token: input.token || null,
+    email: null,
+    password: '',
+    confirm: '',
+    linkError: null,
+    formError: null,
+    resendError: null,
+  }),
+  initial: 'checking',
+  states: {
+    checking: {
+      description:
+        "'Validating reset link...': asks the server about the link. A link without uid or token is invalid at once.",
+      tags: ['loading'],
+      always: { guard: 'linkIsIncomplete', target: 'invalid', actions: 'markLinkIncomplete' },
+      invoke: {
+        id: 'validateResetToken',
+        src: 'validateResetToken',
+        input: ({ context }) => ({ uid: context.uid ?? '', token: context.token ?? '' }),
+        onDone: [
+          {
+            guard: { type: 'tokenIsValid', params: ({ event }) => event.output },
+            target: 'valid',
+            actions: { type: 'setEmail', params: ({ event }) => event.output.user_email },
+          },
+          {
+            guard: { type: 'tokenHasExpired', params: ({ event }) => event.output },
+            target: 'expired',
+            actions: { type: 'setEmail', params: ({ event }) => event.output.user_email },
+          },
+          { target: 'invalid' },
+        ],
+        onError: { target: 'invalid' },
+      },
+    },
+    invalid: {
+      description:
+        "'Invalid Reset Link' with 'Request New Reset Link' (to /forgot-password) and 'Back to Login'.",
+    },
+    expired: {
+      description:
+        "'Reset Link Expired': 'Send New Reset Link' to the owner's address, 'Use Different Email' and 'Back to Login'.",
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            resend: [
+              { guard: 'hasEmail', target: 'sending', actions: 'clearResendError' },
+              {
+                description: "The check gave no address: 'Unable to resend - email not found'.",
+                actions: 'showNoEmail',
+              },
+            ],
+          },
+        },
+        sending: {
+          description: 'Asks for a new link for the address the check returned.',
+          tags: ['loading'],
+          invoke: {
+            id: 'requestPasswordReset',
+            src: 'requestPasswordReset',
+            input: ({ context }) => ({ email: context.email ?? '' }),
+            onDone: { target: 'sent' },
+            onError: { target: 'idle', actions: 'showResendFailure' },
+          },
+        },
+        sent: { description: 'A new link is on its way; it is valid for 1 hour.' },
+      },
+    },
+    valid: {
+      description: "'Reset Password': new password and confirm, each with show/hide.",
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            'password.change': {
+              actions: { type: 'setPassword', params: ({ event }) => event.value },
+            },
+            'confirm.change': {
+              actions: { type: 'setConfirm', params: ({ event }) => event.value },
+            },
+            submit: [
+              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
+              {
+                description: 'Too short, or the two fields differ: says which; nothing is sent.',
+                actions: 'showPasswordError',
+              },
+            ],
+          },
+        },
+        submitting: {
+          tags: ['loading'],
+          invoke: {
+            id: 'confirmPasswordReset',
+            src: 'confirmPasswordReset',
+            input: ({ context }) => ({
+              uid: context.uid ?? '',
+              token: context.token ?? '',
+              new_password: context.password,
+            }),
+            onDone: { target: 'saved' },
+            onError: [
+              {
+                guard: {
+                  type: 'linkWasRejected',
+                  params: ({ event }) => asFailure(event.error),
+                },
+                target: 'rejected',
+                actions: 'showLinkRejected',
+              },
+              {
+                target: 'editing',
+                actions: {
+                  type: 'showResetFailure',
+                  params: ({ event }) => asFailure(event.error),
+                },
+              },
+            ],
+          },
+        },
+        saved: {
+          description: 'The password is reset; the user goes to /login to sign in with it.',
+          after: { passwordSavedRedirect: { actions: 'goToLogin' } },
+        },
+        rejected: {
+          description:
+            "The server refused the link: 'Invalid or expired reset link', then to /login.",
+          after: { linkRejectedRedirect: { actions: 'goToLogin' } },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,24 @@
+import type { SnapshotFrom } from 'xstate'
+import type { setPasswordMachine } from './set-password.machine.ts'
+
+export { setPasswordMachine } from './set-password.machine.ts'
+export type * from './set-password.types.ts'
+
+type Snapshot = SnapshotFrom<typeof setPasswordMachine>
+
+/** Which screen shows. */
+export const selectScreen = (snapshot: Snapshot) =>
+  snapshot.matches('checking')
+    ? 'checking'
+    : snapshot.matches('invalid')
+      ? 'invalid'
+      : snapshot.matches('saved')
+        ? 'saved'
+        : 'form'
+export type SetPasswordScreen = ReturnType<typeof selectScreen>
+
+export const selectPassword = (snapshot: Snapshot) => snapshot.context.password
+export const selectConfirm = (snapshot: Snapshot) => snapshot.context.confirm
+export const selectLinkError = (snapshot: Snapshot) => snapshot.context.linkError
+export const selectFormError = (snapshot: Snapshot) => snapshot.context.formError
+export const selectIsSubmitting = (snapshot: Snapshot) => snapshot.matches({ form: 'submitting' })

@@ -1,0 +1,134 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
+import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
+import { PASSWORD_SAVED_REDIRECT_MS } from '../constants.ts'
+import type { RequestFailure, SetPasswordRequest, SetPasswordSchema } from './set-password.types.ts'
+
+const mustBeProvided = (name: string) => () => {
+  throw new Error(`setPasswordMachine: the ${name} actor must be provided`)
+}
+
+const asFailure = (error: unknown): RequestFailure =>
+  typeof error === 'object' && error !== null && 'status' in error
+    ? (error as RequestFailure)
+    : { status: 0 }
+
+/** A 400 about the link itself (used, expired or unknown), not about the new password. */
+const isLinkRejection = (failure: RequestFailure) =>
+  failure.status === 400 && failure.code === AUTH_ERROR_CODES.invalidToken
+
+/** A 400 that names a password rule the server enforces is shown as it is; the rest generically. */
+const setFailureText = (failure: RequestFailure) =>
+  (failure.status === 400 && (failure.error || failure.msg)) || AUTH_TEXTS.setPasswordFailed
+
+/**
+ * A first password from an invite link (spec section 2, '/set-password'). The link is checked by
+ * the server when the password is sent: until then only its uid and token are required.
+ */
+export const setPasswordMachine = setup({
+  types: {} as SetPasswordSchema,
+  actors: {
+    setPassword: fromPromise<void, SetPasswordRequest>(mustBeProvided('setPassword')),
+  },
+  actions: {
+    markLinkIncomplete: assign({ linkError: AUTH_TEXTS.invalidOrMissingToken }),
+    markLinkRejected: assign({ linkError: AUTH_TEXTS.invalidOrExpiredToken }),
+    setPassword: assign((_, value: string) => ({ password: value, formError: null })),
+    setConfirm: assign((_, value: string) => ({ confirm: value, formError: null })),
+    showPasswordError: assign(({ context }) => ({
+      formError: newPasswordError(context.password, context.confirm),
+    })),
+    clearFormError: assign({ formError: null }),
+    showFailure: assign((_, failure: RequestFailure) => ({ formError: setFailureText(failure) })),
+    goToLogin: emit({ type: 'navigate', to: '/login' } as const),
+  },
+  guards: {
+    linkIsIncomplete: ({ context }) => !context.uid || !context.token,
+    passwordIsAcceptable: ({ context }) =>
+      newPasswordError(context.password, context.confirm) === null,
+    linkWasRejected: (_, failure: RequestFailure) => isLinkRejection(failure),
+  },
+  delays: {
+    passwordSavedRedirect: PASSWORD_SAVED_REDIRECT_MS,
+  },
+}).createMachine({
+  id: 'setPassword',
+  context: ({ input }) => ({
+    uid: input.uid || null,
+    token: input.token || null,
+    password: '',
+    confirm: '',
+    linkError: null,
+    formError: null,
+  }),
+  initial: 'checking',
+  states: {
+    checking: {
+      description:
+        "'Validating token...': a link needs its uid and token; the server checks them with the password.",
+      tags: ['loading'],
+      always: [
+        { guard: 'linkIsIncomplete', target: 'invalid', actions: 'markLinkIncomplete' },
+        { target: 'form' },
+      ],
+    },
+    form: {
+      description: "'Set Your Password': new password and confirm, each with show/hide.",
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            'password.change': {
+              actions: { type: 'setPassword', params: ({ event }) => event.value },
+            },
+            'confirm.change': {
+              actions: { type: 'setConfirm', params: ({ event }) => event.value },
+            },
+            submit: [
+              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
+              {
+                description: 'Too short, or the two fields differ: says which; nothing is sent.',
+                actions: 'showPasswordError',
+              },
+            ],
+          },
+        },
+        submitting: {
+          tags: ['loading'],
+          invoke: {
+            id: 'setPassword',
+            src: 'setPassword',
+            input: ({ context }) => ({
+              uid: context.uid ?? '',
+              token: context.token ?? '',
+              new_password: context.password,
+            }),
+            onDone: { target: '#setPassword.saved' },
+            onError: [
+              {
+                guard: {
+                  type: 'linkWasRejected',
+                  params: ({ event }) => asFailure(event.error),
+                },
+                target: '#setPassword.invalid',
+                actions: 'markLinkRejected',
+              },
+              {
+                target: 'editing',
+                actions: { type: 'showFailure', params: ({ event }) => asFailure(event.error) },
+              },
+            ],
+          },
+        },
+      },
+    },
+    saved: {
+      description: 'The password is set; the user goes to /login to sign in with it.',
+      after: { passwordSavedRedirect: { actions: 'goToLogin' } },
+    },
+    invalid: {
+      description:
+        "'Invalid or Expired Link' with the reason ('Invalid or missing token' or 'Invalid or expired token') and Back to Login.",
+    },
+  },
+})

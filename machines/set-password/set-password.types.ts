@@ -1,0 +1,87 @@
+import type * as z from 'zod/mini'
+import type { setPasswordRequestSchema } from '../../contract/auth.ts'
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+// ---------------------------------------------------------------------------------------------
+
+/** `loading`: the link is checked or the password is being set; the button spins. */
+export type SetPasswordTags = 'loading'
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+export type SetPasswordEvents =
+  | { type: 'password.change'; value: string }
+  | { type: 'confirm.change'; value: string }
+  | { type: 'submit' }
+
+// ---------------------------------------------------------------------------------------------
+// Input
+// ---------------------------------------------------------------------------------------------
+
+/** The invite link's query parameters, as they came. */
+export interface SetPasswordInput {
+  uid?: string | null
+  token?: string | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actors
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How a call of this flow fails: the HTTP status (0 when the server was not reached), the text
+ * fields of the error body and its machine-readable `code`.
+ */
+export interface RequestFailure {
+  status: number
+  error?: string
+  msg?: string
+  detail?: string
+  code?: string
+}
+
+/** `setPassword` sends `{uid, token, new_password}` and succeeds on status 'success'. */
+export type SetPasswordRequest = z.infer<typeof setPasswordRequestSchema>
+
+// ---------------------------------------------------------------------------------------------
+// Context
+// ---------------------------------------------------------------------------------------------
+
+export interface SetPasswordContext {
+  uid: string | null
+  token: string | null
+  password: string
+  confirm: string
+  /** Why the link cannot be used ('Invalid or missing token', 'Invalid or expired token'). */
+  linkError: string | null
+  /** The form's message: a password rule or why the call failed. */
+  formError: string | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Emitted
+// ---------------------------------------------------------------------------------------------
+
+/** The view performs navigation. */
+export type SetPasswordEmitted = { type: 'navigate'; to: '/login' }
+
+// ---------------------------------------------------------------------------------------------
+// Delays
+// ---------------------------------------------------------------------------------------------
+
+// `passwordSavedRedirect` (PASSWORD_SAVED_REDIRECT_MS): from the success message to /login.
+
+// ---------------------------------------------------------------------------------------------
+// Schema
+// ---------------------------------------------------------------------------------------------
+
+export interface SetPasswordSchema {
+  context: SetPasswordContext
+  events: SetPasswordEvents
+  input: SetPasswordInput
+  emitted: SetPasswordEmitted
+  tags: SetPasswordTags
+}

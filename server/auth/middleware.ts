@@ -1,0 +1,71 @@
+import type { MiddlewareHandler } from 'hono'
+import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
+import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import { ERROR_CODES } from '../../contract/errors.ts'
+import type { AppEnv } from '../app.ts'
+import type { Database } from '../db/index.ts'
+import { auditEvents } from '../db/schema.ts'
+import { apiError } from '../http/errors.ts'
+import type { AuthContext } from './context.ts'
+
+/** Routes behind requireAuth read the caller from `c.get('auth')`. */
+export interface AuthEnv {
+  Variables: AppEnv['Variables'] & { auth: AuthContext }
+}
+
+export interface Authenticator {
+  authenticate(token: string): Promise<AuthContext | null>
+}
+
+export const bearerToken = (header: string | undefined) => {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i)
+  return match?.[1]
+}
+
+const unauthenticated = () =>
+  apiError(401, AUTH_TEXTS.authenticationRequired, { code: ERROR_CODES.unauthorized })
+
+/**
+ * Authenticates the bearer access token against its session on every call (AS6). An account
+ * flagged for a password change may only change it or log out (AS7).
+ */
+export function requireAuth(
+  authenticator: Authenticator,
+  options: { allowPasswordChange?: boolean } = {},
+): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const token = bearerToken(c.req.header('authorization'))
+    const auth = token ? await authenticator.authenticate(token) : null
+    if (!auth) throw unauthenticated()
+    if (auth.user.mustChangePassword && !options.allowPasswordChange) {
+      throw apiError(403, AUTH_TEXTS.passwordChangeRequired, {
+        msg: AUTH_TEXTS.passwordChangeRequired,
+        code: AUTH_ERROR_CODES.passwordChangeRequired,
+      })
+    }
+    c.set('auth', auth)
+    await next()
+  }
+}
+
+/** Administrator calls: members get 403, and the denial is audited with tenant, actor and target (TI7). */
+export function requireAdmin(database: Database): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const auth = c.get('auth')
+    if (auth.role !== 'admin') {
+      await database.db.insert(auditEvents).values({
+        orgId: auth.org.id,
+        actorId: auth.user.id,
+        action: 'authorization.denied',
+        target: `${c.req.method} ${c.req.path}`,
+        requestId: c.get('requestId'),
+        detail: { role: auth.role },
+      })
+      throw apiError(403, AUTH_TEXTS.permissionDenied, {
+        msg: AUTH_TEXTS.permissionDenied,
+        code: ERROR_CODES.forbidden,
+      })
+    }
+    await next()
+  }
+}

@@ -1,0 +1,99 @@
+import type pg from 'pg'
+import type { Clock } from './tokens.ts'
+
+/**
+ * Sliding-window counters kept in PostgreSQL, so that a limit holds across API nodes. A window is
+ * the sum of the fixed buckets that started inside it: one row per key and bucket, bumped with an
+ * upsert, so a hit costs one statement.
+ */
+
+export interface RateRule {
+  limit: number
+  windowMs: number
+  /** Granularity of the sliding window; a fifteenth of the window unless given. */
+  bucketMs?: number
+}
+
+export interface RateState {
+  /** Hits in the window, including this one for `hit`. */
+  count: number
+  /** True when the count exceeds the limit (for `hit`) or has reached it (for `peek`). */
+  limited: boolean
+  /** Seconds until the oldest counted bucket leaves the window. */
+  retryAfterS: number
+}
+
+export interface RateLimiter {
+  /** Counts one hit and says whether this hit went over the limit. */
+  hit(key: string, rule: RateRule): Promise<RateState>
+  /** Reads the window without counting: limited once the limit is reached. */
+  peek(key: string, rule: RateRule): Promise<RateState>
+  clear(key: string): Promise<void>
+}
+
+/** Rows older than this are never read again; the longest window is an hour. */
+const KEEP_MS = 24 * 60 * 60 * 1000
+const SWEEP_EVERY_MS = 10 * 60 * 1000
+
+export function createRateLimiter(pool: pg.Pool, now: Clock): RateLimiter {
+  let lastSweep = 0
+
+  const bucketOf = (rule: RateRule) => rule.bucketMs ?? Math.max(Math.floor(rule.windowMs / 15), 1)
+
+  function state(rule: RateRule, count: number, oldest: Date | null, at: number, hit: boolean) {
+    const end = (oldest?.getTime() ?? at) + rule.windowMs
+    return {
+      count,
+      limited: hit ? count > rule.limit : count >= rule.limit,
+      retryAfterS: Math.max(Math.ceil((end - at) / 1000), 1),
+    }
+  }
+
+  function sweep(at: number) {
+    if (at - lastSweep < SWEEP_EVERY_MS) return
+    lastSweep = at
+    // housekeeping off the request path; a failure only leaves old rows for the next sweep
+    pool
+      .query('delete from rate_limits where window_start < $1', [new Date(at - KEEP_MS)])
+      .catch(() => {})
+  }
+
+  return {
+    async hit(key, rule) {
+      const at = now().getTime()
+      const bucketMs = bucketOf(rule)
+      const bucket = new Date(Math.floor(at / bucketMs) * bucketMs)
+      const since = new Date(at - rule.windowMs)
+      // the CTE's upsert is invisible to the outer select (one snapshot): add its count apart
+      const result = await pool.query<{ total: string; oldest: Date | null }>(
+        `with bumped as (
+           insert into rate_limits (key, window_start, count) values ($1, $2, 1)
+           on conflict (key, window_start) do update set count = rate_limits.count + 1
+           returning count
+         )
+         select (select count from bumped) + coalesce(sum(count), 0) as total,
+                least(min(window_start), $2) as oldest
+           from rate_limits
+          where key = $1 and window_start > $3 and window_start <> $2`,
+        [key, bucket, since],
+      )
+      sweep(at)
+      const row = result.rows[0]
+      return state(rule, Number(row?.total ?? 1), row?.oldest ?? bucket, at, true)
+    },
+    async peek(key, rule) {
+      const at = now().getTime()
+      const since = new Date(at - rule.windowMs)
+      const result = await pool.query<{ total: string | null; oldest: Date | null }>(
+        `select sum(count) as total, min(window_start) as oldest
+           from rate_limits where key = $1 and window_start > $2`,
+        [key, since],
+      )
+      const row = result.rows[0]
+      return state(rule, Number(row?.total ?? 0), row?.oldest ?? null, at, false)
+    },
+    async clear(key) {
+      await pool.query('delete from rate_limits where key = $1', [key])
+    },
+  }
+}

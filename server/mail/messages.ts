@@ -1,0 +1,141 @@
+import type { MailMessage } from './index.ts'
+
+/**
+ * The messages Quire sends. Links are built only from the configured PUBLIC_URL, never from the
+ * request's Host header, so a forged Host cannot point a mailed token at another site (LT7).
+ */
+
+export interface LinkTarget {
+  publicUrl: string
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (char) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  )
+
+function link(publicUrl: string, path: string, query: Record<string, string | number>) {
+  // relative to PUBLIC_URL, so a deployment under a path prefix keeps its prefix
+  const url = new URL(path.replace(/^\/+/, ''), `${publicUrl.replace(/\/+$/, '')}/`)
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value))
+  return url.toString()
+}
+
+function compose(input: {
+  to: string
+  subject: string
+  greeting: string
+  paragraphs: string[]
+  action?: { label: string; url: string }
+  footer?: string
+}): MailMessage {
+  const text = [
+    input.greeting,
+    '',
+    ...input.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...(input.action ? [`${input.action.label}: ${input.action.url}`, ''] : []),
+    ...(input.footer ? [input.footer, ''] : []),
+    '— Quire',
+  ].join('\n')
+  const html = [
+    '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5; color: #1f2937">',
+    `<p>${escapeHtml(input.greeting)}</p>`,
+    ...input.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    input.action
+      ? `<p><a href="${escapeHtml(input.action.url)}">${escapeHtml(input.action.label)}</a></p>` +
+        `<p style="font-size: 12px; color: #6b7280">Or paste this address into your browser: ${escapeHtml(input.action.url)}</p>`
+      : '',
+    input.footer
+      ? `<p style="font-size: 12px; color: #6b7280">${escapeHtml(input.footer)}</p>`
+      : '',
+    '<p>— Quire</p></body></html>',
+  ].join('')
+  return { to: input.to, subject: input.subject, text, html }
+}
+
+const greet = (firstName: string) => (firstName ? `Hello ${firstName},` : 'Hello,')
+
+export function confirmationMail(
+  target: LinkTarget,
+  input: { to: string; firstName: string; token: string },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: 'Confirm your email address for Quire',
+    greeting: greet(input.firstName),
+    paragraphs: [
+      'Thank you for registering with Quire. Please confirm your email address to activate your account.',
+      'The link is valid for 24 hours.',
+    ],
+    action: {
+      label: 'Confirm your email',
+      url: link(target.publicUrl, '/confirm_email', { uuid: input.token }),
+    },
+    footer: 'If you did not register, you can ignore this message.',
+  })
+}
+
+export function passwordResetMail(
+  target: LinkTarget,
+  input: { to: string; firstName: string; userId: number; token: string },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: 'Reset your Quire password',
+    greeting: greet(input.firstName),
+    paragraphs: [
+      'Someone asked to reset the password of your Quire account. Use the link below to choose a new one.',
+      'The link is valid for 1 hour and works once.',
+    ],
+    action: {
+      label: 'Choose a new password',
+      url: link(target.publicUrl, '/reset-password', { uid: input.userId, token: input.token }),
+    },
+    footer:
+      'If you did not ask for this, you can ignore this message: your password stays as it is.',
+  })
+}
+
+export function inviteMail(
+  target: LinkTarget,
+  input: {
+    to: string
+    firstName: string
+    organization: string
+    inviter: string
+    userId: number
+    token: string
+  },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: `You are invited to ${input.organization} on Quire`,
+    greeting: greet(input.firstName),
+    paragraphs: [
+      `${input.inviter} invited you to join ${input.organization} on Quire.`,
+      'Set your password to activate your account. The link is valid for 7 days and works once.',
+    ],
+    action: {
+      label: 'Set your password',
+      url: link(target.publicUrl, '/set-password', { uid: input.userId, token: input.token }),
+    },
+  })
+}
+
+export function passwordChangedMail(
+  target: LinkTarget,
+  input: { to: string; firstName: string },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: 'Your Quire password was changed',
+    greeting: greet(input.firstName),
+    paragraphs: [
+      'The password of your Quire account was just changed, and every other session was signed out.',
+      'If this was not you, ask for a new password at once and tell your administrator.',
+    ],
+    action: { label: 'Sign in', url: link(target.publicUrl, '/login', {}) },
+  })
+}

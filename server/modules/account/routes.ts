@@ -1,0 +1,64 @@
+import { eq } from 'drizzle-orm'
+import { Hono } from 'hono'
+import type { License, ProfileResponse } from '../../../contract/auth.ts'
+import { paths } from '../../../contract/paths.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
+import type { Database } from '../../db/index.ts'
+import { licenses, organizations } from '../../db/schema.ts'
+import { notFound } from '../../http/errors.ts'
+import { FREE_TIER } from './license.ts'
+
+/** GET admin/profile/ and GET admin/get_license/: always the caller's own organisation. */
+export function accountRoutes(options: { auth: Authenticator; database: Database }) {
+  const { db } = options.database
+  const app = new Hono<AuthEnv>()
+
+  app.get(paths.account.profile, requireAuth(options.auth), async (c) => {
+    const auth = c.get('auth')
+    const [org] = await db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(eq(organizations.id, auth.org.id))
+    if (!org) throw notFound()
+    const body: ProfileResponse = {
+      user: {
+        id: auth.user.id,
+        email: auth.user.email,
+        first_name: auth.user.firstName,
+        last_name: auth.user.lastName,
+        role: auth.role,
+      },
+      organization: org,
+    }
+    return c.json(body)
+  })
+
+  app.get(paths.account.license, requireAuth(options.auth), async (c) => {
+    const auth = c.get('auth')
+    const [row] = await db.select().from(licenses).where(eq(licenses.orgId, auth.org.id))
+    const tier = row ?? {
+      ...FREE_TIER,
+      isActive: true,
+      expirationDate: null,
+      createdAt: new Date(),
+    }
+    const body: License = {
+      tier: {
+        name: tier.tierName,
+        max_users: tier.maxUsers,
+        max_repository: tier.maxRepository,
+        max_questionnaire: tier.maxQuestionnaire,
+        max_answers: tier.maxAnswers,
+        is_evaluation: tier.isEvaluation,
+        multi_language: tier.multiLanguage,
+      },
+      is_active: tier.isActive,
+      expiration_date: tier.expirationDate?.toISOString() ?? null,
+      created_at: tier.createdAt.toISOString(),
+    }
+    return c.json(body)
+  })
+
+  return app
+}

@@ -1,0 +1,132 @@
+import { Hono } from 'hono'
+import { safeParse } from 'zod/v4/core'
+import {
+  confirmEmailRequestSchema,
+  forcedChangeRequestSchema,
+  inviteUserRequestSchema,
+  linkTokenRequestSchema,
+  loginRequestSchema,
+  logoutRequestSchema,
+  registerRequestSchema,
+  requestPasswordResetSchema,
+  type SsoDiscoverResponse,
+  setPasswordRequestSchema,
+  ssoDiscoverRequestSchema,
+  tokenRefreshRequestSchema,
+} from '../../../contract/auth.ts'
+import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
+import { ERROR_CODES } from '../../../contract/errors.ts'
+import { paths } from '../../../contract/paths.ts'
+import type { AppEnv } from '../../app.ts'
+import { type AuthEnv, bearerToken, requireAdmin, requireAuth } from '../../auth/middleware.ts'
+import type { Database } from '../../db/index.ts'
+import { clientAddress } from '../../http/client-address.ts'
+import { apiError, validationError } from '../../http/errors.ts'
+import { jsonBody } from '../../http/validate.ts'
+import type { AuthService } from './service.ts'
+
+/** The calls of spec section 7 'Auth and account', plus the invite that the invite journey needs. */
+export function authRoutes(options: {
+  auth: AuthService
+  database: Database
+  trustProxy: boolean
+}) {
+  const { auth } = options
+  const app = new Hono<AppEnv>()
+  const authed = new Hono<AuthEnv>()
+  const address = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, options.trustProxy)
+
+  app.post(paths.auth.login, async (c) => {
+    const body = await jsonBody(c, loginRequestSchema)
+    return c.json(await auth.login(body, address(c)))
+  })
+
+  app.post(paths.auth.register, async (c) => {
+    let raw: unknown
+    try {
+      raw = await c.req.json()
+    } catch {
+      raw = undefined
+    }
+    // every field but the checkbox is required (spec section 5): one plain sentence for any gap
+    const parsed = safeParse(registerRequestSchema, raw)
+    if (!parsed.success) {
+      const error = validationError(parsed.error, AUTH_TEXTS.fieldsRequired)
+      throw apiError(400, AUTH_TEXTS.fieldsRequired, {
+        msg: AUTH_TEXTS.fieldsRequired,
+        detail: error.body.detail,
+        code: ERROR_CODES.validation,
+      })
+    }
+    return c.json(await auth.register(parsed.data, address(c)))
+  })
+
+  app.post(paths.auth.confirmEmail, async (c) => {
+    const body = await jsonBody(c, confirmEmailRequestSchema)
+    return c.json(await auth.confirmEmail(body.uuid))
+  })
+
+  app.post(paths.auth.tokenRefresh, async (c) => {
+    const body = await jsonBody(c, tokenRefreshRequestSchema)
+    return c.json(await auth.refresh(body.refresh))
+  })
+
+  app.post(paths.auth.requestPasswordReset, async (c) => {
+    const body = await jsonBody(c, requestPasswordResetSchema)
+    return c.json(await auth.requestPasswordReset(body.email, address(c)))
+  })
+
+  app.post(paths.auth.validatePasswordResetToken, async (c) => {
+    const body = await jsonBody(c, linkTokenRequestSchema)
+    return c.json(await auth.validateResetToken(body.uid, body.token))
+  })
+
+  app.post(paths.auth.confirmPasswordReset, async (c) => {
+    const body = await jsonBody(c, setPasswordRequestSchema)
+    return c.json(await auth.confirmPasswordReset(body))
+  })
+
+  app.post(paths.auth.setPassword, async (c) => {
+    const body = await jsonBody(c, setPasswordRequestSchema)
+    return c.json(await auth.setPassword(body))
+  })
+
+  // either credential ends a session: an expired access token must not stop a sign-out
+  app.post(paths.auth.logout, async (c) => {
+    // the body is optional here: a bearer token alone names the session
+    const body = (await c.req.text()).trim()
+      ? await jsonBody(c, logoutRequestSchema)
+      : { refresh: undefined }
+    const token = bearerToken(c.req.header('authorization'))
+    const claims = token ? await auth.verifyAccess(token) : null
+    return c.json(await auth.logout(claims, body.refresh))
+  })
+
+  // SSO is not built yet: every organisation signs in with a password
+  app.post(paths.sso.discover, async (c) => {
+    await jsonBody(c, ssoDiscoverRequestSchema)
+    const body: SsoDiscoverResponse = { sso_enabled: false }
+    return c.json(body)
+  })
+
+  authed.post(
+    paths.auth.changePasswordForced,
+    requireAuth(auth, { allowPasswordChange: true }),
+    async (c) => {
+      const body = await jsonBody(c, forcedChangeRequestSchema)
+      return c.json(await auth.changePasswordForced(c.get('auth'), body.new_password))
+    },
+  )
+
+  authed.post(paths.auth.tokenGet, requireAuth(auth), async (c) =>
+    c.json(await auth.tokenGet(c.get('auth'))),
+  )
+
+  authed.post(paths.users.invite, requireAuth(auth), requireAdmin(options.database), async (c) => {
+    const body = await jsonBody(c, inviteUserRequestSchema)
+    return c.json(await auth.inviteUser(c.get('auth'), body, c.get('requestId')), 201)
+  })
+
+  app.route('/', authed)
+  return app
+}

@@ -1,0 +1,141 @@
+import { fromPromise } from 'xstate'
+import {
+  type AccessClaims,
+  confirmEmailResponseSchema,
+  forcedChangeResponseSchema,
+  type RegisterRequest,
+  statusResponseSchema,
+  type TokenPair,
+  type ValidateResetTokenResponse,
+  validateResetTokenResponseSchema,
+} from '../../contract/auth.ts'
+import { paths } from '../../contract/paths.ts'
+import { type ApiClient, ApiError, api } from './client.ts'
+import { decodeAccessToken, storeTokens } from './tokens.ts'
+
+/**
+ * The real side effects of the account flows (registration, forgot and reset password, invite
+ * links, the forced change and email confirmation): calls of spec section 7 through the API
+ * client. Every actor fails with a `RequestFailure`, the plain shape the machines read their
+ * error texts from; the machines decide what to show.
+ */
+
+/**
+ * The HTTP status (0 when the server was not reached), the text fields of the error body and its
+ * machine-readable `code`.
+ */
+export interface RequestFailure {
+  status: number
+  error?: string
+  msg?: string
+  detail?: string
+  code?: string
+}
+
+const TEXT_FIELDS = ['error', 'msg', 'detail', 'code'] as const
+
+export function toRequestFailure(error: unknown): RequestFailure {
+  if (!(error instanceof ApiError)) return { status: 0 }
+  const failure: RequestFailure = { status: error.status }
+  const body = error.body
+  if (body && typeof body === 'object') {
+    for (const key of TEXT_FIELDS) {
+      const value: unknown = Reflect.get(body, key)
+      if (typeof value === 'string' && value.trim()) failure[key] = value
+    }
+  }
+  return failure
+}
+
+/** Runs a call and turns whatever it throws into a `RequestFailure`. */
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw toRequestFailure(error)
+  }
+}
+
+/**
+ * Calls that start by themselves when a page mounts (a link check, an email confirmation) share
+ * one request per key while it runs: React's development double mount restarts the page's actor,
+ * and a one-time link must not be spent twice.
+ */
+function sharedWhileRunning<T>(run: (key: string) => Promise<T>) {
+  const running = new Map<string, Promise<T>>()
+  return (key: string): Promise<T> => {
+    const existing = running.get(key)
+    if (existing) return existing
+    const promise = run(key).finally(() => running.delete(key))
+    running.set(key, promise)
+    return promise
+  }
+}
+
+/** Stores a new token pair and reads the claims the session needs. */
+function signInWith(tokens: TokenPair): AccessClaims {
+  const claims = decodeAccessToken(tokens.access)
+  // an access token the browser cannot read would leave a session it cannot schedule
+  if (!claims) throw new ApiError(0, undefined, 'The server sent an unreadable access token')
+  storeTokens(tokens)
+  return claims
+}
+
+export function accountActors(client: ApiClient = api) {
+  const validate = sharedWhileRunning((key) => {
+    const [uid = '', token = ''] = JSON.parse(key) as string[]
+    return client.post(
+      paths.auth.validatePasswordResetToken,
+      { uid, token },
+      validateResetTokenResponseSchema,
+    )
+  })
+  const confirm = sharedWhileRunning(async (uuid) => {
+    const answer = await client.post(paths.auth.confirmEmail, { uuid }, confirmEmailResponseSchema)
+    return signInWith(answer)
+  })
+
+  return {
+    register: fromPromise<void, Required<RegisterRequest>>(({ input }) =>
+      call(() => client.requestVoid(paths.auth.register, { method: 'POST', body: input })),
+    ),
+    requestPasswordReset: fromPromise<void, { email: string }>(({ input }) =>
+      call(() =>
+        client.requestVoid(paths.auth.requestPasswordReset, {
+          method: 'POST',
+          body: { email: input.email },
+        }),
+      ),
+    ),
+    validateResetToken: fromPromise<ValidateResetTokenResponse, { uid: string; token: string }>(
+      ({ input }) => call(() => validate(JSON.stringify([input.uid, input.token]))),
+    ),
+    confirmPasswordReset: fromPromise<void, { uid: string; token: string; new_password: string }>(
+      ({ input }) =>
+        call(() =>
+          client.requestVoid(paths.auth.confirmPasswordReset, { method: 'POST', body: input }),
+        ),
+    ),
+    setPassword: fromPromise<void, { uid: string; token: string; new_password: string }>(
+      ({ input }) =>
+        call(async () => {
+          await client.post(paths.auth.setPassword, input, statusResponseSchema)
+        }),
+    ),
+    changePasswordForced: fromPromise<AccessClaims, { new_password: string }>(({ input }) =>
+      call(async () => {
+        const answer = await client.post(
+          paths.auth.changePasswordForced,
+          { new_password: input.new_password },
+          forcedChangeResponseSchema,
+        )
+        return signInWith(answer)
+      }),
+    ),
+    confirmEmail: fromPromise<AccessClaims, { uuid: string }>(({ input }) =>
+      call(() => confirm(input.uuid)),
+    ),
+  }
+}
+
+export type AccountActors = ReturnType<typeof accountActors>

@@ -1,0 +1,91 @@
+import { fromPromise } from 'xstate'
+import * as z from 'zod/mini'
+import {
+  type LoginResponse,
+  loginResponseSchema,
+  type SsoDiscoverResponse,
+  ssoDiscoverResponseSchema,
+  type TokenPair,
+} from '../../contract/auth.ts'
+import { API_PREFIX, paths, SSO_PROVIDERS, type SsoProvider } from '../../contract/paths.ts'
+import type {
+  DiscoverInput,
+  HandOffInput,
+  LoginInput,
+  SsoStartInput,
+  StoredLogin,
+} from '../../machines/login/index.ts'
+import { type ApiClient, api } from './client.ts'
+import {
+  clearPendingExtension,
+  extensionHandOffUrl,
+  isExtensionRedirectUri,
+  readPendingExtension,
+} from './extension-handoff.ts'
+import { decodeAccessToken, storeTokens } from './tokens.ts'
+
+/** GET auth/social/google/ answers the address to send the browser to (spec section 7). */
+const googleStartResponseSchema = z.looseObject({ authorization_url: z.string() })
+
+const isSsoProvider = (provider: string): provider is SsoProvider =>
+  (SSO_PROVIDERS as readonly string[]).includes(provider)
+
+/** Only web addresses: an authorization URL is never a `javascript:` or `data:` one. */
+function webAddress(url: string): string {
+  const parsed = new URL(url, globalThis.location?.href)
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new Error(`Refusing to navigate to a ${parsed.protocol} address`)
+  }
+  return parsed.href
+}
+
+export interface LoginActorOptions {
+  client?: ApiClient
+  /** Leaves the app for another address; tests record it instead. */
+  navigate?: (url: string) => void
+}
+
+const leave = (url: string) => globalThis.location.assign(url)
+
+/** The real side effects of the login machine: the API, token storage, browser redirects. */
+export function loginActors(options: LoginActorOptions = {}) {
+  const client = options.client ?? api
+  const navigate = options.navigate ?? leave
+  return {
+    discoverSso: fromPromise<SsoDiscoverResponse, DiscoverInput>(({ input }) =>
+      client.post(paths.sso.discover, { email: input.email }, ssoDiscoverResponseSchema),
+    ),
+    login: fromPromise<LoginResponse, LoginInput>(({ input }) =>
+      client.post(
+        paths.auth.login,
+        { email: input.email, password: input.password },
+        loginResponseSchema,
+      ),
+    ),
+    storeTokens: fromPromise<StoredLogin, TokenPair>(async ({ input }) => {
+      const claims = decodeAccessToken(input.access)
+      if (!claims) throw new Error('The access token cannot be read')
+      storeTokens(input)
+      return { claims, extension: readPendingExtension() }
+    }),
+    startGoogle: fromPromise<void>(async () => {
+      const { authorization_url } = await client.get(
+        paths.auth.googleStart,
+        googleStartResponseSchema,
+      )
+      navigate(webAddress(authorization_url))
+    }),
+    startSso: fromPromise<void, SsoStartInput>(async ({ input }) => {
+      if (!isSsoProvider(input.provider)) throw new Error(`Unknown SSO provider ${input.provider}`)
+      const query = new URLSearchParams({ email: input.email })
+      navigate(`${API_PREFIX}${paths.sso.login(input.provider)}?${query.toString()}`)
+    }),
+    handOffToExtension: fromPromise<void, HandOffInput>(async ({ input }) => {
+      if (!isExtensionRedirectUri(input.extension.redirectUri)) {
+        throw new Error('The extension address is not an extension address')
+      }
+      clearPendingExtension()
+      navigate(extensionHandOffUrl(input.extension, input.tokens))
+    }),
+  }
+}

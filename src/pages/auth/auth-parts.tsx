@@ -1,0 +1,180 @@
+import { useNavigate, useSearch } from '@tanstack/react-router'
+import { CircleAlert, CircleCheck } from 'lucide-react'
+import type { ComponentProps, ReactNode } from 'react'
+import { css, cva, cx } from 'styled-system/css'
+import { Button, type ButtonProps } from '../../components/ui/button.tsx'
+import * as Field from '../../components/ui/field.tsx'
+import { PasswordInput } from '../../components/ui/password-input.tsx'
+import { Spinner } from '../../components/ui/spinner.tsx'
+import { authStyles } from './auth-layout.tsx'
+
+/**
+ * Small parts shared by the account screens (register, forgot and reset password, invite links,
+ * the forced change, email confirmation). They only render what they are given.
+ */
+
+const alertIcon = css({ flexShrink: '0', mt: '0.5' })
+const fullWidth = css({ w: 'full' })
+
+/** An error (role alert) or a confirmation (role status) inside a form or a result screen. */
+export function FormAlert(props: { tone?: 'error' | 'success'; children: ReactNode }) {
+  const success = props.tone === 'success'
+  return (
+    <div
+      role={success ? 'status' : 'alert'}
+      className={success ? authStyles.notice : authStyles.alert}
+    >
+      {success ? (
+        <CircleCheck size={16} aria-hidden className={alertIcon} />
+      ) : (
+        <CircleAlert size={16} aria-hidden className={alertIcon} />
+      )}
+      <span>{props.children}</span>
+    </div>
+  )
+}
+
+// The preset ships only the accent, gray and red palettes; green and amber are Radix's step 11,
+// as the toasts use them, with a tint of the same colour behind.
+const badge = cva({
+  base: {
+    display: 'grid',
+    placeItems: 'center',
+    w: '12',
+    h: '12',
+    borderRadius: 'full',
+    color: 'var(--badge-tone)',
+    bg: 'color-mix(in srgb, var(--badge-tone) 12%, transparent)',
+    '& svg': { w: '6', h: '6' },
+  },
+  variants: {
+    tone: {
+      info: { '--badge-tone': '{colors.accent.default}' },
+      success: { '--badge-tone': { base: '#218358', _dark: '#3dd68c' } },
+      warning: { '--badge-tone': { base: '#ab6400', _dark: '#ffca16' } },
+      error: { '--badge-tone': '{colors.red.9}' },
+    },
+  },
+  defaultVariants: { tone: 'info' },
+})
+
+/** A round icon that opens a result screen (sent, saved, expired, invalid). */
+export function StatusBadge(props: {
+  tone?: 'info' | 'success' | 'warning' | 'error'
+  children: ReactNode
+}) {
+  return (
+    <div className={badge({ tone: props.tone })} aria-hidden>
+      {props.children}
+    </div>
+  )
+}
+
+const pending = css({ py: '6' })
+const pendingSpinner = css({ color: 'colorPalette.default' })
+
+/** A call in progress: a spinner over one line of text ('Validating reset link...'). */
+export function Pending(props: { text: string }) {
+  return (
+    <div className={cx(authStyles.center, pending)} aria-live="polite">
+      <Spinner size="lg" label={props.text} className={pendingSpinner} />
+      <p className={authStyles.muted}>{props.text}</p>
+    </div>
+  )
+}
+
+const redirectNote = css({ textAlign: 'center' })
+
+/** Said under a message the page leaves on its own ('Taking you to sign in...'). */
+export function RedirectNote() {
+  return <p className={cx(authStyles.muted, redirectNote)}>Taking you to sign in...</p>
+}
+
+/** A button that goes to another screen (the spec calls these buttons, not links). */
+export function NavButton({
+  to,
+  className,
+  ...props
+}: Omit<ButtonProps, 'onClick' | 'type'> & {
+  to: '/login' | '/forgot-password' | '/'
+}) {
+  const navigate = useNavigate()
+  return (
+    <Button
+      type="button"
+      className={cx(fullWidth, className)}
+      onClick={() => void navigate({ to })}
+      {...props}
+    />
+  )
+}
+
+type TextInputProps = Omit<ComponentProps<typeof Field.Input>, 'value' | 'onChange'>
+
+/** A labelled text field; the error shows under it and marks it invalid. */
+export function TextField({
+  label,
+  value,
+  onValueChange,
+  error,
+  helper,
+  ...input
+}: TextInputProps & {
+  label: string
+  value: string
+  onValueChange: (value: string) => void
+  error?: string | null
+  helper?: ReactNode
+}) {
+  return (
+    <Field.Root invalid={Boolean(error)} className={fullWidth}>
+      <Field.Label>{label}</Field.Label>
+      <Field.Input
+        {...input}
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+      />
+      {helper && !error && <Field.HelperText>{helper}</Field.HelperText>}
+      <Field.ErrorText>{error}</Field.ErrorText>
+    </Field.Root>
+  )
+}
+
+/** A labelled password field with the show/hide toggle. */
+export function PasswordField({
+  label,
+  value,
+  onValueChange,
+  error,
+  helper,
+  ...input
+}: Omit<ComponentProps<typeof PasswordInput>, 'value' | 'onChange'> & {
+  label: string
+  value: string
+  onValueChange: (value: string) => void
+  error?: string | null
+  helper?: ReactNode
+}) {
+  return (
+    <Field.Root invalid={Boolean(error)} className={fullWidth}>
+      <Field.Label>{label}</Field.Label>
+      <PasswordInput
+        {...input}
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+      />
+      {helper && !error && <Field.HelperText>{helper}</Field.HelperText>}
+      <Field.ErrorText>{error}</Field.ErrorText>
+    </Field.Root>
+  )
+}
+
+/**
+ * A text query parameter of the current address. The router's default parser turns a number-like
+ * value into a number, so numbers are read back as text.
+ */
+export function useSearchText(key: 'uid' | 'token' | 'uuid'): string | undefined {
+  const search: Record<string, unknown> = useSearch({ strict: false })
+  const value = search[key]
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}

@@ -1,0 +1,97 @@
+import { Link } from '@tanstack/react-router'
+import { useActorRef, useSelector } from '@xstate/react'
+import { MailCheck } from 'lucide-react'
+import { css } from 'styled-system/css'
+import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
+import {
+  forgotPasswordMachine,
+  selectCanSubmit,
+  selectEmail,
+  selectEmailError,
+  selectError,
+  selectIsSending,
+  selectIsSent,
+} from '../../../machines/forgot-password/index.ts'
+import { accountActors } from '../../api/account-actors.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { AuthLayout, authStyles } from './auth-layout.tsx'
+import { FormAlert, NavButton, StatusBadge, TextField } from './auth-parts.tsx'
+
+/** The forgot-password machine with the real API call; tests pass their own `logic`. */
+export const createForgotPasswordLogic = (actors = accountActors()) =>
+  forgotPasswordMachine.provide({
+    actors: { requestPasswordReset: actors.requestPasswordReset },
+  })
+
+export type ForgotPasswordLogic = ReturnType<typeof createForgotPasswordLogic>
+
+const defaultLogic = createForgotPasswordLogic()
+
+const submit = css({ w: 'full' })
+
+/** /forgot-password: asks for a reset link (spec sections 2 and 8). */
+export default function ForgotPasswordPage({
+  logic = defaultLogic,
+}: {
+  logic?: ForgotPasswordLogic
+}) {
+  const actor = useActorRef(logic)
+  const sent = useSelector(actor, selectIsSent)
+  const email = useSelector(actor, selectEmail)
+  const emailError = useSelector(actor, selectEmailError)
+  const error = useSelector(actor, selectError)
+  const sending = useSelector(actor, selectIsSending)
+  const canSubmit = useSelector(actor, selectCanSubmit)
+
+  if (sent) {
+    return (
+      <AuthLayout title="Check your email">
+        <div className={authStyles.center}>
+          <StatusBadge tone="success">
+            <MailCheck />
+          </StatusBadge>
+          <p className={authStyles.muted}>{AUTH_TEXTS.resetSent}</p>
+        </div>
+        <NavButton to="/login">Return to Login</NavButton>
+      </AuthLayout>
+    )
+  }
+
+  return (
+    <AuthLayout
+      title="Forgot your password?"
+      lead="Enter the email address of your account and we will send you a link to reset your password."
+      footer={
+        <Link to="/login" className={authStyles.link}>
+          Back to Login
+        </Link>
+      }
+    >
+      <form
+        className={authStyles.form}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          actor.send({ type: 'submit' })
+        }}
+      >
+        <TextField
+          label="Work Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          onValueChange={(value) => actor.send({ type: 'email.change', value })}
+          error={emailError}
+          disabled={sending}
+        />
+        {error && <FormAlert>{error}</FormAlert>}
+        <Button type="submit" size="lg" className={submit} loading={sending} disabled={!canSubmit}>
+          Send Reset Link
+        </Button>
+      </form>
+    </AuthLayout>
+  )
+}

@@ -1,0 +1,168 @@
+import { Link } from '@tanstack/react-router'
+import { useActorRef, useSelector } from '@xstate/react'
+import { MailCheck } from 'lucide-react'
+import { css } from 'styled-system/css'
+import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
+import {
+  type RegisterField,
+  registerMachine,
+  selectCanSubmit,
+  selectEmailError,
+  selectError,
+  selectIsRegistered,
+  selectIsSubmitting,
+  selectMarketingConsent,
+  selectMissing,
+  selectPasswordError,
+  selectValues,
+} from '../../../machines/register/index.ts'
+import { accountActors } from '../../api/account-actors.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { AuthLayout, authStyles } from './auth-layout.tsx'
+import { FormAlert, NavButton, PasswordField, StatusBadge, TextField } from './auth-parts.tsx'
+
+/** The register machine with the real API call; tests pass their own `logic`. */
+export const createRegisterLogic = (actors = accountActors()) =>
+  registerMachine.provide({ actors: { register: actors.register } })
+
+export type RegisterLogic = ReturnType<typeof createRegisterLogic>
+
+const defaultLogic = createRegisterLogic()
+
+const LABELS: Record<RegisterField, string> = {
+  email: 'Work Email',
+  password: 'Password',
+  firstName: 'First name',
+  lastName: 'Last name',
+  organization: 'Organization',
+}
+
+const consentRow = css({
+  display: 'flex',
+  alignItems: 'flex-start',
+  gap: '2.5',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  cursor: 'pointer',
+})
+const checkbox = css({
+  flexShrink: '0',
+  w: '4',
+  h: '4',
+  mt: '0.5',
+  accentColor: 'colorPalette.default',
+  cursor: 'pointer',
+  _focusVisible: {
+    outline: '2px solid',
+    outlineColor: 'colorPalette.default',
+    outlineOffset: '2px',
+  },
+})
+const submit = css({ w: 'full', mt: '1' })
+
+/** /register: 'Create a Free Account' (spec sections 2, 5 and 8). */
+export default function RegisterPage({ logic = defaultLogic }: { logic?: RegisterLogic }) {
+  const actor = useActorRef(logic)
+  const registered = useSelector(actor, selectIsRegistered)
+  const values = useSelector(actor, selectValues)
+  const consent = useSelector(actor, selectMarketingConsent)
+  const emailError = useSelector(actor, selectEmailError)
+  const passwordError = useSelector(actor, selectPasswordError)
+  const missing = useSelector(actor, selectMissing)
+  const error = useSelector(actor, selectError)
+  const submitting = useSelector(actor, selectIsSubmitting)
+  const canSubmit = useSelector(actor, selectCanSubmit)
+
+  if (registered) {
+    return (
+      <AuthLayout title="Registration Successful!" lead={AUTH_TEXTS.registrationSent}>
+        <div className={authStyles.center}>
+          <StatusBadge tone="success">
+            <MailCheck />
+          </StatusBadge>
+          <p className={authStyles.muted}>
+            We sent it to <strong>{values.email.trim()}</strong>. The link signs you in.
+          </p>
+        </div>
+        <NavButton to="/login">Back to Login</NavButton>
+      </AuthLayout>
+    )
+  }
+
+  const field = (name: RegisterField) => ({
+    label: LABELS[name],
+    name,
+    value: values[name],
+    onValueChange: (value: string) => actor.send({ type: 'field.change', field: name, value }),
+    error: missing.includes(name) ? `${LABELS[name]} is required` : null,
+    disabled: submitting,
+    required: true,
+  })
+
+  return (
+    <AuthLayout
+      title="Create a Free Account"
+      lead="Set up your organization's workspace. It takes a minute."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to="/login" className={authStyles.link}>
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form
+        className={authStyles.form}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          actor.send({ type: 'submit' })
+        }}
+      >
+        <TextField
+          {...field('email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={emailError}
+          onBlur={() => actor.send({ type: 'email.blur' })}
+        />
+        <div className={authStyles.row}>
+          <TextField {...field('firstName')} autoComplete="given-name" />
+          <TextField {...field('lastName')} autoComplete="family-name" />
+        </div>
+        <TextField {...field('organization')} autoComplete="organization" />
+        <PasswordField
+          {...field('password')}
+          autoComplete="new-password"
+          error={missing.includes('password') ? `${LABELS.password} is required` : passwordError}
+          helper={AUTH_TEXTS.passwordHint}
+        />
+        <label className={consentRow}>
+          <input
+            type="checkbox"
+            name="marketing_consent"
+            className={checkbox}
+            checked={consent}
+            disabled={submitting}
+            onChange={(event) =>
+              actor.send({ type: 'consent.change', value: event.target.checked })
+            }
+          />
+          <span>Send me product updates and news by email (optional)</span>
+        </label>
+        {error && <FormAlert>{error}</FormAlert>}
+        <Button
+          type="submit"
+          size="lg"
+          className={submit}
+          loading={submitting}
+          disabled={!canSubmit}
+        >
+          Register
+        </Button>
+      </form>
+    </AuthLayout>
+  )
+}

@@ -1,0 +1,104 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
+import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import {
+  type ConfirmEmailInput,
+  type ConfirmEmailRequest,
+  confirmEmailMachine,
+  selectError,
+  selectScreen,
+} from '../../machines/confirm-email/index.ts'
+import { CONFIRM_EMAIL_FAILED_REDIRECT_MS } from '../../machines/constants.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ada@example.com' } }
+const uuid = '6f1c2f4e-0000-4000-8000-000000000001'
+
+/** An actor that never settles: the graph paths deliver its done and error events. */
+const pending = confirmEmailMachine.provide({
+  actors: {
+    confirmEmail: fromPromise<AccessClaims, ConfirmEmailRequest>(() => new Promise(() => {})),
+  },
+})
+
+const events: AnyEventObject[] = [
+  { type: 'xstate.done.actor.confirmEmail', output: claims },
+  { type: 'xstate.error.actor.confirmEmail', error: { status: 400 } },
+]
+
+function start(
+  input: ConfirmEmailInput,
+  confirm: () => Promise<AccessClaims> = async () => claims,
+) {
+  const calls: ConfirmEmailRequest[] = []
+  const clock = new SimulatedClock()
+  const actor = createActor(
+    confirmEmailMachine.provide({
+      actors: {
+        confirmEmail: fromPromise<AccessClaims, ConfirmEmailRequest>(({ input }) => {
+          calls.push(input)
+          return confirm()
+        }),
+      },
+    }),
+    { input, clock },
+  )
+  const emitted: AnyEventObject[] = []
+  actor.on('*', (event) => emitted.push(event))
+  actor.start()
+  return { actor, calls, clock, emitted, snapshot: () => actor.getSnapshot() }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+describe('confirmEmailMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      inputs: [{ uuid }, {}],
+      events: offerWhileRunning(pending, events),
+      assertState: (snapshot, { emitted }) => {
+        if (selectScreen(snapshot) === 'confirmed') {
+          expect(emitted).toEqual([{ type: 'signedIn', claims }])
+        }
+        if (selectScreen(snapshot) === 'failed') {
+          expect(emitted.every((event) => event.type === 'navigate')).toBe(true)
+        }
+      },
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test("confirms by itself with the link's uuid and hands the claims to the session", async () => {
+    const { calls, emitted, snapshot } = start({ uuid })
+    expect(selectScreen(snapshot())).toBe('confirming')
+    expect(calls).toEqual([{ uuid }])
+    await settle()
+    expect(selectScreen(snapshot())).toBe('confirmed')
+    expect(emitted).toEqual([{ type: 'signedIn', claims }])
+  })
+
+  test("a link without uuid: 'Invalid confirmation link', no call, then /login after 3 s", () => {
+    const { calls, clock, emitted, snapshot } = start({ uuid: '' })
+    expect(selectScreen(snapshot())).toBe('failed')
+    expect(selectError(snapshot())).toBe(AUTH_TEXTS.invalidConfirmationLink)
+    expect(calls).toEqual([])
+    clock.increment(CONFIRM_EMAIL_FAILED_REDIRECT_MS - 1)
+    expect(emitted).toEqual([])
+    clock.increment(1)
+    expect(emitted).toEqual([{ type: 'navigate', to: '/login' }])
+  })
+
+  test('a failed confirmation says so, then goes to /login after 3 s and not 1 ms before', async () => {
+    const { clock, emitted, snapshot } = start({ uuid }, () => Promise.reject({ status: 400 }))
+    await settle()
+    expect(selectScreen(snapshot())).toBe('failed')
+    expect(selectError(snapshot())).toBe(AUTH_TEXTS.confirmEmailFailed)
+    clock.increment(CONFIRM_EMAIL_FAILED_REDIRECT_MS - 1)
+    expect(emitted).toEqual([])
+    clock.increment(1)
+    expect(emitted).toEqual([{ type: 'navigate', to: '/login' }])
+  })
+})

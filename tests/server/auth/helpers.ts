@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto'
+import { expect } from 'vitest'
+import { apiPath, paths } from '../../../contract/paths.ts'
+import { hashPassword } from '../../../server/auth/password.ts'
+import type { Database } from '../../../server/db/index.ts'
+import { licenses, organizations, users } from '../../../server/db/schema.ts'
+import { FREE_TIER } from '../../../server/modules/account/license.ts'
+import type { CapturedMail, MailCapture } from '../../support/smtp.ts'
+import { linkIn } from '../../support/smtp.ts'
+import type { createTestApp } from '../support.ts'
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>
+
+/** A clock the tests move by hand (LT2). */
+export function manualClock(start = new Date('2030-01-01T09:00:00Z')) {
+  let current = start.getTime()
+  return {
+    now: () => new Date(current),
+    advance(ms: number) {
+      current += ms
+    },
+    set(date: Date) {
+      current = date.getTime()
+    },
+  }
+}
+
+export const MINUTE = 60_000
+export const HOUR = 60 * MINUTE
+export const DAY = 24 * HOUR
+
+export interface Account {
+  email: string
+  password: string
+  firstName: string
+  lastName: string
+  organization: string
+}
+
+export function newAccount(prefix = 'user'): Account {
+  const id = randomBytes(4).toString('hex')
+  return {
+    email: `${prefix}-${id}@example.com`,
+    password: `Correct-horse-${id}-battery`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    organization: `Analytical Engines ${id}`,
+  }
+}
+
+export async function call(
+  ctx: TestApp,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  const res = await ctx.app.request(apiPath(path), {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
+  const text = await res.text()
+  let json: unknown
+  try {
+    json = text ? JSON.parse(text) : undefined
+  } catch {
+    json = text
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+  return { status: res.status, headers: res.headers, body: json as any }
+}
+
+export const post = (ctx: TestApp, path: string, body?: unknown, token?: string) =>
+  call(ctx, 'POST', path, { body: body ?? {}, token })
+export const get = (ctx: TestApp, path: string, token?: string) => call(ctx, 'GET', path, { token })
+
+export function registerBody(account: Account) {
+  return {
+    email: account.email,
+    password: account.password,
+    organization: account.organization,
+    firstName: account.firstName,
+    lastName: account.lastName,
+    marketing_consent: false,
+  }
+}
+
+/** The token of a mailed link. */
+export function tokenOf(mail: CapturedMail, pathname: string) {
+  const url = linkIn(mail, pathname)
+  return {
+    url,
+    uid: url.searchParams.get('uid') ?? '',
+    token: url.searchParams.get('token') ?? url.searchParams.get('uuid') ?? '',
+  }
+}
+
+/** Registers through the API, follows the mailed confirmation link, and returns the session. */
+export async function registerAndConfirm(ctx: TestApp, smtp: MailCapture, account = newAccount()) {
+  const registered = await post(ctx, paths.auth.register, registerBody(account))
+  expect(registered.status).toBe(200)
+  await ctx.mailer.idle()
+  const mail = await smtp.waitFor(account.email, { subject: /confirm/i })
+  const { token } = tokenOf(mail, '/confirm_email')
+  const confirmed = await post(ctx, paths.auth.confirmEmail, { uuid: token })
+  expect(confirmed.status).toBe(200)
+  return {
+    account,
+    access: confirmed.body.access as string,
+    refresh: confirmed.body.refresh as string,
+    user: confirmed.body.user as { id: number; email: string },
+  }
+}
+
+export async function login(ctx: TestApp, email: string, password: string) {
+  return post(ctx, paths.auth.login, { email, password })
+}
+
+let sharedHash: Promise<string> | undefined
+/** One argon2 hash reused by every directly inserted user: inserting many stays fast. */
+export const SHARED_PASSWORD = 'Shared-password-for-fixtures-42'
+const sharedPasswordHash = () => {
+  sharedHash ??= hashPassword(SHARED_PASSWORD)
+  return sharedHash
+}
+
+/** An organisation (Free license) with one user, straight into the database. */
+export async function insertUser(
+  database: Database,
+  input: {
+    email?: string
+    role?: 'admin' | 'member'
+    status?: 'active' | 'invited' | 'disabled' | 'removed'
+    confirmed?: boolean
+    orgId?: number
+    mustChangePassword?: boolean
+    tempPasswordExpiresAt?: Date
+  } = {},
+) {
+  const { db } = database
+  let orgId = input.orgId
+  if (orgId === undefined) {
+    const [org] = await db.insert(organizations).values({ name: 'Fixture org' }).returning()
+    if (!org) throw new Error('no org')
+    orgId = org.id
+    await db.insert(licenses).values({ orgId, ...FREE_TIER })
+  }
+  const email = input.email ?? `fixture-${randomBytes(5).toString('hex')}@example.com`
+  const [user] = await db
+    .insert(users)
+    .values({
+      orgId,
+      email,
+      firstName: 'Fix',
+      lastName: 'Ture',
+      passwordHash: input.status === 'invited' ? null : await sharedPasswordHash(),
+      role: input.role ?? 'admin',
+      status: input.status ?? 'active',
+      emailConfirmedAt: input.confirmed === false ? null : new Date(),
+      mustChangePassword: input.mustChangePassword ?? false,
+      tempPasswordExpiresAt: input.tempPasswordExpiresAt,
+    })
+    .returning()
+  if (!user) throw new Error('no user')
+  return { user, orgId, email, password: SHARED_PASSWORD }
+}
+
+/** Signs a directly inserted user in. */
+export async function signIn(ctx: TestApp, email: string, password = SHARED_PASSWORD) {
+  const res = await login(ctx, email, password)
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return res.body as { access: string; refresh: string; requires_password_change: boolean }
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+}
