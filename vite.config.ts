@@ -50,5 +50,12 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      treeshake: {
+        // Panda's generated recipe modules are pure, but the recipes barrel re-exports all 54 of
+        // them: without this every recipe lands in the /login bundle.
+        moduleSideEffects: (id: string) => !id.includes('/styled-system/'),
+      },
+    },
   },
 })

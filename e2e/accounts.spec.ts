@@ -131,6 +131,9 @@ test.describe('accounts and sessions', () => {
     ])
     await signInWithPassword(page, account.email, account.password)
     await expect(page).toHaveURL(/\/force-password-change$/)
+    // the rest of the app waits until the password is changed
+    await page.goto('/repository')
+    await expect(page).toHaveURL(/\/force-password-change$/)
     await expect(page.getByRole('heading', { name: 'Change Your Password' })).toBeVisible()
     await expect(page.getByText('You must change your password before continuing')).toBeVisible()
     const password = `${account.password}-changed`

@@ -65,7 +65,14 @@ export const sessionMachine = setup({
     emitLogin: emit({ type: 'login' as const }),
     emitLogout: emit({ type: 'logout' as const }),
     emitExpired: emit({ type: 'expired' as const }),
-    emitProfileFailed: emit({ type: 'profile.failed' as const }),
+    /** The server's error code travels along: a pending forced password change is not a failure. */
+    emitProfileFailed: emit((_, error: unknown) => ({
+      type: 'profile.failed' as const,
+      code:
+        error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
+          ? error.code
+          : undefined,
+    })),
     emitWarning: emit({ type: 'warning' as const }),
     emitExtended: emit({ type: 'extended' as const }),
     emitExtendFailed: emit({ type: 'extend.failed' as const }),
@@ -176,7 +183,13 @@ export const sessionMachine = setup({
                   target: 'loaded',
                   actions: { type: 'setProfile', params: ({ event }) => event.output },
                 },
-                onError: { target: 'failed', actions: 'emitProfileFailed' },
+                onError: {
+                  target: 'failed',
+                  actions: {
+                    type: 'emitProfileFailed',
+                    params: ({ event }: { event: { error: unknown } }) => event.error,
+                  },
+                },
               },
             },
             loaded: { description: 'The user menu shows the profile name and email.' },

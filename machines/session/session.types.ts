@@ -76,7 +76,7 @@ export type SessionEmitted =
   /** The session ended because it expired: the login screen says so. */
   | { type: 'expired' }
   /** GET profile/ failed: the app shows 'Failed to fetch profile data'. */
-  | { type: 'profile.failed' }
+  | { type: 'profile.failed'; code?: string }
   /** Under 5 minutes left: the app shows the warning toast (30 s) with 'Extend Session'. */
   | { type: 'warning' }
   /** 'Extend Session' refreshed the tokens: 'Session extended successfully!'. */

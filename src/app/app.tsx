@@ -1,5 +1,6 @@
 import { RouterProvider } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
+import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
 import { createAppRouter } from '../router.tsx'
 import { SessionContext } from './session.tsx'
 import { SessionToasts } from './session-toasts.tsx'
@@ -15,7 +16,16 @@ function RoutedApp() {
         void router.navigate({ to: '/login', replace: true })
       }
     })
-    return () => sub.unsubscribe()
+    // a signed-in user who must change the password goes to do that before anything else
+    const forced = session.on('profile.failed', (event) => {
+      if (event.code === AUTH_ERROR_CODES.passwordChangeRequired) {
+        void router.navigate({ to: '/force-password-change', replace: true })
+      }
+    })
+    return () => {
+      sub.unsubscribe()
+      forced.unsubscribe()
+    }
   }, [session, router])
   return (
     <>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import { SESSION_WARNING_TOAST_MS } from '../../machines/constants.ts'
 import type { ToastInput } from '../../machines/toaster/index.ts'
@@ -19,9 +20,12 @@ type ToasterActorRef = ReturnType<typeof ToasterContext.useActorRef>
 export function connectSessionToasts(session: SessionActorRef, toaster: ToasterActorRef) {
   const show = (toast: ToastInput) => toaster.send({ type: 'toast.show', toast })
   const subscriptions = [
-    session.on('profile.failed', () =>
-      show({ title: AUTH_TEXTS.profileLoadFailed, type: 'error' }),
-    ),
+    session.on('profile.failed', (event) => {
+      // the server refuses the profile until a required password change is done: that is the
+      // next step, not an error (the app sends the user to /force-password-change)
+      if (event.code === AUTH_ERROR_CODES.passwordChangeRequired) return
+      show({ title: AUTH_TEXTS.profileLoadFailed, type: 'error' })
+    }),
     session.on('warning', () =>
       show({
         id: SESSION_WARNING_TOAST_ID,
