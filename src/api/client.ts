@@ -4,6 +4,7 @@ import { tokenRefreshResponseSchema } from '../../contract/auth.ts'
 import { errorSchema, errorText } from '../../contract/errors.ts'
 import { API_PREFIX, NO_REFRESH_ON_401, paths } from '../../contract/paths.ts'
 import { authEvents } from './events.ts'
+import { withRefreshLock } from './refresh-lock.ts'
 import { clearTokens, readTokens, storeTokens } from './tokens.ts'
 
 /**
@@ -74,9 +75,12 @@ export function createApiClient(options: ApiClientOptions) {
    * One refresh at a time: concurrent 401s share it. Resolves true when new tokens are stored.
    */
   function refreshTokens(): Promise<boolean> {
-    refreshing ??= (async () => {
+    const before = readTokens().refresh
+    refreshing ??= withRefreshLock(async () => {
       const { refresh } = readTokens()
       if (!refresh) return false
+      // another tab rotated the token while this one waited for the lock: use the new pair
+      if (before && refresh !== before) return true
       try {
         const body = await raw(paths.auth.tokenRefresh, {
           method: 'POST',
@@ -88,7 +92,7 @@ export function createApiClient(options: ApiClientOptions) {
       } catch {
         return false
       }
-    })().finally(() => {
+    }).finally(() => {
       refreshing = null
     })
     return refreshing

@@ -19,22 +19,6 @@ import { type ApiClient, api } from '../api/client.ts'
 import { authEvents } from '../api/events.ts'
 import { clearTokens, decodeAccessToken, readTokens, secondsRemaining } from '../api/tokens.ts'
 
-/** Tabs share the stored tokens; one refresh at a time across them (refresh tokens rotate). */
-const REFRESH_LOCK = 'quire-token-refresh'
-
-type LockManager = { request: (name: string, callback: () => Promise<unknown>) => Promise<unknown> }
-
-/** Runs `task` holding a cross-tab lock where the browser offers one (Web Locks), else directly. */
-async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
-  const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks
-  if (!locks) return task()
-  let result: T | undefined
-  await locks.request(REFRESH_LOCK, async () => {
-    result = await task()
-  })
-  return result as T
-}
-
 /** The real side effects of the session machine: tokens in localStorage, the API, the clock. */
 export function sessionActors(client: ApiClient = api) {
   return {
@@ -49,20 +33,19 @@ export function sessionActors(client: ApiClient = api) {
       if (claims.exp * 1000 <= Date.now()) return refresh ? { kind: 'expired' } : { kind: 'none' }
       return { kind: 'valid', claims }
     }),
-    refreshSession: fromPromise<AccessClaims>(() =>
-      withRefreshLock(async () => {
-        // another tab may have refreshed while this one waited for the lock: use its token
-        const current = decodeAccessToken(readTokens().access)
-        if (current && secondsRemaining(current) >= REFRESH_SCHEDULE_THRESHOLD_S) return current
-        const ok = await client.refreshTokens()
-        const claims = ok ? decodeAccessToken(readTokens().access) : null
-        if (!claims) {
-          clearTokens()
-          throw new Error('The session could not be refreshed')
-        }
-        return claims
-      }),
-    ),
+    refreshSession: fromPromise<AccessClaims>(async () => {
+      // another tab may have refreshed already: use its token
+      const current = decodeAccessToken(readTokens().access)
+      if (current && secondsRemaining(current) >= REFRESH_SCHEDULE_THRESHOLD_S) return current
+      // the client serialises refreshes across tabs (Web Locks)
+      const ok = await client.refreshTokens()
+      const claims = ok ? decodeAccessToken(readTokens().access) : null
+      if (!claims) {
+        clearTokens()
+        throw new Error('The session could not be refreshed')
+      }
+      return claims
+    }),
     loadProfile: fromPromise<ProfileResponse>(() =>
       client.get(paths.account.profile, profileResponseSchema),
     ),
