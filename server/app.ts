@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
-import { API_PREFIX } from '../contract/paths.ts'
+import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
 import { type Clock, createTokenService } from './auth/tokens.ts'
 import type { Database } from './db/index.ts'
@@ -18,6 +18,7 @@ import { accountRoutes } from './modules/account/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modules/auth/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
 
 export interface AppDeps {
   database: Database
@@ -79,14 +80,18 @@ export function createApp(deps: AppDeps) {
   app.use('*', securityHeaders({ hsts: deps.publicUrl.startsWith('https://') }))
 
   const api = new Hono<AppEnv>()
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw apiError(413, 'The request body is too large', { code: ERROR_CODES.tooLarge })
-      },
-    }),
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw apiError(413, 'The request body is too large', { code: ERROR_CODES.tooLarge })
+    },
+  })
+  // The ticket call carries base64 attachments: it gets its own, larger limit instead.
+  const ticketPath = apiPath(paths.support.createTask)
+  api.use('*', (c, next) =>
+    c.req.method === 'POST' && c.req.path === ticketPath
+      ? ticketBodyLimit(c, next)
+      : jsonBodyLimit(c, next),
   )
   api.route('/', healthRoutes(deps))
   const now = deps.now ?? (() => new Date())
@@ -105,6 +110,7 @@ export function createApp(deps: AppDeps) {
     authRoutes({ auth, database: deps.database, trustProxy: deps.trustProxy ?? false }),
   )
   api.route('/', accountRoutes({ auth, database: deps.database }))
+  api.route('/', supportRoutes({ auth, database: deps.database }))
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
   app.all('/api/*', (c) =>

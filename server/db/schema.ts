@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -14,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import type { Role, UserStatus } from '../../contract/auth.ts'
+import type { TicketPriority, TicketType } from '../../contract/support.ts'
 
 /**
  * The drizzle schema. Every tenant-owned table carries `org_id`; services take it from the
@@ -206,4 +208,67 @@ export const auditEvents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('audit_events_org_created_idx').on(table.orgId, table.createdAt)],
+)
+
+/** Raw bytes; node-postgres reads and writes bytea as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
+
+/** Support tickets (spec sections 3 and 7), owned by the sender's organisation. */
+export const supportTickets = pgTable(
+  'support_tickets',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').$type<TicketType>().notNull(),
+    summary: text('summary').notNull(),
+    description: text('description').notNull(),
+    steps: text('steps').notNull().default(''),
+    priority: text('priority').$type<TicketPriority>().notNull().default('Medium'),
+    browserInfo: text('browser_info').notNull().default(''),
+    url: text('url').notNull().default(''),
+    customFields: jsonb('custom_fields')
+      .$type<{ id: string; value: string }[]>()
+      .notNull()
+      .default([]),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('support_tickets_org_created_idx').on(table.orgId, table.createdAt),
+    check(
+      'support_tickets_type_check',
+      sql`${table.type} in ('Bug', 'Feature Request', 'Feedback', 'Question', 'Idea / Random')`,
+    ),
+    check('support_tickets_priority_check', sql`${table.priority} in ('Low', 'Medium', 'High')`),
+  ],
+)
+
+/**
+ * A ticket's attached files, kept in the database. The content type comes from the bytes' magic,
+ * never from the client; SVG is stored as a download only and must never be served inline.
+ */
+export const supportTicketAttachments = pgTable(
+  'support_ticket_attachments',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ticketId: bigint('ticket_id', { mode: 'number' })
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('support_ticket_attachments_ticket_idx').on(table.ticketId),
+    index('support_ticket_attachments_org_idx').on(table.orgId),
+  ],
 )

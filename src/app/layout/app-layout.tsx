@@ -10,6 +10,8 @@ import {
   sidebarMachine,
 } from '../../../machines/sidebar/index.ts'
 import { Drawer, IconButton, Portal } from '../../components/ui'
+import { SupportDialog } from '../support/support-dialog.tsx'
+import { useSupportTicket } from '../support/use-support-ticket.ts'
 import { SidebarNav } from './sidebar.tsx'
 import { readSidebarCookie, writeSidebarCookie } from './sidebar-cookie.ts'
 import { UserMenu } from './user-menu.tsx'
@@ -77,6 +79,9 @@ export function AppLayout() {
       isMobile: window.matchMedia(MOBILE_QUERY).matches,
     },
   })
+  const support = useSupportTicket()
+  const openSupport = () => support.send({ type: 'open' })
+  const askForFeature = () => support.send({ type: 'open', ticketType: 'Feature Request' })
   const expanded = useSelector(sidebar, selectExpanded)
   const mobileOpen = useSelector(sidebar, selectMobileOpen)
   const pathname = useRouterState({ select: (state) => state.location.pathname })
@@ -124,7 +129,7 @@ export function AppLayout() {
         data-testid="sidebar"
         data-state={expanded ? 'expanded' : 'collapsed'}
       >
-        <SidebarNav compact={!expanded} />
+        <SidebarNav compact={!expanded} onSupport={openSupport} />
       </aside>
       <Drawer.Root
         placement="start"
@@ -141,7 +146,14 @@ export function AppLayout() {
               data-testid="sidebar-mobile"
               aria-label="Navigation"
             >
-              <SidebarNav compact={false} onNavigate={() => sidebar.send({ type: 'navigate' })} />
+              <SidebarNav
+                compact={false}
+                onNavigate={() => sidebar.send({ type: 'navigate' })}
+                onSupport={() => {
+                  sidebar.send({ type: 'navigate' })
+                  openSupport()
+                }}
+              />
             </Drawer.Content>
           </Drawer.Positioner>
         </Portal>
@@ -160,12 +172,13 @@ export function AppLayout() {
           <h1 className={cx(title)} data-testid="page-title">
             {pageTitle}
           </h1>
-          <UserMenu />
+          <UserMenu onAskForFeature={askForFeature} />
         </header>
         <main className={content} id="main">
           <Outlet />
         </main>
       </div>
+      <SupportDialog actor={support} />
     </div>
   )
 }

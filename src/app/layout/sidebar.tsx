@@ -72,7 +72,12 @@ const caption = css({
 })
 const spacer = css({ flex: '1' })
 
-export function SidebarNav(props: { compact: boolean; onNavigate?: () => void }) {
+export function SidebarNav(props: {
+  compact: boolean
+  onNavigate?: () => void
+  /** Opens the support ticket dialog. */
+  onSupport?: () => void
+}) {
   const pathname = useRouterState({ select: (state) => state.location.pathname })
   const size = props.compact ? 18 : 20
   const itemClass = cx(item, props.compact ? itemCompact : itemWide)
@@ -123,8 +128,8 @@ export function SidebarNav(props: { compact: boolean; onNavigate?: () => void })
               type="button"
               className={itemClass}
               aria-label="Support"
-              disabled
-              title="Support tickets are not available yet"
+              disabled={!props.onSupport}
+              onClick={props.onSupport}
             >
               <LifeBuoy size={size} aria-hidden strokeWidth={1.8} />
               {!props.compact && <span className={caption}>Support</span>}

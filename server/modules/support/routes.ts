@@ -1,0 +1,86 @@
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { type output, safeParse } from 'zod/v4/core'
+import { ERROR_CODES, ERROR_TEXTS } from '../../../contract/errors.ts'
+import { paths } from '../../../contract/paths.ts'
+import {
+  ATTACHMENT_MAX_COUNT,
+  SUPPORT_TEXTS,
+  ticketRequestSchema,
+  type ticketResponseSchema,
+} from '../../../contract/support.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
+import type { Database } from '../../db/index.ts'
+import { apiError } from '../../http/errors.ts'
+import { ATTACHMENT_MAX_BASE64 } from './attachments.ts'
+import { createSupportService } from './service.ts'
+
+/**
+ * The body limit of the ticket call: ATTACHMENT_MAX_COUNT attachments of up to 10 MB each in
+ * base64 (4/3 larger), plus 1 MB for the text fields and JSON overhead.
+ */
+export const TICKET_BODY_LIMIT = ATTACHMENT_MAX_COUNT * ATTACHMENT_MAX_BASE64 + 1024 * 1024
+
+export const ticketBodyLimit = bodyLimit({
+  maxSize: TICKET_BODY_LIMIT,
+  onError: () => {
+    throw apiError(413, SUPPORT_TEXTS.attachmentTooLarge, {
+      msg: SUPPORT_TEXTS.attachmentTooLarge,
+      code: ERROR_CODES.tooLarge,
+    })
+  },
+})
+
+const REQUIRED_TEXTS: Record<string, string> = {
+  summary: SUPPORT_TEXTS.summaryRequired,
+  description: SUPPORT_TEXTS.descriptionRequired,
+}
+
+/** A plain sentence for a schema issue, naming its field. */
+function plainIssue(issue: { path: PropertyKey[]; code: string; message: string }) {
+  const field = issue.path.map(String).join('.')
+  const required = REQUIRED_TEXTS[field]
+  if (required && (issue.code === 'too_small' || issue.code === 'invalid_type')) return required
+  if (field === 'attachments' && issue.code === 'too_big') {
+    return `At most ${ATTACHMENT_MAX_COUNT} files can be attached`
+  }
+  return field ? `${field}: ${issue.message}` : issue.message
+}
+
+/** POST ticketing/tasks/: any signed-in user sends a support ticket for their organisation. */
+export function supportRoutes(options: { auth: Authenticator; database: Database }) {
+  const support = createSupportService({ database: options.database })
+  const app = new Hono<AuthEnv>()
+
+  app.post(paths.support.createTask, requireAuth(options.auth), async (c) => {
+    let raw: unknown
+    try {
+      raw = await c.req.json()
+    } catch {
+      throw apiError(400, ERROR_TEXTS.invalidJson, { code: 'invalid_json' })
+    }
+    const parsed = safeParse(ticketRequestSchema, raw)
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((issue) => ({
+        field: issue.path.map(String).join('.') || null,
+        message: plainIssue(issue),
+      }))
+      const first = detail[0]?.message ?? ERROR_TEXTS.validation
+      throw apiError(400, first, { code: ERROR_CODES.validation, msg: first, detail })
+    }
+    const ticket = await support.createTicket(c.get('auth'), parsed.data, c.get('log'))
+    const body: output<typeof ticketResponseSchema> = {
+      status: 'success',
+      ticket: {
+        id: ticket.id,
+        type: ticket.type,
+        summary: ticket.summary,
+        created_at: ticket.createdAt.toISOString(),
+      },
+    }
+    return c.json(body, 201)
+  })
+
+  return app
+}
