@@ -60,6 +60,7 @@ export const paths = {
   /** Repository. */
   files: {
     list: '/files/',
+    get: (id: Id) => `/files/${seg(id)}/`,
     upload: '/files/upload/',
     uploadUrls: '/urls/upload/',
     batchDelete: '/files/batch-delete/',
@@ -76,6 +77,13 @@ export const paths = {
     files: '/knowledge-base/files/',
     deleteQa: (id: Id) => `/knowledge-base/qa/${seg(id)}/delete/`,
     deleteData: (id: Id) => `/knowledge-base/data/${seg(id)}/delete/`,
+    /** Ours: read (GET) and edit (PATCH) one item. */
+    qaItem: (id: Id) => `/knowledge-base/qa/${seg(id)}/`,
+    dataItem: (id: Id) => `/knowledge-base/data/${seg(id)}/`,
+    /** Ours: Q&A import from CSV/XLSX, a mapping preview then the import itself. */
+    importPreview: '/knowledge-base/qa/import/preview/',
+    import: '/knowledge-base/qa/import/',
+    search: '/knowledge-base/search/',
   },
 
   /** Questionnaires (under /filler/questionnaires/). */

@@ -89,6 +89,42 @@ export const configSchema = z.object({
       .min(1, { message: 'must be at least 1' })
       .default(60),
   ),
+  /** Largest file accepted by an upload, in MB; bigger ones get 413 before they are read (UP2). */
+  MAX_UPLOAD_MB: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of megabytes' })
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be at least 1' })
+      .max(2048, { message: 'must be at most 2048' })
+      .default(50),
+  ),
+  /**
+   * host:port pairs that URL fetching may reach although they are private or loopback, comma
+   * separated. Empty by default; only tests that serve pages locally set it (SS1-SS4).
+   */
+  URL_FETCH_ALLOW: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, {
+        message: 'must be a comma-separated list of host:port',
+      })
+      .optional()
+      .transform((value) =>
+        value ? value.split(',').map((entry) => entry.trim().toLowerCase()) : [],
+      ),
+  ),
+  /** A parser gets this long per file before it is stopped and the file marked failed (UP7). */
+  PARSER_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  ),
+  /** Heap cap of a parser worker thread, in MB (UP7). */
+  PARSER_MEMORY_MB: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(64).max(8192).default(512),
+  ),
   /** Embedded PostgreSQL: durable writes. Tests turn this off for speed; never in production. */
   EMBEDDED_PG_FSYNC: z.preprocess(
     emptyToUndefined,

@@ -1,0 +1,342 @@
+import * as z from 'zod/mini'
+import { paged } from './paging.ts'
+
+/**
+ * The document repository and the knowledge base (spec sections 1 and 7 'Repository'): files that
+ * Quire reads and indexes, Q&A items and data items, and search over all of them. Ids are integers.
+ */
+
+/** What Quire can read. Detected from the file's bytes, never from its name alone (UP1). */
+export const FILE_KINDS = ['pdf', 'docx', 'xlsx', 'csv', 'txt', 'md', 'html'] as const
+export type FileKind = (typeof FILE_KINDS)[number]
+
+/** Extensions accepted by the upload picker, one per kind (plus aliases). */
+export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
+  pdf: ['.pdf'],
+  docx: ['.docx'],
+  xlsx: ['.xlsx', '.xlsm'],
+  csv: ['.csv'],
+  txt: ['.txt', '.log'],
+  md: ['.md', '.markdown'],
+  html: ['.html', '.htm'],
+}
+export const FILE_ACCEPT = Object.values(FILE_EXTENSIONS).flat().join(',')
+
+export const FILE_KIND_LABELS: Record<FileKind, string> = {
+  pdf: 'PDF',
+  docx: 'Word',
+  xlsx: 'Excel',
+  csv: 'CSV',
+  txt: 'Text',
+  md: 'Markdown',
+  html: 'Web page',
+}
+
+/** A file's life: queued for ingestion, being read, searchable, or failed with a readable error. */
+export const FILE_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const
+export type FileStatus = (typeof FILE_STATUSES)[number]
+
+/** Default cap per uploaded file; the server's MAX_UPLOAD_MB setting overrides it. */
+export const DEFAULT_MAX_UPLOAD_MB = 50
+/** Files per upload request. */
+export const MAX_FILES_PER_UPLOAD = 20
+export const MAX_TAGS = 20
+export const MAX_TAG_LENGTH = 40
+/** Ids per batch delete. */
+export const MAX_BATCH_IDS = 500
+
+/** Where a passage came from inside its source. */
+export const passageLocationSchema = z.object({
+  page: z.optional(z.int()),
+  sheet: z.optional(z.string()),
+  row: z.optional(z.int()),
+  cell: z.optional(z.string()),
+  heading: z.optional(z.string()),
+})
+export type PassageLocation = z.infer<typeof passageLocationSchema>
+
+const tagSchema = z
+  .string()
+  .check(z.trim(), z.minLength(1, 'A tag cannot be empty'), z.maxLength(MAX_TAG_LENGTH))
+export const tagsSchema = z.array(tagSchema).check(z.maxLength(MAX_TAGS))
+
+export const userRefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+})
+
+export const repositoryFileSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  kind: z.enum(FILE_KINDS),
+  mime: z.string(),
+  size: z.int(),
+  tags: z.array(z.string()),
+  status: z.enum(FILE_STATUSES),
+  /** 0-100 while queued or processing; 100 when ready. */
+  progress: z.int(),
+  /** Why it failed, in plain words; null unless failed. */
+  error: z.nullable(z.string()),
+  /** The address it was fetched from, for documents added by URL. */
+  source_url: z.nullable(z.string()),
+  /** Pages (PDF), sheets' rows (XLSX, CSV) or null. */
+  pages: z.nullable(z.int()),
+  passages: z.int(),
+  added_by: z.nullable(userRefSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+  processed_at: z.nullable(z.string()),
+})
+export type RepositoryFile = z.infer<typeof repositoryFileSchema>
+export const repositoryFileListSchema = paged(repositoryFileSchema)
+
+/** GET files/ (and knowledge-base/files/, which lists ready files only). */
+export const fileListQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
+  /** Text in the name (or, for URLs, the address). */
+  q: z.optional(z.string().check(z.maxLength(200))),
+  tag: z.optional(z.string().check(z.maxLength(MAX_TAG_LENGTH))),
+  kind: z.optional(z.enum(FILE_KINDS)),
+  status: z.optional(z.enum(FILE_STATUSES)),
+  ordering: z._default(
+    z.enum(['-created_at', 'created_at', 'name', '-name', 'size', '-size']),
+    '-created_at',
+  ),
+})
+export type FileListQuery = z.input<typeof fileListQuerySchema>
+
+/**
+ * POST files/upload/: multipart, one or more files in the field `files`, optional `tags` (a JSON
+ * array or comma-separated text). All or nothing: one refused file refuses the request, naming it.
+ */
+export const uploadResponseSchema = z.object({ files: z.array(repositoryFileSchema) })
+
+/** POST urls/upload/. The fetch runs in the ingestion job; the answer is the queued file. */
+export const urlUploadRequestSchema = z.object({
+  url: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a URL'),
+      z.maxLength(2048, 'The URL is too long'),
+      z.regex(/^https?:\/\/\S+$/i, 'Enter a URL that starts with http:// or https://'),
+    ),
+  tags: z._default(tagsSchema, []),
+})
+export type UrlUploadRequest = z.input<typeof urlUploadRequestSchema>
+
+export const batchDeleteRequestSchema = z.object({
+  file_ids: z
+    .array(z.int().check(z.positive()))
+    .check(z.minLength(1, 'Select at least one file'), z.maxLength(MAX_BATCH_IDS)),
+})
+export const batchDeleteResponseSchema = z.object({ deleted: z.int() })
+export const deleteResponseSchema = z.object({ deleted: z.int() })
+
+export const updateTagsRequestSchema = z.object({ tags: tagsSchema })
+
+/** GET admin/file_stats/: usage of the repository against the license's max_repository. */
+export const fileStatsSchema = z.object({
+  total: z.object({ count: z.int(), bytes: z.number() }),
+  by_kind: z.array(z.object({ kind: z.enum(FILE_KINDS), count: z.int(), bytes: z.number() })),
+  by_status: z.array(z.object({ status: z.enum(FILE_STATUSES), count: z.int() })),
+  /** The license's cap on files; null when unlimited. */
+  max_repository: z.nullable(z.int()),
+  remaining: z.nullable(z.int()),
+})
+export type FileStats = z.infer<typeof fileStatsSchema>
+
+/* ---------------------------------------------------------------- knowledge base items */
+
+/** Dropdown values that questionnaires use most; any other short value is allowed too. */
+export const COMMON_DROPDOWN_VALUES = ['Yes', 'No', 'N/A'] as const
+
+export const qaItemSchema = z.object({
+  id: z.int(),
+  question: z.string(),
+  answer: z.string(),
+  /** A short fixed value such as Yes, No or N/A, for questions answered from a list. */
+  dropdown_value: z.nullable(z.string()),
+  tags: z.array(z.string()),
+  /** Where it came from, in words (an import's file name, 'Manual', a questionnaire). */
+  source: z.nullable(z.string()),
+  source_file_id: z.nullable(z.int()),
+  created_by: z.nullable(userRefSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type QaItem = z.infer<typeof qaItemSchema>
+export const qaItemListSchema = paged(qaItemSchema)
+
+export const qaItemCreateSchema = z.object({
+  question: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'Enter a question'), z.maxLength(4_000, 'The question is too long')),
+  answer: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'Enter an answer'), z.maxLength(20_000, 'The answer is too long')),
+  dropdown_value: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(100))), null),
+  tags: z._default(tagsSchema, []),
+  source: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(500))), null),
+})
+export type QaItemCreate = z.input<typeof qaItemCreateSchema>
+export const qaItemUpdateSchema = z.partial(qaItemCreateSchema)
+export type QaItemUpdate = z.input<typeof qaItemUpdateSchema>
+
+export const dataItemSchema = z.object({
+  id: z.int(),
+  /** What the fact is: 'Company legal name', 'Data-centre regions', 'Log retention'. */
+  title: z.string(),
+  /** The fact itself. */
+  value: z.string(),
+  tags: z.array(z.string()),
+  source: z.nullable(z.string()),
+  created_by: z.nullable(userRefSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type DataItem = z.infer<typeof dataItemSchema>
+export const dataItemListSchema = paged(dataItemSchema)
+
+export const dataItemCreateSchema = z.object({
+  title: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'Enter a title'), z.maxLength(300, 'The title is too long')),
+  value: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'Enter a value'), z.maxLength(20_000, 'The value is too long')),
+  tags: z._default(tagsSchema, []),
+  source: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(500))), null),
+})
+export type DataItemCreate = z.input<typeof dataItemCreateSchema>
+export const dataItemUpdateSchema = z.partial(dataItemCreateSchema)
+export type DataItemUpdate = z.input<typeof dataItemUpdateSchema>
+
+/** GET knowledge-base/qa/ and data/: paged, searchable by text and tag. */
+export const itemListQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
+  q: z.optional(z.string().check(z.maxLength(500))),
+  tag: z.optional(z.string().check(z.maxLength(MAX_TAG_LENGTH))),
+})
+export type ItemListQuery = z.input<typeof itemListQuerySchema>
+
+/* ---------------------------------------------------------------- Q&A import */
+
+/**
+ * POST knowledge-base/qa/import/preview/: multipart with one CSV or XLSX in `file`. The answer shows
+ * each sheet's first rows and the columns Quire suggests; the user confirms or corrects them.
+ */
+export const importSheetPreviewSchema = z.object({
+  name: z.string(),
+  /** 1-based row of the column headers, as detected. */
+  header_row: z.int(),
+  /** Column letters (A, B, ...) and the header text found in the header row. */
+  columns: z.array(z.object({ key: z.string(), header: z.string() })),
+  /** The rows after the header (at most 20), cell texts keyed by column letter. */
+  sample: z.array(z.object({ row: z.int(), cells: z.record(z.string(), z.string()) })),
+  /** Data rows after the header row. */
+  row_count: z.int(),
+  suggested: z.object({
+    question: z.nullable(z.string()),
+    answer: z.nullable(z.string()),
+    dropdown: z.nullable(z.string()),
+    tags: z.nullable(z.string()),
+  }),
+})
+export type ImportSheetPreview = z.infer<typeof importSheetPreviewSchema>
+export const importPreviewSchema = z.object({
+  filename: z.string(),
+  kind: z.enum(['csv', 'xlsx']),
+  sheets: z.array(importSheetPreviewSchema),
+})
+export type ImportPreview = z.infer<typeof importPreviewSchema>
+
+const columnKey = z.string().check(z.regex(/^[A-Z]{1,3}$/, 'A column is a letter such as A or B'))
+
+/**
+ * POST knowledge-base/qa/import/: multipart with the same `file` and a `mapping` field holding this
+ * JSON. Rows without a question or an answer are skipped; an existing item with the same question
+ * (ignoring case and spacing) is updated rather than duplicated.
+ */
+export const importMappingSchema = z.object({
+  sheet: z.string().check(z.minLength(1)),
+  header_row: z.int().check(z.minimum(1)),
+  question: columnKey,
+  answer: columnKey,
+  dropdown: z._default(z.nullable(columnKey), null),
+  tags_column: z._default(z.nullable(columnKey), null),
+  /** Tags given to every imported item. */
+  tags: z._default(tagsSchema, []),
+})
+export type ImportMapping = z.input<typeof importMappingSchema>
+export const importResultSchema = z.object({
+  created: z.int(),
+  updated: z.int(),
+  skipped: z.int(),
+})
+export type ImportResult = z.infer<typeof importResultSchema>
+
+/* ---------------------------------------------------------------- search */
+
+export const SEARCH_SOURCES = ['all', 'files', 'qa', 'data'] as const
+
+export const searchQuerySchema = z.object({
+  q: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'Enter something to search for'), z.maxLength(500)),
+  source: z._default(z.enum(SEARCH_SOURCES), 'all'),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(50)), 10),
+})
+export type SearchQuery = z.input<typeof searchQuerySchema>
+
+/** Marks around the matched words of a snippet; the rest of the snippet is HTML-escaped text. */
+export const SNIPPET_MARK_OPEN = '<mark>'
+export const SNIPPET_MARK_CLOSE = '</mark>'
+
+export const searchResultSchema = z.object({
+  /** Unique across kinds: `passage:12`, `qa:3`, `data:7`. */
+  id: z.string(),
+  kind: z.enum(['passage', 'qa', 'data']),
+  /** The passage (or the item's question and answer, or title and value) in full. */
+  text: z.string(),
+  /** An excerpt around the matches: escaped text with <mark>...</mark> around matched words. */
+  snippet: z.string(),
+  /** Relevance, higher is better, 0 to 1. */
+  score: z.number(),
+  /** The repository file of a passage; null for items. */
+  file_id: z.nullable(z.int()),
+  /** The Q&A or data item; null for passages. */
+  item_id: z.nullable(z.int()),
+  source: z.object({
+    /** The file name, the item's question or the data item's title. */
+    name: z.string(),
+    kind: z.nullable(z.enum(FILE_KINDS)),
+    location: z.nullable(passageLocationSchema),
+  }),
+})
+export type SearchResult = z.infer<typeof searchResultSchema>
+export const searchResponseSchema = z.object({ results: z.array(searchResultSchema) })
+
+/** Error texts of the repository and knowledge base (plain words; the spec names none). */
+export const KNOWLEDGE_TEXTS = {
+  fileNotFound: 'File not found',
+  itemNotFound: 'Item not found',
+  noFiles: 'Choose at least one file to upload',
+  tooManyFiles: `Upload at most ${MAX_FILES_PER_UPLOAD} files at a time`,
+  /** `{name}` and `{limit}` are replaced. */
+  fileTooLarge: '{name} is larger than the {limit} MB limit',
+  emptyFile: '{name} is empty',
+  unsupportedType:
+    '{name} is not a supported file type. Upload PDF, Word (.docx), Excel (.xlsx), CSV, text, Markdown or HTML files.',
+  typeMismatch: "{name} does not look like a {kind} file: its contents don't match its extension.",
+  repositoryFull:
+    'Your plan allows {limit} files in the repository. Delete some files or upgrade your plan to add more.',
+  importNeedsTable: 'Import needs a CSV or Excel (.xlsx) file',
+  importNoRows: 'No rows with both a question and an answer were found',
+  importSheetMissing: 'The workbook has no sheet named {sheet}',
+  urlBlocked: 'This address cannot be fetched: only public http and https sites are allowed',
+  stillProcessing: 'This file is still being processed',
+} as const
