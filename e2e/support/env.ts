@@ -5,6 +5,9 @@ import path from 'node:path'
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3199)
 export const SMTP_PORT = E2E_PORT + 1
 export const MAILBOX_PORT = E2E_PORT + 2
+/** A local web site whose pages journeys add to the repository by URL. */
+export const SITE_PORT = E2E_PORT + 3
+export const SITE_URL = `http://127.0.0.1:${SITE_PORT}`
 export const BASE_URL = `http://localhost:${E2E_PORT}`
 /** Under the system temp directory, so PostgreSQL's system user (as root) can reach it. */
 export const DATA_DIR = path.join(tmpdir(), `quire-e2e-${E2E_PORT}`)

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
-import { DATA_DIR, E2E_PORT, MAILBOX_PORT, SMTP_PORT } from './env.ts'
+import { DATA_DIR, E2E_PORT, MAILBOX_PORT, SITE_PORT, SMTP_PORT } from './env.ts'
 import { startMailCapture } from './mail-capture.ts'
+import { startSite } from './site.ts'
 
 /**
  * Playwright's web server: a fresh DATA_DIR for every run, a real SMTP capture for the emailed
@@ -10,6 +11,7 @@ rmSync(DATA_DIR, { recursive: true, force: true })
 mkdirSync(DATA_DIR, { recursive: true })
 chmodSync(DATA_DIR, 0o755)
 await startMailCapture(SMTP_PORT, MAILBOX_PORT)
+await startSite(SITE_PORT)
 
 process.env.DATA_DIR = DATA_DIR
 process.env.PORT = String(E2E_PORT)
@@ -18,4 +20,6 @@ process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn'
 process.env.EMBEDDED_PG_FSYNC = 'false'
 process.env.MAIL_TRANSPORT = 'smtp'
 process.env.SMTP_URL = `smtp://127.0.0.1:${SMTP_PORT}`
+// only the journeys' local site may be fetched although it is loopback (SS1-SS4)
+process.env.URL_FETCH_ALLOW = `127.0.0.1:${SITE_PORT}`
 await import('../../scripts/start.ts')
