@@ -15,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import type { Role, UserStatus } from '../../contract/auth.ts'
+import type { FileKind, FileStatus, PassageLocation } from '../../contract/knowledge.ts'
 import type { TicketPriority, TicketType } from '../../contract/support.ts'
 
 /**
@@ -270,5 +271,150 @@ export const supportTicketAttachments = pgTable(
   (table) => [
     index('support_ticket_attachments_ticket_idx').on(table.ticketId),
     index('support_ticket_attachments_org_idx').on(table.orgId),
+  ],
+)
+
+/** Full-text vectors, kept by PostgreSQL itself as generated columns. */
+const tsvector = customType<{ data: string; driverData: string }>({ dataType: () => 'tsvector' })
+
+/**
+ * Repository files (spec section 7 'Repository'). The blob lives under DATA_DIR/files by its
+ * generated storage key, never by the uploaded name (UP8). The row is inserted only once the blob
+ * is complete on disk (DU1).
+ */
+export const repositoryFiles = pgTable(
+  'repository_files',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind').$type<FileKind>().notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    sha256: text('sha256'),
+    /** Null until a document added by URL has been fetched. */
+    storageKey: uuid('storage_key'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    status: text('status').$type<FileStatus>().notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    error: text('error'),
+    sourceUrl: text('source_url'),
+    pages: integer('pages'),
+    passageCount: integer('passage_count').notNull().default(0),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    processingStartedAt: timestamp('processing_started_at', { withTimezone: true }),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index('repository_files_org_created_idx').on(table.orgId, table.createdAt),
+    index('repository_files_org_status_idx').on(table.orgId, table.status),
+    index('repository_files_tags_idx').using('gin', table.tags),
+    check(
+      'repository_files_status_check',
+      sql`${table.status} in ('queued', 'processing', 'ready', 'failed')`,
+    ),
+  ],
+)
+
+/** The searchable passages of a file, each with where it came from. */
+export const filePassages = pgTable(
+  'file_passages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    fileId: bigint('file_id', { mode: 'number' })
+      .notNull()
+      .references(() => repositoryFiles.id, { onDelete: 'cascade' }),
+    ordinal: integer('ordinal').notNull(),
+    text: text('text').notNull(),
+    location: jsonb('location').$type<PassageLocation>().notNull().default({}),
+    heading: text('heading'),
+    qaQuestion: text('qa_question'),
+    qaAnswer: text('qa_answer'),
+    tsv: tsvector('tsv').generatedAlwaysAs(
+      sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`,
+    ),
+  },
+  (table) => [
+    index('file_passages_file_idx').on(table.fileId, table.ordinal),
+    index('file_passages_org_idx').on(table.orgId),
+    index('file_passages_tsv_idx').using('gin', table.tsv),
+  ],
+)
+
+/** Library Q&A items: approved answers to reuse. */
+export const kbQaItems = pgTable(
+  'kb_qa_items',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    question: text('question').notNull(),
+    answer: text('answer').notNull(),
+    dropdownValue: text('dropdown_value'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    source: text('source'),
+    sourceFileId: bigint('source_file_id', { mode: 'number' }).references(
+      () => repositoryFiles.id,
+      { onDelete: 'set null' },
+    ),
+    /** lower-case, single-spaced question: imports update instead of duplicating. */
+    questionKey: text('question_key').notNull(),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    tsv: tsvector('tsv').generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', question), 'A') || setweight(to_tsvector('english', answer), 'B')`,
+    ),
+    ...timestamps,
+  },
+  (table) => [
+    index('kb_qa_items_org_updated_idx').on(table.orgId, table.updatedAt),
+    index('kb_qa_items_org_key_idx').on(table.orgId, table.questionKey),
+    index('kb_qa_items_tsv_idx').using('gin', table.tsv),
+    index('kb_qa_items_question_trgm_idx').using('gin', sql`${table.question} gin_trgm_ops`),
+    index('kb_qa_items_tags_idx').using('gin', table.tags),
+  ],
+)
+
+/** Data items: titled facts (company name, regions, retention periods). */
+export const kbDataItems = pgTable(
+  'kb_data_items',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    value: text('value').notNull(),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    source: text('source'),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    tsv: tsvector('tsv').generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', value), 'B')`,
+    ),
+    ...timestamps,
+  },
+  (table) => [
+    index('kb_data_items_org_updated_idx').on(table.orgId, table.updatedAt),
+    index('kb_data_items_tsv_idx').using('gin', table.tsv),
+    index('kb_data_items_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`),
+    index('kb_data_items_tags_idx').using('gin', table.tags),
   ],
 )

@@ -1,0 +1,53 @@
+import type { FileKind } from '../../contract/knowledge.ts'
+import { runInWorker } from './pool.ts'
+import {
+  DEFAULT_PARSE_LIMITS,
+  type ParseLimits,
+  type ParseResult,
+  type TableSheet,
+} from './types.ts'
+
+/**
+ * Ingestion's parsers: what a file says and where each passage came from. Every parse runs in a
+ * worker thread with a deadline and a heap cap (UP7); OOXML packages are checked before they are
+ * opened (UP3-UP5).
+ */
+
+export { type DetectResult, detectFileKind, kindFromName, mimeOf } from './detect.ts'
+export { parseHtmlString } from './html.ts'
+export { type QaColumns, recogniseQaColumns } from './table.ts'
+export * from './types.ts'
+
+export interface ParseOptions {
+  limits?: Partial<ParseLimits>
+  onProgress?: (fraction: number) => void
+  /** The original file name (CSV files take their sheet name from it). */
+  name?: string
+}
+
+export function parseFile(filePath: string, kind: FileKind, options: ParseOptions = {}) {
+  return runInWorker<ParseResult>(
+    {
+      op: 'parse',
+      filePath,
+      name: options.name ?? filePath,
+      kind,
+      limits: { ...DEFAULT_PARSE_LIMITS, ...options.limits },
+    },
+    options.onProgress,
+  )
+}
+
+export function readTable(
+  filePath: string,
+  kind: 'csv' | 'xlsx',
+  options: Omit<ParseOptions, 'onProgress'> = {},
+) {
+  return runInWorker<{ sheets: TableSheet[] }>({
+    op: 'table',
+    filePath,
+    name: options.name ?? filePath,
+    kind,
+    limits: { ...DEFAULT_PARSE_LIMITS, ...options.limits },
+  })
+}

@@ -1,0 +1,182 @@
+import { strFromU8, unzipSync } from 'fflate'
+import { ParseError, type TableSheet } from './types.ts'
+import { decodeXml } from './xml.ts'
+
+/**
+ * A lean XLSX reader for ingestion and import: cell texts (shared strings, inline strings, numbers,
+ * booleans and the cached results of formulas), merged ranges and sheet visibility, read straight
+ * from the package's XML without building a styled workbook model, so memory follows the cells
+ * that hold values rather than the rows a sheet formats. The package has already passed checkZip.
+ */
+
+const columnIndex = (letters: string) => {
+  let index = 0
+  for (const char of letters) index = index * 26 + (char.charCodeAt(0) - 64)
+  return index - 1
+}
+
+function parseRef(ref: string): { row: number; column: number } | null {
+  const match = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref)
+  return match ? { column: columnIndex(match[1] ?? 'A'), row: Number(match[2]) - 1 } : null
+}
+
+const attr = (tag: string, name: string) => {
+  const match = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)
+  return match ? decodeXml(match[1] ?? '') : null
+}
+
+/** Text of <t> runs inside a shared or inline string, phonetic runs excluded. */
+function stringItemText(xml: string): string {
+  const withoutPhonetic = xml.replace(/<rPh\b[\s\S]*?<\/rPh>/g, '')
+  let text = ''
+  for (const match of withoutPhonetic.matchAll(
+    /<t(?:\s[^>]*)?>([\s\S]*?)<\/t>|<t(?:\s[^>]*)?\/>/g,
+  )) {
+    text += decodeXml(match[1] ?? '')
+  }
+  return text
+}
+
+function excelDate(serial: number) {
+  const ms = Math.round((serial - 25569) * 86_400_000)
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+export function readXlsx(buffer: Buffer, options: { fillMerged: boolean }): TableSheet[] {
+  let files: Record<string, Uint8Array>
+  try {
+    files = unzipSync(new Uint8Array(buffer), {
+      filter: (file) =>
+        /^(xl\/(workbook\.xml|sharedStrings\.xml|styles\.xml|worksheets\/[^/]+\.xml|_rels\/workbook\.xml\.rels))$/i.test(
+          file.name,
+        ),
+    })
+  } catch {
+    throw new ParseError('The file is damaged or not a valid Excel workbook')
+  }
+  const read = (name: string) => {
+    const data = files[name]
+    return data ? strFromU8(data) : null
+  }
+  const workbook = read('xl/workbook.xml')
+  const rels = read('xl/_rels/workbook.xml.rels')
+  if (!workbook || !rels) throw new ParseError('The file is damaged or not a valid Excel workbook')
+
+  const shared: string[] = []
+  const sharedXml = read('xl/sharedStrings.xml')
+  if (sharedXml)
+    for (const match of sharedXml.matchAll(/<si>([\s\S]*?)<\/si>|<si\/>/g))
+      shared.push(stringItemText(match[1] ?? ''))
+
+  // number formats that show dates, so date serials read as dates
+  const dateStyles = new Set<number>()
+  const styles = read('xl/styles.xml')
+  if (styles) {
+    const custom = new Map<number, string>()
+    for (const m of styles.matchAll(/<numFmt\s[^>]*>/g)) {
+      const id = Number(attr(m[0], 'numFmtId'))
+      custom.set(id, attr(m[0], 'formatCode') ?? '')
+    }
+    const cellXfs = /<cellXfs[^>]*>([\s\S]*?)<\/cellXfs>/.exec(styles)?.[1] ?? ''
+    let index = 0
+    for (const m of cellXfs.matchAll(/<xf\s[^>]*?(\/>|>)/g)) {
+      const id = Number(attr(m[0], 'numFmtId') ?? 0)
+      const code = custom.get(id) ?? ''
+      if (
+        (id >= 14 && id <= 22) ||
+        (id >= 45 && id <= 47) ||
+        /(^|[^\\"])[dy]/i.test(code.replace(/"[^"]*"/g, ''))
+      )
+        dateStyles.add(index)
+      index += 1
+    }
+  }
+
+  const targets = new Map<string, string>()
+  for (const m of rels.matchAll(/<Relationship\s[^>]*>/g)) {
+    const id = attr(m[0], 'Id')
+    const target = attr(m[0], 'Target')
+    if (id && target) targets.set(id, target.replace(/^\/?(xl\/)?/, 'xl/'))
+  }
+  const sheets: TableSheet[] = []
+  for (const m of workbook.matchAll(/<sheet\s[^>]*>/g)) {
+    const state = attr(m[0], 'state')
+    if (state === 'hidden' || state === 'veryHidden') continue
+    const name = attr(m[0], 'name') ?? 'Sheet'
+    const relId = attr(m[0], 'r:id')
+    const xml = relId ? read(targets.get(relId) ?? '') : null
+    if (!xml) continue
+    sheets.push({ name, rows: readSheet(xml, shared, dateStyles, options.fillMerged) })
+  }
+  return sheets
+}
+
+function readSheet(
+  xml: string,
+  shared: string[],
+  dateStyles: Set<number>,
+  fillMerged: boolean,
+): string[][] {
+  const rows: string[][] = []
+  const data = /<sheetData[^>]*>([\s\S]*?)<\/sheetData>/.exec(xml)?.[1] ?? ''
+  let nextRow = 0
+  for (const rowMatch of data.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
+    const rowNumber = Number(attr(rowMatch[1] ?? '', 'r') ?? nextRow + 1) - 1
+    nextRow = rowNumber + 1
+    const body = rowMatch[2]
+    if (!body) continue
+    const cells: string[] = []
+    let nextColumn = 0
+    for (const cellMatch of body.matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
+      const head = cellMatch[1] ?? ''
+      const ref = attr(head, 'r')
+      const column = ref ? (parseRef(ref)?.column ?? nextColumn) : nextColumn
+      nextColumn = column + 1
+      const inner = cellMatch[2]
+      if (!inner) continue
+      const type = attr(head, 't')
+      const value = /<v>([\s\S]*?)<\/v>/.exec(inner)?.[1]
+      let text = ''
+      if (type === 's') text = shared[Number(value)] ?? ''
+      else if (type === 'inlineStr')
+        text = stringItemText(/<is>([\s\S]*?)<\/is>/.exec(inner)?.[1] ?? '')
+      else if (type === 'b') text = value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : ''
+      else if (type === 'e') text = ''
+      else if (value !== undefined) {
+        const raw = decodeXml(value)
+        const style = Number(attr(head, 's') ?? -1)
+        const number = Number(raw)
+        text =
+          type !== 'str' &&
+          dateStyles.has(style) &&
+          Number.isFinite(number) &&
+          number > 0 &&
+          number < 2_958_466
+            ? excelDate(number)
+            : raw
+      }
+      text = text.trim()
+      if (text) cells[column] = text
+    }
+    if (cells.length) rows[rowNumber] = Array.from(cells, (cell) => cell ?? '')
+  }
+  if (fillMerged) {
+    const merges = /<mergeCells[^>]*>([\s\S]*?)<\/mergeCells>/.exec(xml)?.[1] ?? ''
+    for (const m of merges.matchAll(/<mergeCell\s+ref="([A-Z]+\d+):([A-Z]+\d+)"/g)) {
+      const from = parseRef(m[1] ?? '')
+      const to = parseRef(m[2] ?? '')
+      if (!from || !to) continue
+      const value = rows[from.row]?.[from.column]
+      if (!value) continue
+      // guard against whole-column merges: fill only rows that exist
+      for (let r = from.row; r <= Math.min(to.row, from.row + 1000); r++) {
+        const row = rows[r] ?? []
+        for (let c = from.column; c <= Math.min(to.column, from.column + 100); c++) row[c] = value
+        rows[r] = Array.from(row, (cell) => cell ?? '')
+      }
+    }
+  }
+  const dense = Array.from(rows, (row) => row ?? [])
+  while (dense.length && !dense[dense.length - 1]?.some(Boolean)) dense.pop()
+  return dense
+}

@@ -1,0 +1,13 @@
+/** Decodes the five XML entities and numeric character references; nothing else is expanded. */
+export function decodeXml(text: string): string {
+  if (!text.includes('&')) return text
+  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, entity: string) => {
+    if (entity === 'amp') return '&'
+    if (entity === 'lt') return '<'
+    if (entity === 'gt') return '>'
+    if (entity === 'quot') return '"'
+    if (entity === 'apos') return "'"
+    const code = entity[1] === 'x' ? Number.parseInt(entity.slice(2), 16) : Number(entity.slice(1))
+    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ''
+  })
+}
