@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
+import { DEFAULT_MAX_UPLOAD_MB } from '../contract/knowledge.ts'
 import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
 import { type Clock, createTokenService } from './auth/tokens.ts'
@@ -11,6 +15,7 @@ import type { Database } from './db/index.ts'
 import { ApiException, apiError, codeForStatus } from './http/errors.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { serveSpa } from './http/static.ts'
+import type { ParseLimits } from './ingest/index.ts'
 import type { Jobs } from './jobs/index.ts'
 import type { Logger } from './logger.ts'
 import type { Mailer } from './mail/index.ts'
@@ -18,7 +23,12 @@ import { accountRoutes } from './modules/account/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modules/auth/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { knowledgeRoutes } from './modules/knowledge/routes.ts'
+import { createKnowledgeService } from './modules/knowledge/service.ts'
+import { repositoryRoutes } from './modules/repository/routes.ts'
+import { createRepositoryService } from './modules/repository/service.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
+import { createDiskStorage } from './storage/index.ts'
 
 export interface AppDeps {
   database: Database
@@ -41,6 +51,13 @@ export interface AppDeps {
   authLimits?: Partial<AuthLimits>
   /** Honour X-Forwarded-For for client addresses (a reverse proxy sits in front). */
   trustProxy?: boolean
+  /** Where blobs live (DATA_DIR); a temporary directory when omitted (API-only tests). */
+  dataDir?: string
+  /** Per-file upload cap in MB (MAX_UPLOAD_MB). */
+  maxUploadMb?: number
+  /** host:port pairs URL fetching may reach although private (URL_FETCH_ALLOW). */
+  urlFetchAllow?: string[]
+  parseLimits?: Partial<ParseLimits>
 }
 
 export interface AppEnv {
@@ -86,13 +103,19 @@ export function createApp(deps: AppDeps) {
       throw apiError(413, 'The request body is too large', { code: ERROR_CODES.tooLarge })
     },
   })
-  // The ticket call carries base64 attachments: it gets its own, larger limit instead.
+  // The ticket call carries base64 attachments: it gets its own, larger limit instead. Uploads
+  // stream to disk and enforce their own per-file cap (UP2).
   const ticketPath = apiPath(paths.support.createTask)
-  api.use('*', (c, next) =>
-    c.req.method === 'POST' && c.req.path === ticketPath
-      ? ticketBodyLimit(c, next)
-      : jsonBodyLimit(c, next),
+  const streamedPaths = new Set(
+    [paths.files.upload, paths.knowledgeBase.importPreview, paths.knowledgeBase.import].map(
+      apiPath,
+    ),
   )
+  api.use('*', (c, next) => {
+    if (c.req.method === 'POST' && c.req.path === ticketPath) return ticketBodyLimit(c, next)
+    if (c.req.method === 'POST' && streamedPaths.has(c.req.path)) return next()
+    return jsonBodyLimit(c, next)
+  })
   api.route('/', healthRoutes(deps))
   const now = deps.now ?? (() => new Date())
   const auth = createAuthService({
@@ -111,6 +134,38 @@ export function createApp(deps: AppDeps) {
   )
   api.route('/', accountRoutes({ auth, database: deps.database }))
   api.route('/', supportRoutes({ auth, database: deps.database }))
+  const storage = createDiskStorage(
+    deps.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-blobs-')),
+  )
+  const maxUploadBytes = (deps.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * 1024 * 1024
+  const repository = createRepositoryService({
+    database: deps.database,
+    storage,
+    jobs: deps.jobs,
+    logger: deps.logger,
+    parseLimits: deps.parseLimits ?? {},
+    urlFetchAllow: deps.urlFetchAllow ?? [],
+  })
+  api.route(
+    '/',
+    repositoryRoutes({
+      auth,
+      service: repository,
+      storage,
+      maxUploadBytes,
+      urlFetchAllow: deps.urlFetchAllow ?? [],
+    }),
+  )
+  api.route(
+    '/',
+    knowledgeRoutes({
+      auth,
+      service: createKnowledgeService({ database: deps.database }),
+      repository,
+      storage,
+      maxUploadBytes,
+    }),
+  )
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
   app.all('/api/*', (c) =>

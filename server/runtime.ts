@@ -11,9 +11,10 @@ import {
 } from './db/embedded.ts'
 import { type Database, openDatabase, runMigrations } from './db/index.ts'
 import { type Jobs, startJobs } from './jobs/index.ts'
-import { jobDefinitions } from './jobs/registry.ts'
+import { createJobDefinitions, createReaper, type JobDeps } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
+import { createDiskStorage } from './storage/index.ts'
 import { VERSION } from './version.ts'
 
 /**
@@ -109,13 +110,31 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     cleanups.push(() => database.close())
     await runMigrations(database)
 
+    const jobDeps: JobDeps = {
+      database,
+      storage: createDiskStorage(config.DATA_DIR),
+      logger,
+      parseLimits: { timeoutMs: config.PARSER_TIMEOUT_MS, memoryMb: config.PARSER_MEMORY_MB },
+      urlFetchAllow: config.URL_FETCH_ALLOW,
+    }
     const jobs = await startJobs({
       connectionString: databaseUrl,
       logger,
-      definitions: jobDefinitions,
+      definitions: createJobDefinitions(jobDeps),
       workers: options.http ? config.WORKERS : true,
     })
     cleanups.push(() => jobs.stop())
+    const runsWorkers = options.http ? config.WORKERS : true
+    if (runsWorkers) {
+      // DU1: after a crash, fail stuck files, sweep temp files and orphan blobs, re-queue lost jobs
+      const reap = createReaper(jobDeps, config.PARSER_TIMEOUT_MS + 60_000)
+      const runReaper = () =>
+        reap().catch((error) => logger.warn({ err: error }, 'repository reaper failed'))
+      await runReaper()
+      const timer = setInterval(runReaper, 5 * 60_000)
+      timer.unref()
+      cleanups.push(() => clearInterval(timer))
+    }
 
     if (!options.http) return { database, jobs, stop: stopAll }
 
@@ -138,6 +157,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       jwtSecret: config.JWT_SECRET,
       mailer,
       trustProxy: config.TRUST_PROXY,
+      dataDir: config.DATA_DIR,
+      maxUploadMb: config.MAX_UPLOAD_MB,
+      urlFetchAllow: config.URL_FETCH_ALLOW,
+      parseLimits: jobDeps.parseLimits,
       authLimits: {
         perAddress: { limit: config.AUTH_RATE_LIMIT_PER_MINUTE, windowMs: 60_000, bucketMs: 5_000 },
       },

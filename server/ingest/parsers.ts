@@ -70,8 +70,11 @@ async function parsePdf(buffer: Buffer, onProgress: Progress): Promise<ParseResu
     if (pages.length >= 3) {
       const counts = new Map<string, number>()
       for (const lines of pages) {
-        for (const text of new Set(lines.map((l) => l.replace(/\d+/g, '#')))) {
-          if (text && text.length <= 120) counts.set(text, (counts.get(text) ?? 0) + 1)
+        // only the first and last lines of a page can be running headers or footers
+        const edges = lines.filter(Boolean)
+        const candidates = [...edges.slice(0, 2), ...edges.slice(-2)]
+        for (const text of new Set(candidates.map((l) => l.replace(/\d+/g, '#')))) {
+          if (text && text.length <= 80) counts.set(text, (counts.get(text) ?? 0) + 1)
         }
       }
       for (const [text, count] of counts)
@@ -79,7 +82,11 @@ async function parsePdf(buffer: Buffer, onProgress: Progress): Promise<ParseResu
     }
     const blocks: Block[] = []
     pages.forEach((lines, index) => {
-      const kept = lines.filter((text) => text && !recurring.has(text.replace(/\d+/g, '#')))
+      const edges = lines.filter(Boolean)
+      const edge = new Set([...edges.slice(0, 2), ...edges.slice(-2)])
+      const kept = edges.filter(
+        (text) => !(edge.has(text) && recurring.has(text.replace(/\d+/g, '#'))),
+      )
       // join lines into paragraphs: hyphenated line ends rejoin, blank lines split
       const text = kept
         .join('\n')

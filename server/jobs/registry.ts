@@ -1,7 +1,38 @@
-import type { JobDefinition } from './index.ts'
+import type { Database } from '../db/index.ts'
+import type { ParseLimits } from '../ingest/index.ts'
+import type { Logger } from '../logger.ts'
+import { createRepositoryService, INGEST_JOB } from '../modules/repository/service.ts'
+import type { Storage } from '../storage/index.ts'
+import { defineJob, type JobDefinition } from './index.ts'
 
 /**
- * Every job the workers run. Modules add their definitions here (ingest, analyse, generate,
- * export, mail) so that API nodes and worker nodes agree on the queues.
+ * Every job the workers run. API nodes and worker nodes build the same list so that they agree on
+ * the queues; handlers get their dependencies here.
  */
-export const jobDefinitions: JobDefinition[] = []
+export interface JobDeps {
+  database: Database
+  storage: Storage
+  logger: Logger
+  parseLimits: Partial<ParseLimits>
+  urlFetchAllow: string[]
+}
+
+export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
+  const repository = createRepositoryService({ ...deps, jobs: undefined })
+  return [
+    defineJob<{ fileId: number }>({
+      name: INGEST_JOB,
+      // parsers run in their own processes; two at a time keeps a 2-core node responsive
+      batchSize: 1,
+      handler: async (job) => {
+        await repository.ingest(Number(job.data.fileId))
+      },
+    }),
+  ]
+}
+
+/** Crash recovery of the repository (DU1), run when a worker node starts and then periodically. */
+export function createReaper(deps: JobDeps, staleMs: number) {
+  const repository = createRepositoryService({ ...deps, jobs: undefined })
+  return () => repository.reap(staleMs)
+}

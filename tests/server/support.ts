@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
+import { type Jobs, startJobs } from '../../server/jobs/index.ts'
+import { createJobDefinitions } from '../../server/jobs/registry.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import { createMailer } from '../../server/mail/index.ts'
 import type { AuthLimits } from '../../server/modules/auth/service.ts'
+import { createDiskStorage } from '../../server/storage/index.ts'
 import { createTestDatabase } from '../support/db.ts'
 import type { MailCapture } from '../support/smtp.ts'
 
@@ -18,6 +24,11 @@ export interface TestAppOptions {
   authLimits?: Partial<AuthLimits>
   /** Defaults to a silent one. */
   logger?: Logger
+  /** Run the job workers (ingestion) against the test database. */
+  jobs?: boolean
+  maxUploadMb?: number
+  urlFetchAllow?: string[]
+  parserTimeoutMs?: number
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -31,8 +42,31 @@ export async function createTestApp(options: TestAppOptions = {}) {
     logger,
     retryDelaysMs: [50, 200],
   })
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-data-'))
+  const parseLimits = { timeoutMs: options.parserTimeoutMs ?? 30_000 }
+  let jobs: Jobs | undefined
+  if (options.jobs) {
+    jobs = await startJobs({
+      connectionString: database.url,
+      logger,
+      workers: true,
+      poolSize: 2,
+      definitions: createJobDefinitions({
+        database,
+        storage: createDiskStorage(dataDir),
+        logger,
+        parseLimits,
+        urlFetchAllow: options.urlFetchAllow ?? [],
+      }),
+    })
+  }
   const app = createApp({
     database,
+    jobs,
+    dataDir,
+    maxUploadMb: options.maxUploadMb,
+    urlFetchAllow: options.urlFetchAllow,
+    parseLimits,
     logger,
     version: 'test',
     embedded: true,
@@ -51,9 +85,13 @@ export async function createTestApp(options: TestAppOptions = {}) {
     app,
     database,
     mailer,
+    dataDir,
+    jobs,
     close: async () => {
+      await jobs?.stop()
       await mailer.close()
       await database.drop()
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -1,0 +1,189 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { safeParse } from 'zod/v4/core'
+import {
+  dataItemCreateSchema,
+  dataItemUpdateSchema,
+  fileListQuerySchema,
+  type ImportPreview,
+  importMappingSchema,
+  itemListQuerySchema,
+  KNOWLEDGE_TEXTS,
+  qaItemCreateSchema,
+  qaItemUpdateSchema,
+  searchQuerySchema,
+} from '../../../contract/knowledge.ts'
+import { paths } from '../../../contract/paths.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
+import { apiError, validationError } from '../../http/errors.ts'
+import { jsonBody, params, query } from '../../http/validate.ts'
+import { detectFileKind, ParseError, readTable, recogniseQaColumns } from '../../ingest/index.ts'
+import type { Storage } from '../../storage/index.ts'
+import { readMultipart } from '../repository/multipart.ts'
+import type { RepositoryService } from '../repository/service.ts'
+import type { KnowledgeService } from './service.ts'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const ID = ':id{[0-9]+}'
+const letter = (index: number) => {
+  let n = index + 1
+  let out = ''
+  while (n > 0) {
+    const r = (n - 1) % 26
+    out = String.fromCharCode(65 + r) + out
+    n = Math.floor((n - 1) / 26)
+  }
+  return out
+}
+
+export function knowledgeRoutes(options: {
+  auth: Authenticator
+  service: KnowledgeService
+  repository: RepositoryService
+  storage: Storage
+  maxUploadBytes: number
+}) {
+  const { service } = options
+  const app = new Hono<AuthEnv>()
+  app.use('/knowledge-base/*', requireAuth(options.auth))
+  const orgOf = (c: import('hono').Context<AuthEnv>) => c.get('auth').org.id
+
+  app.get(paths.knowledgeBase.qa, async (c) =>
+    c.json(await service.listQa(orgOf(c), query(c, itemListQuerySchema))),
+  )
+  app.post(paths.knowledgeBase.qa, async (c) => {
+    const body = await jsonBody(c, qaItemCreateSchema)
+    return c.json(await service.createQa(orgOf(c), c.get('auth').user.id, body), 201)
+  })
+  app.get(`/knowledge-base/qa/${ID}/`, async (c) =>
+    c.json(await service.getQa(orgOf(c), params(c, idParams).id)),
+  )
+  app.patch(`/knowledge-base/qa/${ID}/`, async (c) => {
+    const body = await jsonBody(c, qaItemUpdateSchema)
+    return c.json(
+      await service.updateQa(orgOf(c), c.get('auth').user.id, params(c, idParams).id, body),
+    )
+  })
+  app.delete(`/knowledge-base/qa/${ID}/delete/`, async (c) => {
+    await service.deleteQa(orgOf(c), params(c, idParams).id)
+    return c.json({ deleted: 1 })
+  })
+
+  app.get(paths.knowledgeBase.data, async (c) =>
+    c.json(await service.listData(orgOf(c), query(c, itemListQuerySchema))),
+  )
+  app.post(paths.knowledgeBase.data, async (c) => {
+    const body = await jsonBody(c, dataItemCreateSchema)
+    return c.json(await service.createData(orgOf(c), c.get('auth').user.id, body), 201)
+  })
+  app.get(`/knowledge-base/data/${ID}/`, async (c) =>
+    c.json(await service.getData(orgOf(c), params(c, idParams).id)),
+  )
+  app.patch(`/knowledge-base/data/${ID}/`, async (c) => {
+    const body = await jsonBody(c, dataItemUpdateSchema)
+    return c.json(
+      await service.updateData(orgOf(c), c.get('auth').user.id, params(c, idParams).id, body),
+    )
+  })
+  app.delete(`/knowledge-base/data/${ID}/delete/`, async (c) => {
+    await service.deleteData(orgOf(c), params(c, idParams).id)
+    return c.json({ deleted: 1 })
+  })
+
+  app.get(paths.knowledgeBase.files, async (c) => {
+    const q = query(c, fileListQuerySchema)
+    return c.json(await options.repository.list(orgOf(c), { ...q, status: 'ready' }))
+  })
+
+  app.get(paths.knowledgeBase.search, async (c) => {
+    const parsed = safeParse(searchQuerySchema, c.req.query())
+    if (!parsed.success) throw validationError(parsed.error, parsed.error.issues[0]?.message)
+    return c.json({ results: await service.search(orgOf(c), parsed.data) })
+  })
+
+  /** Reads the one table file of an import request (CSV or XLSX only). */
+  async function tableOf(c: import('hono').Context<AuthEnv>) {
+    const { uploads, fields } = await readMultipart(c, options.storage, {
+      maxBytes: options.maxUploadBytes,
+      maxFiles: 1,
+      fileFields: ['file', 'files'],
+    })
+    const upload = uploads[0]
+    try {
+      if (!upload) throw apiError(400, KNOWLEDGE_TEXTS.noFiles, { code: 'validation_error' })
+      const detected = await detectFileKind(upload.temp.path, upload.filename)
+      if (!detected.ok || (detected.kind !== 'csv' && detected.kind !== 'xlsx')) {
+        throw apiError(415, KNOWLEDGE_TEXTS.importNeedsTable, { code: 'unsupported_media_type' })
+      }
+      try {
+        const table = await readTable(upload.temp.path, detected.kind, { name: upload.filename })
+        return { table, kind: detected.kind, filename: upload.filename, fields }
+      } catch (error) {
+        if (error instanceof ParseError)
+          throw apiError(422, error.message, { code: 'unreadable_file' })
+        throw error
+      }
+    } finally {
+      if (upload) await options.storage.discard(upload.temp)
+    }
+  }
+
+  app.post(paths.knowledgeBase.importPreview, async (c) => {
+    const { table, kind, filename } = await tableOf(c)
+    const body: ImportPreview = {
+      filename,
+      kind,
+      sheets: table.sheets.map((sheet) => {
+        const guess = recogniseQaColumns(sheet.rows)
+        const header = sheet.rows[guess.headerRow - 1] ?? []
+        const width = Math.max(
+          header.length,
+          ...sheet.rows.slice(guess.headerRow, guess.headerRow + 20).map((r) => r.length),
+          0,
+        )
+        return {
+          name: sheet.name,
+          header_row: guess.headerRow,
+          columns: Array.from({ length: width }, (_, i) => ({
+            key: letter(i),
+            header: header[i] ?? '',
+          })),
+          sample: sheet.rows.slice(guess.headerRow, guess.headerRow + 20).map((row, i) => ({
+            row: guess.headerRow + i + 1,
+            cells: Object.fromEntries(
+              row.flatMap((cell, c) => (cell ? [[letter(c), cell.slice(0, 500)]] : [])),
+            ),
+          })),
+          row_count: Math.max(0, sheet.rows.length - guess.headerRow),
+          suggested: {
+            question: guess.question === null ? null : letter(guess.question),
+            answer: guess.answer === null ? null : letter(guess.answer),
+            dropdown: guess.dropdown === null ? null : letter(guess.dropdown),
+            tags: guess.tags === null ? null : letter(guess.tags),
+          },
+        }
+      }),
+    }
+    return c.json(body)
+  })
+
+  app.post(paths.knowledgeBase.import, async (c) => {
+    const { table, filename, fields } = await tableOf(c)
+    let raw: unknown
+    try {
+      raw = JSON.parse(fields.mapping ?? '')
+    } catch {
+      throw apiError(400, 'Send the column mapping as JSON in the field mapping', {
+        code: 'validation_error',
+      })
+    }
+    const mapping = safeParse(importMappingSchema, raw)
+    if (!mapping.success) throw validationError(mapping.error, mapping.error.issues[0]?.message)
+    return c.json(
+      await service.importQa(orgOf(c), c.get('auth').user.id, table.sheets, mapping.data, filename),
+    )
+  })
+
+  return app
+}

@@ -1,0 +1,129 @@
+import { Readable } from 'node:stream'
+import busboy from 'busboy'
+import type { Context } from 'hono'
+import { KNOWLEDGE_TEXTS, MAX_FILES_PER_UPLOAD } from '../../../contract/knowledge.ts'
+import { apiError } from '../../http/errors.ts'
+import { SizeLimitError, type Storage, type TempFile } from '../../storage/index.ts'
+
+/**
+ * Multipart uploads streamed to temp files, never buffered whole (UP2): a declared length beyond
+ * what the request may carry is refused before a byte is read, and each file is cut off at the
+ * per-file cap while it streams. On any refusal every temp file of the request is removed.
+ */
+
+export interface Upload {
+  temp: TempFile
+  filename: string
+  field: string
+}
+
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''))
+
+const tooLarge = (text: string) => apiError(413, text, { code: 'payload_too_large' })
+
+/** Refuses by Content-Length alone, before reading (UP2). */
+export function checkDeclaredLength(c: Context, maxBytes: number, maxFiles: number) {
+  const declared = Number(c.req.header('content-length') ?? Number.NaN)
+  if (Number.isFinite(declared) && declared > maxBytes * maxFiles + 1024 * 1024) {
+    throw tooLarge(
+      `The upload is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit per file`,
+    )
+  }
+}
+
+export async function readMultipart(
+  c: Context,
+  storage: Storage,
+  options: { maxBytes: number; maxFiles?: number; fileFields: string[] },
+): Promise<{ uploads: Upload[]; fields: Record<string, string> }> {
+  const maxFiles = options.maxFiles ?? MAX_FILES_PER_UPLOAD
+  const type = c.req.header('content-type') ?? ''
+  if (!/^multipart\/form-data/i.test(type) || !c.req.raw.body) {
+    throw apiError(400, 'Send the files as multipart/form-data', { code: 'validation_error' })
+  }
+  checkDeclaredLength(c, options.maxBytes, maxFiles)
+  const uploads: Upload[] = []
+  const fields: Record<string, string> = {}
+  const pending: Promise<void>[] = []
+  let failure: Error | null = null
+  const limitMb = Math.round(options.maxBytes / 1024 / 1024)
+
+  let parser: busboy.Busboy
+  try {
+    parser = busboy({
+      headers: { 'content-type': type },
+      limits: { files: maxFiles + 1, fields: 20, fieldSize: 64 * 1024, parts: maxFiles + 21 },
+      defParamCharset: 'utf8',
+    })
+  } catch {
+    throw apiError(400, 'The upload is not valid multipart/form-data', { code: 'validation_error' })
+  }
+  const done = new Promise<void>((resolve, reject) => {
+    parser.on('file', (field, stream, info) => {
+      if (failure || !options.fileFields.includes(field)) {
+        stream.resume()
+        return
+      }
+      if (uploads.length + pending.length >= maxFiles) {
+        failure ??= apiError(400, KNOWLEDGE_TEXTS.tooManyFiles, { code: 'validation_error' })
+        stream.resume()
+        return
+      }
+      const filename = info.filename || 'file'
+      pending.push(
+        storage
+          .writeTemp(stream, options.maxBytes)
+          .then((temp) => {
+            uploads.push({ temp, filename, field })
+          })
+          .catch((error) => {
+            stream.resume()
+            if (error instanceof SizeLimitError) {
+              failure ??= tooLarge(
+                fill(KNOWLEDGE_TEXTS.fileTooLarge, { name: filename, limit: limitMb }),
+              )
+            } else failure ??= error as Error
+          }),
+      )
+    })
+    parser.on('field', (name, value) => {
+      fields[name] = value
+    })
+    parser.on('close', () => resolve())
+    parser.on('error', () =>
+      reject(
+        apiError(400, 'The upload is not valid multipart/form-data', { code: 'validation_error' }),
+      ),
+    )
+  })
+  const source = Readable.fromWeb(
+    c.req.raw.body as import('node:stream/web').ReadableStream<Uint8Array>,
+  )
+  source.on('error', (error) => parser.destroy(error))
+  source.pipe(parser)
+  try {
+    await done
+    await Promise.all(pending)
+  } catch (error) {
+    failure ??= error as Error
+    await Promise.allSettled(pending)
+  }
+  if (failure) {
+    await Promise.all(uploads.map((upload) => storage.discard(upload.temp)))
+    throw failure
+  }
+  return { uploads, fields }
+}
+
+/** Tags sent with an upload: a JSON array or comma-separated text. */
+export function parseTagsField(value: string | undefined): string[] {
+  if (!value?.trim()) return []
+  try {
+    const parsed: unknown = JSON.parse(value)
+    if (Array.isArray(parsed)) return parsed.map(String)
+  } catch {
+    // comma-separated
+  }
+  return value.split(',')
+}

@@ -1,0 +1,142 @@
+import { Hono } from 'hono'
+import { stream } from 'hono/streaming'
+import { z } from 'zod'
+import {
+  batchDeleteRequestSchema,
+  fileListQuerySchema,
+  KNOWLEDGE_TEXTS,
+  updateTagsRequestSchema,
+  urlUploadRequestSchema,
+} from '../../../contract/knowledge.ts'
+import { paths } from '../../../contract/paths.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
+import { apiError } from '../../http/errors.ts'
+import { jsonBody, params, query } from '../../http/validate.ts'
+import { checkUrl } from '../../net/safe-fetch.ts'
+import type { Storage } from '../../storage/index.ts'
+import { parseTagsField, readMultipart } from './multipart.ts'
+import type { RepositoryService } from './service.ts'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const ID = ':id{[0-9]+}'
+const at = (path: string) => path.replace('{id}', ID)
+
+/** An RFC 6266 Content-Disposition: an ASCII fallback and the UTF-8 name (UP8). */
+export function attachment(name: string) {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
+}
+
+/** Types a browser might render or run are never served as themselves (UP8). */
+const safeMime = (mime: string) =>
+  /html|svg|xml|javascript/i.test(mime) ? 'application/octet-stream' : mime
+
+export function repositoryRoutes(options: {
+  auth: Authenticator
+  service: RepositoryService
+  storage: Storage
+  maxUploadBytes: number
+  urlFetchAllow: string[]
+}) {
+  const { service } = options
+  const app = new Hono<AuthEnv>()
+  app.use('/files/*', requireAuth(options.auth))
+  app.use('/urls/*', requireAuth(options.auth))
+  app.use(paths.account.fileStats, requireAuth(options.auth))
+
+  app.get(paths.files.list, async (c) => {
+    return c.json(await service.list(c.get('auth').org.id, query(c, fileListQuerySchema)))
+  })
+
+  app.post(paths.files.upload, async (c) => {
+    const auth = c.get('auth')
+    const { uploads, fields } = await readMultipart(c, options.storage, {
+      maxBytes: options.maxUploadBytes,
+      fileFields: ['files', 'file'],
+    })
+    try {
+      if (!uploads.length)
+        throw apiError(400, KNOWLEDGE_TEXTS.noFiles, { code: 'validation_error' })
+      const tags = parseTagsField(fields.tags)
+      const parsedTags = updateTagsRequestSchema.safeParse({ tags })
+      if (!parsedTags.success)
+        throw apiError(400, 'Tags must be at most 20, each up to 40 characters', {
+          code: 'validation_error',
+        })
+      const files = await service.addUploads(
+        auth.org.id,
+        auth.user.id,
+        uploads,
+        parsedTags.data.tags,
+      )
+      return c.json({ files }, 201)
+    } finally {
+      // committed temps were renamed away; anything left is discarded
+      await Promise.all(uploads.map((upload) => options.storage.discard(upload.temp)))
+    }
+  })
+
+  app.post(paths.files.uploadUrls, async (c) => {
+    const auth = c.get('auth')
+    const body = await jsonBody(c, urlUploadRequestSchema)
+    const checked = checkUrl(body.url, options.urlFetchAllow)
+    if (!checked.ok) {
+      throw apiError(400, checked.error.message, {
+        code: checked.error.code === 'blocked' ? 'url_blocked' : 'validation_error',
+      })
+    }
+    return c.json(await service.addUrl(auth.org.id, auth.user.id, checked.url, body.tags), 201)
+  })
+
+  app.post(paths.files.batchDelete, async (c) => {
+    const body = await jsonBody(c, batchDeleteRequestSchema)
+    return c.json({ deleted: await service.remove(c.get('auth').org.id, body.file_ids) })
+  })
+
+  app.get(at('/files/{id}/'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.getFile(c.get('auth').org.id, id))
+  })
+
+  app.get(at('/files/{id}/download/'), async (c) => {
+    const { id } = params(c, idParams)
+    const file = await service.blob(c.get('auth').org.id, id)
+    c.header('Content-Type', safeMime(file.mime))
+    c.header('Content-Disposition', attachment(file.name))
+    c.header('Content-Length', String(file.size))
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Cache-Control', 'private, no-store')
+    c.header('Content-Security-Policy', "default-src 'none'; sandbox")
+    return stream(c, async (out) => {
+      for await (const chunk of file.stream) await out.write(chunk as Uint8Array)
+    })
+  })
+
+  const remove = async (c: import('hono').Context<AuthEnv>) => {
+    const { id } = params(c, idParams)
+    const deleted = await service.remove(c.get('auth').org.id, [id])
+    if (!deleted) throw apiError(404, KNOWLEDGE_TEXTS.fileNotFound, { code: 'not_found' })
+    return c.json({ deleted })
+  }
+  app.get(at('/files/{id}/delete/'), remove)
+  app.delete(at('/files/{id}/delete/'), remove)
+
+  app.post(at('/files/{id}/reprocess/'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.reprocess(c.get('auth').org.id, id))
+  })
+
+  const tags = async (c: import('hono').Context<AuthEnv>) => {
+    const { id } = params(c, idParams)
+    const body = await jsonBody(c, updateTagsRequestSchema)
+    return c.json(await service.updateTags(c.get('auth').org.id, id, body.tags))
+  }
+  app.post(at('/files/{id}/update-tags/'), tags)
+  app.patch(at('/files/{id}/update-tags/'), tags)
+  app.put(at('/files/{id}/update-tags/'), tags)
+
+  app.get(paths.account.fileStats, async (c) => c.json(await service.stats(c.get('auth').org.id)))
+
+  return app
+}
