@@ -3,7 +3,6 @@ import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 
 /**
  * Blobs on disk under DATA_DIR/files/<org>/<key>, addressed by generated keys, never by uploaded
@@ -64,21 +63,31 @@ export function createDiskStorage(dataDir: string): Storage {
       const file = path.join(tmp, `${randomUUID()}.part`)
       const hash = createHash('sha256')
       let size = 0
+      let tooLarge = false
+      const out = createWriteStream(file, { mode: 0o600 })
+      const written = new Promise<void>((resolve, reject) => {
+        out.on('finish', resolve)
+        out.on('error', reject)
+      })
       try {
-        await pipeline(
-          source,
-          async function* (chunks: AsyncIterable<Buffer>) {
-            for await (const chunk of chunks) {
-              size += chunk.length
-              if (size > maxBytes) throw new SizeLimitError('too large')
-              hash.update(chunk)
-              yield chunk
-            }
-          },
-          createWriteStream(file, { mode: 0o600 }),
-        )
+        // past the cap the rest is read and dropped, so that the request's other parts still parse
+        for await (const chunk of source as AsyncIterable<Buffer>) {
+          size += chunk.length
+          if (tooLarge) continue
+          if (size > maxBytes) {
+            tooLarge = true
+            continue
+          }
+          hash.update(chunk)
+          if (!out.write(chunk))
+            await new Promise<void>((resolve) => out.once('drain', () => resolve()))
+        }
+        out.end()
+        await written
+        if (tooLarge) throw new SizeLimitError('too large')
         await flush(file)
       } catch (error) {
+        out.destroy()
         await rm(file, { force: true })
         throw error
       }

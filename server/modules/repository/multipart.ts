@@ -43,7 +43,8 @@ export async function readMultipart(
     throw apiError(400, 'Send the files as multipart/form-data', { code: 'validation_error' })
   }
   checkDeclaredLength(c, options.maxBytes, maxFiles)
-  const uploads: Upload[] = []
+  const written: Upload[] = []
+  let order = 0
   const fields: Record<string, string> = {}
   const pending: Promise<void>[] = []
   let failure: Error | null = null
@@ -65,17 +66,19 @@ export async function readMultipart(
         stream.resume()
         return
       }
-      if (uploads.length + pending.length >= maxFiles) {
+      if (pending.length >= maxFiles) {
         failure ??= apiError(400, KNOWLEDGE_TEXTS.tooManyFiles, { code: 'validation_error' })
         stream.resume()
         return
       }
       const filename = info.filename || 'file'
+      // keep the order of the parts, whatever order their writes finish in
+      const slot = order++
       pending.push(
         storage
           .writeTemp(stream, options.maxBytes)
           .then((temp) => {
-            uploads.push({ temp, filename, field })
+            written[slot] = { temp, filename, field }
           })
           .catch((error) => {
             stream.resume()
@@ -109,6 +112,7 @@ export async function readMultipart(
     failure ??= error as Error
     await Promise.allSettled(pending)
   }
+  const uploads = written.filter(Boolean)
   if (failure) {
     await Promise.all(uploads.map((upload) => storage.discard(upload.temp)))
     throw failure
