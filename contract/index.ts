@@ -1,6 +1,6 @@
 export * from './auth.ts'
 export * from './errors.ts'
 export * from './health.ts'
+export * from './knowledge.ts'
 export * from './paging.ts'
 export * from './paths.ts'
-export * from './knowledge.ts'

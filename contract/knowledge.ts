@@ -173,10 +173,18 @@ export const qaItemListSchema = paged(qaItemSchema)
 export const qaItemCreateSchema = z.object({
   question: z
     .string()
-    .check(z.trim(), z.minLength(1, 'Enter a question'), z.maxLength(4_000, 'The question is too long')),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a question'),
+      z.maxLength(4_000, 'The question is too long'),
+    ),
   answer: z
     .string()
-    .check(z.trim(), z.minLength(1, 'Enter an answer'), z.maxLength(20_000, 'The answer is too long')),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter an answer'),
+      z.maxLength(20_000, 'The answer is too long'),
+    ),
   dropdown_value: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(100))), null),
   tags: z._default(tagsSchema, []),
   source: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(500))), null),
@@ -284,9 +292,7 @@ export type ImportResult = z.infer<typeof importResultSchema>
 export const SEARCH_SOURCES = ['all', 'files', 'qa', 'data'] as const
 
 export const searchQuerySchema = z.object({
-  q: z
-    .string()
-    .check(z.trim(), z.minLength(1, 'Enter something to search for'), z.maxLength(500)),
+  q: z.string().check(z.trim(), z.minLength(1, 'Enter something to search for'), z.maxLength(500)),
   source: z._default(z.enum(SEARCH_SOURCES), 'all'),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(50)), 10),
 })

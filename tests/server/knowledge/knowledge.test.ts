@@ -4,6 +4,9 @@ import { makeCsv, makeXlsx } from '../../fixtures/documents.ts'
 import { call, get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
 
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+type Body = any
+
 let ctx: TestApp
 beforeAll(async () => {
   ctx = await createTestApp()
@@ -31,7 +34,7 @@ async function multipart(
     body: form,
     headers: { authorization: `Bearer ${token}` },
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as Body }
 }
 
 describe('knowledge base items', () => {
@@ -171,7 +174,7 @@ describe('knowledge base items', () => {
     expect(again.body).toMatchObject({ created: 0, updated: 2 })
     const items = await get(ctx, paths.knowledgeBase.qa, user.token)
     expect(items.body.count).toBe(2)
-    expect(items.body.results.find((i: any) => i.question === 'Is MFA enforced?')).toMatchObject({
+    expect(items.body.results.find((i: Body) => i.question === 'Is MFA enforced?')).toMatchObject({
       answer: 'For all staff',
       dropdown_value: 'Yes',
       tags: ['CAIQ'],

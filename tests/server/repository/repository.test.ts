@@ -5,6 +5,9 @@ import { makeCsv, makeDocx, makePdf, makeXlsx } from '../../fixtures/documents.t
 import { call, get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
 
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+type Body = any
+
 let ctx: TestApp & { dataDir: string }
 let server: Server
 let sitePort = 0
@@ -60,7 +63,7 @@ async function upload(
     body: form,
     headers: token ? { authorization: `Bearer ${token}` } : {},
   })
-  return { status: res.status, body: (await res.json()) as any }
+  return { status: res.status, body: (await res.json()) as Body }
 }
 
 async function waitFor(token: string, id: number, status = 'ready') {
@@ -101,7 +104,7 @@ describe('repository', () => {
       'policies, SOC 2,policies',
     )
     expect(res.status, JSON.stringify(res.body)).toBe(201)
-    expect(res.body.files.map((f: any) => [f.name, f.kind])).toEqual([
+    expect(res.body.files.map((f: Body) => [f.name, f.kind])).toEqual([
       ['Security overview.pdf', 'pdf'],
       ['Handbook.docx', 'docx'],
       ['Past answers.xlsx', 'xlsx'],
