@@ -86,3 +86,13 @@ export const SIDEBAR_TOOLTIP_OPEN_DELAY_MS = 0
 export const MENU_TYPEAHEAD_RESET_MS = 1_000
 export const SUBMENU_OPEN_DELAY_MS = 100
 export const MENU_POINTER_GRACE_MS = 300
+
+/** Repository and knowledge base (ours; the spec names no timers here). */
+/** While any file is queued or processing, its status is fetched this often. */
+export const FILE_STATUS_POLL_MS = 1_500
+/** Typing in the repository's search box waits this long before listing. */
+export const LIST_SEARCH_DEBOUNCE_MS = 300
+/** Typing in the knowledge-base search waits this long before searching. */
+export const KB_SEARCH_DEBOUNCE_MS = 250
+/** Uploads sent at once; the rest wait their turn. */
+export const MAX_PARALLEL_UPLOADS = 3

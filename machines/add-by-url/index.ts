@@ -1,0 +1,1 @@
+export * from './add-by-url.machine.ts'

@@ -1,0 +1,269 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import type { FileKind, FileStatus, RepositoryFile } from '../../contract/knowledge.ts'
+import { FILE_STATUS_POLL_MS, LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
+
+/**
+ * The repository's table: filters, search (debounced), paging, selection, row actions and batch
+ * delete behind a confirmation. While any listed file is queued or processing, the list refreshes
+ * itself quietly so progress bars move and statuses settle.
+ */
+
+export interface FileQuery {
+  page: number
+  page_size: number
+  q: string
+  kind: FileKind | ''
+  status: FileStatus | ''
+  tag: string
+}
+
+export interface FileListContext {
+  query: FileQuery
+  count: number
+  files: RepositoryFile[]
+  selected: number[]
+  /** Ids waiting for the delete confirmation. */
+  pendingDelete: number[]
+  error: string | null
+  loaded: boolean
+}
+
+export type FileAction =
+  | { kind: 'reprocess'; id: number }
+  | { kind: 'tags'; id: number; tags: string[] }
+
+export type FileListEvents =
+  | { type: 'search.change'; q: string }
+  | { type: 'filter.change'; filter: Partial<Pick<FileQuery, 'kind' | 'status' | 'tag'>> }
+  | { type: 'page.change'; page: number }
+  | { type: 'refresh' }
+  | { type: 'select.toggle'; id: number }
+  | { type: 'select.all' }
+  | { type: 'select.clear' }
+  | { type: 'delete.request'; ids: number[] }
+  | { type: 'delete.confirm' }
+  | { type: 'delete.cancel' }
+  | { type: 'action'; action: FileAction }
+
+export type FileListEmitted = { type: 'deleted'; count: number } | { type: 'failed'; error: string }
+
+export interface ListOutput {
+  count: number
+  results: RepositoryFile[]
+}
+
+const mustBeProvided = (name: string) => () => {
+  throw new Error(`fileListMachine: the ${name} actor must be provided`)
+}
+
+const errorOf = (error: unknown) =>
+  error instanceof Error && error.message
+    ? error.message
+    : 'Something went wrong. Please try again.'
+
+export const DEFAULT_FILE_QUERY: FileQuery = {
+  page: 1,
+  page_size: 25,
+  q: '',
+  kind: '',
+  status: '',
+  tag: '',
+}
+
+export const fileListMachine = setup({
+  types: {
+    context: {} as FileListContext,
+    events: {} as FileListEvents,
+    emitted: {} as FileListEmitted,
+  },
+  actors: {
+    loadFiles: fromPromise<ListOutput, FileQuery>(mustBeProvided('loadFiles')),
+    deleteFiles: fromPromise<number, { ids: number[] }>(mustBeProvided('deleteFiles')),
+    runAction: fromPromise<void, FileAction>(mustBeProvided('runAction')),
+  },
+  delays: { pollInterval: FILE_STATUS_POLL_MS, searchDebounce: LIST_SEARCH_DEBOUNCE_MS },
+  guards: {
+    hasPending: ({ context }) =>
+      context.files.some((file) => file.status === 'queued' || file.status === 'processing'),
+  },
+  actions: {
+    setSearch: assign(({ context }, q: string) => ({ query: { ...context.query, q, page: 1 } })),
+    setFilter: assign(({ context }, filter: Partial<FileQuery>) => ({
+      query: { ...context.query, ...filter, page: 1 },
+    })),
+    setPage: assign(({ context }, page: number) => ({
+      query: { ...context.query, page: Math.max(1, page) },
+    })),
+    setList: assign(({ context }, output: ListOutput) => ({
+      count: output.count,
+      files: output.results,
+      loaded: true,
+      error: null,
+      // a selected file that is no longer listed is no longer selected
+      selected: context.selected.filter((id) => output.results.some((file) => file.id === id)),
+    })),
+    setError: assign((_, error: unknown) => ({ error: errorOf(error) })),
+    toggle: assign(({ context }, id: number) => ({
+      selected: context.selected.includes(id)
+        ? context.selected.filter((s) => s !== id)
+        : [...context.selected, id],
+    })),
+    selectAll: assign(({ context }) => ({ selected: context.files.map((file) => file.id) })),
+    clearSelection: assign({ selected: [] }),
+    askDelete: assign((_, ids: number[]) => ({ pendingDelete: ids })),
+    forgetDelete: assign({ pendingDelete: [] }),
+    deleted: assign(({ context }) => ({
+      selected: context.selected.filter((id) => !context.pendingDelete.includes(id)),
+      pendingDelete: [],
+    })),
+    announceDeleted: emit((_, count: number) => ({ type: 'deleted' as const, count })),
+    announceFailure: emit((_, error: unknown) => ({
+      type: 'failed' as const,
+      error: errorOf(error),
+    })),
+  },
+}).createMachine({
+  id: 'fileList',
+  context: {
+    query: DEFAULT_FILE_QUERY,
+    count: 0,
+    files: [],
+    selected: [],
+    pendingDelete: [],
+    error: null,
+    loaded: false,
+  },
+  initial: 'loading',
+  on: {
+    'select.toggle': { actions: { type: 'toggle', params: ({ event }) => event.id } },
+    'select.all': { actions: 'selectAll' },
+    'select.clear': { actions: 'clearSelection' },
+  },
+  states: {
+    loading: {
+      tags: 'loading',
+      invoke: {
+        src: 'loadFiles',
+        input: ({ context }) => context.query,
+        onDone: {
+          target: 'ready',
+          actions: { type: 'setList', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'failed',
+          actions: {
+            type: 'setError',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
+      },
+    },
+    failed: {
+      on: {
+        refresh: 'loading',
+        'filter.change': {
+          target: 'loading',
+          actions: { type: 'setFilter', params: ({ event }) => event.filter },
+        },
+      },
+    },
+    ready: {
+      after: { pollInterval: { guard: 'hasPending', target: 'refreshing' } },
+      on: {
+        refresh: 'loading',
+        'search.change': {
+          target: 'typing',
+          actions: { type: 'setSearch', params: ({ event }) => event.q },
+        },
+        'filter.change': {
+          target: 'loading',
+          actions: { type: 'setFilter', params: ({ event }) => event.filter },
+        },
+        'page.change': {
+          target: 'loading',
+          actions: { type: 'setPage', params: ({ event }) => event.page },
+        },
+        'delete.request': {
+          target: 'confirming',
+          actions: { type: 'askDelete', params: ({ event }) => event.ids },
+        },
+        action: 'acting',
+      },
+    },
+    typing: {
+      description: 'The search text changed: wait for a pause in typing before listing.',
+      after: { searchDebounce: 'loading' },
+      on: {
+        'search.change': {
+          target: 'typing',
+          reenter: true,
+          actions: { type: 'setSearch', params: ({ event }) => event.q },
+        },
+      },
+    },
+    refreshing: {
+      description: 'A quiet refresh while files are being processed; the table stays as it is.',
+      invoke: {
+        src: 'loadFiles',
+        input: ({ context }) => context.query,
+        onDone: {
+          target: 'ready',
+          actions: { type: 'setList', params: ({ event }) => event.output },
+        },
+        onError: 'ready',
+      },
+      on: {
+        'search.change': {
+          target: 'typing',
+          actions: { type: 'setSearch', params: ({ event }) => event.q },
+        },
+        'delete.request': {
+          target: 'confirming',
+          actions: { type: 'askDelete', params: ({ event }) => event.ids },
+        },
+      },
+    },
+    confirming: {
+      on: {
+        'delete.confirm': 'deleting',
+        'delete.cancel': { target: 'ready', actions: 'forgetDelete' },
+      },
+    },
+    deleting: {
+      tags: 'busy',
+      invoke: {
+        src: 'deleteFiles',
+        input: ({ context }) => ({ ids: context.pendingDelete }),
+        onDone: {
+          target: 'loading',
+          actions: [{ type: 'announceDeleted', params: ({ event }) => event.output }, 'deleted'],
+        },
+        onError: {
+          target: 'ready',
+          actions: [
+            'forgetDelete',
+            {
+              type: 'announceFailure',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+          ],
+        },
+      },
+    },
+    acting: {
+      tags: 'busy',
+      invoke: {
+        src: 'runAction',
+        input: ({ event }) => (event as Extract<FileListEvents, { type: 'action' }>).action,
+        onDone: 'loading',
+        onError: {
+          target: 'ready',
+          actions: {
+            type: 'announceFailure',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
+      },
+    },
+  },
+})

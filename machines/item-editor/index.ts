@@ -1,0 +1,1 @@
+export * from './item-editor.machine.ts'

@@ -1,0 +1,241 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import { safeParse } from 'zod/v4/core'
+import {
+  type DataItem,
+  dataItemCreateSchema,
+  type QaItem,
+  qaItemCreateSchema,
+} from '../../contract/knowledge.ts'
+
+/**
+ * The knowledge-base item editor: add or edit a Q&A item (question, answer, dropdown value, tags,
+ * source) or a data item (title, value, tags, source), and delete one behind a confirmation.
+ * Fields are checked with the contract's own rules before anything is sent.
+ */
+
+export type ItemMode = 'qa' | 'data'
+export type ItemField =
+  | 'question'
+  | 'answer'
+  | 'dropdown_value'
+  | 'title'
+  | 'value'
+  | 'tags'
+  | 'source'
+export type ItemValues = Record<ItemField, string>
+
+export interface ItemEditorContext {
+  mode: ItemMode
+  id: number | null
+  values: ItemValues
+  errors: Partial<Record<ItemField, string>>
+  failure: string | null
+}
+
+export type ItemEditorEvents =
+  | { type: 'create'; mode: ItemMode }
+  | { type: 'edit'; mode: 'qa'; item: QaItem }
+  | { type: 'edit'; mode: 'data'; item: DataItem }
+  | { type: 'change'; field: ItemField; value: string }
+  | { type: 'submit' }
+  | { type: 'close' }
+  | { type: 'delete.request'; mode: ItemMode; id: number }
+  | { type: 'delete.confirm' }
+  | { type: 'delete.cancel' }
+
+export type ItemEditorEmitted =
+  | { type: 'saved'; mode: ItemMode }
+  | { type: 'deleted'; mode: ItemMode }
+
+export type SaveItemInput =
+  | {
+      mode: 'qa'
+      id: number | null
+      body: {
+        question: string
+        answer: string
+        dropdown_value: string | null
+        tags: string[]
+        source: string | null
+      }
+    }
+  | {
+      mode: 'data'
+      id: number | null
+      body: { title: string; value: string; tags: string[]; source: string | null }
+    }
+
+const EMPTY: ItemValues = {
+  question: '',
+  answer: '',
+  dropdown_value: '',
+  title: '',
+  value: '',
+  tags: '',
+  source: '',
+}
+
+const mustBeProvided = (name: string) => () => {
+  throw new Error(`itemEditorMachine: the ${name} actor must be provided`)
+}
+
+const tagsOf = (text: string) =>
+  text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean)
+
+export function payload(context: ItemEditorContext): SaveItemInput {
+  const v = context.values
+  const common = { tags: tagsOf(v.tags), source: v.source.trim() || null }
+  return context.mode === 'qa'
+    ? {
+        mode: 'qa',
+        id: context.id,
+        body: {
+          question: v.question,
+          answer: v.answer,
+          dropdown_value: v.dropdown_value.trim() || null,
+          ...common,
+        },
+      }
+    : { mode: 'data', id: context.id, body: { title: v.title, value: v.value, ...common } }
+}
+
+/** Each field's first problem, in the contract's words. */
+export function check(context: ItemEditorContext): Partial<Record<ItemField, string>> {
+  const input = payload(context)
+  const result =
+    input.mode === 'qa'
+      ? safeParse(qaItemCreateSchema, input.body)
+      : safeParse(dataItemCreateSchema, input.body)
+  if (result.success) return {}
+  const errors: Partial<Record<ItemField, string>> = {}
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? '') as ItemField
+    errors[field] ??= issue.message
+  }
+  return errors
+}
+
+const errorOf = (error: unknown) =>
+  error instanceof Error && error.message
+    ? error.message
+    : 'The item could not be saved. Please try again.'
+
+export const itemEditorMachine = setup({
+  types: {
+    context: {} as ItemEditorContext,
+    events: {} as ItemEditorEvents,
+    emitted: {} as ItemEditorEmitted,
+  },
+  actors: {
+    saveItem: fromPromise<void, SaveItemInput>(mustBeProvided('saveItem')),
+    deleteItem: fromPromise<void, { mode: ItemMode; id: number }>(mustBeProvided('deleteItem')),
+  },
+  guards: { isValid: ({ context }) => Object.keys(check(context)).length === 0 },
+  actions: {
+    startCreate: assign((_, mode: ItemMode) => ({
+      mode,
+      id: null,
+      values: EMPTY,
+      errors: {},
+      failure: null,
+    })),
+    startEdit: assign((_, event: Extract<ItemEditorEvents, { type: 'edit' }>) => ({
+      mode: event.mode,
+      id: event.item.id,
+      errors: {},
+      failure: null,
+      values:
+        event.mode === 'qa'
+          ? {
+              ...EMPTY,
+              question: event.item.question,
+              answer: event.item.answer,
+              dropdown_value: event.item.dropdown_value ?? '',
+              tags: event.item.tags.join(', '),
+              source: event.item.source ?? '',
+            }
+          : {
+              ...EMPTY,
+              title: event.item.title,
+              value: event.item.value,
+              tags: event.item.tags.join(', '),
+              source: event.item.source ?? '',
+            },
+    })),
+    change: assign(({ context }, params: { field: ItemField; value: string }) => ({
+      values: { ...context.values, [params.field]: params.value },
+      errors: { ...context.errors, [params.field]: undefined },
+    })),
+    showErrors: assign(({ context }) => ({ errors: check(context) })),
+    askDelete: assign((_, params: { mode: ItemMode; id: number }) => ({
+      mode: params.mode,
+      id: params.id,
+      failure: null,
+    })),
+    setFailure: assign((_, error: unknown) => ({ failure: errorOf(error) })),
+    announceSaved: emit(({ context }) => ({ type: 'saved' as const, mode: context.mode })),
+    announceDeleted: emit(({ context }) => ({ type: 'deleted' as const, mode: context.mode })),
+  },
+}).createMachine({
+  id: 'itemEditor',
+  context: { mode: 'qa', id: null, values: EMPTY, errors: {}, failure: null },
+  initial: 'closed',
+  states: {
+    closed: {
+      on: {
+        create: {
+          target: 'editing',
+          actions: { type: 'startCreate', params: ({ event }) => event.mode },
+        },
+        edit: { target: 'editing', actions: { type: 'startEdit', params: ({ event }) => event } },
+        'delete.request': {
+          target: 'confirmingDelete',
+          actions: { type: 'askDelete', params: ({ event }) => event },
+        },
+      },
+    },
+    editing: {
+      on: {
+        close: 'closed',
+        change: { actions: { type: 'change', params: ({ event }) => event } },
+        submit: [{ guard: 'isValid', target: 'saving' }, { actions: 'showErrors' }],
+      },
+    },
+    saving: {
+      tags: 'loading',
+      invoke: {
+        src: 'saveItem',
+        input: ({ context }) => payload(context),
+        onDone: { target: 'closed', actions: 'announceSaved' },
+        onError: {
+          target: 'editing',
+          actions: {
+            type: 'setFailure',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
+      },
+    },
+    confirmingDelete: {
+      on: { 'delete.confirm': 'deleting', 'delete.cancel': 'closed' },
+    },
+    deleting: {
+      tags: 'loading',
+      invoke: {
+        src: 'deleteItem',
+        input: ({ context }) => ({ mode: context.mode, id: context.id ?? 0 }),
+        onDone: { target: 'closed', actions: 'announceDeleted' },
+        onError: {
+          target: 'confirmingDelete',
+          actions: {
+            type: 'setFailure',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,1 @@
+export * from './kb-search.machine.ts'

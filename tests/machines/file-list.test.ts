@@ -1,0 +1,106 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { RepositoryFile } from '../../contract/knowledge.ts'
+import {
+  type FileAction,
+  type FileQuery,
+  fileListMachine,
+  type ListOutput,
+} from '../../machines/file-list/index.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const file = (id: number, status: RepositoryFile['status']) =>
+  ({ id, name: `f${id}.pdf`, status, progress: 0 }) as RepositoryFile
+
+const never = <T, I>() => fromPromise<T, I>(() => new Promise(() => {}))
+const pending = fileListMachine.provide({
+  actors: {
+    loadFiles: never<ListOutput, FileQuery>(),
+    deleteFiles: never<number, { ids: number[] }>(),
+    runAction: never<void, FileAction>(),
+  },
+})
+
+const list = (status: RepositoryFile['status']) => ({ count: 1, results: [file(1, status)] })
+const done = (state: string, output: unknown) => ({
+  type: `xstate.done.actor.0.fileList.${state}`,
+  output,
+})
+const fail = (state: string) => ({
+  type: `xstate.error.actor.0.fileList.${state}`,
+  error: new Error('Server down'),
+})
+
+const events: AnyEventObject[] = [
+  { type: 'search.change', q: 'soc' },
+  { type: 'filter.change', filter: { kind: 'pdf' } },
+  { type: 'page.change', page: 2 },
+  { type: 'refresh' },
+  { type: 'select.toggle', id: 1 },
+  { type: 'select.all' },
+  { type: 'select.clear' },
+  { type: 'delete.request', ids: [1] },
+  { type: 'delete.confirm' },
+  { type: 'delete.cancel' },
+  { type: 'action', action: { kind: 'reprocess', id: 1 } },
+  done('loading', list('ready')),
+  done('loading', list('processing')),
+  fail('loading'),
+  done('refreshing', list('ready')),
+  fail('refreshing'),
+  done('deleting', 1),
+  fail('deleting'),
+  done('acting', undefined),
+  fail('acting'),
+]
+
+describe('fileListMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      events: offerWhileRunning(pending, events),
+      serializeState: (s) =>
+        JSON.stringify([
+          s.value,
+          s.context.files.map((f) => f.status),
+          s.context.selected.length > 0,
+          s.context.pendingDelete.length > 0,
+          s.context.query.page > 1,
+          Boolean(s.context.query.q),
+          Boolean(s.context.query.kind),
+        ]),
+      limit: 50_000,
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('deletes the selection after confirmation and reloads', async () => {
+    const deleted: number[][] = []
+    const actor = createActor(
+      fileListMachine.provide({
+        actors: {
+          loadFiles: fromPromise<ListOutput, FileQuery>(async () => ({
+            count: 2,
+            results: [file(1, 'ready'), file(2, 'ready')],
+          })),
+          deleteFiles: fromPromise<number, { ids: number[] }>(async ({ input }) => {
+            deleted.push(input.ids)
+            return input.ids.length
+          }),
+        },
+      }),
+    )
+    const emitted: string[] = []
+    actor.on('deleted', (event) => emitted.push(`deleted ${event.count}`))
+    actor.start()
+    await new Promise((r) => setTimeout(r, 0))
+    actor.send({ type: 'select.all' })
+    actor.send({ type: 'delete.request', ids: actor.getSnapshot().context.selected })
+    expect(actor.getSnapshot().value).toBe('confirming')
+    actor.send({ type: 'delete.confirm' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(deleted).toEqual([[1, 2]])
+    expect(emitted).toEqual(['deleted 2'])
+  })
+})

@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { SearchResult } from '../../contract/knowledge.ts'
+import { KB_SEARCH_DEBOUNCE_MS } from '../../machines/constants.ts'
+import { kbSearchMachine } from '../../machines/kb-search/index.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const pending = kbSearchMachine.provide({
+  actors: { search: fromPromise<SearchResult[], { q: string }>(() => new Promise(() => {})) },
+})
+const events: AnyEventObject[] = [
+  { type: 'query.change', q: 'encryption' },
+  { type: 'query.change', q: '  ' },
+  { type: 'clear' },
+  { type: 'xstate.done.actor.0.kbSearch.searching', output: [] },
+  { type: 'xstate.error.actor.0.kbSearch.searching', error: new Error('Search failed') },
+]
+
+describe('kbSearchMachine', () => {
+  test('every state and transition is reached; the debounce fires at its value and not before', async () => {
+    const report = await testMachineCoverage(pending, {
+      events: offerWhileRunning(pending, events),
+      serializeState: (s) =>
+        JSON.stringify([s.value, Boolean(s.context.q), Boolean(s.context.error)]),
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('searches once after a pause in typing', async () => {
+    const queries: string[] = []
+    const actor = createActor(
+      kbSearchMachine.provide({
+        actors: {
+          search: fromPromise<SearchResult[], { q: string }>(
+            async ({ input }) => (queries.push(input.q), []),
+          ),
+        },
+        delays: { debounce: 5 },
+      }),
+    ).start()
+    actor.send({ type: 'query.change', q: 'enc' })
+    actor.send({ type: 'query.change', q: 'encryption' })
+    await new Promise((r) => setTimeout(r, 30))
+    expect(queries).toEqual(['encryption'])
+    expect(actor.getSnapshot().value).toBe('shown')
+    expect(KB_SEARCH_DEBOUNCE_MS).toBe(250)
+  })
+})

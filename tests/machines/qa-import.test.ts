@@ -1,0 +1,87 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, fromPromise } from 'xstate'
+import type { ImportPreview, ImportResult } from '../../contract/knowledge.ts'
+import {
+  type ImportFile,
+  type ImportInput,
+  qaImportMachine,
+  suggestedChoice,
+} from '../../machines/qa-import/index.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const pending = qaImportMachine.provide({
+  actors: {
+    previewFile: fromPromise<ImportPreview, { file: ImportFile }>(() => new Promise(() => {})),
+    importFile: fromPromise<ImportResult, ImportInput>(() => new Promise(() => {})),
+  },
+})
+const preview: ImportPreview = {
+  filename: 'answers.xlsx',
+  kind: 'xlsx',
+  sheets: [
+    {
+      name: 'Intro',
+      header_row: 1,
+      columns: [],
+      sample: [],
+      row_count: 3,
+      suggested: { question: null, answer: null, dropdown: null, tags: null },
+    },
+    {
+      name: 'Questions',
+      header_row: 2,
+      columns: [],
+      sample: [],
+      row_count: 40,
+      suggested: { question: 'B', answer: 'D', dropdown: 'C', tags: null },
+    },
+  ],
+}
+const events: AnyEventObject[] = [
+  { type: 'open' },
+  { type: 'close' },
+  { type: 'back' },
+  { type: 'file.choose', file: { name: 'answers.xlsx', size: 10 } },
+  { type: 'sheet.change', sheet: 'Intro' },
+  { type: 'choice.change', change: { question: 'A', answer: 'B' } },
+  { type: 'submit' },
+  { type: 'xstate.done.actor.0.qaImport.previewing', output: preview },
+  {
+    type: 'xstate.error.actor.0.qaImport.previewing',
+    error: new Error('Import needs a CSV or Excel (.xlsx) file'),
+  },
+  {
+    type: 'xstate.done.actor.0.qaImport.importing',
+    output: { created: 2, updated: 0, skipped: 0 },
+  },
+  { type: 'xstate.error.actor.0.qaImport.importing', error: new Error('No rows') },
+]
+
+describe('qaImportMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      events: offerWhileRunning(pending, events),
+      serializeState: (s) =>
+        JSON.stringify([
+          s.value,
+          s.context.choice.sheet,
+          Boolean(s.context.choice.question),
+          Boolean(s.context.error),
+          Boolean(s.context.result),
+        ]),
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('suggests the sheet that has question and answer columns', () => {
+    expect(suggestedChoice(preview)).toMatchObject({
+      sheet: 'Questions',
+      header_row: 2,
+      question: 'B',
+      answer: 'D',
+      dropdown: 'C',
+    })
+  })
+})

@@ -1,0 +1,126 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
+import type { RepositoryFile } from '../../contract/knowledge.ts'
+import { FILE_STATUS_POLL_MS, MAX_PARALLEL_UPLOADS } from '../../machines/constants.ts'
+import {
+  type PollInput,
+  type PollOutput,
+  refusal,
+  type UploadInput,
+  type UploadQueueEvents,
+  uploadQueueMachine,
+} from '../../machines/upload-queue/index.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const file = (id: number, status: RepositoryFile['status']): RepositoryFile => ({
+  id,
+  name: `f${id}.pdf`,
+  kind: 'pdf',
+  mime: 'application/pdf',
+  size: 10,
+  tags: [],
+  status,
+  progress: status === 'ready' ? 100 : 10,
+  error: status === 'failed' ? 'The PDF is password-protected' : null,
+  source_url: null,
+  pages: null,
+  passages: 0,
+  added_by: null,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  processed_at: null,
+})
+
+const pending = uploadQueueMachine.provide({
+  actors: {
+    uploadFile: fromCallback<UploadQueueEvents, UploadInput>(() => () => {}),
+    pollFiles: fromPromise<PollOutput, PollInput>(() => new Promise(() => {})),
+  },
+})
+
+const events: AnyEventObject[] = [
+  { type: 'files.add', files: [{ name: 'policy.pdf', size: 100 }] },
+  { type: 'files.add', files: [{ name: 'virus.exe', size: 100 }] },
+  { type: 'upload.progress', key: 'u1', progress: 50 },
+  { type: 'upload.done', key: 'u1', file: file(1, 'processing') },
+  { type: 'upload.done', key: 'u1', file: file(1, 'ready') },
+  { type: 'upload.failed', key: 'u1', error: 'Network error' },
+  { type: 'retry', key: 'u1' },
+  { type: 'remove', key: 'u1' },
+  { type: 'clear.finished' },
+  {
+    type: 'xstate.done.actor.0.uploadQueue.polling',
+    output: [{ id: 1, status: 'ready', progress: 100, error: null }],
+  },
+  { type: 'xstate.error.actor.0.uploadQueue.polling', error: new Error('offline') },
+]
+
+describe('uploadQueueMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      events: offerWhileRunning(pending, events),
+      serializeState: (snapshot) =>
+        JSON.stringify([
+          snapshot.value,
+          [
+            ...new Set(
+              snapshot.context.items.map(
+                (item) => `${item.key === 'u1' ? 'first' : 'other'}:${item.status}`,
+              ),
+            ),
+          ].sort(),
+        ]),
+      limit: 50_000,
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('refuses unsupported and oversized files before any request, in the server’s words', () => {
+    expect(refusal({ name: 'a.exe', size: 1 }, 50)).toMatch(/not a supported file type/)
+    expect(refusal({ name: 'big.pdf', size: 60 * 1024 * 1024 }, 50)).toBe(
+      'big.pdf is larger than the 50 MB limit',
+    )
+    expect(refusal({ name: 'ok.PDF', size: 10 }, 50)).toBeNull()
+  })
+
+  test(`uploads at most ${MAX_PARALLEL_UPLOADS} at once and follows processing files until ready`, async () => {
+    const started: string[] = []
+    const polls: number[][] = []
+    const actor = createActor(
+      uploadQueueMachine.provide({
+        actors: {
+          uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input }) => {
+            started.push(input.key)
+          }),
+          pollFiles: fromPromise<PollOutput, PollInput>(async ({ input }) => {
+            polls.push(input.ids)
+            return input.ids.map((id) => ({
+              id,
+              status: 'ready' as const,
+              progress: 100,
+              error: null,
+            }))
+          }),
+        },
+        delays: { pollInterval: 5 },
+      }),
+      { input: { maxUploadMb: 50 } },
+    )
+    actor.start()
+    actor.send({
+      type: 'files.add',
+      files: [1, 2, 3, 4].map((n) => ({ name: `f${n}.pdf`, size: 10 })),
+    })
+    expect(started).toEqual(['u1', 'u2', 'u3'])
+    actor.send({ type: 'upload.done', key: 'u1', file: file(7, 'processing') })
+    expect(started).toEqual(['u1', 'u2', 'u3', 'u4'])
+    expect(actor.getSnapshot().value).toBe('watching')
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(polls[0]).toEqual([7])
+    expect(actor.getSnapshot().context.items[0]).toMatchObject({ status: 'ready', progress: 100 })
+    expect(actor.getSnapshot().value).toBe('idle')
+    expect(FILE_STATUS_POLL_MS).toBe(1_500)
+  })
+})
