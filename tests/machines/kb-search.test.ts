@@ -33,9 +33,10 @@ describe('kbSearchMachine', () => {
     const actor = createActor(
       kbSearchMachine.provide({
         actors: {
-          search: fromPromise<SearchResult[], { q: string }>(
-            async ({ input }) => (queries.push(input.q), []),
-          ),
+          search: fromPromise<SearchResult[], { q: string }>(async ({ input }) => {
+            queries.push(input.q)
+            return []
+          }),
         },
         delays: { debounce: 5 },
       }),

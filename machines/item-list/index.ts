@@ -1,0 +1,1 @@
+export * from './item-list.machine.ts'

@@ -1,0 +1,263 @@
+import { fromCallback, fromPromise } from 'xstate'
+import { errorText } from '../../contract/errors.ts'
+import {
+  batchDeleteResponseSchema,
+  dataItemListSchema,
+  dataItemSchema,
+  deleteResponseSchema,
+  type ImportPreview,
+  type ImportResult,
+  importPreviewSchema,
+  importResultSchema,
+  qaItemListSchema,
+  qaItemSchema,
+  repositoryFileListSchema,
+  repositoryFileSchema,
+  type SearchResult,
+  searchResponseSchema,
+  uploadResponseSchema,
+} from '../../contract/knowledge.ts'
+import { API_PREFIX, paths } from '../../contract/paths.ts'
+import type { AddUrlInput } from '../../machines/add-by-url/index.ts'
+import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
+import type { ItemMode, SaveItemInput } from '../../machines/item-editor/index.ts'
+import type { ItemListQuery } from '../../machines/item-list/index.ts'
+import type { ImportFile, ImportInput } from '../../machines/qa-import/index.ts'
+import type {
+  PollInput,
+  PollOutput,
+  UploadInput,
+  UploadQueueEvents,
+} from '../../machines/upload-queue/index.ts'
+import { type ApiClient, ApiError, api } from './client.ts'
+import { readTokens } from './tokens.ts'
+
+/**
+ * The real side effects of the repository and knowledge-base machines. The machines hand over
+ * names and sizes; the File objects themselves travel as the same objects (a File is a Blob with
+ * a name and a size).
+ */
+
+const asFile = (source: { name: string; size: number }) => source as unknown as File
+
+/** POSTs a form with XMLHttpRequest so that the bytes sent can be reported. */
+function sendForm(
+  url: string,
+  form: FormData,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', url)
+    const { access } = readTokens()
+    if (access) xhr.setRequestHeader('Authorization', `Bearer ${access}`)
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total)
+    }
+    xhr.onload = () => {
+      let body: unknown
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined
+      } catch {
+        body = undefined
+      }
+      resolve({ status: xhr.status, body })
+    }
+    xhr.onerror = () =>
+      reject(new ApiError(0, undefined, 'Network error: the upload did not reach the server'))
+    xhr.onabort = () => reject(new ApiError(0, undefined, 'The upload was cancelled'))
+    signal.addEventListener('abort', () => xhr.abort())
+    xhr.send(form)
+  })
+}
+
+/** An upload with progress; a 401 refreshes the session once and sends again. */
+async function uploadWithProgress(
+  client: ApiClient,
+  path: string,
+  form: () => FormData,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+) {
+  let result = await sendForm(`${API_PREFIX}${path}`, form(), onProgress, signal)
+  if (result.status === 401 && (await client.refreshTokens())) {
+    result = await sendForm(`${API_PREFIX}${path}`, form(), onProgress, signal)
+  }
+  if (result.status < 200 || result.status >= 300) {
+    throw new ApiError(
+      result.status,
+      result.body,
+      errorText(result.body, `Upload failed (${result.status})`),
+    )
+  }
+  return result.body
+}
+
+export function repositoryActors(client: ApiClient = api) {
+  const listQuery = (query: FileQuery) => {
+    const search = new URLSearchParams({
+      page: String(query.page),
+      page_size: String(query.page_size),
+    })
+    for (const key of ['q', 'kind', 'status', 'tag'] as const)
+      if (query[key]) search.set(key, query[key])
+    return search
+  }
+  return {
+    uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input, sendBack }) => {
+      const controller = new AbortController()
+      uploadWithProgress(
+        client,
+        paths.files.upload,
+        () => {
+          const form = new FormData()
+          form.append('files', asFile(input.source), input.source.name)
+          return form
+        },
+        (fraction) =>
+          sendBack({
+            type: 'upload.progress',
+            key: input.key,
+            progress: Math.round(fraction * 100),
+          }),
+        controller.signal,
+      ).then(
+        (body) => {
+          const parsed = uploadResponseSchema.safeParse(body)
+          const file = parsed.success ? parsed.data.files[0] : undefined
+          if (file) sendBack({ type: 'upload.done', key: input.key, file })
+          else
+            sendBack({
+              type: 'upload.failed',
+              key: input.key,
+              error: 'Unexpected response from the server',
+            })
+        },
+        (error: unknown) =>
+          sendBack({
+            type: 'upload.failed',
+            key: input.key,
+            error: error instanceof Error ? error.message : 'The upload failed',
+          }),
+      )
+      return () => controller.abort()
+    }),
+    pollFiles: fromPromise<PollOutput, PollInput>(async ({ input }) =>
+      Promise.all(input.ids.map((id) => client.get(paths.files.get(id), repositoryFileSchema))),
+    ),
+    loadFiles: fromPromise<ListOutput, FileQuery>(async ({ input }) =>
+      client.get(`${paths.files.list}?${listQuery(input)}`, repositoryFileListSchema),
+    ),
+    deleteFiles: fromPromise<number, { ids: number[] }>(async ({ input }) => {
+      const body = await client.post(
+        paths.files.batchDelete,
+        { file_ids: input.ids },
+        batchDeleteResponseSchema,
+      )
+      return body.deleted
+    }),
+    runAction: fromPromise<void, FileAction>(async ({ input }) => {
+      if (input.kind === 'reprocess')
+        await client.post(paths.files.reprocess(input.id), {}, repositoryFileSchema)
+      else
+        await client.post(
+          paths.files.updateTags(input.id),
+          { tags: input.tags },
+          repositoryFileSchema,
+        )
+    }),
+    addUrl: fromPromise(async ({ input }: { input: AddUrlInput }) =>
+      client.post(paths.files.uploadUrls, input, repositoryFileSchema),
+    ),
+  }
+}
+
+/** Downloads a repository file with the bearer token and saves it under its name. */
+export async function downloadFile(id: number, name: string, client: ApiClient = api) {
+  const send = () =>
+    fetch(`${API_PREFIX}${paths.files.download(id)}`, {
+      headers: { Authorization: `Bearer ${readTokens().access ?? ''}` },
+    })
+  let response = await send()
+  if (response.status === 401 && (await client.refreshTokens())) response = await send()
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => undefined)
+    throw new ApiError(response.status, body, errorText(body, 'The file could not be downloaded'))
+  }
+  const url = URL.createObjectURL(await response.blob())
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+export function knowledgeActors(client: ApiClient = api) {
+  return {
+    saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => {
+      if (input.mode === 'qa') {
+        if (input.id === null) await client.post(paths.knowledgeBase.qa, input.body, qaItemSchema)
+        else
+          await client.request(paths.knowledgeBase.qaItem(input.id), qaItemSchema, {
+            method: 'PATCH',
+            body: input.body,
+          })
+      } else if (input.id === null)
+        await client.post(paths.knowledgeBase.data, input.body, dataItemSchema)
+      else
+        await client.request(paths.knowledgeBase.dataItem(input.id), dataItemSchema, {
+          method: 'PATCH',
+          body: input.body,
+        })
+    }),
+    deleteItem: fromPromise<void, { mode: ItemMode; id: number }>(async ({ input }) => {
+      const path =
+        input.mode === 'qa'
+          ? paths.knowledgeBase.deleteQa(input.id)
+          : paths.knowledgeBase.deleteData(input.id)
+      await client.delete(path, deleteResponseSchema)
+    }),
+    search: fromPromise<SearchResult[], { q: string }>(async ({ input, signal }) => {
+      const body = await client.get(
+        `${paths.knowledgeBase.search}?${new URLSearchParams({ q: input.q, limit: '20' })}`,
+        searchResponseSchema,
+        { signal },
+      )
+      return body.results
+    }),
+    previewFile: fromPromise<ImportPreview, { file: ImportFile }>(async ({ input }) => {
+      const form = new FormData()
+      form.append('file', asFile(input.file), input.file.name)
+      return client.post(paths.knowledgeBase.importPreview, form, importPreviewSchema)
+    }),
+    importFile: fromPromise<ImportResult, ImportInput>(async ({ input }) => {
+      const form = new FormData()
+      form.append('file', asFile(input.file), input.file.name)
+      form.append('mapping', JSON.stringify(input.mapping))
+      return client.post(paths.knowledgeBase.import, form, importResultSchema)
+    }),
+  }
+}
+
+/** Loads one page of Q&A items, data items or ready files. */
+export function itemListActors(client: ApiClient = api) {
+  return {
+    loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
+      async ({ input }) => {
+        const search = new URLSearchParams({
+          page: String(input.page),
+          page_size: String(input.page_size),
+        })
+        if (input.q) search.set('q', input.q)
+        if (input.kind === 'qa')
+          return client.get(`${paths.knowledgeBase.qa}?${search}`, qaItemListSchema)
+        if (input.kind === 'data')
+          return client.get(`${paths.knowledgeBase.data}?${search}`, dataItemListSchema)
+        return client.get(`${paths.knowledgeBase.files}?${search}`, repositoryFileListSchema)
+      },
+    ),
+  }
+}

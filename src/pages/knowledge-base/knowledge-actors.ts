@@ -1,0 +1,16 @@
+import { itemEditorMachine } from '../../../machines/item-editor/index.ts'
+import { itemListMachine } from '../../../machines/item-list/index.ts'
+import { kbSearchMachine } from '../../../machines/kb-search/index.ts'
+import { qaImportMachine } from '../../../machines/qa-import/index.ts'
+import { itemListActors, knowledgeActors } from '../../api/knowledge-actors.ts'
+
+/** The knowledge-base page's machines with the real actors; tests pass their own. */
+export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemListActors() }) {
+  return {
+    list: itemListMachine.provide({ actors }),
+    editor: itemEditorMachine.provide({ actors }),
+    search: kbSearchMachine.provide({ actors }),
+    importer: qaImportMachine.provide({ actors }),
+  }
+}
+export type KnowledgeLogic = ReturnType<typeof createKnowledgeLogic>

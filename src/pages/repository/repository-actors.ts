@@ -1,0 +1,14 @@
+import { addByUrlMachine } from '../../../machines/add-by-url/index.ts'
+import { fileListMachine } from '../../../machines/file-list/index.ts'
+import { uploadQueueMachine } from '../../../machines/upload-queue/index.ts'
+import { repositoryActors } from '../../api/knowledge-actors.ts'
+
+/** The repository page's machines with the real actors; tests pass their own. */
+export function createRepositoryLogic(actors = repositoryActors()) {
+  return {
+    list: fileListMachine.provide({ actors }),
+    queue: uploadQueueMachine.provide({ actors }),
+    addUrl: addByUrlMachine.provide({ actors }),
+  }
+}
+export type RepositoryLogic = ReturnType<typeof createRepositoryLogic>
