@@ -1,5 +1,6 @@
 import { defineConfig } from '@pandacss/dev'
 import { createPreset } from '@park-ui/panda-preset'
+import green from '@park-ui/panda-preset/colors/green'
 import iris from '@park-ui/panda-preset/colors/iris'
 import mauve from '@park-ui/panda-preset/colors/mauve'
 import {
@@ -50,6 +51,8 @@ export default defineConfig({
   theme: {
     extend: {
       tokens: {
+        // status colours: green for ready and approved (red comes with the preset)
+        colors: { green: green.tokens },
         fonts: {
           body: {
             value:
@@ -69,6 +72,7 @@ export default defineConfig({
       },
       semanticTokens: {
         colors: {
+          green: green.semanticTokens,
           // The preset's recipes use accent.* but never define it (ui-kit fix 1).
           accent: {
             default: accentRef('default'),

@@ -304,14 +304,16 @@ function SearchPanel({
   const toaster = ToasterContext.useActorRef()
   return (
     <section className={searchWrap} aria-label="Search the knowledge base">
-      <Search size={18} className={searchIcon} aria-hidden />
-      <input
-        type="search"
-        className={cx(input({ size: 'lg' }), searchInput)}
-        placeholder="Search answers, data and documents"
-        aria-label="Search the knowledge base"
-        onChange={(event) => actor.send({ type: 'query.change', q: event.target.value })}
-      />
+      <div className={css({ position: 'relative' })}>
+        <Search size={18} className={searchIcon} aria-hidden />
+        <input
+          type="search"
+          className={cx(input({ size: 'lg' }), searchInput)}
+          placeholder="Search answers, data and documents"
+          aria-label="Search the knowledge base"
+          onChange={(event) => actor.send({ type: 'query.change', q: event.target.value })}
+        />
+      </div>
       {searching && (
         <div className={css({ mt: '3' })}>
           <Spinner size="sm" />

@@ -68,9 +68,10 @@ const STATUS_LABELS = {
 } as const
 
 const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center', mb: '3' })
-const searchBox = css({ flex: { base: '1 1 100%', md: '1 1 16rem' }, minW: '0' })
+const searchBox = css({ flex: { base: '1 1 100%', md: '1 1 16rem' }, minW: '0', w: 'auto' })
 const selectClass = css({
-  flex: { base: '1 1 8rem', md: '0 0 auto' },
+  w: 'auto',
+  flex: { base: '1 1 8rem', md: '0 0 12rem' },
   appearance: 'auto',
   cursor: 'pointer',
   bg: 'bg.default',
@@ -169,8 +170,8 @@ const badge = css({
   textStyle: 'xs',
   fontWeight: 'medium',
   whiteSpace: 'nowrap',
-  '&[data-status=ready]': { bg: 'green.a3', color: 'green.11' },
-  '&[data-status=failed]': { bg: 'red.a3', color: 'red.11' },
+  '&[data-status=ready]': { bg: 'green.a3', color: 'green.text' },
+  '&[data-status=failed]': { bg: 'red.a3', color: 'red.text' },
   '&[data-status=queued], &[data-status=processing], &[data-status=uploading], &[data-status=waiting]':
     { bg: 'colorPalette.a3', color: 'colorPalette.text' },
 })
