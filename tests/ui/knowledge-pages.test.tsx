@@ -1,0 +1,181 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { fromCallback, fromPromise } from 'xstate'
+import type { RepositoryFile, SearchResult } from '../../contract/knowledge.ts'
+import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
+import type { ItemListQuery } from '../../machines/item-list/index.ts'
+import type { UploadInput, UploadQueueEvents } from '../../machines/upload-queue/index.ts'
+import {
+  itemListActors,
+  knowledgeActors,
+  repositoryActors,
+} from '../../src/api/knowledge-actors.ts'
+import { ToasterContext } from '../../src/app/toaster.tsx'
+import { createKnowledgeLogic } from '../../src/pages/knowledge-base/knowledge-actors.ts'
+import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
+import { Snippet } from '../../src/pages/knowledge-base/snippet.tsx'
+import { createRepositoryLogic } from '../../src/pages/repository/repository-actors.ts'
+import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+
+const file = (
+  id: number,
+  name: string,
+  status: RepositoryFile['status'],
+  error: string | null = null,
+): RepositoryFile => ({
+  id,
+  name,
+  kind: 'pdf',
+  mime: 'application/pdf',
+  size: 2048,
+  tags: ['policies'],
+  status,
+  progress: status === 'processing' ? 40 : 0,
+  error,
+  source_url: null,
+  pages: 2,
+  passages: 4,
+  added_by: { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+  processed_at: null,
+})
+
+function repositoryLogic(
+  list: ListOutput,
+  upload?: (input: UploadInput, send: (e: UploadQueueEvents) => void) => void,
+) {
+  return createRepositoryLogic({
+    ...repositoryActors(),
+    loadFiles: fromPromise<ListOutput, FileQuery>(async () => list),
+    deleteFiles: fromPromise<number, { ids: number[] }>(async ({ input }) => input.ids.length),
+    runAction: fromPromise<void, FileAction>(async () => {}),
+    uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input, sendBack }) =>
+      upload?.(input, sendBack),
+    ),
+  })
+}
+
+const renderWithToaster = (node: React.ReactNode) =>
+  render(<ToasterContext.Provider>{node}</ToasterContext.Provider>)
+
+describe('repository page', () => {
+  it('tells a new user what to upload when the repository is empty', async () => {
+    renderWithToaster(<RepositoryPage logic={repositoryLogic({ count: 0, results: [] })} />)
+    expect(await screen.findByText('No documents yet')).toBeTruthy()
+    expect(screen.getByText(/policies, SOC 2 and ISO reports/)).toBeTruthy()
+  })
+
+  it('lists files with their status, and a failed file shows its error', async () => {
+    renderWithToaster(
+      <RepositoryPage
+        logic={repositoryLogic({
+          count: 2,
+          results: [
+            file(1, 'Policy.pdf', 'ready'),
+            file(2, 'Locked.pdf', 'failed', 'The PDF is password-protected'),
+          ],
+        })}
+      />,
+    )
+    const rows = await screen.findAllByTestId('file-row')
+    expect(rows).toHaveLength(2)
+    expect(within(rows[1] as HTMLElement).getByText('The PDF is password-protected')).toBeTruthy()
+    expect(within(rows[0] as HTMLElement).getByText('Ready')).toBeTruthy()
+  })
+
+  it('shows each upload with its progress, and refuses an unsupported file before sending it', async () => {
+    renderWithToaster(
+      <RepositoryPage
+        logic={repositoryLogic({ count: 0, results: [] }, (input, send) =>
+          send({ type: 'upload.progress', key: input.key, progress: 42 }),
+        )}
+      />,
+    )
+    await screen.findByText('No documents yet')
+    const picker = screen.getByTestId('file-picker')
+    fireEvent.change(picker, {
+      target: {
+        files: [
+          new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' }),
+          new File(['MZ'], 'tool.exe'),
+        ],
+      },
+    })
+    const rows = await screen.findAllByTestId('upload-row')
+    expect(within(rows[0] as HTMLElement).getByText(/Uploading/)).toBeTruthy()
+    expect(within(rows[0] as HTMLElement).getByText(/42%/)).toBeTruthy()
+    expect(
+      within(rows[1] as HTMLElement).getByText(/tool.exe is not a supported file type/),
+    ).toBeTruthy()
+  })
+})
+
+describe('knowledge base page', () => {
+  it('renders snippets as text with only the marks highlighted', () => {
+    const { container } = render(
+      <Snippet
+        html={'Use &lt;script&gt;alert(1)&lt;/script&gt; <mark>encryption</mark> &amp; keys'}
+      />,
+    )
+    expect(container.querySelector('script')).toBeNull()
+    expect(container.textContent).toBe('Use <script>alert(1)</script> encryption & keys')
+    expect(container.querySelector('mark')?.textContent).toBe('encryption')
+  })
+
+  it('shows ranked search results with their source and location', async () => {
+    const result: SearchResult = {
+      id: 'passage:1',
+      kind: 'passage',
+      text: 'Backups are encrypted.',
+      snippet: 'Backups are <mark>encrypted</mark>.',
+      score: 0.8,
+      file_id: 3,
+      item_id: null,
+      source: { name: 'Security overview.pdf', kind: 'pdf', location: { page: 4 } },
+    }
+    const logic = createKnowledgeLogic({
+      ...knowledgeActors(),
+      ...itemListActors(),
+      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(async () => ({
+        count: 0,
+        results: [],
+      })),
+      search: fromPromise<SearchResult[], { q: string }>(async () => [result]),
+    })
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search the knowledge base' }), {
+      target: { value: 'backups' },
+    })
+    const found = await screen.findByTestId('search-result', {}, { timeout: 2_000 })
+    expect(within(found).getByText('Security overview.pdf')).toBeTruthy()
+    expect(within(found).getByText('page 4')).toBeTruthy()
+    expect(found.querySelector('mark')?.textContent).toBe('encrypted')
+    await waitFor(() => expect(screen.getByText('No Q&A items yet')).toBeTruthy())
+  })
+
+  it('the item editor shows the contract’s words for missing fields', async () => {
+    const logic = createKnowledgeLogic({
+      ...knowledgeActors(),
+      ...itemListActors(),
+      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(async () => ({
+        count: 0,
+        results: [],
+      })),
+      search: fromPromise<SearchResult[], { q: string }>(async () => []),
+    })
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByText('Enter a question')).toBeTruthy()
+    expect(within(dialog).getByText('Enter an answer')).toBeTruthy()
+  })
+})
