@@ -17,8 +17,42 @@ const random = () => {
   seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
   return seed / 2 ** 31
 }
+// Text shaped like English: about 45% stop words (which full-text search drops), the rest content
+// words with a Zipf distribution over a 10,000-word vocabulary in which the domain terms above are
+// fairly common. Uniform draws from a small vocabulary would make every passage match every
+// query, which no real corpus does.
+const STOP =
+  'the of and to a in is that for it as with be on by this are or we our all at from an'.split(' ')
+// domain terms sit at ranks 100-170, as 'encryption' or 'retention' do in real policies
+const CONTENT = [
+  ...Array.from({ length: 100 }, (_, i) => `common${i.toString(36)}`),
+  ...WORDS,
+  ...Array.from({ length: 10_000 - 100 - WORDS.length }, (_, i) => `term${i.toString(36)}`),
+]
+const weights = CONTENT.map((_, i) => 1 / (i + 1) ** 1.05)
+const total = weights.reduce((sum, w) => sum + w, 0)
+const cumulative: number[] = []
+let running = 0
+for (const weight of weights) {
+  running += weight / total
+  cumulative.push(running)
+}
+const contentWord = () => {
+  const r = random()
+  let lo = 0
+  let hi = cumulative.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((cumulative[mid] as number) < r) lo = mid + 1
+    else hi = mid
+  }
+  return CONTENT[lo] as string
+}
 const sentence = (n: number) =>
-  Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')
+  Array.from({ length: n }, () =>
+    random() < 0.45 ? (STOP[Math.floor(random() * STOP.length)] as string) : contentWord(),
+  ).join(' ')
+const query = (n: number) => Array.from({ length: n }, contentWord).join(' ')
 
 const dataDir = tempDataDir()
 const pg = await startEmbeddedPostgres({ dataDir, fsync: false, log: () => {} })
@@ -52,7 +86,7 @@ try {
   await pool.query('analyze')
   const service = createKnowledgeService({ database })
   const queries = Array.from({ length: 200 }, (_, i) =>
-    i % 4 === 0 ? `How do you handle ${sentence(3)}?` : sentence(2 + (i % 3)),
+    i % 4 === 0 ? `How do you handle ${query(3)}?` : query(2 + (i % 3)),
   )
   for (const q of queries.slice(0, 20))
     await service.search(org as number, { q, source: 'all', limit: 10 })
