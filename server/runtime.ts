@@ -11,7 +11,12 @@ import {
 } from './db/embedded.ts'
 import { type Database, openDatabase, runMigrations } from './db/index.ts'
 import { type Jobs, startJobs } from './jobs/index.ts'
-import { createJobDefinitions, createReaper, type JobDeps } from './jobs/registry.ts'
+import {
+  createJobDefinitions,
+  createReaper,
+  type JobDeps,
+  recoverAtStart,
+} from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
 import { createDiskStorage } from './storage/index.ts'
@@ -117,6 +122,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       parseLimits: { timeoutMs: config.PARSER_TIMEOUT_MS, memoryMb: config.PARSER_MEMORY_MB },
       urlFetchAllow: config.URL_FETCH_ALLOW,
     }
+    if (embedded) await recoverAtStart(jobDeps)
     const jobs = await startJobs({
       connectionString: databaseUrl,
       logger,
@@ -127,7 +133,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const runsWorkers = options.http ? config.WORKERS : true
     if (runsWorkers) {
       // DU1: after a crash, fail stuck files, sweep temp files and orphan blobs, re-queue lost jobs
-      const reap = createReaper(jobDeps, config.PARSER_TIMEOUT_MS + 60_000)
+      const reap = createReaper({ ...jobDeps, jobs }, config.PARSER_TIMEOUT_MS + 60_000)
       const runReaper = () =>
         reap().catch((error) => logger.warn({ err: error }, 'repository reaper failed'))
       await runReaper()

@@ -32,7 +32,20 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
 }
 
 /** Crash recovery of the repository (DU1), run when a worker node starts and then periodically. */
-export function createReaper(deps: JobDeps, staleMs: number) {
-  const repository = createRepositoryService({ ...deps, jobs: undefined })
+export function createReaper(
+  deps: JobDeps & { jobs?: import('./index.ts').Jobs },
+  staleMs: number,
+) {
+  const repository = createRepositoryService(deps)
   return () => repository.reap(staleMs)
+}
+
+/**
+ * At the start of a single-node install (embedded PostgreSQL), before any worker runs: whatever is
+ * still 'processing' was cut off by the previous process, so it fails at once with a message that
+ * says how to retry, and temp files and orphan blobs of the dead process go (DU1).
+ */
+export function recoverAtStart(deps: JobDeps) {
+  const repository = createRepositoryService({ ...deps, jobs: undefined })
+  return repository.reap(0, { requeue: false })
 }

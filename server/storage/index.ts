@@ -39,6 +39,15 @@ export interface Storage {
   ): Promise<{ temp: number; orphans: number }>
 }
 
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function createDiskStorage(dataDir: string): Storage {
@@ -60,7 +69,7 @@ export function createDiskStorage(dataDir: string): Storage {
     root,
     async writeTemp(source, maxBytes) {
       await mkdir(tmp, { recursive: true })
-      const file = path.join(tmp, `${randomUUID()}.part`)
+      const file = path.join(tmp, `${process.pid}-${randomUUID()}.part`)
       const hash = createHash('sha256')
       let size = 0
       let tooLarge = false
@@ -95,7 +104,7 @@ export function createDiskStorage(dataDir: string): Storage {
     },
     async tempFromBuffer(data) {
       await mkdir(tmp, { recursive: true })
-      const file = path.join(tmp, `${randomUUID()}.part`)
+      const file = path.join(tmp, `${process.pid}-${randomUUID()}.part`)
       const handle = await open(file, 'w', 0o600)
       try {
         await handle.writeFile(data)
@@ -131,7 +140,10 @@ export function createDiskStorage(dataDir: string): Storage {
       for (const name of await readdir(tmp).catch(() => [] as string[])) {
         const file = path.join(tmp, name)
         const info = await stat(file).catch(() => null)
-        if (info && info.mtimeMs < cutoff) {
+        // a temp file of a process that is gone (killed mid-upload) goes at once
+        const owner = Number(name.split('-')[0])
+        const ownerGone = Number.isSafeInteger(owner) && owner !== process.pid && !isAlive(owner)
+        if (info && (ownerGone || info.mtimeMs < cutoff)) {
           await rm(file, { force: true })
           tempCount += 1
         }

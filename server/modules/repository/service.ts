@@ -525,7 +525,7 @@ export function createRepositoryService(deps: RepositoryDeps) {
    * that says what to do, temp files and unreferenced blobs are removed, and queued rows whose job
    * may have been lost are queued again.
    */
-  async function reap(staleMs: number) {
+  async function reap(staleMs: number, options: { requeue?: boolean } = {}) {
     const stuck = await pool.query(
       `update repository_files set status = 'failed', progress = 0,
           error = 'Processing was interrupted. Reprocess the file to try again.', updated_at = now()
@@ -539,6 +539,7 @@ export function createRepositoryService(deps: RepositoryDeps) {
       )
       return Boolean(rowCount)
     }, 60_000)
+    if (options.requeue === false) return { failed: stuck.rowCount ?? 0, ...swept, requeued: 0 }
     const queued = await pool.query<{ id: string }>(
       `select id from repository_files where status = 'queued' and updated_at < now() - interval '1 minute'`,
     )
