@@ -51,3 +51,7 @@ export function errorText(body: unknown, fallback: string): string {
   }
   return fallback
 }
+
+/** A thrown value's message for the user, or the fallback when it has none. */
+export const errorMessage = (error: unknown, fallback: string) =>
+  error instanceof Error && error.message ? error.message : fallback

@@ -346,3 +346,7 @@ export const KNOWLEDGE_TEXTS = {
   urlBlocked: 'This address cannot be fetched: only public http and https sites are allowed',
   stillProcessing: 'This file is still being processed',
 } as const
+
+/** Fills `{name}`-style placeholders of a text. */
+export const fillText = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''))

@@ -1,5 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { safeParse } from 'zod/v4/core'
+import { errorMessage } from '../../contract/errors.ts'
 import { type RepositoryFile, urlUploadRequestSchema } from '../../contract/knowledge.ts'
 
 /**
@@ -50,9 +51,7 @@ export function urlProblem(context: AddByUrlContext): string | null {
 }
 
 const errorOf = (error: unknown) =>
-  error instanceof Error && error.message
-    ? error.message
-    : 'The address could not be added. Please try again.'
+  errorMessage(error, 'The address could not be added. Please try again.')
 
 export const addByUrlMachine = setup({
   types: {

@@ -1,4 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
 import type { FileKind, FileStatus, RepositoryFile } from '../../contract/knowledge.ts'
 import { FILE_STATUS_POLL_MS, LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
@@ -56,10 +57,7 @@ const mustBeProvided = (name: string) => () => {
   throw new Error(`fileListMachine: the ${name} actor must be provided`)
 }
 
-const errorOf = (error: unknown) =>
-  error instanceof Error && error.message
-    ? error.message
-    : 'Something went wrong. Please try again.'
+const errorOf = (error: unknown) => errorMessage(error, 'Something went wrong. Please try again.')
 
 export const DEFAULT_FILE_QUERY: FileQuery = {
   page: 1,

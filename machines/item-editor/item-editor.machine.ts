@@ -1,5 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { safeParse } from 'zod/v4/core'
+import { errorMessage } from '../../contract/errors.ts'
 import {
   type DataItem,
   dataItemCreateSchema,
@@ -119,9 +120,7 @@ export function check(context: ItemEditorContext): Partial<Record<ItemField, str
 }
 
 const errorOf = (error: unknown) =>
-  error instanceof Error && error.message
-    ? error.message
-    : 'The item could not be saved. Please try again.'
+  errorMessage(error, 'The item could not be saved. Please try again.')
 
 export const itemEditorMachine = setup({
   types: {

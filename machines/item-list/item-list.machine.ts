@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
 import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
 /**
@@ -31,8 +32,7 @@ const mustBeProvided = (name: string) => () => {
   throw new Error(`itemListMachine: the ${name} actor must be provided`)
 }
 
-const errorOf = (error: unknown) =>
-  error instanceof Error && error.message ? error.message : 'The list could not be loaded.'
+const errorOf = (error: unknown) => errorMessage(error, 'The list could not be loaded.')
 
 export const itemListMachine = setup({
   types: {

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
 import type { SearchResult } from '../../contract/knowledge.ts'
 import { KB_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
@@ -19,8 +20,7 @@ const mustBeProvided = (name: string) => () => {
   throw new Error(`kbSearchMachine: the ${name} actor must be provided`)
 }
 
-const errorOf = (error: unknown) =>
-  error instanceof Error && error.message ? error.message : 'Search failed. Please try again.'
+const errorOf = (error: unknown) => errorMessage(error, 'Search failed. Please try again.')
 
 export const kbSearchMachine = setup({
   types: { context: {} as KbSearchContext, events: {} as KbSearchEvents },

@@ -1,4 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
 import type { ImportPreview, ImportResult } from '../../contract/knowledge.ts'
 
 /**
@@ -87,9 +88,7 @@ export function suggestedChoice(preview: ImportPreview, sheetName?: string): Imp
 }
 
 const errorOf = (error: unknown) =>
-  error instanceof Error && error.message
-    ? error.message
-    : 'The file could not be read. Please try again.'
+  errorMessage(error, 'The file could not be read. Please try again.')
 
 export const qaImportMachine = setup({
   types: {

@@ -3,6 +3,7 @@ import {
   DEFAULT_MAX_UPLOAD_MB,
   FILE_EXTENSIONS,
   type FileStatus,
+  fillText,
   KNOWLEDGE_TEXTS,
   type RepositoryFile,
 } from '../../contract/knowledge.ts'
@@ -66,19 +67,17 @@ const mustBeProvided = (name: string) => () => {
   throw new Error(`uploadQueueMachine: the ${name} actor must be provided`)
 }
 
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''))
-
 const ACCEPTED = Object.values(FILE_EXTENSIONS).flat()
 
 /** Why a file is refused before any request, in the server's words; null when it may go. */
 export function refusal(source: UploadSource, maxUploadMb: number): string | null {
   const dot = source.name.lastIndexOf('.')
   const ext = dot >= 0 ? source.name.slice(dot).toLowerCase() : ''
-  if (!ACCEPTED.includes(ext)) return fill(KNOWLEDGE_TEXTS.unsupportedType, { name: source.name })
-  if (source.size === 0) return fill(KNOWLEDGE_TEXTS.emptyFile, { name: source.name })
+  if (!ACCEPTED.includes(ext))
+    return fillText(KNOWLEDGE_TEXTS.unsupportedType, { name: source.name })
+  if (source.size === 0) return fillText(KNOWLEDGE_TEXTS.emptyFile, { name: source.name })
   if (source.size > maxUploadMb * 1024 * 1024) {
-    return fill(KNOWLEDGE_TEXTS.fileTooLarge, { name: source.name, limit: maxUploadMb })
+    return fillText(KNOWLEDGE_TEXTS.fileTooLarge, { name: source.name, limit: maxUploadMb })
   }
   return null
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import busboy from 'busboy'
 import type { Context } from 'hono'
-import { KNOWLEDGE_TEXTS, MAX_FILES_PER_UPLOAD } from '../../../contract/knowledge.ts'
+import { fillText, KNOWLEDGE_TEXTS, MAX_FILES_PER_UPLOAD } from '../../../contract/knowledge.ts'
 import { apiError } from '../../http/errors.ts'
 import { SizeLimitError, type Storage, type TempFile } from '../../storage/index.ts'
 
@@ -16,9 +16,6 @@ export interface Upload {
   filename: string
   field: string
 }
-
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''))
 
 const tooLarge = (text: string) => apiError(413, text, { code: 'payload_too_large' })
 
@@ -84,7 +81,7 @@ export async function readMultipart(
             stream.resume()
             if (error instanceof SizeLimitError) {
               failure ??= tooLarge(
-                fill(KNOWLEDGE_TEXTS.fileTooLarge, { name: filename, limit: limitMb }),
+                fillText(KNOWLEDGE_TEXTS.fileTooLarge, { name: filename, limit: limitMb }),
               )
             } else failure ??= error as Error
           }),

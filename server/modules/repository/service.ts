@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
-import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import {
@@ -106,9 +106,6 @@ export function displayName(name: string): string {
   return (clean || 'file').slice(0, 255)
 }
 
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''))
-
 export function createRepositoryService(deps: RepositoryDeps) {
   const { pool } = deps.database
   const log = deps.logger.child({ component: 'repository' })
@@ -190,7 +187,7 @@ export function createRepositoryService(deps: RepositoryDeps) {
       [orgId],
     )
     if (Number(used.rows[0]?.count ?? 0) + adding > limit) {
-      throw apiError(403, fill(KNOWLEDGE_TEXTS.repositoryFull, { limit }), {
+      throw apiError(403, fillText(KNOWLEDGE_TEXTS.repositoryFull, { limit }), {
         code: 'limit_reached',
       })
     }
@@ -214,14 +211,14 @@ export function createRepositoryService(deps: RepositoryDeps) {
     for (const upload of uploads) {
       const name = displayName(upload.filename)
       if (upload.temp.size === 0)
-        throw apiError(400, fill(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
+        throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
       const result = await detectFileKind(upload.temp.path, name)
       if (!result.ok) {
         const claimed = kindFromName(name)
         const text =
           result.reason === 'mismatch' && claimed
-            ? fill(KNOWLEDGE_TEXTS.typeMismatch, { name, kind: claimed.toUpperCase() })
-            : fill(KNOWLEDGE_TEXTS.unsupportedType, { name })
+            ? fillText(KNOWLEDGE_TEXTS.typeMismatch, { name, kind: claimed.toUpperCase() })
+            : fillText(KNOWLEDGE_TEXTS.unsupportedType, { name })
         throw apiError(415, text, { code: 'unsupported_media_type' })
       }
       detected.push({ kind: result.kind, mime: result.mime })
