@@ -135,7 +135,7 @@ function readSheet(
       const inner = cellMatch[2]
       if (!inner) continue
       const type = attr(head, 't')
-      const value = /<v>([\s\S]*?)<\/v>/.exec(inner)?.[1]
+      const value = /<v(?:\s[^>]*)?>([\s\S]*?)<\/v>/.exec(inner)?.[1]
       let text = ''
       if (type === 's') text = shared[Number(value)] ?? ''
       else if (type === 'inlineStr')

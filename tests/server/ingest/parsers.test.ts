@@ -208,6 +208,21 @@ const xlsxParts = (sheetXml: string) => [
   { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(sheetXml) },
 ]
 
+describe('xlsx cells', () => {
+  it('reads cached formula results, also when the value keeps its spaces', async () => {
+    const file = write(
+      'cached.xlsx',
+      makeZip(
+        xlsxParts(
+          '<worksheet><sheetData><row r="1"><c r="A1" t="str"><f>VLOOKUP(B1,Q!A:B,2)</f><v xml:space="preserve">Does your product lock accounts? </v></c><c r="B1"><f>1+1</f><v>2</v></c></row></sheetData></worksheet>',
+        ),
+      ),
+    )
+    const table = await readTable(file, 'xlsx')
+    expect(table.sheets[0]?.rows[0]).toEqual(['Does your product lock accounts?', '2'])
+  })
+})
+
 describe('hostile files', () => {
   it('UP3: a zip inflating past 1 GB is refused mid-inflate, with lying headers too, and RSS stays under 512 MB', async () => {
     const bomb = await deflatedZeros(1100 * 1024 * 1024)

@@ -1,0 +1,83 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { readTableDirect } from '../server/ingest/parsers.ts'
+import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
+import { extractQuestions, normaliseId } from '../server/questionnaires/extract.ts'
+
+/**
+ * `npm run eval:extract`: question extraction against the known counts of the shared real
+ * questionnaires, one JSON line per file; `npm run eval:extract -- --expect N FILE` for any file.
+ * Skips cleanly when the shared folder is absent.
+ */
+const root = fileURLToPath(new URL('..', import.meta.url))
+const shared = path.resolve(root, '../shared/data/questionnaires')
+
+const KNOWN: [string, number][] = [
+  ['CSA_CAIQv4.0.3_blank.xlsx', 261],
+  ['csa-caiq-v3.0.1-09-01-2017.xlsx', 295],
+  ['HECVAT_Full_v3.06_blank.xlsx', 255],
+  ['HECVAT_4.1.4_blank.xlsx', 331],
+  ['instructure/Canvas_Credentials_Canvas_Credentials_HECVAT_Lite_v3.xlsx', 94],
+  ['instructure/Search_Intelligent_Insights_Intelligent_Insights_HECVAT_Lite.csv', 94],
+]
+
+async function evaluate(file: string, expected: number) {
+  const kind = file.toLowerCase().endsWith('.csv') ? 'csv' : 'xlsx'
+  const { sheets } = await readTableDirect(file, path.basename(file), kind, DEFAULT_PARSE_LIMITS)
+  const questions = extractQuestions(sheets)
+  // every distinct ID-shaped cell anywhere, to tell a missed question from a count the file cannot meet
+  const idsInFile = new Set(
+    sheets.flatMap((sheet) =>
+      sheet.rows.flatMap((row) => row.flatMap((cell) => normaliseId(cell) ?? [])),
+    ),
+  )
+  const line: Record<string, unknown> = {
+    file: path.relative(root, file),
+    expected,
+    found: questions.length,
+    ok: questions.length === expected,
+    ids_in_file: idsInFile.size,
+  }
+  const dataset = path.join(path.dirname(file), 'CSA_CAIQv4.0.3_primary-dataset.json')
+  if (path.basename(file) === 'CSA_CAIQv4.0.3_blank.xlsx' && existsSync(dataset)) {
+    const truth = (
+      JSON.parse(readFileSync(dataset, 'utf8')) as { questions: { id: string; body: string }[] }
+    ).questions
+    const clean = (text: string) => text.replace(/\s+/g, ' ').trim()
+    const byId = new Map(questions.map((q) => [q.id, clean(q.text)]))
+    const mismatched = truth.filter((q) => byId.get(q.id) !== clean(q.body)).map((q) => q.id)
+    line.texts_equal = mismatched.length === 0
+    if (mismatched.length) line.text_mismatches = mismatched.slice(0, 10)
+    line.ok = line.ok && mismatched.length === 0
+  }
+  console.log(JSON.stringify(line))
+}
+
+const args = process.argv.slice(2)
+const expectAt = args.indexOf('--expect')
+if (expectAt >= 0) {
+  const expected = Number(args[expectAt + 1])
+  const file = args.find((arg, i) => i !== expectAt && i !== expectAt + 1)
+  if (!file || !Number.isFinite(expected)) {
+    console.error('usage: npm run eval:extract -- --expect N FILE')
+    process.exit(2)
+  }
+  await evaluate(path.resolve(file), expected)
+} else if (!existsSync(shared)) {
+  console.log(JSON.stringify({ eval: 'extract', skipped: `${shared} not found` }))
+} else {
+  for (const [name, expected] of KNOWN) {
+    const file = path.join(shared, name)
+    if (existsSync(file)) await evaluate(file, expected)
+  }
+  for (const name of [
+    'Canvas_Catalog_Canvas_Catalog_HECVAT_Lite.xlsx',
+    'Canvas_Studio_Canvas_Studio_HECVAT_Lite.xlsx',
+    'LearnPlatform_LearnPlatform_HECVAT_Lite.xlsx',
+    'Mastery_Connect_Mastery_Connect_HECVAT_Lite.xlsx',
+  ]) {
+    const file = path.join(shared, 'instructure', name)
+    if (existsSync(file)) await evaluate(file, 94)
+  }
+}

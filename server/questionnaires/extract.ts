@@ -1,0 +1,100 @@
+import type { TableSheet } from '../ingest/types.ts'
+
+/**
+ * Finds the questions of a questionnaire in its sheets: per sheet, the column that holds question
+ * IDs (AIS-01.1, HLAD-03, A&A-02.1...) and the column that holds the question text; a sheet whose
+ * rows do not read as questions (instructions, change logs) is not a questionnaire tab. The same ID
+ * on several tabs (analyst copies of the vendor tab) counts once, at its first place.
+ */
+
+export interface ExtractedQuestion {
+  /** Normalised: spaces and critical-question markers removed. */
+  id: string
+  text: string
+  sheet: string
+  /** 1-based. */
+  row: number
+  /** 0-based columns of the ID and the question text. */
+  idColumn: number
+  questionColumn: number
+}
+
+const ID = /^([A-Z][A-Z&]{0,9}) ?- ?(\d{1,3}(?:\.\d{1,3})?)\s*\*?$/
+const QUESTION_START =
+  /^(\(.*?\)\s*)?(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall|may|must|describe|explain|provide|list|please|how|what|which|who|when|where|why|indicate|identify|state|specify|confirm|attach|include|share|use this area)\b/i
+
+export const normaliseId = (cell: string) => {
+  const match = ID.exec(cell.trim())
+  return match ? `${match[1]}-${match[2]}` : null
+}
+
+const looksLikeQuestion = (text: string) => {
+  const trimmed = text.trim()
+  return (
+    trimmed.length >= 8 &&
+    /\p{L}/u.test(trimmed) &&
+    (trimmed.endsWith('?') || QUESTION_START.test(trimmed))
+  )
+}
+
+const isText = (cell: string | undefined) =>
+  Boolean(cell && cell.trim().length >= 3 && /\p{L}{2}/u.test(cell) && !normaliseId(cell))
+
+export function extractQuestions(sheets: TableSheet[]): ExtractedQuestion[] {
+  const found: ExtractedQuestion[] = []
+  const seen = new Set<string>()
+  for (const sheet of sheets) {
+    // the ID column: the one with the most distinct IDs
+    const idCounts = new Map<number, Set<string>>()
+    for (const row of sheet.rows) {
+      row.forEach((cell, column) => {
+        const id = cell ? normaliseId(cell) : null
+        if (!id) return
+        let ids = idCounts.get(column)
+        if (!ids) {
+          ids = new Set()
+          idCounts.set(column, ids)
+        }
+        ids.add(id)
+      })
+    }
+    const idColumn = [...idCounts.entries()].sort((a, b) => b[1].size - a[1].size)[0]?.[0]
+    if (idColumn === undefined || (idCounts.get(idColumn)?.size ?? 0) < 3) continue
+    const idRows = sheet.rows
+      .map((row, index) => ({ row, index }))
+      .filter(({ row }) => row[idColumn] && normaliseId(row[idColumn] as string))
+    // the question column: to the right of the IDs, where question-like texts are most frequent
+    const width = Math.max(...idRows.map(({ row }) => row.length))
+    let questionColumn = -1
+    let bestScore = 0
+    for (let column = idColumn + 1; column < Math.min(width, idColumn + 6); column++) {
+      let questions = 0
+      let texts = 0
+      for (const { row } of idRows) {
+        const cell = row[column]
+        if (!isText(cell)) continue
+        texts += 1
+        if (looksLikeQuestion(cell as string)) questions += 1
+      }
+      const score = questions * 10 + texts
+      if (score > bestScore) {
+        bestScore = score
+        questionColumn = column
+      }
+    }
+    if (questionColumn < 0) continue
+    const questionLike = idRows.filter(({ row }) =>
+      looksLikeQuestion(row[questionColumn] ?? ''),
+    ).length
+    // instructions, change logs and lookup lists carry IDs too, but not questions
+    if (questionLike < Math.max(3, idRows.length * 0.3)) continue
+    for (const { row, index } of idRows) {
+      const id = normaliseId(row[idColumn] as string) as string
+      const text = row[questionColumn]?.trim() ?? ''
+      if (!isText(text) || seen.has(id)) continue
+      seen.add(id)
+      found.push({ id, text, sheet: sheet.name, row: index + 1, idColumn, questionColumn })
+    }
+  }
+  return found
+}
