@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { readTableDirect } from '../server/ingest/parsers.ts'
-import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
+import Papa from 'papaparse'
+import { decodeText } from '../server/ingest/parsers.ts'
+import { readWorkbook } from '../server/ingest/xlsx.ts'
 import { extractQuestions, normaliseId } from '../server/questionnaires/extract.ts'
 
 /**
@@ -24,7 +25,17 @@ const KNOWN: [string, number][] = [
 
 async function evaluate(file: string, expected: number) {
   const kind = file.toLowerCase().endsWith('.csv') ? 'csv' : 'xlsx'
-  const { sheets } = await readTableDirect(file, path.basename(file), kind, DEFAULT_PARSE_LIMITS)
+  const sheets =
+    kind === 'csv'
+      ? [
+          {
+            name: path.basename(file),
+            rows: Papa.parse<string[]>(decodeText(readFileSync(file))).data,
+          },
+        ]
+      : readWorkbook(readFileSync(file), { fillMerged: true }).sheets.filter(
+          (sheet) => !sheet.hidden,
+        )
   const questions = extractQuestions(sheets)
   // every distinct ID-shaped cell anywhere, to tell a missed question from a count the file cannot meet
   const idsInFile = new Set(
@@ -38,6 +49,11 @@ async function evaluate(file: string, expected: number) {
     found: questions.length,
     ok: questions.length === expected,
     ids_in_file: idsInFile.size,
+    answer_cells: questions.filter((q) => q.answerColumn !== null || q.markColumns).length,
+    with_list: questions.filter((q) => q.vocabulary?.length).length,
+    lists: [
+      ...new Set(questions.flatMap((q) => (q.vocabulary ? [q.vocabulary.join('/')] : []))),
+    ].slice(0, 4),
   }
   const dataset = path.join(path.dirname(file), 'CSA_CAIQv4.0.3_primary-dataset.json')
   if (path.basename(file) === 'CSA_CAIQv4.0.3_blank.xlsx' && existsSync(dataset)) {

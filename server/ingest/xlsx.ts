@@ -42,7 +42,35 @@ function excelDate(serial: number) {
   return new Date(ms).toISOString().slice(0, 10)
 }
 
+/** A list validation on some cells: its allowed values, when they could be resolved. */
+export interface ListValidation {
+  /** Space-separated ranges, as in the sheet (C3:C264 C270). */
+  sqref: string
+  /** The formula as written: a quoted list, a range or a defined name. */
+  source: string
+  values: string[] | null
+}
+
+export interface WorkbookSheet extends TableSheet {
+  hidden: boolean
+  validations: ListValidation[]
+  merges: string[]
+}
+
 export function readXlsx(buffer: Buffer, options: { fillMerged: boolean }): TableSheet[] {
+  return readWorkbook(buffer, options)
+    .sheets.filter((sheet) => !sheet.hidden)
+    .map(({ name, rows }) => ({ name, rows }))
+}
+
+/**
+ * Every sheet (hidden ones too, for the lists they hold), with list validations resolved: quoted
+ * lists, ranges on any sheet, defined names, and the x14 extension validations newer Excel writes.
+ */
+export function readWorkbook(
+  buffer: Buffer,
+  options: { fillMerged: boolean },
+): { sheets: WorkbookSheet[]; names: Map<string, string> } {
   let files: Record<string, Uint8Array>
   try {
     files = unzipSync(new Uint8Array(buffer), {
@@ -98,17 +126,109 @@ export function readXlsx(buffer: Buffer, options: { fillMerged: boolean }): Tabl
     const target = attr(m[0], 'Target')
     if (id && target) targets.set(id, target.replace(/^\/?(xl\/)?/, 'xl/'))
   }
-  const sheets: TableSheet[] = []
+  const names = new Map<string, string>()
+  for (const m of workbook.matchAll(/<definedName\s([^>]*)>([^<]*)<\/definedName>/g)) {
+    // sheet-local names shadow global ones only on their sheet; the global one is what lists use
+    if (/localSheetId=/.test(m[1] ?? '')) continue
+    const name = attr(` ${m[1]}`, 'name')
+    if (name) names.set(name.toLowerCase(), decodeXml(m[2] ?? ''))
+  }
+  const sheets: WorkbookSheet[] = []
+  const xmls: string[] = []
   for (const m of workbook.matchAll(/<sheet\s[^>]*>/g)) {
     const state = attr(m[0], 'state')
-    if (state === 'hidden' || state === 'veryHidden') continue
     const name = attr(m[0], 'name') ?? 'Sheet'
     const relId = attr(m[0], 'r:id')
     const xml = relId ? read(targets.get(relId) ?? '') : null
     if (!xml) continue
-    sheets.push({ name, rows: readSheet(xml, shared, dateStyles, options.fillMerged) })
+    xmls.push(xml)
+    sheets.push({
+      name,
+      hidden: state === 'hidden' || state === 'veryHidden',
+      rows: readSheet(xml, shared, dateStyles, options.fillMerged),
+      validations: [],
+      merges: [...xml.matchAll(/<mergeCell\s+ref="([A-Z]+\d+:[A-Z]+\d+)"/g)].map(
+        (r) => r[1] as string,
+      ),
+    })
   }
-  return sheets
+  sheets.forEach((sheet, index) => {
+    sheet.validations = readValidations(xmls[index] as string).map((v) => ({
+      ...v,
+      values: resolveList(v.source, sheet, sheets, names),
+    }))
+  })
+  return { sheets, names }
+}
+
+function readValidations(xml: string): { sqref: string; source: string }[] {
+  const found: { sqref: string; source: string }[] = []
+  for (const m of xml.matchAll(/<dataValidation\s([^>]*)>([\s\S]*?)<\/dataValidation>/g)) {
+    if (attr(` ${m[1]}`, 'type') !== 'list') continue
+    const formula = /<formula1>([\s\S]*?)<\/formula1>/.exec(m[2] ?? '')?.[1]
+    const sqref = attr(` ${m[1]}`, 'sqref')
+    if (formula && sqref) found.push({ sqref, source: decodeXml(formula) })
+  }
+  for (const m of xml.matchAll(/<x14:dataValidation\s([^>]*)>([\s\S]*?)<\/x14:dataValidation>/g)) {
+    if (attr(` ${m[1]}`, 'type') !== 'list') continue
+    const formula = /<x14:formula1>\s*<xm:f>([\s\S]*?)<\/xm:f>/.exec(m[2] ?? '')?.[1]
+    const sqref = /<xm:sqref>([\s\S]*?)<\/xm:sqref>/.exec(m[2] ?? '')?.[1]
+    if (formula && sqref) found.push({ sqref: sqref.trim(), source: decodeXml(formula) })
+  }
+  return found
+}
+
+/** The values a list validation allows, or null when its source cannot be read. */
+function resolveList(
+  source: string,
+  sheet: WorkbookSheet,
+  sheets: WorkbookSheet[],
+  names: Map<string, string>,
+  depth = 0,
+): string[] | null {
+  const formula = source.trim().replace(/^=/, '')
+  if (formula.startsWith('"')) {
+    return formula
+      .replace(/^"|"$/g, '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean)
+  }
+  const named = names.get(formula.toLowerCase())
+  if (named !== undefined)
+    return depth < 3 ? resolveList(named, sheet, sheets, names, depth + 1) : null
+  const match =
+    /^(?:(?:'((?:[^']|'')+)'|([^!'"]+))!)?\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/.exec(
+      formula,
+    )
+  if (!match) return null
+  const sheetName = match[1]?.replace(/''/g, "'") ?? match[2]
+  const target = sheetName ? sheets.find((s) => s.name === sheetName) : sheet
+  if (!target) return null
+  const c1 = columnIndex(match[3] as string)
+  const r1 = Number(match[4]) - 1
+  const c2 = match[5] ? columnIndex(match[5]) : c1
+  const r2 = match[6] ? Number(match[6]) - 1 : r1
+  const values: string[] = []
+  for (let r = r1; r <= Math.min(r2, r1 + 500); r++) {
+    for (let c = c1; c <= Math.min(c2, c1 + 50); c++) {
+      const value = target.rows[r]?.[c]?.trim()
+      if (value) values.push(value)
+    }
+  }
+  return values
+}
+
+/** True when the 0-based (row, column) lies in one of the space-separated ranges. */
+export function inSqref(sqref: string, row: number, column: number): boolean {
+  for (const part of sqref.split(/\s+/)) {
+    const [from, to = from] = part.split(':')
+    const a = parseRef(from ?? '')
+    const b = parseRef(to ?? '')
+    if (a && b && row >= a.row && row <= b.row && column >= a.column && column <= b.column)
+      return true
+  }
+  return false
 }
 
 function readSheet(

@@ -1,4 +1,5 @@
 import type { TableSheet } from '../ingest/types.ts'
+import { inSqref, type ListValidation } from '../ingest/xlsx.ts'
 
 /**
  * Finds the questions of a questionnaire in its sheets: per sheet, the column that holds question
@@ -17,6 +18,39 @@ export interface ExtractedQuestion {
   /** 0-based columns of the ID and the question text. */
   idColumn: number
   questionColumn: number
+  /** Where the answer goes, when found: a cell with a list validation, or the Answer column. */
+  answerColumn: number | null
+  /** The answer's allowed values (from the cell's list validation). */
+  vocabulary: string[] | null
+  /** Answers given by marking one of several columns (CAIQ v3: an 'x' under Yes / No / Not Applicable). */
+  markColumns: { column: number; label: string }[] | null
+}
+
+type SheetInput = TableSheet & { validations?: ListValidation[] }
+
+const ANSWER_HEADER = /\b(answer|response|reply)s?\b/i
+const MARK_LABEL = /^(yes|no|n\/?a|not applicable)$/i
+
+/** Headers just above the first question: an Answer column, or Yes/No/N/A mark columns. */
+function headerHints(sheet: SheetInput, firstRow: number, questionColumn: number) {
+  let answerColumn: number | null = null
+  let marks: { column: number; label: string }[] | null = null
+  for (let r = Math.max(0, firstRow - 5); r < firstRow; r++) {
+    const row = sheet.rows[r] ?? []
+    const found = row.flatMap((cell, column) =>
+      column > questionColumn && MARK_LABEL.test(cell.trim())
+        ? [{ column, label: cell.trim() }]
+        : [],
+    )
+    if (found.length >= 2) marks = found
+    if (answerColumn === null) {
+      const column = row.findIndex(
+        (cell, c) => c > questionColumn && ANSWER_HEADER.test(cell) && cell.length <= 60,
+      )
+      if (column >= 0) answerColumn = column
+    }
+  }
+  return { answerColumn, marks }
 }
 
 const ID = /^([A-Z][A-Z&]{0,9}) ?- ?(\d{1,3}(?:\.\d{1,3})?)\s*\*?$/
@@ -40,7 +74,7 @@ const looksLikeQuestion = (text: string) => {
 const isText = (cell: string | undefined) =>
   Boolean(cell && cell.trim().length >= 3 && /\p{L}{2}/u.test(cell) && !normaliseId(cell))
 
-export function extractQuestions(sheets: TableSheet[]): ExtractedQuestion[] {
+export function extractQuestions(sheets: SheetInput[]): ExtractedQuestion[] {
   const found: ExtractedQuestion[] = []
   const seen = new Set<string>()
   for (const sheet of sheets) {
@@ -88,12 +122,38 @@ export function extractQuestions(sheets: TableSheet[]): ExtractedQuestion[] {
     ).length
     // instructions, change logs and lookup lists carry IDs too, but not questions
     if (questionLike < Math.max(3, idRows.length * 0.3)) continue
+    const hints = headerHints(sheet, idRows[0]?.index ?? 0, questionColumn)
+    const validations = sheet.validations ?? []
     for (const { row, index } of idRows) {
       const id = normaliseId(row[idColumn] as string) as string
       const text = row[questionColumn]?.trim() ?? ''
       if (!isText(text) || seen.has(id)) continue
       seen.add(id)
-      found.push({ id, text, sheet: sheet.name, row: index + 1, idColumn, questionColumn })
+      // the answer cell: the first cell right of the question with a list to choose from
+      let answerColumn: number | null = null
+      let vocabulary: string[] | null = null
+      for (
+        let column = questionColumn + 1;
+        column <= questionColumn + 6 && answerColumn === null;
+        column++
+      ) {
+        const validation = validations.find((v) => inSqref(v.sqref, index, column))
+        if (validation) {
+          answerColumn = column
+          vocabulary = validation.values
+        }
+      }
+      found.push({
+        id,
+        text,
+        sheet: sheet.name,
+        row: index + 1,
+        idColumn,
+        questionColumn,
+        answerColumn: answerColumn ?? (hints.marks ? null : hints.answerColumn),
+        vocabulary,
+        markColumns: answerColumn === null ? hints.marks : null,
+      })
     }
   }
   return found

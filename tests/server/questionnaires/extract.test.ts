@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { readWorkbook } from '../../../server/ingest/xlsx.ts'
 import { extractQuestions, normaliseId } from '../../../server/questionnaires/extract.ts'
+import { makeZip } from '../../fixtures/zip.ts'
 
 describe('question extraction', () => {
   it('normalises question IDs, including spaced and starred ones', () => {
@@ -76,5 +78,81 @@ describe('question extraction', () => {
       ['AIS-01.2', 'Do you use automated code analysis?'],
       ['AIS-02.2', 'Are all requirements addressed?'],
     ])
+  })
+})
+
+describe('answer cells and vocabularies', () => {
+  const inline = (ref: string, text: string) =>
+    `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`
+  function workbook() {
+    const questions = `<worksheet xmlns:x14="x14" xmlns:xm="xm"><sheetData>
+      <row r="1">${inline('A1', 'ID')}${inline('B1', 'Question')}${inline('C1', 'Answer')}${inline('D1', 'Notes')}</row>
+      <row r="2">${inline('A2', 'ENCR-01')}${inline('B2', 'Is data encrypted at rest?')}</row>
+      <row r="3">${inline('A3', 'ENCR-02')}${inline('B3', 'Is data encrypted in transit?')}</row>
+      <row r="4">${inline('A4', 'HOST-01')}${inline('B4', 'Where is the service hosted?')}</row>
+      <row r="5">${inline('A5', 'NOTE-01')}${inline('B5', 'Describe your backup policy.')}</row>
+    </sheetData>
+    <dataValidations count="1"><dataValidation type="list" sqref="C2:C3"><formula1>yesno</formula1></dataValidation></dataValidations>
+    <extLst><ext><x14:dataValidations><x14:dataValidation type="list"><x14:formula1><xm:f>'Hidden Lists'!$B$1:$B$3</xm:f></x14:formula1><xm:sqref>C4</xm:sqref></x14:dataValidation></x14:dataValidations></ext></extLst></worksheet>`
+    const lists = `<worksheet><sheetData>
+      <row r="1">${inline('A1', 'Yes')}${inline('B1', 'AWS')}</row>
+      <row r="2">${inline('A2', 'No')}${inline('B2', 'Azure')}</row>
+      <row r="3">${inline('A3', 'N/A')}${inline('B3', 'On premises')}</row></sheetData></worksheet>`
+    return makeZip([
+      { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+      {
+        name: 'xl/workbook.xml',
+        data: Buffer.from(
+          `<workbook xmlns:r="r"><sheets><sheet name="Questions" sheetId="1" r:id="rId1"/><sheet name="Hidden Lists" sheetId="2" state="hidden" r:id="rId2"/></sheets><definedNames><definedName name="yesno">'Hidden Lists'!$A$1:$A$3</definedName></definedNames></workbook>`,
+        ),
+      },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: Buffer.from(
+          '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Target="worksheets/sheet2.xml"/></Relationships>',
+        ),
+      },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(questions) },
+      { name: 'xl/worksheets/sheet2.xml', data: Buffer.from(lists) },
+    ])
+  }
+
+  it('resolves lists from defined names and x14 validations on hidden sheets, and falls back to the Answer column', () => {
+    const { sheets } = readWorkbook(workbook(), { fillMerged: true })
+    expect(sheets.map((s) => [s.name, s.hidden])).toEqual([
+      ['Questions', false],
+      ['Hidden Lists', true],
+    ])
+    const found = extractQuestions(sheets.filter((s) => !s.hidden))
+    expect(found.map((q) => [q.id, q.answerColumn, q.vocabulary])).toEqual([
+      ['ENCR-01', 2, ['Yes', 'No', 'N/A']],
+      ['ENCR-02', 2, ['Yes', 'No', 'N/A']],
+      ['HOST-01', 2, ['AWS', 'Azure', 'On premises']],
+      ['NOTE-01', 2, null],
+    ])
+  })
+
+  it('finds Yes / No / Not Applicable mark columns (CAIQ v3 layout)', () => {
+    const rows = [
+      [
+        'Question ID',
+        'Consensus Assessment Questions',
+        'Consensus Assessment Answers',
+        '',
+        '',
+        'Notes',
+      ],
+      ['', '', 'Yes', 'No', 'Not Applicable', ''],
+      ['AIS-01.1', 'Do you use industry standards?'],
+      ['AIS-01.2', 'Do you use automated code analysis?'],
+      ['AIS-01.3', 'Do you review code manually?'],
+    ]
+    const [first] = extractQuestions([{ name: 'CAIQ', rows }])
+    expect(first?.markColumns).toEqual([
+      { column: 2, label: 'Yes' },
+      { column: 3, label: 'No' },
+      { column: 4, label: 'Not Applicable' },
+    ])
+    expect(first?.answerColumn).toBeNull()
   })
 })
