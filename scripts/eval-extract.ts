@@ -74,7 +74,7 @@ const args = process.argv.slice(2)
 const expectAt = args.indexOf('--expect')
 if (expectAt >= 0) {
   const expected = Number(args[expectAt + 1])
-  const file = args.find((arg, i) => i !== expectAt && i !== expectAt + 1)
+  const file = args.find((_arg, i) => i !== expectAt && i !== expectAt + 1)
   if (!file || !Number.isFinite(expected)) {
     console.error('usage: npm run eval:extract -- --expect N FILE')
     process.exit(2)
