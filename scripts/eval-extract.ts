@@ -3,8 +3,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Papa from 'papaparse'
 import { decodeText } from '../server/ingest/parsers.ts'
+import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
-import { extractQuestions, normaliseId } from '../server/questionnaires/extract.ts'
+import { normaliseId } from '../server/questionnaires/extract.ts'
+import { readQuestionnaireBuffer } from '../server/questionnaires/read.ts'
 
 /**
  * `npm run eval:extract`: question extraction against the known counts of the shared real
@@ -23,37 +25,55 @@ const KNOWN: [string, number][] = [
   ['instructure/Search_Intelligent_Insights_Intelligent_Insights_HECVAT_Lite.csv', 94],
 ]
 
+const kindOf = (file: string) => {
+  const ext = path.extname(file).toLowerCase()
+  return ext === '.csv' ? 'csv' : ext === '.docx' ? 'docx' : ext === '.pdf' ? 'pdf' : 'xlsx'
+}
+
 async function evaluate(file: string, expected: number) {
-  const kind = file.toLowerCase().endsWith('.csv') ? 'csv' : 'xlsx'
+  const kind = kindOf(file)
+  const started = performance.now()
+  // the product's own analysis (server/questionnaires/read.ts), without the worker process
+  const { tabs } = await readQuestionnaireBuffer(
+    readFileSync(file),
+    path.basename(file),
+    kind,
+    {},
+    DEFAULT_PARSE_LIMITS,
+  )
+  const ms = Math.round(performance.now() - started)
+  const all = tabs.flatMap((tab) => tab.questions)
+  const questions = all.map((q) => ({ id: q.ref ?? '', text: q.text }))
   const sheets =
-    kind === 'csv'
-      ? [
-          {
-            name: path.basename(file),
-            rows: Papa.parse<string[]>(decodeText(readFileSync(file))).data,
-          },
-        ]
-      : readWorkbook(readFileSync(file), { fillMerged: true }).sheets.filter(
-          (sheet) => !sheet.hidden,
-        )
-  const questions = extractQuestions(sheets)
+    kind === 'xlsx'
+      ? readWorkbook(readFileSync(file), { fillMerged: true }).sheets.filter((s) => !s.hidden)
+      : kind === 'csv'
+        ? [{ name: file, rows: Papa.parse<string[]>(decodeText(readFileSync(file))).data }]
+        : []
   // every distinct ID-shaped cell anywhere, to tell a missed question from a count the file cannot meet
   const idsInFile = new Set(
     sheets.flatMap((sheet) =>
       sheet.rows.flatMap((row) => row.flatMap((cell) => normaliseId(cell) ?? [])),
     ),
   )
+  const located = (q: (typeof all)[number]) =>
+    q.target !== null &&
+    (q.target.type !== 'cell' || q.target.column !== null || q.target.marks !== null)
   const line: Record<string, unknown> = {
     file: path.relative(root, file),
     expected,
-    found: questions.length,
-    ok: questions.length === expected,
+    found: all.length,
+    ok: all.length === expected,
+    ms,
+    tabs: tabs.filter((tab) => tab.questions.length).map((tab) => tab.name),
+    unsure_tabs: tabs.filter((tab) => tab.mappingState === 'unsure').map((tab) => tab.name),
     ids_in_file: idsInFile.size,
-    answer_cells: questions.filter((q) => q.answerColumn !== null || q.markColumns).length,
-    with_list: questions.filter((q) => q.vocabulary?.length).length,
-    lists: [
-      ...new Set(questions.flatMap((q) => (q.vocabulary ? [q.vocabulary.join('/')] : []))),
-    ].slice(0, 4),
+    answer_cells: all.filter(located).length,
+    with_list: all.filter((q) => q.vocabulary?.length).length,
+    lists: [...new Set(all.flatMap((q) => (q.vocabulary ? [q.vocabulary.join('/')] : [])))].slice(
+      0,
+      4,
+    ),
   }
   const dataset = path.join(path.dirname(file), 'CSA_CAIQv4.0.3_primary-dataset.json')
   if (path.basename(file) === 'CSA_CAIQv4.0.3_blank.xlsx' && existsSync(dataset)) {

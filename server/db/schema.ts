@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -16,6 +17,16 @@ import {
 } from 'drizzle-orm/pg-core'
 import type { Role, UserStatus } from '../../contract/auth.ts'
 import type { FileKind, FileStatus, PassageLocation } from '../../contract/knowledge.ts'
+import type {
+  AnswerStatus,
+  Citation,
+  ExportFormat,
+  MappingState,
+  OperationKind,
+  QuestionnaireKind,
+  QuestionnaireStatus,
+  TabMapping,
+} from '../../contract/questionnaires.ts'
 import type { TicketPriority, TicketType } from '../../contract/support.ts'
 
 /**
@@ -417,4 +428,174 @@ export const kbDataItems = pgTable(
     index('kb_data_items_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`),
     index('kb_data_items_tags_idx').using('gin', table.tags),
   ],
+)
+
+/** A questionnaire: the customer's file and the state of its analysis or generation job. */
+export const questionnaires = pgTable(
+  'questionnaires',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind').$type<QuestionnaireKind>().notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    sha256: text('sha256'),
+    storageKey: uuid('storage_key').notNull(),
+    status: text('status').$type<QuestionnaireStatus>().notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    progressLabel: text('progress_label'),
+    error: text('error'),
+    /** Mappings the user confirmed, by tab name; analysis uses them instead of detection. */
+    mappings: jsonb('mappings').$type<Record<string, TabMapping>>().notNull().default({}),
+    /** Bumped by every change to the answers. */
+    revision: integer('revision').notNull().default(0),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    processingStartedAt: timestamp('processing_started_at', { withTimezone: true }),
+    analyzedAt: timestamp('analyzed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index('questionnaires_org_created_idx').on(table.orgId, table.createdAt),
+    check(
+      'questionnaires_status_check',
+      sql`${table.status} in ('queued', 'analyzing', 'ready', 'generating', 'failed')`,
+    ),
+  ],
+)
+
+/** A tab of a questionnaire (a visible sheet, or the one table of a CSV, DOCX or PDF). */
+export const questionnaireTabs = pgTable(
+  'questionnaire_tabs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    mapping: jsonb('mapping').$type<TabMapping | null>(),
+    mappingState: text('mapping_state').$type<MappingState>().notNull().default('detected'),
+    headers: jsonb('headers').$type<string[]>().notNull().default([]),
+    preview: jsonb('preview').$type<string[][]>().notNull().default([]),
+  },
+  (table) => [
+    uniqueIndex('questionnaire_tabs_position_idx').on(table.questionnaireId, table.position),
+  ],
+)
+
+/** A question found by analysis, with where its answer goes in the original file. */
+export const questionnaireQuestions = pgTable(
+  'questionnaire_questions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    tabId: bigint('tab_id', { mode: 'number' })
+      .notNull()
+      .references(() => questionnaireTabs.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    ref: text('ref'),
+    text: text('text').notNull(),
+    section: text('section'),
+    /** Where answers, dropdown values and comments are written (see server/questionnaires). */
+    target: jsonb('target').$type<Record<string, unknown> | null>(),
+    vocabulary: text('vocabulary').array(),
+    /** Matches a question across re-analyses so its answers are kept. */
+    matchKey: text('match_key').notNull(),
+    selectedRank: integer('selected_rank').notNull().default(0),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('questionnaire_questions_position_idx').on(table.questionnaireId, table.position),
+    index('questionnaire_questions_tab_idx').on(table.tabId),
+  ],
+)
+
+/** Answers: rank 0 is the first candidate; (question, rank) is unique so jobs never duplicate (DU2). */
+export const questionnaireAnswers = pgTable(
+  'questionnaire_answers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    questionId: bigint('question_id', { mode: 'number' })
+      .notNull()
+      .references(() => questionnaireQuestions.id, { onDelete: 'cascade' }),
+    rank: integer('rank').notNull().default(0),
+    text: text('text').notNull().default(''),
+    choice: text('choice'),
+    comment: text('comment').notNull().default(''),
+    status: text('status').$type<AnswerStatus>().notNull().default('pending'),
+    confidence: doublePrecision('confidence'),
+    citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
+    note: text('note'),
+    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('questionnaire_answers_question_rank_idx').on(table.questionId, table.rank),
+    index('questionnaire_answers_questionnaire_idx').on(table.questionnaireId),
+    check(
+      'questionnaire_answers_status_check',
+      sql`${table.status} in ('pending', 'generating', 'generated', 'edited', 'approved', 'no_answer', 'failed')`,
+    ),
+  ],
+)
+
+/** The history: every change with its before and after, so the latest one can be undone. */
+export const questionnaireOperations = pgTable(
+  'questionnaire_operations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<OperationKind>().notNull(),
+    summary: text('summary').notNull(),
+    questionCount: integer('question_count').notNull().default(0),
+    changes: jsonb('changes').$type<unknown[]>().notNull().default([]),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+  },
+  (table) => [index('questionnaire_operations_idx').on(table.questionnaireId, table.id)],
+)
+
+/** Filled files handed back, kept as versions. */
+export const filledFiles = pgTable(
+  'filled_files',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    format: text('format').$type<ExportFormat>().notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    storageKey: uuid('storage_key').notNull(),
+    revision: integer('revision').notNull(),
+    answersWritten: integer('answers_written').notNull().default(0),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('filled_files_questionnaire_idx').on(table.questionnaireId, table.id)],
 )

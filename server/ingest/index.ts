@@ -51,3 +51,21 @@ export function readTable(
     limits: { ...DEFAULT_PARSE_LIMITS, ...options.limits },
   })
 }
+
+/** A questionnaire's tabs and questions (see server/questionnaires/read.ts), in a parser process. */
+export function readQuestionnaire(
+  filePath: string,
+  kind: 'xlsx' | 'csv' | 'docx' | 'pdf',
+  options: Omit<ParseOptions, 'onProgress'> & {
+    mappings?: Record<string, import('../../contract/questionnaires.ts').TabMapping>
+  } = {},
+) {
+  return runInWorker<import('../questionnaires/read.ts').QuestionnaireReadResult>({
+    op: 'questionnaire',
+    filePath,
+    name: options.name ?? filePath,
+    kind,
+    limits: { ...DEFAULT_PARSE_LIMITS, ...options.limits },
+    mappings: options.mappings ?? {},
+  })
+}

@@ -12,11 +12,13 @@ import { ParseError, type ParseLimits } from './types.ts'
  */
 
 export interface WorkerRequest {
-  op: 'parse' | 'table'
+  op: 'parse' | 'table' | 'questionnaire'
   filePath: string
   name: string
-  kind: FileKind
+  kind: FileKind | 'xlsx' | 'csv' | 'docx' | 'pdf'
   limits: ParseLimits
+  /** For 'questionnaire': mappings the user confirmed, by tab name. */
+  mappings?: Record<string, import('../../contract/questionnaires.ts').TabMapping>
 }
 
 export type WorkerResponse =

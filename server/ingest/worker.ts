@@ -17,20 +17,28 @@ const onProgress = (fraction: number) => {
 
 try {
   const result =
-    request.op === 'parse'
-      ? await parseFileDirect(
+    request.op === 'questionnaire'
+      ? await (await import('../questionnaires/read.ts')).readQuestionnaireDirect(
           request.filePath,
           request.name,
-          request.kind,
-          request.limits,
-          onProgress,
-        )
-      : await readTableDirect(
-          request.filePath,
-          request.name,
-          request.kind as 'csv' | 'xlsx',
+          request.kind as 'xlsx' | 'csv' | 'docx' | 'pdf',
+          request.mappings ?? {},
           request.limits,
         )
+      : request.op === 'parse'
+        ? await parseFileDirect(
+            request.filePath,
+            request.name,
+            request.kind,
+            request.limits,
+            onProgress,
+          )
+        : await readTableDirect(
+            request.filePath,
+            request.name,
+            request.kind as 'csv' | 'xlsx',
+            request.limits,
+          )
   await post({ type: 'done', result })
 } catch (error) {
   await post({

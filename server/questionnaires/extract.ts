@@ -62,7 +62,7 @@ export const normaliseId = (cell: string) => {
   return match ? `${match[1]}-${match[2]}` : null
 }
 
-const looksLikeQuestion = (text: string) => {
+export const looksLikeQuestion = (text: string) => {
   const trimmed = text.trim()
   return (
     trimmed.length >= 8 &&

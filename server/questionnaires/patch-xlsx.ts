@@ -1,4 +1,5 @@
 import { strFromU8, strToU8, unzipSync, type Zippable, zipSync } from 'fflate'
+import { columnLetters } from './cells.ts'
 
 /**
  * Writes answers into a workbook by patching the answer cells in the sheets' XML and nothing else:
@@ -20,17 +21,6 @@ const FORMULA_START = /^[=+\-@\t\r\0]/
 
 /** UP9: a leading = + - @ tab, CR or NUL would make a spreadsheet run the text as a formula. */
 export const neutralise = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value)
-
-const columnLetters = (index: number) => {
-  let n = index + 1
-  let out = ''
-  while (n > 0) {
-    const r = (n - 1) % 26
-    out = String.fromCharCode(65 + r) + out
-    n = Math.floor((n - 1) / 26)
-  }
-  return out
-}
 
 const columnOf = (ref: string) => {
   const letters = /^[A-Z]+/.exec(ref)?.[0] ?? 'A'

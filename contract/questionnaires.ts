@@ -1,0 +1,347 @@
+import * as z from 'zod/mini'
+import { passageLocationSchema, userRefSchema } from './knowledge.ts'
+import { paged } from './paging.ts'
+
+/**
+ * Questionnaires (spec section 7, under /filler/questionnaires/): the customer's file, the tabs and
+ * questions Quire found in it, the answers with their candidates, the history of every change, and
+ * the filled files it hands back. Ids are integers.
+ */
+
+/** What a questionnaire can be read from. PDF questionnaires export to the basic format only. */
+export const QUESTIONNAIRE_KINDS = ['xlsx', 'csv', 'docx', 'pdf'] as const
+export type QuestionnaireKind = (typeof QUESTIONNAIRE_KINDS)[number]
+export const QUESTIONNAIRE_ACCEPT = '.xlsx,.xlsm,.csv,.docx,.pdf'
+
+/**
+ * queued → analyzing → ready (or failed); ready → generating → ready while an engine answers.
+ */
+export const QUESTIONNAIRE_STATUSES = [
+  'queued',
+  'analyzing',
+  'ready',
+  'generating',
+  'failed',
+] as const
+export type QuestionnaireStatus = (typeof QUESTIONNAIRE_STATUSES)[number]
+
+/** An answer's life. 'no_answer': the engine found no sufficient evidence and said so. */
+export const ANSWER_STATUSES = [
+  'pending',
+  'generating',
+  'generated',
+  'edited',
+  'approved',
+  'no_answer',
+  'failed',
+] as const
+export type AnswerStatus = (typeof ANSWER_STATUSES)[number]
+
+export const ANSWER_STATUS_LABELS: Record<AnswerStatus, string> = {
+  pending: 'Pending',
+  generating: 'Generating',
+  generated: 'Generated',
+  edited: 'Edited',
+  approved: 'Approved',
+  no_answer: 'No answer',
+  failed: 'Failed',
+}
+
+/** Confidence bands shown in the UI; a confidence of c falls in the first band whose floor ≤ c. */
+export const CONFIDENCE_BANDS = [
+  { band: 'high', floor: 0.8 },
+  { band: 'medium', floor: 0.5 },
+  { band: 'low', floor: 0 },
+] as const
+export type ConfidenceBand = (typeof CONFIDENCE_BANDS)[number]['band']
+export const confidenceBand = (confidence: number | null): ConfidenceBand | null =>
+  confidence === null
+    ? null
+    : (CONFIDENCE_BANDS.find((entry) => confidence >= entry.floor)?.band ?? 'low')
+
+/** Up to this many candidate answers per question. */
+export const MAX_CANDIDATES = 3
+export const MAX_ANSWER_LENGTH = 20_000
+export const MAX_COMMENT_LENGTH = 5_000
+
+/** How sure analysis is of a tab's layout; 'unsure' tabs ask the user to confirm the mapping. */
+export const MAPPING_STATES = ['detected', 'unsure', 'confirmed'] as const
+export type MappingState = (typeof MAPPING_STATES)[number]
+
+const column = z.nullable(z.int().check(z.minimum(0), z.maximum(16_383)))
+
+/** Where things are in a tab: a 1-based header row and 0-based columns (null: none). */
+export const tabMappingSchema = z.object({
+  header_row: z.int().check(z.minimum(0), z.maximum(1_048_576)),
+  id_column: column,
+  question_column: z.int().check(z.minimum(0), z.maximum(16_383)),
+  answer_column: column,
+  comment_column: column,
+  section_column: column,
+})
+export type TabMapping = z.infer<typeof tabMappingSchema>
+
+export const tabSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  position: z.int(),
+  questions: z.int(),
+  answered: z.int(),
+  approved: z.int(),
+  mapping: z.nullable(tabMappingSchema),
+  mapping_state: z.enum(MAPPING_STATES),
+  /** The header row's cells (or column letters), for the mapping dialog. */
+  headers: z.array(z.string()),
+  /** The first rows of the tab as text, for the mapping dialog. */
+  preview: z.array(z.array(z.string())),
+})
+export type Tab = z.infer<typeof tabSchema>
+export const tabListSchema = z.object({ tabs: z.array(tabSchema) })
+
+export const questionnaireSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  kind: z.enum(QUESTIONNAIRE_KINDS),
+  size: z.int(),
+  status: z.enum(QUESTIONNAIRE_STATUSES),
+  /** 0-100 while analysing or generating. */
+  progress: z.int(),
+  /** What the running job is doing, in plain words. */
+  progress_label: z.nullable(z.string()),
+  error: z.nullable(z.string()),
+  questions: z.int(),
+  answered: z.int(),
+  approved: z.int(),
+  /** Tabs whose mapping Quire is unsure of and the user has not confirmed. */
+  unsure_tabs: z.int(),
+  /** Whether answers can be written into the original file (not for PDF). */
+  can_export_original: z.boolean(),
+  /** Bumped by every change to the answers; a filled file of an older revision is stale. */
+  revision: z.int(),
+  added_by: z.nullable(userRefSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+export type Questionnaire = z.infer<typeof questionnaireSchema>
+export const questionnaireListSchema = paged(questionnaireSchema)
+
+export const questionnaireListQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 50),
+  search: z.optional(z.string().check(z.maxLength(200))),
+})
+export type QuestionnaireListQuery = z.input<typeof questionnaireListQuerySchema>
+
+export const CITATION_SOURCES = ['qa', 'data', 'file', 'evidence'] as const
+export const citationSchema = z.object({
+  source: z.enum(CITATION_SOURCES),
+  /** The Q&A item, data item or file; null for evidence the user pasted. */
+  id: z.nullable(z.int()),
+  title: z.string(),
+  /** Plain text quoted from the source. */
+  snippet: z.string(),
+  location: z.optional(passageLocationSchema),
+})
+export type Citation = z.infer<typeof citationSchema>
+
+export const answerSchema = z.object({
+  id: z.int(),
+  question_id: z.int(),
+  /** 0 for the first candidate. */
+  rank: z.int(),
+  text: z.string(),
+  /** The dropdown value, when the answer cell has a vocabulary. */
+  choice: z.nullable(z.string()),
+  comment: z.string(),
+  status: z.enum(ANSWER_STATUSES),
+  /** 0-1; null until an engine or a person has answered. */
+  confidence: z.nullable(z.number()),
+  band: z.nullable(z.enum(['high', 'medium', 'low'])),
+  citations: z.array(citationSchema),
+  /** Why there is no answer, or why generation failed. */
+  note: z.nullable(z.string()),
+  updated_at: z.string(),
+})
+export type Answer = z.infer<typeof answerSchema>
+
+/** One question with its chosen answer and the other candidates. */
+export const questionRowSchema = z.object({
+  id: z.int(),
+  tab_id: z.int(),
+  tab: z.string(),
+  position: z.int(),
+  /** The question's own ID in the file (A&A-01.1), or null. */
+  ref: z.nullable(z.string()),
+  text: z.string(),
+  section: z.nullable(z.string()),
+  /** Where the answer is written: a cell (C12), a table cell, or null when only basic export holds it. */
+  answer_cell: z.nullable(z.string()),
+  vocabulary: z.nullable(z.array(z.string())),
+  answer: answerSchema,
+  candidates: z.array(answerSchema),
+})
+export type QuestionRow = z.infer<typeof questionRowSchema>
+
+export const ANSWER_FILTERS = [
+  'all',
+  'unanswered',
+  'low_confidence',
+  'needs_review',
+  'approved',
+] as const
+export type AnswerFilter = (typeof ANSWER_FILTERS)[number]
+export const ANSWER_FILTER_LABELS: Record<AnswerFilter, string> = {
+  all: 'All',
+  unanswered: 'Unanswered',
+  low_confidence: 'Low confidence',
+  needs_review: 'Needs review',
+  approved: 'Approved',
+}
+
+export const answersQuerySchema = z.object({
+  tab: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
+  filter: z._default(z.enum(ANSWER_FILTERS), 'all'),
+})
+export type AnswersQuery = z.input<typeof answersQuerySchema>
+
+export const answersResponseSchema = z.object({
+  questionnaire: questionnaireSchema,
+  questions: z.array(questionRowSchema),
+})
+export type AnswersResponse = z.infer<typeof answersResponseSchema>
+
+export const answersByTabSchema = z.object({
+  tabs: z.array(z.object({ tab: tabSchema, questions: z.array(questionRowSchema) })),
+})
+
+const answerText = z.string().check(z.maxLength(MAX_ANSWER_LENGTH))
+export const answerEditSchema = z.object({
+  text: z.optional(answerText),
+  choice: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+  comment: z.optional(z.string().check(z.maxLength(MAX_COMMENT_LENGTH))),
+})
+export type AnswerEdit = z.input<typeof answerEditSchema>
+
+export const OPERATION_KINDS = [
+  'edit',
+  'approve',
+  'un_approve',
+  'select',
+  'delete_question',
+  'generate',
+  'regenerate',
+  'regenerate_with_evidence',
+  'apply_consistency',
+  'section_consistency',
+  'section_shorten',
+  'section_examples',
+  'section_custom',
+  'reanalyze',
+] as const
+export type OperationKind = (typeof OPERATION_KINDS)[number]
+
+export const operationSchema = z.object({
+  id: z.int(),
+  kind: z.enum(OPERATION_KINDS),
+  /** A plain sentence: 'Approved the answer to A&A-01.1'. */
+  summary: z.string(),
+  /** How many questions it changed. */
+  questions: z.int(),
+  by: z.nullable(userRefSchema),
+  created_at: z.string(),
+  undone: z.boolean(),
+  /** Only the latest operation that has not been undone can be undone. */
+  can_undo: z.boolean(),
+})
+export type Operation = z.infer<typeof operationSchema>
+export const operationListSchema = z.object({ operations: z.array(operationSchema) })
+
+/** What every answer operation returns: the rows it changed and the questionnaire's counts. */
+export const answerChangeSchema = z.object({
+  questionnaire: questionnaireSchema,
+  questions: z.array(questionRowSchema),
+  operation: z.nullable(operationSchema),
+})
+export type AnswerChange = z.infer<typeof answerChangeSchema>
+
+export const batchDeleteQuestionnairesSchema = z.object({
+  file_ids: z.array(z.int().check(z.positive())).check(z.minLength(1), z.maxLength(500)),
+})
+
+export const reanalyzeRequestSchema = z.object({
+  /** Mappings the user confirmed or corrected, per tab id or tab name. */
+  mappings: z.optional(
+    z.array(
+      z.object({
+        tab: z.string().check(z.minLength(1), z.maxLength(200)),
+        mapping: tabMappingSchema,
+      }),
+    ),
+  ),
+})
+export type ReanalyzeRequest = z.input<typeof reanalyzeRequestSchema>
+
+export const EXPORT_FORMATS = ['original', 'xlsx', 'csv'] as const
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+
+export const exportRequestSchema = z.object({
+  questionnaire_id: z.int().check(z.positive()),
+})
+export const exportBasicRequestSchema = z.object({
+  questionnaire_id: z.int().check(z.positive()),
+  format: z._default(z.enum(['xlsx', 'csv']), 'xlsx'),
+})
+
+export const filledFileSchema = z.object({
+  id: z.int(),
+  questionnaire_id: z.int(),
+  name: z.string(),
+  format: z.enum(EXPORT_FORMATS),
+  size: z.int(),
+  /** The questionnaire's revision it was written from. */
+  revision: z.int(),
+  /** Whether no answer has changed since. */
+  current: z.boolean(),
+  answers_written: z.int(),
+  created_at: z.string(),
+})
+export type FilledFile = z.infer<typeof filledFileSchema>
+
+export const exportResponseSchema = z.object({ filled_file: filledFileSchema })
+export const checkFilledFileSchema = z.object({
+  exists: z.boolean(),
+  current: z.boolean(),
+  filled_file: z.nullable(filledFileSchema),
+})
+export type CheckFilledFile = z.infer<typeof checkFilledFileSchema>
+export const filledFileQuerySchema = z.object({
+  questionnaire_id: z.coerce.number().check(z.int(), z.positive()),
+})
+
+export const QUESTIONNAIRE_TEXTS = {
+  pageTitle: 'Questionnaire Automation',
+  notFound: 'Questionnaire not found',
+  questionNotFound: 'Question not found',
+  answerNotFound: 'Answer not found',
+  noFile: 'Choose a questionnaire file to upload',
+  oneFile: 'Upload one questionnaire at a time',
+  unsupported:
+    '{name} is not a supported questionnaire. Upload an Excel (.xlsx), CSV, Word (.docx) or PDF file.',
+  /** Spec section 2's license dialog text. */
+  answersLimit: 'Your license limits the number of answers to {max_answers}.',
+  questionnairesLimit: 'Your license limits the number of questionnaires to {max_questionnaire}.',
+  noQuestions:
+    'No questions were found in this file. Check the mapping of its tabs or upload the questionnaire as Excel, CSV or Word.',
+  stillAnalyzing: 'This questionnaire is still being analysed',
+  choiceNotAllowed: '{choice} is not one of the values this answer cell allows',
+  nothingToUndo: 'There is nothing to undo',
+  emptyAnswer: 'Write an answer before approving it',
+  noExportOriginal:
+    'A PDF questionnaire cannot be filled in place. Export it in the basic format instead.',
+  noFilledFile: 'No filled file has been exported for this questionnaire yet',
+  candidateNotFound: 'That candidate does not belong to this question',
+  analysisFailed: 'The questionnaire could not be read',
+  cutOff: 'Analysis was interrupted. Re-analyze the questionnaire to try again.',
+  tabNotFound: 'This questionnaire has no tab named {tab}',
+  mappingColumnMissing: 'The question column must be set',
+} as const
