@@ -25,6 +25,9 @@ import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modul
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
 import { createKnowledgeService } from './modules/knowledge/service.ts'
+import { createExportService } from './modules/questionnaires/export.ts'
+import { questionnaireRoutes } from './modules/questionnaires/routes.ts'
+import { createQuestionnaireService } from './modules/questionnaires/service.ts'
 import { repositoryRoutes } from './modules/repository/routes.ts'
 import { createRepositoryService } from './modules/repository/service.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
@@ -107,9 +110,12 @@ export function createApp(deps: AppDeps) {
   // stream to disk and enforce their own per-file cap (UP2).
   const ticketPath = apiPath(paths.support.createTask)
   const streamedPaths = new Set(
-    [paths.files.upload, paths.knowledgeBase.importPreview, paths.knowledgeBase.import].map(
-      apiPath,
-    ),
+    [
+      paths.files.upload,
+      paths.knowledgeBase.importPreview,
+      paths.knowledgeBase.import,
+      paths.questionnaires.upload,
+    ].map(apiPath),
   )
   api.use('*', (c, next) => {
     if (c.req.method === 'POST' && c.req.path === ticketPath) return ticketBodyLimit(c, next)
@@ -162,6 +168,23 @@ export function createApp(deps: AppDeps) {
       auth,
       service: createKnowledgeService({ database: deps.database }),
       repository,
+      storage,
+      maxUploadBytes,
+    }),
+  )
+  const questionnaires = createQuestionnaireService({
+    database: deps.database,
+    storage,
+    jobs: deps.jobs,
+    logger: deps.logger,
+    parseLimits: deps.parseLimits ?? {},
+  })
+  api.route(
+    '/',
+    questionnaireRoutes({
+      auth,
+      service: questionnaires,
+      exports: createExportService({ database: deps.database, storage, questionnaires }),
       storage,
       maxUploadBytes,
     }),

@@ -1,6 +1,7 @@
 import type { Database } from '../db/index.ts'
 import type { ParseLimits } from '../ingest/index.ts'
 import type { Logger } from '../logger.ts'
+import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
 import { createRepositoryService, INGEST_JOB } from '../modules/repository/service.ts'
 import type { Storage } from '../storage/index.ts'
 import { defineJob, type JobDefinition } from './index.ts'
@@ -19,7 +20,15 @@ export interface JobDeps {
 
 export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
   const repository = createRepositoryService({ ...deps, jobs: undefined })
+  const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
   return [
+    defineJob<{ questionnaireId: number }>({
+      name: ANALYSE_JOB,
+      batchSize: 1,
+      handler: async (job) => {
+        await questionnaires.analyse(Number(job.data.questionnaireId))
+      },
+    }),
     defineJob<{ fileId: number }>({
       name: INGEST_JOB,
       // parsers run in their own processes; two at a time keeps a 2-core node responsive
@@ -37,7 +46,11 @@ export function createReaper(
   staleMs: number,
 ) {
   const repository = createRepositoryService(deps)
-  return () => repository.reap(staleMs)
+  const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
+  return async () => {
+    await questionnaires.reap(staleMs)
+    return repository.reap(staleMs)
+  }
 }
 
 /**
@@ -45,7 +58,9 @@ export function createReaper(
  * still 'processing' was cut off by the previous process, so it fails at once with a message that
  * says how to retry, and temp files and orphan blobs of the dead process go (DU1).
  */
-export function recoverAtStart(deps: JobDeps) {
+export async function recoverAtStart(deps: JobDeps) {
   const repository = createRepositoryService({ ...deps, jobs: undefined })
+  const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
+  await questionnaires.reap(0)
   return repository.reap(0, { requeue: false })
 }

@@ -152,7 +152,7 @@ function questionsFromMapping(
     }
     const rawRef = mapping.id_column !== null ? clean(row[mapping.id_column]) : ''
     const ref = rawRef ? (normaliseId(rawRef) ?? rawRef.slice(0, 60)) : null
-    const key = `${sheet.name}\u0000${ref ?? text.toLowerCase()}`
+    const key = `${sheet.name}\u001f${ref ?? text.toLowerCase()}`
     // an ID counts once in a workbook (analyst copies of the vendor tab repeat them)
     const dedupe = ref && normaliseId(ref) ? ref : key
     if (seen.has(dedupe)) continue
@@ -283,7 +283,7 @@ export function analyseSheets(
               marks: q.markColumns,
               comment,
             },
-            matchKey: `${sheet.name}\u0000${q.id}`,
+            matchKey: `${sheet.name}\u001f${q.id}`,
           }
         }),
       })

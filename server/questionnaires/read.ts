@@ -54,13 +54,13 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
       const questionCell = tab?.mapping?.question_column ?? 0
       const answerCell =
         target.column ?? ((table[row]?.length ?? 0) > questionCell + 1 ? questionCell + 1 : null)
-      const key = `${tableIndex}\u0000${question.ref ?? question.text.toLowerCase()}`
+      const key = `${tableIndex}\u001f${question.ref ?? question.text.toLowerCase()}`
       if (seen.has(key)) continue
       seen.add(key)
       questions.push({
         ...question,
         vocabulary: null,
-        matchKey: `${tabName}\u0000${key}`,
+        matchKey: `${tabName}\u001f${key}`,
         target:
           answerCell === null
             ? null
@@ -83,7 +83,7 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
         const text = cells[at]?.text.replace(/\s+/g, ' ').trim() ?? ''
         const idCell = cells.slice(0, at).find((cell) => cell.text.trim().length <= 20)
         const ref = idCell?.text.trim() ? (normaliseId(idCell.text) ?? idCell.text.trim()) : null
-        const key = `${tableIndex}\u0000${ref ?? text.toLowerCase()}`
+        const key = `${tableIndex}\u001f${ref ?? text.toLowerCase()}`
         if (seen.has(key)) return
         seen.add(key)
         questions.push({
@@ -91,7 +91,7 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
           text,
           section: null,
           vocabulary: null,
-          matchKey: `${tabName}\u0000${key}`,
+          matchKey: `${tabName}\u001f${key}`,
           target:
             at + 1 < cells.length
               ? { type: 'docx_cell', table: tableIndex, row, cell: at + 1, comment: null }
@@ -106,7 +106,7 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
     if (!match || !looksLikeQuestion(match[2] as string)) return
     const ref = match[1] as string
     const text = (match[2] as string).trim()
-    const key = `p\u0000${ref}\u0000${text.toLowerCase()}`
+    const key = `p\u001f${ref}\u001f${text.toLowerCase()}`
     if (seen.has(key)) return
     seen.add(key)
     questions.push({
@@ -115,7 +115,7 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
       section: null,
       vocabulary: null,
       target: { type: 'docx_paragraph', paragraph: index },
-      matchKey: `${tabName}\u0000${key}`,
+      matchKey: `${tabName}\u001f${key}`,
     })
   })
   return [
@@ -156,7 +156,7 @@ async function pdfTabs(buffer: Buffer, name: string, limits: ParseLimits): Promi
     const ref = numbered ? (normaliseId(numbered[1] as string) ?? (numbered[1] as string)) : null
     const questionText = (numbered ? (numbered[2] as string) : candidate).trim()
     if (questionText.length > 400 || !looksLikeQuestion(questionText)) continue
-    const key = `${ref ?? ''}\u0000${questionText.toLowerCase()}`
+    const key = `${ref ?? ''}\u001f${questionText.toLowerCase()}`
     if (seen.has(key)) continue
     seen.add(key)
     questions.push({
@@ -165,7 +165,7 @@ async function pdfTabs(buffer: Buffer, name: string, limits: ParseLimits): Promi
       section: null,
       vocabulary: null,
       target: null,
-      matchKey: `${tabName}\u0000${key}`,
+      matchKey: `${tabName}\u001f${key}`,
     })
   }
   return [

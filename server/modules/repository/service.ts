@@ -531,7 +531,9 @@ export function createRepositoryService(deps: RepositoryDeps) {
     )
     const swept = await deps.storage.sweep(async (orgId, key) => {
       const { rowCount } = await pool.query(
-        'select 1 from repository_files where org_id = $1 and storage_key = $2',
+        `select 1 from repository_files where org_id = $1 and storage_key = $2
+         union all select 1 from questionnaires where org_id = $1 and storage_key = $2
+         union all select 1 from filled_files where org_id = $1 and storage_key = $2 limit 1`,
         [orgId, key],
       )
       return Boolean(rowCount)

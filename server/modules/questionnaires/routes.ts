@@ -1,0 +1,213 @@
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import { stream } from 'hono/streaming'
+import { z } from 'zod'
+import { paths } from '../../../contract/paths.ts'
+import {
+  answerEditSchema,
+  answersQuerySchema,
+  batchDeleteQuestionnairesSchema,
+  exportBasicRequestSchema,
+  exportRequestSchema,
+  filledFileQuerySchema,
+  QUESTIONNAIRE_TEXTS,
+  questionnaireListQuerySchema,
+  reanalyzeRequestSchema,
+} from '../../../contract/questionnaires.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
+import { apiError } from '../../http/errors.ts'
+import { jsonBody, params, query } from '../../http/validate.ts'
+import type { Storage } from '../../storage/index.ts'
+import { readMultipart } from '../repository/multipart.ts'
+import { attachment } from '../repository/routes.ts'
+import type { ExportService } from './export.ts'
+import type { QuestionnaireService } from './service.ts'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const selectParams = z.object({
+  qid: z.coerce.number().int().positive(),
+  aid: z.coerce.number().int().positive(),
+})
+const ID = '{[0-9]+}'
+const at = (path: string) =>
+  decodeURIComponent(path)
+    .replace('{id}', `:id${ID}`)
+    .replace('{qid}', `:qid${ID}`)
+    .replace('{aid}', `:aid${ID}`)
+const BASE = '/filler/questionnaires'
+
+/** Sends a stored file as a download that no browser renders (UP8). */
+function download(
+  c: Context,
+  file: { name: string; mime: string; size: number; stream: NodeJS.ReadableStream },
+) {
+  c.header(
+    'Content-Type',
+    /html|svg|xml|javascript/i.test(file.mime) && !/openxml/.test(file.mime)
+      ? 'application/octet-stream'
+      : file.mime,
+  )
+  c.header('Content-Disposition', attachment(file.name))
+  c.header('Content-Length', String(file.size))
+  c.header('X-Content-Type-Options', 'nosniff')
+  c.header('Cache-Control', 'private, no-store')
+  c.header('Content-Security-Policy', "default-src 'none'; sandbox")
+  return stream(c, async (out) => {
+    for await (const chunk of file.stream) await out.write(chunk as Uint8Array)
+  })
+}
+
+export function questionnaireRoutes(options: {
+  auth: Authenticator
+  service: QuestionnaireService
+  exports: ExportService
+  storage: Storage
+  maxUploadBytes: number
+}) {
+  const { service, exports } = options
+  const app = new Hono<AuthEnv>()
+  app.use(`${BASE}/*`, requireAuth(options.auth))
+  app.use(BASE, requireAuth(options.auth))
+  const org = (c: Context<AuthEnv>) => c.get('auth').org.id
+  const user = (c: Context<AuthEnv>) => c.get('auth').user.id
+
+  app.get(paths.questionnaires.list, async (c) =>
+    c.json(await service.list(org(c), query(c, questionnaireListQuerySchema))),
+  )
+
+  app.post(paths.questionnaires.upload, async (c) => {
+    const { uploads } = await readMultipart(c, options.storage, {
+      maxBytes: options.maxUploadBytes,
+      maxFiles: 1,
+      fileFields: ['file', 'files'],
+    })
+    try {
+      const upload = uploads[0]
+      if (!upload) throw apiError(400, QUESTIONNAIRE_TEXTS.noFile, { code: 'validation_error' })
+      return c.json(await service.upload(org(c), user(c), upload), 201)
+    } finally {
+      await Promise.all(uploads.map((upload) => options.storage.discard(upload.temp)))
+    }
+  })
+
+  app.post(paths.questionnaires.batchDelete, async (c) => {
+    const body = await jsonBody(c, batchDeleteQuestionnairesSchema)
+    return c.json({ deleted: await service.remove(org(c), body.file_ids) })
+  })
+
+  app.post(paths.questionnaires.exportOriginal, async (c) => {
+    const body = await jsonBody(c, exportRequestSchema)
+    return c.json(await exports.exportOriginal(org(c), user(c), body.questionnaire_id), 201)
+  })
+  app.post(paths.questionnaires.exportBasic, async (c) => {
+    const body = await jsonBody(c, exportBasicRequestSchema)
+    return c.json(
+      await exports.exportBasic(org(c), user(c), body.questionnaire_id, body.format),
+      201,
+    )
+  })
+  app.post(paths.questionnaires.checkFilledFile, async (c) => {
+    const body = await jsonBody(c, exportRequestSchema)
+    return c.json(await exports.check(org(c), body.questionnaire_id))
+  })
+  app.get(paths.questionnaires.checkFilledFile, async (c) => {
+    const { questionnaire_id } = query(c, filledFileQuerySchema)
+    return c.json(await exports.check(org(c), questionnaire_id))
+  })
+  app.get(paths.questionnaires.downloadFilledFile, async (c) => {
+    const { questionnaire_id } = query(c, filledFileQuerySchema)
+    return download(c, await exports.latestBlob(org(c), questionnaire_id))
+  })
+  app.get(at(paths.questionnaires.filledFileDownload('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return download(c, await exports.blob(org(c), id))
+  })
+
+  app.get(at(paths.questionnaires.get('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.get(org(c), id))
+  })
+  app.get(at(paths.questionnaires.answers('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.answers(org(c), id, query(c, answersQuerySchema)))
+  })
+  app.get(at(paths.questionnaires.answersByTab('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.answersByTab(org(c), id))
+  })
+  app.get(at(paths.questionnaires.tabs('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json({ tabs: await service.tabs(org(c), id) })
+  })
+  app.get(at(paths.questionnaires.download('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    const file = await service.original(org(c), id)
+    return download(c, { ...file, stream: file.stream() })
+  })
+  const remove = async (c: Context<AuthEnv>) => {
+    const { id } = params(c, idParams)
+    const deleted = await service.remove(org(c), [id])
+    if (!deleted) throw apiError(404, QUESTIONNAIRE_TEXTS.notFound, { code: 'not_found' })
+    return c.json({ deleted })
+  }
+  app.get(at(paths.questionnaires.delete('{id}')), remove)
+  app.delete(at(paths.questionnaires.delete('{id}')), remove)
+  app.post(at(paths.questionnaires.delete('{id}')), remove)
+
+  app.post(at(paths.questionnaires.reAnalyze('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    const text = await c.req.text()
+    let raw: unknown = {}
+    try {
+      raw = text.trim() ? JSON.parse(text) : {}
+    } catch {
+      throw apiError(400, 'The request body is not valid JSON', { code: 'validation_error' })
+    }
+    const body = reanalyzeRequestSchema.safeParse(raw)
+    if (!body.success)
+      throw apiError(400, 'The mapping is not valid', {
+        code: 'validation_error',
+        msg: body.error.issues[0]?.message,
+      })
+    return c.json(await service.reanalyze(org(c), id, body.data.mappings))
+  })
+
+  app.get(at(paths.questionnaires.operations('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json({ operations: await service.operations(org(c), id) })
+  })
+  app.post(at(paths.questionnaires.undo('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.undo(org(c), user(c), id))
+  })
+
+  const edit = async (c: Context<AuthEnv>) => {
+    const { id } = params(c, idParams)
+    const body = await jsonBody(c, answerEditSchema)
+    return c.json(await service.edit(org(c), user(c), id, body))
+  }
+  app.post(at(paths.questionnaires.answer.edit('{id}')), edit)
+  app.patch(at(paths.questionnaires.answer.edit('{id}')), edit)
+  app.put(at(paths.questionnaires.answer.edit('{id}')), edit)
+  app.post(at(paths.questionnaires.answer.approve('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.approve(org(c), user(c), id))
+  })
+  app.post(at(paths.questionnaires.answer.unApprove('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.unApprove(org(c), user(c), id))
+  })
+  app.post(at(paths.questionnaires.selectAnswer('{qid}', '{aid}')), async (c) => {
+    const { qid, aid } = params(c, selectParams)
+    return c.json(await service.select(org(c), user(c), qid, aid))
+  })
+  const deleteQuestion = async (c: Context<AuthEnv>) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.deleteQuestion(org(c), user(c), id))
+  }
+  app.post(at(paths.questionnaires.deleteQuestion('{id}')), deleteQuestion)
+  app.delete(at(paths.questionnaires.deleteQuestion('{id}')), deleteQuestion)
+
+  return app
+}
