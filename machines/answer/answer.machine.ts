@@ -1,0 +1,277 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import {
+  type AnswerChange,
+  type AnswerEdit,
+  QUESTIONNAIRE_TEXTS,
+  type QuestionRow,
+} from '../../contract/questionnaires.ts'
+
+/**
+ * The life of one answer on the review page: viewing it, editing a draft, saving, approving or
+ * withdrawing the approval, regenerating, and failing. Changes show at once (optimistic update);
+ * when the server refuses, the answer rolls back to what it was and the error is shown with a
+ * retry. Every server answer is emitted as 'changed' so that the page's counts follow.
+ */
+
+export interface Draft {
+  text: string
+  choice: string | null
+  comment: string
+}
+
+export type AnswerAction = 'save' | 'approve' | 'unapprove' | 'regenerate'
+
+export interface AnswerContext {
+  row: QuestionRow
+  draft: Draft
+  /** The row as it was before an optimistic change, to roll back to. */
+  previous: QuestionRow | null
+  error: string | null
+  lastAction: AnswerAction | null
+}
+
+export type AnswerEvents =
+  | { type: 'row.update'; row: QuestionRow }
+  | { type: 'edit' }
+  | { type: 'change'; field: keyof Draft; value: string | null }
+  | { type: 'cancel' }
+  | { type: 'save' }
+  | { type: 'approve' }
+  | { type: 'unapprove' }
+  | { type: 'regenerate'; evidence?: string }
+  | { type: 'retry' }
+  | { type: 'dismiss' }
+
+export type AnswerEmitted = { type: 'changed'; change: AnswerChange }
+
+export interface SaveAnswerInput {
+  answerId: number
+  edit: AnswerEdit
+}
+export interface AnswerIdInput {
+  answerId: number
+  evidence?: string
+}
+
+const mustBeProvided = (name: string) => () => {
+  throw new Error(`answerMachine: the ${name} actor must be provided`)
+}
+
+const draftOf = (row: QuestionRow): Draft => ({
+  text: row.answer.text,
+  choice: row.answer.choice,
+  comment: row.answer.comment,
+})
+
+const messageOf = (error: unknown) =>
+  error instanceof Error && error.message ? error.message : 'The change could not be saved'
+
+/** The row of the server's answer for this question, or the row unchanged. */
+const fromChange = (row: QuestionRow, change: AnswerChange) =>
+  change.questions.find((candidate) => candidate.id === row.id) ?? row
+
+export const answerMachine = setup({
+  types: {
+    context: {} as AnswerContext,
+    events: {} as AnswerEvents,
+    input: {} as { row: QuestionRow },
+    emitted: {} as AnswerEmitted,
+  },
+  actors: {
+    saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(mustBeProvided('saveAnswer')),
+    approveAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('approveAnswer')),
+    unApproveAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('unApproveAnswer')),
+    regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('regenerateAnswer')),
+  },
+  guards: {
+    isApproved: ({ context }) => context.row.answer.status === 'approved',
+    hasContent: ({ context }) =>
+      context.row.answer.text.trim() !== '' || context.row.answer.choice !== null,
+    draftChanged: ({ context }) => {
+      const { answer } = context.row
+      return (
+        context.draft.text !== answer.text ||
+        context.draft.choice !== answer.choice ||
+        context.draft.comment !== answer.comment
+      )
+    },
+    retrySave: ({ context }) => context.lastAction === 'save',
+    retryApprove: ({ context }) => context.lastAction === 'approve',
+    retryUnapprove: ({ context }) => context.lastAction === 'unapprove',
+  },
+  actions: {
+    adoptRow: assign(({ event }) => {
+      const row = (event as { row: QuestionRow }).row
+      return { row, draft: draftOf(row) }
+    }),
+    startDraft: assign(({ context }) => ({ draft: draftOf(context.row), error: null })),
+    changeDraft: assign(({ context, event }) => {
+      const { field, value } = event as Extract<AnswerEvents, { type: 'change' }>
+      const draft = { ...context.draft }
+      if (field === 'choice') draft.choice = value || null
+      else draft[field] = value ?? ''
+      return { draft }
+    }),
+    optimisticSave: assign(({ context }) => {
+      const answered = context.draft.text.trim() !== '' || context.draft.choice !== null
+      return {
+        previous: context.row,
+        lastAction: 'save' as const,
+        error: null,
+        row: {
+          ...context.row,
+          answer: {
+            ...context.row.answer,
+            ...context.draft,
+            status: answered ? ('edited' as const) : ('pending' as const),
+          },
+        },
+      }
+    }),
+    optimisticStatus: assign(({ context }, status: 'approved' | 'edited') => ({
+      previous: context.row,
+      error: null,
+      row: { ...context.row, answer: { ...context.row.answer, status } },
+    })),
+    rememberAction: assign((_, action: AnswerAction) => ({ lastAction: action, error: null })),
+    acceptChange: assign(({ context, event }) => {
+      const change = (event as unknown as { output: AnswerChange }).output
+      const row = fromChange(context.row, change)
+      return { row, draft: draftOf(row), previous: null, error: null }
+    }),
+    emitChange: emit(({ event }) => ({
+      type: 'changed' as const,
+      change: (event as unknown as { output: AnswerChange }).output,
+    })),
+    rollback: assign(({ context, event }) => ({
+      row: context.previous ?? context.row,
+      previous: null,
+      error: messageOf((event as unknown as { error: unknown }).error),
+    })),
+    needsContent: assign({ error: QUESTIONNAIRE_TEXTS.emptyAnswer }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'answer',
+  context: ({ input }) => ({
+    row: input.row,
+    draft: draftOf(input.row),
+    previous: null,
+    error: null,
+    lastAction: null,
+  }),
+  initial: 'settling',
+  states: {
+    settling: {
+      always: [{ guard: 'isApproved', target: 'approved' }, { target: 'viewing' }],
+    },
+    viewing: {
+      on: {
+        'row.update': { target: 'settling', actions: 'adoptRow' },
+        edit: { target: 'editing', actions: 'startDraft' },
+        approve: [
+          {
+            guard: 'hasContent',
+            target: 'approving',
+            actions: [
+              { type: 'rememberAction', params: 'approve' },
+              { type: 'optimisticStatus', params: 'approved' },
+            ],
+          },
+          { actions: 'needsContent' },
+        ],
+        regenerate: {
+          target: 'regenerating',
+          actions: { type: 'rememberAction', params: 'regenerate' },
+        },
+      },
+    },
+    editing: {
+      on: {
+        change: { actions: 'changeDraft' },
+        cancel: { target: 'settling', actions: 'startDraft' },
+        save: [
+          { guard: 'draftChanged', target: 'saving', actions: 'optimisticSave' },
+          { target: 'settling' },
+        ],
+      },
+    },
+    saving: {
+      invoke: {
+        src: 'saveAnswer',
+        input: ({ context }) => ({
+          answerId: context.row.answer.id,
+          edit: {
+            text: context.draft.text,
+            choice: context.draft.choice,
+            comment: context.draft.comment,
+          },
+        }),
+        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
+        onError: { target: 'failed', actions: 'rollback' },
+      },
+    },
+    approving: {
+      invoke: {
+        src: 'approveAnswer',
+        input: ({ context }) => ({ answerId: context.row.answer.id }),
+        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
+        onError: { target: 'failed', actions: 'rollback' },
+      },
+    },
+    approved: {
+      on: {
+        'row.update': { target: 'settling', actions: 'adoptRow' },
+        edit: { target: 'editing', actions: 'startDraft' },
+        unapprove: {
+          target: 'unapproving',
+          actions: [
+            { type: 'rememberAction', params: 'unapprove' },
+            { type: 'optimisticStatus', params: 'edited' },
+          ],
+        },
+      },
+    },
+    unapproving: {
+      invoke: {
+        src: 'unApproveAnswer',
+        input: ({ context }) => ({ answerId: context.row.answer.id }),
+        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
+        onError: { target: 'failed', actions: 'rollback' },
+      },
+    },
+    regenerating: {
+      invoke: {
+        src: 'regenerateAnswer',
+        input: ({ context, event }) => ({
+          answerId: context.row.answer.id,
+          evidence: (event as { evidence?: string }).evidence,
+        }),
+        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
+        onError: { target: 'failed', actions: 'rollback' },
+      },
+    },
+    failed: {
+      on: {
+        retry: [
+          { guard: 'retrySave', target: 'saving', actions: 'optimisticSave' },
+          {
+            guard: 'retryApprove',
+            target: 'approving',
+            actions: { type: 'optimisticStatus', params: 'approved' },
+          },
+          {
+            guard: 'retryUnapprove',
+            target: 'unapproving',
+            actions: { type: 'optimisticStatus', params: 'edited' },
+          },
+          { target: 'regenerating', actions: 'clearError' },
+        ],
+        // the draft is kept so that nothing typed is lost
+        edit: { target: 'editing', actions: 'clearError' },
+        dismiss: { target: 'settling', actions: 'clearError' },
+        'row.update': { target: 'settling', actions: ['adoptRow', 'clearError'] },
+      },
+    },
+  },
+})

@@ -1,0 +1,17 @@
+export * from './answer.machine.ts'
+
+import type { SnapshotFrom } from 'xstate'
+import type { answerMachine } from './answer.machine.ts'
+
+type Snapshot = SnapshotFrom<typeof answerMachine>
+export const selectRow = (s: Snapshot) => s.context.row
+export const selectDraft = (s: Snapshot) => s.context.draft
+export const selectAnswerError = (s: Snapshot) => s.context.error
+export const selectIsEditing = (s: Snapshot) => s.matches('editing')
+export const selectIsBusy = (s: Snapshot) =>
+  s.matches('saving') ||
+  s.matches('approving') ||
+  s.matches('unapproving') ||
+  s.matches('regenerating')
+export const selectIsFailed = (s: Snapshot) => s.matches('failed')
+export const selectIsRegenerating = (s: Snapshot) => s.matches('regenerating')

@@ -1,0 +1,45 @@
+export * from './questionnaire-workspace.machine.ts'
+
+import type { SnapshotFrom } from 'xstate'
+import {
+  type questionnaireWorkspaceMachine,
+  visibleRows,
+} from './questionnaire-workspace.machine.ts'
+
+type Snapshot = SnapshotFrom<typeof questionnaireWorkspaceMachine>
+export const selectQuestionnaire = (s: Snapshot) => s.context.questionnaire
+export const selectTabs = (s: Snapshot) => s.context.tabs
+export const selectTabId = (s: Snapshot) => s.context.tabId
+export const selectFilter = (s: Snapshot) => s.context.filter
+export const selectFocusedId = (s: Snapshot) => s.context.focusedId
+export const selectAllRows = (s: Snapshot) => s.context.rows
+export const selectLoadError = (s: Snapshot) =>
+  s.matches({ main: 'failed' }) ? s.context.error : null
+export const selectIsLoading = (s: Snapshot) => s.hasTag('loading')
+export const selectInProgress = (s: Snapshot) => s.matches({ main: 'progress' })
+export const selectIsBusy = (s: Snapshot) => s.hasTag('busy')
+export const selectHistoryOpen = (s: Snapshot) => !s.matches({ history: 'closed' })
+export const selectHistoryLoading = (s: Snapshot) => s.matches({ history: 'loading' })
+export const selectHistory = (s: Snapshot) => s.context.history
+export const selectHistoryError = (s: Snapshot) => s.context.historyError
+export const selectMappingTab = (s: Snapshot) => s.context.mappingTab
+export const selectMappingError = (s: Snapshot) => s.context.mappingError
+export const selectNoticeOpen = (s: Snapshot) => s.matches({ notice: 'open' })
+export const selectMaxAnswers = (s: Snapshot) => s.context.maxAnswers
+/** Rows of the chosen tab through the filter; a new array only when its inputs change. */
+export const selectVisibleRows = (() => {
+  let last: {
+    rows: unknown
+    tabId: unknown
+    filter: unknown
+    result: ReturnType<typeof visibleRows>
+  } | null = null
+  return (s: Snapshot) => {
+    const { rows, tabId, filter } = s.context
+    if (last && last.rows === rows && last.tabId === tabId && last.filter === filter)
+      return last.result
+    const result = visibleRows(s.context)
+    last = { rows, tabId, filter, result }
+    return result
+  }
+})()

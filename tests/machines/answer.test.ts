@@ -1,0 +1,130 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { AnswerChange } from '../../contract/questionnaires.ts'
+import {
+  type AnswerIdInput,
+  answerMachine,
+  type SaveAnswerInput,
+} from '../../machines/answer/index.ts'
+import { changeOf, rowOf } from '../fixtures/answer-rows.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const never = <I>() => fromPromise<AnswerChange, I>(() => new Promise(() => {}))
+const pending = answerMachine.provide({
+  actors: {
+    saveAnswer: never<SaveAnswerInput>(),
+    approveAnswer: never<AnswerIdInput>(),
+    unApproveAnswer: never<AnswerIdInput>(),
+    regenerateAnswer: never<AnswerIdInput>(),
+  },
+})
+const empty = rowOf(1)
+const answered = rowOf(1, {}, { text: 'Yes, AES-256.', choice: 'Yes', status: 'edited' })
+const approved = rowOf(1, {}, { text: 'Yes, AES-256.', choice: 'Yes', status: 'approved' })
+const id = 'xstate.%s.actor.0.answer.%s'
+const result = (kind: 'done' | 'error', state: string, payload: object) => ({
+  type: id.replace('%s', kind).replace('%s', state),
+  ...payload,
+})
+const events: AnyEventObject[] = [
+  { type: 'row.update', row: answered },
+  { type: 'row.update', row: approved },
+  { type: 'row.update', row: empty },
+  { type: 'edit' },
+  { type: 'change', field: 'text', value: 'Encrypted at rest.' },
+  { type: 'change', field: 'choice', value: 'Yes' },
+  { type: 'cancel' },
+  { type: 'save' },
+  { type: 'approve' },
+  { type: 'unapprove' },
+  { type: 'regenerate' },
+  { type: 'retry' },
+  { type: 'dismiss' },
+  ...['saving', 'approving', 'unapproving', 'regenerating'].flatMap((state) => [
+    result('done', state, { output: changeOf([answered]) }),
+    result('error', state, { error: new Error('Answer not found') }),
+  ]),
+]
+
+describe('answerMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      input: { row: empty },
+      events: offerWhileRunning(pending, events),
+      serializeState: (s) =>
+        JSON.stringify([
+          s.value,
+          s.context.row.answer.status,
+          Boolean(s.context.row.answer.text),
+          s.context.draft.text !== s.context.row.answer.text,
+          s.context.lastAction,
+          Boolean(s.context.error),
+        ]),
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('shows a saved edit at once, and rolls back with the error when the server refuses', async () => {
+    let reject: (error: Error) => void = () => {}
+    const saved: SaveAnswerInput[] = []
+    const actor = createActor(
+      answerMachine.provide({
+        actors: {
+          saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(({ input }) => {
+            saved.push(input)
+            return new Promise((_, no) => {
+              reject = no
+            })
+          }),
+        },
+      }),
+      { input: { row: empty } },
+    ).start()
+    actor.send({ type: 'edit' })
+    actor.send({ type: 'change', field: 'text', value: 'All data is encrypted.' })
+    actor.send({ type: 'change', field: 'choice', value: 'Maybe' })
+    actor.send({ type: 'save' })
+    expect(actor.getSnapshot().value).toBe('saving')
+    expect(actor.getSnapshot().context.row.answer).toMatchObject({
+      text: 'All data is encrypted.',
+      status: 'edited',
+    })
+    expect(saved[0]).toEqual({
+      answerId: 10,
+      edit: { text: 'All data is encrypted.', choice: 'Maybe', comment: '' },
+    })
+    reject(new Error('Maybe is not one of the values this answer cell allows'))
+    await new Promise((r) => setTimeout(r, 0))
+    const snapshot = actor.getSnapshot()
+    expect(snapshot.value).toBe('failed')
+    expect(snapshot.context.row.answer).toMatchObject({ text: '', status: 'pending' })
+    expect(snapshot.context.error).toBe('Maybe is not one of the values this answer cell allows')
+    // the draft survives for another try
+    actor.send({ type: 'edit' })
+    expect(actor.getSnapshot().context.draft.text).toBe('All data is encrypted.')
+  })
+
+  test('refuses to approve an empty answer with the contract words, and emits server changes', async () => {
+    const changes: AnswerChange[] = []
+    const actor = createActor(
+      answerMachine.provide({
+        actors: {
+          approveAnswer: fromPromise<AnswerChange, AnswerIdInput>(async () =>
+            changeOf([approved], { approved: 1 }),
+          ),
+        },
+      }),
+      { input: { row: empty } },
+    ).start()
+    actor.on('changed', (event) => changes.push(event.change))
+    actor.send({ type: 'approve' })
+    expect(actor.getSnapshot().context.error).toBe('Write an answer before approving it')
+    actor.send({ type: 'row.update', row: answered })
+    actor.send({ type: 'approve' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().value).toBe('approved')
+    expect(changes[0]?.questionnaire.approved).toBe(1)
+  })
+})

@@ -1,0 +1,176 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { Operation, Questionnaire } from '../../contract/questionnaires.ts'
+import {
+  mergeRows,
+  type OperationResult,
+  questionnaireWorkspaceMachine,
+  visibleRows,
+  type WorkspaceData,
+} from '../../machines/questionnaire-workspace/index.ts'
+import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const never = <O, I>() => fromPromise<O, I>(() => new Promise(() => {}))
+const pending = questionnaireWorkspaceMachine.provide({
+  actors: {
+    loadWorkspace: never<WorkspaceData, { id: number }>(),
+    fetchQuestionnaire: never<Questionnaire, { id: number }>(),
+    runOperation: never<OperationResult, never>(),
+    loadHistory: never<Operation[], { id: number }>(),
+    reanalyze: never<Questionnaire, never>(),
+    licenseNotice: never<number, void>(),
+  },
+})
+const rows = [rowOf(1), rowOf(2, {}, { text: 'Yes', status: 'approved' }), rowOf(3, { tab_id: 2 })]
+const ready: WorkspaceData = {
+  questionnaire: questionnaireOf(),
+  tabs: [tabOf(1), tabOf(2)],
+  rows,
+}
+const analysing: WorkspaceData = {
+  ...ready,
+  questionnaire: questionnaireOf({ status: 'analyzing', progress: 40 }),
+}
+const at = (kind: 'done' | 'error', state: string) =>
+  `xstate.${kind}.actor.0.questionnaireWorkspace.${state}`
+const mapping = {
+  header_row: 1,
+  id_column: null,
+  question_column: 1,
+  answer_column: 2,
+  comment_column: null,
+  section_column: null,
+}
+const events: AnyEventObject[] = [
+  { type: 'retry' },
+  { type: 'tab.select', tabId: 2 },
+  { type: 'filter.set', filter: 'approved' },
+  { type: 'focus', questionId: 1 },
+  { type: 'focus.next' },
+  { type: 'focus.previous' },
+  { type: 'rows.merge', change: changeOf([rowOf(1, {}, { text: 'No', status: 'edited' })]) },
+  { type: 'candidate.select', questionId: 1, answerId: 10 },
+  { type: 'question.delete', questionId: 1 },
+  { type: 'undo' },
+  { type: 'history.open' },
+  { type: 'history.close' },
+  { type: 'mapping.open', tab: 'Security' },
+  { type: 'mapping.close' },
+  { type: 'mapping.submit', tab: 'Security', mapping },
+  { type: 'reanalyze' },
+  { type: 'notice.close' },
+  { type: at('done', 'main.loading'), output: ready },
+  { type: at('done', 'main.loading'), output: analysing },
+  { type: at('error', 'main.loading'), error: new Error('Questionnaire not found') },
+  { type: at('done', 'main.progress.fetching'), output: analysing.questionnaire },
+  { type: at('done', 'main.progress.fetching'), output: ready.questionnaire },
+  { type: at('error', 'main.progress.fetching'), error: new Error('offline') },
+  {
+    type: at('done', 'main.ready.operating'),
+    output: { change: changeOf([rowOf(1)]), deletedQuestionId: undefined },
+  },
+  { type: at('error', 'main.ready.operating'), error: new Error('There is nothing to undo') },
+  { type: at('done', 'main.ready.reanalyzing'), output: analysing.questionnaire },
+  { type: at('error', 'main.ready.reanalyzing'), error: new Error('The mapping is not valid') },
+  { type: at('done', 'history.loading'), output: [] },
+  { type: at('error', 'history.loading'), error: new Error('offline') },
+  { type: at('done', 'notice.checking'), output: 500 },
+  { type: at('done', 'notice.checking'), output: 0 },
+  { type: at('error', 'notice.checking'), error: new Error('offline') },
+]
+
+describe('questionnaireWorkspaceMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      input: { id: 7 },
+      events: offerWhileRunning(pending, events),
+      // the tab, filter and focus are free values: the graph needs only where the machine is
+      serializeState: (s) => JSON.stringify([s.value, Boolean(s.context.previousRows)]),
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('follows analysis progress, then shows the first tab with questions', async () => {
+    let calls = 0
+    const actor = createActor(
+      questionnaireWorkspaceMachine.provide({
+        actors: {
+          loadWorkspace: fromPromise(async () => (calls++ === 0 ? analysing : ready)),
+          fetchQuestionnaire: fromPromise(async () => questionnaireOf()),
+          licenseNotice: fromPromise(async () => 0),
+        },
+        delays: { POLL: 1 },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await new Promise((r) => setTimeout(r, 30))
+    const snapshot = actor.getSnapshot()
+    expect(snapshot.matches({ main: 'ready' })).toBe(true)
+    expect(snapshot.context.tabId).toBe(1)
+    expect(visibleRows(snapshot.context).map((row) => row.id)).toEqual([1, 2])
+  })
+
+  test('deletes optimistically and puts the row back when the server refuses', async () => {
+    let fail: (error: Error) => void = () => {}
+    const failures: string[] = []
+    const actor = createActor(
+      questionnaireWorkspaceMachine.provide({
+        actors: {
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 0),
+          runOperation: fromPromise<OperationResult, never>(
+            () =>
+              new Promise((_, reject) => {
+                fail = reject
+              }),
+          ),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    actor.on('operation.failed', (event) => failures.push(event.message))
+    await new Promise((r) => setTimeout(r, 0))
+    actor.send({ type: 'question.delete', questionId: 1 })
+    expect(actor.getSnapshot().context.rows.map((row) => row.id)).toEqual([2, 3])
+    fail(new Error('Question not found'))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().context.rows.map((row) => row.id)).toEqual([1, 2, 3])
+    expect(failures).toEqual(['Question not found'])
+  })
+
+  test('filters like the server and merges changed rows in place', () => {
+    const context = { rows, tabId: null, filter: 'unanswered' as const }
+    expect(visibleRows(context).map((row) => row.id)).toEqual([1, 3])
+    expect(visibleRows({ ...context, filter: 'approved' }).map((row) => row.id)).toEqual([2])
+    const merged = mergeRows(rows, changeOf([rowOf(3, {}, { text: 'No', status: 'edited' })]), 1)
+    expect(merged.map((row) => [row.id, row.answer.text])).toEqual([
+      [2, 'Yes'],
+      [3, 'No'],
+    ])
+    // an undone delete brings the question back to its place
+    expect(mergeRows(merged, changeOf([rowOf(1)])).map((row) => row.id)).toEqual([1, 2, 3])
+  })
+
+  test('shows the license notice once when the license limits answers', async () => {
+    let shown = 0
+    const actor = createActor(
+      questionnaireWorkspaceMachine.provide({
+        actors: {
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 500),
+        },
+        actions: { noticeShown: () => void shown++ },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().matches({ notice: 'open' })).toBe(true)
+    expect(actor.getSnapshot().context.maxAnswers).toBe(500)
+    expect(shown).toBe(1)
+    actor.send({ type: 'notice.close' })
+    expect(actor.getSnapshot().matches({ notice: 'closed' })).toBe(true)
+  })
+})
