@@ -1,5 +1,7 @@
 import { defineConfig } from '@pandacss/dev'
 import { createPreset } from '@park-ui/panda-preset'
+import amber from '@park-ui/panda-preset/colors/amber'
+import blue from '@park-ui/panda-preset/colors/blue'
 import green from '@park-ui/panda-preset/colors/green'
 import iris from '@park-ui/panda-preset/colors/iris'
 import mauve from '@park-ui/panda-preset/colors/mauve'
@@ -52,7 +54,7 @@ export default defineConfig({
     extend: {
       tokens: {
         // status colours: green for ready and approved (red comes with the preset)
-        colors: { green: green.tokens },
+        colors: { green: green.tokens, amber: amber.tokens, blue: blue.tokens },
         fonts: {
           body: {
             value:
@@ -73,6 +75,8 @@ export default defineConfig({
       semanticTokens: {
         colors: {
           green: green.semanticTokens,
+          amber: amber.semanticTokens,
+          blue: blue.semanticTokens,
           // The preset's recipes use accent.* but never define it (ui-kit fix 1).
           accent: {
             default: accentRef('default'),

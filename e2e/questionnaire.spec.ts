@@ -1,0 +1,117 @@
+import { expect, test } from '@playwright/test'
+import { readWorkbook } from '../server/ingest/xlsx.ts'
+import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
+import { signIn } from './support/session.ts'
+
+/**
+ * The review workspace: a questionnaire analysed while the page watches, reviewed tab by tab,
+ * edited, approved, undone, and exported into the original file.
+ */
+
+test('review a questionnaire: progress, tabs, edit, approve, undo, export the original', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const account = await signIn(page, request)
+  const login = await request.post('/api/v1/admin/login/', {
+    data: { email: account.email, password: account.password },
+  })
+  const { access } = (await login.json()) as { access: string }
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers: { authorization: `Bearer ${access}` },
+    multipart: {
+      file: {
+        name: 'Vendor assessment.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await makeQuestionnaireXlsx({ custom: true, perTab: 6 }),
+      },
+    },
+  })
+  expect(upload.status()).toBe(201)
+  const { id } = (await upload.json()) as { id: number }
+
+  await page.goto(`/questionnaire/${id}`)
+  // the license notice of spec section 2, once per browser session
+  const notice = page.getByRole('dialog', { name: 'License Limitation' })
+  await expect(notice).toBeVisible()
+  await expect(notice).toContainText('Your license limits the number of answers to 500.')
+  await notice.getByRole('button', { name: 'OK' }).click()
+  await expect(notice).toBeHidden()
+
+  await expect(page.getByRole('heading', { name: 'Vendor assessment.xlsx' })).toBeVisible()
+  await expect(page.getByText('15 questions')).toBeVisible({ timeout: 20_000 })
+  const tabs = page.getByRole('tablist', { name: 'Tabs' })
+  await expect(tabs.getByRole('tab')).toHaveText([
+    'Instructions0/0',
+    'DATA Controls0/6',
+    'IAM Controls0/6',
+    'Custom0/3',
+  ])
+  await expect(tabs.getByRole('tab', { name: /DATA Controls/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+
+  const grid = page.getByRole('listbox', { name: 'Questions of DATA Controls' })
+  await grid.getByRole('option').first().click()
+  const panel = page.getByRole('region', { name: 'Answer' })
+  await expect(panel).toContainText('DATA-01')
+  await panel.getByRole('button', { name: 'Edit' }).click()
+  await panel.getByLabel('Answer value').selectOption('Yes')
+  await panel.getByLabel('Explanation').fill('All customer data is encrypted at rest with AES-256.')
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(panel.getByText('Edited', { exact: true })).toBeVisible()
+  await expect(page.getByText('1 answered (7%)')).toBeVisible()
+
+  await panel.getByRole('button', { name: 'Approve' }).click()
+  await expect(panel.getByText('Approved', { exact: true })).toBeVisible()
+  await expect(page.getByText('1 approved')).toBeVisible()
+
+  // keyboard: move down, edit the next answer, then undo from the toolbar
+  await grid.focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(panel).toContainText('DATA-02')
+  await page.screenshot({ path: 'test-results/screens/questionnaire-1440.png', fullPage: true })
+
+  await page.getByRole('button', { name: 'Undo', exact: true }).click()
+  await expect(page.getByText('0 approved')).toBeVisible()
+  await page.getByRole('button', { name: 'History' }).click()
+  const history = page.getByRole('dialog', { name: 'History' })
+  await expect(history.getByText('Approved the answer to DATA-01')).toBeVisible()
+  await expect(history.getByText('Edited the answer to DATA-01')).toBeVisible()
+  await history.getByRole('button', { name: 'Close' }).first().click()
+
+  // the filter shows what still needs review
+  await page.getByRole('button', { name: 'Needs review' }).click()
+  await expect(grid.getByRole('option')).toHaveCount(1)
+  await page.getByRole('button', { name: 'All', exact: true }).click()
+
+  // export into the original file and download it
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Export' }).click()
+  await page.getByRole('menuitem', { name: 'Fill the original file' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toBe('Vendor assessment (filled).xlsx')
+  const path = await file.path()
+  const { readFileSync } = await import('node:fs')
+  const workbook = readWorkbook(readFileSync(path), { fillMerged: false })
+  const sheet = workbook.sheets.find((s) => s.name === 'DATA Controls')
+  expect(sheet?.rows[3]?.slice(2, 4)).toEqual([
+    'Yes',
+    'All customer data is encrypted at rest with AES-256.',
+  ])
+  await expect(page.getByTestId('export-note')).toContainText('up to date')
+
+  await page.setViewportSize({ width: 375, height: 812 })
+  await page.screenshot({ path: 'test-results/screens/questionnaire-375.png', fullPage: true })
+  await grid.getByRole('option').nth(1).click()
+  await expect(page.getByRole('region', { name: 'Answer' })).toContainText('DATA-02')
+  await page.screenshot({ path: 'test-results/screens/questionnaire-375-panel.png' })
+  await page.setViewportSize({ width: 1440, height: 900 })
+
+  // leave the account's questionnaire allowance as it was
+  await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, {
+    headers: { authorization: `Bearer ${access}` },
+  })
+})

@@ -1,0 +1,179 @@
+import { fromPromise } from 'xstate'
+import { licenseSchema } from '../../contract/auth.ts'
+import { errorText } from '../../contract/errors.ts'
+import { API_PREFIX, paths } from '../../contract/paths.ts'
+import {
+  type AnswerChange,
+  answerChangeSchema,
+  answersResponseSchema,
+  checkFilledFileSchema,
+  type ExportFormat,
+  exportResponseSchema,
+  type FilledFile,
+  operationListSchema,
+  questionnaireSchema,
+  type TabMapping,
+  tabListSchema,
+} from '../../contract/questionnaires.ts'
+import type { AnswerIdInput, SaveAnswerInput } from '../../machines/answer/index.ts'
+import type {
+  OperationResult,
+  WorkspaceData,
+  WorkspaceOperation,
+} from '../../machines/questionnaire-workspace/index.ts'
+import { type ApiClient, ApiError, api } from './client.ts'
+import { readTokens } from './tokens.ts'
+
+/**
+ * The real side effects of the questionnaire review page's machines: the workspace, each
+ * answer's lifecycle and the exports.
+ */
+
+/** The browser-session key that remembers the license notice was shown (spec section 2). */
+export const LICENSE_NOTICE_KEY = 'quire.license-notice-shown'
+
+/** Downloads a binary answer of the API as a file. */
+export async function downloadPath(path: string, name: string, client: ApiClient = api) {
+  const send = () =>
+    fetch(`${API_PREFIX}${path}`, {
+      headers: { Authorization: `Bearer ${readTokens().access ?? ''}` },
+    })
+  let response = await send()
+  if (response.status === 401 && (await client.refreshTokens())) response = await send()
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => undefined)
+    throw new ApiError(response.status, body, errorText(body, 'The file could not be downloaded'))
+  }
+  const url = URL.createObjectURL(await response.blob())
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+export function workspaceActors(client: ApiClient = api) {
+  return {
+    loadWorkspace: fromPromise<WorkspaceData, { id: number }>(async ({ input }) => {
+      const [answers, tabs] = await Promise.all([
+        client.get(paths.questionnaires.answers(input.id), answersResponseSchema),
+        client.get(paths.questionnaires.tabs(input.id), tabListSchema),
+      ])
+      return { questionnaire: answers.questionnaire, rows: answers.questions, tabs: tabs.tabs }
+    }),
+    fetchQuestionnaire: fromPromise(async ({ input }: { input: { id: number } }) =>
+      client.get(paths.questionnaires.get(input.id), questionnaireSchema),
+    ),
+    runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
+      async ({ input }) => {
+        const { operation } = input
+        if (operation.kind === 'select') {
+          const change = await client.post(
+            paths.questionnaires.selectAnswer(operation.questionId, operation.answerId),
+            {},
+            answerChangeSchema,
+          )
+          return { change }
+        }
+        if (operation.kind === 'delete') {
+          const change = await client.post(
+            paths.questionnaires.deleteQuestion(operation.questionId),
+            {},
+            answerChangeSchema,
+          )
+          return { change, deletedQuestionId: operation.questionId }
+        }
+        const change = await client.post(
+          paths.questionnaires.undo(input.id),
+          {},
+          answerChangeSchema,
+        )
+        return { change }
+      },
+    ),
+    loadHistory: fromPromise(async ({ input }: { input: { id: number } }) => {
+      const body = await client.get(paths.questionnaires.operations(input.id), operationListSchema)
+      return body.operations
+    }),
+    reanalyze: fromPromise(
+      async ({
+        input,
+      }: {
+        input: { id: number; mappings?: { tab: string; mapping: TabMapping }[] }
+      }) =>
+        client.post(
+          paths.questionnaires.reAnalyze(input.id),
+          input.mappings ? { mappings: input.mappings } : {},
+          questionnaireSchema,
+        ),
+    ),
+    licenseNotice: fromPromise<number, void>(async () => {
+      if (sessionStorage.getItem(LICENSE_NOTICE_KEY)) return 0
+      const license = await client.get(paths.account.license, licenseSchema)
+      return license.tier.max_answers > 0 ? license.tier.max_answers : 0
+    }),
+  }
+}
+
+export const workspaceActions = {
+  noticeShown: () => sessionStorage.setItem(LICENSE_NOTICE_KEY, '1'),
+}
+
+export function answerActors(client: ApiClient = api) {
+  return {
+    saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(async ({ input }) =>
+      client.post(paths.questionnaires.answer.edit(input.answerId), input.edit, answerChangeSchema),
+    ),
+    approveAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
+      client.post(paths.questionnaires.answer.approve(input.answerId), {}, answerChangeSchema),
+    ),
+    unApproveAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
+      client.post(paths.questionnaires.answer.unApprove(input.answerId), {}, answerChangeSchema),
+    ),
+    regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
+      input.evidence
+        ? client.post(
+            paths.questionnaires.answer.regenerateWithEvidence(input.answerId),
+            { evidence: input.evidence },
+            answerChangeSchema,
+          )
+        : client.post(
+            paths.questionnaires.answer.regenerate(input.answerId),
+            {},
+            answerChangeSchema,
+          ),
+    ),
+  }
+}
+
+export function exportActors(client: ApiClient = api) {
+  return {
+    checkFilled: fromPromise(async ({ input }: { input: { id: number } }) =>
+      client.post(
+        paths.questionnaires.checkFilledFile,
+        { questionnaire_id: input.id },
+        checkFilledFileSchema,
+      ),
+    ),
+    exportFile: fromPromise<FilledFile, { id: number; format: ExportFormat }>(async ({ input }) => {
+      const body =
+        input.format === 'original'
+          ? await client.post(
+              paths.questionnaires.exportOriginal,
+              { questionnaire_id: input.id },
+              exportResponseSchema,
+            )
+          : await client.post(
+              paths.questionnaires.exportBasic,
+              { questionnaire_id: input.id, format: input.format },
+              exportResponseSchema,
+            )
+      return body.filled_file
+    }),
+    downloadFilled: fromPromise<void, { file: FilledFile }>(async ({ input }) =>
+      downloadPath(paths.questionnaires.filledFileDownload(input.file.id), input.file.name, client),
+    ),
+  }
+}

@@ -1,0 +1,61 @@
+import { css, cx } from 'styled-system/css'
+import {
+  ANSWER_STATUS_LABELS,
+  type Answer,
+  type AnswerStatus,
+} from '../../../contract/questionnaires.ts'
+
+const badge = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1',
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  textStyle: 'xs',
+  fontWeight: 'medium',
+  whiteSpace: 'nowrap',
+  bg: 'colorPalette.a3',
+  color: 'colorPalette.text',
+})
+
+// palettes as whole class names: Panda extracts only literal styles
+const GRAY = css({ colorPalette: 'gray' })
+const BLUE = css({ colorPalette: 'blue' })
+const AMBER = css({ colorPalette: 'amber' })
+const GREEN = css({ colorPalette: 'green' })
+const RED = css({ colorPalette: 'red' })
+const STATUS_PALETTE: Record<AnswerStatus, string> = {
+  pending: GRAY,
+  generating: BLUE,
+  generated: BLUE,
+  edited: AMBER,
+  approved: GREEN,
+  no_answer: GRAY,
+  failed: RED,
+}
+
+export function StatusBadge(props: { status: AnswerStatus }) {
+  return (
+    <span className={cx(badge, STATUS_PALETTE[props.status])} data-status={props.status}>
+      {ANSWER_STATUS_LABELS[props.status]}
+    </span>
+  )
+}
+
+const BAND_PALETTE = { high: GREEN, medium: AMBER, low: RED } as const
+const BAND_LABEL = { high: 'High', medium: 'Medium', low: 'Low' } as const
+
+/** The confidence band with its figure; nothing for answers without a confidence. */
+export function ConfidenceBadge(props: { answer: Pick<Answer, 'band' | 'confidence'> }) {
+  const { band, confidence } = props.answer
+  if (!band || confidence === null) return null
+  return (
+    <span
+      className={cx(badge, BAND_PALETTE[band])}
+      title={`Confidence ${Math.round(confidence * 100)}%`}
+    >
+      {BAND_LABEL[band]} confidence · {Math.round(confidence * 100)}%
+    </span>
+  )
+}

@@ -1,0 +1,316 @@
+import { Portal } from '@ark-ui/react/portal'
+import { History, Undo2 } from 'lucide-react'
+import { useEffect, useId, useState } from 'react'
+import { css } from 'styled-system/css'
+import { input } from 'styled-system/recipes'
+import { fillText } from '../../../contract/knowledge.ts'
+import {
+  type Operation,
+  QUESTIONNAIRE_TEXTS,
+  type Tab,
+  type TabMapping,
+} from '../../../contract/questionnaires.ts'
+import { Button } from '../../components/ui/button.tsx'
+import * as Dialog from '../../components/ui/dialog.tsx'
+import * as Drawer from '../../components/ui/drawer.tsx'
+import { Spinner } from '../../components/ui/spinner.tsx'
+import { formatExact, formatRelative } from '../shared/format.ts'
+
+const dialogContent = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '4',
+  p: '6',
+  w: { base: 'calc(100vw - 2rem)', sm: 'md' },
+})
+const wideContent = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '4',
+  p: { base: '4', sm: '6' },
+  w: { base: 'calc(100vw - 1rem)', md: '3xl' },
+  maxH: 'calc(100dvh - 2rem)',
+  overflowY: 'auto',
+})
+const actions = css({ display: 'flex', justifyContent: 'flex-end', gap: '3', flexWrap: 'wrap' })
+
+/** Spec section 2: 'License Limitation', once per browser session. */
+export function LicenseDialog(props: { open: boolean; maxAnswers: number; onClose: () => void }) {
+  return (
+    <Dialog.Root open={props.open} onOpenChange={(details) => !details.open && props.onClose()}>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content className={dialogContent}>
+            <Dialog.Title>License Limitation</Dialog.Title>
+            <Dialog.Description>
+              {fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: props.maxAnswers })}
+            </Dialog.Description>
+            <div className={actions}>
+              <Button onClick={props.onClose}>OK</Button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}
+
+const historyList = css({ display: 'flex', flexDirection: 'column', gap: '2' })
+const historyItem = css({
+  p: '3',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l2',
+  textStyle: 'sm',
+  '&[data-undone]': { opacity: 0.55, textDecoration: 'line-through' },
+})
+const small = css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })
+
+export function HistoryDrawer(props: {
+  open: boolean
+  loading: boolean
+  error: string | null
+  operations: Operation[]
+  busy: boolean
+  onUndo: () => void
+  onClose: () => void
+}) {
+  const canUndo = props.operations.some((op) => op.can_undo)
+  return (
+    <Drawer.Root open={props.open} onOpenChange={(details) => !details.open && props.onClose()}>
+      <Portal>
+        <Drawer.Backdrop />
+        <Drawer.Positioner>
+          <Drawer.Content className={css({ w: { base: '100vw', sm: 'md' } })}>
+            <Drawer.Header>
+              <Drawer.Title className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+                <History size={18} /> History
+              </Drawer.Title>
+              <Drawer.Description>
+                Every change to the answers. Undo reverts the latest one.
+              </Drawer.Description>
+            </Drawer.Header>
+            <Drawer.Body>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={!canUndo || props.busy}
+                onClick={props.onUndo}
+                className={css({ mb: '4' })}
+              >
+                <Undo2 /> Undo the latest change
+              </Button>
+              {props.loading && <Spinner size="sm" />}
+              {props.error && (
+                <p className={css({ color: 'fg.error', textStyle: 'sm' })}>{props.error}</p>
+              )}
+              {!props.loading && !props.operations.length && (
+                <p className={css({ color: 'fg.muted', textStyle: 'sm' })}>No changes yet.</p>
+              )}
+              <ol className={historyList}>
+                {props.operations.map((op) => (
+                  <li key={op.id} className={historyItem} data-undone={op.undone ? '' : undefined}>
+                    <p>{op.summary}</p>
+                    <p className={small} title={formatExact(op.created_at)}>
+                      {op.by ? `${op.by.name} · ` : ''}
+                      {formatRelative(op.created_at)}
+                      {op.undone ? ' · undone' : ''}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            </Drawer.Body>
+            <Drawer.Footer>
+              <Button variant="outline" onClick={props.onClose}>
+                Close
+              </Button>
+            </Drawer.Footer>
+          </Drawer.Content>
+        </Drawer.Positioner>
+      </Portal>
+    </Drawer.Root>
+  )
+}
+
+const grid = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' },
+  gap: '3',
+})
+const label = css({ textStyle: 'sm', fontWeight: 'medium', display: 'block', mb: '1' })
+const selectClass = css({
+  w: 'full',
+  h: '10',
+  px: '3',
+  borderWidth: '1px',
+  borderColor: 'border.default',
+  borderRadius: 'l2',
+  bg: 'bg.default',
+  textStyle: 'sm',
+})
+const previewWrap = css({
+  overflowX: 'auto',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l2',
+  maxH: '15rem',
+})
+const previewTable = css({
+  textStyle: 'xs',
+  borderCollapse: 'collapse',
+  '& td, & th': {
+    px: '2',
+    py: '1',
+    borderBottomWidth: '1px',
+    borderColor: 'border.subtle',
+    whiteSpace: 'nowrap',
+    maxW: '14rem',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+  },
+  '& th': { bg: 'bg.subtle', fontWeight: 'semibold', position: 'sticky', top: '0' },
+})
+
+const COLUMNS: { key: keyof TabMapping; label: string; required?: boolean }[] = [
+  { key: 'question_column', label: 'Question column', required: true },
+  { key: 'answer_column', label: 'Answer column' },
+  { key: 'id_column', label: 'ID column' },
+  { key: 'comment_column', label: 'Comment column' },
+  { key: 'section_column', label: 'Section column' },
+]
+
+const emptyMapping = (): TabMapping => ({
+  header_row: 1,
+  id_column: null,
+  question_column: 0,
+  answer_column: 1,
+  comment_column: null,
+  section_column: null,
+})
+
+/** Confirms or corrects where a tab's questions and answers are; re-analysis uses it. */
+export function MappingDialog(props: {
+  tab: Tab | null
+  busy: boolean
+  error: string | null
+  onSubmit: (tab: string, mapping: TabMapping) => void
+  onClose: () => void
+}) {
+  const [mapping, setMapping] = useState<TabMapping>(props.tab?.mapping ?? emptyMapping())
+  const headerId = useId()
+  useEffect(() => {
+    setMapping(props.tab?.mapping ?? emptyMapping())
+  }, [props.tab])
+  const tab = props.tab
+  const headers = tab?.headers.length ? tab.headers : ['A', 'B', 'C', 'D']
+  return (
+    <Dialog.Root open={tab !== null} onOpenChange={(details) => !details.open && props.onClose()}>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content className={wideContent}>
+            <Dialog.Title>Map the columns of {tab?.name}</Dialog.Title>
+            <Dialog.Description>
+              Tell Quire which row holds the headers and which columns hold the questions and where
+              the answers go. The questionnaire is analysed again with this mapping, and answers
+              already given are kept.
+            </Dialog.Description>
+            <form
+              className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}
+              onSubmit={(event) => {
+                event.preventDefault()
+                if (tab) props.onSubmit(tab.name, mapping)
+              }}
+            >
+              <div className={grid}>
+                <div>
+                  <label className={label} htmlFor={headerId}>
+                    Header row
+                  </label>
+                  <input
+                    id={headerId}
+                    className={input({ size: 'md' })}
+                    type="number"
+                    min={0}
+                    value={mapping.header_row}
+                    onChange={(event) =>
+                      setMapping({
+                        ...mapping,
+                        header_row: Math.max(0, Number(event.target.value) || 0),
+                      })
+                    }
+                  />
+                </div>
+                {COLUMNS.map((column) => (
+                  <div key={column.key}>
+                    <label className={label}>
+                      {column.label}
+                      <select
+                        className={selectClass}
+                        value={mapping[column.key] === null ? '' : String(mapping[column.key])}
+                        onChange={(event) =>
+                          setMapping({
+                            ...mapping,
+                            [column.key]:
+                              event.target.value === '' ? null : Number(event.target.value),
+                          })
+                        }
+                      >
+                        {!column.required && <option value="">None</option>}
+                        {headers.map((header, index) => (
+                          <option key={header} value={index}>
+                            {header}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                  </div>
+                ))}
+              </div>
+              {tab?.preview.length ? (
+                <div className={previewWrap}>
+                  <table className={previewTable}>
+                    <thead>
+                      <tr>
+                        {headers.slice(0, tab.preview[0]?.length ?? 0).map((header) => (
+                          <th key={header}>{header.split(':')[0]}</th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {tab.preview.map((row, index) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no ids
+                        <tr key={index}>
+                          {row.map((cell, column) => (
+                            // biome-ignore lint/suspicious/noArrayIndexKey: cells have no ids
+                            <td key={column} title={cell}>
+                              {cell}
+                            </td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              ) : null}
+              {props.error && (
+                <p className={css({ color: 'fg.error', textStyle: 'sm' })} role="alert">
+                  {props.error}
+                </p>
+              )}
+              <div className={actions}>
+                <Button type="button" variant="outline" onClick={props.onClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={props.busy}>
+                  Analyse with this mapping
+                </Button>
+              </div>
+            </form>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}

@@ -1,0 +1,213 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { fromPromise } from 'xstate'
+import type {
+  AnswerChange,
+  CheckFilledFile,
+  ExportFormat,
+  FilledFile,
+  Operation,
+  Questionnaire,
+} from '../../contract/questionnaires.ts'
+import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index.ts'
+import { questionnaireExportMachine } from '../../machines/questionnaire-export/index.ts'
+import {
+  type OperationResult,
+  questionnaireWorkspaceMachine,
+  type WorkspaceData,
+  type WorkspaceOperation,
+} from '../../machines/questionnaire-workspace/index.ts'
+import { ToasterContext } from '../../src/app/toaster.tsx'
+import { QuestionnaireWorkspace } from '../../src/pages/questionnaire/questionnaire-page.tsx'
+import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+// jsdom lays nothing out: give elements a size so that the virtualised grid renders its rows
+for (const [name, value] of [
+  ['offsetHeight', 800],
+  ['offsetWidth', 900],
+] as const) {
+  Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => value })
+}
+
+const data: WorkspaceData = {
+  questionnaire: questionnaireOf({ questions: 3 }),
+  tabs: [tabOf(1), tabOf(2, { name: 'Privacy', questions: 1 })],
+  rows: [
+    rowOf(1),
+    rowOf(
+      2,
+      {},
+      {
+        text: 'Reviewed quarterly.',
+        choice: 'Yes',
+        status: 'generated',
+        confidence: 0.91,
+        band: 'high',
+        citations: [
+          {
+            source: 'file',
+            id: 4,
+            title: 'Access policy.pdf',
+            snippet: 'Access rights are reviewed every quarter.',
+          },
+        ],
+      },
+    ),
+    rowOf(3, {
+      tab_id: 2,
+      tab: 'Privacy',
+      ref: 'PRV-01',
+      text: 'Do you appoint a data protection officer?',
+    }),
+  ],
+}
+
+function logic(
+  options: { notice?: number; save?: (input: SaveAnswerInput) => Promise<AnswerChange> } = {},
+) {
+  const operations: WorkspaceOperation[] = []
+  const saved: SaveAnswerInput[] = []
+  const exported: ExportFormat[] = []
+  return {
+    operations,
+    saved,
+    exported,
+    logic: {
+      workspace: questionnaireWorkspaceMachine.provide({
+        actors: {
+          loadWorkspace: fromPromise<WorkspaceData, { id: number }>(async () => data),
+          fetchQuestionnaire: fromPromise<Questionnaire, { id: number }>(
+            async () => data.questionnaire,
+          ),
+          runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
+            async ({ input }) => {
+              operations.push(input.operation)
+              return { change: changeOf([]) }
+            },
+          ),
+          loadHistory: fromPromise<Operation[], { id: number }>(async () => [
+            {
+              id: 1,
+              kind: 'edit',
+              summary: 'Edited the answer to SEC-01',
+              questions: 1,
+              by: { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
+              created_at: new Date().toISOString(),
+              undone: false,
+              can_undo: true,
+            },
+          ]),
+          reanalyze: fromPromise<Questionnaire, { id: number }>(async () => data.questionnaire),
+          licenseNotice: fromPromise<number, void>(async () => options.notice ?? 0),
+        },
+      }),
+      answer: answerMachine.provide({
+        actors: {
+          saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(async ({ input }) => {
+            saved.push(input)
+            if (options.save) return options.save(input)
+            return changeOf(
+              [
+                rowOf(
+                  1,
+                  {},
+                  { text: input.edit.text, choice: input.edit.choice, status: 'edited' },
+                ),
+              ],
+              { questions: 3, answered: 2 },
+            )
+          }),
+        },
+      }),
+      exports: questionnaireExportMachine.provide({
+        actors: {
+          checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => ({
+            exists: false,
+            current: false,
+            filled_file: null,
+          })),
+          exportFile: fromPromise<FilledFile, { id: number; format: ExportFormat }>(
+            async ({ input }) => {
+              exported.push(input.format)
+              throw new Error('Questionnaire not found')
+            },
+          ),
+          downloadFilled: fromPromise<void, { file: FilledFile }>(async () => {}),
+        },
+      }),
+    },
+  }
+}
+
+const renderPage = (setup: ReturnType<typeof logic>) =>
+  render(
+    <ToasterContext.Provider>
+      <QuestionnaireWorkspace id={7} logic={setup.logic} />
+    </ToasterContext.Provider>,
+  )
+
+describe('questionnaire page', () => {
+  it('shows the counts, the tabs with their counts, and the first tab’s questions', async () => {
+    renderPage(logic())
+    expect(await screen.findByRole('heading', { name: 'Vendor assessment.xlsx' })).toBeTruthy()
+    const tabs = screen.getByRole('tablist', { name: 'Tabs' })
+    expect(
+      within(tabs)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['Security1/2', 'Privacy0/1'])
+    const grid = screen.getByRole('listbox', { name: 'Questions of Security' })
+    expect(within(grid).getAllByRole('option')).toHaveLength(2)
+    fireEvent.click(within(tabs).getByRole('tab', { name: /Privacy/ }))
+    const privacy = screen.getByRole('listbox', { name: 'Questions of Privacy' })
+    expect(within(privacy).getByText('Do you appoint a data protection officer?')).toBeTruthy()
+  })
+
+  it('opens the focused question with its sources, and saves an edit with the new counts', async () => {
+    const setup = logic()
+    renderPage(setup)
+    const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
+    fireEvent.click(within(grid).getByText('Do you meet security requirement 2?'))
+    const panel = screen.getByRole('region', { name: 'Answer' })
+    expect(within(panel).getByText('Access policy.pdf')).toBeTruthy()
+    expect(within(panel).getByText('High confidence · 91%')).toBeTruthy()
+    // keyboard: up moves to the first question, Enter edits it
+    fireEvent.keyDown(grid, { key: 'ArrowUp' })
+    expect(screen.getByRole('region', { name: 'Answer' }).textContent).toContain('SEC-01')
+    fireEvent.keyDown(grid, { key: 'Enter' })
+    const editor = screen.getByRole('region', { name: 'Answer' })
+    fireEvent.change(within(editor).getByLabelText('Answer value'), { target: { value: 'No' } })
+    fireEvent.change(within(editor).getByLabelText('Explanation'), {
+      target: { value: 'Not yet.' },
+    })
+    fireEvent.click(within(editor).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(screen.getByText('2')).toBeTruthy())
+    expect(setup.saved[0]?.edit).toEqual({ text: 'Not yet.', choice: 'No', comment: '' })
+    expect(screen.getByText(/answered \(67%\)/)).toBeTruthy()
+  })
+
+  it('shows the license notice in the spec’s words', async () => {
+    renderPage(logic({ notice: 500 }))
+    const dialog = await screen.findByRole('dialog', { name: 'License Limitation' })
+    expect(dialog.textContent).toContain('Your license limits the number of answers to 500.')
+  })
+
+  it('filters the questions and opens the history', async () => {
+    const setup = logic()
+    renderPage(setup)
+    const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
+    fireEvent.click(screen.getByRole('button', { name: 'Needs review' }))
+    expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(1)
+    fireEvent.click(screen.getByRole('button', { name: 'Approved' }))
+    expect(screen.getByText('No questions match this filter.')).toBeTruthy()
+    expect(grid.isConnected).toBe(false)
+    fireEvent.click(screen.getByRole('button', { name: 'History' }))
+    expect(await screen.findByText('Edited the answer to SEC-01')).toBeTruthy()
+  })
+})
