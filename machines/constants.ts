@@ -96,3 +96,6 @@ export const LIST_SEARCH_DEBOUNCE_MS = 300
 export const KB_SEARCH_DEBOUNCE_MS = 250
 /** Uploads sent at once; the rest wait their turn. */
 export const MAX_PARALLEL_UPLOADS = 3
+
+/** Questionnaires (ours). While a questionnaire is analysed or answered, it is fetched this often. */
+export const QUESTIONNAIRE_PROGRESS_POLL_MS = 1_000

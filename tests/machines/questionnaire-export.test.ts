@@ -63,15 +63,17 @@ describe('questionnaireExportMachine', () => {
     const actor = createActor(
       questionnaireExportMachine.provide({
         actors: {
-          checkFilled: fromPromise(async () => ({
+          checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => ({
             exists: false,
             current: false,
             filled_file: null,
           })),
-          exportFile: fromPromise(async ({ input }: { input: { format: ExportFormat } }) => ({
-            ...file,
-            format: input.format,
-          })),
+          exportFile: fromPromise<FilledFile, { id: number; format: ExportFormat }>(
+            async ({ input }) => ({
+              ...file,
+              format: input.format,
+            }),
+          ),
           downloadFilled: fromPromise(async ({ input }: { input: { file: FilledFile } }) => {
             downloaded.push(input.file)
           }),

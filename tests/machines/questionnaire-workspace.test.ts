@@ -7,6 +7,7 @@ import {
   questionnaireWorkspaceMachine,
   visibleRows,
   type WorkspaceData,
+  type WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
 import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
@@ -17,9 +18,9 @@ const pending = questionnaireWorkspaceMachine.provide({
   actors: {
     loadWorkspace: never<WorkspaceData, { id: number }>(),
     fetchQuestionnaire: never<Questionnaire, { id: number }>(),
-    runOperation: never<OperationResult, never>(),
+    runOperation: never<OperationResult, { id: number; operation: WorkspaceOperation }>(),
     loadHistory: never<Operation[], { id: number }>(),
-    reanalyze: never<Questionnaire, never>(),
+    reanalyze: never<Questionnaire, { id: number }>(),
     licenseNotice: never<number, void>(),
   },
 })
@@ -121,7 +122,7 @@ describe('questionnaireWorkspaceMachine', () => {
         actors: {
           loadWorkspace: fromPromise(async () => ready),
           licenseNotice: fromPromise(async () => 0),
-          runOperation: fromPromise<OperationResult, never>(
+          runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
             () =>
               new Promise((_, reject) => {
                 fail = reject
