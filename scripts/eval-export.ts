@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { unzipSync } from 'fflate'
+import type { QuestionRow } from '../contract/questionnaires.ts'
+import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
-import { extractQuestions } from '../server/questionnaires/extract.ts'
+import { cellWrites } from '../server/modules/questionnaires/export.ts'
 import { type CellWrite, patchWorkbook } from '../server/questionnaires/patch-xlsx.ts'
+import { readQuestionnaireBuffer } from '../server/questionnaires/read.ts'
 
 /**
  * `npm run eval:export` (or `-- FILE`): fills each known workbook with answers (a dropdown's first
@@ -34,30 +37,34 @@ const office = ['soffice', 'libreoffice'].find((bin) => {
   }
 })
 
-function evaluate(file: string) {
+async function evaluate(file: string) {
   const original = readFileSync(file)
   const before = readWorkbook(original, { fillMerged: false })
-  // headers over merged cells are read filled, as analysis reads them
-  const questions = extractQuestions(
-    readWorkbook(original, { fillMerged: true }).sheets.filter((s) => !s.hidden),
+  // the product's own analysis and its own mapping of an answer onto cells (export.ts)
+  const { tabs } = await readQuestionnaireBuffer(
+    original,
+    path.basename(file),
+    'xlsx',
+    {},
+    DEFAULT_PARSE_LIMITS,
   )
+  const questions = tabs.flatMap((tab) => tab.questions)
   const writes: CellWrite[] = []
-  for (const q of questions) {
-    if (q.markColumns?.length)
-      writes.push({
-        sheet: q.sheet,
-        row: q.row,
-        column: (q.markColumns[0] as { column: number }).column,
-        value: 'x',
-      })
-    else if (q.answerColumn !== null) {
-      writes.push({
-        sheet: q.sheet,
-        row: q.row,
-        column: q.answerColumn,
-        value: q.vocabulary?.[0] ?? `Answer to ${q.id}: see our security overview.`,
-      })
-    }
+  for (const [index, q] of questions.entries()) {
+    const target = q.target
+    if (target?.type !== 'cell') continue
+    const choice = q.vocabulary?.[0] ?? (target.marks?.length ? 'Yes' : null)
+    const row = {
+      id: index,
+      vocabulary: q.vocabulary,
+      answer: {
+        text: `Answer to ${q.ref ?? q.text.slice(0, 20)}: see our security overview.`,
+        choice,
+        comment: '',
+      },
+    } as unknown as QuestionRow
+    for (const cell of cellWrites(target, row))
+      writes.push({ sheet: target.sheet, row: target.row, ...cell })
   }
   const { buffer, skipped } = patchWorkbook(original, writes)
   const after = readWorkbook(buffer, { fillMerged: false })
@@ -109,8 +116,11 @@ function evaluate(file: string) {
       differs.push(`answer ${w.sheet}!${w.row}:${w.column}`)
   }
   for (const q of questions) {
-    if (!q.vocabulary?.length || q.answerColumn === null) continue
-    const value = after.sheets.find((s) => s.name === q.sheet)?.rows[q.row - 1]?.[q.answerColumn]
+    const target = q.target
+    if (!q.vocabulary?.length || target?.type !== 'cell' || target.column === null) continue
+    const value = after.sheets.find((s) => s.name === target.sheet)?.rows[target.row - 1]?.[
+      target.column
+    ]
     if (value && !q.vocabulary.includes(value)) disallowed += 1
   }
   let opens: boolean | string = `not checked: LibreOffice is not installed`
@@ -147,9 +157,9 @@ function evaluate(file: string) {
 }
 
 const arg = process.argv[2]
-if (arg) evaluate(path.resolve(arg))
+if (arg) await evaluate(path.resolve(arg))
 else if (!existsSync(shared))
   console.log(JSON.stringify({ eval: 'export', skipped: `${shared} not found` }))
 else
   for (const name of FILES)
-    if (existsSync(path.join(shared, name))) evaluate(path.join(shared, name))
+    if (existsSync(path.join(shared, name))) await evaluate(path.join(shared, name))
