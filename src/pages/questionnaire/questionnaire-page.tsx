@@ -67,6 +67,7 @@ import * as Menu from '../../components/ui/menu.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { EmptyState } from '../empty-state.tsx'
+import { PageHeader } from '../page-header.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 import { formatRelative } from '../shared/format.ts'
 import { AnswerGrid } from './answer-grid.tsx'
@@ -226,10 +227,13 @@ export default function QuestionnairePage() {
   const { id } = route.useParams()
   if (!id) {
     return (
-      <EmptyState icon={ClipboardList} title="No questionnaire selected">
-        Open a questionnaire from the <Link to="/questionnaires">Questionnaires</Link> page to
-        review its answers.
-      </EmptyState>
+      <>
+        <PageHeader title="Questionnaire Automation" />
+        <EmptyState icon={ClipboardList} title="No questionnaire selected">
+          Open a questionnaire from the <Link to="/questionnaires">Questionnaires</Link> page to
+          review its answers.
+        </EmptyState>
+      </>
     )
   }
   return <QuestionnaireWorkspace key={id} id={id} />
@@ -350,16 +354,30 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
 
   if (loadError) {
     return (
-      <div className={failure} role="alert">
-        <AlertTriangle size={18} />
-        <span className={css({ flex: '1' })}>{loadError}</span>
-        <Button size="sm" variant="outline" onClick={() => workspaceRef.send({ type: 'retry' })}>
-          Try again
-        </Button>
-        <Button size="sm" variant="ghost" asChild>
-          <Link to="/questionnaires">Back to questionnaires</Link>
-        </Button>
-      </div>
+      <>
+        <PageHeader title="Questionnaire Automation" />
+        <EmptyState
+          icon={AlertTriangle}
+          title={loadError}
+          action={
+            <div className={toolbar}>
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => workspaceRef.send({ type: 'retry' })}
+              >
+                Try again
+              </Button>
+              <Button size="sm" variant="ghost" asChild>
+                <Link to="/questionnaires">Back to questionnaires</Link>
+              </Button>
+            </div>
+          }
+        >
+          The questionnaire could not be opened. It may have been deleted, or it belongs to another
+          organisation.
+        </EmptyState>
+      </>
     )
   }
   if (loading && !questionnaire) {
