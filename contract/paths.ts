@@ -123,6 +123,9 @@ export const paths = {
       custom: (id: Id) => `/filler/questionnaires/${seg(id)}/sections/custom/`,
     },
     undo: (id: Id) => `/filler/questionnaires/${seg(id)}/undo/`,
+    /** Ours: start answer generation for the questions still waiting, and cancel it. */
+    generate: (id: Id) => `/filler/questionnaires/${seg(id)}/generate/`,
+    cancelGeneration: (id: Id) => `/filler/questionnaires/${seg(id)}/generate/cancel/`,
     operations: (id: Id) => `/filler/questionnaires/${seg(id)}/operations/`,
   },
 

@@ -281,6 +281,44 @@ export const reanalyzeRequestSchema = z.object({
 })
 export type ReanalyzeRequest = z.input<typeof reanalyzeRequestSchema>
 
+export const regenerateWithEvidenceSchema = z
+  .object({
+    /** Text the user adds as evidence; it is quoted, never followed as an instruction. */
+    evidence: z.optional(z.string().check(z.trim(), z.maxLength(20_000))),
+    /** Repository files to draw the answer from. */
+    file_ids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(20))),
+  })
+  .check(
+    z.refine((body) => Boolean(body.evidence?.length || body.file_ids?.length), {
+      message: 'Add evidence text or choose at least one file',
+    }),
+  )
+export type RegenerateWithEvidence = z.input<typeof regenerateWithEvidenceSchema>
+
+export const sectionRequestSchema = z.object({
+  tab_id: z.optional(z.int().check(z.positive())),
+  question_ids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(5000))),
+  /** For the custom operation: what to do, in plain words. */
+  instruction: z.optional(z.string().check(z.trim(), z.maxLength(2000))),
+})
+export type SectionRequest = z.input<typeof sectionRequestSchema>
+export const SECTION_OPERATIONS = ['consistency', 'shorten', 'examples', 'custom'] as const
+export type SectionOperation = (typeof SECTION_OPERATIONS)[number]
+
+/** A change that also reports Yes/No contradictions between questions asking the same thing. */
+export const consistencyResultSchema = z.object({
+  questionnaire: questionnaireSchema,
+  questions: z.array(questionRowSchema),
+  operation: z.nullable(operationSchema),
+  contradictions: z.array(
+    z.object({
+      question_id: z.int(),
+      ref: z.nullable(z.string()),
+      other_id: z.optional(z.int()),
+    }),
+  ),
+})
+
 export const EXPORT_FORMATS = ['original', 'xlsx', 'csv'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 

@@ -9,6 +9,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
 import { DEFAULT_MAX_UPLOAD_MB } from '../contract/knowledge.ts'
 import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
+import { answeringRoutes } from './answering/routes.ts'
+import { createAnsweringService } from './answering/service.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
 import { type Clock, createTokenService } from './auth/tokens.ts'
 import type { Database } from './db/index.ts'
@@ -179,6 +181,18 @@ export function createApp(deps: AppDeps) {
     logger: deps.logger,
     parseLimits: deps.parseLimits ?? {},
   })
+  api.route(
+    '/',
+    answeringRoutes({
+      auth,
+      service: createAnsweringService({
+        database: deps.database,
+        logger: deps.logger,
+        jobs: deps.jobs,
+        questionnaires,
+      }),
+    }),
+  )
   api.route(
     '/',
     questionnaireRoutes({

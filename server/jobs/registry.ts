@@ -1,3 +1,4 @@
+import { createAnsweringService, GENERATE_JOB } from '../answering/service.ts'
 import type { Database } from '../db/index.ts'
 import type { ParseLimits } from '../ingest/index.ts'
 import type { Logger } from '../logger.ts'
@@ -21,7 +22,15 @@ export interface JobDeps {
 export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
   const repository = createRepositoryService({ ...deps, jobs: undefined })
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
+  const answering = createAnsweringService({ ...deps, jobs: undefined, questionnaires })
   return [
+    defineJob<{ questionnaireId: number; operationId: number }>({
+      name: GENERATE_JOB,
+      batchSize: 1,
+      handler: async (job) => {
+        await answering.run(Number(job.data.questionnaireId), Number(job.data.operationId))
+      },
+    }),
     defineJob<{ questionnaireId: number }>({
       name: ANALYSE_JOB,
       batchSize: 1,
@@ -47,8 +56,10 @@ export function createReaper(
 ) {
   const repository = createRepositoryService(deps)
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
+  const answering = createAnsweringService({ ...deps, questionnaires })
   return async () => {
     await questionnaires.reap(staleMs)
+    await answering.recover(staleMs)
     return repository.reap(staleMs)
   }
 }

@@ -172,7 +172,8 @@ interface QuestionState {
   deleted: boolean
 }
 export type Change =
-  | { t: 'a'; id: number; before: AnswerState; after: AnswerState }
+  /** before is null for a candidate the change created; undo removes it. */
+  | { t: 'a'; id: number; before: AnswerState | null; after: AnswerState }
   | { t: 'q'; id: number; before: QuestionState; after: QuestionState }
 
 const answerState = (row: AnswerRowDb | AnswerState): AnswerState => ({
@@ -658,6 +659,8 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
     )
     const byQuestion = new Map<string, Answer[]>()
     for (const row of answers) {
+      // ranks a later generation left empty are not candidates
+      if (row.rank > 0 && row.status === 'pending' && !row.text && row.choice === null) continue
       const list = byQuestion.get(row.question_id) ?? []
       list.push(toAnswer(row))
       byQuestion.set(row.question_id, list)
@@ -1134,8 +1137,22 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
       if (!operation || operation.kind === 'reanalyze')
         throw apiError(409, QUESTIONNAIRE_TEXTS.nothingToUndo, { code: 'conflict' })
       const answered: { before: boolean; after: boolean }[] = []
+      const touched = operation.changes.filter((c) => c.t === 'a').map((c) => c.id)
+      if (touched.length) {
+        const { rows: owners } = await client.query<{ question_id: string }>(
+          'select distinct question_id from questionnaire_answers where id = any($1::bigint[])',
+          [touched],
+        )
+        questionIds.push(...owners.map((r) => Number(r.question_id)))
+      }
       for (const item of [...operation.changes].reverse()) {
         if (item.t === 'a') {
+          if (item.before === null) {
+            await client.query('delete from questionnaire_answers where id = $1 and rank > 0', [
+              item.id,
+            ])
+            continue
+          }
           answered.push({ before: isAnswered(item.after), after: isAnswered(item.before) })
           await writeAnswer(client, item.id, item.after, item.before, userId)
         } else {
@@ -1159,14 +1176,6 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
         'update questionnaires set revision = revision + 1, updated_at = now() where id = $1',
         [questionnaireId],
       )
-      const answerIds = operation.changes.filter((c) => c.t === 'a').map((c) => c.id)
-      if (answerIds.length) {
-        const { rows: owners } = await client.query<{ question_id: string }>(
-          'select distinct question_id from questionnaire_answers where id = any($1::bigint[])',
-          [answerIds],
-        )
-        questionIds.push(...owners.map((r) => Number(r.question_id)))
-      }
       questionIds = [...new Set(questionIds)]
       operationId = Number(operation.id)
       await client.query('commit')

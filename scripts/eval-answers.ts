@@ -1,0 +1,379 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { tempDataDir } from '../bench/support.ts'
+import { loadLibrary } from '../server/answering/engine.ts'
+import { createAnsweringService } from '../server/answering/service.ts'
+import { cosine, leadingChoice, TfIdf } from '../server/answering/text.ts'
+import { startEmbeddedPostgres } from '../server/db/embedded.ts'
+import { openDatabase, runMigrations } from '../server/db/index.ts'
+import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
+import { readWorkbook } from '../server/ingest/xlsx.ts'
+import { createLogger } from '../server/logger.ts'
+import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
+import { createRepositoryService } from '../server/modules/repository/service.ts'
+import type { AnswerTarget } from '../server/questionnaires/analyse.ts'
+import { csvTable, readQuestionnaireBuffer } from '../server/questionnaires/read.ts'
+import { createDiskStorage } from '../server/storage/index.ts'
+
+/**
+ * `npm run eval:answers`: builds a knowledge base from files, answers a questionnaire whose own
+ * answers were cleared (its analysis never reads them), and compares with the gold answers. One
+ * JSON line per protocol, with the same figures for a plain TF-IDF nearest-library-question
+ * baseline. `npm run eval:answers -- --kb FILE... --questionnaire FILE [--gold FILE]` runs any pair.
+ */
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const shared = path.resolve(root, '../shared/data/questionnaires')
+const instructure = path.join(shared, 'instructure')
+
+interface Gold {
+  choice: 'yes' | 'no' | 'na' | null
+  text: string
+}
+
+const kindOf = (file: string) => {
+  const ext = path.extname(file).toLowerCase()
+  return ext === '.csv' ? 'csv' : ext === '.docx' ? 'docx' : ext === '.pdf' ? 'pdf' : 'xlsx'
+}
+
+/** Gold answers by question (ref, else text), read from the answer cells analysis located. */
+async function goldOf(file: string): Promise<Map<string, Gold>> {
+  const buffer = readFileSync(file)
+  const kind = kindOf(file)
+  const { tabs } = await readQuestionnaireBuffer(
+    buffer,
+    path.basename(file),
+    kind,
+    {},
+    DEFAULT_PARSE_LIMITS,
+  )
+  const sheets =
+    kind === 'csv'
+      ? [{ name: tabs[0]?.name ?? '', rows: csvTable(buffer).rows }]
+      : kind === 'xlsx'
+        ? readWorkbook(buffer, { fillMerged: false }).sheets
+        : []
+  const gold = new Map<string, Gold>()
+  for (const tab of tabs) {
+    for (const question of tab.questions) {
+      const target = question.target as AnswerTarget | null
+      if (target?.type !== 'cell') continue
+      const row = sheets.find((sheet) => sheet.name === target.sheet)?.rows[target.row - 1] ?? []
+      let answer = target.column !== null ? (row[target.column] ?? '').trim() : ''
+      if (target.marks?.length) {
+        const marked = target.marks.find((mark) => (row[mark.column] ?? '').trim())
+        answer = marked?.label ?? ''
+      }
+      const comment = target.comment !== null ? (row[target.comment] ?? '').trim() : ''
+      if (!answer && !comment) continue
+      gold.set(keyOf(question.ref, question.text), {
+        choice: leadingChoice(answer),
+        text: [leadingChoice(answer) ? '' : answer, comment].filter(Boolean).join(' '),
+      })
+    }
+  }
+  return gold
+}
+
+const keyOf = (ref: string | null, text: string) =>
+  ref ?? text.toLowerCase().replace(/\s+/g, ' ').trim()
+
+const tokens = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? []
+function tokenF1(a: string, b: string) {
+  const x = tokens(a)
+  const y = tokens(b)
+  if (!x.length || !y.length) return 0
+  const counts = new Map<string, number>()
+  for (const t of y) counts.set(t, (counts.get(t) ?? 0) + 1)
+  let common = 0
+  for (const t of x) {
+    const n = counts.get(t) ?? 0
+    if (n > 0) {
+      common += 1
+      counts.set(t, n - 1)
+    }
+  }
+  if (!common) return 0
+  const precision = common / x.length
+  const recall = common / y.length
+  return (2 * precision * recall) / (precision + recall)
+}
+
+interface Prediction {
+  key: string
+  choice: 'yes' | 'no' | 'na' | null
+  text: string
+  confidence: number
+  answered: boolean
+  /** Whether the gold row's own knowledge entry was among the top five retrieved. */
+  hit5: boolean | null
+}
+
+function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
+  const yesNo = predictions.filter((p) => gold.get(p.key)?.choice)
+  const answered = yesNo.filter((p) => p.answered && p.choice)
+  const correct = (p: Prediction) => p.choice === gold.get(p.key)?.choice
+  const bands = { high: [0.8, 1.01], medium: [0.5, 0.8], low: [0, 0.5] } as const
+  const bandFigures = Object.fromEntries(
+    Object.entries(bands).map(([band, [low, high]]) => {
+      const inBand = answered.filter((p) => p.confidence >= low && p.confidence < high)
+      return [
+        band,
+        {
+          answered: inBand.length,
+          accuracy: inBand.length ? round(inBand.filter(correct).length / inBand.length) : null,
+          mean_confidence: inBand.length
+            ? round(inBand.reduce((sum, p) => sum + p.confidence, 0) / inBand.length)
+            : null,
+        },
+      ]
+    }),
+  )
+  const withText = predictions.filter((p) => p.answered && p.text && gold.get(p.key)?.text)
+  const hits = predictions.filter((p) => p.hit5 !== null)
+  return {
+    questions: predictions.length,
+    with_gold: predictions.filter((p) => gold.has(p.key)).length,
+    with_gold_yes_no: yesNo.length,
+    answered: predictions.filter((p) => p.answered).length,
+    coverage: yesNo.length ? round(answered.length / yesNo.length) : null,
+    bands: bandFigures,
+    choice_accuracy: answered.length
+      ? round(answered.filter(correct).length / answered.length)
+      : null,
+    false_yes_rate: answered.length
+      ? round(
+          answered.filter((p) => p.choice === 'yes' && gold.get(p.key)?.choice !== 'yes').length /
+            answered.length,
+        )
+      : null,
+    token_f1: withText.length
+      ? round(
+          withText.reduce((sum, p) => sum + tokenF1(p.text, gold.get(p.key)?.text ?? ''), 0) /
+            withText.length,
+        )
+      : null,
+    recall_at_5: hits.length ? round(hits.filter((p) => p.hit5).length / hits.length) : null,
+    ms_per_question: round(ms / Math.max(1, predictions.length)),
+  }
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000
+
+async function runProtocol(
+  name: string,
+  kb: string[],
+  questionnaireFile: string,
+  goldFile?: string,
+) {
+  const dataDir = tempDataDir()
+  const pg = await startEmbeddedPostgres({ dataDir, fsync: false })
+  const database = openDatabase(pg.url, 8)
+  try {
+    await runMigrations(database)
+    const logger = createLogger('silent')
+    const storage = createDiskStorage(path.join(dataDir, 'blobs'))
+    const { rows: orgs } = await database.pool.query<{ id: string }>(
+      "insert into organizations (name) values ('Evaluation') returning id",
+    )
+    const orgId = Number(orgs[0]?.id)
+    await database.pool.query(
+      `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers, is_evaluation, multi_language)
+       values ($1, 'Evaluation', 5, 10000, 100, 1000000, true, false)`,
+      [orgId],
+    )
+    const { rows: users } = await database.pool.query<{ id: string }>(
+      `insert into users (org_id, email, first_name, last_name, role, status) values ($1, 'eval@example.com', 'Eval', 'Run', 'admin', 'active') returning id`,
+      [orgId],
+    )
+    const userId = Number(users[0]?.id)
+    const repository = createRepositoryService({
+      database,
+      storage,
+      logger,
+      parseLimits: {},
+      urlFetchAllow: [],
+    })
+    for (const file of kb) {
+      const temp = await storage.tempFromBuffer(readFileSync(file))
+      const [added] = await repository.addUploads(
+        orgId,
+        userId,
+        [{ temp, filename: path.basename(file) }],
+        [],
+      )
+      if (added) await repository.ingest(added.id)
+    }
+    const questionnaires = createQuestionnaireService({
+      database,
+      storage,
+      logger,
+      parseLimits: {},
+    })
+    const answering = createAnsweringService({ database, logger, questionnaires })
+    const temp = await storage.tempFromBuffer(readFileSync(questionnaireFile))
+    const q = await questionnaires.upload(orgId, userId, {
+      temp,
+      filename: path.basename(questionnaireFile),
+    })
+    const wait = async () => {
+      for (;;) {
+        const current = await questionnaires.get(orgId, q.id)
+        if (current.status === 'ready' || current.status === 'failed') return current
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    await wait()
+    const started = performance.now()
+    await answering.start(orgId, userId, q.id)
+    await wait()
+    const ms = performance.now() - started
+    const rows = await questionnaires.questionRows(orgId, q.id)
+    const gold = await goldOf(goldFile ?? questionnaireFile)
+    const library = await loadLibrary(database, orgId)
+    // the knowledge entry that answers a question: the library row with the same question text
+    const norm = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim()
+    const byText = new Set(library.entries.map((entry) => norm(entry.question)))
+    const predictions: Prediction[] = rows.map((row) => {
+      const choice = leadingChoice(row.answer.choice ?? row.answer.text)
+      const findable = byText.has(norm(row.text))
+      return {
+        key: keyOf(row.ref, row.text),
+        choice,
+        text: row.answer.text,
+        confidence: row.answer.confidence ?? 0,
+        answered: ['generated', 'edited', 'approved'].includes(row.answer.status),
+        hit5: findable
+          ? library
+              .match(row.text, 5)
+              .some((match) => norm(match.entry.question) === norm(row.text))
+          : null,
+      }
+    })
+    if (process.env.EVAL_DEBUG) {
+      for (const row of rows) {
+        const g = gold.get(keyOf(row.ref, row.text))
+        const p = predictions.find((x) => x.key === keyOf(row.ref, row.text))
+        if (!g?.choice || (p?.answered && p.choice === g.choice)) continue
+        const top = library.match(row.text, 1)[0]
+        console.error(JSON.stringify({ ref: row.ref, q: row.text.slice(0, 90), gold: g.choice, got: p?.choice, text: row.answer.text.slice(0, 60), status: row.answer.status, top: top ? [top.score.toFixed(2), top.entry.question.slice(0, 90), top.entry.answer.slice(0, 20)] : null }))
+      }
+    }
+    // baseline: plain TF-IDF (lower-cased words, no synonyms, no stemming), nearest library question
+    const baseStarted = performance.now()
+    const space = new TfIdf()
+    const plain = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? []
+    const vectors = library.entries.map((entry) => plain(entry.question))
+    for (const v of vectors) space.add(v)
+    const built = vectors.map((v) => space.vector(v))
+    const baseline: Prediction[] = rows.map((row) => {
+      const vector = space.vector(plain(row.text))
+      let best = -1
+      let bestScore = 0
+      built.forEach((candidate, index) => {
+        const s = cosine(vector, candidate)
+        if (s > bestScore) {
+          bestScore = s
+          best = index
+        }
+      })
+      const entry = best >= 0 ? library.entries[best] : undefined
+      const answered = Boolean(entry) && bestScore >= 0.5
+      return {
+        key: keyOf(row.ref, row.text),
+        choice: answered && entry ? leadingChoice(entry.answer) : null,
+        text: answered && entry ? entry.detail || entry.answer : '',
+        confidence: bestScore,
+        answered,
+        hit5: null,
+      }
+    })
+    const baseMs = performance.now() - baseStarted
+    console.log(
+      JSON.stringify({
+        protocol: name,
+        ...score(predictions, gold, ms),
+        baseline: score(baseline, gold, baseMs),
+      }),
+    )
+  } finally {
+    await database.close()
+    await pg.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const args = process.argv.slice(2)
+const option = (name: string) => {
+  const at = args.indexOf(name)
+  if (at < 0) return []
+  const values: string[] = []
+  for (let i = at + 1; i < args.length && !args[i]?.startsWith('--'); i++)
+    values.push(args[i] as string)
+  return values
+}
+
+if (args.includes('--questionnaire')) {
+  const questionnaire = option('--questionnaire')[0]
+  const kb = option('--kb')
+  if (!questionnaire || !kb.length) {
+    console.error('usage: npm run eval:answers -- --kb FILE... --questionnaire FILE [--gold FILE]')
+    process.exit(2)
+  }
+  await runProtocol(
+    'custom',
+    kb.map((f) => path.resolve(f)),
+    path.resolve(questionnaire),
+    option('--gold')[0],
+  )
+} else if (!existsSync(shared)) {
+  console.log(JSON.stringify({ eval: 'answers', skipped: `${shared} not found` }))
+} else {
+  const only = option('--protocol')[0]
+  const documents = existsSync(path.join(instructure, 'documents'))
+    ? readdirSync(path.join(instructure, 'documents')).map((name) =>
+        path.join(instructure, 'documents', name),
+      )
+    : []
+  const lites = readdirSync(instructure).filter((name) => /HECVAT_Lite\.(xlsx|csv)$/.test(name))
+  const protocols: [string, string[], string, string?][] = [
+    [
+      'a',
+      [
+        path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Full.xlsx'),
+        ...documents,
+      ],
+      path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Lite.xlsx'),
+    ],
+    [
+      'b',
+      [
+        ...lites
+          .filter((name) => !name.startsWith('Canvas_Catalog'))
+          .map((name) => path.join(instructure, name)),
+        ...documents,
+      ],
+      path.join(instructure, 'Canvas_Catalog_Canvas_Catalog_HECVAT_Lite.xlsx'),
+    ],
+    [
+      'c',
+      [path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx')],
+      path.join(shared, 'CSA_CAIQv4.0.3_blank.xlsx'),
+      path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx'),
+    ],
+  ]
+  for (const [name, kb, questionnaire, gold] of protocols) {
+    if (only && only !== name) continue
+    if (![...kb, questionnaire].every((file) => existsSync(file))) {
+      console.log(JSON.stringify({ protocol: name, skipped: 'files not found' }))
+      continue
+    }
+    await runProtocol(name, kb, questionnaire, gold)
+  }
+}
+process.exit(0)

@@ -1,0 +1,467 @@
+import type { PassageLocation } from '../../contract/knowledge.ts'
+import type { Citation } from '../../contract/questionnaires.ts'
+import type { Database } from '../db/index.ts'
+import { cosine, leadingChoice, SYNONYMS, sentences, TfIdf, terms, toVocabulary } from './text.ts'
+
+/**
+ * The library engine: answers a question from the organisation's own evidence and never invents.
+ * 1. Library answers: approved Q&A items and the question/answer pairs of completed
+ *    questionnaires in the repository, matched question to question (TF-IDF over terms with
+ *    domain synonyms folded, plus bigrams). A strong match is reused and mapped onto the answer
+ *    cell's vocabulary (Yes/No/N/A or any dropdown list).
+ * 2. Otherwise an extractive answer: the sentences of the document passages (full-text search,
+ *    ranks fused with data items) that best cover the question's terms, quoted with citations.
+ * 3. Otherwise nothing, said plainly: status 'no answer', confidence 0.
+ * Retrieval reads only the requesting organisation's rows (LL1, LL4).
+ */
+
+export interface LibraryEntry {
+  source: 'qa' | 'file'
+  /** The Q&A item, or the passage. */
+  id: number
+  fileId: number | null
+  title: string
+  question: string
+  answer: string
+  detail: string
+  dropdown: string | null
+  location: PassageLocation | null
+}
+
+export interface Candidate {
+  text: string
+  choice: string | null
+  confidence: number
+  citations: Citation[]
+}
+
+export interface EngineAnswer {
+  candidates: Candidate[]
+  /** Why there is no answer; null when there are candidates. */
+  note: string | null
+}
+
+export interface QuestionInput {
+  text: string
+  vocabulary: string[] | null
+}
+
+export interface PassageHit {
+  id: number
+  fileId: number | null
+  source: 'file' | 'data' | 'evidence'
+  title: string
+  text: string
+  location: PassageLocation | null
+  rank: number
+}
+
+export const NO_EVIDENCE = 'No answer: the knowledge base holds no evidence for this question.'
+
+/** Library matches below this similarity are not reused. */
+const REUSE_FLOOR = 0.5
+/** Passage coverage (share of the question's weighted terms) needed for an extractive answer. */
+const EXTRACT_FLOOR = 0.55
+
+/**
+ * Similarity to probability of being right, fitted on the evaluation protocols (reliability table
+ * in the closing note of the answer engine issue): piecewise linear between these points.
+ */
+const CALIBRATION: [number, number][] = [
+  [0.5, 0.5],
+  [0.6, 0.62],
+  [0.7, 0.78],
+  [0.8, 0.88],
+  [0.9, 0.95],
+  [1, 0.98],
+]
+
+export function calibrate(score: number): number {
+  if (score <= (CALIBRATION[0] as [number, number])[0])
+    return (CALIBRATION[0] as [number, number])[1] * (score / 0.5)
+  for (let i = 1; i < CALIBRATION.length; i++) {
+    const [x1, y1] = CALIBRATION[i] as [number, number]
+    const [x0, y0] = CALIBRATION[i - 1] as [number, number]
+    if (score <= x1) return y0 + ((score - x0) / (x1 - x0)) * (y1 - y0)
+  }
+  return (CALIBRATION[CALIBRATION.length - 1] as [number, number])[1]
+}
+
+const DETAIL_LABEL =
+  /^(additional information|additional info|comments?|notes?|explanation|details|justification|response details)\s*:\s*/i
+
+/** The narrative beside a library answer, from the passage text of a questionnaire row. */
+function detailOf(text: string) {
+  for (const line of text.split('\n')) {
+    if (DETAIL_LABEL.test(line)) {
+      const value = line.replace(DETAIL_LABEL, '').trim()
+      if (value && !/^n\/?a$/i.test(value)) return value
+    }
+  }
+  // a plain question/answer row carries no narrative of its own
+  return ''
+}
+
+const isChoiceWord = (text: string) =>
+  /^(yes|no|n\/?a|not applicable|true|false|partial(ly)?|y|n)\.?$/i.test(text.trim())
+
+/** An organisation's library in memory: entries with their TF-IDF vectors. */
+export class Library {
+  readonly entries: LibraryEntry[]
+  readonly space = new TfIdf()
+  private readonly pairSpace = new TfIdf()
+  private readonly vectors: Map<string, number>[]
+  private readonly pairVectors: Map<string, number>[]
+  private readonly byTerm = new Map<string, number[]>()
+
+  constructor(entries: LibraryEntry[]) {
+    // analyst copies repeat a vendor's rows: one entry per question and answer
+    const seen = new Set<string>()
+    this.entries = entries.filter((entry) => {
+      // cached formula results and placeholders are not answers
+      if (/^(\d+(\.\d+)?|#n\/a|#ref!|-+|\.+|tbd)$/i.test(entry.answer.trim()) && !entry.detail)
+        return false
+      const key = `${entry.question.toLowerCase().replace(/\s+/g, ' ')}\u001f${entry.answer.toLowerCase()}\u001f${entry.detail.slice(0, 80)}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+    const words = this.entries.map((entry) => terms(entry.question))
+    const pairs = words.map(pairsOf)
+    for (const list of words) this.space.add(list)
+    for (const list of pairs) this.pairSpace.add(list)
+    this.vectors = words.map((list) => this.space.vector(list))
+    this.pairVectors = pairs.map((list) => this.pairSpace.vector(list))
+    words.forEach((list, index) => {
+      for (const term of new Set(list)) {
+        const ids = this.byTerm.get(term) ?? []
+        ids.push(index)
+        this.byTerm.set(term, ids)
+      }
+    })
+  }
+
+  get size() {
+    return this.entries.length
+  }
+
+  /**
+   * The closest library questions, best first. The score is mostly word overlap (TF-IDF cosine
+   * over terms) with a fifth from adjacent pairs, so that word order counts a little.
+   */
+  match(question: string, k = 8): { entry: LibraryEntry; score: number }[] {
+    const list = terms(question)
+    const vector = this.space.vector(list)
+    const pairVector = this.pairSpace.vector(pairsOf(list))
+    const candidates = new Set<number>()
+    for (const term of list) for (const index of this.byTerm.get(term) ?? []) candidates.add(index)
+    const scored: { index: number; score: number }[] = []
+    for (const index of candidates) {
+      const words = cosine(vector, this.vectors[index] as Map<string, number>)
+      const order = pairVector.size
+        ? cosine(pairVector, this.pairVectors[index] as Map<string, number>)
+        : words
+      const score = 0.8 * words + 0.2 * order
+      if (score > 0.2) scored.push({ index, score })
+    }
+    scored.sort((a, b) => b.score - a.score)
+    return scored
+      .slice(0, k)
+      .map(({ index, score }) => ({ entry: this.entries[index] as LibraryEntry, score }))
+  }
+}
+
+const pairsOf = (words: string[]) => words.slice(1).map((word, i) => `${words[i]}_${word}`)
+
+export async function loadLibrary(database: Database, orgId: number): Promise<Library> {
+  const { pool } = database
+  const [items, passages] = await Promise.all([
+    pool.query<{
+      id: string
+      question: string
+      answer: string
+      dropdown_value: string | null
+      source: string | null
+    }>('select id, question, answer, dropdown_value, source from kb_qa_items where org_id = $1', [
+      orgId,
+    ]),
+    pool.query<{
+      id: string
+      file_id: string
+      name: string
+      qa_question: string
+      qa_answer: string
+      text: string
+      location: PassageLocation
+    }>(
+      `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location
+         from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
+        where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null`,
+      [orgId],
+    ),
+  ])
+  const entries: LibraryEntry[] = [
+    ...items.rows.map((row) => ({
+      source: 'qa' as const,
+      id: Number(row.id),
+      fileId: null,
+      title: row.source ? `Knowledge base: ${row.source}` : 'Knowledge base answer',
+      question: row.question,
+      answer: row.answer,
+      detail: '',
+      dropdown: row.dropdown_value,
+      location: null,
+    })),
+    ...passages.rows.map((row) => ({
+      source: 'file' as const,
+      id: Number(row.id),
+      fileId: Number(row.file_id),
+      title: row.name,
+      question: row.qa_question,
+      answer: row.qa_answer,
+      detail: detailOf(row.text),
+      dropdown: null,
+      location: row.location,
+    })),
+  ]
+  return new Library(entries)
+}
+
+/** The question's words as one OR tsquery, with the other forms of any synonym it uses. */
+async function passageQuery(database: Database, text: string) {
+  const lower = text.toLowerCase()
+  const extra: string[] = []
+  for (const group of SYNONYMS) {
+    const forms = group.slice(1)
+    if (forms.some((form) => lower.includes(form)) || lower.includes(group[0] as string))
+      extra.push(...forms.filter((form) => form.length > 3).slice(0, 4))
+  }
+  const { rows } = await database.pool.query<{ lexemes: string[] }>(
+    "select tsvector_to_array(to_tsvector('english', $1)) as lexemes",
+    [`${text} ${extra.join(' ')}`],
+  )
+  const lexemes = (rows[0]?.lexemes ?? []).slice(0, 24)
+  return lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | ')
+}
+
+/** Document passages and data items for a question, ranks fused (reciprocal rank fusion). */
+export async function searchPassages(
+  database: Database,
+  orgId: number,
+  text: string,
+  options: { limit?: number; fileIds?: number[] } = {},
+): Promise<PassageHit[]> {
+  const query = await passageQuery(database, text)
+  if (!query) return []
+  const limit = options.limit ?? 12
+  const fileFilter = options.fileIds?.length ? 'and p.file_id = any($4::bigint[])' : ''
+  const values: unknown[] = [orgId, query, limit]
+  if (options.fileIds?.length) values.push(options.fileIds)
+  const [files, data] = await Promise.all([
+    database.pool.query<{
+      id: string
+      file_id: string
+      name: string
+      text: string
+      location: PassageLocation
+      rank: number
+    }>(
+      `select p.id, p.file_id, f.name, p.text, p.location, ts_rank_cd(p.tsv, q, 1) as rank
+         from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready',
+              to_tsquery('english', $2) q
+        where p.org_id = $1 and p.tsv @@ q and p.qa_question is null ${fileFilter}
+        order by rank desc limit $3`,
+      values,
+    ),
+    options.fileIds?.length
+      ? Promise.resolve({ rows: [] })
+      : database.pool.query<{ id: string; title: string; value: string; rank: number }>(
+          `select d.id, d.title, d.value, ts_rank_cd(d.tsv, q, 1) as rank
+             from kb_data_items d, to_tsquery('english', $2) q
+            where d.org_id = $1 and d.tsv @@ q order by rank desc limit $3`,
+          [orgId, query, limit],
+        ),
+  ])
+  const fused = new Map<string, PassageHit & { fused: number }>()
+  const add = (key: string, hit: PassageHit, position: number) => {
+    const current = fused.get(key)
+    const score = 1 / (60 + position)
+    if (current) current.fused += score
+    else fused.set(key, { ...hit, fused: score })
+  }
+  files.rows.forEach((row, position) => {
+    add(
+      `f${row.id}`,
+      {
+        id: Number(row.id),
+        fileId: Number(row.file_id),
+        source: 'file',
+        title: row.name,
+        text: row.text,
+        location: row.location,
+        rank: row.rank,
+      },
+      position,
+    )
+  })
+  data.rows.forEach((row, position) => {
+    add(
+      `d${row.id}`,
+      {
+        id: Number(row.id),
+        fileId: null,
+        source: 'data',
+        title: row.title,
+        text: `${row.title}: ${row.value}`,
+        location: null,
+        rank: row.rank,
+      },
+      position,
+    )
+  })
+  return [...fused.values()].sort((a, b) => b.fused - a.fused).slice(0, limit)
+}
+
+const snippet = (text: string, max = 320) =>
+  text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`
+
+function libraryCandidate(
+  question: QuestionInput,
+  match: { entry: LibraryEntry; score: number },
+): Candidate | null {
+  const { entry } = match
+  const vocabulary = question.vocabulary?.length ? question.vocabulary : null
+  const raw = (entry.dropdown ?? entry.answer).trim()
+  let choice: string | null = null
+  let text: string
+  if (vocabulary) {
+    choice = toVocabulary(raw, vocabulary) ?? toVocabulary(entry.answer, vocabulary)
+    // a library answer that fits none of the cell's values is not forced into one
+    if (!choice && isChoiceWord(entry.answer)) return null
+    text = entry.detail || (isChoiceWord(entry.answer) ? '' : entry.answer)
+  } else {
+    text =
+      isChoiceWord(entry.answer) && entry.detail
+        ? `${entry.answer.replace(/\.$/, '')}. ${entry.detail}`
+        : entry.answer || entry.detail
+  }
+  if (!text && !choice) return null
+  return {
+    text,
+    choice,
+    confidence: calibrate(match.score),
+    citations: [
+      {
+        source: entry.source === 'qa' ? 'qa' : 'file',
+        id: entry.source === 'qa' ? entry.id : entry.fileId,
+        title: entry.title,
+        snippet: snippet(
+          `${entry.question} — ${[entry.answer, entry.detail].filter(Boolean).join('. ')}`,
+        ),
+        ...(entry.location ? { location: entry.location } : {}),
+      },
+    ],
+  }
+}
+
+/** How much of the question's weighted terms a passage holds (0-1), with its best sentences. */
+function coverage(question: string, passage: string, space: TfIdf) {
+  const wanted = [...new Set(terms(question))]
+  if (!wanted.length) return { share: 0, best: [] as string[] }
+  const have = new Set(terms(passage))
+  let total = 0
+  let found = 0
+  for (const term of wanted) {
+    const weight = space.idf(term)
+    total += weight
+    if (have.has(term)) found += weight
+  }
+  const ranked = sentences(passage)
+    .map((sentence) => {
+      const words = new Set(terms(sentence))
+      return { sentence, hits: wanted.filter((term) => words.has(term)).length }
+    })
+    .filter((item) => item.hits > 0)
+    .sort((a, b) => b.hits - a.hits)
+  return { share: total ? found / total : 0, best: ranked.slice(0, 2).map((item) => item.sentence) }
+}
+
+function extractive(question: QuestionInput, passages: PassageHit[], space: TfIdf): Candidate[] {
+  const candidates: Candidate[] = []
+  const usedSources = new Set<string>()
+  const scored = passages
+    .map((passage) => ({ passage, ...coverage(question.text, passage.text, space) }))
+    .filter((item) => item.share >= EXTRACT_FLOOR && item.best.length)
+    .sort((a, b) => b.share - a.share)
+  for (const item of scored) {
+    const sourceKey = `${item.passage.source}${item.passage.fileId ?? item.passage.id}`
+    if (usedSources.has(sourceKey)) continue
+    usedSources.add(sourceKey)
+    const text = item.best.join(' ')
+    candidates.push({
+      text,
+      // a passage never decides a Yes or a No on its own
+      choice: null,
+      confidence: Math.min(0.6, 0.15 + 0.5 * item.share),
+      citations: [
+        {
+          source: item.passage.source,
+          id: item.passage.source === 'evidence' ? null : (item.passage.fileId ?? item.passage.id),
+          title: item.passage.title,
+          snippet: snippet(text),
+          ...(item.passage.location ? { location: item.passage.location } : {}),
+        },
+      ],
+    })
+    if (candidates.length >= 3) break
+  }
+  return candidates
+}
+
+const candidateKey = (candidate: Candidate) =>
+  `${candidate.choice ?? ''}\u001f${candidate.text.toLowerCase().replace(/\s+/g, ' ').slice(0, 200)}`
+
+/** Up to three distinct candidates for a question, best first; none when there is no evidence. */
+export function answerFromEvidence(
+  question: QuestionInput,
+  matches: { entry: LibraryEntry; score: number }[],
+  passages: PassageHit[],
+  space: TfIdf,
+): EngineAnswer {
+  const candidates: Candidate[] = []
+  const seen = new Set<string>()
+  const strong = matches.filter((match) => match.score >= REUSE_FLOOR)
+  // agreement between the best library answers raises confidence; disagreement lowers it
+  const choices = strong
+    .slice(0, 3)
+    .map((match) => leadingChoice(match.entry.dropdown ?? match.entry.answer))
+  for (const match of strong) {
+    const candidate = libraryCandidate(question, match)
+    if (!candidate) continue
+    const key = candidateKey(candidate)
+    if (seen.has(key)) continue
+    seen.add(key)
+    if (
+      candidates.length === 0 &&
+      choices.length >= 2 &&
+      choices[0] &&
+      choices[1] &&
+      choices[0] !== choices[1]
+    )
+      candidate.confidence = Math.max(0.3, candidate.confidence - 0.15)
+    candidates.push(candidate)
+    if (candidates.length >= 3) break
+  }
+  if (candidates.length < 3) {
+    for (const candidate of extractive(question, passages, space)) {
+      const key = candidateKey(candidate)
+      if (seen.has(key)) continue
+      seen.add(key)
+      candidates.push(candidate)
+      if (candidates.length >= 3) break
+    }
+  }
+  // the first candidate is the most likely one
+  candidates.sort((a, b) => b.confidence - a.confidence)
+  return candidates.length ? { candidates, note: null } : { candidates: [], note: NO_EVIDENCE }
+}

@@ -1,0 +1,710 @@
+import { fillText } from '../../contract/knowledge.ts'
+import {
+  type AnswerStatus,
+  type Citation,
+  type OperationKind,
+  QUESTIONNAIRE_TEXTS,
+} from '../../contract/questionnaires.ts'
+import type { Database } from '../db/index.ts'
+import { apiError, notFound } from '../http/errors.ts'
+import type { Jobs } from '../jobs/index.ts'
+import type { Logger } from '../logger.ts'
+import type { Change, QuestionnaireService } from '../modules/questionnaires/service.ts'
+import {
+  answerFromEvidence,
+  type Candidate,
+  type EngineAnswer,
+  type Library,
+  loadLibrary,
+  type PassageHit,
+  searchPassages,
+} from './engine.ts'
+import { sentences, terms } from './text.ts'
+
+/**
+ * Answering a questionnaire: generation as a job with per-question progress (resumable, never
+ * touching answers a person edited or approved, DU2), and the review operations of one answer or
+ * a section. Every run is one operation in the history and one undo.
+ */
+
+export const GENERATE_JOB = 'questionnaire.generate'
+const BATCH = 40
+
+type Queryable = Pick<Database['pool'], 'query'>
+
+interface AnswerState {
+  text: string
+  choice: string | null
+  comment: string
+  status: AnswerStatus
+  confidence: number | null
+  citations: Citation[]
+  note: string | null
+}
+
+interface AnswerDb extends AnswerState {
+  id: string
+  rank: number
+}
+
+interface QuestionDb {
+  id: string
+  text: string
+  ref: string | null
+  position: number
+  tab_id: string
+  section: string | null
+  vocabulary: string[] | null
+  selected_rank: number
+}
+
+const stateOf = (row: AnswerState): AnswerState => ({
+  text: row.text,
+  choice: row.choice,
+  comment: row.comment,
+  status: row.status,
+  confidence: row.confidence,
+  citations: row.citations,
+  note: row.note,
+})
+
+const isAnswered = (state: AnswerState) =>
+  ['generated', 'edited', 'approved'].includes(state.status) &&
+  (state.text !== '' || state.choice !== null)
+
+const HUMAN: AnswerStatus[] = ['edited', 'approved']
+
+export const LLM_REQUIRED =
+  'A language model must be configured for custom instructions. Set LLM_BASE_URL and LLM_MODEL, or use consistency, shorten or examples.'
+
+export function createAnsweringService(deps: {
+  database: Database
+  logger: Logger
+  jobs?: Jobs
+  questionnaires: QuestionnaireService
+}) {
+  const { pool } = deps.database
+  const log = deps.logger.child({ component: 'answering' })
+
+  /** Writes a question's candidates; returns the changes for the history. */
+  async function writeCandidates(
+    client: Queryable,
+    orgId: number,
+    questionnaireId: number,
+    question: QuestionDb,
+    answer: EngineAnswer,
+    userId: number | null,
+  ): Promise<Change[]> {
+    const { rows: existing } = await client.query<AnswerDb>(
+      `select id, rank, text, choice, comment, status, confidence, citations, note
+         from questionnaire_answers where question_id = $1 order by rank for update`,
+      [question.id],
+    )
+    const changes: Change[] = []
+    const keepComment = existing.find((row) => row.rank === question.selected_rank)?.comment ?? ''
+    const next: AnswerState[] = answer.candidates.length
+      ? answer.candidates.map((candidate: Candidate) => ({
+          text: candidate.text,
+          choice: candidate.choice,
+          comment: keepComment,
+          status: 'generated' as const,
+          confidence: Math.round(candidate.confidence * 1000) / 1000,
+          citations: candidate.citations,
+          note: null,
+        }))
+      : [
+          {
+            text: '',
+            choice: null,
+            comment: keepComment,
+            status: 'no_answer' as const,
+            confidence: 0,
+            citations: [],
+            note: answer.note,
+          },
+        ]
+    const ranks = Math.max(next.length, existing.length)
+    for (let rank = 0; rank < ranks; rank++) {
+      const before = existing.find((row) => row.rank === rank)
+      const after: AnswerState = next[rank] ?? {
+        text: '',
+        choice: null,
+        comment: '',
+        status: 'pending',
+        confidence: null,
+        citations: [],
+        note: null,
+      }
+      if (before) {
+        const old = stateOf(before)
+        if (JSON.stringify(old) === JSON.stringify(after)) continue
+        changes.push(
+          await deps.questionnaires.writeAnswer(client, Number(before.id), old, after, userId),
+        )
+      } else {
+        const { rows } = await client.query<{ id: string }>(
+          `insert into questionnaire_answers (org_id, questionnaire_id, question_id, rank, text, choice, comment, status, confidence, citations, note, updated_by)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
+          [
+            orgId,
+            questionnaireId,
+            question.id,
+            rank,
+            after.text,
+            after.choice,
+            after.comment,
+            after.status,
+            after.confidence,
+            JSON.stringify(after.citations),
+            after.note,
+            userId,
+          ],
+        )
+        changes.push({ t: 'a', id: Number(rows[0]?.id), before: null, after })
+      }
+    }
+    if (question.selected_rank !== 0) {
+      await client.query('update questionnaire_questions set selected_rank = 0 where id = $1', [
+        question.id,
+      ])
+      changes.push({
+        t: 'q',
+        id: Number(question.id),
+        before: { selected_rank: question.selected_rank, deleted: false },
+        after: { selected_rank: 0, deleted: false },
+      })
+    }
+    return changes
+  }
+
+  async function answerQuestion(
+    orgId: number,
+    library: Library,
+    question: { text: string; vocabulary: string[] | null },
+    evidence?: { text?: string; fileIds?: number[] },
+  ): Promise<EngineAnswer> {
+    const matches = evidence?.fileIds?.length ? [] : library.match(question.text)
+    const strong = matches.some((match) => match.score >= 0.5)
+    let passages: PassageHit[] = []
+    if (!strong || evidence) {
+      passages = await searchPassages(deps.database, orgId, question.text, {
+        fileIds: evidence?.fileIds,
+      })
+    }
+    if (evidence?.text?.trim()) {
+      passages.unshift({
+        id: 0,
+        fileId: null,
+        source: 'evidence',
+        title: 'Evidence you added',
+        text: evidence.text.trim(),
+        location: null,
+        rank: 1,
+      })
+    }
+    return answerFromEvidence(question, matches, passages, library.space)
+  }
+
+  /* ------------------------------------------------------------ generation job */
+
+  async function start(orgId: number, userId: number, questionnaireId: number) {
+    const questionnaire = await deps.questionnaires.get(orgId, questionnaireId)
+    if (questionnaire.status !== 'ready')
+      throw apiError(
+        409,
+        questionnaire.status === 'generating'
+          ? 'Answers are already being generated'
+          : QUESTIONNAIRE_TEXTS.stillAnalyzing,
+        { code: 'conflict' },
+      )
+    const { rows } = await pool.query<{ id: string }>(
+      `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, created_by)
+       values ($1, $2, 'generate', 'Generated answers', $3) returning id`,
+      [orgId, questionnaireId, userId],
+    )
+    await pool.query(
+      `update questionnaires set status = 'generating', progress = 0, progress_label = 'Finding evidence',
+          error = null, processing_started_at = now(), updated_at = now()
+        where org_id = $1 and id = $2`,
+      [orgId, questionnaireId],
+    )
+    await queue(questionnaireId, Number(rows[0]?.id))
+    return deps.questionnaires.get(orgId, questionnaireId)
+  }
+
+  async function queue(questionnaireId: number, operationId: number) {
+    if (deps.jobs) {
+      await deps.jobs.send(
+        GENERATE_JOB,
+        { questionnaireId, operationId },
+        { retryLimit: 2, retryDelay: 2, singletonKey: `generate-${questionnaireId}` },
+      )
+      return
+    }
+    void run(questionnaireId, operationId).catch((error) =>
+      log.error({ err: error, questionnaireId }, 'generation failed'),
+    )
+  }
+
+  async function cancel(orgId: number, questionnaireId: number) {
+    await deps.questionnaires.get(orgId, questionnaireId)
+    await pool.query(
+      `update questionnaires set status = 'ready', progress = 100, progress_label = null, updated_at = now()
+        where org_id = $1 and id = $2 and status = 'generating'`,
+      [orgId, questionnaireId],
+    )
+    return deps.questionnaires.get(orgId, questionnaireId)
+  }
+
+  /** The job: answers every question still waiting, in batches, each batch in one transaction. */
+  async function run(questionnaireId: number, operationId: number) {
+    const { rows } = await pool.query<{ org_id: string; status: string }>(
+      'select org_id, status from questionnaires where id = $1',
+      [questionnaireId],
+    )
+    const head = rows[0]
+    if (!head || head.status !== 'generating') return
+    const orgId = Number(head.org_id)
+    const library = await loadLibrary(deps.database, orgId)
+    // questions a person has not answered; a restarted job picks up where it stopped
+    const { rows: todo } = await pool.query<QuestionDb>(
+      `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank
+         from questionnaire_questions qq
+         join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
+        where qq.questionnaire_id = $1 and qq.deleted_at is null and a.status in ('pending', 'failed', 'generating')
+        order by qq.position`,
+      [questionnaireId],
+    )
+    const total = todo.length
+    let done = 0
+    let answered = 0
+    for (let start = 0; start < todo.length; start += BATCH) {
+      const batch = todo.slice(start, start + BATCH)
+      const answers = []
+      for (const question of batch) answers.push(await answerQuestion(orgId, library, question))
+      const client = await pool.connect()
+      let stop = false
+      try {
+        await client.query('begin')
+        const locked = await client.query<{ status: string }>(
+          'select status from questionnaires where id = $1 for update',
+          [questionnaireId],
+        )
+        if (locked.rows[0]?.status !== 'generating') {
+          await client.query('rollback')
+          return // cancelled or deleted
+        }
+        const changes: Change[] = []
+        const adding = answers.filter((answer) => answer.candidates.length).length
+        try {
+          await deps.questionnaires.checkAnswerLimit(client, orgId, adding)
+        } catch (error) {
+          await client.query('rollback')
+          const { rows: license } = await pool.query<{ max_answers: number }>(
+            'select max_answers from licenses where org_id = $1',
+            [orgId],
+          )
+          await pool.query(
+            `update questionnaires set status = 'ready', progress = 100, progress_label = null, error = null,
+                updated_at = now() where id = $1`,
+            [questionnaireId],
+          )
+          log.info(
+            { questionnaireId, err: String(error) },
+            'generation stopped at the answers limit',
+          )
+          await pool.query(`update questionnaire_operations set summary = $2 where id = $1`, [
+            operationId,
+            `Generated ${answered.toLocaleString('en')} answers, then stopped: ${fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: license[0]?.max_answers ?? 0 })}`,
+          ])
+          return
+        }
+        for (const [index, question] of batch.entries()) {
+          // never overwrite what a person wrote meanwhile
+          const current = await client.query<{ status: AnswerStatus }>(
+            'select a.status from questionnaire_answers a join questionnaire_questions qq on qq.id = a.question_id and a.rank = qq.selected_rank where qq.id = $1 and qq.deleted_at is null',
+            [question.id],
+          )
+          const status = current.rows[0]?.status
+          if (!status || HUMAN.includes(status)) continue
+          const answer = answers[index] as EngineAnswer
+          if (answer.candidates.length) answered += 1
+          changes.push(
+            ...(await writeCandidates(client, orgId, questionnaireId, question, answer, null)),
+          )
+        }
+        done += batch.length
+        await client.query(
+          `update questionnaire_operations set changes = changes || $2::jsonb, question_count = question_count + $3,
+              summary = $4 where id = $1`,
+          [
+            operationId,
+            JSON.stringify(changes),
+            batch.length,
+            `Generated answers: ${answered.toLocaleString('en')} of ${done.toLocaleString('en')} questions answered`,
+          ],
+        )
+        stop = done >= total
+        await client.query(
+          `update questionnaires set revision = revision + 1, updated_at = now(), progress = $2,
+              progress_label = $3 where id = $1`,
+          [
+            questionnaireId,
+            stop ? 100 : Math.min(99, Math.round((done / Math.max(1, total)) * 100)),
+            `Answered ${done.toLocaleString('en')} of ${total.toLocaleString('en')} questions`,
+          ],
+        )
+        await client.query('commit')
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined)
+        throw error
+      } finally {
+        client.release()
+      }
+    }
+    await pool.query(
+      `update questionnaires set status = 'ready', progress = 100, progress_label = null, updated_at = now()
+        where id = $1 and status = 'generating'`,
+      [questionnaireId],
+    )
+    if (!total) {
+      await pool.query(
+        `update questionnaire_operations set summary = 'Generated answers: every question was already answered' where id = $1`,
+        [operationId],
+      )
+    }
+  }
+
+  /** After a crash: generation cut off is queued again and resumes where it stopped (DU2). */
+  async function recover(staleMs: number) {
+    const { rows } = await pool.query<{ id: string; operation_id: string | null }>(
+      `select q.id, (select max(o.id) from questionnaire_operations o where o.questionnaire_id = q.id and o.kind = 'generate') as operation_id
+         from questionnaires q
+        where q.status = 'generating' and q.updated_at < now() - ($1::int * interval '1 millisecond')`,
+      [staleMs],
+    )
+    for (const row of rows) {
+      if (row.operation_id) await queue(Number(row.id), Number(row.operation_id))
+      else
+        await pool.query(
+          `update questionnaires set status = 'ready', progress = 100, progress_label = null where id = $1`,
+          [row.id],
+        )
+    }
+    return rows.length
+  }
+
+  /* ------------------------------------------------------------ one answer */
+
+  async function questionOfAnswer(orgId: number, answerId: number) {
+    const { rows } = await pool.query<
+      QuestionDb & { questionnaire_id: string; answer_rank: number }
+    >(
+      `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank,
+              qq.questionnaire_id, a.rank as answer_rank
+         from questionnaire_answers a join questionnaire_questions qq on qq.id = a.question_id
+        where a.org_id = $1 and a.id = $2 and qq.deleted_at is null`,
+      [orgId, answerId],
+    )
+    const row = rows[0]
+    if (!row) throw notFound(QUESTIONNAIRE_TEXTS.answerNotFound)
+    return row
+  }
+
+  const label = (row: { ref: string | null; position: number }) =>
+    row.ref ?? `question ${row.position + 1}`
+
+  async function regenerate(
+    orgId: number,
+    userId: number,
+    answerId: number,
+    evidence?: { text?: string; fileIds?: number[] },
+  ) {
+    const question = await questionOfAnswer(orgId, answerId)
+    const questionnaireId = Number(question.questionnaire_id)
+    if (evidence?.fileIds?.length) {
+      const { rows } = await pool.query<{ id: string }>(
+        'select id from repository_files where org_id = $1 and id = any($2::bigint[])',
+        [orgId, evidence.fileIds],
+      )
+      if (rows.length !== new Set(evidence.fileIds).size) throw notFound('File not found')
+    }
+    const library = await loadLibrary(deps.database, orgId)
+    const answer = await answerQuestion(orgId, library, question, evidence)
+    return deps.questionnaires.change(orgId, questionnaireId, userId, async (client) => {
+      const fresh = await client.query<{ selected_rank: number }>(
+        'select selected_rank from questionnaire_questions where id = $1 for update',
+        [question.id],
+      )
+      const current = { ...question, selected_rank: fresh.rows[0]?.selected_rank ?? 0 }
+      const before = await client.query<AnswerState>(
+        'select * from questionnaire_answers where question_id = $1 and rank = $2',
+        [question.id, current.selected_rank],
+      )
+      if (answer.candidates.length && before.rows[0] && !isAnswered(before.rows[0]))
+        await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
+      const changes = await writeCandidates(client, orgId, questionnaireId, current, answer, userId)
+      const kind: OperationKind = evidence ? 'regenerate_with_evidence' : 'regenerate'
+      return {
+        kind,
+        summary: `${evidence ? 'Regenerated with evidence' : 'Regenerated'} the answer to ${label(question)}${answer.candidates.length ? '' : ': no evidence found'}`,
+        changes,
+      }
+    })
+  }
+
+  /** Rows of a tab (or given questions) with their selected answers, for section operations. */
+  async function sectionRows(
+    client: Queryable,
+    orgId: number,
+    questionnaireId: number,
+    scope: { tab_id?: number; question_ids?: number[] },
+  ) {
+    const values: unknown[] = [orgId, questionnaireId]
+    let filter = ''
+    if (scope.question_ids?.length) {
+      values.push(scope.question_ids)
+      filter = `and qq.id = any($${values.length}::bigint[])`
+    } else if (scope.tab_id) {
+      values.push(scope.tab_id)
+      filter = `and qq.tab_id = $${values.length}`
+    }
+    const { rows } = await client.query<
+      QuestionDb & AnswerState & { answer_id: string; citations: Citation[] }
+    >(
+      `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank,
+              a.id as answer_id, a.text as text_answer, a.choice, a.comment, a.status, a.confidence, a.citations, a.note
+         from questionnaire_questions qq
+         join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
+        where qq.org_id = $1 and qq.questionnaire_id = $2 and qq.deleted_at is null ${filter}
+        order by qq.position
+        for update of a`,
+      values,
+    )
+    return rows.map((row) => {
+      const raw = row as unknown as Record<string, unknown>
+      return {
+        question: row,
+        answerId: Number(raw.answer_id),
+        state: {
+          text: String(raw.text_answer ?? ''),
+          choice: row.choice,
+          comment: row.comment,
+          status: row.status,
+          confidence: row.confidence,
+          citations: row.citations,
+          note: row.note,
+        } as AnswerState,
+      }
+    })
+  }
+
+  const normalise = (text: string) => terms(text).join(' ')
+  const yesNo = (state: AnswerState) => {
+    const value = (state.choice ?? state.text).trim().toLowerCase()
+    if (/^yes\b/.test(value)) return 'yes'
+    if (/^no\b/.test(value)) return 'no'
+    return null
+  }
+
+  /** Copies an approved (or chosen) answer to the questions that ask the same thing. */
+  async function applyConsistency(orgId: number, userId: number, answerId: number) {
+    const source = await questionOfAnswer(orgId, answerId)
+    const questionnaireId = Number(source.questionnaire_id)
+    let contradictions: { question_id: number; ref: string | null }[] = []
+    const result = await deps.questionnaires.change(
+      orgId,
+      questionnaireId,
+      userId,
+      async (client) => {
+        const rows = await sectionRows(client, orgId, questionnaireId, {})
+        const origin = rows.find((row) => Number(row.question.id) === Number(source.id))
+        if (!origin || !isAnswered(origin.state))
+          throw apiError(400, 'Answer the question before applying its answer to others', {
+            code: 'validation_error',
+          })
+        const key = normalise(origin.question.text)
+        const changes: Change[] = []
+        for (const row of rows) {
+          if (row === origin || normalise(row.question.text) !== key) continue
+          if (row.state.status === 'approved') {
+            if (yesNo(row.state) && yesNo(origin.state) && yesNo(row.state) !== yesNo(origin.state))
+              contradictions.push({ question_id: Number(row.question.id), ref: row.question.ref })
+            continue
+          }
+          const choice =
+            origin.state.choice && row.question.vocabulary?.includes(origin.state.choice)
+              ? origin.state.choice
+              : row.question.vocabulary?.length
+                ? null
+                : origin.state.choice
+          const after: AnswerState = {
+            ...row.state,
+            text: origin.state.text,
+            choice,
+            status: 'edited',
+            confidence: origin.state.confidence,
+            citations: origin.state.citations,
+            note: null,
+          }
+          if (!isAnswered(row.state) && isAnswered(after))
+            await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
+          changes.push(
+            await deps.questionnaires.writeAnswer(client, row.answerId, row.state, after, userId),
+          )
+        }
+        return {
+          kind: 'apply_consistency',
+          summary: `Applied the answer to ${label(origin.question)} to ${changes.length} matching question${changes.length === 1 ? '' : 's'}`,
+          changes,
+        }
+      },
+    )
+    contradictions = contradictions.slice(0, 50)
+    return { ...result, contradictions }
+  }
+
+  /** Section operations over a tab or a list of questions. */
+  async function section(
+    orgId: number,
+    userId: number,
+    questionnaireId: number,
+    kind: 'consistency' | 'shorten' | 'examples' | 'custom',
+    scope: { tab_id?: number; question_ids?: number[]; instruction?: string },
+  ) {
+    if (kind === 'custom') throw apiError(400, LLM_REQUIRED, { code: 'llm_not_configured' })
+    await deps.questionnaires.get(orgId, questionnaireId)
+    const contradictions: { question_id: number; ref: string | null; other_id: number }[] = []
+    const library = kind === 'examples' ? await loadLibrary(deps.database, orgId) : null
+    const examples = new Map<number, string>()
+    if (kind === 'examples' && library) {
+      // evidence is looked up before the transaction: searches do not hold row locks
+      const rows = await sectionRows(pool, orgId, questionnaireId, scope)
+      for (const row of rows) {
+        if (!isAnswered(row.state)) continue
+        const passages = await searchPassages(
+          deps.database,
+          orgId,
+          `${row.question.text} ${row.state.text}`,
+          {
+            limit: 8,
+          },
+        )
+        const found = passages
+          .flatMap((passage) => sentences(passage.text))
+          .find(
+            (sentence) =>
+              /\b(for example|such as|e\.g\.|including|for instance)\b/i.test(sentence) &&
+              !row.state.text.includes(sentence),
+          )
+        if (found) examples.set(Number(row.question.id), found)
+      }
+    }
+    const result = await deps.questionnaires.change(
+      orgId,
+      questionnaireId,
+      userId,
+      async (client) => {
+        const rows = await sectionRows(client, orgId, questionnaireId, scope)
+        const changes: Change[] = []
+        if (kind === 'consistency') {
+          // questions asking the same thing get the answer of the best one (approved, then most confident)
+          const groups = new Map<string, typeof rows>()
+          for (const row of rows) {
+            const key = normalise(row.question.text)
+            groups.set(key, [...(groups.get(key) ?? []), row])
+          }
+          for (const group of groups.values()) {
+            if (group.length < 2) continue
+            const answeredRows = group.filter((row) => isAnswered(row.state))
+            const best = [...answeredRows].sort(
+              (a, b) =>
+                Number(b.state.status === 'approved') - Number(a.state.status === 'approved') ||
+                (b.state.confidence ?? 0) - (a.state.confidence ?? 0),
+            )[0]
+            if (!best) continue
+            for (const row of group) {
+              if (row === best) continue
+              if (row.state.status === 'approved') {
+                if (yesNo(row.state) && yesNo(best.state) && yesNo(row.state) !== yesNo(best.state))
+                  contradictions.push({
+                    question_id: Number(row.question.id),
+                    ref: row.question.ref,
+                    other_id: Number(best.question.id),
+                  })
+                continue
+              }
+              if (row.state.text === best.state.text && row.state.choice === best.state.choice)
+                continue
+              const after: AnswerState = {
+                ...row.state,
+                text: best.state.text,
+                choice:
+                  best.state.choice &&
+                  (row.question.vocabulary ?? [best.state.choice]).includes(best.state.choice)
+                    ? best.state.choice
+                    : row.state.choice,
+                status: 'edited',
+                confidence: best.state.confidence,
+                citations: best.state.citations,
+                note: null,
+              }
+              if (!isAnswered(row.state))
+                await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
+              changes.push(
+                await deps.questionnaires.writeAnswer(
+                  client,
+                  row.answerId,
+                  row.state,
+                  after,
+                  userId,
+                ),
+              )
+            }
+          }
+        } else {
+          for (const row of rows) {
+            if (!isAnswered(row.state) || row.state.status === 'approved') continue
+            let text = row.state.text
+            if (kind === 'shorten') {
+              // extractive: the first sentence, or the first two when the first is very short
+              const parts = sentences(text)
+              const first = parts[0] ?? text
+              const short = first.length < 30 && parts[1] ? `${first} ${parts[1]}` : first
+              if (short.length >= text.length) continue
+              text = short
+            } else {
+              const example = examples.get(Number(row.question.id))
+              if (!example) continue
+              text = `${text.trim()}${text.trim() ? '\n\n' : ''}For example: ${example}`
+            }
+            changes.push(
+              await deps.questionnaires.writeAnswer(
+                client,
+                row.answerId,
+                row.state,
+                { ...row.state, text, status: 'edited' },
+                userId,
+              ),
+            )
+          }
+        }
+        const what = {
+          consistency: 'Made answers consistent',
+          shorten: 'Shortened answers',
+          examples: 'Added examples to answers',
+        }[kind]
+        return {
+          kind: `section_${kind}` as OperationKind,
+          summary: `${what}: ${changes.length} changed`,
+          changes,
+        }
+      },
+    )
+    return { ...result, contradictions }
+  }
+
+  return { start, cancel, run, recover, regenerate, applyConsistency, section, answerQuestion }
+}
+
+export type AnsweringService = ReturnType<typeof createAnsweringService>
