@@ -212,17 +212,21 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       dropdown: row.dropdown_value,
       location: null,
     })),
-    ...passages.rows.map((row) => ({
-      source: 'file' as const,
-      id: Number(row.id),
-      fileId: Number(row.file_id),
-      title: row.name,
-      question: row.qa_question,
-      answer: row.qa_answer,
-      detail: detailOf(row.text),
-      dropdown: null,
-      location: row.location,
-    })),
+    ...passages.rows.map((row) => {
+      // 'Yes\n\nnarrative' from questionnaire ingestion; a label line in older passages
+      const [answer, ...rest] = row.qa_answer.split(/\n\s*\n/)
+      return {
+        source: 'file' as const,
+        id: Number(row.id),
+        fileId: Number(row.file_id),
+        title: row.name,
+        question: row.qa_question,
+        answer: (answer ?? '').trim(),
+        detail: rest.join('\n\n').trim() || detailOf(row.text),
+        dropdown: null,
+        location: row.location,
+      }
+    }),
   ]
   return new Library(entries)
 }
@@ -430,25 +434,44 @@ export function answerFromEvidence(
 ): EngineAnswer {
   const candidates: Candidate[] = []
   const seen = new Set<string>()
-  const strong = matches.filter((match) => match.score >= REUSE_FLOOR)
-  // agreement between the best library answers raises confidence; disagreement lowers it
-  const choices = strong
-    .slice(0, 3)
-    .map((match) => leadingChoice(match.entry.dropdown ?? match.entry.answer))
+  let strong = matches.filter((match) => match.score >= REUSE_FLOOR)
+  // several near-equal matches (the same question answered in several files): the answer most of
+  // them give goes first, and its confidence says how far they agree
+  let agreement = 1
+  const top = strong[0]
+  if (top) {
+    const peers = strong.filter((match) => match.score >= top.score - 0.03)
+    if (peers.length > 1) {
+      const votes = new Map<string, { count: number; first: number }>()
+      peers.forEach((match, index) => {
+        const key = leadingChoice(match.entry.dropdown ?? match.entry.answer) ?? `#${index}`
+        const vote = votes.get(key) ?? { count: 0, first: index }
+        vote.count += 1
+        votes.set(key, vote)
+      })
+      const [winner] = [...votes.entries()].sort(
+        (a, b) => b[1].count - a[1].count || a[1].first - b[1].first,
+      )
+      if (winner) {
+        agreement = winner[1].count / peers.length
+        const chosen = peers.filter(
+          (match, index) =>
+            (leadingChoice(match.entry.dropdown ?? match.entry.answer) ?? `#${index}`) ===
+            winner[0],
+        )
+        strong = [...chosen, ...strong.filter((match) => !chosen.includes(match))]
+      }
+    }
+  }
   for (const match of strong) {
     const candidate = libraryCandidate(question, match)
     if (!candidate) continue
     const key = candidateKey(candidate)
     if (seen.has(key)) continue
     seen.add(key)
-    if (
-      candidates.length === 0 &&
-      choices.length >= 2 &&
-      choices[0] &&
-      choices[1] &&
-      choices[0] !== choices[1]
-    )
-      candidate.confidence = Math.max(0.3, candidate.confidence - 0.15)
+    // the first answer carries the agreement of the files that hold the same question
+    if (candidates.length === 0 && agreement < 1)
+      candidate.confidence = Math.min(candidate.confidence, 0.35 + 0.6 * agreement ** 2)
     candidates.push(candidate)
     if (candidates.length >= 3) break
   }
@@ -461,7 +484,6 @@ export function answerFromEvidence(
       if (candidates.length >= 3) break
     }
   }
-  // the first candidate is the most likely one
-  candidates.sort((a, b) => b.confidence - a.confidence)
+  // the first candidate is the most likely one: library answers by strength, then passages
   return candidates.length ? { candidates, note: null } : { candidates: [], note: NO_EVIDENCE }
 }

@@ -4,11 +4,12 @@ import mammoth from 'mammoth'
 import Papa from 'papaparse'
 import { getDocumentProxy } from 'unpdf'
 import type { FileKind } from '../../contract/knowledge.ts'
+import { analyseSheets } from '../questionnaires/analyse.ts'
 import { type Block, toPassages } from './chunk.ts'
 import { htmlToBlocks } from './html.ts'
 import { rowsToBlocks } from './table.ts'
 import { ParseError, type ParseLimits, type ParseResult, type TableSheet } from './types.ts'
-import { readXlsx } from './xlsx.ts'
+import { readWorkbook, readXlsx } from './xlsx.ts'
 import { checkZip } from './zip-guard.ts'
 
 /**
@@ -143,16 +144,65 @@ async function parseXlsx(
   limits: ParseLimits,
   onProgress: Progress,
 ): Promise<ParseResult> {
-  const sheets = workbookSheets(buffer, limits, false)
+  checkZip(buffer, limits)
+  const sheets = readWorkbook(buffer, { fillMerged: true }).sheets.filter((sheet) => !sheet.hidden)
+  // a completed questionnaire: its questions and answers as analysis reads them (ID, question and
+  // answer columns, dropdown values, the narrative beside them)
+  const answered = questionnairePairs(sheets)
   const blocks: Block[] = []
   let dataRows = 0
   sheets.forEach((sheet, index) => {
     const result = rowsToBlocks(sheet.rows, sheet.name)
+    for (const block of result.blocks) {
+      const pair = answered.get(`${sheet.name}\u001f${block.location.row}`)
+      if (pair) {
+        block.qa = pair
+        block.text = [pair.question, `Answer: ${pair.answer}`, block.text].join('\n')
+      } else if (answered.size && block.qa) {
+        // analyst copies and reference tabs of a questionnaire are not answers
+        delete block.qa
+      }
+    }
     blocks.push(...result.blocks)
     dataRows += result.dataRows
     onProgress((index + 1) / sheets.length)
   })
   return { passages: toPassages(blocks), pages: dataRows, title: null }
+}
+
+/** Question and answer per answered row of a questionnaire (sheet and row as the key). */
+function questionnairePairs(sheets: ReturnType<typeof readWorkbook>['sheets']) {
+  const pairs = new Map<string, { question: string; answer: string }>()
+  let tabs: ReturnType<typeof analyseSheets>
+  try {
+    tabs = analyseSheets(sheets)
+  } catch {
+    return pairs
+  }
+  for (const tab of tabs) {
+    for (const question of tab.questions) {
+      const target = question.target
+      if (target?.type !== 'cell') continue
+      const row = sheets.find((sheet) => sheet.name === target.sheet)?.rows[target.row - 1] ?? []
+      let answer = target.column !== null ? (row[target.column] ?? '').trim() : ''
+      if (target.marks?.length)
+        answer = target.marks.find((m) => row[m.column]?.trim())?.label ?? ''
+      const detail =
+        target.comment !== null && target.comment !== target.column
+          ? (row[target.comment] ?? '').trim()
+          : ''
+      if (!answer && !detail) continue
+      // the answer and its narrative, separated by a blank line (see answering/engine.ts)
+      pairs.set(`${target.sheet}\u001f${target.row}`, {
+        question: question.text,
+        answer:
+          detail && detail !== answer
+            ? `${answer || detail}\n\n${answer ? detail : ''}`.trim()
+            : answer,
+      })
+    }
+  }
+  return pairs
 }
 
 /* ------------------------------------------------------------------ CSV, text, Markdown */
