@@ -115,3 +115,83 @@ test('review a questionnaire: progress, tabs, edit, approve, undo, export the or
     headers: { authorization: `Bearer ${access}` },
   })
 })
+
+test('generate answers from the knowledge base, regenerate one, shorten a section and undo it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const account = await signIn(page, request)
+  const login = await request.post('/api/v1/admin/login/', {
+    data: { email: account.email, password: account.password },
+  })
+  const { access } = (await login.json()) as { access: string }
+  const headers = { authorization: `Bearer ${access}` }
+  for (const item of [
+    {
+      question: 'Do you encrypt customer data at rest?',
+      answer:
+        'Yes. All customer data is encrypted at rest with AES-256. Keys are rotated every year by the platform team.',
+      dropdown_value: 'Yes',
+    },
+    {
+      question: 'Do you require multi-factor authentication for administrators?',
+      answer: 'Yes',
+      dropdown_value: 'Yes',
+    },
+  ]) {
+    const res = await request.post('/api/v1/knowledge-base/qa/', { headers, data: item })
+    expect(res.status()).toBe(201)
+  }
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers,
+    multipart: {
+      file: {
+        name: 'Engine check.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await makeQuestionnaireXlsx({ tabs: 1, perTab: 6 }),
+      },
+    },
+  })
+  const { id } = (await upload.json()) as { id: number }
+  await page.goto(`/questionnaire/${id}`)
+  const notice = page.getByRole('dialog', { name: 'License Limitation' })
+  await notice.getByRole('button', { name: 'OK' }).click()
+  await expect(page.getByText('6 questions')).toBeVisible({ timeout: 20_000 })
+
+  await page.getByRole('button', { name: 'Generate answers' }).click()
+  await expect(page.getByRole('progressbar')).toBeVisible()
+  await expect(page.getByText(/Finding evidence|Answered \d+ of 6 questions/)).toBeVisible()
+  await expect(page.getByText(/answered \(\d+%\)/)).toContainText('2 answered', { timeout: 20_000 })
+  await expect(page.getByRole('progressbar')).toBeHidden()
+
+  const grid = page.getByRole('listbox', { name: 'Questions of DATA Controls' })
+  await grid.getByRole('option').first().click()
+  const panel = page.getByRole('region', { name: 'Answer' })
+  await expect(panel).toContainText('All customer data is encrypted at rest with AES-256.')
+  await expect(panel).toContainText(/(High|Medium) confidence/)
+  await expect(panel.getByText('Knowledge base answer')).toBeVisible()
+  // a question with no evidence says so
+  await grid.getByRole('option').nth(2).click()
+  await expect(panel).toContainText('No answer: the knowledge base holds no evidence')
+
+  await grid.getByRole('option').first().click()
+  await panel.getByRole('button', { name: 'Regenerate', exact: true }).click()
+  await page.getByRole('button', { name: 'History' }).click()
+  const history = page.getByRole('dialog', { name: 'History' })
+  await expect(history.getByText('Regenerated the answer to DATA-01')).toBeVisible()
+  await history.getByRole('button', { name: 'Close' }).first().click()
+
+  await page.getByRole('button', { name: 'Section' }).click()
+  await page.getByRole('menuitem', { name: 'Shorten answers' }).click()
+  const answerText = panel.getByTestId('answer-text')
+  await expect(answerText).toHaveText('All customer data is encrypted at rest with AES-256.')
+  await page.screenshot({
+    path: 'test-results/screens/questionnaire-generated-1440.png',
+    fullPage: true,
+  })
+  await page.getByRole('button', { name: 'Undo', exact: true }).click()
+  await expect(answerText).toContainText('Keys are rotated every year')
+
+  await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
+})

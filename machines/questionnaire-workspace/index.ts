@@ -18,6 +18,8 @@ export const selectLoadError = (s: Snapshot) =>
 export const selectIsLoading = (s: Snapshot) => s.hasTag('loading')
 export const selectInProgress = (s: Snapshot) => s.matches({ main: 'progress' })
 export const selectIsBusy = (s: Snapshot) => s.hasTag('busy')
+export const selectIsGenerating = (s: Snapshot) => s.context.questionnaire?.status === 'generating'
+export const selectIsCancelling = (s: Snapshot) => s.matches({ main: { progress: 'cancelling' } })
 export const selectHistoryOpen = (s: Snapshot) => !s.matches({ history: 'closed' })
 export const selectHistoryLoading = (s: Snapshot) => s.matches({ history: 'loading' })
 export const selectHistory = (s: Snapshot) => s.context.history

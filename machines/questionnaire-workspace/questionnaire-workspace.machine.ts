@@ -1,10 +1,11 @@
-import { assign, emit, fromPromise, raise, setup } from 'xstate'
+import { assign, emit, enqueueActions, fromPromise, raise, setup } from 'xstate'
 import type {
   AnswerChange,
   AnswerFilter,
   Operation,
   Questionnaire,
   QuestionRow,
+  SectionOperation,
   Tab,
   TabMapping,
 } from '../../contract/questionnaires.ts'
@@ -29,10 +30,16 @@ export type WorkspaceOperation =
   | { kind: 'select'; questionId: number; answerId: number }
   | { kind: 'delete'; questionId: number }
   | { kind: 'undo' }
+  /** Copies an answer to the questions that ask the same thing. */
+  | { kind: 'consistency'; answerId: number }
+  /** A section operation over a tab. */
+  | { kind: 'section'; operation: SectionOperation; tabId: number | null; instruction?: string }
 
 export interface OperationResult {
   change: AnswerChange
   deletedQuestionId?: number
+  /** Something the user should know, such as approved answers that contradict each other. */
+  notice?: string
 }
 
 export interface WorkspaceContext {
@@ -73,10 +80,20 @@ export type WorkspaceEvents =
   | { type: 'mapping.submit'; tab: string; mapping: TabMapping }
   | { type: 'reanalyze' }
   | { type: 'notice.close' }
+  | { type: 'generate' }
+  | { type: 'generate.cancel' }
+  | { type: 'answer.consistency'; answerId: number }
+  | {
+      type: 'section.run'
+      operation: SectionOperation
+      tabId: number | null
+      instruction?: string
+    }
 
 export type WorkspaceEmitted =
   | { type: 'operation.failed'; message: string }
   | { type: 'operation.done'; summary: string }
+  | { type: 'operation.notice'; message: string }
 
 const mustBeProvided = (name: string) => () => {
   throw new Error(`questionnaireWorkspaceMachine: the ${name} actor must be provided`)
@@ -160,6 +177,10 @@ export const questionnaireWorkspaceMachine = setup({
       Questionnaire,
       { id: number; mappings?: { tab: string; mapping: TabMapping }[] }
     >(mustBeProvided('reanalyze')),
+    startGeneration: fromPromise<Questionnaire, { id: number }>(mustBeProvided('startGeneration')),
+    cancelGeneration: fromPromise<Questionnaire, { id: number }>(
+      mustBeProvided('cancelGeneration'),
+    ),
     /** The license's max_answers, or 0 when the notice was already shown this session. */
     licenseNotice: fromPromise<number, void>(mustBeProvided('licenseNotice')),
   },
@@ -183,10 +204,23 @@ export const questionnaireWorkspaceMachine = setup({
           ? { kind: 'select', questionId: event.questionId, answerId: event.answerId }
           : event.type === 'question.delete'
             ? { kind: 'delete', questionId: event.questionId }
-            : { kind: 'undo' }
+            : event.type === 'answer.consistency'
+              ? { kind: 'consistency', answerId: event.answerId }
+              : event.type === 'section.run'
+                ? {
+                    kind: 'section',
+                    operation: event.operation,
+                    tabId: event.tabId,
+                    instruction: event.instruction,
+                  }
+                : { kind: 'undo' }
       return { operation, previousRows: context.rows, rows: optimistic(context.rows, operation) }
     }),
     refreshHistory: raise({ type: 'history.refresh' }),
+    announce: enqueueActions(({ event, enqueue }) => {
+      const notice = (event as unknown as { output: OperationResult }).output.notice
+      if (notice) enqueue.emit({ type: 'operation.notice', message: notice })
+    }),
   },
   delays: { POLL: QUESTIONNAIRE_PROGRESS_POLL_MS },
   guards: {
@@ -245,8 +279,23 @@ export const questionnaireWorkspaceMachine = setup({
         },
         progress: {
           initial: 'waiting',
+          on: { 'generate.cancel': '.cancelling' },
           states: {
             waiting: { after: { POLL: 'fetching' } },
+            cancelling: {
+              invoke: {
+                src: 'cancelGeneration',
+                input: ({ context }) => ({ id: context.id }),
+                onDone: { target: '#questionnaireWorkspace.main.loading' },
+                onError: {
+                  target: 'waiting',
+                  actions: emit(({ event }) => ({
+                    type: 'operation.failed' as const,
+                    message: messageOf(event.error, 'Generation could not be stopped'),
+                  })),
+                },
+              },
+            },
             fetching: {
               invoke: {
                 src: 'fetchQuestionnaire',
@@ -288,6 +337,9 @@ export const questionnaireWorkspaceMachine = setup({
                 },
                 'question.delete': { target: 'operating', actions: 'startOperation' },
                 undo: { target: 'operating', actions: 'startOperation' },
+                'answer.consistency': { target: 'operating', actions: 'startOperation' },
+                'section.run': { target: 'operating', actions: 'startOperation' },
+                generate: 'starting',
                 'mapping.submit': {
                   target: 'reanalyzing',
                   actions: assign({ mappingError: null }),
@@ -320,6 +372,7 @@ export const questionnaireWorkspaceMachine = setup({
                       type: 'operation.done' as const,
                       summary: event.output.change.operation?.summary ?? 'Undone',
                     })),
+                    'announce',
                     'refreshHistory',
                   ],
                 },
@@ -336,6 +389,24 @@ export const questionnaireWorkspaceMachine = setup({
                       message: messageOf(event.error, 'The change could not be made'),
                     })),
                   ],
+                },
+              },
+            },
+            starting: {
+              tags: ['busy'],
+              invoke: {
+                src: 'startGeneration',
+                input: ({ context }) => ({ id: context.id }),
+                onDone: {
+                  target: '#questionnaireWorkspace.main.progress',
+                  actions: assign(({ event }) => ({ questionnaire: event.output })),
+                },
+                onError: {
+                  target: 'idle',
+                  actions: emit(({ event }) => ({
+                    type: 'operation.failed' as const,
+                    message: messageOf(event.error, 'Answers could not be generated'),
+                  })),
                 },
               },
             },

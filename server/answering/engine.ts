@@ -343,6 +343,9 @@ function libraryCandidate(
     // a library answer that fits none of the cell's values is not forced into one
     if (!choice && isChoiceWord(entry.answer)) return null
     text = entry.detail || (isChoiceWord(entry.answer) ? '' : entry.answer)
+    // 'Yes. All data is encrypted' beside a Yes dropdown: the dropdown already says Yes
+    if (choice && leadingChoice(text) === leadingChoice(choice))
+      text = text.replace(/^\s*(yes|no|n\/?a|not applicable)\b[\s.,:;–—-]*/i, '').trim()
   } else {
     text =
       isChoiceWord(entry.answer) && entry.detail

@@ -7,6 +7,7 @@ import {
   answerChangeSchema,
   answersResponseSchema,
   checkFilledFileSchema,
+  consistencyResultSchema,
   type ExportFormat,
   exportResponseSchema,
   type FilledFile,
@@ -54,6 +55,11 @@ export async function downloadPath(path: string, name: string, client: ApiClient
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
+const contradictionNotice = (count: number) =>
+  count
+    ? `${count} approved answer${count === 1 ? '' : 's'} to the same question say${count === 1 ? 's' : ''} Yes where another says No: review ${count === 1 ? 'it' : 'them'}.`
+    : undefined
+
 export function workspaceActors(client: ApiClient = api) {
   return {
     loadWorkspace: fromPromise<WorkspaceData, { id: number }>(async ({ input }) => {
@@ -85,6 +91,25 @@ export function workspaceActors(client: ApiClient = api) {
           )
           return { change, deletedQuestionId: operation.questionId }
         }
+        if (operation.kind === 'consistency') {
+          const result = await client.post(
+            paths.questionnaires.answer.applyConsistency(operation.answerId),
+            {},
+            consistencyResultSchema,
+          )
+          return { change: result, notice: contradictionNotice(result.contradictions.length) }
+        }
+        if (operation.kind === 'section') {
+          const result = await client.post(
+            paths.questionnaires.sections[operation.operation](input.id),
+            {
+              ...(operation.tabId ? { tab_id: operation.tabId } : {}),
+              ...(operation.instruction ? { instruction: operation.instruction } : {}),
+            },
+            consistencyResultSchema,
+          )
+          return { change: result, notice: contradictionNotice(result.contradictions.length) }
+        }
         const change = await client.post(
           paths.questionnaires.undo(input.id),
           {},
@@ -108,6 +133,12 @@ export function workspaceActors(client: ApiClient = api) {
           input.mappings ? { mappings: input.mappings } : {},
           questionnaireSchema,
         ),
+    ),
+    startGeneration: fromPromise(async ({ input }: { input: { id: number } }) =>
+      client.post(paths.questionnaires.generate(input.id), {}, questionnaireSchema),
+    ),
+    cancelGeneration: fromPromise(async ({ input }: { input: { id: number } }) =>
+      client.post(paths.questionnaires.cancelGeneration(input.id), {}, questionnaireSchema),
     ),
     licenseNotice: fromPromise<number, void>(async () => {
       if (sessionStorage.getItem(LICENSE_NOTICE_KEY)) return 0

@@ -22,6 +22,8 @@ const pending = questionnaireWorkspaceMachine.provide({
     loadHistory: never<Operation[], { id: number }>(),
     reanalyze: never<Questionnaire, { id: number }>(),
     licenseNotice: never<number, void>(),
+    startGeneration: never<Questionnaire, { id: number }>(),
+    cancelGeneration: never<Questionnaire, { id: number }>(),
   },
 })
 const rows = [rowOf(1), rowOf(2, {}, { text: 'Yes', status: 'approved' }), rowOf(3, { tab_id: 2 })]
@@ -62,6 +64,17 @@ const events: AnyEventObject[] = [
   { type: 'mapping.submit', tab: 'Security', mapping },
   { type: 'reanalyze' },
   { type: 'notice.close' },
+  { type: 'generate' },
+  { type: 'generate.cancel' },
+  { type: 'answer.consistency', answerId: 10 },
+  { type: 'section.run', operation: 'shorten', tabId: 1 },
+  { type: at('done', 'main.ready.starting'), output: questionnaireOf({ status: 'generating' }) },
+  {
+    type: at('error', 'main.ready.starting'),
+    error: new Error('Answers are already being generated'),
+  },
+  { type: at('done', 'main.progress.cancelling'), output: questionnaireOf() },
+  { type: at('error', 'main.progress.cancelling'), error: new Error('offline') },
   { type: at('done', 'main.loading'), output: ready },
   { type: at('done', 'main.loading'), output: analysing },
   { type: at('error', 'main.loading'), error: new Error('Questionnaire not found') },
@@ -70,7 +83,7 @@ const events: AnyEventObject[] = [
   { type: at('error', 'main.progress.fetching'), error: new Error('offline') },
   {
     type: at('done', 'main.ready.operating'),
-    output: { change: changeOf([rowOf(1)]), deletedQuestionId: undefined },
+    output: { change: changeOf([rowOf(1)]), deletedQuestionId: undefined, notice: 'Contradiction' },
   },
   { type: at('error', 'main.ready.operating'), error: new Error('There is nothing to undo') },
   { type: at('done', 'main.ready.reanalyzing'), output: analysing.questionnaire },

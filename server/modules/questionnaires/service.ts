@@ -151,7 +151,7 @@ const toAnswer = (row: AnswerRowDb): Answer => ({
   comment: row.comment,
   status: row.status,
   confidence: row.confidence,
-  band: confidenceBand(row.confidence),
+  band: row.status === 'no_answer' ? null : confidenceBand(row.confidence),
   citations: row.citations,
   note: row.note,
   updated_at: row.updated_at.toISOString(),

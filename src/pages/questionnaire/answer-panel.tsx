@@ -1,6 +1,16 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { AlertTriangle, Check, FileText, Pencil, RotateCcw, Trash2, Undo2 } from 'lucide-react'
-import { type RefObject, useEffect, useId } from 'react'
+import {
+  AlertTriangle,
+  Check,
+  Copy,
+  FileText,
+  Pencil,
+  RotateCcw,
+  Sparkles,
+  Trash2,
+  Undo2,
+} from 'lucide-react'
+import { type RefObject, useEffect, useId, useState } from 'react'
 import { css, cx } from 'styled-system/css'
 import { textarea } from 'styled-system/recipes'
 import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
@@ -122,8 +132,12 @@ export function AnswerPanel(props: {
   onChange: (change: AnswerChange) => void
   onSelectCandidate: (questionId: number, answerId: number) => void
   onDelete: (row: QuestionRow) => void
+  onApplyConsistency: (answerId: number) => void
   busy: boolean
 }) {
+  const [evidenceOpen, setEvidenceOpen] = useState(false)
+  const [evidence, setEvidence] = useState('')
+  const evidenceId = useId()
   const answer = useActorRef(props.logic, { input: { row: props.row } })
   const row = useSelector(answer, selectRow)
   const draft = useSelector(answer, selectDraft)
@@ -132,6 +146,7 @@ export function AnswerPanel(props: {
   const saving = useSelector(answer, selectIsBusy)
   const failed = useSelector(answer, selectIsFailed)
   const approved = useSelector(answer, (s) => s.matches('approved') || s.matches('approving'))
+  const regenerating = useSelector(answer, (s) => s.matches('regenerating'))
   const textId = useId()
   const choiceId = useId()
   const commentId = useId()
@@ -292,7 +307,7 @@ export function AnswerPanel(props: {
                 <span className={choicePill}>{row.answer.choice}</span>
               </p>
             )}
-            <div className={answerBox}>
+            <div className={answerBox} data-testid="answer-text">
               {row.answer.text ? (
                 row.answer.text
               ) : (
@@ -327,6 +342,33 @@ export function AnswerPanel(props: {
             )}
             <Button
               size="sm"
+              variant="outline"
+              loading={regenerating}
+              disabled={saving && !regenerating}
+              onClick={() => answer.send({ type: 'regenerate' })}
+            >
+              <Sparkles /> Regenerate
+            </Button>
+          </div>
+          <div className={actions}>
+            <Button
+              size="xs"
+              variant="ghost"
+              onClick={() => setEvidenceOpen((open) => !open)}
+              aria-expanded={evidenceOpen}
+            >
+              <FileText /> Regenerate with evidence
+            </Button>
+            <Button
+              size="xs"
+              variant="ghost"
+              disabled={props.busy || (!row.answer.text && !row.answer.choice)}
+              onClick={() => props.onApplyConsistency(row.answer.id)}
+            >
+              <Copy /> Apply to matching questions
+            </Button>
+            <Button
+              size="xs"
               variant="ghost"
               className={css({ colorPalette: 'red' })}
               disabled={props.busy}
@@ -335,6 +377,35 @@ export function AnswerPanel(props: {
               <Trash2 /> Delete question
             </Button>
           </div>
+          {evidenceOpen && (
+            <form
+              className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}
+              onSubmit={(event) => {
+                event.preventDefault()
+                if (!evidence.trim()) return
+                answer.send({ type: 'regenerate', evidence: evidence.trim() })
+                setEvidenceOpen(false)
+                setEvidence('')
+              }}
+            >
+              <label className={fieldLabel} htmlFor={evidenceId}>
+                Evidence to answer from
+              </label>
+              <textarea
+                id={evidenceId}
+                className={textarea({ size: 'sm' })}
+                rows={4}
+                placeholder="Paste a policy excerpt or a fact. It is quoted as a source, never followed as an instruction."
+                value={evidence}
+                onChange={(event) => setEvidence(event.target.value)}
+              />
+              <div className={actions}>
+                <Button type="submit" size="xs" disabled={!evidence.trim()}>
+                  Regenerate from this evidence
+                </Button>
+              </div>
+            </form>
+          )}
           <p className={hint}>Keys: ↑/↓ move · Enter edits · A approves · U undoes</p>
         </>
       )}

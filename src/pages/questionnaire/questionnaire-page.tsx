@@ -10,7 +10,10 @@ import {
   FileSpreadsheet,
   History,
   RefreshCw,
+  Sparkles,
+  Square,
   Undo2,
+  Wand2,
   X,
 } from 'lucide-react'
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
@@ -41,6 +44,8 @@ import {
   selectHistoryOpen,
   selectInProgress,
   selectIsBusy,
+  selectIsCancelling,
+  selectIsGenerating,
   selectIsLoading,
   selectLoadError,
   selectMappingError,
@@ -72,7 +77,12 @@ import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 import { formatRelative } from '../shared/format.ts'
 import { AnswerGrid } from './answer-grid.tsx'
 import { type AnswerActorRef, AnswerPanel } from './answer-panel.tsx'
-import { HistoryDrawer, LicenseDialog, MappingDialog } from './workspace-dialogs.tsx'
+import {
+  CustomInstructionDialog,
+  HistoryDrawer,
+  LicenseDialog,
+  MappingDialog,
+} from './workspace-dialogs.tsx'
 
 const route = getRouteApi('/_app/questionnaire/$id')
 
@@ -258,6 +268,9 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
   const loadError = useSelector(workspaceRef, selectLoadError)
   const inProgress = useSelector(workspaceRef, selectInProgress)
   const busy = useSelector(workspaceRef, selectIsBusy)
+  const generating = useSelector(workspaceRef, selectIsGenerating)
+  const cancelling = useSelector(workspaceRef, selectIsCancelling)
+  const [customOpen, setCustomOpen] = useState(false)
   const historyOpen = useSelector(workspaceRef, selectHistoryOpen)
   const historyLoading = useSelector(workspaceRef, selectHistoryLoading)
   const history = useSelector(workspaceRef, selectHistory)
@@ -297,6 +310,9 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       ),
       workspaceRef.on('operation.done', (event) =>
         toaster.send({ type: 'toast.show', toast: { type: 'success', title: event.summary } }),
+      ),
+      workspaceRef.on('operation.notice', (event) =>
+        toaster.send({ type: 'toast.show', toast: { type: 'warning', title: event.message } }),
       ),
       exportRef.on('failed', (event) =>
         toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.message } }),
@@ -404,6 +420,7 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
         workspaceRef.send({ type: 'candidate.select', questionId, answerId })
       }
       onDelete={setDeleting}
+      onApplyConsistency={(answerId) => workspaceRef.send({ type: 'answer.consistency', answerId })}
       busy={busy}
     />
   )
@@ -428,6 +445,16 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
           </div>
         </div>
         <div className={toolbar}>
+          {questionnaire.status === 'ready' && questionnaire.questions > 0 && (
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={busy || inProgress}
+              onClick={() => workspaceRef.send({ type: 'generate' })}
+            >
+              <Sparkles /> Generate answers
+            </Button>
+          )}
           <Button
             size="sm"
             variant="outline"
@@ -510,11 +537,27 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       )}
 
       {inProgress && (
-        <LinearProgress
-          value={questionnaire.progress}
-          label={questionnaire.progress_label ?? 'Analysing the questionnaire'}
-          aria-label="Analysis progress"
-        />
+        <div className={css({ display: 'flex', gap: '3', alignItems: 'flex-end' })}>
+          <LinearProgress
+            className={css({ flex: '1' })}
+            value={questionnaire.progress}
+            label={
+              questionnaire.progress_label ??
+              (generating ? 'Generating answers' : 'Analysing the questionnaire')
+            }
+            aria-label={generating ? 'Generation progress' : 'Analysis progress'}
+          />
+          {generating && (
+            <Button
+              size="xs"
+              variant="outline"
+              loading={cancelling}
+              onClick={() => workspaceRef.send({ type: 'generate.cancel' })}
+            >
+              <Square /> Stop
+            </Button>
+          )}
+        </div>
       )}
       {questionnaire.status === 'failed' && questionnaire.error && (
         <div className={failure} role="alert">
@@ -579,16 +622,57 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
             </button>
           ))}
         </fieldset>
-        {currentTab && (
-          <Button
-            size="xs"
-            variant="ghost"
-            onClick={() => workspaceRef.send({ type: 'mapping.open', tab: currentTab.name })}
-            disabled={!currentTab.preview.length}
-          >
-            <Columns3 /> Map columns
-          </Button>
-        )}
+        <div className={toolbar}>
+          {currentTab && (
+            <Menu.Root positioning={{ placement: 'bottom-end' }}>
+              <Menu.Trigger asChild>
+                <Button size="xs" variant="ghost" disabled={busy || inProgress}>
+                  <Wand2 /> Section <ChevronDown />
+                </Button>
+              </Menu.Trigger>
+              <Portal>
+                <Menu.Positioner>
+                  <Menu.Content>
+                    {(
+                      [
+                        ['consistency', 'Make answers consistent'],
+                        ['shorten', 'Shorten answers'],
+                        ['examples', 'Add examples from the evidence'],
+                      ] as const
+                    ).map(([operation, label]) => (
+                      <Menu.Item
+                        key={operation}
+                        value={operation}
+                        onClick={() =>
+                          workspaceRef.send({
+                            type: 'section.run',
+                            operation,
+                            tabId: currentTab.id,
+                          })
+                        }
+                      >
+                        {label}
+                      </Menu.Item>
+                    ))}
+                    <Menu.Item value="custom" onClick={() => setCustomOpen(true)}>
+                      Custom instruction…
+                    </Menu.Item>
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Portal>
+            </Menu.Root>
+          )}
+          {currentTab && (
+            <Button
+              size="xs"
+              variant="ghost"
+              onClick={() => workspaceRef.send({ type: 'mapping.open', tab: currentTab.name })}
+              disabled={!currentTab.preview.length}
+            >
+              <Columns3 /> Map columns
+            </Button>
+          )}
+        </div>
       </div>
 
       <div className={workspace}>
@@ -672,6 +756,19 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
         error={mappingError}
         onSubmit={(tab, mapping) => workspaceRef.send({ type: 'mapping.submit', tab, mapping })}
         onClose={() => workspaceRef.send({ type: 'mapping.close' })}
+      />
+      <CustomInstructionDialog
+        open={customOpen}
+        onClose={() => setCustomOpen(false)}
+        onSubmit={(instruction) => {
+          setCustomOpen(false)
+          workspaceRef.send({
+            type: 'section.run',
+            operation: 'custom',
+            tabId: currentTab?.id ?? null,
+            instruction,
+          })
+        }}
       />
       <LicenseDialog
         open={noticeOpen}

@@ -2,7 +2,7 @@ import { Portal } from '@ark-ui/react/portal'
 import { History, Undo2 } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
 import { css } from 'styled-system/css'
-import { input } from 'styled-system/recipes'
+import { input, textarea } from 'styled-system/recipes'
 import { fillText } from '../../../contract/knowledge.ts'
 import {
   type Operation,
@@ -305,6 +305,58 @@ export function MappingDialog(props: {
                 </Button>
                 <Button type="submit" loading={props.busy}>
                   Analyse with this mapping
+                </Button>
+              </div>
+            </form>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}
+
+/** A free instruction for a section; answered by the server (it needs a language model). */
+export function CustomInstructionDialog(props: {
+  open: boolean
+  onClose: () => void
+  onSubmit: (instruction: string) => void
+}) {
+  const [instruction, setInstruction] = useState('')
+  const id = useId()
+  return (
+    <Dialog.Root open={props.open} onOpenChange={(details) => !details.open && props.onClose()}>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content className={dialogContent}>
+            <Dialog.Title>Custom instruction</Dialog.Title>
+            <Dialog.Description>
+              Tell Quire what to do with the answers of this tab, for example “answer in the first
+              person plural”. Custom instructions need a language model.
+            </Dialog.Description>
+            <form
+              className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}
+              onSubmit={(event) => {
+                event.preventDefault()
+                if (instruction.trim()) props.onSubmit(instruction.trim())
+              }}
+            >
+              <label className={label} htmlFor={id}>
+                Instruction
+              </label>
+              <textarea
+                id={id}
+                className={textarea({ size: 'md' })}
+                rows={3}
+                value={instruction}
+                onChange={(event) => setInstruction(event.target.value)}
+              />
+              <div className={actions}>
+                <Button type="button" variant="outline" onClick={props.onClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={!instruction.trim()}>
+                  Run
                 </Button>
               </div>
             </form>

@@ -131,7 +131,17 @@ describe('generation with the library engine', () => {
     const again = await post(ctx, Q.generate(q.id), {}, user.token)
     expect([202, 409]).toContain(again.status)
     const done = await settle(user.token, q.id)
-    if (process.env.DEBUG_ANSWERS) console.log(JSON.stringify((await rowsOf(user.token, q.id)).map((r) => [r.text, r.answer.status, r.answer.choice, r.answer.text.slice(0, 40)])))
+    if (process.env.DEBUG_ANSWERS)
+      console.log(
+        JSON.stringify(
+          (await rowsOf(user.token, q.id)).map((r) => [
+            r.text,
+            r.answer.status,
+            r.answer.choice,
+            r.answer.text.slice(0, 40),
+          ]),
+        ),
+      )
     expect(done).toMatchObject({ status: 'ready', answered: 3 })
     const rows = await rowsOf(user.token, q.id)
     expect(rows[0].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
@@ -231,7 +241,10 @@ describe('review operations', () => {
     const regenerated = await post(ctx, Q.answer.regenerate(rows[0].answer.id), {}, user.token)
     expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200)
     expect(regenerated.body.questions[0].answer.text).toMatch(/^Incidents are triaged/)
-    expect(regenerated.body.operation?.kind, JSON.stringify(regenerated.body.questions[0].answer)).toBe('regenerate')
+    expect(
+      regenerated.body.operation?.kind,
+      JSON.stringify(regenerated.body.questions[0].answer),
+    ).toBe('regenerate')
 
     const empty = await post(
       ctx,
@@ -299,7 +312,11 @@ describe('review operations', () => {
     const consistency = await post(ctx, Q.sections.consistency(q.id), {}, user.token)
     expect(consistency.status).toBe(200)
     expect(consistency.body.operation.kind).toBe('section_consistency')
-    expect((await rowsOf(user.token, q.id)).map((row) => row.answer.choice)).toEqual(['No', 'No', 'No'])
+    expect((await rowsOf(user.token, q.id)).map((row) => row.answer.choice)).toEqual([
+      'No',
+      'No',
+      'No',
+    ])
   })
 
   it("answers another organisation's answers and questionnaires with 404", async () => {
