@@ -345,7 +345,10 @@ function libraryCandidate(
     text = entry.detail || (isChoiceWord(entry.answer) ? '' : entry.answer)
     // 'Yes. All data is encrypted' beside a Yes dropdown: the dropdown already says Yes
     if (choice && leadingChoice(text) === leadingChoice(choice))
-      text = text.replace(/^\s*(yes|no|n\/?a|not applicable)\b[\s.,:;–—-]*/i, '').trim()
+      text = text
+        .replace(/^\s*(yes|no|n\/?a|not applicable)\b[\s.,:;–—-]*/i, '')
+        .trim()
+        .replace(/^\p{Ll}/u, (first) => first.toUpperCase())
   } else {
     text =
       isChoiceWord(entry.answer) && entry.detail
