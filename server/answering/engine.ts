@@ -244,9 +244,18 @@ async function passageQuery(database: Database, text: string) {
     "select tsvector_to_array(to_tsvector('english', $1)) as lexemes",
     [`${text} ${extra.join(' ')}`],
   )
-  const lexemes = (rows[0]?.lexemes ?? []).slice(0, 24)
-  return lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | ')
+  const lexemes = (rows[0]?.lexemes ?? []).slice(0, 10).map((l) => `'${l.replace(/'/g, "''")}'`)
+  if (lexemes.length <= 2) return lexemes.join(' & ')
+  // any two of the question's words together: a passage that shares one word is no evidence, and
+  // a query of single words would match (and rank) most of a large corpus
+  const pairs: string[] = []
+  for (let i = 0; i < lexemes.length; i++)
+    for (let j = i + 1; j < lexemes.length; j++) pairs.push(`(${lexemes[i]} & ${lexemes[j]})`)
+  return pairs.join(' | ')
 }
+
+/** Passages ranked per search; more matches than this are cut before ranking. */
+const CANDIDATES = 400
 
 /** Document passages and data items for a question, ranks fused (reciprocal rank fusion). */
 export async function searchPassages(
@@ -270,10 +279,15 @@ export async function searchPassages(
       location: PassageLocation
       rank: number
     }>(
-      `select p.id, p.file_id, f.name, p.text, p.location, ts_rank_cd(p.tsv, q, 1) as rank
-         from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready',
-              to_tsquery('english', $2) q
-        where p.org_id = $1 and p.tsv @@ q and p.qa_question is null ${fileFilter}
+      `with q as (select to_tsquery('english', $2) as query),
+            candidates as (
+              select p.id from file_passages p, q
+               where p.org_id = $1 and p.tsv @@ q.query and p.qa_question is null ${fileFilter}
+               limit ${CANDIDATES}
+            )
+       select p.id, p.file_id, f.name, p.text, p.location, ts_rank_cd(p.tsv, q.query, 1) as rank
+         from candidates c join file_passages p on p.id = c.id
+         join repository_files f on f.id = p.file_id and f.status = 'ready', q
         order by rank desc limit $3`,
       values,
     ),
@@ -492,4 +506,111 @@ export function answerFromEvidence(
   }
   // the first candidate is the most likely one: library answers by strength, then passages
   return candidates.length ? { candidates, note: null } : { candidates: [], note: NO_EVIDENCE }
+}
+
+/**
+ * Passages and data items of an organisation in memory, for a generation job: BM25 over the same
+ * terms as question matching (synonyms folded), so that a thousand questions search 50,000
+ * passages without a database round trip each. Loaded once per job.
+ */
+export class PassageIndex {
+  private readonly hits: PassageHit[]
+  private readonly postings = new Map<string, number[]>()
+  private readonly lengths: number[]
+  private readonly average: number
+
+  constructor(hits: PassageHit[]) {
+    this.hits = hits
+    this.lengths = new Array(hits.length)
+    let total = 0
+    hits.forEach((hit, index) => {
+      const list = terms(hit.text)
+      this.lengths[index] = list.length
+      total += list.length
+      const counts = new Map<string, number>()
+      for (const term of list) counts.set(term, (counts.get(term) ?? 0) + 1)
+      for (const [term, count] of counts) {
+        let posting = this.postings.get(term)
+        if (!posting) {
+          posting = []
+          this.postings.set(term, posting)
+        }
+        posting.push(index, count)
+      }
+    })
+    this.average = hits.length ? total / hits.length : 1
+  }
+
+  get size() {
+    return this.hits.length
+  }
+
+  search(question: string, limit = 12): PassageHit[] {
+    const wanted = [...new Set(terms(question))]
+    const scores = new Map<number, number>()
+    const matched = new Map<number, number>()
+    const n = this.hits.length
+    for (const term of wanted) {
+      const posting = this.postings.get(term)
+      if (!posting) continue
+      const df = posting.length / 2
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      for (let i = 0; i < posting.length; i += 2) {
+        const index = posting[i] as number
+        const tf = posting[i + 1] as number
+        const length = this.lengths[index] as number
+        const score = (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * length) / this.average))
+        scores.set(index, (scores.get(index) ?? 0) + score)
+        matched.set(index, (matched.get(index) ?? 0) + 1)
+      }
+    }
+    // as in the database search: a passage sharing one word with the question is no evidence
+    const need = Math.min(2, wanted.length)
+    return [...scores.entries()]
+      .filter(([index]) => (matched.get(index) ?? 0) >= need)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([index, score]) => ({ ...(this.hits[index] as PassageHit), rank: score }))
+  }
+}
+
+export async function loadPassageIndex(database: Database, orgId: number) {
+  const [files, data] = await Promise.all([
+    database.pool.query<{
+      id: string
+      file_id: string
+      name: string
+      text: string
+      location: PassageLocation
+    }>(
+      `select p.id, p.file_id, f.name, p.text, p.location
+         from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
+        where p.org_id = $1 and p.qa_question is null`,
+      [orgId],
+    ),
+    database.pool.query<{ id: string; title: string; value: string }>(
+      'select id, title, value from kb_data_items where org_id = $1',
+      [orgId],
+    ),
+  ])
+  return new PassageIndex([
+    ...files.rows.map((row) => ({
+      id: Number(row.id),
+      fileId: Number(row.file_id),
+      source: 'file' as const,
+      title: row.name,
+      text: row.text,
+      location: row.location,
+      rank: 0,
+    })),
+    ...data.rows.map((row) => ({
+      id: Number(row.id),
+      fileId: null,
+      source: 'data' as const,
+      title: row.title,
+      text: `${row.title}: ${row.value}`,
+      location: null,
+      rank: 0,
+    })),
+  ])
 }

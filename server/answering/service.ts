@@ -16,7 +16,9 @@ import {
   type EngineAnswer,
   type Library,
   loadLibrary,
+  loadPassageIndex,
   type PassageHit,
+  type PassageIndex,
   searchPassages,
 } from './engine.ts'
 import { sentences, terms } from './text.ts'
@@ -182,14 +184,18 @@ export function createAnsweringService(deps: {
     library: Library,
     question: { text: string; vocabulary: string[] | null },
     evidence?: { text?: string; fileIds?: number[] },
+    index?: PassageIndex,
   ): Promise<EngineAnswer> {
     const matches = evidence?.fileIds?.length ? [] : library.match(question.text)
     const strong = matches.some((match) => match.score >= 0.5)
     let passages: PassageHit[] = []
     if (!strong || evidence) {
-      passages = await searchPassages(deps.database, orgId, question.text, {
-        fileIds: evidence?.fileIds,
-      })
+      passages =
+        index && !evidence
+          ? index.search(question.text)
+          : await searchPassages(deps.database, orgId, question.text, {
+              fileIds: evidence?.fileIds,
+            })
     }
     if (evidence?.text?.trim()) {
       passages.unshift({
@@ -265,7 +271,10 @@ export function createAnsweringService(deps: {
     const head = rows[0]
     if (!head || head.status !== 'generating') return
     const orgId = Number(head.org_id)
-    const library = await loadLibrary(deps.database, orgId)
+    const [library, index] = await Promise.all([
+      loadLibrary(deps.database, orgId),
+      loadPassageIndex(deps.database, orgId),
+    ])
     // questions a person has not answered; a restarted job picks up where it stopped
     const { rows: todo } = await pool.query<QuestionDb>(
       `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank
@@ -281,7 +290,8 @@ export function createAnsweringService(deps: {
     for (let start = 0; start < todo.length; start += BATCH) {
       const batch = todo.slice(start, start + BATCH)
       const answers = []
-      for (const question of batch) answers.push(await answerQuestion(orgId, library, question))
+      for (const question of batch)
+        answers.push(await answerQuestion(orgId, library, question, undefined, index))
       const client = await pool.connect()
       let stop = false
       try {

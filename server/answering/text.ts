@@ -164,19 +164,18 @@ const STOP = new Set(
   ),
 )
 
-const PHRASES: [RegExp, string][] = SYNONYMS.flatMap(([canonical, ...forms]) =>
-  [canonical as string, ...forms]
+/** Every synonym form in one alternation, longest first, mapped to its group's canonical term. */
+const CANONICAL = new Map<string, string>()
+for (const [canonical, ...forms] of SYNONYMS) {
+  for (const form of [canonical as string, ...forms])
+    CANONICAL.set(form.replace(/[ -]/g, ' '), canonical as string)
+}
+const PHRASE = new RegExp(
+  `\\b(${[...CANONICAL.keys()]
     .sort((a, b) => b.length - a.length)
-    .map(
-      (form) =>
-        [
-          new RegExp(
-            `\\b${form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/[ -]/g, '[ -]?')}\\b`,
-            'g',
-          ),
-          ` ${canonical} `,
-        ] as [RegExp, string],
-    ),
+    .map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '[ -]?'))
+    .join('|')})\\b`,
+  'g',
 )
 
 function stem(word: string) {
@@ -191,8 +190,10 @@ function stem(word: string) {
 
 /** Folds synonyms and returns the content words of a text, stemmed. */
 export function terms(text: string): string[] {
-  let folded = ` ${text.toLowerCase().replace(/[’']/g, '')} `
-  for (const [pattern, canonical] of PHRASES) folded = folded.replace(pattern, canonical)
+  const folded = ` ${text.toLowerCase().replace(/[’']/g, '')} `.replace(
+    PHRASE,
+    (match) => ` ${CANONICAL.get(match.replace(/[ -]/g, ' ')) ?? match} `,
+  )
   return folded
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 1 && !STOP.has(word))
