@@ -73,7 +73,7 @@ function sendForm(
 }
 
 /** An upload with progress; a 401 refreshes the session once and sends again. */
-async function uploadWithProgress(
+export async function uploadWithProgress(
   client: ApiClient,
   path: string,
   form: () => FormData,

@@ -1,6 +1,8 @@
-import { fromPromise } from 'xstate'
+import { fromCallback, fromPromise } from 'xstate'
+import { safeParse } from 'zod/mini'
 import { licenseSchema } from '../../contract/auth.ts'
 import { errorText } from '../../contract/errors.ts'
+import { batchDeleteResponseSchema } from '../../contract/knowledge.ts'
 import { API_PREFIX, paths } from '../../contract/paths.ts'
 import {
   type AnswerChange,
@@ -12,17 +14,24 @@ import {
   exportResponseSchema,
   type FilledFile,
   operationListSchema,
+  type Questionnaire,
+  questionnaireListSchema,
   questionnaireSchema,
   type TabMapping,
   tabListSchema,
 } from '../../contract/questionnaires.ts'
 import type { AnswerIdInput, SaveAnswerInput } from '../../machines/answer/index.ts'
 import type {
+  QuestionnaireListEvents,
+  UploadInput,
+} from '../../machines/questionnaire-list/index.ts'
+import type {
   OperationResult,
   WorkspaceData,
   WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
+import { uploadWithProgress } from './knowledge-actors.ts'
 import { readTokens } from './tokens.ts'
 
 /**
@@ -205,6 +214,63 @@ export function exportActors(client: ApiClient = api) {
     }),
     downloadFilled: fromPromise<void, { file: FilledFile }>(async ({ input }) =>
       downloadPath(paths.questionnaires.filledFileDownload(input.file.id), input.file.name, client),
+    ),
+  }
+}
+
+/** The Questionnaires page: list, batch delete, and uploads with progress. */
+export function questionnaireListActors(client: ApiClient = api) {
+  return {
+    loadQuestionnaires: fromPromise<{ count: number; results: Questionnaire[] }, void>(async () =>
+      client.get(`${paths.questionnaires.list}?page_size=200`, questionnaireListSchema),
+    ),
+    deleteQuestionnaires: fromPromise<number, { ids: number[] }>(async ({ input }) => {
+      const body = await client.post(
+        paths.questionnaires.batchDelete,
+        { file_ids: input.ids },
+        batchDeleteResponseSchema,
+      )
+      return body.deleted
+    }),
+    uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
+      ({ input, sendBack }) => {
+        const controller = new AbortController()
+        uploadWithProgress(
+          client,
+          paths.questionnaires.upload,
+          () => {
+            const form = new FormData()
+            form.append('file', input.source as unknown as File, input.source.name)
+            return form
+          },
+          (fraction) =>
+            sendBack({
+              type: 'upload.progress',
+              key: input.key,
+              progress: Math.round(fraction * 100),
+            }),
+          controller.signal,
+        ).then(
+          (body) => {
+            const parsed = safeParse(questionnaireSchema, body)
+            if (parsed.success)
+              sendBack({ type: 'upload.done', key: input.key, questionnaire: parsed.data })
+            else
+              sendBack({
+                type: 'upload.failed',
+                key: input.key,
+                error: 'Unexpected response from the server',
+              })
+          },
+          (error: unknown) =>
+            sendBack({
+              type: 'upload.failed',
+              key: input.key,
+              error: error instanceof Error ? error.message : 'The upload failed',
+            }),
+        )
+        return () => controller.abort()
+      },
     ),
   }
 }

@@ -1,18 +1,431 @@
-import { ClipboardList } from 'lucide-react'
+import { Portal } from '@ark-ui/react/portal'
+import { Link } from '@tanstack/react-router'
+import { useActorRef, useSelector } from '@xstate/react'
+import { ClipboardList, Columns3, MoreHorizontal, Trash2, Upload, X } from 'lucide-react'
+import { type DragEvent, useEffect, useRef, useState } from 'react'
+import { css, cx } from 'styled-system/css'
+import {
+  QUESTIONNAIRE_ACCEPT,
+  type Questionnaire,
+  type QuestionnaireStatus,
+} from '../../../contract/questionnaires.ts'
+import {
+  questionnaireListMachine,
+  selectIsConfirming,
+  selectIsDeleting,
+  selectIsLoading,
+  selectItems,
+  selectListError,
+  selectPendingDelete,
+  selectSelected,
+  selectUploads,
+} from '../../../machines/questionnaire-list/index.ts'
+import { questionnaireListActors } from '../../api/questionnaire-actors.ts'
+import { ToasterContext } from '../../app/toaster.tsx'
+import { Button } from '../../components/ui/button.tsx'
+import { IconButton } from '../../components/ui/icon-button.tsx'
+import * as Menu from '../../components/ui/menu.tsx'
+import { LinearProgress } from '../../components/ui/progress.tsx'
+import { Spinner } from '../../components/ui/spinner.tsx'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
+import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
+import { formatExact, formatRelative } from '../shared/format.ts'
 
-export default function QuestionnairesPage() {
+export const createQuestionnaireListLogic = (actors = questionnaireListActors()) =>
+  questionnaireListMachine.provide({ actors })
+
+const STATUS: Record<QuestionnaireStatus, { label: string; className: string }> = {
+  queued: { label: 'Queued', className: css({ colorPalette: 'gray' }) },
+  analyzing: { label: 'Analysing', className: css({ colorPalette: 'blue' }) },
+  ready: { label: 'Ready', className: css({ colorPalette: 'green' }) },
+  generating: { label: 'Generating', className: css({ colorPalette: 'blue' }) },
+  failed: { label: 'Failed', className: css({ colorPalette: 'red' }) },
+}
+
+const badge = css({
+  display: 'inline-flex',
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  textStyle: 'xs',
+  fontWeight: 'medium',
+  bg: 'colorPalette.a3',
+  color: 'colorPalette.text',
+  whiteSpace: 'nowrap',
+})
+const drop = css({
+  display: 'flex',
+  flexDirection: { base: 'column', sm: 'row' },
+  alignItems: 'center',
+  gap: '4',
+  p: '5',
+  mb: '4',
+  borderWidth: '2px',
+  borderStyle: 'dashed',
+  borderColor: 'border.default',
+  borderRadius: 'xl',
+  bg: 'bg.default',
+  '&[data-over]': { borderColor: 'colorPalette.default', bg: 'colorPalette.a2' },
+})
+const dropText = css({
+  flex: '1',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  textAlign: { base: 'center', sm: 'left' },
+})
+const uploadRow = css({
+  display: 'grid',
+  gridTemplateColumns: '1fr auto',
+  gap: '1 3',
+  alignItems: 'center',
+  p: '3',
+  mb: '2',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l2',
+  bg: 'bg.default',
+  textStyle: 'sm',
+})
+const toolbar = css({ display: 'flex', gap: '2', alignItems: 'center', mb: '3', flexWrap: 'wrap' })
+const tableWrap = css({
+  overflowX: 'auto',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l3',
+  bg: 'bg.default',
+})
+const table = css({
+  w: 'full',
+  borderCollapse: 'collapse',
+  textStyle: 'sm',
+  '& th': {
+    textAlign: 'left',
+    fontWeight: 'semibold',
+    color: 'fg.muted',
+    textStyle: 'xs',
+    px: '3',
+    py: '2.5',
+    borderBottomWidth: '1px',
+    borderColor: 'border.subtle',
+    whiteSpace: 'nowrap',
+  },
+  '& td': {
+    px: '3',
+    py: '2.5',
+    borderBottomWidth: '1px',
+    borderColor: 'border.subtle',
+    verticalAlign: 'middle',
+  },
+  '& tr:last-child td': { borderBottomWidth: '0' },
+})
+const hideSmall = css({ display: { base: 'none', md: 'table-cell' } })
+const nameLink = css({
+  fontWeight: 'medium',
+  color: 'fg.default',
+  _hover: { textDecoration: 'underline' },
+  overflowWrap: 'anywhere',
+})
+const muted = css({ color: 'fg.muted', textStyle: 'xs' })
+const numeric = css({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' })
+
+export default function QuestionnairesPage(props: {
+  logic?: ReturnType<typeof createQuestionnaireListLogic>
+}) {
+  const [logic] = useState(() => props.logic ?? createQuestionnaireListLogic())
+  const list = useActorRef(logic, { input: { maxUploadMb: 50 } })
+  const toaster = ToasterContext.useActorRef()
+  const items = useSelector(list, selectItems)
+  const selected = useSelector(list, selectSelected)
+  const uploads = useSelector(list, selectUploads)
+  const pendingDelete = useSelector(list, selectPendingDelete)
+  const confirming = useSelector(list, selectIsConfirming)
+  const deleting = useSelector(list, selectIsDeleting)
+  const loading = useSelector(list, selectIsLoading)
+  const error = useSelector(list, selectListError)
+  const picker = useRef<HTMLInputElement>(null)
+  const [over, setOver] = useState(false)
+
+  useEffect(() => {
+    const subs = [
+      list.on('uploaded', (event) => {
+        toaster.send({
+          type: 'toast.show',
+          toast: { type: 'success', title: `${event.questionnaire.name} uploaded: analysing it` },
+        })
+      }),
+      list.on('deleted', (event) =>
+        toaster.send({
+          type: 'toast.show',
+          toast: {
+            type: 'success',
+            title:
+              event.count === 1 ? 'Questionnaire deleted' : `${event.count} questionnaires deleted`,
+          },
+        }),
+      ),
+      list.on('failed', (event) =>
+        toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.error } }),
+      ),
+    ]
+    return () => {
+      for (const sub of subs) sub.unsubscribe()
+    }
+  }, [list, toaster])
+
+  const addFiles = (files: FileList | null) => {
+    if (files?.length) list.send({ type: 'files.add', files: [...files] })
+  }
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault()
+    setOver(false)
+    addFiles(event.dataTransfer.files)
+  }
+  const uploadButton = (
+    <Button onClick={() => picker.current?.click()}>
+      <Upload /> Upload questionnaire
+    </Button>
+  )
+
   return (
     <>
       <PageHeader
         title="Questionnaires"
-        description="Every questionnaire you were sent, with its progress."
+        description="Upload the questionnaire you were sent; Quire finds every question and where its answer goes."
+        actions={uploadButton}
       />
-      <EmptyState icon={ClipboardList} title="No questionnaires yet">
-        Questionnaires you upload will be analysed here, tab by tab, with drafted answers waiting
-        for review.
-      </EmptyState>
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        hidden
+        accept={QUESTIONNAIRE_ACCEPT}
+        data-testid="questionnaire-picker"
+        onChange={(event) => {
+          addFiles(event.target.files)
+          event.target.value = ''
+        }}
+      />
+      <section
+        className={drop}
+        data-over={over ? '' : undefined}
+        onDragOver={(event) => {
+          event.preventDefault()
+          setOver(true)
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+        aria-label="Drop questionnaires here"
+      >
+        <p className={dropText}>
+          <strong className={css({ color: 'fg.default' })}>Drop questionnaires here</strong>
+          <br />
+          Excel (.xlsx), CSV, Word (.docx) or PDF, up to 50 MB each. The file you send back keeps
+          its layout.
+        </p>
+        <Button variant="outline" onClick={() => picker.current?.click()}>
+          Choose files
+        </Button>
+      </section>
+
+      {uploads.map((row) => (
+        <div key={row.key} className={uploadRow} data-testid="upload-row">
+          <div className={css({ minW: '0' })}>
+            <p className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{row.name}</p>
+            {row.status === 'failed' ? (
+              <p className={css({ color: 'fg.error', textStyle: 'xs' })} role="alert">
+                {row.error}
+              </p>
+            ) : (
+              <LinearProgress
+                value={row.status === 'uploading' ? row.progress : null}
+                label={row.status === 'uploading' ? 'Uploading' : 'Waiting'}
+                size="sm"
+              />
+            )}
+          </div>
+          {row.status === 'failed' && (
+            <IconButton
+              size="sm"
+              variant="ghost"
+              aria-label={`Dismiss ${row.name}`}
+              onClick={() => list.send({ type: 'upload.dismiss', key: row.key })}
+            >
+              <X />
+            </IconButton>
+          )}
+        </div>
+      ))}
+
+      {error && (
+        <div className={cx(toolbar, css({ color: 'fg.error' }))} role="alert">
+          {error}
+          <Button size="sm" variant="outline" onClick={() => list.send({ type: 'retry' })}>
+            Try again
+          </Button>
+        </div>
+      )}
+
+      {loading ? (
+        <div className={css({ display: 'flex', gap: '2', color: 'fg.muted' })}>
+          <Spinner size="sm" /> Loading questionnaires...
+        </div>
+      ) : items.length === 0 && !error ? (
+        <EmptyState icon={ClipboardList} title="No questionnaires yet" action={uploadButton}>
+          Upload a security questionnaire (CAIQ, HECVAT, SIG or your customer's own spreadsheet).
+          Quire reads every tab, drafts the answers from your knowledge base and hands back the same
+          file, filled.
+        </EmptyState>
+      ) : (
+        items.length > 0 && (
+          <>
+            <div className={toolbar}>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={!selected.length}
+                className={css({ colorPalette: 'red' })}
+                onClick={() => list.send({ type: 'delete.request', ids: selected })}
+              >
+                <Trash2 /> Delete selected{selected.length ? ` (${selected.length})` : ''}
+              </Button>
+            </div>
+            <div className={tableWrap}>
+              <table className={table}>
+                <thead>
+                  <tr>
+                    <th>
+                      <input
+                        type="checkbox"
+                        aria-label="Select all"
+                        checked={selected.length === items.length}
+                        onChange={() => list.send({ type: 'toggle.all' })}
+                      />
+                    </th>
+                    <th>Name</th>
+                    <th>Status</th>
+                    <th className={hideSmall}>Progress</th>
+                    <th className={cx(numeric, hideSmall)}>Questions</th>
+                    <th className={cx(numeric, hideSmall)}>Answered</th>
+                    <th className={cx(numeric, hideSmall)}>Approved</th>
+                    <th className={hideSmall}>Created</th>
+                    <th>
+                      <span className={css({ srOnly: true })}>Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((item) => (
+                    <Row
+                      key={item.id}
+                      item={item}
+                      checked={selected.includes(item.id)}
+                      onToggle={() => list.send({ type: 'toggle', id: item.id })}
+                      onDelete={() => list.send({ type: 'delete.request', ids: [item.id] })}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )
+      )}
+
+      <ConfirmDialog
+        open={confirming}
+        title={
+          pendingDelete.length === 1
+            ? 'Delete this questionnaire?'
+            : `Delete ${pendingDelete.length} questionnaires?`
+        }
+        description="Their questions, answers, history and filled files are deleted. This cannot be undone."
+        confirmLabel="Delete"
+        busy={deleting}
+        onConfirm={() => list.send({ type: 'delete.confirm' })}
+        onCancel={() => list.send({ type: 'delete.cancel' })}
+      />
     </>
+  )
+}
+
+function Row(props: {
+  item: Questionnaire
+  checked: boolean
+  onToggle: () => void
+  onDelete: () => void
+}) {
+  const { item } = props
+  const status = STATUS[item.status]
+  const running =
+    item.status === 'queued' || item.status === 'analyzing' || item.status === 'generating'
+  const percent = item.questions ? Math.round((item.answered / item.questions) * 100) : 0
+  return (
+    <tr data-testid="questionnaire-row">
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Select ${item.name}`}
+          checked={props.checked}
+          onChange={props.onToggle}
+        />
+      </td>
+      <td>
+        <Link to="/questionnaire/$id" params={{ id: item.id }} className={nameLink}>
+          {item.name}
+        </Link>
+        <p className={cx(muted, css({ display: { base: 'block', md: 'none' } }))}>
+          {item.questions.toLocaleString()} questions · {item.answered.toLocaleString()} answered
+        </p>
+        {item.unsure_tabs > 0 && item.status === 'ready' && (
+          <p className={cx(muted, css({ display: 'flex', gap: '1', alignItems: 'center' }))}>
+            <Columns3 size={12} /> Check mapping
+          </p>
+        )}
+      </td>
+      <td>
+        <span className={cx(badge, status.className)}>{status.label}</span>
+        {item.status === 'failed' && item.error && (
+          <p className={css({ color: 'fg.error', textStyle: 'xs', mt: '1', maxW: '20rem' })}>
+            {item.error}
+          </p>
+        )}
+      </td>
+      <td className={hideSmall}>
+        {running ? (
+          <LinearProgress
+            value={item.progress}
+            size="sm"
+            label={item.progress_label ?? status.label}
+            className={css({ minW: '10rem' })}
+          />
+        ) : (
+          <span className={muted}>{item.status === 'ready' ? `${percent}% answered` : '—'}</span>
+        )}
+      </td>
+      <td className={cx(numeric, hideSmall)}>{item.questions.toLocaleString()}</td>
+      <td className={cx(numeric, hideSmall)}>{item.answered.toLocaleString()}</td>
+      <td className={cx(numeric, hideSmall)}>{item.approved.toLocaleString()}</td>
+      <td className={cx(hideSmall, muted)} title={formatExact(item.created_at)}>
+        {formatRelative(item.created_at)}
+      </td>
+      <td>
+        <Menu.Root positioning={{ placement: 'bottom-end' }}>
+          <Menu.Trigger asChild>
+            <IconButton variant="ghost" size="sm" aria-label={`Actions for ${item.name}`}>
+              <MoreHorizontal />
+            </IconButton>
+          </Menu.Trigger>
+          <Portal>
+            <Menu.Positioner>
+              <Menu.Content>
+                <Menu.Item value="delete" onClick={props.onDelete}>
+                  <Trash2 /> Delete
+                </Menu.Item>
+              </Menu.Content>
+            </Menu.Positioner>
+          </Portal>
+        </Menu.Root>
+      </td>
+    </tr>
   )
 }

@@ -1,0 +1,15 @@
+export * from './questionnaire-list.machine.ts'
+
+import type { SnapshotFrom } from 'xstate'
+import type { questionnaireListMachine } from './questionnaire-list.machine.ts'
+
+type Snapshot = SnapshotFrom<typeof questionnaireListMachine>
+export const selectItems = (s: Snapshot) => s.context.items
+export const selectSelected = (s: Snapshot) => s.context.selected
+export const selectUploads = (s: Snapshot) => s.context.uploads
+export const selectPendingDelete = (s: Snapshot) => s.context.pendingDelete
+export const selectIsConfirming = (s: Snapshot) => !s.matches({ deletion: 'idle' })
+export const selectIsDeleting = (s: Snapshot) => s.matches({ deletion: 'deleting' })
+export const selectIsLoading = (s: Snapshot) => s.hasTag('loading') && !s.context.loaded
+export const selectListError = (s: Snapshot) =>
+  s.matches({ list: 'failed' }) ? s.context.error : null

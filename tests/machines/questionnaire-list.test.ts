@@ -1,0 +1,111 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
+import type { Questionnaire } from '../../contract/questionnaires.ts'
+import {
+  type QuestionnaireListEvents,
+  questionnaireListMachine,
+  refusal,
+  type UploadInput,
+} from '../../machines/questionnaire-list/index.ts'
+import { questionnaireOf } from '../fixtures/answer-rows.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+type List = { count: number; results: Questionnaire[] }
+const pending = questionnaireListMachine.provide({
+  actors: {
+    loadQuestionnaires: fromPromise<List, void>(() => new Promise(() => {})),
+    deleteQuestionnaires: fromPromise<number, { ids: number[] }>(() => new Promise(() => {})),
+    uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(() => {}),
+  },
+})
+const at = (kind: 'done' | 'error', state: string) =>
+  `xstate.${kind}.actor.0.questionnaireList.${state}`
+const ready = { count: 1, results: [questionnaireOf()] }
+const running = { count: 1, results: [questionnaireOf({ status: 'analyzing', progress: 30 })] }
+const file = { name: 'vendor.xlsx', size: 2048 }
+const events: AnyEventObject[] = [
+  { type: 'retry' },
+  { type: 'refresh' },
+  { type: 'toggle', id: 7 },
+  { type: 'toggle.all' },
+  { type: 'delete.request', ids: [] },
+  { type: 'delete.request', ids: [7] },
+  { type: 'delete.confirm' },
+  { type: 'delete.cancel' },
+  { type: 'files.add', files: [file] },
+  { type: 'files.add', files: [{ name: 'notes.txt', size: 10 }] },
+  { type: 'upload.dismiss', key: 'u1' },
+  { type: 'upload.progress', key: 'u1', progress: 50 },
+  { type: 'upload.done', key: 'u1', questionnaire: questionnaireOf({ id: 8, status: 'queued' }) },
+  {
+    type: 'upload.failed',
+    key: 'u1',
+    error: 'Your license limits the number of questionnaires to 5.',
+  },
+  { type: at('done', 'list.loading'), output: ready },
+  { type: at('done', 'list.loading'), output: running },
+  { type: at('error', 'list.loading'), error: new Error('offline') },
+  { type: at('done', 'deletion.deleting'), output: 1 },
+  { type: at('error', 'deletion.deleting'), error: new Error('offline') },
+]
+
+describe('questionnaireListMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      input: { maxUploadMb: 50 },
+      events: offerWhileRunning(pending, events),
+      serializeState: (s) =>
+        JSON.stringify([
+          s.value,
+          s.context.items.length > 0,
+          s.context.uploads.some((row) => row.status === 'failed'),
+          s.context.selected.length > 0,
+        ]),
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('refuses what the server would refuse, in its words', () => {
+    expect(refusal({ name: 'notes.txt', size: 10 }, 50)).toBe(
+      'notes.txt is not a supported questionnaire. Upload an Excel (.xlsx), CSV, Word (.docx) or PDF file.',
+    )
+    expect(refusal({ name: 'big.xlsx', size: 60 * 1024 * 1024 }, 50)).toBe(
+      'big.xlsx is larger than the 50 MB limit',
+    )
+    expect(refusal(file, 50)).toBeNull()
+  })
+
+  test('uploads one file after another and follows analysis until nothing runs', async () => {
+    const sent: string[] = []
+    let calls = 0
+    const actor = createActor(
+      questionnaireListMachine.provide({
+        actors: {
+          loadQuestionnaires: fromPromise<List, void>(async () => (calls++ < 2 ? running : ready)),
+          uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
+            ({ input, sendBack }) => {
+              sent.push(input.source.name)
+              setTimeout(() =>
+                sendBack({
+                  type: 'upload.done',
+                  key: input.key,
+                  questionnaire: questionnaireOf({ id: sent.length + 10, name: input.source.name }),
+                }),
+              )
+            },
+          ),
+        },
+        delays: { POLL: 1 },
+      }),
+      { input: {} },
+    ).start()
+    actor.send({ type: 'files.add', files: [file, { name: 'second.csv', size: 10 }] })
+    await new Promise((r) => setTimeout(r, 40))
+    expect(sent).toEqual(['vendor.xlsx', 'second.csv'])
+    expect(actor.getSnapshot().context.uploads).toEqual([])
+    expect(actor.getSnapshot().matches({ list: 'idle' })).toBe(true)
+    expect(calls).toBeGreaterThanOrEqual(3)
+  })
+})
