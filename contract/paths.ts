@@ -84,6 +84,8 @@ export const paths = {
     importPreview: '/knowledge-base/qa/import/preview/',
     import: '/knowledge-base/qa/import/',
     search: '/knowledge-base/search/',
+    /** Ours: Q&A items that ask the same question, duplicated or contradicting each other. */
+    health: '/knowledge-base/qa/health/',
   },
 
   /** Questionnaires (under /filler/questionnaires/). */
@@ -111,6 +113,8 @@ export const paths = {
       edit: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/edit/`,
       approve: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/approve/`,
       unApprove: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/un-approve/`,
+      /** Ours: add the answer to the library, or update the library item for the same question. */
+      saveToLibrary: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/save-to-library/`,
     },
     selectAnswer: (questionId: Id, answerId: Id) =>
       `/filler/questionnaires/questions/${seg(questionId)}/answers/${seg(answerId)}/select/`,

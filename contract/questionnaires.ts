@@ -383,3 +383,23 @@ export const QUESTIONNAIRE_TEXTS = {
   tabNotFound: 'This questionnaire has no tab named {tab}',
   mappingColumnMissing: 'The question column must be set',
 } as const
+
+export const saveToLibraryResponseSchema = z.object({ item_id: z.int(), created: z.boolean() })
+
+export const libraryHealthSchema = z.object({
+  groups: z.array(
+    z.object({
+      kind: z.enum(['duplicate', 'conflict']),
+      items: z.array(
+        z.object({
+          id: z.int(),
+          question: z.string(),
+          answer: z.string(),
+          dropdown_value: z.nullable(z.string()),
+          updated_at: z.string(),
+        }),
+      ),
+    }),
+  ),
+})
+export type LibraryHealth = z.infer<typeof libraryHealthSchema>

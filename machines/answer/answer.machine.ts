@@ -41,8 +41,11 @@ export type AnswerEvents =
   | { type: 'regenerate'; evidence?: string }
   | { type: 'retry' }
   | { type: 'dismiss' }
+  | { type: 'library.save' }
 
-export type AnswerEmitted = { type: 'changed'; change: AnswerChange }
+export type AnswerEmitted =
+  | { type: 'changed'; change: AnswerChange }
+  | { type: 'library.saved'; created: boolean }
 
 export interface SaveAnswerInput {
   answerId: number
@@ -82,6 +85,9 @@ export const answerMachine = setup({
     approveAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('approveAnswer')),
     unApproveAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('unApproveAnswer')),
     regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('regenerateAnswer')),
+    saveToLibrary: fromPromise<{ item_id: number; created: boolean }, AnswerIdInput>(
+      mustBeProvided('saveToLibrary'),
+    ),
   },
   guards: {
     isApproved: ({ context }) => context.row.answer.status === 'approved',
@@ -223,12 +229,30 @@ export const answerMachine = setup({
       on: {
         'row.update': { target: 'settling', actions: 'adoptRow' },
         edit: { target: 'editing', actions: 'startDraft' },
+        'library.save': { target: 'savingToLibrary', actions: 'clearError' },
         unapprove: {
           target: 'unapproving',
           actions: [
             { type: 'rememberAction', params: 'unapprove' },
             { type: 'optimisticStatus', params: 'edited' },
           ],
+        },
+      },
+    },
+    savingToLibrary: {
+      invoke: {
+        src: 'saveToLibrary',
+        input: ({ context }) => ({ answerId: context.row.answer.id }),
+        onDone: {
+          target: 'approved',
+          actions: emit(({ event }) => ({
+            type: 'library.saved' as const,
+            created: event.output.created,
+          })),
+        },
+        onError: {
+          target: 'approved',
+          actions: assign(({ event }) => ({ error: messageOf(event.error) })),
         },
       },
     },

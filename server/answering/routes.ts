@@ -50,6 +50,12 @@ export function answeringRoutes(options: { auth: Authenticator; service: Answeri
     const { id } = params(c, idParams)
     return c.json(await service.applyConsistency(org(c), user(c), id))
   })
+  app.post(at(Q.answer.saveToLibrary('{id}')), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.saveToLibrary(org(c), user(c), id))
+  })
+  app.use(paths.knowledgeBase.health, requireAuth(options.auth))
+  app.get(paths.knowledgeBase.health, async (c) => c.json(await service.libraryHealth(org(c))))
   for (const kind of SECTION_OPERATIONS) {
     app.post(at(Q.sections[kind]('{id}')), async (c) => {
       const { id } = params(c, idParams)

@@ -17,6 +17,7 @@ import {
   type Questionnaire,
   questionnaireListSchema,
   questionnaireSchema,
+  saveToLibraryResponseSchema,
   type TabMapping,
   tabListSchema,
 } from '../../contract/questionnaires.ts'
@@ -171,6 +172,14 @@ export function answerActors(client: ApiClient = api) {
     ),
     unApproveAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
       client.post(paths.questionnaires.answer.unApprove(input.answerId), {}, answerChangeSchema),
+    ),
+    saveToLibrary: fromPromise<{ item_id: number; created: boolean }, AnswerIdInput>(
+      async ({ input }) =>
+        client.post(
+          paths.questionnaires.answer.saveToLibrary(input.answerId),
+          {},
+          saveToLibraryResponseSchema,
+        ),
     ),
     regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
       input.evidence

@@ -17,6 +17,9 @@ const pending = answerMachine.provide({
     approveAnswer: never<AnswerIdInput>(),
     unApproveAnswer: never<AnswerIdInput>(),
     regenerateAnswer: never<AnswerIdInput>(),
+    saveToLibrary: fromPromise<{ item_id: number; created: boolean }, AnswerIdInput>(
+      () => new Promise(() => {}),
+    ),
   },
 })
 const empty = rowOf(1)
@@ -41,6 +44,9 @@ const events: AnyEventObject[] = [
   { type: 'regenerate' },
   { type: 'retry' },
   { type: 'dismiss' },
+  { type: 'library.save' },
+  result('done', 'savingToLibrary', { output: { item_id: 1, created: true } }),
+  result('error', 'savingToLibrary', { error: new Error('Write an answer before approving it') }),
   ...['saving', 'approving', 'unapproving', 'regenerating'].flatMap((state) => [
     result('done', state, { output: changeOf([answered]) }),
     result('error', state, { error: new Error('Answer not found') }),

@@ -38,6 +38,7 @@ import { PageHeader } from '../page-header.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 import { formatExact, formatRelative } from '../shared/format.ts'
 import { createKnowledgeLogic, type KnowledgeLogic } from './knowledge-actors.ts'
+import { LibraryHealthPanel } from './library-health.tsx'
 import { Snippet } from './snippet.tsx'
 
 const TABS: { kind: ItemListKind; label: string }[] = [
@@ -280,6 +281,12 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
           </button>
         ))}
       </div>
+      {kind === 'qa' && (
+        <LibraryHealthPanel
+          version={version}
+          onDelete={(id) => editor.send({ type: 'delete.request', mode: 'qa', id })}
+        />
+      )}
       <div role="tabpanel">
         <ItemList key={`${kind}-${version}`} kind={kind} logic={logic} editor={editor} />
       </div>

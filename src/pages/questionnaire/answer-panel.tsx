@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import {
   AlertTriangle,
+  BookPlus,
   Check,
   Copy,
   FileText,
@@ -133,6 +134,7 @@ export function AnswerPanel(props: {
   onSelectCandidate: (questionId: number, answerId: number) => void
   onDelete: (row: QuestionRow) => void
   onApplyConsistency: (answerId: number) => void
+  onLibrarySaved?: (created: boolean) => void
   busy: boolean
 }) {
   const [evidenceOpen, setEvidenceOpen] = useState(false)
@@ -147,19 +149,22 @@ export function AnswerPanel(props: {
   const failed = useSelector(answer, selectIsFailed)
   const approved = useSelector(answer, (s) => s.matches('approved') || s.matches('approving'))
   const regenerating = useSelector(answer, (s) => s.matches('regenerating'))
+  const savingLibrary = useSelector(answer, (s) => s.matches('savingToLibrary'))
   const textId = useId()
   const choiceId = useId()
   const commentId = useId()
-  const { onChange } = props
+  const { onChange, onLibrarySaved } = props
 
   useEffect(() => {
     if (props.actorRef) props.actorRef.current = answer
     const sub = answer.on('changed', (event) => onChange(event.change))
+    const saved = answer.on('library.saved', (event) => onLibrarySaved?.(event.created))
     return () => {
       sub.unsubscribe()
+      saved.unsubscribe()
       if (props.actorRef?.current === answer) props.actorRef.current = null
     }
-  }, [answer, onChange, props.actorRef])
+  }, [answer, onChange, onLibrarySaved, props.actorRef])
 
   // rows changed elsewhere (undo, another operation) reach the answer while it is at rest
   useEffect(() => {
@@ -327,14 +332,24 @@ export function AnswerPanel(props: {
               <Pencil /> Edit
             </Button>
             {approved ? (
-              <Button
-                size="sm"
-                variant="outline"
-                loading={saving}
-                onClick={() => answer.send({ type: 'unapprove' })}
-              >
-                <Undo2 /> Un-approve
-              </Button>
+              <>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  loading={saving}
+                  onClick={() => answer.send({ type: 'unapprove' })}
+                >
+                  <Undo2 /> Un-approve
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  loading={savingLibrary}
+                  onClick={() => answer.send({ type: 'library.save' })}
+                >
+                  <BookPlus /> Save to library
+                </Button>
+              </>
             ) : (
               <Button size="sm" loading={saving} onClick={() => answer.send({ type: 'approve' })}>
                 <Check /> Approve

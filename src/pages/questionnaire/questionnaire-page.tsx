@@ -338,6 +338,17 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
     (change: AnswerChange) => workspaceRef.send({ type: 'rows.merge', change }),
     [workspaceRef],
   )
+  const onLibrarySaved = useCallback(
+    (created: boolean) =>
+      toaster.send({
+        type: 'toast.show',
+        toast: {
+          type: 'success',
+          title: created ? 'Added to the library' : 'Library answer updated',
+        },
+      }),
+    [toaster],
+  )
   const focus = useCallback(
     (questionId: number) => {
       workspaceRef.send({ type: 'focus', questionId })

@@ -319,6 +319,68 @@ describe('review operations', () => {
     ])
   })
 
+  it('saves an approved answer to the library, updating the item for the same question, and reports conflicts', async () => {
+    const user = await member()
+    const q = await questionnaire(user.token, ['Do you encrypt backups?'])
+    const [row] = await rowsOf(user.token, q.id)
+    const empty = await post(ctx, Q.answer.saveToLibrary(row.answer.id), {}, user.token)
+    expect(empty.status).toBe(400)
+    await post(
+      ctx,
+      Q.answer.edit(row.answer.id),
+      { choice: 'Yes', text: 'AES-256 on every backup.' },
+      user.token,
+    )
+    const first = await post(ctx, Q.answer.saveToLibrary(row.answer.id), {}, user.token)
+    expect(first.status).toBe(200)
+    expect(first.body.created).toBe(true)
+    await post(
+      ctx,
+      Q.answer.edit(row.answer.id),
+      { text: 'AES-256 on every backup, keys in a KMS.' },
+      user.token,
+    )
+    const second = await post(ctx, Q.answer.saveToLibrary(row.answer.id), {}, user.token)
+    expect(second.body).toEqual({ item_id: first.body.item_id, created: false })
+    const item = await get(ctx, paths.knowledgeBase.qaItem(first.body.item_id), user.token)
+    expect(item.body).toMatchObject({
+      question: 'Do you encrypt backups?',
+      answer: 'AES-256 on every backup, keys in a KMS.',
+      dropdown_value: 'Yes',
+      source: 'Questionnaire: q.xlsx',
+    })
+    // a contradicting copy and a plain duplicate elsewhere in the library
+    await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Do you encrypt your backups?', answer: 'No', dropdown_value: 'No' },
+      user.token,
+    )
+    await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Is MFA enforced for admin users?', answer: 'Yes' },
+      user.token,
+    )
+    await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Is MFA enforced for admin users?', answer: 'Yes, always.' },
+      user.token,
+    )
+    const health = await get(ctx, paths.knowledgeBase.health, user.token)
+    expect(health.status).toBe(200)
+    expect(health.body.groups.map((g: Body) => [g.kind, g.items.length])).toEqual([
+      ['conflict', 2],
+      ['duplicate', 2],
+    ])
+    const stranger = await member()
+    expect((await get(ctx, paths.knowledgeBase.health, stranger.token)).body.groups).toEqual([])
+    expect(
+      (await post(ctx, Q.answer.saveToLibrary(row.answer.id), {}, stranger.token)).status,
+    ).toBe(404)
+  })
+
   it("answers another organisation's answers and questionnaires with 404", async () => {
     const owner = await member()
     const stranger = await member()

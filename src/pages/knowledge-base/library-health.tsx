@@ -1,0 +1,113 @@
+import { useActorRef, useSelector } from '@xstate/react'
+import { AlertTriangle, Copy, Trash2 } from 'lucide-react'
+import { useEffect } from 'react'
+import { css } from 'styled-system/css'
+import { fromPromise } from 'xstate'
+import { paths } from '../../../contract/paths.ts'
+import { libraryHealthSchema } from '../../../contract/questionnaires.ts'
+import { libraryHealthMachine } from '../../../machines/library-health/index.ts'
+import { api } from '../../api/client.ts'
+import { Button } from '../../components/ui/button.tsx'
+
+export const libraryHealthLogic = libraryHealthMachine.provide({
+  actors: {
+    loadHealth: fromPromise(async () => api.get(paths.knowledgeBase.health, libraryHealthSchema)),
+  },
+})
+
+const box = css({
+  mb: '4',
+  p: '4',
+  borderWidth: '1px',
+  borderColor: 'amber.a6',
+  borderRadius: 'l3',
+  bg: 'amber.a2',
+  textStyle: 'sm',
+})
+const summary = css({
+  display: 'flex',
+  gap: '2',
+  alignItems: 'center',
+  cursor: 'pointer',
+  fontWeight: 'semibold',
+  color: 'amber.text',
+})
+const group = css({
+  mt: '3',
+  p: '3',
+  borderRadius: 'l2',
+  bg: 'bg.default',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+})
+const item = css({
+  display: 'grid',
+  gridTemplateColumns: '1fr auto',
+  gap: '2',
+  alignItems: 'start',
+  py: '2',
+  borderTopWidth: '1px',
+  borderColor: 'border.subtle',
+  _first: { borderTopWidth: '0' },
+})
+
+/** Duplicates and contradicting answers in the Q&A library, each with a way to remove a copy. */
+export function LibraryHealthPanel(props: {
+  version: number
+  logic?: typeof libraryHealthLogic
+  onDelete: (id: number) => void
+}) {
+  const actor = useActorRef(props.logic ?? libraryHealthLogic)
+  const health = useSelector(actor, (s) => s.context.health)
+  const { version } = props
+  useEffect(() => {
+    if (version > 0) actor.send({ type: 'refresh' })
+  }, [version, actor])
+  const groups = health?.groups ?? []
+  if (!groups.length) return null
+  const conflicts = groups.filter((g) => g.kind === 'conflict').length
+  return (
+    <details className={box} data-testid="library-health">
+      <summary className={summary}>
+        <AlertTriangle size={16} />
+        {groups.length} question{groups.length === 1 ? ' is' : 's are'} answered more than once
+        {conflicts ? `, ${conflicts} with contradicting answers` : ''}
+      </summary>
+      {groups.map((entry) => (
+        <div key={entry.items.map((i) => i.id).join('-')} className={group}>
+          <p className={css({ display: 'flex', gap: '1.5', alignItems: 'center', mb: '1' })}>
+            {entry.kind === 'conflict' ? (
+              <strong className={css({ color: 'red.text' })}>Contradicting answers</strong>
+            ) : (
+              <>
+                <Copy size={14} /> <strong>Duplicates</strong>
+              </>
+            )}
+          </p>
+          {entry.items.map((qa) => (
+            <div key={qa.id} className={item}>
+              <div className={css({ minW: '0' })}>
+                <p className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>
+                  {qa.question}
+                </p>
+                <p className={css({ color: 'fg.muted', lineClamp: '2', overflowWrap: 'anywhere' })}>
+                  {qa.dropdown_value ? `${qa.dropdown_value} · ` : ''}
+                  {qa.answer}
+                </p>
+              </div>
+              <Button
+                size="xs"
+                variant="ghost"
+                className={css({ colorPalette: 'red' })}
+                onClick={() => props.onDelete(qa.id)}
+                aria-label={`Delete the copy: ${qa.question}`}
+              >
+                <Trash2 /> Delete
+              </Button>
+            </div>
+          ))}
+        </div>
+      ))}
+    </details>
+  )
+}

@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { LibraryHealth } from '../../contract/questionnaires.ts'
+import { libraryHealthMachine } from '../../machines/library-health/index.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const pending = libraryHealthMachine.provide({
+  actors: { loadHealth: fromPromise<LibraryHealth, void>(() => new Promise(() => {})) },
+})
+const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.libraryHealth.loading`
+const events: AnyEventObject[] = [
+  { type: 'refresh' },
+  { type: 'retry' },
+  { type: at('done'), output: { groups: [] } },
+  { type: at('error'), error: new Error('offline') },
+]
+
+describe('libraryHealthMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      events: offerWhileRunning(pending, events),
+      serializeState: (s) => JSON.stringify([s.value, Boolean(s.context.error)]),
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('keeps the groups it loaded', async () => {
+    const health: LibraryHealth = {
+      groups: [
+        {
+          kind: 'conflict',
+          items: [
+            { id: 1, question: 'Q', answer: 'Yes', dropdown_value: 'Yes', updated_at: '' },
+            { id: 2, question: 'Q', answer: 'No', dropdown_value: 'No', updated_at: '' },
+          ],
+        },
+      ],
+    }
+    const actor = createActor(
+      libraryHealthMachine.provide({ actors: { loadHealth: fromPromise(async () => health) } }),
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().context.health).toEqual(health)
+  })
+})
