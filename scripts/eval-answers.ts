@@ -261,7 +261,23 @@ async function runProtocol(
         const p = predictions.find((x) => x.key === keyOf(row.ref, row.text))
         if (!g?.choice || (p?.answered && p.choice === g.choice)) continue
         const top = library.match(row.text, 1)[0]
-        console.error(JSON.stringify({ ref: row.ref, q: row.text.slice(0, 90), gold: g.choice, got: p?.choice, text: row.answer.text.slice(0, 60), status: row.answer.status, top: top ? [top.score.toFixed(2), top.entry.question.slice(0, 90), top.entry.answer.slice(0, 20)] : null }))
+        console.error(
+          JSON.stringify({
+            ref: row.ref,
+            q: row.text.slice(0, 90),
+            gold: g.choice,
+            got: p?.choice,
+            text: row.answer.text.slice(0, 60),
+            status: row.answer.status,
+            top: top
+              ? [
+                  top.score.toFixed(2),
+                  top.entry.question.slice(0, 90),
+                  top.entry.answer.slice(0, 20),
+                ]
+              : null,
+          }),
+        )
       }
     }
     // baseline: plain TF-IDF (lower-cased words, no synonyms, no stemming), nearest library question
