@@ -19,6 +19,7 @@ import { securityHeaders } from './http/security-headers.ts'
 import { serveSpa } from './http/static.ts'
 import type { ParseLimits } from './ingest/index.ts'
 import type { Jobs } from './jobs/index.ts'
+import { type LlmOptions, llmEngineOf } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import type { Mailer } from './mail/index.ts'
 import { accountRoutes } from './modules/account/routes.ts'
@@ -63,6 +64,8 @@ export interface AppDeps {
   /** host:port pairs URL fetching may reach although private (URL_FETCH_ALLOW). */
   urlFetchAllow?: string[]
   parseLimits?: Partial<ParseLimits>
+  /** The language-model engine (LLM_BASE_URL and LLM_MODEL), or a mock model in tests. */
+  llm?: LlmOptions
 }
 
 export interface AppEnv {
@@ -190,6 +193,7 @@ export function createApp(deps: AppDeps) {
         logger: deps.logger,
         jobs: deps.jobs,
         questionnaires,
+        llm: llmEngineOf(deps),
       }),
     }),
   )

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
+import { DEFAULT_LLM_SETTINGS } from './answering/llm.ts'
 import { createApp } from './app.ts'
 import type { Config } from './config.ts'
 import {
@@ -121,6 +122,17 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger,
       parseLimits: { timeoutMs: config.PARSER_TIMEOUT_MS, memoryMb: config.PARSER_MEMORY_MB },
       urlFetchAllow: config.URL_FETCH_ALLOW,
+      llm:
+        config.LLM_BASE_URL && config.LLM_MODEL
+          ? {
+              settings: {
+                baseUrl: config.LLM_BASE_URL,
+                apiKey: config.LLM_API_KEY,
+                model: config.LLM_MODEL,
+                ...DEFAULT_LLM_SETTINGS,
+              },
+            }
+          : undefined,
     }
     if (embedded) await recoverAtStart(jobDeps)
     const jobs = await startJobs({
@@ -167,6 +179,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       maxUploadMb: config.MAX_UPLOAD_MB,
       urlFetchAllow: config.URL_FETCH_ALLOW,
       parseLimits: jobDeps.parseLimits,
+      llm: jobDeps.llm,
       authLimits: {
         perAddress: { limit: config.AUTH_RATE_LIMIT_PER_MINUTE, windowMs: 60_000, bucketMs: 5_000 },
       },

@@ -22,6 +22,7 @@ import {
   type PassageIndex,
   searchPassages,
 } from './engine.ts'
+import { type LlmEngine, toEvidence } from './llm.ts'
 import { leadingChoice, sentences, terms } from './text.ts'
 
 /**
@@ -85,6 +86,8 @@ export function createAnsweringService(deps: {
   logger: Logger
   jobs?: Jobs
   questionnaires: QuestionnaireService
+  /** The language-model engine, when LLM_BASE_URL and LLM_MODEL are set. */
+  llm?: LlmEngine
 }) {
   const { pool } = deps.database
   const log = deps.logger.child({ component: 'answering' })
@@ -208,6 +211,14 @@ export function createAnsweringService(deps: {
         location: null,
         rank: 1,
       })
+    }
+    if (deps.llm) {
+      // the model sees the passages too, even when the library matched
+      if (strong && !evidence)
+        passages = index
+          ? index.search(question.text)
+          : await searchPassages(deps.database, orgId, question.text)
+      return deps.llm.answer(orgId, question, toEvidence(matches, passages))
     }
     return answerFromEvidence(question, matches, passages, library.space)
   }
@@ -583,8 +594,43 @@ export function createAnsweringService(deps: {
     kind: 'consistency' | 'shorten' | 'examples' | 'custom',
     scope: { tab_id?: number; question_ids?: number[]; instruction?: string },
   ) {
-    if (kind === 'custom') throw apiError(400, LLM_REQUIRED, { code: 'llm_not_configured' })
+    if (kind === 'custom' && !deps.llm)
+      throw apiError(400, LLM_REQUIRED, { code: 'llm_not_configured' })
+    if (kind === 'custom' && !scope.instruction?.trim())
+      throw apiError(400, 'Write the instruction to apply', { code: 'validation_error' })
     await deps.questionnaires.get(orgId, questionnaireId)
+    // with a language model, shorten, examples and custom instructions are rewrites from evidence
+    const rewrites = new Map<number, { text: string; citations: Citation[] }>()
+    if (deps.llm && kind !== 'consistency') {
+      const llm = deps.llm
+      const library = await loadLibrary(deps.database, orgId)
+      const candidates = await sectionRows(pool, orgId, questionnaireId, scope)
+      const task =
+        kind === 'shorten'
+          ? 'Shorten the answer to one or two sentences without losing what it commits to.'
+          : kind === 'examples'
+            ? 'Add one or two concrete examples taken from the evidence to the answer.'
+            : `Apply this instruction from the reviewer to the answer: ${scope.instruction}`
+      await Promise.all(
+        candidates
+          .filter((row) => isAnswered(row.state) && row.state.status !== 'approved')
+          .map(async (row) => {
+            const matches = library.match(row.question.text)
+            const passages = await searchPassages(deps.database, orgId, row.question.text, {
+              limit: 6,
+            })
+            const result = await llm.rewrite(
+              orgId,
+              task,
+              row.question.text,
+              row.state.text,
+              toEvidence(matches, passages),
+            )
+            if (result && result.text !== row.state.text)
+              rewrites.set(Number(row.question.id), result)
+          }),
+      )
+    }
     const contradictions: { question_id: number; ref: string | null; other_id: number }[] = []
     const library = kind === 'examples' ? await loadLibrary(deps.database, orgId) : null
     const examples = new Map<number, string>()
@@ -673,6 +719,25 @@ export function createAnsweringService(deps: {
               )
             }
           }
+        } else if (deps.llm) {
+          for (const row of rows) {
+            const rewrite = rewrites.get(Number(row.question.id))
+            if (!rewrite || !isAnswered(row.state) || row.state.status === 'approved') continue
+            changes.push(
+              await deps.questionnaires.writeAnswer(
+                client,
+                row.answerId,
+                row.state,
+                {
+                  ...row.state,
+                  text: rewrite.text,
+                  status: 'edited',
+                  citations: rewrite.citations.length ? rewrite.citations : row.state.citations,
+                },
+                userId,
+              ),
+            )
+          }
         } else {
           for (const row of rows) {
             if (!isAnswered(row.state) || row.state.status === 'approved') continue
@@ -704,6 +769,7 @@ export function createAnsweringService(deps: {
           consistency: 'Made answers consistent',
           shorten: 'Shortened answers',
           examples: 'Added examples to answers',
+          custom: `Applied “${(scope.instruction ?? '').slice(0, 80)}”`,
         }[kind]
         return {
           kind: `section_${kind}` as OperationKind,

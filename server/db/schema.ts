@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   doublePrecision,
   index,
   integer,
@@ -598,4 +599,17 @@ export const filledFiles = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('filled_files_questionnaire_idx').on(table.questionnaireId, table.id)],
+)
+
+/** Language-model tokens an organisation spent per UTC day (LL5). */
+export const llmUsage = pgTable(
+  'llm_usage',
+  {
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.day] })],
 )

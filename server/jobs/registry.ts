@@ -1,3 +1,5 @@
+import type { LanguageModel } from 'ai'
+import { createLlmEngine, DEFAULT_LLM_SETTINGS, type LlmSettings } from '../answering/llm.ts'
 import { createAnsweringService, GENERATE_JOB } from '../answering/service.ts'
 import type { Database } from '../db/index.ts'
 import type { ParseLimits } from '../ingest/index.ts'
@@ -17,12 +19,39 @@ export interface JobDeps {
   logger: Logger
   parseLimits: Partial<ParseLimits>
   urlFetchAllow: string[]
+  /** The language-model engine's settings (LLM_BASE_URL, LLM_MODEL), or a model in tests. */
+  llm?: LlmOptions
+}
+
+export interface LlmOptions {
+  settings?: LlmSettings
+  model?: LanguageModel
+}
+
+/** The language-model engine when one is configured. */
+export function llmEngineOf(deps: Pick<JobDeps, 'database' | 'logger' | 'llm'>) {
+  if (!deps.llm?.settings && !deps.llm?.model) return undefined
+  return createLlmEngine({
+    database: deps.database,
+    logger: deps.logger,
+    settings: deps.llm.settings ?? {
+      baseUrl: 'http://127.0.0.1:1',
+      model: 'test',
+      ...DEFAULT_LLM_SETTINGS,
+    },
+    model: deps.llm.model,
+  })
 }
 
 export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
   const repository = createRepositoryService({ ...deps, jobs: undefined })
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
-  const answering = createAnsweringService({ ...deps, jobs: undefined, questionnaires })
+  const answering = createAnsweringService({
+    ...deps,
+    jobs: undefined,
+    questionnaires,
+    llm: llmEngineOf(deps),
+  })
   return [
     defineJob<{ questionnaireId: number; operationId: number }>({
       name: GENERATE_JOB,
@@ -56,7 +85,7 @@ export function createReaper(
 ) {
   const repository = createRepositoryService(deps)
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
-  const answering = createAnsweringService({ ...deps, questionnaires })
+  const answering = createAnsweringService({ ...deps, questionnaires, llm: undefined })
   return async () => {
     await questionnaires.reap(staleMs)
     await answering.recover(staleMs)

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import type { LanguageModel } from 'ai'
 import { createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
 import { type Jobs, startJobs } from '../../server/jobs/index.ts'
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   maxUploadMb?: number
   urlFetchAllow?: string[]
   parserTimeoutMs?: number
+  /** The language-model engine with this (mock) model. */
+  llmModel?: LanguageModel
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -57,6 +60,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
         logger,
         parseLimits,
         urlFetchAllow: options.urlFetchAllow ?? [],
+        llm: options.llmModel ? { model: options.llmModel } : undefined,
       }),
     })
   }
@@ -67,6 +71,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     maxUploadMb: options.maxUploadMb,
     urlFetchAllow: options.urlFetchAllow,
     parseLimits,
+    llm: options.llmModel ? { model: options.llmModel } : undefined,
     logger,
     version: 'test',
     embedded: true,
