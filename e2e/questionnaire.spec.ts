@@ -193,5 +193,10 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   await page.getByRole('button', { name: 'Undo', exact: true }).click()
   await expect(answerText).toContainText('Keys are rotated every year')
 
+  // an approved answer goes to the library for the next questionnaire
+  await panel.getByRole('button', { name: 'Approve' }).click()
+  await panel.getByRole('button', { name: 'Save to library' }).click()
+  await expect(page.getByText('Added to the library')).toBeVisible()
+
   await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
 })

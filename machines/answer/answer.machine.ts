@@ -38,7 +38,7 @@ export type AnswerEvents =
   | { type: 'save' }
   | { type: 'approve' }
   | { type: 'unapprove' }
-  | { type: 'regenerate'; evidence?: string }
+  | { type: 'regenerate'; evidence?: string; fileIds?: number[] }
   | { type: 'retry' }
   | { type: 'dismiss' }
   | { type: 'library.save' }
@@ -54,6 +54,8 @@ export interface SaveAnswerInput {
 export interface AnswerIdInput {
   answerId: number
   evidence?: string
+  /** Repository files to answer from. */
+  fileIds?: number[]
 }
 
 const mustBeProvided = (name: string) => () => {
@@ -270,6 +272,7 @@ export const answerMachine = setup({
         input: ({ context, event }) => ({
           answerId: context.row.answer.id,
           evidence: (event as { evidence?: string }).evidence,
+          fileIds: (event as { fileIds?: number[] }).fileIds,
         }),
         onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
         onError: { target: 'failed', actions: 'rollback' },

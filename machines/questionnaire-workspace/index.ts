@@ -45,3 +45,4 @@ export const selectVisibleRows = (() => {
     return result
   }
 })()
+export const selectEvidenceFiles = (s: Snapshot) => s.context.evidenceFiles

@@ -59,6 +59,8 @@ export interface WorkspaceContext {
   mappingTab: string | null
   mappingError: string | null
   maxAnswers: number
+  /** Repository files the user may answer from (regenerate with evidence). */
+  evidenceFiles: { id: number; name: string }[]
 }
 
 export type WorkspaceEvents =
@@ -80,6 +82,7 @@ export type WorkspaceEvents =
   | { type: 'mapping.submit'; tab: string; mapping: TabMapping }
   | { type: 'reanalyze' }
   | { type: 'notice.close' }
+  | { type: 'files.load' }
   | { type: 'generate' }
   | { type: 'generate.cancel' }
   | { type: 'answer.consistency'; answerId: number }
@@ -181,6 +184,9 @@ export const questionnaireWorkspaceMachine = setup({
     cancelGeneration: fromPromise<Questionnaire, { id: number }>(
       mustBeProvided('cancelGeneration'),
     ),
+    loadEvidenceFiles: fromPromise<{ id: number; name: string }[], void>(
+      mustBeProvided('loadEvidenceFiles'),
+    ),
     /** The license's max_answers, or 0 when the notice was already shown this session. */
     licenseNotice: fromPromise<number, void>(mustBeProvided('licenseNotice')),
   },
@@ -247,6 +253,7 @@ export const questionnaireWorkspaceMachine = setup({
     mappingTab: null,
     mappingError: null,
     maxAnswers: 0,
+    evidenceFiles: [],
   }),
   type: 'parallel',
   states: {
@@ -491,6 +498,23 @@ export const questionnaireWorkspaceMachine = setup({
             'history.refresh': 'loading',
           },
         },
+      },
+    },
+    files: {
+      initial: 'idle',
+      states: {
+        idle: { on: { 'files.load': 'loading' } },
+        loading: {
+          invoke: {
+            src: 'loadEvidenceFiles',
+            onDone: {
+              target: 'loaded',
+              actions: assign(({ event }) => ({ evidenceFiles: event.output })),
+            },
+            onError: 'idle',
+          },
+        },
+        loaded: { on: { 'files.load': 'loading' } },
       },
     },
     notice: {

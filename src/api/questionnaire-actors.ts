@@ -2,7 +2,7 @@ import { fromCallback, fromPromise } from 'xstate'
 import { safeParse } from 'zod/mini'
 import { licenseSchema } from '../../contract/auth.ts'
 import { errorText } from '../../contract/errors.ts'
-import { batchDeleteResponseSchema } from '../../contract/knowledge.ts'
+import { batchDeleteResponseSchema, repositoryFileListSchema } from '../../contract/knowledge.ts'
 import { API_PREFIX, paths } from '../../contract/paths.ts'
 import {
   type AnswerChange,
@@ -150,6 +150,13 @@ export function workspaceActors(client: ApiClient = api) {
     cancelGeneration: fromPromise(async ({ input }: { input: { id: number } }) =>
       client.post(paths.questionnaires.cancelGeneration(input.id), {}, questionnaireSchema),
     ),
+    loadEvidenceFiles: fromPromise<{ id: number; name: string }[], void>(async () => {
+      const body = await client.get(
+        `${paths.files.list}?status=ready&page_size=200`,
+        repositoryFileListSchema,
+      )
+      return body.results.map((file) => ({ id: file.id, name: file.name }))
+    }),
     licenseNotice: fromPromise<number, void>(async () => {
       if (sessionStorage.getItem(LICENSE_NOTICE_KEY)) return 0
       const license = await client.get(paths.account.license, licenseSchema)
@@ -182,10 +189,13 @@ export function answerActors(client: ApiClient = api) {
         ),
     ),
     regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
-      input.evidence
+      input.evidence || input.fileIds?.length
         ? client.post(
             paths.questionnaires.answer.regenerateWithEvidence(input.answerId),
-            { evidence: input.evidence },
+            {
+              ...(input.evidence ? { evidence: input.evidence } : {}),
+              ...(input.fileIds?.length ? { file_ids: input.fileIds } : {}),
+            },
             answerChangeSchema,
           )
         : client.post(

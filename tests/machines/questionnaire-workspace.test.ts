@@ -23,6 +23,7 @@ const pending = questionnaireWorkspaceMachine.provide({
     reanalyze: never<Questionnaire, { id: number }>(),
     licenseNotice: never<number, void>(),
     startGeneration: never<Questionnaire, { id: number }>(),
+    loadEvidenceFiles: never<{ id: number; name: string }[], void>(),
     cancelGeneration: never<Questionnaire, { id: number }>(),
   },
 })
@@ -65,6 +66,9 @@ const events: AnyEventObject[] = [
   { type: 'reanalyze' },
   { type: 'notice.close' },
   { type: 'generate' },
+  { type: 'files.load' },
+  { type: at('done', 'files.loading'), output: [{ id: 1, name: 'Policy.pdf' }] },
+  { type: at('error', 'files.loading'), error: new Error('offline') },
   { type: 'generate.cancel' },
   { type: 'answer.consistency', answerId: 10 },
   { type: 'section.run', operation: 'shorten', tabId: 1 },

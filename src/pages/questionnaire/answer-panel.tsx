@@ -135,10 +135,14 @@ export function AnswerPanel(props: {
   onDelete: (row: QuestionRow) => void
   onApplyConsistency: (answerId: number) => void
   onLibrarySaved?: (created: boolean) => void
+  /** Repository files offered as evidence, loaded when the evidence form opens. */
+  evidenceFiles: { id: number; name: string }[]
+  onWantFiles: () => void
   busy: boolean
 }) {
   const [evidenceOpen, setEvidenceOpen] = useState(false)
   const [evidence, setEvidence] = useState('')
+  const [fileIds, setFileIds] = useState<number[]>([])
   const evidenceId = useId()
   const answer = useActorRef(props.logic, { input: { row: props.row } })
   const row = useSelector(answer, selectRow)
@@ -369,7 +373,10 @@ export function AnswerPanel(props: {
             <Button
               size="xs"
               variant="ghost"
-              onClick={() => setEvidenceOpen((open) => !open)}
+              onClick={() => {
+                if (!evidenceOpen) props.onWantFiles()
+                setEvidenceOpen((open) => !open)
+              }}
               aria-expanded={evidenceOpen}
             >
               <FileText /> Regenerate with evidence
@@ -397,10 +404,15 @@ export function AnswerPanel(props: {
               className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}
               onSubmit={(event) => {
                 event.preventDefault()
-                if (!evidence.trim()) return
-                answer.send({ type: 'regenerate', evidence: evidence.trim() })
+                if (!evidence.trim() && !fileIds.length) return
+                answer.send({
+                  type: 'regenerate',
+                  evidence: evidence.trim() || undefined,
+                  fileIds: fileIds.length ? fileIds : undefined,
+                })
                 setEvidenceOpen(false)
                 setEvidence('')
+                setFileIds([])
               }}
             >
               <label className={fieldLabel} htmlFor={evidenceId}>
@@ -414,8 +426,39 @@ export function AnswerPanel(props: {
                 value={evidence}
                 onChange={(event) => setEvidence(event.target.value)}
               />
+              {props.evidenceFiles.length > 0 && (
+                <fieldset className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
+                  <legend className={fieldLabel}>Or answer from these files</legend>
+                  <div className={css({ maxH: '8rem', overflowY: 'auto', textStyle: 'sm' })}>
+                    {props.evidenceFiles.map((file) => (
+                      <label
+                        key={file.id}
+                        className={css({
+                          display: 'flex',
+                          gap: '2',
+                          alignItems: 'center',
+                          py: '0.5',
+                        })}
+                      >
+                        <input
+                          type="checkbox"
+                          checked={fileIds.includes(file.id)}
+                          onChange={() =>
+                            setFileIds((ids) =>
+                              ids.includes(file.id)
+                                ? ids.filter((id) => id !== file.id)
+                                : [...ids, file.id],
+                            )
+                          }
+                        />
+                        <span className={css({ overflowWrap: 'anywhere' })}>{file.name}</span>
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              )}
               <div className={actions}>
-                <Button type="submit" size="xs" disabled={!evidence.trim()}>
+                <Button type="submit" size="xs" disabled={!evidence.trim() && !fileIds.length}>
                   Regenerate from this evidence
                 </Button>
               </div>

@@ -36,6 +36,7 @@ import {
   passesFilter,
   questionnaireWorkspaceMachine,
   selectAllRows,
+  selectEvidenceFiles,
   selectFilter,
   selectFocusedId,
   selectHistory,
@@ -264,6 +265,7 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
   const focusedId = useSelector(workspaceRef, selectFocusedId)
   const rows = useSelector(workspaceRef, selectVisibleRows)
   const allRows = useSelector(workspaceRef, selectAllRows)
+  const evidenceFiles = useSelector(workspaceRef, selectEvidenceFiles)
   const loading = useSelector(workspaceRef, selectIsLoading)
   const loadError = useSelector(workspaceRef, selectLoadError)
   const inProgress = useSelector(workspaceRef, selectInProgress)
@@ -432,6 +434,9 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       }
       onDelete={setDeleting}
       onApplyConsistency={(answerId) => workspaceRef.send({ type: 'answer.consistency', answerId })}
+      onLibrarySaved={onLibrarySaved}
+      evidenceFiles={evidenceFiles}
+      onWantFiles={() => workspaceRef.send({ type: 'files.load' })}
       busy={busy}
     />
   )

@@ -381,6 +381,56 @@ describe('review operations', () => {
     ).toBe(404)
   })
 
+  it('regenerates from chosen repository files only, and stops a generation on request', async () => {
+    const user = await member()
+    const policy = await file(
+      user.token,
+      'Backup policy.pdf',
+      await makePdf([
+        [
+          'Backups',
+          'Backups are encrypted with AES-256 and copied to a second region every night.',
+        ],
+      ]),
+    )
+    await file(
+      user.token,
+      'Other.pdf',
+      await makePdf([
+        ['Backups', 'Backups of the legacy system are kept on tape for seven years.'],
+      ]),
+    )
+    const q = await questionnaire(user.token, [
+      'How are backups protected and where are they copied?',
+    ])
+    const [row] = await rowsOf(user.token, q.id)
+    const chosen = await post(
+      ctx,
+      Q.answer.regenerateWithEvidence(row.answer.id),
+      { file_ids: [policy] },
+      user.token,
+    )
+    expect(chosen.status).toBe(200)
+    const answer = chosen.body.questions[0].answer
+    expect(answer.text).toContain('second region')
+    expect(answer.citations.every((c: Body) => c.title === 'Backup policy.pdf')).toBe(true)
+    expect(chosen.body.operation.kind).toBe('regenerate_with_evidence')
+    const foreign = await post(
+      ctx,
+      Q.answer.regenerateWithEvidence(row.answer.id),
+      { file_ids: [999999] },
+      user.token,
+    )
+    expect(foreign.status).toBe(404)
+
+    const started = await post(ctx, Q.generate(q.id), {}, user.token)
+    expect(started.status).toBe(202)
+    const cancelled = await post(ctx, Q.cancelGeneration(q.id), {}, user.token)
+    expect(cancelled.status).toBe(200)
+    expect(cancelled.body.status).toBe('ready')
+    expect((await settle(user.token, q.id)).status).toBe('ready')
+  })
+
   it("answers another organisation's answers and questionnaires with 404", async () => {
     const owner = await member()
     const stranger = await member()
