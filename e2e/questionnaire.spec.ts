@@ -107,6 +107,8 @@ test('review a questionnaire: progress, tabs, edit, approve, undo, export the or
   await page.screenshot({ path: 'test-results/screens/questionnaire-375.png', fullPage: true })
   await grid.getByRole('option').nth(1).click()
   await expect(page.getByRole('region', { name: 'Answer' })).toContainText('DATA-02')
+  // the drawer slides in: let it settle before the picture
+  await page.waitForTimeout(600)
   await page.screenshot({ path: 'test-results/screens/questionnaire-375-panel.png' })
   await page.setViewportSize({ width: 1440, height: 900 })
 
