@@ -1,9 +1,15 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { calibrate } from '../../../server/answering/engine.ts'
-import { LLM_REQUIRED } from '../../../server/answering/service.ts'
+import { createAnsweringService, LLM_REQUIRED } from '../../../server/answering/service.ts'
 import { leadingChoice, terms, toVocabulary } from '../../../server/answering/text.ts'
+import { createLogger } from '../../../server/logger.ts'
+import { createQuestionnaireService } from '../../../server/modules/questionnaires/service.ts'
+import { createDiskStorage } from '../../../server/storage/index.ts'
 import { makePdf } from '../../fixtures/documents.ts'
 import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
@@ -199,6 +205,62 @@ describe('generation with the library engine', () => {
       [q.id],
     )
     expect(dupes).toEqual([])
+  })
+
+  it('DU2: a generation cut off by a crash resumes from where it stopped, keeping saved answers', async () => {
+    const user = await member()
+    await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Do you encrypt backups?', answer: 'Yes', dropdown_value: 'Yes' },
+      user.token,
+    )
+    await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Do you rotate encryption keys?', answer: 'Yes', dropdown_value: 'Yes' },
+      user.token,
+    )
+    const q = await questionnaire(user.token, [
+      'Do you encrypt backups?',
+      'Do you rotate encryption keys?',
+    ])
+    const rows = await rowsOf(user.token, q.id)
+    // the state a crash leaves: generating, the first answer saved, the second still pending
+    const { rows: ops } = await ctx.database.pool.query<{ id: string }>(
+      `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary) values ($1, $2, 'generate', 'Generated answers') returning id`,
+      [user.orgId, q.id],
+    )
+    await ctx.database.pool.query(
+      `update questionnaire_answers set status = 'generated', choice = 'Yes', text = 'Saved before the crash', confidence = 0.9 where id = $1`,
+      [rows[0].answer.id],
+    )
+    await ctx.database.pool.query(
+      `update questionnaires set status = 'generating', updated_at = now() - interval '10 minutes' where id = $1`,
+      [q.id],
+    )
+    const questionnaires = createQuestionnaireService({
+      database: ctx.database,
+      storage: createDiskStorage(mkdtempSync(path.join(tmpdir(), 'quire-du2-'))),
+      logger: createLogger('silent'),
+      parseLimits: {},
+    })
+    const answering = createAnsweringService({
+      database: ctx.database,
+      logger: createLogger('silent'),
+      questionnaires,
+    })
+    expect(await answering.recover(60_000)).toBe(1)
+    const done = await settle(user.token, q.id)
+    expect(done).toMatchObject({ status: 'ready', answered: 2 })
+    const after = await rowsOf(user.token, q.id)
+    expect(after[0].answer.text).toBe('Saved before the crash')
+    expect(after[1].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
+    const { rows: op } = await ctx.database.pool.query<{ question_count: number }>(
+      'select question_count from questionnaire_operations where id = $1',
+      [ops[0]?.id],
+    )
+    expect(op[0]?.question_count).toBe(1)
   })
 
   it("answers only from the requester's organisation (LL1)", async () => {
