@@ -59,7 +59,7 @@ export interface PassageHit {
 export const NO_EVIDENCE = 'No answer: the knowledge base holds no evidence for this question.'
 
 /** Library matches below this similarity are not reused. */
-const REUSE_FLOOR = 0.5
+const REUSE_FLOOR = 0.4
 /** Passage coverage (share of the question's weighted terms) needed for an extractive answer. */
 const EXTRACT_FLOOR = 0.55
 

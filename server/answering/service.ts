@@ -191,7 +191,7 @@ export function createAnsweringService(deps: {
     index?: PassageIndex,
   ): Promise<EngineAnswer> {
     const matches = evidence?.fileIds?.length ? [] : library.match(question.text)
-    const strong = matches.some((match) => match.score >= 0.5)
+    const strong = matches.some((match) => match.score >= 0.6)
     let passages: PassageHit[] = []
     if (!strong || evidence) {
       passages =

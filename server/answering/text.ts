@@ -63,7 +63,16 @@ export const SYNONYMS: string[][] = [
     'centralized logging',
     'centralised logging',
   ],
-  ['ids', 'intrusion detection', 'intrusion detection system', 'ips', 'intrusion prevention'],
+  [
+    'ids',
+    'intrusion detection',
+    'intrusion detection system',
+    'ips',
+    'intrusion prevention',
+    'intrusion prevention system',
+    'intrusions',
+    'intrusion monitoring',
+  ],
   ['dlp', 'data loss prevention', 'data leakage prevention'],
   ['vpn', 'virtual private network'],
   ['ddos', 'distributed denial of service', 'denial of service', 'dos attack'],
@@ -156,6 +165,24 @@ export const SYNONYMS: string[][] = [
     'enforces',
     'enforcing',
   ],
+  [
+    'pci',
+    'pci dss',
+    'pci-dss',
+    'credit card',
+    'credit cards',
+    'cardholder data',
+    'payment card',
+    'payment cards',
+  ],
+  [
+    'segmentation',
+    'network segmentation',
+    'segmented network',
+    'network segregation',
+    'segregated networks',
+  ],
+  ['surveillance', 'video surveillance', 'cctv', 'security cameras', 'camera surveillance'],
 ]
 
 const STOP = new Set(
