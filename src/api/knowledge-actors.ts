@@ -30,6 +30,7 @@ import type {
   UploadQueueEvents,
 } from '../../machines/upload-queue/index.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
+import { downloadPath } from './download.ts'
 import { readTokens } from './tokens.ts'
 
 /**
@@ -174,26 +175,8 @@ export function repositoryActors(client: ApiClient = api) {
 }
 
 /** Downloads a repository file with the bearer token and saves it under its name. */
-export async function downloadFile(id: number, name: string, client: ApiClient = api) {
-  const send = () =>
-    fetch(`${API_PREFIX}${paths.files.download(id)}`, {
-      headers: { Authorization: `Bearer ${readTokens().access ?? ''}` },
-    })
-  let response = await send()
-  if (response.status === 401 && (await client.refreshTokens())) response = await send()
-  if (!response.ok) {
-    const body: unknown = await response.json().catch(() => undefined)
-    throw new ApiError(response.status, body, errorText(body, 'The file could not be downloaded'))
-  }
-  const url = URL.createObjectURL(await response.blob())
-  const link = document.createElement('a')
-  link.href = url
-  link.download = name
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
+export const downloadFile = (id: number, name: string, client: ApiClient = api) =>
+  downloadPath(paths.files.download(id), name, client)
 
 export function knowledgeActors(client: ApiClient = api) {
   return {

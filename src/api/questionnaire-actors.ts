@@ -1,9 +1,8 @@
 import { fromCallback, fromPromise } from 'xstate'
 import { safeParse } from 'zod/mini'
 import { licenseSchema } from '../../contract/auth.ts'
-import { errorText } from '../../contract/errors.ts'
 import { batchDeleteResponseSchema, repositoryFileListSchema } from '../../contract/knowledge.ts'
-import { API_PREFIX, paths } from '../../contract/paths.ts'
+import { paths } from '../../contract/paths.ts'
 import {
   type AnswerChange,
   answerChangeSchema,
@@ -31,9 +30,9 @@ import type {
   WorkspaceData,
   WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
-import { type ApiClient, ApiError, api } from './client.ts'
+import { type ApiClient, api } from './client.ts'
+import { downloadPath } from './download.ts'
 import { uploadWithProgress } from './knowledge-actors.ts'
-import { readTokens } from './tokens.ts'
 
 /**
  * The real side effects of the questionnaire review page's machines: the workspace, each
@@ -43,32 +42,12 @@ import { readTokens } from './tokens.ts'
 /** The browser-session key that remembers the license notice was shown (spec section 2). */
 export const LICENSE_NOTICE_KEY = 'quire.license-notice-shown'
 
-/** Downloads a binary answer of the API as a file. */
-export async function downloadPath(path: string, name: string, client: ApiClient = api) {
-  const send = () =>
-    fetch(`${API_PREFIX}${path}`, {
-      headers: { Authorization: `Bearer ${readTokens().access ?? ''}` },
-    })
-  let response = await send()
-  if (response.status === 401 && (await client.refreshTokens())) response = await send()
-  if (!response.ok) {
-    const body: unknown = await response.json().catch(() => undefined)
-    throw new ApiError(response.status, body, errorText(body, 'The file could not be downloaded'))
-  }
-  const url = URL.createObjectURL(await response.blob())
-  const link = document.createElement('a')
-  link.href = url
-  link.download = name
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
-
 const contradictionNotice = (count: number) =>
   count
     ? `${count} approved answer${count === 1 ? '' : 's'} to the same question say${count === 1 ? 's' : ''} Yes where another says No: review ${count === 1 ? 'it' : 'them'}.`
     : undefined
+
+export { downloadPath }
 
 export function workspaceActors(client: ApiClient = api) {
   return {

@@ -250,11 +250,8 @@ export default function QuestionnairePage() {
   return <QuestionnaireWorkspace key={id} id={id} />
 }
 
-let defaultLogic: QuestionnaireLogic | null = null
-
 export function QuestionnaireWorkspace(props: { id: number; logic?: QuestionnaireLogic }) {
-  defaultLogic ??= props.logic ? null : createQuestionnaireLogic()
-  const logic = props.logic ?? (defaultLogic as QuestionnaireLogic)
+  const [logic] = useState(() => props.logic ?? createQuestionnaireLogic())
   const workspaceRef = useActorRef(logic.workspace, { input: { id: props.id } })
   const exportRef = useActorRef(logic.exports, { input: { id: props.id } })
   const toaster = ToasterContext.useActorRef()
