@@ -232,6 +232,11 @@ export const answerMachine = setup({
         'row.update': { target: 'settling', actions: 'adoptRow' },
         edit: { target: 'editing', actions: 'startDraft' },
         'library.save': { target: 'savingToLibrary', actions: 'clearError' },
+        // an explicit request: the approved answer is replaced, and the history can undo it
+        regenerate: {
+          target: 'regenerating',
+          actions: { type: 'rememberAction', params: 'regenerate' },
+        },
         unapprove: {
           target: 'unapproving',
           actions: [
