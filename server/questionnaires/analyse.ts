@@ -150,6 +150,23 @@ function questionsFromMapping(
       section = text
       continue
     }
+    // a numbered heading ('2 | Data protection') above its numbered questions ('2.1', '2.2')
+    if (mapping.id_column !== null && !looksLikeQuestion(text) && text.length <= 80) {
+      const id = clean(row[mapping.id_column])
+      const next = sheet.rows
+        .slice(index + 1, index + 4)
+        .find((candidate) => clean(candidate[mapping.question_column]))
+      const nextId = next ? clean(next[mapping.id_column]) : ''
+      if (
+        id &&
+        nextId.length > id.length &&
+        /^[.-]/.test(nextId.slice(id.length)) &&
+        nextId.startsWith(id)
+      ) {
+        section = text
+        continue
+      }
+    }
     const rawRef = mapping.id_column !== null ? clean(row[mapping.id_column]) : ''
     const ref = rawRef ? (normaliseId(rawRef) ?? rawRef.slice(0, 60)) : null
     const key = `${sheet.name}\u001f${ref ?? text.toLowerCase()}`
