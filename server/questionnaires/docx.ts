@@ -26,7 +26,8 @@ export interface DocxCell {
 export interface DocxLayout {
   xml: string
   tables: DocxCell[][][]
-  paragraphs: { text: string; end: number }[]
+  /** Top-level paragraphs; `listed` when Word numbers them itself (a list item). */
+  paragraphs: { text: string; end: number; listed: boolean }[]
 }
 
 const DOCUMENT = 'word/document.xml'
@@ -37,7 +38,8 @@ export function readDocx(buffer: Uint8Array): DocxLayout {
   if (!data) throw new Error('The file has no document body')
   const xml = strFromU8(data)
   const tables: DocxCell[][][] = []
-  const paragraphs: { text: string; end: number }[] = []
+  const paragraphs: { text: string; end: number; listed: boolean }[] = []
+  let listed = false
   let tableDepth = 0
   let table: DocxCell[][] | null = null
   let row: DocxCell[] | null = null
@@ -63,11 +65,13 @@ export function readDocx(buffer: Uint8Array): DocxLayout {
           }
         } else if (name === 'w:p') {
           paragraph = ''
+          listed = false
           paragraphText = ''
         } else if (name === 'w:t') inText = true
         else if (name === 'w:tab' && paragraph !== null) paragraphText += '\t'
         else if ((name === 'w:br' || name === 'w:cr') && paragraph !== null) paragraphText += '\n'
         else if (name === 'w:r') inRun = true
+        else if (name === 'w:numPr' && paragraph !== null) listed = true
         if (tableDepth === 1 && cell && !capture) {
           if (name === 'w:pPr' && !inRun && !cell.pPr)
             capture = { name, start: parser.startIndex, into: 'pPr' }
@@ -87,7 +91,7 @@ export function readDocx(buffer: Uint8Array): DocxLayout {
         else if (name === 'w:r') inRun = false
         else if (name === 'w:p' && paragraph !== null) {
           const text = decode(paragraphText)
-          if (tableDepth === 0) paragraphs.push({ text, end: parser.endIndex + 1 })
+          if (tableDepth === 0) paragraphs.push({ text, end: parser.endIndex + 1, listed })
           else if (cell) cell.text = cell.text ? `${cell.text}\n${text}` : text
           paragraph = null
         } else if (tableDepth === 1 && name === 'w:tc' && cell && row) {

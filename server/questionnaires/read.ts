@@ -101,11 +101,15 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
     })
   }
   // numbered questions in the text
+  let item = 0
   layout.paragraphs.forEach((paragraph, index) => {
     const match = NUMBERED.exec(paragraph.text.trim())
-    if (!match || !looksLikeQuestion(match[2] as string)) return
-    const ref = match[1] as string
-    const text = (match[2] as string).trim()
+    // typed numbers ('3. Do you...'), or Word's own list numbering, which the text does not carry
+    if (paragraph.listed) item += 1
+    const listedQuestion = !match && paragraph.listed && looksLikeQuestion(paragraph.text)
+    if (!listedQuestion && (!match || !looksLikeQuestion(match[2] as string))) return
+    const ref = listedQuestion ? String(item) : (match?.[1] as string)
+    const text = listedQuestion ? paragraph.text.trim() : (match?.[2] as string).trim()
     const key = `p\u001f${ref}\u001f${text.toLowerCase()}`
     if (seen.has(key)) return
     seen.add(key)

@@ -58,3 +58,45 @@ describe('analysis of tabs without question IDs', () => {
     ])
   })
 })
+
+describe('Word questionnaires', () => {
+  it('finds questions in table rows, typed numbers and Word list items, and fills them', async () => {
+    const { makeDocx } = await import('../../fixtures/documents.ts')
+    const { readQuestionnaireBuffer } = await import('../../../server/questionnaires/read.ts')
+    const { patchDocx, readDocx } = await import('../../../server/questionnaires/docx.ts')
+    const { DEFAULT_PARSE_LIMITS } = await import('../../../server/ingest/types.ts')
+    const listItem = (text: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`
+    const docx = makeDocx(
+      [
+        {
+          table: [
+            ['Question', 'Response'],
+            ['Do you encrypt data in transit?', ''],
+          ],
+        },
+        { paragraph: '2. Do you have a business continuity plan?' },
+      ],
+      (body) =>
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}${listItem('Do you run background checks on staff?')}${listItem('Company overview')}</w:body></w:document>`,
+    )
+    const { tabs } = await readQuestionnaireBuffer(
+      docx,
+      'rfp.docx',
+      'docx',
+      {},
+      DEFAULT_PARSE_LIMITS,
+    )
+    expect(tabs[0]?.questions.map((q) => [q.ref, q.text, q.target?.type])).toEqual([
+      [null, 'Do you encrypt data in transit?', 'docx_cell'],
+      ['2', 'Do you have a business continuity plan?', 'docx_paragraph'],
+      ['1', 'Do you run background checks on staff?', 'docx_paragraph'],
+    ])
+    const filled = patchDocx(new Uint8Array(docx), [
+      { type: 'after_paragraph', paragraph: 1, value: '=cmd|calc' },
+    ])
+    const layout = readDocx(filled)
+    // UP9: a formula-looking answer is neutralised in Word too
+    expect(layout.paragraphs.map((p) => p.text)).toContain("'=cmd|calc")
+  })
+})
