@@ -62,6 +62,11 @@ export const NO_EVIDENCE = 'No answer: the knowledge base holds no evidence for 
 const REUSE_FLOOR = 0.4
 /** Passage coverage (share of the question's weighted terms) needed for an extractive answer. */
 const EXTRACT_FLOOR = 0.55
+/** A question a Yes or a No answers ('Do you...', 'Is there...'), not 'How often...'. */
+const YES_NO_QUESTION =
+  /^\s*(\(.*?\)\s*)?(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall|may|must)\b/i
+/** Coverage at which a passage stating the practice supports a Yes. */
+const AFFIRM_FLOOR = 0.8
 
 /**
  * Similarity to probability of being right, fitted on the evaluation protocols (reliability table
@@ -401,6 +406,10 @@ function coverage(question: string, passage: string, space: TfIdf) {
     if (have.has(term)) found += weight
   }
   const ranked = sentences(passage)
+    // a question restated (a questionnaire template, a list of questions) is not evidence
+    .filter(
+      (sentence) => !sentence.trim().endsWith('?') && !/^\s*(question|order)\s*:/i.test(sentence),
+    )
     .map((sentence) => {
       const words = new Set(terms(sentence))
       return { sentence, hits: wanted.filter((term) => words.has(term)).length }
@@ -422,11 +431,19 @@ function extractive(question: QuestionInput, passages: PassageHit[], space: TfId
     if (usedSources.has(sourceKey)) continue
     usedSources.add(sourceKey)
     const text = item.best.join(' ')
+    // a passage that states the practice the question asks about, without a negation, supports
+    // a Yes at low confidence (the reviewer sees the quote); it never supports a No
+    const yes = question.vocabulary?.find((value) => leadingChoice(value) === 'yes') ?? null
+    const affirms =
+      yes !== null &&
+      YES_NO_QUESTION.test(question.text) &&
+      candidates.length === 0 &&
+      item.share >= AFFIRM_FLOOR &&
+      !/\b(not|no|never|cannot|can't|don't|doesn't|without|unless|neither|nor)\b/i.test(text)
     candidates.push({
       text,
-      // a passage never decides a Yes or a No on its own
-      choice: null,
-      confidence: Math.min(0.6, 0.15 + 0.5 * item.share),
+      choice: affirms ? yes : null,
+      confidence: affirms ? 0.45 : Math.min(0.6, 0.15 + 0.5 * item.share),
       citations: [
         {
           source: item.passage.source,
