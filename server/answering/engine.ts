@@ -535,6 +535,10 @@ export class PassageIndex {
   private readonly postings = new Map<string, number[]>()
   private readonly lengths: number[]
   private readonly average: number
+  /** BM25 length normalisation per passage: 1.2 * (0.25 + 0.75 * length / average). */
+  private readonly norms: Float64Array
+  private scores = new Float64Array(0)
+  private matched = new Uint8Array(0)
 
   constructor(hits: PassageHit[]) {
     this.hits = hits
@@ -556,6 +560,10 @@ export class PassageIndex {
       }
     })
     this.average = hits.length ? total / hits.length : 1
+    this.norms = Float64Array.from(
+      this.lengths,
+      (length) => 1.2 * (0.25 + (0.75 * length) / this.average),
+    )
   }
 
   get size() {
@@ -564,9 +572,13 @@ export class PassageIndex {
 
   search(question: string, limit = 12): PassageHit[] {
     const wanted = [...new Set(terms(question))]
-    const scores = new Map<number, number>()
-    const matched = new Map<number, number>()
     const n = this.hits.length
+    if (this.scores.length !== n) {
+      this.scores = new Float64Array(n)
+      this.matched = new Uint8Array(n)
+    }
+    const { scores, matched } = this
+    const touched: number[] = []
     for (const term of wanted) {
       const posting = this.postings.get(term)
       if (!posting) continue
@@ -575,19 +587,31 @@ export class PassageIndex {
       for (let i = 0; i < posting.length; i += 2) {
         const index = posting[i] as number
         const tf = posting[i + 1] as number
-        const length = this.lengths[index] as number
-        const score = (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * length) / this.average))
-        scores.set(index, (scores.get(index) ?? 0) + score)
-        matched.set(index, (matched.get(index) ?? 0) + 1)
+        const norm = this.norms[index] as number
+        if (matched[index] === 0) touched.push(index)
+        scores[index] = (scores[index] as number) + (idf * tf * 2.2) / (tf + norm)
+        matched[index] = (matched[index] as number) + 1
       }
     }
     // as in the database search: a passage sharing one word with the question is no evidence
     const need = Math.min(2, wanted.length)
-    return [...scores.entries()]
-      .filter(([index]) => (matched.get(index) ?? 0) >= need)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([index, score]) => ({ ...(this.hits[index] as PassageHit), rank: score }))
+    const best: { index: number; score: number }[] = []
+    for (const index of touched) {
+      const score = scores[index] as number
+      if ((matched[index] as number) >= need) {
+        if (best.length < limit) {
+          best.push({ index, score })
+          if (best.length === limit) best.sort((a, b) => b.score - a.score)
+        } else if (score > (best[limit - 1] as { score: number }).score) {
+          best[limit - 1] = { index, score }
+          best.sort((a, b) => b.score - a.score)
+        }
+      }
+      scores[index] = 0
+      matched[index] = 0
+    }
+    best.sort((a, b) => b.score - a.score)
+    return best.map(({ index, score }) => ({ ...(this.hits[index] as PassageHit), rank: score }))
   }
 }
 
