@@ -281,7 +281,7 @@ export function createAnsweringService(deps: {
       [questionnaireId],
     )
     const head = rows[0]
-    if (!head || head.status !== 'generating') return
+    if (head?.status !== 'generating') return
     const orgId = Number(head.org_id)
     const [library, index] = await Promise.all([
       loadLibrary(deps.database, orgId),

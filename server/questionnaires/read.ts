@@ -109,7 +109,7 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
     const listedQuestion = !match && paragraph.listed && looksLikeQuestion(paragraph.text)
     if (!listedQuestion && (!match || !looksLikeQuestion(match[2] as string))) return
     const ref = listedQuestion ? String(item) : (match?.[1] as string)
-    const text = listedQuestion ? paragraph.text.trim() : (match?.[2] as string).trim()
+    const text = listedQuestion ? paragraph.text.trim() : (match?.[2] ?? '').trim()
     const key = `p\u001f${ref}\u001f${text.toLowerCase()}`
     if (seen.has(key)) return
     seen.add(key)
