@@ -17,7 +17,7 @@ import { root, round, tempDataDir } from './support.ts'
  * Questionnaire figures: the analysis job (parser process + database writes) on HECVAT 4.1.4 and
  * on a generated 2,000-question, 5-tab workbook; export into the original HECVAT 4.1.4 with every
  * answer filled; and `GET {id}/answers/` for 2,000 answered questions through the HTTP app
- * (authentication, tenancy, validation, JSON), p50/p95 over 50 calls.
+ * (authentication, tenancy, validation, gzipped JSON), p50/p95 over 50 calls.
  */
 const hecvat = path.resolve(root, '../shared/data/questionnaires/HECVAT_4.1.4_blank.xlsx')
 
@@ -157,7 +157,7 @@ try {
     for (let i = 0; i < 53; i++) {
       const started = performance.now()
       const res = await app.request(apiPath(paths.questionnaires.answers(big.id)), {
-        headers: { authorization: `Bearer ${access}` },
+        headers: { authorization: `Bearer ${access}`, 'accept-encoding': 'gzip' },
       })
       bytes = (await res.arrayBuffer()).byteLength
       if (res.status !== 200) throw new Error(`answers answered ${res.status}`)
