@@ -259,7 +259,13 @@ async function runProtocol(
       for (const row of rows) {
         const g = gold.get(keyOf(row.ref, row.text))
         const p = predictions.find((x) => x.key === keyOf(row.ref, row.text))
-        if (!g?.choice || (p?.answered && p.choice === g.choice)) continue
+        if (
+          !g?.choice ||
+          (p?.answered &&
+            p.choice === g.choice &&
+            (p.confidence >= 0.8 || process.env.EVAL_DEBUG !== 'all'))
+        )
+          continue
         const top = library.match(row.text, 1)[0]
         console.error(
           JSON.stringify({
@@ -269,6 +275,7 @@ async function runProtocol(
             got: p?.choice,
             text: row.answer.text.slice(0, 60),
             status: row.answer.status,
+            confidence: p?.confidence,
             top: top
               ? [
                   top.score.toFixed(2),
@@ -356,7 +363,9 @@ if (args.includes('--questionnaire')) {
         path.join(instructure, 'documents', name),
       )
     : []
-  const lites = readdirSync(instructure).filter((name) => /HECVAT_Lite\.(xlsx|csv)$/.test(name))
+  const lites = readdirSync(instructure).filter((name) =>
+    /HECVAT_Lite(_v[0-9.]+)?\.(xlsx|csv)$/.test(name),
+  )
   const protocols: [string, string[], string, string?][] = [
     [
       'a',

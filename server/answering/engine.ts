@@ -33,6 +33,12 @@ export interface Candidate {
   choice: string | null
   confidence: number
   citations: Citation[]
+  /**
+   * Set when the engine declines to pick (the organisation's own records disagree): why, for the
+   * reviewer. Such a candidate is stored as 'no answer' with its sources; the answers it declined
+   * to choose between follow it as candidates.
+   */
+  withheld?: string
 }
 
 export interface EngineAnswer {
@@ -60,6 +66,22 @@ export const NO_EVIDENCE = 'No answer: the knowledge base holds no evidence for 
 
 /** Library matches below this similarity are not reused. */
 const REUSE_FLOOR = 0.4
+/**
+ * Below this similarity a library match is a related question, not the same one: it may give its
+ * answer as a No or a value, never as a Yes. A Yes claims a practice, and a claim needs the
+ * question itself answered (or the practice stated in a document).
+ */
+const WEAK_MATCH = 0.5
+/** Matches this close to the best one, or above SAME_QUESTION, ask the same question: they vote. */
+const PEER_WINDOW = 0.05
+const SAME_QUESTION = 0.9
+/**
+ * When the records that answer the same question disagree and the commonest answer has less than
+ * this share of them, the engine does not choose: the reviewer does, from the candidates.
+ */
+const MAJORITY = 2 / 3
+/** A word the library does not know is read as the known word this close to it in trigrams. */
+const SPELLING_FLOOR = 0.7
 /** Passage coverage (share of the question's weighted terms) needed for an extractive answer. */
 const EXTRACT_FLOOR = 0.55
 /** A question a Yes or a No answers ('Do you...', 'Is there...'), not 'How often...'. */
@@ -118,15 +140,19 @@ export class Library {
   private readonly vectors: Map<string, number>[]
   private readonly pairVectors: Map<string, number>[]
   private readonly byTerm = new Map<string, number[]>()
+  /** Known terms by their first letter, for spelling correction; corrections made so far. */
+  private readonly termsByInitial = new Map<string, { term: string; grams: Grams }[]>()
+  private readonly corrections = new Map<string, string>()
 
   constructor(entries: LibraryEntry[]) {
-    // analyst copies repeat a vendor's rows: one entry per question and answer
+    // analyst copies repeat a vendor's rows: one entry per question and answer in a source
     const seen = new Set<string>()
     this.entries = entries.filter((entry) => {
       // cached formula results and placeholders are not answers
       if (/^(\d+(\.\d+)?|#n\/a|#ref!|-+|\.+|tbd)$/i.test(entry.answer.trim()) && !entry.detail)
         return false
-      const key = `${entry.question.toLowerCase().replace(/\s+/g, ' ')}\u001f${entry.answer.toLowerCase()}\u001f${entry.detail.slice(0, 80)}`
+      // within one source: the same answer in two files is two records that agree
+      const key = `${sourceOf(entry)}\u001f${entry.question.toLowerCase().replace(/\s+/g, ' ')}\u001f${entry.answer.toLowerCase()}\u001f${entry.detail.slice(0, 80)}`
       if (seen.has(key)) return false
       seen.add(key)
       return true
@@ -150,12 +176,42 @@ export class Library {
     return this.entries.length
   }
 
+  /** The term itself when the library knows it, else the known term it is a misspelling of. */
+  private spelled(term: string): string {
+    if (term.length < 5 || /\d/.test(term) || this.byTerm.has(term)) return term
+    const known = this.corrections.get(term)
+    if (known !== undefined) return known
+    if (!this.termsByInitial.size) {
+      for (const candidate of this.byTerm.keys()) {
+        if (candidate.length < 5 || /\d/.test(candidate)) continue
+        const bucket = this.termsByInitial.get(candidate[0] as string) ?? []
+        bucket.push({ term: candidate, grams: trigrams(candidate) })
+        this.termsByInitial.set(candidate[0] as string, bucket)
+      }
+    }
+    const grams = trigrams(term)
+    let best = term
+    let bestScore = SPELLING_FLOOR
+    for (const candidate of this.termsByInitial.get(term[0] as string) ?? []) {
+      if (Math.abs(candidate.term.length - term.length) > 2) continue
+      const score = trigramCosine(grams, candidate.grams)
+      if (score > bestScore) {
+        bestScore = score
+        best = candidate.term
+      }
+    }
+    this.corrections.set(term, best)
+    return best
+  }
+
   /**
    * The closest library questions, best first. The score is mostly word overlap (TF-IDF cosine
-   * over terms) with a fifth from adjacent pairs, so that word order counts a little.
+   * over terms) with a fifth from adjacent pairs, so that word order counts a little. A word the
+   * library does not know is read as the known word closest to it in character trigrams (a typo
+   * or another spelling: 'accomodate' is 'accommodate').
    */
-  match(question: string, k = 8): { entry: LibraryEntry; score: number }[] {
-    const list = terms(question)
+  match(question: string, k = 16): { entry: LibraryEntry; score: number }[] {
+    const list = terms(question).map((term) => this.spelled(term))
     const vector = this.space.vector(list)
     const pairVector = this.pairSpace.vector(pairsOf(list))
     const candidates = new Set<number>()
@@ -177,6 +233,33 @@ export class Library {
 }
 
 const pairsOf = (words: string[]) => words.slice(1).map((word, i) => `${words[i]}_${word}`)
+
+type Grams = Map<string, number>
+
+/** Character trigrams of a text's words (lower case, letters and digits), as counts. */
+export function trigrams(text: string): Grams {
+  const grams: Grams = new Map()
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const padded = `  ${word} `
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      const gram = padded.slice(i, i + 3)
+      grams.set(gram, (grams.get(gram) ?? 0) + 1)
+    }
+  }
+  return grams
+}
+
+export function trigramCosine(a: Grams, b: Grams): number {
+  let dot = 0
+  let na = 0
+  let nb = 0
+  for (const [gram, count] of a) {
+    na += count * count
+    dot += count * (b.get(gram) ?? 0)
+  }
+  for (const count of b.values()) nb += count * count
+  return na && nb ? dot / Math.sqrt(na * nb) : 0
+}
 
 export async function loadLibrary(database: Database, orgId: number): Promise<Library> {
   const { pool } = database
@@ -359,6 +442,8 @@ function libraryCandidate(
   let text: string
   if (vocabulary) {
     choice = toVocabulary(raw, vocabulary) ?? toVocabulary(entry.answer, vocabulary)
+    // a related question's Yes is no claim about this one
+    if (match.score < WEAK_MATCH && choice && leadingChoice(choice) === 'yes') choice = null
     // a library answer that fits none of the cell's values is not forced into one
     if (!choice && isChoiceWord(entry.answer)) return null
     text = entry.detail || (isChoiceWord(entry.answer) ? '' : entry.answer)
@@ -368,6 +453,9 @@ function libraryCandidate(
         .replace(/^\s*(yes|no|n\/?a|not applicable)\b[\s.,:;–—-]*/i, '')
         .trim()
         .replace(/^\p{Ll}/u, (first) => first.toUpperCase())
+  } else if (match.score < WEAK_MATCH && leadingChoice(entry.answer) === 'yes') {
+    // a related question's Yes is no claim about this one: its narrative alone, if any
+    text = entry.detail
   } else {
     text =
       isChoiceWord(entry.answer) && entry.detail
@@ -462,6 +550,49 @@ function extractive(question: QuestionInput, passages: PassageHit[], space: TfId
 const candidateKey = (candidate: Candidate) =>
   `${candidate.choice ?? ''}\u001f${candidate.text.toLowerCase().replace(/\s+/g, ' ').slice(0, 200)}`
 
+/** The source a library entry speaks for: one vote per file or Q&A item. */
+const sourceOf = (entry: LibraryEntry) =>
+  entry.source === 'qa' ? `qa${entry.id}` : `file${entry.fileId ?? entry.id}`
+
+const choiceOf = (entry: LibraryEntry) => leadingChoice(entry.dropdown ?? entry.answer)
+
+const CHOICE_LABEL = { yes: 'Yes', no: 'No', na: 'N/A' } as const
+
+/**
+ * The library matches that ask the same question, one per source, and how their Yes/No/N/A
+ * answers split. The winner is the commonest answer (ties: the best match's).
+ */
+function vote(strong: { entry: LibraryEntry; score: number }[]) {
+  const top = strong[0]
+  if (!top) return null
+  const bySource = new Map<string, { entry: LibraryEntry; score: number }>()
+  for (const match of strong) {
+    if (match.score < top.score - PEER_WINDOW && match.score < SAME_QUESTION) continue
+    const key = sourceOf(match.entry)
+    if (!bySource.has(key)) bySource.set(key, match)
+  }
+  const peers = [...bySource.values()].filter((match) => choiceOf(match.entry))
+  if (peers.length < 2) return null
+  const counts = new Map<string, { count: number; first: number }>()
+  peers.forEach((match, index) => {
+    const key = choiceOf(match.entry) as string
+    const current = counts.get(key) ?? { count: 0, first: index }
+    current.count += 1
+    counts.set(key, current)
+  })
+  const ranked = [...counts.entries()].sort(
+    (a, b) => b[1].count - a[1].count || a[1].first - b[1].first,
+  )
+  const [winner] = ranked
+  if (!winner) return null
+  return {
+    peers,
+    winner: winner[0],
+    share: winner[1].count / peers.length,
+    counts: ranked.map(([choice, { count }]) => ({ choice, count })),
+  }
+}
+
 /** Up to three distinct candidates for a question, best first; none when there is no evidence. */
 export function answerFromEvidence(
   question: QuestionInput,
@@ -472,32 +603,37 @@ export function answerFromEvidence(
   const candidates: Candidate[] = []
   const seen = new Set<string>()
   let strong = matches.filter((match) => match.score >= REUSE_FLOOR)
-  // several near-equal matches (the same question answered in several files): the answer most of
-  // them give goes first, and its confidence says how far they agree
+  // the same question answered in several files: the answer most of them give goes first, and
+  // its confidence says how far they agree; when they are split, the reviewer chooses
+  const split = vote(strong)
   let agreement = 1
-  const top = strong[0]
-  if (top) {
-    const peers = strong.filter((match) => match.score >= top.score - 0.03)
-    if (peers.length > 1) {
-      const votes = new Map<string, { count: number; first: number }>()
-      peers.forEach((match, index) => {
-        const key = leadingChoice(match.entry.dropdown ?? match.entry.answer) ?? `#${index}`
-        const vote = votes.get(key) ?? { count: 0, first: index }
-        vote.count += 1
-        votes.set(key, vote)
-      })
-      const [winner] = [...votes.entries()].sort(
-        (a, b) => b[1].count - a[1].count || a[1].first - b[1].first,
+  if (split && split.counts.length > 1) {
+    agreement = split.share
+    const chosen = strong.filter((match) => choiceOf(match.entry) === split.winner)
+    strong = [...chosen, ...strong.filter((match) => !chosen.includes(match))]
+    if (split.share < MAJORITY) {
+      const opposing = split.counts.map(({ choice }) =>
+        strong.find((match) => choiceOf(match.entry) === choice),
       )
-      if (winner) {
-        agreement = winner[1].count / peers.length
-        const chosen = peers.filter(
-          (match, index) =>
-            (leadingChoice(match.entry.dropdown ?? match.entry.answer) ?? `#${index}`) ===
-            winner[0],
-        )
-        strong = [...chosen, ...strong.filter((match) => !chosen.includes(match))]
-      }
+      const sides = split.counts
+        .map(({ choice, count }) => `${count} answer ${CHOICE_LABEL[choice as 'yes']}`)
+        .join(', ')
+      candidates.push({
+        text: '',
+        choice: null,
+        confidence: 0,
+        withheld: `Your records disagree: of ${split.peers.length} that answer this question, ${sides}. Choose the candidate that is true for this questionnaire, or write the answer.`,
+        citations: split.peers
+          .slice(0, 6)
+          .flatMap((match) => libraryCandidate(question, match)?.citations ?? []),
+      })
+      // one candidate per side, best match first
+      strong = [
+        ...opposing.filter((match): match is { entry: LibraryEntry; score: number } =>
+          Boolean(match),
+        ),
+        ...strong,
+      ]
     }
   }
   for (const match of strong) {
@@ -506,9 +642,14 @@ export function answerFromEvidence(
     const key = candidateKey(candidate)
     if (seen.has(key)) continue
     seen.add(key)
-    // the first answer carries the agreement of the files that hold the same question
-    if (candidates.length === 0 && agreement < 1)
-      candidate.confidence = Math.min(candidate.confidence, 0.35 + 0.6 * agreement ** 2)
+    // an answer carries the agreement of the files that hold the same question
+    if (agreement < 1) {
+      const side = split?.counts.find(
+        (item) => item.choice === leadingChoice(candidate.choice ?? ''),
+      )
+      const share = side && split ? side.count / split.peers.length : agreement
+      candidate.confidence = Math.min(candidate.confidence, 0.35 + 0.6 * share ** 2)
+    }
     candidates.push(candidate)
     if (candidates.length >= 3) break
   }

@@ -78,6 +78,10 @@ const isAnswered = (state: AnswerState) =>
 
 const HUMAN: AnswerStatus[] = ['edited', 'approved']
 
+/** Whether the engine gave an answer (not only candidates it declined to choose between). */
+const gives = (answer: EngineAnswer) =>
+  answer.candidates.length > 0 && !answer.candidates[0]?.withheld
+
 export const LLM_REQUIRED =
   'A language model must be configured for custom instructions. Set LLM_BASE_URL and LLM_MODEL, or use consistency, shorten or examples.'
 
@@ -109,15 +113,27 @@ export function createAnsweringService(deps: {
     const changes: Change[] = []
     const keepComment = existing.find((row) => row.rank === question.selected_rank)?.comment ?? ''
     const next: AnswerState[] = answer.candidates.length
-      ? answer.candidates.map((candidate: Candidate) => ({
-          text: candidate.text,
-          choice: candidate.choice,
-          comment: keepComment,
-          status: 'generated' as const,
-          confidence: Math.round(candidate.confidence * 1000) / 1000,
-          citations: candidate.citations,
-          note: null,
-        }))
+      ? answer.candidates.map((candidate: Candidate) =>
+          candidate.withheld
+            ? {
+                text: '',
+                choice: null,
+                comment: keepComment,
+                status: 'no_answer' as const,
+                confidence: 0,
+                citations: candidate.citations,
+                note: candidate.withheld,
+              }
+            : {
+                text: candidate.text,
+                choice: candidate.choice,
+                comment: keepComment,
+                status: 'generated' as const,
+                confidence: Math.round(candidate.confidence * 1000) / 1000,
+                citations: candidate.citations,
+                note: null,
+              },
+        )
       : [
           {
             text: '',
@@ -317,7 +333,7 @@ export function createAnsweringService(deps: {
           return // cancelled or deleted
         }
         const changes: Change[] = []
-        const adding = answers.filter((answer) => answer.candidates.length).length
+        const adding = answers.filter(gives).length
         try {
           await deps.questionnaires.checkAnswerLimit(client, orgId, adding)
         } catch (error) {
@@ -350,7 +366,7 @@ export function createAnsweringService(deps: {
           const status = current.rows[0]?.status
           if (!status || HUMAN.includes(status)) continue
           const answer = answers[index] as EngineAnswer
-          if (answer.candidates.length) answered += 1
+          if (gives(answer)) answered += 1
           changes.push(
             ...(await writeCandidates(client, orgId, questionnaireId, question, answer, null)),
           )
@@ -463,13 +479,13 @@ export function createAnsweringService(deps: {
         'select * from questionnaire_answers where question_id = $1 and rank = $2',
         [question.id, current.selected_rank],
       )
-      if (answer.candidates.length && before.rows[0] && !isAnswered(before.rows[0]))
+      if (gives(answer) && before.rows[0] && !isAnswered(before.rows[0]))
         await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
       const changes = await writeCandidates(client, orgId, questionnaireId, current, answer, userId)
       const kind: OperationKind = evidence ? 'regenerate_with_evidence' : 'regenerate'
       return {
         kind,
-        summary: `${evidence ? 'Regenerated with evidence' : 'Regenerated'} the answer to ${label(question)}${answer.candidates.length ? '' : ': no evidence found'}`,
+        summary: `${evidence ? 'Regenerated with evidence' : 'Regenerated'} the answer to ${label(question)}${gives(answer) ? '' : answer.candidates.length ? ': the records disagree' : ': no evidence found'}`,
         changes,
       }
     })

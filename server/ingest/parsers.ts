@@ -149,6 +149,10 @@ async function parseXlsx(
   // a completed questionnaire: its questions and answers as analysis reads them (ID, question and
   // answer columns, dropdown values, the narrative beside them)
   const answered = questionnairePairs(sheets)
+  // A completed questionnaire: what the organisation said is its answers. The rest of the
+  // workbook (instructions, unanswered questions, guidance and analyst tabs, value lists) is the
+  // template's text, not the organisation's evidence, and would be quoted as if it were.
+  const completed = answered.size >= COMPLETED_MIN_ANSWERS
   const blocks: Block[] = []
   let dataRows = 0
   sheets.forEach((sheet, index) => {
@@ -163,12 +167,15 @@ async function parseXlsx(
         delete block.qa
       }
     }
-    blocks.push(...result.blocks)
+    blocks.push(...(completed ? result.blocks.filter((block) => block.qa) : result.blocks))
     dataRows += result.dataRows
     onProgress((index + 1) / sheets.length)
   })
   return { passages: toPassages(blocks), pages: dataRows, title: null }
 }
+
+/** Answered questions from which a workbook is read as a completed questionnaire. */
+const COMPLETED_MIN_ANSWERS = 5
 
 /** Question and answer per answered row of a questionnaire (sheet and row as the key). */
 function questionnairePairs(sheets: ReturnType<typeof readWorkbook>['sheets']) {

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest'
+import {
+  answerFromEvidence,
+  Library,
+  type LibraryEntry,
+  trigramCosine,
+  trigrams,
+} from '../../../server/answering/engine.ts'
+import { TfIdf } from '../../../server/answering/text.ts'
+
+/** The library engine on its own: no database, entries as ingestion would load them. */
+
+let nextId = 1
+const fileEntry = (
+  fileId: number,
+  question: string,
+  answer: string,
+  detail = '',
+): LibraryEntry => ({
+  source: 'file',
+  id: nextId++,
+  fileId,
+  title: `Completed questionnaire ${fileId}.xlsx`,
+  question,
+  answer,
+  detail,
+  dropdown: null,
+  location: { sheet: 'Questions', row: nextId },
+})
+
+const YES_NO = ['Yes', 'No', 'N/A']
+const answer = (library: Library, text: string, vocabulary: string[] | null = YES_NO) =>
+  answerFromEvidence({ text, vocabulary }, library.match(text), [], new TfIdf())
+
+const SSO = 'Does your product support single sign-on for institutional users?'
+
+describe('library engine: records that answer the same question', () => {
+  it('gives the commonest answer when most records agree, with a confidence that says how far', () => {
+    const library = new Library([
+      fileEntry(1, SSO, 'Yes'),
+      fileEntry(2, SSO, 'Yes'),
+      fileEntry(3, SSO, 'Yes'),
+      fileEntry(4, SSO, 'No'),
+    ])
+    const result = answer(library, SSO)
+    const [first, second] = result.candidates
+    expect(first?.choice).toBe('Yes')
+    expect(first?.withheld).toBeUndefined()
+    // three of four agree: below the confidence of a unanimous answer
+    expect(first?.confidence).toBeLessThan(0.8)
+    expect(first?.confidence).toBeGreaterThan(0.5)
+    // the dissenting record is offered as a candidate, with a lower confidence
+    expect(second?.choice).toBe('No')
+    expect(second?.confidence).toBeLessThan(first?.confidence ?? 0)
+  })
+
+  it('gives a unanimous answer at high confidence, counting each source once', () => {
+    const library = new Library([
+      fileEntry(1, SSO, 'Yes'),
+      fileEntry(2, SSO, 'Yes'),
+      // the same file repeating its own row is one record, not a second vote
+      fileEntry(3, SSO, 'No'),
+      fileEntry(3, SSO, 'No'),
+      fileEntry(4, SSO, 'Yes'),
+      fileEntry(5, SSO, 'Yes'),
+    ])
+    const result = answer(library, SSO)
+    expect(result.candidates[0]?.choice).toBe('Yes')
+    expect(result.candidates[0]?.withheld).toBeUndefined()
+    const unanimous = answer(new Library([fileEntry(1, SSO, 'Yes'), fileEntry(2, SSO, 'Yes')]), SSO)
+    expect(unanimous.candidates[0]?.confidence).toBeGreaterThan(0.9)
+  })
+
+  it('declines to choose when the records are split, and offers each side as a candidate', () => {
+    const library = new Library([
+      fileEntry(1, SSO, 'Yes'),
+      fileEntry(2, SSO, 'No', 'Only local accounts.'),
+      fileEntry(3, SSO, 'Yes'),
+      fileEntry(4, SSO, 'No'),
+      fileEntry(5, SSO, 'Yes'),
+    ])
+    const result = answer(library, SSO)
+    const [first, ...rest] = result.candidates
+    expect(first?.withheld).toBe(
+      'Your records disagree: of 5 that answer this question, 3 answer Yes, 2 answer No. Choose the candidate that is true for this questionnaire, or write the answer.',
+    )
+    expect(first?.choice).toBeNull()
+    expect(first?.text).toBe('')
+    // the sources on both sides are cited
+    expect(first?.citations.length).toBe(5)
+    expect(rest.map((candidate) => candidate.choice)).toEqual(['Yes', 'No'])
+    expect(rest[1]?.text).toBe('Only local accounts.')
+  })
+
+  it('a two-way tie is split too', () => {
+    const library = new Library([fileEntry(1, SSO, 'Yes'), fileEntry(2, SSO, 'No')])
+    expect(answer(library, SSO).candidates[0]?.withheld).toMatch(/1 answer Yes, 1 answer No/)
+  })
+})
+
+describe('library engine: related questions', () => {
+  it("never turns a related question's Yes into a Yes, but keeps its No", () => {
+    const related =
+      'Are audit logs available for all changes to the network, firewall, IDS, and IPS systems?'
+    const asked = 'Do you use an automated IDS/IPS system to monitor for intrusions?'
+    const others = [
+      fileEntry(2, 'Do you encrypt institutional data at rest?', 'Yes'),
+      fileEntry(3, 'Do you have a formal incident response plan?', 'Yes'),
+      fileEntry(4, 'Do you run annual penetration tests?', 'Yes'),
+      fileEntry(5, 'Do you review access rights every quarter?', 'Yes'),
+    ]
+    const library = new Library([fileEntry(1, related, 'Yes'), ...others])
+    const [match] = library.match(asked)
+    // a related question, not the same one
+    expect(match?.entry.question).toBe(related)
+    expect(match?.score).toBeGreaterThanOrEqual(0.4)
+    expect(match?.score).toBeLessThan(0.5)
+    const yes = answer(library, asked)
+    expect(yes.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
+    const no = answer(new Library([fileEntry(1, related, 'No'), ...others]), asked)
+    expect(no.candidates[0]?.choice).toBe('No')
+    expect(no.candidates[0]?.confidence).toBeLessThan(0.5)
+    // without a dropdown, the Yes is not written into the text either
+    const free = answer(
+      new Library([fileEntry(1, related, 'Yes', 'Kept for a year.'), ...others]),
+      asked,
+      null,
+    )
+    expect(free.candidates[0]?.text).toBe('Kept for a year.')
+  })
+
+  it('reads a word the library does not know as the known word it misspells (trigrams)', () => {
+    const stored =
+      'Are you generally able to accommodate storing each institution’s data within their geographic region?'
+    const asked =
+      "Are you generally able to accomodate storing each institution's data within their geographic region?"
+    const library = new Library([fileEntry(1, stored, 'Yes')])
+    expect(trigramCosine(trigrams('accomodate'), trigrams('accommodate'))).toBeGreaterThan(0.7)
+    const [match] = library.match(asked)
+    expect(match?.score).toBeGreaterThan(0.95)
+    expect(answer(library, asked).candidates[0]).toMatchObject({ choice: 'Yes' })
+    expect(answer(library, asked).candidates[0]?.confidence).toBeGreaterThan(0.9)
+  })
+
+  it('a known word is never corrected into another one', () => {
+    const library = new Library([
+      fileEntry(1, 'Do you encrypt backups stored offsite?', 'Yes'),
+      fileEntry(2, 'Do you review firewall rules?', 'Yes'),
+    ])
+    // 'restore' is not a misspelling of 'stored'
+    expect(library.match('Do you test restores of backups?')[0]?.score ?? 0).toBeLessThan(0.5)
+  })
+})
