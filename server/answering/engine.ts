@@ -72,6 +72,8 @@ const REUSE_FLOOR = 0.4
  * question itself answered (or the practice stated in a document).
  */
 const WEAK_MATCH = 0.5
+/** From here a library match is a related question: it can corroborate a passage. */
+const RELATED_FLOOR = 0.25
 /** Matches this close to the best one, or above SAME_QUESTION, ask the same question: they vote. */
 const PEER_WINDOW = 0.05
 const SAME_QUESTION = 0.9
@@ -81,7 +83,9 @@ const SAME_QUESTION = 0.9
  */
 const MAJORITY = 2 / 3
 /** A word the library does not know is read as the known word this close to it in trigrams. */
-const SPELLING_FLOOR = 0.7
+const SPELLING_FLOOR = 0.75
+/** Shorter words are not corrected: one letter changes a short word into another word. */
+const SPELLING_MIN = 7
 /** Passage coverage (share of the question's weighted terms) needed for an extractive answer. */
 const EXTRACT_FLOOR = 0.55
 /** A question a Yes or a No answers ('Do you...', 'Is there...'), not 'How often...'. */
@@ -178,12 +182,12 @@ export class Library {
 
   /** The term itself when the library knows it, else the known term it is a misspelling of. */
   private spelled(term: string): string {
-    if (term.length < 5 || /\d/.test(term) || this.byTerm.has(term)) return term
+    if (term.length < SPELLING_MIN || /\d/.test(term) || this.byTerm.has(term)) return term
     const known = this.corrections.get(term)
     if (known !== undefined) return known
     if (!this.termsByInitial.size) {
       for (const candidate of this.byTerm.keys()) {
-        if (candidate.length < 5 || /\d/.test(candidate)) continue
+        if (candidate.length < SPELLING_MIN - 1 || /\d/.test(candidate)) continue
         const bucket = this.termsByInitial.get(candidate[0] as string) ?? []
         bucket.push({ term: candidate, grams: trigrams(candidate) })
         this.termsByInitial.set(candidate[0] as string, bucket)
@@ -467,18 +471,23 @@ function libraryCandidate(
     text,
     choice,
     confidence: calibrate(match.score),
-    citations: [
-      {
-        source: entry.source === 'qa' ? 'qa' : 'file',
-        id: entry.source === 'qa' ? entry.id : entry.fileId,
-        title: entry.title,
-        snippet: snippet(
-          `${entry.question} — ${[entry.answer, entry.detail].filter(Boolean).join('. ')}`,
-        ),
-        ...(entry.location ? { location: entry.location } : {}),
-      },
-    ],
+    citations: citationsOf(entry),
   }
+}
+
+/** A library entry as a source: its question and answer, where it came from. */
+function citationsOf(entry: LibraryEntry): Citation[] {
+  return [
+    {
+      source: entry.source === 'qa' ? 'qa' : 'file',
+      id: entry.source === 'qa' ? entry.id : entry.fileId,
+      title: entry.title,
+      snippet: snippet(
+        `${entry.question} — ${[entry.answer, entry.detail].filter(Boolean).join('. ')}`,
+      ),
+      ...(entry.location ? { location: entry.location } : {}),
+    },
+  ]
 }
 
 /** How much of the question's weighted terms a passage holds (0-1), with its best sentences. */
@@ -507,7 +516,12 @@ function coverage(question: string, passage: string, space: TfIdf) {
   return { share: total ? found / total : 0, best: ranked.slice(0, 2).map((item) => item.sentence) }
 }
 
-function extractive(question: QuestionInput, passages: PassageHit[], space: TfIdf): Candidate[] {
+function extractive(
+  question: QuestionInput,
+  passages: PassageHit[],
+  space: TfIdf,
+  corroboration: { entry: LibraryEntry; score: number } | null = null,
+): Candidate[] {
   const candidates: Candidate[] = []
   const usedSources = new Set<string>()
   const scored = passages
@@ -521,13 +535,15 @@ function extractive(question: QuestionInput, passages: PassageHit[], space: TfId
     const text = item.best.join(' ')
     // a passage that states the practice the question asks about, without a negation, supports
     // a Yes at low confidence (the reviewer sees the quote); it never supports a No
+    // (or, from EXTRACT_FLOOR, when the organisation answered a related question Yes and none No)
     const yes = question.vocabulary?.find((value) => leadingChoice(value) === 'yes') ?? null
     const affirms =
       yes !== null &&
       YES_NO_QUESTION.test(question.text) &&
       candidates.length === 0 &&
-      item.share >= AFFIRM_FLOOR &&
-      !/\b(not|no|never|cannot|can't|don't|doesn't|without|unless|neither|nor)\b/i.test(text)
+      (item.share >= AFFIRM_FLOOR || corroboration !== null) &&
+      !NEGATION.test(text)
+    const related = affirms && item.share < AFFIRM_FLOOR ? corroboration : null
     candidates.push({
       text,
       choice: affirms ? yes : null,
@@ -540,12 +556,15 @@ function extractive(question: QuestionInput, passages: PassageHit[], space: TfId
           snippet: snippet(text),
           ...(item.passage.location ? { location: item.passage.location } : {}),
         },
+        ...(related ? citationsOf(related.entry) : []),
       ],
     })
     if (candidates.length >= 3) break
   }
   return candidates
 }
+
+const NEGATION = /\b(not|no|never|cannot|can't|don't|doesn't|without|unless|neither|nor)\b/i
 
 const candidateKey = (candidate: Candidate) =>
   `${candidate.choice ?? ''}\u001f${candidate.text.toLowerCase().replace(/\s+/g, ' ').slice(0, 200)}`
@@ -654,7 +673,17 @@ export function answerFromEvidence(
     if (candidates.length >= 3) break
   }
   if (candidates.length < 3) {
-    for (const candidate of extractive(question, passages, space)) {
+    // the organisation's answers to related questions: a Yes among them, and no No, corroborates
+    // a passage that states the practice
+    const related = matches.filter(
+      (match) => match.score >= RELATED_FLOOR && match.score < WEAK_MATCH,
+    )
+    const relatedYes = related.find((match) => choiceOf(match.entry) === 'yes') ?? null
+    const corroboration =
+      candidates.length === 0 && !related.some((match) => choiceOf(match.entry) === 'no')
+        ? relatedYes
+        : null
+    for (const candidate of extractive(question, passages, space, corroboration)) {
       const key = candidateKey(candidate)
       if (seen.has(key)) continue
       seen.add(key)

@@ -3,10 +3,11 @@ import {
   answerFromEvidence,
   Library,
   type LibraryEntry,
+  type PassageHit,
   trigramCosine,
   trigrams,
 } from '../../../server/answering/engine.ts'
-import { TfIdf } from '../../../server/answering/text.ts'
+import { TfIdf, terms } from '../../../server/answering/text.ts'
 
 /** The library engine on its own: no database, entries as ingestion would load them. */
 
@@ -149,5 +150,62 @@ describe('library engine: related questions', () => {
     ])
     // 'restore' is not a misspelling of 'stored'
     expect(library.match('Do you test restores of backups?')[0]?.score ?? 0).toBeLessThan(0.5)
+  })
+})
+
+describe('library engine: document passages', () => {
+  const asked = 'Does the hosting provider have a SOC 2 Type II report available?'
+  const passage: PassageHit = {
+    id: 9,
+    fileId: 9,
+    source: 'file',
+    title: 'Security overview.pdf',
+    text: 'Our hosting provider undergoes a yearly SOC 2 Type II audit, and the report is shared with customers under NDA.',
+    location: { page: 4 },
+    rank: 1,
+  }
+  const others = [
+    fileEntry(2, 'Do you encrypt institutional data at rest?', 'Yes'),
+    fileEntry(3, 'Do you have a formal incident response plan?', 'Yes'),
+    fileEntry(4, 'Do you run annual penetration tests?', 'Yes'),
+  ]
+  const run = (library: Library) => {
+    const space = new TfIdf()
+    for (const entry of library.entries) space.add(terms(entry.question))
+    space.add(terms(passage.text))
+    return answerFromEvidence(
+      { text: asked, vocabulary: YES_NO },
+      library.match(asked),
+      [passage],
+      space,
+    )
+  }
+
+  it("quotes a passage; a related Yes of the organisation's own corroborates it into a low Yes", () => {
+    const alone = run(new Library(others))
+    expect(alone.candidates[0]?.text).toContain('SOC 2 Type II audit')
+    expect(alone.candidates[0]?.choice).toBeNull()
+    const related = fileEntry(1, 'Have you undergone a SOC 2 audit of your hosting?', 'Yes')
+    const library = new Library([related, ...others])
+    const score = library.match(asked).find((match) => match.entry === related)?.score ?? 0
+    expect(score).toBeGreaterThanOrEqual(0.25)
+    expect(score).toBeLessThan(0.5)
+    const corroborated = run(library)
+    expect(corroborated.candidates[0]?.choice).toBe('Yes')
+    expect(corroborated.candidates[0]?.confidence).toBeLessThan(0.5)
+    // both the passage and the related answer are cited
+    expect(corroborated.candidates[0]?.citations.map((citation) => citation.title)).toEqual([
+      'Security overview.pdf',
+      related.title,
+    ])
+    // a related No among the organisation's answers: no Yes
+    const contested = run(
+      new Library([
+        related,
+        fileEntry(5, 'Does your hosting provider publish a SOC 2 bridge letter?', 'No'),
+        ...others,
+      ]),
+    )
+    expect(contested.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
   })
 })
