@@ -10,6 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
 import { DEFAULT_MAX_UPLOAD_MB } from '../contract/knowledge.ts'
 import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
+import { createEmbedder, type EmbeddingOptions } from './answering/embeddings.ts'
 import { answeringRoutes } from './answering/routes.ts'
 import { createAnsweringService } from './answering/service.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
@@ -67,6 +68,8 @@ export interface AppDeps {
   parseLimits?: Partial<ParseLimits>
   /** The language-model engine (LLM_BASE_URL and LLM_MODEL), or a mock model in tests. */
   llm?: LlmOptions
+  /** EMBEDDING_MODEL, or a mock embedding model in tests. */
+  embeddings?: EmbeddingOptions
 }
 
 export interface AppEnv {
@@ -152,6 +155,7 @@ export function createApp(deps: AppDeps) {
     deps.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-blobs-')),
   )
   const maxUploadBytes = (deps.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * 1024 * 1024
+  const embedder = createEmbedder(deps.embeddings)
   const repository = createRepositoryService({
     database: deps.database,
     storage,
@@ -159,6 +163,7 @@ export function createApp(deps: AppDeps) {
     logger: deps.logger,
     parseLimits: deps.parseLimits ?? {},
     urlFetchAllow: deps.urlFetchAllow ?? [],
+    embedder,
   })
   api.route(
     '/',
@@ -197,6 +202,7 @@ export function createApp(deps: AppDeps) {
         jobs: deps.jobs,
         questionnaires,
         llm: llmEngineOf(deps),
+        embedder,
       }),
     }),
   )

@@ -73,6 +73,9 @@ export const configSchema = z.object({
   LLM_BASE_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
+  EMBEDDING_MODEL: optionalString,
+  EMBEDDING_BASE_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
+  EMBEDDING_API_KEY: optionalString,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -168,6 +171,14 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   if (llm.some(Boolean) && !llm.every(Boolean)) {
     throw new ConfigError(
       'Invalid configuration:\n  LLM_MODEL: LLM_BASE_URL and LLM_MODEL must be set together',
+    )
+  }
+  if (
+    result.data.EMBEDDING_MODEL &&
+    !(result.data.EMBEDDING_BASE_URL ?? result.data.LLM_BASE_URL)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration:\n  EMBEDDING_MODEL: needs EMBEDDING_BASE_URL (or LLM_BASE_URL) for its endpoint',
     )
   }
   return result.data

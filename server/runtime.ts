@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
+import type { EmbeddingOptions } from './answering/embeddings.ts'
 import { DEFAULT_LLM_SETTINGS } from './answering/llm.ts'
 import { createApp } from './app.ts'
 import type { Config } from './config.ts'
@@ -133,6 +134,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
               },
             }
           : undefined,
+      embeddings: embeddingOptionsOf(config),
     }
     if (embedded) await recoverAtStart(jobDeps)
     const jobs = await startJobs({
@@ -180,6 +182,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       urlFetchAllow: config.URL_FETCH_ALLOW,
       parseLimits: jobDeps.parseLimits,
       llm: jobDeps.llm,
+      embeddings: jobDeps.embeddings,
       authLimits: {
         perAddress: { limit: config.AUTH_RATE_LIMIT_PER_MINUTE, windowMs: 60_000, bucketMs: 5_000 },
       },
@@ -234,4 +237,23 @@ export function stopOnSignals(runtime: Runtime, logger: Logger) {
   }
   process.on('SIGINT', handler)
   process.on('SIGTERM', handler)
+}
+
+/** EMBEDDING_MODEL on EMBEDDING_BASE_URL (else LLM_BASE_URL), or none. */
+export function embeddingOptionsOf(config: {
+  EMBEDDING_MODEL?: string
+  EMBEDDING_BASE_URL?: string
+  EMBEDDING_API_KEY?: string
+  LLM_BASE_URL?: string
+  LLM_API_KEY?: string
+}): EmbeddingOptions | undefined {
+  const baseUrl = config.EMBEDDING_BASE_URL ?? config.LLM_BASE_URL
+  if (!config.EMBEDDING_MODEL || !baseUrl) return undefined
+  return {
+    settings: {
+      baseUrl,
+      apiKey: config.EMBEDDING_API_KEY ?? config.LLM_API_KEY,
+      model: config.EMBEDDING_MODEL,
+    },
+  }
 }

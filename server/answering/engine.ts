@@ -1,6 +1,7 @@
 import type { PassageLocation } from '../../contract/knowledge.ts'
 import type { Citation } from '../../contract/questionnaires.ts'
 import type { Database } from '../db/index.ts'
+import { dot } from './embeddings.ts'
 import { cosine, leadingChoice, SYNONYMS, sentences, TfIdf, terms, toVocabulary } from './text.ts'
 
 /**
@@ -709,9 +710,12 @@ export class PassageIndex {
   private readonly norms: Float64Array
   private scores = new Float64Array(0)
   private matched = new Uint8Array(0)
+  /** Each passage's vector from the embedding model, when one is configured. */
+  private readonly vectors: (Float32Array | null)[]
 
-  constructor(hits: PassageHit[]) {
+  constructor(hits: PassageHit[], vectors: (Float32Array | null)[] = []) {
     this.hits = hits
+    this.vectors = vectors
     this.lengths = new Array(hits.length)
     let total = 0
     hits.forEach((hit, index) => {
@@ -738,6 +742,25 @@ export class PassageIndex {
 
   get size() {
     return this.hits.length
+  }
+
+  get hasVectors() {
+    return this.vectors.some(Boolean)
+  }
+
+  /** The passages closest to a question's vector (dot product of unit vectors), best first. */
+  nearest(vector: Float32Array, limit = 12): PassageHit[] {
+    const best: { index: number; score: number }[] = []
+    this.vectors.forEach((candidate, index) => {
+      if (!candidate) return
+      const score = dot(vector, candidate)
+      if (best.length < limit || score > (best[best.length - 1] as { score: number }).score) {
+        best.push({ index, score })
+        best.sort((a, b) => b.score - a.score)
+        if (best.length > limit) best.pop()
+      }
+    })
+    return best.map(({ index, score }) => ({ ...(this.hits[index] as PassageHit), rank: score }))
   }
 
   search(question: string, limit = 12): PassageHit[] {
@@ -785,7 +808,8 @@ export class PassageIndex {
   }
 }
 
-export async function loadPassageIndex(database: Database, orgId: number) {
+/** The organisation's passages and data items, with their vectors from `embeddingModel` if any. */
+export async function loadPassageIndex(database: Database, orgId: number, embeddingModel?: string) {
   const [files, data] = await Promise.all([
     database.pool.query<{
       id: string
@@ -793,35 +817,40 @@ export async function loadPassageIndex(database: Database, orgId: number) {
       name: string
       text: string
       location: PassageLocation
+      embedding: number[] | null
     }>(
-      `select p.id, p.file_id, f.name, p.text, p.location
+      `select p.id, p.file_id, f.name, p.text, p.location,
+              case when $2::text is not null and p.embedding_model = $2 then p.embedding end as embedding
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
         where p.org_id = $1 and p.qa_question is null`,
-      [orgId],
+      [orgId, embeddingModel ?? null],
     ),
     database.pool.query<{ id: string; title: string; value: string }>(
       'select id, title, value from kb_data_items where org_id = $1',
       [orgId],
     ),
   ])
-  return new PassageIndex([
-    ...files.rows.map((row) => ({
-      id: Number(row.id),
-      fileId: Number(row.file_id),
-      source: 'file' as const,
-      title: row.name,
-      text: row.text,
-      location: row.location,
-      rank: 0,
-    })),
-    ...data.rows.map((row) => ({
-      id: Number(row.id),
-      fileId: null,
-      source: 'data' as const,
-      title: row.title,
-      text: `${row.title}: ${row.value}`,
-      location: null,
-      rank: 0,
-    })),
-  ])
+  return new PassageIndex(
+    [
+      ...files.rows.map((row) => ({
+        id: Number(row.id),
+        fileId: Number(row.file_id),
+        source: 'file' as const,
+        title: row.name,
+        text: row.text,
+        location: row.location,
+        rank: 0,
+      })),
+      ...data.rows.map((row) => ({
+        id: Number(row.id),
+        fileId: null,
+        source: 'data' as const,
+        title: row.title,
+        text: `${row.title}: ${row.value}`,
+        location: null,
+        rank: 0,
+      })),
+    ],
+    files.rows.map((row) => (row.embedding ? Float32Array.from(row.embedding.map(Number)) : null)),
+  )
 }

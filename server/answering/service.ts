@@ -11,6 +11,7 @@ import type { Jobs } from '../jobs/index.ts'
 import type { Logger } from '../logger.ts'
 import { questionKey } from '../modules/knowledge/service.ts'
 import type { Change, QuestionnaireService } from '../modules/questionnaires/service.ts'
+import { type Embedder, embedMissing, fuse, semanticSearch } from './embeddings.ts'
 import {
   answerFromEvidence,
   type Candidate,
@@ -92,6 +93,8 @@ export function createAnsweringService(deps: {
   questionnaires: QuestionnaireService
   /** The language-model engine, when LLM_BASE_URL and LLM_MODEL are set. */
   llm?: LlmEngine
+  /** The embedding model, when EMBEDDING_MODEL is set: passages are also found by meaning. */
+  embedder?: Embedder
 }) {
   const { pool } = deps.database
   const log = deps.logger.child({ component: 'answering' })
@@ -199,24 +202,63 @@ export function createAnsweringService(deps: {
     return changes
   }
 
+  /** A batch's question vectors in one call, when the passages have vectors to compare with. */
+  async function batchVectors(texts: string[], index: PassageIndex) {
+    if (!deps.embedder || !index.hasVectors) return []
+    try {
+      return await deps.embedder.embed(texts)
+    } catch (error) {
+      log.warn({ err: String(error) }, 'embedding questions failed; passages found by words')
+      return []
+    }
+  }
+
+  /** Passages close in meaning to the question (none without an embedding model). */
+  async function nearestPassages(
+    orgId: number,
+    text: string,
+    evidence: { fileIds?: number[] } | undefined,
+    index: PassageIndex | undefined,
+    vector: Float32Array | null | undefined,
+  ): Promise<PassageHit[]> {
+    const { embedder } = deps
+    if (!embedder) return []
+    if (index && !evidence) return vector && index.hasVectors ? index.nearest(vector) : []
+    try {
+      const [own] = await embedder.embed([text])
+      if (!own) return []
+      return await semanticSearch(deps.database, orgId, embedder, own, {
+        fileIds: evidence?.fileIds,
+      })
+    } catch (error) {
+      log.warn({ err: String(error) }, 'embedding the question failed; passages found by words')
+      return []
+    }
+  }
+
   async function answerQuestion(
     orgId: number,
     library: Library,
     question: { text: string; vocabulary: string[] | null },
     evidence?: { text?: string; fileIds?: number[] },
     index?: PassageIndex,
+    /** The question's vector, when the job embedded its batch at once. */
+    vector?: Float32Array | null,
   ): Promise<EngineAnswer> {
     const matches = evidence?.fileIds?.length ? [] : library.match(question.text)
     const strong = matches.some((match) => match.score >= 0.6)
-    let passages: PassageHit[] = []
-    if (!strong || evidence) {
-      passages =
+    const find = async () => {
+      const lexical =
         index && !evidence
           ? index.search(question.text)
           : await searchPassages(deps.database, orgId, question.text, {
               fileIds: evidence?.fileIds,
             })
+      const semantic = await nearestPassages(orgId, question.text, evidence, index, vector)
+      return semantic.length ? fuse([lexical, semantic], 12) : lexical
     }
+    let passages: PassageHit[] = []
+    if (!strong || evidence) passages = await find()
     if (evidence?.text?.trim()) {
       passages.unshift({
         id: 0,
@@ -230,10 +272,7 @@ export function createAnsweringService(deps: {
     }
     if (deps.llm) {
       // the model sees the passages too, even when the library matched
-      if (strong && !evidence)
-        passages = index
-          ? index.search(question.text)
-          : await searchPassages(deps.database, orgId, question.text)
+      if (strong && !evidence) passages = await find()
       return deps.llm.answer(orgId, question, toEvidence(matches, passages))
     }
     return answerFromEvidence(question, matches, passages, library.space)
@@ -299,9 +338,11 @@ export function createAnsweringService(deps: {
     const head = rows[0]
     if (head?.status !== 'generating') return
     const orgId = Number(head.org_id)
+    // passages ingested while the model was away get their vectors now
+    if (deps.embedder) await embedMissing(deps.database, deps.embedder, log, { orgId })
     const [library, index] = await Promise.all([
       loadLibrary(deps.database, orgId),
-      loadPassageIndex(deps.database, orgId),
+      loadPassageIndex(deps.database, orgId, deps.embedder?.name),
     ])
     // questions a person has not answered; a restarted job picks up where it stopped
     const { rows: todo } = await pool.query<QuestionDb>(
@@ -317,9 +358,15 @@ export function createAnsweringService(deps: {
     let answered = 0
     for (let start = 0; start < todo.length; start += BATCH) {
       const batch = todo.slice(start, start + BATCH)
+      const vectors = await batchVectors(
+        batch.map((question) => question.text),
+        index,
+      )
       const answers = []
-      for (const question of batch)
-        answers.push(await answerQuestion(orgId, library, question, undefined, index))
+      for (const [position, question] of batch.entries())
+        answers.push(
+          await answerQuestion(orgId, library, question, undefined, index, vectors[position]),
+        )
       const client = await pool.connect()
       let stop = false
       try {

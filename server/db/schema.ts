@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -353,6 +354,9 @@ export const filePassages = pgTable(
     tsv: tsvector('tsv').generatedAlwaysAs(
       sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`,
     ),
+    /** Unit-length vector from EMBEDDING_MODEL (see server/answering/embeddings.ts), or null. */
+    embedding: real('embedding').array(),
+    embeddingModel: text('embedding_model'),
   },
   (table) => [
     index('file_passages_file_idx').on(table.fileId, table.ordinal),

@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai'
+import { createEmbedder, type EmbeddingOptions } from '../answering/embeddings.ts'
 import { createLlmEngine, DEFAULT_LLM_SETTINGS, type LlmSettings } from '../answering/llm.ts'
 import { createAnsweringService, GENERATE_JOB } from '../answering/service.ts'
 import type { Database } from '../db/index.ts'
@@ -21,6 +22,8 @@ export interface JobDeps {
   urlFetchAllow: string[]
   /** The language-model engine's settings (LLM_BASE_URL, LLM_MODEL), or a model in tests. */
   llm?: LlmOptions
+  /** EMBEDDING_MODEL, or a mock embedding model in tests. */
+  embeddings?: EmbeddingOptions
 }
 
 export interface LlmOptions {
@@ -44,13 +47,15 @@ export function llmEngineOf(deps: Pick<JobDeps, 'database' | 'logger' | 'llm'>) 
 }
 
 export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
-  const repository = createRepositoryService({ ...deps, jobs: undefined })
+  const embedder = createEmbedder(deps.embeddings)
+  const repository = createRepositoryService({ ...deps, jobs: undefined, embedder })
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
   const answering = createAnsweringService({
     ...deps,
     jobs: undefined,
     questionnaires,
     llm: llmEngineOf(deps),
+    embedder,
   })
   return [
     defineJob<{ questionnaireId: number; operationId: number }>({

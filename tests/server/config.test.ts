@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, parseConfig } from '../../server/config.ts'
+import { embeddingOptionsOf } from '../../server/runtime.ts'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -33,9 +34,39 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ MAIL_TRANSPORT: 'smtp' }, 'SMTP_URL'],
     [{ LLM_BASE_URL: 'http://localhost:11434/v1' }, 'LLM_MODEL'],
+    [{ EMBEDDING_MODEL: 'nomic-embed-text' }, 'EMBEDDING_MODEL'],
+    [{ EMBEDDING_MODEL: 'nomic-embed-text', EMBEDDING_BASE_URL: 'ftp://x' }, 'EMBEDDING_BASE_URL'],
   ])('a bad value stops the start with a message naming the variable: %o', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError)
     expect(() => parseConfig(env)).toThrow(new RegExp(`\\b${name}\\b`))
+  })
+
+  it('takes an embedding model on its own endpoint or on the language model one', () => {
+    expect(
+      embeddingOptionsOf(
+        parseConfig({
+          EMBEDDING_MODEL: 'nomic-embed-text',
+          EMBEDDING_BASE_URL: 'http://localhost:11434/v1',
+        }),
+      ),
+    ).toEqual({
+      settings: {
+        baseUrl: 'http://localhost:11434/v1',
+        apiKey: undefined,
+        model: 'nomic-embed-text',
+      },
+    })
+    expect(
+      embeddingOptionsOf(
+        parseConfig({
+          LLM_BASE_URL: 'https://api.example.com/v1',
+          LLM_MODEL: 'm',
+          LLM_API_KEY: 'k',
+          EMBEDDING_MODEL: 'e',
+        }),
+      )?.settings,
+    ).toEqual({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', model: 'e' })
+    expect(embeddingOptionsOf(parseConfig({}))).toBeUndefined()
   })
 
   it('treats empty variables as unset', () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { LanguageModel } from 'ai'
+import type { EmbeddingModel, LanguageModel } from 'ai'
 import { createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
 import { type Jobs, startJobs } from '../../server/jobs/index.ts'
@@ -32,6 +32,8 @@ export interface TestAppOptions {
   parserTimeoutMs?: number
   /** The language-model engine with this (mock) model. */
   llmModel?: LanguageModel
+  /** Embeddings with this (mock) model. */
+  embeddingModel?: EmbeddingModel
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -61,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
         parseLimits,
         urlFetchAllow: options.urlFetchAllow ?? [],
         llm: options.llmModel ? { model: options.llmModel } : undefined,
+        embeddings: options.embeddingModel ? { model: options.embeddingModel } : undefined,
       }),
     })
   }
@@ -72,6 +75,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     urlFetchAllow: options.urlFetchAllow,
     parseLimits,
     llm: options.llmModel ? { model: options.llmModel } : undefined,
+    embeddings: options.embeddingModel ? { model: options.embeddingModel } : undefined,
     logger,
     version: 'test',
     embedded: true,

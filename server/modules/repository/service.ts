@@ -1,6 +1,7 @@
 import path from 'node:path'
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
 import { fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { type Embedder, embedMissing } from '../../answering/embeddings.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import {
@@ -30,6 +31,8 @@ export interface RepositoryDeps {
   logger: Logger
   parseLimits: Partial<ParseLimits>
   urlFetchAllow: string[]
+  /** EMBEDDING_MODEL: passages get their vectors once the file is ready. */
+  embedder?: Embedder
 }
 
 const FILE_COLUMNS = `f.id, f.name, f.kind, f.mime, f.size_bytes, f.tags, f.status, f.progress, f.error,
@@ -506,6 +509,9 @@ export function createRepositoryService(deps: RepositoryDeps) {
       } finally {
         client.release()
       }
+      // the file is ready and searchable by its words; vectors follow (a failing model is logged
+      // and the next generation fills in what is missing)
+      if (deps.embedder) await embedMissing(deps.database, deps.embedder, log, { orgId, fileId })
     } catch (error) {
       if (error instanceof ParseError || error instanceof UrlFetchError) {
         await fail(error.message)

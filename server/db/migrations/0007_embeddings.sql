@@ -1,0 +1,2 @@
+ALTER TABLE "file_passages" ADD COLUMN "embedding" real[];--> statement-breakpoint
+ALTER TABLE "file_passages" ADD COLUMN "embedding_model" text;

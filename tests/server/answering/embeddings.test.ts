@@ -1,0 +1,219 @@
+import { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test'
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { apiPath, paths } from '../../../contract/paths.ts'
+import { fuse } from '../../../server/answering/embeddings.ts'
+import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
+import { createTestApp } from '../support.ts'
+
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+type Body = any
+const Q = paths.questionnaires
+
+/**
+ * Embeddings through the real code path with the AI SDK's mock embedding model. The mock places a
+ * text by the ideas it names, so that a passage and a question that share an idea but not one word
+ * are close, as they would be with a real model; the mock language model records the evidence it
+ * was given.
+ */
+const IDEAS = [
+  /laptop|workstation|computer|endpoint/i,
+  /encrypt|bitlocker|filevault|veracrypt|disk/i,
+  /backup|restore/i,
+  /visitor|badge|reception/i,
+]
+let embeddingFails = false
+const embedded: string[] = []
+const embeddingModel = new MockEmbeddingModelV4({
+  modelId: 'mock-ideas',
+  doEmbed: async ({ values }) => {
+    if (embeddingFails) throw new Error('embedding endpoint unavailable')
+    embedded.push(...values)
+    return {
+      embeddings: values.map((text) => [...IDEAS.map((idea) => (idea.test(text) ? 1 : 0)), 0.05]),
+      warnings: [],
+    }
+  },
+})
+const prompts: string[] = []
+const model = new MockLanguageModelV4({
+  doGenerate: async (options) => {
+    prompts.push(JSON.stringify(options.prompt))
+    return {
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            answer: 'Company laptops are encrypted.',
+            choice: 'Yes',
+            confidence: 0.7,
+            cited: [1],
+          }),
+        },
+      ],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 500, noCache: 500, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 20, text: 20, reasoning: 0 },
+      },
+      warnings: [],
+    }
+  },
+})
+
+let ctx: TestApp
+beforeAll(async () => {
+  ctx = await createTestApp({ jobs: true, llmModel: model, embeddingModel })
+})
+afterAll(async () => {
+  await ctx.close()
+})
+
+async function member(orgId?: number) {
+  const fixture = await insertUser(ctx.database, { role: 'member', orgId })
+  const session = await signIn(ctx, fixture.email)
+  return { ...fixture, token: session.access }
+}
+
+async function file(token: string, name: string, text: string) {
+  const form = new FormData()
+  form.append('files', new Blob([text]), name)
+  const res = await ctx.app.request(apiPath(paths.files.upload), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  })
+  const id = ((await res.json()) as Body).files[0].id
+  for (let i = 0; i < 400; i++) {
+    const state = await get(ctx, paths.files.get(id), token)
+    if (state.body.status === 'ready') return Number(id)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('file never ready')
+}
+
+async function questionnaire(token: string, questions: string[]) {
+  const workbook = new ExcelJS.Workbook()
+  const sheet = workbook.addWorksheet('Security')
+  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
+  questions.forEach((text, index) => {
+    const row = sheet.addRow([`SEC-${String(index + 1).padStart(2, '0')}`, text, '', ''])
+    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
+  })
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'q.xlsx')
+  const res = await ctx.app.request(apiPath(Q.upload), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  })
+  return settle(token, ((await res.json()) as Body).id)
+}
+
+async function settle(token: string, id: number) {
+  for (let i = 0; i < 400; i++) {
+    const res = await get(ctx, Q.get(id), token)
+    if (['ready', 'failed'].includes(res.body.status)) return res.body
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('never settled')
+}
+
+const vectorsOf = async (fileId: number) =>
+  (
+    await ctx.database.pool.query<{ embedding: number[] | null; embedding_model: string | null }>(
+      'select embedding, embedding_model from file_passages where file_id = $1',
+      [fileId],
+    )
+  ).rows
+
+const QUESTION = 'Are staff workstations protected by full-disk encryption?'
+const PASSAGE = 'Every company laptop runs BitLocker or FileVault before it is handed out.'
+
+describe('embeddings (EMBEDDING_MODEL)', () => {
+  it('stores a unit vector per passage and finds evidence that shares no word with the question', async () => {
+    const user = await member()
+    const fileId = await file(
+      user.token,
+      'endpoints.txt',
+      `${PASSAGE}\n\nVisitors sign in at reception and wear a badge.`,
+    )
+    const rows = await vectorsOf(fileId)
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows) {
+      expect(row.embedding_model).toBe('mock-ideas')
+      const norm = Math.sqrt((row.embedding ?? []).reduce((sum, v) => sum + v * v, 0))
+      expect(norm).toBeCloseTo(1, 3)
+    }
+    // another organisation's passage on the same idea is never evidence (LL1)
+    const stranger = await member()
+    await file(stranger.token, 'theirs.txt', 'Their laptops use VeraCrypt for disk encryption.')
+
+    const q = await questionnaire(user.token, [QUESTION])
+    prompts.length = 0
+    await post(ctx, Q.generate(q.id), {}, user.token)
+    await settle(user.token, q.id)
+    // the job compared vectors in memory: the passage reached the model as evidence
+    expect(prompts.some((prompt) => prompt.includes('BitLocker'))).toBe(true)
+    expect(prompts.some((prompt) => prompt.includes('VeraCrypt'))).toBe(false)
+    const [row] = (await get(ctx, Q.answers(q.id), user.token)).body.questions as Body[]
+    expect(row.answer).toMatchObject({ status: 'generated', choice: 'Yes' })
+    expect(row.answer.citations[0]).toMatchObject({ source: 'file', id: fileId })
+
+    // a single regeneration compares them in SQL
+    prompts.length = 0
+    const regenerated = await post(ctx, Q.answer.regenerate(row.answer.id), {}, user.token)
+    expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200)
+    expect(prompts.some((prompt) => prompt.includes('BitLocker'))).toBe(true)
+    expect(prompts.some((prompt) => prompt.includes('VeraCrypt'))).toBe(false)
+  })
+
+  it('a failing model leaves files ready and answers by words; the next generation fills in the vectors', async () => {
+    const user = await member()
+    embeddingFails = true
+    const fileId = await file(
+      user.token,
+      'backups.txt',
+      'Backups are encrypted and restored in a test every quarter.',
+    )
+    expect((await vectorsOf(fileId)).every((row) => row.embedding === null)).toBe(true)
+    const q = await questionnaire(user.token, ['Are backups restored in a test every quarter?'])
+    prompts.length = 0
+    await post(ctx, Q.generate(q.id), {}, user.token)
+    await settle(user.token, q.id)
+    // found by its words
+    expect(prompts.some((prompt) => prompt.includes('restored in a test'))).toBe(true)
+    expect((await vectorsOf(fileId)).every((row) => row.embedding === null)).toBe(true)
+
+    embeddingFails = false
+    await post(ctx, Q.generate(q.id), {}, user.token)
+    await settle(user.token, q.id)
+    expect((await vectorsOf(fileId)).every((row) => row.embedding_model === 'mock-ideas')).toBe(
+      true,
+    )
+  })
+})
+
+describe('rank fusion', () => {
+  const hit = (id: number) => ({
+    id,
+    fileId: 1,
+    source: 'file' as const,
+    title: 'f',
+    text: `passage ${id}`,
+    location: null,
+    rank: 0,
+  })
+  it('puts a passage both rankings find above those only one finds, and keeps each once', () => {
+    const fused = fuse(
+      [
+        [hit(1), hit(2), hit(3)],
+        [hit(4), hit(3), hit(5)],
+      ],
+      10,
+    )
+    expect(fused[0]?.id).toBe(3)
+    expect(fused.map((item) => item.id).sort()).toEqual([1, 2, 3, 4, 5])
+    expect(fuse([[hit(1), hit(2)], []], 1).map((item) => item.id)).toEqual([1])
+  })
+})
