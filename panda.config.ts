@@ -101,7 +101,9 @@ export default defineConfig({
         },
         drawer: {
           // The close trigger sits in the content's corner (ui-kit fix 4), so content anchors it.
-          base: { content: { position: 'relative' } },
+          // The preset's 1fr column grows to its widest child (a long word, a row of buttons) and
+          // pushes a phone-width drawer past the screen: the column may shrink instead.
+          base: { content: { position: 'relative', gridTemplateColumns: 'minmax(0, 1fr)' } },
         },
         menu: {
           // The preset has a separator slot but no style for it, and md items set no icon gap.

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test'
+import ExcelJS from 'exceljs'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
+import { makeXlsx } from '../tests/fixtures/documents.ts'
 import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
 import { signIn } from './support/session.ts'
 
@@ -201,4 +203,125 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   await expect(page.getByText('Added to the library')).toBeVisible()
 
   await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
+})
+
+test('records that answer a question both ways: the reviewer sees why and chooses', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const account = await signIn(page, request)
+  const login = await request.post('/api/v1/admin/login/', {
+    data: { email: account.email, password: account.password },
+  })
+  const { access } = (await login.json()) as { access: string }
+  const headers = { authorization: `Bearer ${access}` }
+  const SSO = 'Do you support single sign-on for institutional users?'
+  // completed questionnaires of four products: two say Yes, two say No
+  const fileIds: number[] = []
+  for (const [product, answer, comment] of [
+    ['Atlas', 'Yes', 'SAML 2.0 with any identity provider.'],
+    ['Beacon', 'No', 'Only local accounts.'],
+    ['Comet', 'Yes', 'SAML 2.0 and OpenID Connect.'],
+    ['Delta', 'No', 'Planned for next year.'],
+  ] as const) {
+    const res = await request.post('/api/v1/files/upload/', {
+      headers,
+      multipart: {
+        files: {
+          name: `${product} completed questionnaire.xlsx`,
+          mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          buffer: await makeXlsx([
+            { question: SSO, answer, comment },
+            {
+              question: 'Do you encrypt customer data at rest?',
+              answer: 'Yes',
+              comment: 'AES-256.',
+            },
+          ]),
+        },
+      },
+    })
+    expect(res.status()).toBe(201)
+    fileIds.push(((await res.json()) as { files: { id: number }[] }).files[0]?.id as number)
+  }
+  for (const fileId of fileIds) {
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await request.get(`/api/v1/files/${fileId}/`, { headers })).json()) as {
+              status: string
+            }
+          ).status,
+        { timeout: 20_000 },
+      )
+      .toBe('ready')
+  }
+  const workbook = new ExcelJS.Workbook()
+  const sheet = workbook.addWorksheet('Access')
+  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
+  for (const [ref, text] of [
+    ['ACC-01', SSO],
+    ['ACC-02', 'Do you encrypt customer data at rest?'],
+  ]) {
+    const row = sheet.addRow([ref, text, '', ''])
+    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
+  }
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers,
+    multipart: {
+      file: {
+        name: 'Split records.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: Buffer.from(await workbook.xlsx.writeBuffer()),
+      },
+    },
+  })
+  const { id } = (await upload.json()) as { id: number }
+  await page.goto(`/questionnaire/${id}`)
+  await page
+    .getByRole('dialog', { name: 'License Limitation' })
+    .getByRole('button', { name: 'OK' })
+    .click()
+  await expect(page.getByText('2 questions')).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('button', { name: 'Generate answers' }).click()
+  await expect(page.getByText(/answered \(\d+%\)/)).toContainText('1 answered', { timeout: 20_000 })
+
+  const grid = page.getByRole('listbox', { name: 'Questions of Access' })
+  const split = grid.getByRole('option').first()
+  await expect(split).toContainText('Your records disagree')
+  await expect(split).toContainText('2 to choose from')
+  await split.click()
+  const panel = page.getByRole('region', { name: 'Answer' })
+  await expect(panel.getByTestId('answer-text')).toHaveText(
+    'Your records disagree: of 4 that answer this question, 2 answer Yes, 2 answer No. Choose the candidate that is true for this questionnaire, or write the answer.',
+  )
+  // every record is a source
+  for (const product of ['Atlas', 'Beacon', 'Comet', 'Delta'])
+    await expect(panel.getByText(`${product} completed questionnaire.xlsx`).first()).toBeVisible()
+  await page.screenshot({
+    path: 'test-results/screens/questionnaire-split-1440.png',
+    fullPage: true,
+  })
+  // on a phone the answer opens as a drawer over the list
+  await page.setViewportSize({ width: 375, height: 800 })
+  await page.reload()
+  await grid.getByRole('option').first().click()
+  await expect(panel.getByTestId('answer-text')).toContainText('Your records disagree')
+  // the drawer slides in: the picture waits until it has arrived
+  await expect.poll(async () => (await panel.boundingBox())?.x ?? 999).toBeLessThan(24)
+  await page.screenshot({ path: 'test-results/screens/questionnaire-split-375.png' })
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.reload()
+  await grid.getByRole('option').first().click()
+
+  // the reviewer takes the No, with its narrative
+  const candidates = panel.getByRole('listitem').filter({ hasText: 'Only local accounts.' })
+  await candidates.getByRole('button', { name: 'Use this' }).click()
+  await expect(panel.getByTestId('answer-text')).toHaveText('Only local accounts.')
+  await expect(page.getByText(/answered \(\d+%\)/)).toContainText('2 answered')
+
+  await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
+  await request.post('/api/v1/files/batch-delete/', { headers, data: { file_ids: fileIds } })
 })

@@ -69,7 +69,11 @@ const data: WorkspaceData = {
 }
 
 function logic(
-  options: { notice?: number; save?: (input: SaveAnswerInput) => Promise<AnswerChange> } = {},
+  options: {
+    notice?: number
+    save?: (input: SaveAnswerInput) => Promise<AnswerChange>
+    data?: WorkspaceData
+  } = {},
 ) {
   const operations: WorkspaceOperation[] = []
   const saved: SaveAnswerInput[] = []
@@ -81,7 +85,9 @@ function logic(
     logic: {
       workspace: questionnaireWorkspaceMachine.provide({
         actors: {
-          loadWorkspace: fromPromise<WorkspaceData, { id: number }>(async () => data),
+          loadWorkspace: fromPromise<WorkspaceData, { id: number }>(
+            async () => options.data ?? data,
+          ),
           fetchQuestionnaire: fromPromise<Questionnaire, { id: number }>(
             async () => data.questionnaire,
           ),
@@ -209,5 +215,54 @@ describe('questionnaire page', () => {
     expect(grid.isConnected).toBe(false)
     fireEvent.click(screen.getByRole('button', { name: 'History' }))
     expect(await screen.findByText('Edited the answer to SEC-01')).toBeTruthy()
+  })
+
+  it('shows a question whose records disagree with the reason, and uses the candidate chosen', async () => {
+    const note =
+      'Your records disagree: of 3 that answer this question, 2 answer Yes, 1 answer No. Choose the candidate that is true for this questionnaire, or write the answer.'
+    const source = (title: string) => ({ source: 'file' as const, id: 5, title, snippet: title })
+    const split = rowOf(1, {}, { status: 'no_answer', confidence: 0, note })
+    split.candidates = [
+      split.answer,
+      {
+        ...split.answer,
+        id: 11,
+        rank: 1,
+        status: 'generated',
+        choice: 'Yes',
+        text: '',
+        confidence: 0.55,
+        band: 'medium',
+        note: null,
+        citations: [source('Product A.xlsx')],
+      },
+      {
+        ...split.answer,
+        id: 12,
+        rank: 2,
+        status: 'generated',
+        choice: 'No',
+        text: 'Only local accounts.',
+        confidence: 0.4,
+        band: 'low',
+        note: null,
+        citations: [source('Product B.xlsx')],
+      },
+    ]
+    const setup = logic({ data: { ...data, rows: [split, ...data.rows.slice(1)] } })
+    renderPage(setup)
+    const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
+    const option = within(grid).getAllByRole('option')[0] as HTMLElement
+    expect(option.textContent).toContain('Your records disagree')
+    expect(option.textContent).toContain('2 to choose from')
+    fireEvent.click(within(option).getByText('Do you meet security requirement 1?'))
+    const panel = screen.getByRole('region', { name: 'Answer' })
+    expect(within(panel).getByTestId('answer-text').textContent).toBe(note)
+    expect(within(panel).getByText('Only local accounts.')).toBeTruthy()
+    const uses = within(panel).getAllByRole('button', { name: 'Use this' })
+    expect(uses).toHaveLength(2)
+    fireEvent.click(uses[1] as HTMLElement)
+    await waitFor(() => expect(setup.operations).toHaveLength(1))
+    expect(setup.operations[0]).toMatchObject({ kind: 'select', questionId: 1, answerId: 12 })
   })
 })

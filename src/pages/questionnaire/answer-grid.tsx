@@ -67,6 +67,7 @@ const bottom = css({
 })
 const preview = css({
   color: 'fg.muted',
+  '&[data-note]': { fontStyle: 'italic' },
   whiteSpace: 'nowrap',
   overflow: 'hidden',
   textOverflow: 'ellipsis',
@@ -132,7 +133,12 @@ export function AnswerGrid(props: {
                 <div className={bottom}>
                   <StatusBadge status={row.answer.status} />
                   {row.answer.choice && <span className={choice}>{row.answer.choice}</span>}
-                  <span className={preview}>{row.answer.text}</span>
+                  <span className={preview} data-note={row.answer.text ? undefined : ''}>
+                    {row.answer.text || row.answer.note}
+                  </span>
+                  {row.answer.status === 'no_answer' && row.candidates.length > 1 && (
+                    <span className={choice}>{row.candidates.length - 1} to choose from</span>
+                  )}
                   <ConfidenceBadge answer={row.answer} />
                 </div>
               </div>
