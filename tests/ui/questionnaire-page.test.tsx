@@ -259,6 +259,10 @@ describe('questionnaire page', () => {
     const panel = screen.getByRole('region', { name: 'Answer' })
     expect(within(panel).getByTestId('answer-text').textContent).toBe(note)
     expect(within(panel).getByText('Only local accounts.')).toBeTruthy()
+    // nothing to approve until a side is taken or the answer written
+    expect(
+      (within(panel).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled,
+    ).toBe(true)
     const uses = within(panel).getAllByRole('button', { name: 'Use this' })
     expect(uses).toHaveLength(2)
     fireEvent.click(uses[1] as HTMLElement)

@@ -355,7 +355,18 @@ export function AnswerPanel(props: {
                 </Button>
               </>
             ) : (
-              <Button size="sm" loading={saving} onClick={() => answer.send({ type: 'approve' })}>
+              <Button
+                size="sm"
+                loading={saving}
+                // nothing to approve yet: write the answer or use a candidate first
+                disabled={!row.answer.text.trim() && !row.answer.choice}
+                title={
+                  !row.answer.text.trim() && !row.answer.choice
+                    ? 'Write the answer or use a candidate first'
+                    : undefined
+                }
+                onClick={() => answer.send({ type: 'approve' })}
+              >
                 <Check /> Approve
               </Button>
             )}
