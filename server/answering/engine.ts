@@ -56,7 +56,7 @@ export interface QuestionInput {
 export interface PassageHit {
   id: number
   fileId: number | null
-  source: 'file' | 'data' | 'evidence'
+  source: 'file' | 'data' | 'evidence' | 'qa'
   title: string
   text: string
   location: PassageLocation | null
@@ -145,6 +145,7 @@ export class Library {
   private readonly vectors: Map<string, number>[]
   private readonly pairVectors: Map<string, number>[]
   private readonly byTerm = new Map<string, number[]>()
+  private narrativeIndex: PassageIndex | null = null
   /** Known terms by their first letter, for spelling correction; corrections made so far. */
   private readonly termsByInitial = new Map<string, { term: string; grams: Grams }[]>()
   private readonly corrections = new Map<string, string>()
@@ -179,6 +180,31 @@ export class Library {
 
   get size() {
     return this.entries.length
+  }
+
+  /**
+   * The answer text of library entries (their narratives), searchable like document passages: an
+   * approved answer to another question may state what this one asks about.
+   */
+  narratives(): PassageIndex {
+    if (!this.narrativeIndex) {
+      const hits: PassageHit[] = []
+      for (const entry of this.entries) {
+        const text = narrativeOf(entry)
+        if (text.length < NARRATIVE_MIN) continue
+        hits.push({
+          id: entry.id,
+          fileId: entry.fileId,
+          source: entry.source,
+          title: entry.title,
+          text,
+          location: entry.location,
+          rank: 0,
+        })
+      }
+      this.narrativeIndex = new PassageIndex(hits)
+    }
+    return this.narrativeIndex
   }
 
   /** The term itself when the library knows it, else the known term it is a misspelling of. */
@@ -235,6 +261,16 @@ export class Library {
       .slice(0, k)
       .map(({ index, score }) => ({ entry: this.entries[index] as LibraryEntry, score }))
   }
+}
+
+/** Narratives shorter than this ('Yes, annually.') say too little to quote on their own. */
+const NARRATIVE_MIN = 40
+
+/** What a library answer says beyond its Yes/No: the narrative, or a free-text answer. */
+function narrativeOf(entry: LibraryEntry) {
+  if (entry.detail) return entry.detail
+  if (isChoiceWord(entry.answer)) return ''
+  return entry.answer.replace(/^\s*(yes|no)\b[\s.,:;–—-]*/i, '')
 }
 
 const pairsOf = (words: string[]) => words.slice(1).map((word, i) => `${words[i]}_${word}`)

@@ -255,7 +255,10 @@ export function createAnsweringService(deps: {
               fileIds: evidence?.fileIds,
             })
       const semantic = await nearestPassages(orgId, question.text, evidence, index, vector)
-      return semantic.length ? fuse([lexical, semantic], 12) : lexical
+      // then the answer text of the library: what approved answers say about other questions
+      const narratives = evidence?.fileIds?.length ? [] : library.narratives().search(question.text)
+      const lists = [lexical, semantic, narratives].filter((list) => list.length)
+      return lists.length > 1 ? fuse(lists, 12) : (lists[0] ?? [])
     }
     let passages: PassageHit[] = []
     if (!strong || evidence) passages = await find()

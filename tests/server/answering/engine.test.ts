@@ -209,3 +209,31 @@ describe('library engine: document passages', () => {
     expect(contested.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
   })
 })
+
+describe('library engine: answer text', () => {
+  it('quotes what an approved answer to another question says, citing that answer', () => {
+    const library = new Library([
+      fileEntry(
+        1,
+        'Describe how you protect data stored by the service.',
+        'All customer records are encrypted with AES-256 keys held in a managed key service and rotated yearly.',
+      ),
+      fileEntry(2, 'Do you run annual penetration tests?', 'Yes'),
+      fileEntry(3, 'Do you review access rights every quarter?', 'Yes'),
+    ])
+    const asked = 'Which algorithm encrypts customer records, and where are the keys held?'
+    const hits = library.narratives().search(asked)
+    expect(hits[0]?.text).toContain('AES-256')
+    // a bare Yes says nothing on its own and is not a narrative
+    expect(library.narratives().size).toBe(1)
+    const space = new TfIdf()
+    for (const entry of library.entries) space.add(terms(entry.question))
+    const result = answerFromEvidence({ text: asked, vocabulary: null }, [], hits, space)
+    expect(result.candidates[0]?.text).toContain('encrypted with AES-256')
+    expect(result.candidates[0]?.citations[0]).toMatchObject({
+      source: 'file',
+      id: 1,
+      title: 'Completed questionnaire 1.xlsx',
+    })
+  })
+})
