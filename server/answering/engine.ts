@@ -627,8 +627,13 @@ function vote(strong: { entry: LibraryEntry; score: number }[]) {
     const key = sourceOf(match.entry)
     if (!bySource.has(key)) bySource.set(key, match)
   }
-  const peers = [...bySource.values()].filter((match) => choiceOf(match.entry))
-  if (peers.length < 2) return null
+  const answering = [...bySource.values()].filter((match) => choiceOf(match.entry))
+  // approved library answers are the organisation's current word; completed questionnaires are
+  // its history: where the library answers the question, the library decides (a reviewer who
+  // settled a split and saved the answer is not asked again)
+  const curated = answering.filter((match) => match.entry.source === 'qa')
+  const peers = curated.length ? curated : answering
+  if (answering.length < 2) return null
   const counts = new Map<string, { count: number; first: number }>()
   peers.forEach((match, index) => {
     const key = choiceOf(match.entry) as string
@@ -663,10 +668,15 @@ export function answerFromEvidence(
   // its confidence says how far they agree; when they are split, the reviewer chooses
   const split = vote(strong)
   let agreement = 1
+  if (split) {
+    // the winning answer first, an approved library answer before a questionnaire's
+    const chosen = strong
+      .filter((match) => choiceOf(match.entry) === split.winner)
+      .sort((a, b) => Number(b.entry.source === 'qa') - Number(a.entry.source === 'qa'))
+    strong = [...chosen, ...strong.filter((match) => !chosen.includes(match))]
+  }
   if (split && split.counts.length > 1) {
     agreement = split.share
-    const chosen = strong.filter((match) => choiceOf(match.entry) === split.winner)
-    strong = [...chosen, ...strong.filter((match) => !chosen.includes(match))]
     if (split.share < MAJORITY) {
       const opposing = split.counts.map(({ choice }) =>
         strong.find((match) => choiceOf(match.entry) === choice),

@@ -237,3 +237,37 @@ describe('library engine: answer text', () => {
     })
   })
 })
+
+describe('library engine: approved answers and questionnaire history', () => {
+  const qaItem = (question: string, answer: string): LibraryEntry => ({
+    source: 'qa',
+    id: nextId++,
+    fileId: null,
+    title: 'Knowledge base answer',
+    question,
+    answer,
+    detail: '',
+    dropdown: answer,
+    location: null,
+  })
+
+  it('an approved library answer decides over completed questionnaires that disagree with it', () => {
+    const files = [fileEntry(1, SSO, 'No'), fileEntry(2, SSO, 'No'), fileEntry(3, SSO, 'Yes')]
+    expect(answer(new Library(files), SSO).candidates[0]?.choice).toBe('No')
+    const settled = answer(new Library([...files, qaItem(SSO, 'Yes')]), SSO)
+    expect(settled.candidates[0]?.choice).toBe('Yes')
+    expect(settled.candidates[0]?.withheld).toBeUndefined()
+    expect(settled.candidates[0]?.citations[0]?.source).toBe('qa')
+    expect(settled.candidates[0]?.confidence).toBeGreaterThan(0.9)
+    // the questionnaires' other answer is still offered
+    expect(settled.candidates.some((candidate) => candidate.choice === 'No')).toBe(true)
+  })
+
+  it('library answers that disagree with each other are a split like any other', () => {
+    const result = answer(
+      new Library([qaItem(SSO, 'Yes'), qaItem(SSO, 'No'), fileEntry(1, SSO, 'Yes')]),
+      SSO,
+    )
+    expect(result.candidates[0]?.withheld).toMatch(/of 2 that answer this question/)
+  })
+})
