@@ -322,6 +322,24 @@ test('records that answer a question both ways: the reviewer sees why and choose
   await expect(panel.getByTestId('answer-text')).toHaveText('Only local accounts.')
   await expect(page.getByText(/answered \(\d+%\)/)).toContainText('2 answered')
 
+  // approved and saved to the library, the choice is the organisation's answer from now on
+  await panel.getByRole('button', { name: 'Approve' }).click()
+  await panel.getByRole('button', { name: 'Save to library' }).click()
+  await expect(page.getByText('Added to the library')).toBeVisible()
+  await panel.getByRole('button', { name: 'Un-approve' }).click()
+  await panel.getByRole('button', { name: 'Regenerate', exact: true }).click()
+  await expect(panel.getByText('No answer', { exact: true })).toBeHidden()
+  await expect(panel.getByTestId('answer-text')).toHaveText('Only local accounts.')
+  await expect(
+    panel.getByText(/Knowledge base: Questionnaire: Split records/).first(),
+  ).toBeVisible()
+  // the questionnaires that said otherwise stay as candidates, at the confidence their share earns
+  const yes = panel
+    .getByRole('listitem')
+    .filter({ hasText: 'SAML 2.0 with any identity provider.' })
+  await expect(yes).toContainText(/Low confidence|Medium confidence · 5\d%/)
+  await expect(split).not.toContainText('Your records disagree')
+
   await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
   await request.post('/api/v1/files/batch-delete/', { headers, data: { file_ids: fileIds } })
 })

@@ -646,11 +646,19 @@ function vote(strong: { entry: LibraryEntry; score: number }[]) {
   )
   const [winner] = ranked
   if (!winner) return null
+  const tally = new Map<string, number>()
+  for (const match of answering) {
+    const choice = choiceOf(match.entry) as string
+    tally.set(choice, (tally.get(choice) ?? 0) + 1)
+  }
   return {
     peers,
     winner: winner[0],
     share: winner[1].count / peers.length,
     counts: ranked.map(([choice, { count }]) => ({ choice, count })),
+    /** Every record that answers, curated or not: how many give each answer. */
+    tally,
+    answering: answering.length,
   }
 }
 
@@ -667,7 +675,6 @@ export function answerFromEvidence(
   // the same question answered in several files: the answer most of them give goes first, and
   // its confidence says how far they agree; when they are split, the reviewer chooses
   const split = vote(strong)
-  let agreement = 1
   if (split) {
     // the winning answer first, an approved library answer before a questionnaire's
     const chosen = strong
@@ -676,7 +683,6 @@ export function answerFromEvidence(
     strong = [...chosen, ...strong.filter((match) => !chosen.includes(match))]
   }
   if (split && split.counts.length > 1) {
-    agreement = split.share
     if (split.share < MAJORITY) {
       const opposing = split.counts.map(({ choice }) =>
         strong.find((match) => choiceOf(match.entry) === choice),
@@ -708,13 +714,13 @@ export function answerFromEvidence(
     const key = candidateKey(candidate)
     if (seen.has(key)) continue
     seen.add(key)
-    // an answer carries the agreement of the files that hold the same question
-    if (agreement < 1) {
-      const side = split?.counts.find(
-        (item) => item.choice === leadingChoice(candidate.choice ?? ''),
-      )
-      const share = side && split ? side.count / split.peers.length : agreement
-      candidate.confidence = Math.min(candidate.confidence, 0.35 + 0.6 * share ** 2)
+    // an answer carries the agreement of the records that hold the same question: the winner its
+    // share of the votes, any other answer its share of all the records that answer
+    const mine = split ? choiceOf(match.entry) : null
+    if (split && mine) {
+      const share =
+        mine === split.winner ? split.share : (split.tally.get(mine) ?? 0) / split.answering
+      if (share < 1) candidate.confidence = Math.min(candidate.confidence, 0.35 + 0.6 * share ** 2)
     }
     candidates.push(candidate)
     if (candidates.length >= 3) break
