@@ -163,9 +163,13 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   await notice.getByRole('button', { name: 'OK' }).click()
   await expect(page.getByText('6 questions')).toBeVisible({ timeout: 20_000 })
 
+  // the bar and its label are watched from the click on: a short generation shows them briefly
+  const watching = Promise.all([
+    expect(page.getByRole('progressbar')).toBeVisible(),
+    expect(page.getByText(/Finding evidence|Answered \d+ of 6 questions/)).toBeVisible(),
+  ])
   await page.getByRole('button', { name: 'Generate answers' }).click()
-  await expect(page.getByRole('progressbar')).toBeVisible()
-  await expect(page.getByText(/Finding evidence|Answered \d+ of 6 questions/)).toBeVisible()
+  await watching
   await expect(page.getByText(/answered \(\d+%\)/)).toContainText('2 answered', { timeout: 20_000 })
   await expect(page.getByRole('progressbar')).toBeHidden()
 
