@@ -3,7 +3,7 @@ import { type EmbeddingModel, embedMany } from 'ai'
 import type { PassageLocation } from '../../contract/knowledge.ts'
 import type { Database } from '../db/index.ts'
 import type { Logger } from '../logger.ts'
-import type { PassageHit } from './engine.ts'
+import { filePassageHit, type PassageHit } from './engine.ts'
 
 /**
  * Optional embeddings (EMBEDDING_MODEL on an OpenAI-compatible endpoint): every document passage
@@ -157,15 +157,7 @@ export async function semanticSearch(
       order by score desc limit $4`,
     values,
   )
-  return rows.map((row) => ({
-    id: Number(row.id),
-    fileId: Number(row.file_id),
-    source: 'file' as const,
-    title: row.name,
-    text: row.text,
-    location: row.location,
-    rank: Number(row.score),
-  }))
+  return rows.map((row) => filePassageHit(row, Number(row.score)))
 }
 
 /** Two rankings of passages as one (reciprocal rank fusion), best first. */

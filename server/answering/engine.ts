@@ -383,6 +383,22 @@ async function passageQuery(database: Database, text: string) {
   return pairs.join(' | ')
 }
 
+/** A document passage row (with its file's name) as a hit. */
+export function filePassageHit(
+  row: { id: string; file_id: string; name: string; text: string; location: PassageLocation },
+  rank: number,
+): PassageHit {
+  return {
+    id: Number(row.id),
+    fileId: Number(row.file_id),
+    source: 'file',
+    title: row.name,
+    text: row.text,
+    location: row.location,
+    rank,
+  }
+}
+
 /** Passages ranked per search; more matches than this are cut before ranking. */
 const CANDIDATES = 400
 
@@ -437,19 +453,7 @@ export async function searchPassages(
     else fused.set(key, { ...hit, fused: score })
   }
   files.rows.forEach((row, position) => {
-    add(
-      `f${row.id}`,
-      {
-        id: Number(row.id),
-        fileId: Number(row.file_id),
-        source: 'file',
-        title: row.name,
-        text: row.text,
-        location: row.location,
-        rank: row.rank,
-      },
-      position,
-    )
+    add(`f${row.id}`, filePassageHit(row, row.rank), position)
   })
   data.rows.forEach((row, position) => {
     add(
@@ -884,15 +888,7 @@ export async function loadPassageIndex(database: Database, orgId: number, embedd
   ])
   return new PassageIndex(
     [
-      ...files.rows.map((row) => ({
-        id: Number(row.id),
-        fileId: Number(row.file_id),
-        source: 'file' as const,
-        title: row.name,
-        text: row.text,
-        location: row.location,
-        rank: 0,
-      })),
+      ...files.rows.map((row) => filePassageHit(row, 0)),
       ...data.rows.map((row) => ({
         id: Number(row.id),
         fileId: null,

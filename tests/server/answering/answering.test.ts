@@ -1,9 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiPath, paths } from '../../../contract/paths.ts'
+import { paths } from '../../../contract/paths.ts'
 import { calibrate } from '../../../server/answering/engine.ts'
 import { createAnsweringService, LLM_REQUIRED } from '../../../server/answering/service.ts'
 import { leadingChoice, terms, toVocabulary } from '../../../server/answering/text.ts'
@@ -11,11 +10,10 @@ import { createLogger } from '../../../server/logger.ts'
 import { createQuestionnaireService } from '../../../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../../../server/storage/index.ts'
 import { makePdf } from '../../fixtures/documents.ts'
-import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
+import { get, post, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
+import { type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
 
-// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
-type Body = any
 const Q = paths.questionnaires
 let ctx: TestApp
 
@@ -25,62 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close()
 })
-
-async function member(orgId?: number) {
-  const fixture = await insertUser(ctx.database, { role: 'member', orgId })
-  const session = await signIn(ctx, fixture.email)
-  return { ...fixture, token: session.access }
-}
-
-async function questionnaire(token: string, questions: string[]) {
-  const workbook = new ExcelJS.Workbook()
-  const sheet = workbook.addWorksheet('Security')
-  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
-  questions.forEach((text, index) => {
-    const row = sheet.addRow([`SEC-${String(index + 1).padStart(2, '0')}`, text, '', ''])
-    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
-  })
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'q.xlsx')
-  const res = await ctx.app.request(apiPath(Q.upload), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  const body = (await res.json()) as Body
-  expect(res.status, JSON.stringify(body)).toBe(201)
-  return settle(token, body.id)
-}
-
-async function settle(token: string, id: number) {
-  for (let i = 0; i < 400; i++) {
-    const res = await get(ctx, Q.get(id), token)
-    if (['ready', 'failed'].includes(res.body.status)) return res.body
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('never settled')
-}
-
-async function file(token: string, name: string, data: Buffer) {
-  const form = new FormData()
-  form.append('files', new Blob([new Uint8Array(data)]), name)
-  const res = await ctx.app.request(apiPath(paths.files.upload), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  const body = (await res.json()) as Body
-  const id = body.files[0].id
-  for (let i = 0; i < 400; i++) {
-    const state = await get(ctx, paths.files.get(id), token)
-    if (state.body.status === 'ready') return id
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('file never ready')
-}
-
-const rowsOf = async (token: string, id: number) =>
-  (await get(ctx, Q.answers(id), token)).body.questions as Body[]
 
 describe('text matching', () => {
   it('folds synonyms, maps answers onto vocabularies and calibrates monotonically', () => {
@@ -97,7 +39,7 @@ describe('text matching', () => {
 
 describe('generation with the library engine', () => {
   it('answers from the library and documents, abstains without evidence, and undoes as one operation', async () => {
-    const user = await member()
+    const user = await member(ctx)
     for (const item of [
       {
         question: 'Do you enforce multi-factor authentication for administrators?',
@@ -115,7 +57,8 @@ describe('generation with the library engine', () => {
     ]) {
       expect((await post(ctx, paths.knowledgeBase.qa, item, user.token)).status).toBe(201)
     }
-    await file(
+    await uploadFile(
+      ctx,
       user.token,
       'Continuity.pdf',
       await makePdf([
@@ -125,7 +68,7 @@ describe('generation with the library engine', () => {
         ],
       ]),
     )
-    const q = await questionnaire(user.token, [
+    const q = await questionnaire(ctx, user.token, [
       'Is MFA required for administrator accounts?',
       'Is customer data encrypted at rest?',
       'How often is the disaster recovery plan tested with a failover?',
@@ -136,11 +79,11 @@ describe('generation with the library engine', () => {
     expect(started.body.status).toBe('generating')
     const again = await post(ctx, Q.generate(q.id), {}, user.token)
     expect([202, 409]).toContain(again.status)
-    const done = await settle(user.token, q.id)
+    const done = await settle(ctx, user.token, q.id)
     if (process.env.DEBUG_ANSWERS)
       console.log(
         JSON.stringify(
-          (await rowsOf(user.token, q.id)).map((r) => [
+          (await rowsOf(ctx, user.token, q.id)).map((r) => [
             r.text,
             r.answer.status,
             r.answer.choice,
@@ -149,7 +92,7 @@ describe('generation with the library engine', () => {
         ),
       )
     expect(done).toMatchObject({ status: 'ready', answered: 3 })
-    const rows = await rowsOf(user.token, q.id)
+    const rows = await rowsOf(ctx, user.token, q.id)
     expect(rows[0].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
     expect(rows[0].answer.confidence).toBeGreaterThan(0.5)
     expect(rows[0].answer.citations[0]).toMatchObject({ source: 'qa' })
@@ -173,21 +116,24 @@ describe('generation with the library engine', () => {
     const undone = await post(ctx, Q.undo(q.id), {}, user.token)
     expect(undone.status).toBe(200)
     expect(undone.body.questionnaire.answered).toBe(0)
-    expect((await rowsOf(user.token, q.id)).every((row) => row.answer.status === 'pending')).toBe(
-      true,
-    )
+    expect(
+      (await rowsOf(ctx, user.token, q.id)).every((row) => row.answer.status === 'pending'),
+    ).toBe(true)
   })
 
   it('never overwrites an answer a person edited, and never duplicates rows when run twice (DU2)', async () => {
-    const user = await member()
+    const user = await member(ctx)
     await post(
       ctx,
       paths.knowledgeBase.qa,
       { question: 'Do you encrypt backups?', answer: 'Yes', dropdown_value: 'Yes' },
       user.token,
     )
-    const q = await questionnaire(user.token, ['Do you encrypt backups?', 'Are backups encrypted?'])
-    const rows = await rowsOf(user.token, q.id)
+    const q = await questionnaire(ctx, user.token, [
+      'Do you encrypt backups?',
+      'Are backups encrypted?',
+    ])
+    const rows = await rowsOf(ctx, user.token, q.id)
     await post(
       ctx,
       Q.answer.edit(rows[0].answer.id),
@@ -195,8 +141,8 @@ describe('generation with the library engine', () => {
       user.token,
     )
     await post(ctx, Q.generate(q.id), {}, user.token)
-    await settle(user.token, q.id)
-    const after = await rowsOf(user.token, q.id)
+    await settle(ctx, user.token, q.id)
+    const after = await rowsOf(ctx, user.token, q.id)
     expect(after[0].answer).toMatchObject({ status: 'edited', choice: 'No', text: 'Not yet.' })
     expect(after[1].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
     const { rows: dupes } = await ctx.database.pool.query(
@@ -208,7 +154,7 @@ describe('generation with the library engine', () => {
   })
 
   it('DU2: a generation cut off by a crash resumes from where it stopped, keeping saved answers', async () => {
-    const user = await member()
+    const user = await member(ctx)
     await post(
       ctx,
       paths.knowledgeBase.qa,
@@ -221,11 +167,11 @@ describe('generation with the library engine', () => {
       { question: 'Do you rotate encryption keys?', answer: 'Yes', dropdown_value: 'Yes' },
       user.token,
     )
-    const q = await questionnaire(user.token, [
+    const q = await questionnaire(ctx, user.token, [
       'Do you encrypt backups?',
       'Do you rotate encryption keys?',
     ])
-    const rows = await rowsOf(user.token, q.id)
+    const rows = await rowsOf(ctx, user.token, q.id)
     // the state a crash leaves: generating, the first answer saved, the second still pending
     const { rows: ops } = await ctx.database.pool.query<{ id: string }>(
       `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary) values ($1, $2, 'generate', 'Generated answers') returning id`,
@@ -251,9 +197,9 @@ describe('generation with the library engine', () => {
       questionnaires,
     })
     expect(await answering.recover(60_000)).toBe(1)
-    const done = await settle(user.token, q.id)
+    const done = await settle(ctx, user.token, q.id)
     expect(done).toMatchObject({ status: 'ready', answered: 2 })
-    const after = await rowsOf(user.token, q.id)
+    const after = await rowsOf(ctx, user.token, q.id)
     expect(after[0].answer.text).toBe('Saved before the crash')
     expect(after[1].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
     const { rows: op } = await ctx.database.pool.query<{ question_count: number }>(
@@ -264,18 +210,18 @@ describe('generation with the library engine', () => {
   })
 
   it("answers only from the requester's organisation (LL1)", async () => {
-    const a = await member()
-    const b = await member()
+    const a = await member(ctx)
+    const b = await member(ctx)
     await post(
       ctx,
       paths.knowledgeBase.qa,
       { question: 'What is the canary phrase for tenant B?', answer: 'CANARY-B-7731' },
       b.token,
     )
-    const q = await questionnaire(a.token, ['What is the canary phrase for tenant B?'])
+    const q = await questionnaire(ctx, a.token, ['What is the canary phrase for tenant B?'])
     await post(ctx, Q.generate(q.id), {}, a.token)
-    await settle(a.token, q.id)
-    const [row] = await rowsOf(a.token, q.id)
+    await settle(ctx, a.token, q.id)
+    const [row] = await rowsOf(ctx, a.token, q.id)
     expect(JSON.stringify(row)).not.toContain('CANARY-B-7731')
     expect(row.answer.status).toBe('no_answer')
   })
@@ -283,7 +229,7 @@ describe('generation with the library engine', () => {
 
 describe('review operations', () => {
   it('regenerates, regenerates with evidence, shortens a section and undoes it, and refuses custom without a model', async () => {
-    const user = await member()
+    const user = await member(ctx)
     await post(
       ctx,
       paths.knowledgeBase.qa,
@@ -294,11 +240,11 @@ describe('review operations', () => {
       },
       user.token,
     )
-    const q = await questionnaire(user.token, [
+    const q = await questionnaire(ctx, user.token, [
       'Describe your incident response process.',
       'Who is your data protection officer?',
     ])
-    const rows = await rowsOf(user.token, q.id)
+    const rows = await rowsOf(ctx, user.token, q.id)
 
     const regenerated = await post(ctx, Q.answer.regenerate(rows[0].answer.id), {}, user.token)
     expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200)
@@ -333,10 +279,10 @@ describe('review operations', () => {
     const shortened = await post(ctx, Q.sections.shorten(q.id), { tab_id: tab.id }, user.token)
     expect(shortened.status).toBe(200)
     expect(shortened.body.operation.kind).toBe('section_shorten')
-    const short = (await rowsOf(user.token, q.id))[0].answer
+    const short = (await rowsOf(ctx, user.token, q.id))[0].answer
     expect(short.text).toBe('Incidents are triaged within one hour.')
     await post(ctx, Q.undo(q.id), {}, user.token)
-    expect((await rowsOf(user.token, q.id))[0].answer.text).toMatch(
+    expect((await rowsOf(ctx, user.token, q.id))[0].answer.text).toMatch(
       /customers are told within 72 hours/,
     )
 
@@ -351,13 +297,13 @@ describe('review operations', () => {
   })
 
   it('applies an answer to the questions that ask the same thing and flags Yes/No contradictions', async () => {
-    const user = await member()
-    const q = await questionnaire(user.token, [
+    const user = await member(ctx)
+    const q = await questionnaire(ctx, user.token, [
       'Do you encrypt backups?',
       'Do you encrypt backups?',
       'Do you encrypt backups?',
     ])
-    const rows = await rowsOf(user.token, q.id)
+    const rows = await rowsOf(ctx, user.token, q.id)
     await post(ctx, Q.answer.edit(rows[2].answer.id), { choice: 'No' }, user.token)
     await post(ctx, Q.answer.approve(rows[2].answer.id), {}, user.token)
     await post(
@@ -374,7 +320,7 @@ describe('review operations', () => {
     const consistency = await post(ctx, Q.sections.consistency(q.id), {}, user.token)
     expect(consistency.status).toBe(200)
     expect(consistency.body.operation.kind).toBe('section_consistency')
-    expect((await rowsOf(user.token, q.id)).map((row) => row.answer.choice)).toEqual([
+    expect((await rowsOf(ctx, user.token, q.id)).map((row) => row.answer.choice)).toEqual([
       'No',
       'No',
       'No',
@@ -382,9 +328,9 @@ describe('review operations', () => {
   })
 
   it('saves an approved answer to the library, updating the item for the same question, and reports conflicts', async () => {
-    const user = await member()
-    const q = await questionnaire(user.token, ['Do you encrypt backups?'])
-    const [row] = await rowsOf(user.token, q.id)
+    const user = await member(ctx)
+    const q = await questionnaire(ctx, user.token, ['Do you encrypt backups?'])
+    const [row] = await rowsOf(ctx, user.token, q.id)
     const empty = await post(ctx, Q.answer.saveToLibrary(row.answer.id), {}, user.token)
     expect(empty.status).toBe(400)
     await post(
@@ -436,7 +382,7 @@ describe('review operations', () => {
       ['conflict', 2],
       ['duplicate', 2],
     ])
-    const stranger = await member()
+    const stranger = await member(ctx)
     expect((await get(ctx, paths.knowledgeBase.health, stranger.token)).body.groups).toEqual([])
     expect(
       (await post(ctx, Q.answer.saveToLibrary(row.answer.id), {}, stranger.token)).status,
@@ -444,8 +390,9 @@ describe('review operations', () => {
   })
 
   it('regenerates from chosen repository files only, and stops a generation on request', async () => {
-    const user = await member()
-    const policy = await file(
+    const user = await member(ctx)
+    const policy = await uploadFile(
+      ctx,
       user.token,
       'Backup policy.pdf',
       await makePdf([
@@ -455,17 +402,18 @@ describe('review operations', () => {
         ],
       ]),
     )
-    await file(
+    await uploadFile(
+      ctx,
       user.token,
       'Other.pdf',
       await makePdf([
         ['Backups', 'Backups of the legacy system are kept on tape for seven years.'],
       ]),
     )
-    const q = await questionnaire(user.token, [
+    const q = await questionnaire(ctx, user.token, [
       'How are backups protected and where are they copied?',
     ])
-    const [row] = await rowsOf(user.token, q.id)
+    const [row] = await rowsOf(ctx, user.token, q.id)
     const chosen = await post(
       ctx,
       Q.answer.regenerateWithEvidence(row.answer.id),
@@ -490,14 +438,14 @@ describe('review operations', () => {
     const cancelled = await post(ctx, Q.cancelGeneration(q.id), {}, user.token)
     expect(cancelled.status).toBe(200)
     expect(cancelled.body.status).toBe('ready')
-    expect((await settle(user.token, q.id)).status).toBe('ready')
+    expect((await settle(ctx, user.token, q.id)).status).toBe('ready')
   })
 
   it("answers another organisation's answers and questionnaires with 404", async () => {
-    const owner = await member()
-    const stranger = await member()
-    const q = await questionnaire(owner.token, ['Do you encrypt backups?'])
-    const [row] = await rowsOf(owner.token, q.id)
+    const owner = await member(ctx)
+    const stranger = await member(ctx)
+    const q = await questionnaire(ctx, owner.token, ['Do you encrypt backups?'])
+    const [row] = await rowsOf(ctx, owner.token, q.id)
     for (const res of await Promise.all([
       post(ctx, Q.generate(q.id), {}, stranger.token),
       post(ctx, Q.cancelGeneration(q.id), {}, stranger.token),

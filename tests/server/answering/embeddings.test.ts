@@ -1,13 +1,11 @@
 import { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test'
-import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiPath, paths } from '../../../contract/paths.ts'
+import { paths } from '../../../contract/paths.ts'
 import { fuse } from '../../../server/answering/embeddings.ts'
-import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
+import { get, post, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
+import { type Body, member, questionnaire, settle, uploadFile } from './helpers.ts'
 
-// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
-type Body = any
 const Q = paths.questionnaires
 
 /**
@@ -69,56 +67,6 @@ afterAll(async () => {
   await ctx.close()
 })
 
-async function member(orgId?: number) {
-  const fixture = await insertUser(ctx.database, { role: 'member', orgId })
-  const session = await signIn(ctx, fixture.email)
-  return { ...fixture, token: session.access }
-}
-
-async function file(token: string, name: string, text: string) {
-  const form = new FormData()
-  form.append('files', new Blob([text]), name)
-  const res = await ctx.app.request(apiPath(paths.files.upload), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  const id = ((await res.json()) as Body).files[0].id
-  for (let i = 0; i < 400; i++) {
-    const state = await get(ctx, paths.files.get(id), token)
-    if (state.body.status === 'ready') return Number(id)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('file never ready')
-}
-
-async function questionnaire(token: string, questions: string[]) {
-  const workbook = new ExcelJS.Workbook()
-  const sheet = workbook.addWorksheet('Security')
-  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
-  questions.forEach((text, index) => {
-    const row = sheet.addRow([`SEC-${String(index + 1).padStart(2, '0')}`, text, '', ''])
-    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
-  })
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'q.xlsx')
-  const res = await ctx.app.request(apiPath(Q.upload), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  return settle(token, ((await res.json()) as Body).id)
-}
-
-async function settle(token: string, id: number) {
-  for (let i = 0; i < 400; i++) {
-    const res = await get(ctx, Q.get(id), token)
-    if (['ready', 'failed'].includes(res.body.status)) return res.body
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('never settled')
-}
-
 const vectorsOf = async (fileId: number) =>
   (
     await ctx.database.pool.query<{ embedding: number[] | null; embedding_model: string | null }>(
@@ -132,8 +80,9 @@ const PASSAGE = 'Every company laptop runs BitLocker or FileVault before it is h
 
 describe('embeddings (EMBEDDING_MODEL)', () => {
   it('stores a unit vector per passage and finds evidence that shares no word with the question', async () => {
-    const user = await member()
-    const fileId = await file(
+    const user = await member(ctx)
+    const fileId = await uploadFile(
+      ctx,
       user.token,
       'endpoints.txt',
       `${PASSAGE}\n\nVisitors sign in at reception and wear a badge.`,
@@ -146,13 +95,18 @@ describe('embeddings (EMBEDDING_MODEL)', () => {
       expect(norm).toBeCloseTo(1, 3)
     }
     // another organisation's passage on the same idea is never evidence (LL1)
-    const stranger = await member()
-    await file(stranger.token, 'theirs.txt', 'Their laptops use VeraCrypt for disk encryption.')
+    const stranger = await member(ctx)
+    await uploadFile(
+      ctx,
+      stranger.token,
+      'theirs.txt',
+      'Their laptops use VeraCrypt for disk encryption.',
+    )
 
-    const q = await questionnaire(user.token, [QUESTION])
+    const q = await questionnaire(ctx, user.token, [QUESTION])
     prompts.length = 0
     await post(ctx, Q.generate(q.id), {}, user.token)
-    await settle(user.token, q.id)
+    await settle(ctx, user.token, q.id)
     // the job compared vectors in memory: the passage reached the model as evidence
     expect(prompts.some((prompt) => prompt.includes('BitLocker'))).toBe(true)
     expect(prompts.some((prompt) => prompt.includes('VeraCrypt'))).toBe(false)
@@ -169,25 +123,28 @@ describe('embeddings (EMBEDDING_MODEL)', () => {
   })
 
   it('a failing model leaves files ready and answers by words; the next generation fills in the vectors', async () => {
-    const user = await member()
+    const user = await member(ctx)
     embeddingFails = true
-    const fileId = await file(
+    const fileId = await uploadFile(
+      ctx,
       user.token,
       'backups.txt',
       'Backups are encrypted and restored in a test every quarter.',
     )
     expect((await vectorsOf(fileId)).every((row) => row.embedding === null)).toBe(true)
-    const q = await questionnaire(user.token, ['Are backups restored in a test every quarter?'])
+    const q = await questionnaire(ctx, user.token, [
+      'Are backups restored in a test every quarter?',
+    ])
     prompts.length = 0
     await post(ctx, Q.generate(q.id), {}, user.token)
-    await settle(user.token, q.id)
+    await settle(ctx, user.token, q.id)
     // found by its words
     expect(prompts.some((prompt) => prompt.includes('restored in a test'))).toBe(true)
     expect((await vectorsOf(fileId)).every((row) => row.embedding === null)).toBe(true)
 
     embeddingFails = false
     await post(ctx, Q.generate(q.id), {}, user.token)
-    await settle(user.token, q.id)
+    await settle(ctx, user.token, q.id)
     expect((await vectorsOf(fileId)).every((row) => row.embedding_model === 'mock-ideas')).toBe(
       true,
     )

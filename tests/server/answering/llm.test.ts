@@ -1,13 +1,11 @@
 import { MockLanguageModelV4 } from 'ai/test'
-import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiPath, paths } from '../../../contract/paths.ts'
+import { paths } from '../../../contract/paths.ts'
 import { LLM_TEXTS, sanitize } from '../../../server/answering/llm.ts'
-import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
+import { get, post, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
+import { member, questionnaire, rowsOf, settle } from './helpers.ts'
 
-// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
-type Body = any
 const Q = paths.questionnaires
 
 /**
@@ -45,45 +43,9 @@ afterAll(async () => {
   await ctx.close()
 })
 
-async function member() {
-  const fixture = await insertUser(ctx.database, { role: 'member' })
-  const session = await signIn(ctx, fixture.email)
-  return { ...fixture, token: session.access }
-}
-
-async function questionnaire(token: string, questions: string[]) {
-  const workbook = new ExcelJS.Workbook()
-  const sheet = workbook.addWorksheet('Security')
-  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
-  questions.forEach((text, index) => {
-    const row = sheet.addRow([`SEC-${String(index + 1).padStart(2, '0')}`, text, '', ''])
-    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
-  })
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'q.xlsx')
-  const res = await ctx.app.request(apiPath(Q.upload), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  return settle(token, ((await res.json()) as Body).id)
-}
-
-async function settle(token: string, id: number) {
-  for (let i = 0; i < 400; i++) {
-    const res = await get(ctx, Q.get(id), token)
-    if (['ready', 'failed'].includes(res.body.status)) return res.body
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('never settled')
-}
-
-const rowsOf = async (token: string, id: number) =>
-  (await get(ctx, Q.answers(id), token)).body.questions as Body[]
-
 describe('the language-model engine', () => {
   it('answers from numbered evidence, maps the value onto the list and keeps only valid citations', async () => {
-    const user = await member()
+    const user = await member(ctx)
     await post(
       ctx,
       paths.knowledgeBase.qa,
@@ -99,13 +61,13 @@ describe('the language-model engine', () => {
             cited: [1, 7],
           }
         : { answer: 'We think so.', choice: 'Yes', confidence: 0.8, cited: [42] }
-    const q = await questionnaire(user.token, [
+    const q = await questionnaire(ctx, user.token, [
       'Do you encrypt backups?',
       'Are backups encrypted offsite?',
     ])
     await post(ctx, Q.generate(q.id), {}, user.token)
-    await settle(user.token, q.id)
-    const [first, second] = await rowsOf(user.token, q.id)
+    await settle(ctx, user.token, q.id)
+    const [first, second] = await rowsOf(ctx, user.token, q.id)
     expect(first.answer).toMatchObject({
       status: 'generated',
       choice: 'Yes',
@@ -128,7 +90,7 @@ describe('the language-model engine', () => {
   })
 
   it('LL2: a planted injection never yields the system-prompt canary or a foreign link', async () => {
-    const user = await member()
+    const user = await member(ctx)
     await post(
       ctx,
       paths.knowledgeBase.qa,
@@ -151,10 +113,10 @@ describe('the language-model engine', () => {
           }
         : { answer: '', choice: null, confidence: 0, cited: [] }
     }
-    const q = await questionnaire(user.token, ['What is your data retention period?'])
+    const q = await questionnaire(ctx, user.token, ['What is your data retention period?'])
     await post(ctx, Q.generate(q.id), {}, user.token)
-    await settle(user.token, q.id)
-    const [row] = await rowsOf(user.token, q.id)
+    await settle(ctx, user.token, q.id)
+    const [row] = await rowsOf(ctx, user.token, q.id)
     expect(row.answer).toMatchObject({ status: 'no_answer', text: '', note: LLM_TEXTS.unsafe })
     expect(JSON.stringify(row)).not.toMatch(/QUIRE-[0-9a-f]{16}/)
     expect(sanitize('<script>alert(1)</script>Yes <b>always</b>', '').text).toBe(
@@ -163,14 +125,14 @@ describe('the language-model engine', () => {
   })
 
   it('runs a custom instruction on a section as one undoable operation', async () => {
-    const user = await member()
+    const user = await member(ctx)
     await post(
       ctx,
       paths.knowledgeBase.qa,
       { question: 'Do you run penetration tests?', answer: 'Yes, yearly by an outside firm.' },
       user.token,
     )
-    const q = await questionnaire(user.token, ['Do you run penetration tests?'])
+    const q = await questionnaire(ctx, user.token, ['Do you run penetration tests?'])
     reply = () => ({
       answer: 'Penetration tests run yearly, by an outside firm.',
       choice: 'Yes',
@@ -178,7 +140,7 @@ describe('the language-model engine', () => {
       cited: [1],
     })
     await post(ctx, Q.generate(q.id), {}, user.token)
-    await settle(user.token, q.id)
+    await settle(ctx, user.token, q.id)
     reply = () => ({
       text: 'We run penetration tests every year with an outside firm.',
       cited: [1],
@@ -197,19 +159,19 @@ describe('the language-model engine', () => {
       kind: 'section_custom',
       summary: 'Applied “Answer in the first person plural”: 1 changed',
     })
-    expect((await rowsOf(user.token, q.id))[0].answer).toMatchObject({
+    expect((await rowsOf(ctx, user.token, q.id))[0].answer).toMatchObject({
       text: 'We run penetration tests every year with an outside firm.',
       status: 'edited',
     })
     await post(ctx, Q.undo(q.id), {}, user.token)
-    expect((await rowsOf(user.token, q.id))[0].answer.text).toBe(
+    expect((await rowsOf(ctx, user.token, q.id))[0].answer.text).toBe(
       'Penetration tests run yearly, by an outside firm.',
     )
   })
 
   it('LL5: a spent daily token budget stops answering with 429', async () => {
-    const user = await member()
-    const q = await questionnaire(user.token, ['Do you encrypt backups?'])
+    const user = await member(ctx)
+    const q = await questionnaire(ctx, user.token, ['Do you encrypt backups?'])
     await post(
       ctx,
       paths.knowledgeBase.qa,
@@ -220,15 +182,15 @@ describe('the language-model engine', () => {
       'insert into llm_usage (org_id, day, tokens) values ($1, current_date, 999999999)',
       [user.orgId],
     )
-    const [row] = await rowsOf(user.token, q.id)
+    const [row] = await rowsOf(ctx, user.token, q.id)
     const res = await post(ctx, Q.answer.regenerate(row.answer.id), {}, user.token)
     expect(res.status).toBe(429)
     expect(res.body.error).toBe(LLM_TEXTS.budget)
     // another organisation's budget is its own
-    const other = await member()
-    const q2 = await questionnaire(other.token, ['Do you encrypt backups?'])
+    const other = await member(ctx)
+    const q2 = await questionnaire(ctx, other.token, ['Do you encrypt backups?'])
     reply = () => ({ answer: '', choice: null, confidence: 0, cited: [] })
-    const [row2] = await rowsOf(other.token, q2.id)
+    const [row2] = await rowsOf(ctx, other.token, q2.id)
     expect((await post(ctx, Q.answer.regenerate(row2.answer.id), {}, other.token)).status).toBe(200)
   })
 })

@@ -1,0 +1,69 @@
+import ExcelJS from 'exceljs'
+import { expect } from 'vitest'
+import { apiPath, paths } from '../../../contract/paths.ts'
+import { get, insertUser, signIn, type TestApp } from '../auth/helpers.ts'
+
+/** Steps the answering tests share: a signed-in member, files, questionnaires, their rows. */
+
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+export type Body = any
+const Q = paths.questionnaires
+
+/** A member of a new organisation, or of `orgId`, with an access token. */
+export async function member(ctx: TestApp, orgId?: number) {
+  const fixture = await insertUser(ctx.database, { role: 'member', orgId })
+  const session = await signIn(ctx, fixture.email)
+  return { ...fixture, token: session.access }
+}
+
+/** A one-tab questionnaire (ID, question, Yes/No/N/A dropdown, comments), uploaded and analysed. */
+export async function questionnaire(ctx: TestApp, token: string, questions: string[]) {
+  const workbook = new ExcelJS.Workbook()
+  const sheet = workbook.addWorksheet('Security')
+  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
+  questions.forEach((text, index) => {
+    const row = sheet.addRow([`SEC-${String(index + 1).padStart(2, '0')}`, text, '', ''])
+    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
+  })
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'q.xlsx')
+  const res = await ctx.app.request(apiPath(Q.upload), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  })
+  const body = (await res.json()) as Body
+  expect(res.status, JSON.stringify(body)).toBe(201)
+  return settle(ctx, token, body.id)
+}
+
+/** The questionnaire once it is no longer being analysed or answered. */
+export async function settle(ctx: TestApp, token: string, id: number) {
+  for (let i = 0; i < 400; i++) {
+    const res = await get(ctx, Q.get(id), token)
+    if (['ready', 'failed'].includes(res.body.status)) return res.body
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('never settled')
+}
+
+/** A repository file, uploaded and read; its id. */
+export async function uploadFile(ctx: TestApp, token: string, name: string, data: Buffer | string) {
+  const form = new FormData()
+  form.append('files', new Blob([typeof data === 'string' ? data : new Uint8Array(data)]), name)
+  const res = await ctx.app.request(apiPath(paths.files.upload), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  })
+  const id = Number(((await res.json()) as Body).files[0].id)
+  for (let i = 0; i < 400; i++) {
+    const state = await get(ctx, paths.files.get(id), token)
+    if (state.body.status === 'ready') return id
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('file never ready')
+}
+
+export const rowsOf = async (ctx: TestApp, token: string, id: number) =>
+  (await get(ctx, Q.answers(id), token)).body.questions as Body[]
