@@ -276,6 +276,10 @@ async function runProtocol(
             text: row.answer.text.slice(0, 60),
             status: row.answer.status,
             confidence: p?.confidence,
+            cites:
+              process.env.EVAL_DEBUG === 'all'
+                ? row.answer.citations.map((c) => c.snippet.slice(0, 70))
+                : undefined,
             top: top
               ? [
                   top.score.toFixed(2),

@@ -2,7 +2,16 @@ import type { PassageLocation } from '../../contract/knowledge.ts'
 import type { Citation } from '../../contract/questionnaires.ts'
 import type { Database } from '../db/index.ts'
 import { dot } from './embeddings.ts'
-import { cosine, leadingChoice, SYNONYMS, sentences, TfIdf, terms, toVocabulary } from './text.ts'
+import {
+  cosine,
+  leadingChoice,
+  PRACTICE_TERMS,
+  SYNONYMS,
+  sentences,
+  TfIdf,
+  terms,
+  toVocabulary,
+} from './text.ts'
 
 /**
  * The library engine: answers a question from the organisation's own evidence and never invents.
@@ -243,23 +252,39 @@ export class Library {
    */
   match(question: string, k = 16): { entry: LibraryEntry; score: number }[] {
     const list = terms(question).map((term) => this.spelled(term))
-    const vector = this.space.vector(list)
-    const pairVector = this.pairSpace.vector(pairsOf(list))
     const candidates = new Set<number>()
     for (const term of list) for (const index of this.byTerm.get(term) ?? []) candidates.add(index)
-    const scored: { index: number; score: number }[] = []
+    return this.scored(list, candidates, 0.2).slice(0, k)
+  }
+
+  /**
+   * The library entries about a practice the question names (incident response, MFA, backups:
+   * the practice groups of the synonym table), best match first: what the organisation said
+   * about that practice elsewhere.
+   */
+  about(question: string, k = 16): { entry: LibraryEntry; score: number }[] {
+    const list = terms(question).map((term) => this.spelled(term))
+    const candidates = new Set<number>()
+    for (const term of list)
+      if (PRACTICE_TERMS.has(term))
+        for (const index of this.byTerm.get(term) ?? []) candidates.add(index)
+    return this.scored(list, candidates, 0).slice(0, k)
+  }
+
+  /** Similarity of a question's terms to the given entries, best first, above `floor`. */
+  private scored(list: string[], candidates: Set<number>, floor: number) {
+    const vector = this.space.vector(list)
+    const pairVector = this.pairSpace.vector(pairsOf(list))
+    const scored: { entry: LibraryEntry; score: number }[] = []
     for (const index of candidates) {
       const words = cosine(vector, this.vectors[index] as Map<string, number>)
       const order = pairVector.size
         ? cosine(pairVector, this.pairVectors[index] as Map<string, number>)
         : words
       const score = 0.8 * words + 0.2 * order
-      if (score > 0.2) scored.push({ index, score })
+      if (score > floor) scored.push({ entry: this.entries[index] as LibraryEntry, score })
     }
-    scored.sort((a, b) => b.score - a.score)
-    return scored
-      .slice(0, k)
-      .map(({ index, score }) => ({ entry: this.entries[index] as LibraryEntry, score }))
+    return scored.sort((a, b) => b.score - a.score)
   }
 }
 
@@ -550,10 +575,14 @@ function coverage(question: string, passage: string, space: TfIdf) {
     )
     .map((sentence) => {
       const words = new Set(terms(sentence))
-      return { sentence, hits: wanted.filter((term) => words.has(term)).length }
+      let hits = 0
+      for (const term of wanted) if (words.has(term)) hits += space.idf(term)
+      return { sentence, hits, negated: NEGATION.test(sentence) }
     })
     .filter((item) => item.hits > 0)
-    .sort((a, b) => b.hits - a.hits)
+    // the sentences that say most of what is asked, weighted as coverage is; a sentence that
+    // states the practice before one that says what is not done
+    .sort((a, b) => Number(a.negated) - Number(b.negated) || b.hits - a.hits)
   return { share: total ? found / total : 0, best: ranked.slice(0, 2).map((item) => item.sentence) }
 }
 
@@ -672,6 +701,8 @@ export function answerFromEvidence(
   matches: { entry: LibraryEntry; score: number }[],
   passages: PassageHit[],
   space: TfIdf,
+  /** The library's answers about the practice the question names (`Library.about`). */
+  practice: { entry: LibraryEntry; score: number }[] = [],
 ): EngineAnswer {
   const candidates: Candidate[] = []
   const seen = new Set<string>()
@@ -732,12 +763,18 @@ export function answerFromEvidence(
   if (candidates.length < 3) {
     // the organisation's answers to related questions: a Yes among them, and no No, corroborates
     // a passage that states the practice
+    // (related: a question close to this one, or one about the same practice; any No among them
+    // and the practice is not taken as done)
     const related = matches.filter(
       (match) => match.score >= RELATED_FLOOR && match.score < WEAK_MATCH,
     )
-    const relatedYes = related.find((match) => choiceOf(match.entry) === 'yes') ?? null
+    const relatedYes =
+      practice.find((match) => choiceOf(match.entry) === 'yes') ??
+      related.find((match) => choiceOf(match.entry) === 'yes') ??
+      null
     const corroboration =
-      candidates.length === 0 && !related.some((match) => choiceOf(match.entry) === 'no')
+      candidates.length === 0 &&
+      ![...related, ...practice].some((match) => choiceOf(match.entry) === 'no')
         ? relatedYes
         : null
     for (const candidate of extractive(question, passages, space, corroboration)) {

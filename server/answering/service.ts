@@ -278,7 +278,8 @@ export function createAnsweringService(deps: {
       if (strong && !evidence) passages = await find()
       return deps.llm.answer(orgId, question, toEvidence(matches, passages))
     }
-    return answerFromEvidence(question, matches, passages, library.space)
+    const practice = evidence?.fileIds?.length ? [] : library.about(question.text)
+    return answerFromEvidence(question, matches, passages, library.space, practice)
   }
 
   /* ------------------------------------------------------------ generation job */

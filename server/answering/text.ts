@@ -182,6 +182,18 @@ export const SYNONYMS: string[][] = [
     'network segregation',
     'segregated networks',
   ],
+  // a documented way of doing something: questionnaires use these words interchangeably
+  [
+    'procedure',
+    'procedures',
+    'process',
+    'processes',
+    'plan',
+    'plans',
+    'program',
+    'programme',
+    'programs',
+  ],
   ['surveillance', 'video surveillance', 'cctv', 'security cameras', 'camera surveillance'],
 ]
 
@@ -190,6 +202,9 @@ const STOP = new Set(
     ' ',
   ),
 )
+
+/** Questionnaire wording that does not change the practice asked about. */
+const FILLER = /\b(in place|potential|actual|existing|currently)\b/g
 
 /** Every synonym form in one alternation, longest first, mapped to its group's canonical term. */
 const CANONICAL = new Map<string, string>()
@@ -201,7 +216,7 @@ const PHRASE = new RegExp(
   `\\b(${[...CANONICAL.keys()]
     .sort((a, b) => b.length - a.length)
     .map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '[ -]?'))
-    .join('|')})\\b`,
+    .join('|')})(?:e?s)?\\b`,
   'g',
 )
 
@@ -215,11 +230,46 @@ function stem(word: string) {
     .replace(/(?<=[a-z]{3})e$/, '')
 }
 
+/**
+ * The synonym groups that name a security practice (something an organisation does or does not
+ * do), as their terms. The other groups name objects (PHI, data centers, vendors) or plain words
+ * (require, administrator): answers about them say nothing about one another.
+ */
+const PRACTICES = [
+  'mfa',
+  'sso',
+  'disasterrecovery',
+  'businesscontinuity',
+  'encryptrest',
+  'encrypttransit',
+  'pentest',
+  'rbac',
+  'siem',
+  'ids',
+  'dlp',
+  'vpn',
+  'ddos',
+  'sdlc',
+  'incidentresponse',
+  'vulnscan',
+  'backup',
+  'bgcheck',
+  'privacypolicy',
+  'antivirus',
+  'firewall',
+  'patching',
+  'logging',
+  'accessreview',
+  'segmentation',
+  'surveillance',
+]
+export const PRACTICE_TERMS: ReadonlySet<string> = new Set(PRACTICES.map((term) => stem(term)))
+
 /** Folds synonyms and returns the content words of a text, stemmed. */
 export function terms(text: string): string[] {
-  const folded = ` ${text.toLowerCase().replace(/[’']/g, '')} `.replace(
+  const folded = ` ${text.toLowerCase().replace(/[’']/g, '').replace(FILLER, ' ')} `.replace(
     PHRASE,
-    (match) => ` ${CANONICAL.get(match.replace(/[ -]/g, ' ')) ?? match} `,
+    (match, form: string) => ` ${CANONICAL.get(form.replace(/[ -]/g, ' ')) ?? match} `,
   )
   return folded
     .split(/[^a-z0-9]+/)

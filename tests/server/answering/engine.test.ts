@@ -210,6 +210,88 @@ describe('library engine: document passages', () => {
   })
 })
 
+describe('library engine: answers about the same practice', () => {
+  const asked =
+    'Do you have an incident response process and reporting in place to investigate any potential incidents and report actual incidents?'
+  const passage: PassageHit = {
+    id: 30,
+    fileId: 12,
+    source: 'file',
+    title: 'Security overview.pdf',
+    text: [
+      'Incident Response Team',
+      'To keep the investigation sound, the team will not share details with anyone outside the incident response team.',
+      'The security team investigates every incident within a day of its discovery.',
+    ].join('\n'),
+    location: { page: 9 },
+    rank: 1,
+  }
+  const run = (library: Library) => {
+    const space = new TfIdf()
+    for (const entry of library.entries) space.add(terms(entry.question))
+    return answerFromEvidence(
+      { text: asked, vocabulary: YES_NO },
+      library.match(asked),
+      [passage],
+      space,
+      library.about(asked),
+    )
+  }
+  const plan = fileEntry(1, 'Do you have a formal incident response plan?', 'Yes')
+  const team = fileEntry(
+    1,
+    'Do you either have an internal incident response team or retain one?',
+    'Yes',
+  )
+  const unrelated = [
+    fileEntry(2, 'Do you encrypt institutional data at rest?', 'Yes'),
+    fileEntry(3, 'Do you run annual penetration tests?', 'No'),
+  ]
+
+  it('finds what the organisation answered about a practice the question names, not about anything else', () => {
+    const library = new Library([plan, team, ...unrelated])
+    expect(library.about(asked).map((match) => match.entry)).toEqual(
+      expect.arrayContaining([plan, team]),
+    )
+    expect(library.about(asked)).toHaveLength(2)
+    // words that name no practice (require, administrator, data center) relate nothing
+    expect(
+      new Library(unrelated).about('Do you require administrators to use a data center badge?'),
+    ).toEqual([])
+  })
+
+  it('a passage on the practice plus Yes answers about it make a low Yes, citing both; a No about it makes none', () => {
+    const result = run(new Library([plan, team, ...unrelated]))
+    const first = result.candidates[0]
+    expect(first?.choice).toBe('Yes')
+    expect(first?.confidence).toBeLessThan(0.5)
+    // the sentence that states the practice is quoted before one that says what is not done
+    expect(first?.text.startsWith('The security team investigates every incident')).toBe(true)
+    expect(first?.citations.map((citation) => citation.snippet)).toEqual([
+      expect.stringContaining('investigates every incident'),
+      expect.stringContaining('formal incident response plan'),
+    ])
+    const contested = run(
+      new Library([
+        plan,
+        fileEntry(4, 'Do you notify customers of security incidents within 24 hours?', 'No'),
+        ...unrelated,
+      ]),
+    )
+    expect(contested.candidates[0]?.text).toContain('investigates every incident')
+    expect(contested.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
+  })
+
+  it("reads 'in place', 'potential' and plan/process/procedure as questionnaires mean them", () => {
+    expect(terms('Do you have an incident response process in place?')).toEqual(
+      terms('Do you have an incident response plan?'),
+    )
+    expect(terms('Do you report potential and actual incidents?')).toEqual(
+      terms('Do you report incidents?'),
+    )
+  })
+})
+
 describe('library engine: answer text', () => {
   it('quotes what an approved answer to another question says, citing that answer', () => {
     const library = new Library([
