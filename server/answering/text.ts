@@ -182,6 +182,37 @@ export const SYNONYMS: string[][] = [
     'network segregation',
     'segregated networks',
   ],
+  [
+    'physicalsecurity',
+    'physical security',
+    'physical access control',
+    'physical access controls',
+    'physical access',
+  ],
+  ['changemanagement', 'change management', 'change control', 'change controls'],
+  [
+    'awareness',
+    'security awareness training',
+    'security awareness',
+    'awareness training',
+    'security training',
+  ],
+  ['keymanagement', 'key management', 'encryption keys', 'cryptographic keys'],
+  ['retention', 'data retention', 'retention policy', 'retention period', 'records retention'],
+  [
+    'disposal',
+    'data disposal',
+    'data destruction',
+    'secure deletion',
+    'secure disposal',
+    'media sanitization',
+    'media sanitisation',
+  ],
+  ['riskassessment', 'risk assessment', 'risk assessments', 'risk analysis'],
+  ['assetinventory', 'asset inventory', 'asset management', 'inventory of assets'],
+  ['hardening', 'system hardening', 'secure configuration', 'configuration baseline', 'hardened'],
+  ['passwordpolicy', 'password policy', 'password complexity', 'password requirements'],
+  ['sessiontimeout', 'session timeout', 'idle timeout', 'inactivity timeout', 'automatic logout'],
   // a documented way of doing something: questionnaires use these words interchangeably
   [
     'procedure',
@@ -204,24 +235,94 @@ const STOP = new Set(
 )
 
 /** Questionnaire wording that does not change the practice asked about. */
-const FILLER = /\b(in place|potential|actual|existing|currently)\b/g
+/** Questionnaire wording that does not change the practice asked about ('in place' too). */
+const FILLER = new Set(['potential', 'actual', 'existing', 'currently'])
 
-/** Every synonym form in one alternation, longest first, mapped to its group's canonical term. */
-const CANONICAL = new Map<string, string>()
-for (const [canonical, ...forms] of SYNONYMS) {
-  for (const form of [canonical as string, ...forms])
-    CANONICAL.set(form.replace(/[ -]/g, ' '), canonical as string)
+/**
+ * The synonym forms as a trie of words, each path ending in its group's canonical term. A form of
+ * several words also matches written as one word ('multifactor') or hyphenated ('back-up').
+ */
+interface PhraseNode {
+  next: Map<string, PhraseNode>
+  canonical: string | null
 }
-const PHRASE = new RegExp(
-  `\\b(${[...CANONICAL.keys()]
-    .sort((a, b) => b.length - a.length)
-    .map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '[ -]?'))
-    .join('|')})(?:e?s)?\\b`,
-  'g',
-)
+const PHRASES: PhraseNode = { next: new Map(), canonical: null }
+function addPhrase(words: string[], canonical: string) {
+  let node = PHRASES
+  for (const word of words) {
+    let child = node.next.get(word)
+    if (!child) {
+      child = { next: new Map(), canonical: null }
+      node.next.set(word, child)
+    }
+    node = child
+  }
+  node.canonical ??= canonical
+}
+for (const [canonical, ...forms] of SYNONYMS) {
+  for (const form of [canonical as string, ...forms]) {
+    const words = form.split(/[^a-z0-9]+/).filter(Boolean)
+    addPhrase(words, canonical as string)
+    if (words.length > 1) addPhrase([words.join('')], canonical as string)
+  }
+}
+
+/** The node a word leads to, or the node its singular leads to when that ends a phrase. */
+function step(node: PhraseNode, word: string): { node: PhraseNode; plural: boolean } | null {
+  const exact = node.next.get(word)
+  if (exact) return { node: exact, plural: false }
+  for (const singular of [word.slice(0, -1), word.slice(0, -2)]) {
+    if (singular.length < 2 || !word.endsWith(word.length - singular.length === 1 ? 's' : 'es'))
+      continue
+    const found = node.next.get(singular)
+    if (found?.canonical) return { node: found, plural: true }
+  }
+  return null
+}
+
+/** Words with every synonym form replaced by its canonical term, longest form first. */
+function fold(words: string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < words.length; ) {
+    let node = PHRASES
+    let found: string | null = null
+    let end = i
+    for (let j = i; j < words.length; j++) {
+      const next = step(node, words[j] as string)
+      if (!next) break
+      node = next.node
+      if (node.canonical) {
+        found = node.canonical
+        end = j + 1
+      }
+      if (next.plural) break
+    }
+    if (found) {
+      out.push(found)
+      i = end
+    } else {
+      out.push(words[i] as string)
+      i += 1
+    }
+  }
+  return out
+}
+
+/** Stems already made: a corpus repeats its words, and stemming is most of the cost of terms. */
+const STEMS = new Map<string, string>()
 
 function stem(word: string) {
-  if (word.length <= 4 || /\d/.test(word)) return word
+  if (word.length <= 4) return word
+  const known = STEMS.get(word)
+  if (known !== undefined) return known
+  const stemmed = stemWord(word)
+  if (STEMS.size > 200_000) STEMS.clear()
+  STEMS.set(word, stemmed)
+  return stemmed
+}
+
+function stemWord(word: string) {
+  if (/\d/.test(word)) return word
   return word
     .replace(/(ational|ation|ations)$/, 'ate')
     .replace(/(ies)$/, 'y')
@@ -262,17 +363,30 @@ const PRACTICES = [
   'accessreview',
   'segmentation',
   'surveillance',
+  'physicalsecurity',
+  'changemanagement',
+  'awareness',
+  'keymanagement',
+  'retention',
+  'disposal',
+  'riskassessment',
+  'assetinventory',
+  'hardening',
+  'passwordpolicy',
+  'sessiontimeout',
 ]
 export const PRACTICE_TERMS: ReadonlySet<string> = new Set(PRACTICES.map((term) => stem(term)))
 
 /** Folds synonyms and returns the content words of a text, stemmed. */
 export function terms(text: string): string[] {
-  const folded = ` ${text.toLowerCase().replace(/[’']/g, '').replace(FILLER, ' ')} `.replace(
-    PHRASE,
-    (match, form: string) => ` ${CANONICAL.get(form.replace(/[ -]/g, ' ')) ?? match} `,
-  )
-  return folded
+  const words = text
+    .toLowerCase()
+    .replace(/[’']/g, '')
     .split(/[^a-z0-9]+/)
+    .filter(
+      (word, i, all) => word && !FILLER.has(word) && !(word === 'place' && all[i - 1] === 'in'),
+    )
+  return fold(words)
     .filter((word) => word.length > 1 && !STOP.has(word))
     .map(stem)
 }

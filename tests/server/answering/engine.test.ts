@@ -282,6 +282,20 @@ describe('library engine: answers about the same practice', () => {
     expect(contested.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
   })
 
+  it('folds a synonym written as one word, hyphenated or in the plural, longest form first', () => {
+    const mfa = terms('Do you use multi-factor authentication?')
+    expect(terms('Do you use multifactor authentication?')).toEqual(mfa)
+    expect(terms('Do you use MFA?')).toEqual(mfa)
+    expect(terms('Are back-ups tested?')).toEqual(terms('Are backups tested?'))
+    expect(terms('Do you notify customers of security incidents?')).toContain('incidentrespons')
+    // 'intrusion detection system' is one idea, not 'intrusion detection' plus 'system'
+    expect(terms('Is an intrusion detection system deployed?')).toEqual(['ids', 'deploy'])
+    // a plural ends a phrase: 'data backups policy' is a backup and a policy
+    expect(terms('data backups policy')).toEqual(['backup', 'policy'])
+    // a word that only starts like a form is left alone
+    expect(terms('Do you keep a backupserver?')).toEqual(['keep', 'backupserver'])
+  })
+
   it("reads 'in place', 'potential' and plan/process/procedure as questionnaires mean them", () => {
     expect(terms('Do you have an incident response process in place?')).toEqual(
       terms('Do you have an incident response plan?'),
