@@ -9,8 +9,8 @@ import { filePassageHit, type PassageHit } from './engine.ts'
  * Optional embeddings (EMBEDDING_MODEL on an OpenAI-compatible endpoint): every document passage
  * gets a vector, stored with it (file_passages.embedding, unit length, with the model's name), so
  * that retrieval also finds passages that say the same thing in other words. Vectors are compared
- * in SQL for single calls and in memory for a generation job (PostgreSQL here has no pgvector;
- * a dot product over real[] is enough at a repository's size). Without a model nothing changes:
+ * in SQL for single calls (pgvector's operator where the extension is present, else a dot product
+ * over real[], enough at a repository's size) and in memory for a generation job. Without a model nothing changes:
  * retrieval stays lexical. Passages are read with the requester's organisation only (LL1, LL4).
  */
 
@@ -126,6 +126,36 @@ export async function embedMissing(
   }
 }
 
+/**
+ * Whether the database has pgvector: its inner-product operator then ranks the passages (in C,
+ * over the stored arrays cast to vectors); otherwise a dot product over real[] in plain SQL.
+ * The extension is used where an administrator installed it or where it can be created; it is
+ * looked up once per database.
+ */
+const pgvector = new WeakMap<Database, Promise<boolean>>()
+
+export function hasPgvector(database: Database): Promise<boolean> {
+  let known = pgvector.get(database)
+  if (!known) {
+    known = (async () => {
+      const { rows } = await database.pool.query<{ installed: boolean; available: boolean }>(
+        `select exists (select 1 from pg_extension where extname = 'vector') as installed,
+                exists (select 1 from pg_available_extensions where name = 'vector') as available`,
+      )
+      if (rows[0]?.installed) return true
+      if (!rows[0]?.available) return false
+      try {
+        await database.pool.query('create extension if not exists vector')
+        return true
+      } catch {
+        return false // not allowed to create it: plain SQL it is
+      }
+    })().catch(() => false)
+    pgvector.set(database, known)
+  }
+  return known
+}
+
 /** Passages closest to a vector, computed in SQL (single calls: regenerate, section operations). */
 export async function semanticSearch(
   database: Database,
@@ -141,6 +171,10 @@ export async function semanticSearch(
     options.limit ?? 12,
   ]
   if (options.fileIds?.length) values.push(options.fileIds)
+  const score = (await hasPgvector(database))
+    ? // <#> is the negative inner product; vectors of one model share their dimension
+      '-(p.embedding::vector <#> $3::real[]::vector)'
+    : '(select sum(a * b) from unnest(p.embedding, $3::real[]) as v(a, b))'
   const { rows } = await database.pool.query<{
     id: string
     file_id: string
@@ -149,8 +183,7 @@ export async function semanticSearch(
     location: PassageLocation
     score: number
   }>(
-    `select p.id, p.file_id, f.name, p.text, p.location,
-            (select sum(a * b) from unnest(p.embedding, $3::real[]) as v(a, b)) as score
+    `select p.id, p.file_id, f.name, p.text, p.location, ${score} as score
        from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
       where p.org_id = $1 and p.embedding_model = $2 and p.qa_question is null
         ${options.fileIds?.length ? 'and p.file_id = any($5::bigint[])' : ''}

@@ -1,7 +1,7 @@
 import { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
-import { fuse } from '../../../server/answering/embeddings.ts'
+import { fuse, hasPgvector } from '../../../server/answering/embeddings.ts'
 import { get, post, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
 import { type Body, member, questionnaire, settle, uploadFile } from './helpers.ts'
@@ -120,6 +120,11 @@ describe('embeddings (EMBEDDING_MODEL)', () => {
     expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200)
     expect(prompts.some((prompt) => prompt.includes('BitLocker'))).toBe(true)
     expect(prompts.some((prompt) => prompt.includes('VeraCrypt'))).toBe(false)
+    // in SQL with pgvector's operator where the server offers the extension, else over real[]
+    const { rows: offered } = await ctx.database.pool.query(
+      "select 1 from pg_available_extensions where name = 'vector'",
+    )
+    expect(await hasPgvector(ctx.database)).toBe(offered.length > 0)
   })
 
   it('a failing model leaves files ready and answers by words; the next generation fills in the vectors', async () => {
