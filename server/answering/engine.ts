@@ -560,11 +560,15 @@ function citationsOf(entry: LibraryEntry): Citation[] {
 function coverage(question: string, passage: string, space: TfIdf) {
   const wanted = [...new Set(terms(question))]
   if (!wanted.length) return { share: 0, best: [] as string[] }
+  // 'physical access control and video surveillance to prevent unauthorized access': what is done
+  // counts in full, the purpose it serves at half
+  const purpose = PURPOSE.exec(question)
+  const practice = purpose ? new Set(terms(question.slice(0, purpose.index))) : null
   const have = new Set(terms(passage))
   let total = 0
   let found = 0
   for (const term of wanted) {
-    const weight = space.idf(term)
+    const weight = space.idf(term) * (practice && !practice.has(term) ? 0.5 : 1)
     total += weight
     if (have.has(term)) found += weight
   }
@@ -634,7 +638,13 @@ function extractive(
   return candidates
 }
 
-const NEGATION = /\b(not|no|never|cannot|can't|don't|doesn't|without|unless|neither|nor)\b/i
+/** Where a question turns from the practice to its purpose ('... to prevent unauthorized access'). */
+const PURPOSE =
+  /\b(?:in order )?(?:to|so as to) (?:prevent|detect|protect|ensure|avoid|mitigate|reduce|minimi[sz]e|limit|stop|guard)\b/i
+
+/** Words that deny or replace a practice ('instead of providing backups, customers export'). */
+const NEGATION =
+  /\b(not|no|never|none|cannot|can[’']t|don[’']t|doesn[’']t|isn[’']t|aren[’']t|won[’']t|haven[’']t|hasn[’']t|without|unless|neither|nor|instead of|rather than)\b/i
 
 const candidateKey = (candidate: Candidate) =>
   `${candidate.choice ?? ''}\u001f${candidate.text.toLowerCase().replace(/\s+/g, ' ').slice(0, 200)}`

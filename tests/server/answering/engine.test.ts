@@ -282,6 +282,61 @@ describe('library engine: answers about the same practice', () => {
     expect(contested.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
   })
 
+  const passageHit = (text: string): PassageHit => ({
+    id: 41,
+    fileId: 14,
+    source: 'file',
+    title: 'Hosting.pdf',
+    text,
+    location: { page: 2 },
+    rank: 1,
+  })
+  const evidenceAnswer = (library: Library, question: string, text: string) => {
+    const space = new TfIdf()
+    for (const entry of library.entries) space.add(terms(entry.question))
+    return answerFromEvidence(
+      { text: question, vocabulary: YES_NO },
+      library.match(question),
+      [passageHit(text)],
+      space,
+      library.about(question),
+    )
+  }
+
+  it('weighs what a question asks done above the purpose it names (to prevent, to detect, ...)', () => {
+    const library = new Library([
+      fileEntry(1, 'Does your organization have physical security controls and policies?', 'Yes'),
+      fileEntry(2, 'Do you run annual penetration tests?', 'Yes'),
+      fileEntry(3, 'Do you encrypt institutional data at rest?', 'Yes'),
+    ])
+    const asked =
+      'Do you have physical access control and video surveillance at your data centers to prevent unauthorized entry?'
+    const quoted =
+      'Our data centers use electronic surveillance and physical access control systems, staffed around the clock.'
+    const result = evidenceAnswer(library, asked, quoted)
+    expect(result.candidates[0]?.choice).toBe('Yes')
+    expect(result.candidates[0]?.citations).toHaveLength(2)
+    // the same passage asked about the purpose alone covers too little of it
+    const purposeOnly = evidenceAnswer(
+      library,
+      'Do you prevent unauthorized entry to your data centers?',
+      quoted,
+    )
+    expect(purposeOnly.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
+  })
+
+  it("a passage that offers something instead of the practice supports no Yes ('instead of', 'rather than')", () => {
+    const library = new Library([fileEntry(1, 'Do you back up customer data daily?', 'Yes')])
+    const asked = 'Can the institution extract a full or partial backup of its data?'
+    const result = evidenceAnswer(
+      library,
+      asked,
+      'Instead of providing full or partial backups, institutions can extract their data as CSV exports.',
+    )
+    expect(result.candidates[0]?.text).toContain('Instead of providing full or partial backups')
+    expect(result.candidates[0]?.choice).toBeNull()
+  })
+
   it('folds a synonym written as one word, hyphenated or in the plural, longest form first', () => {
     const mfa = terms('Do you use multi-factor authentication?')
     expect(terms('Do you use multifactor authentication?')).toEqual(mfa)
