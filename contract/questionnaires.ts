@@ -158,7 +158,10 @@ export const answerSchema = z.object({
   confidence: z.nullable(z.number()),
   band: z.nullable(z.enum(['high', 'medium', 'low'])),
   citations: z.array(citationSchema),
-  /** Why there is no answer, or why generation failed. */
+  /**
+   * Why there is no answer, why generation failed, or what a generated answer rests on when the
+   * reviewer should check it (a Yes from a document rather than from an answer to this question).
+   */
   note: z.nullable(z.string()),
   updated_at: z.string(),
 })

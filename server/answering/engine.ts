@@ -49,6 +49,8 @@ export interface Candidate {
    * to choose between follow it as candidates.
    */
   withheld?: string
+  /** Why the engine gave this answer, where the reviewer should know before approving it. */
+  reason?: string
 }
 
 export interface EngineAnswer {
@@ -71,6 +73,12 @@ export interface PassageHit {
   location: PassageLocation | null
   rank: number
 }
+
+/** Why a Yes rests on a document rather than on an answer to this question. */
+export const STATED =
+  'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.'
+export const CORROBORATED =
+  'Yes because a document states this practice and you answered Yes to a related question (both cited). No answer of yours covers this question itself: check before approving.'
 
 export const NO_EVIDENCE = 'No answer: the knowledge base holds no evidence for this question.'
 
@@ -621,6 +629,7 @@ function extractive(
     candidates.push({
       text,
       choice: affirms ? yes : null,
+      ...(affirms ? { reason: related ? CORROBORATED : STATED } : {}),
       confidence: affirms ? 0.45 : Math.min(0.6, 0.15 + 0.5 * item.share),
       citations: [
         {

@@ -134,7 +134,7 @@ export function createAnsweringService(deps: {
                 status: 'generated' as const,
                 confidence: Math.round(candidate.confidence * 1000) / 1000,
                 citations: candidate.citations,
-                note: null,
+                note: candidate.reason ?? null,
               },
         )
       : [

@@ -217,6 +217,40 @@ describe('questionnaire page', () => {
     expect(await screen.findByText('Edited the answer to SEC-01')).toBeTruthy()
   })
 
+  it('says what a Yes from a document rests on until a person edits or approves it', async () => {
+    const reason =
+      'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.'
+    const stated = rowOf(
+      1,
+      {},
+      {
+        text: 'Backups are restored in a test every quarter.',
+        choice: 'Yes',
+        status: 'generated',
+        confidence: 0.45,
+        band: 'low',
+        note: reason,
+      },
+    )
+    const edited = { ...stated, answer: { ...stated.answer, status: 'edited' as const } }
+    for (const [row, shown] of [
+      [stated, true],
+      [edited, false],
+    ] as const) {
+      const view = renderPage(logic({ data: { ...data, rows: [row, ...data.rows.slice(1)] } }))
+      const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
+      fireEvent.click(within(grid).getByText('Do you meet security requirement 1?'))
+      const panel = screen.getByRole('region', { name: 'Answer' })
+      expect(within(panel).getByTestId('answer-text').textContent).toBe(
+        'Backups are restored in a test every quarter.',
+      )
+      expect(within(panel).queryByTestId('answer-reason')?.textContent ?? null).toBe(
+        shown ? reason : null,
+      )
+      view.unmount()
+    }
+  })
+
   it('shows a question whose records disagree with the reason, and uses the candidate chosen', async () => {
     const note =
       'Your records disagree: of 3 that answer this question, 2 answer Yes, 1 answer No. Choose the candidate that is true for this questionnaire, or write the answer.'

@@ -62,6 +62,7 @@ const answerBox = css({
   overflowWrap: 'anywhere',
 })
 const muted = css({ color: 'fg.muted', fontStyle: 'italic' })
+const reason = css({ mt: '2', textStyle: 'sm', color: 'fg.muted' })
 const choicePill = css({
   display: 'inline-flex',
   alignItems: 'center',
@@ -325,6 +326,11 @@ export function AnswerPanel(props: {
                 </span>
               )}
             </div>
+            {row.answer.text && row.answer.note && row.answer.status === 'generated' && (
+              <p className={reason} data-testid="answer-reason">
+                {row.answer.note}
+              </p>
+            )}
             {row.answer.comment && (
               <p className={css({ mt: '2', textStyle: 'sm', color: 'fg.muted' })}>
                 <strong>Comment:</strong> {row.answer.comment}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
-import { calibrate } from '../../../server/answering/engine.ts'
+import { calibrate, STATED } from '../../../server/answering/engine.ts'
 import { createAnsweringService, LLM_REQUIRED } from '../../../server/answering/service.ts'
 import { leadingChoice, terms, toVocabulary } from '../../../server/answering/text.ts'
 import { createLogger } from '../../../server/logger.ts'
@@ -119,6 +119,31 @@ describe('generation with the library engine', () => {
     expect(
       (await rowsOf(ctx, user.token, q.id)).every((row) => row.answer.status === 'pending'),
     ).toBe(true)
+  })
+
+  it('a Yes that rests on a document says so, for the reviewer', async () => {
+    const user = await member(ctx)
+    await uploadFile(
+      ctx,
+      user.token,
+      'Continuity.pdf',
+      await makePdf([
+        [
+          'Business continuity',
+          'The disaster recovery plan is tested twice a year with a full failover to a second region.',
+        ],
+      ]),
+    )
+    const q = await questionnaire(ctx, user.token, [
+      'Is the disaster recovery plan tested with a full failover twice a year?',
+    ])
+    await post(ctx, Q.generate(q.id), {}, user.token)
+    await settle(ctx, user.token, q.id)
+    const [row] = await rowsOf(ctx, user.token, q.id)
+    expect(row.answer).toMatchObject({ status: 'generated', choice: 'Yes', note: STATED })
+    expect(row.answer.text).toContain('tested twice a year')
+    expect(row.answer.confidence).toBeLessThan(0.5)
+    expect(row.answer.band).toBe('low')
   })
 
   it('never overwrites an answer a person edited, and never duplicates rows when run twice (DU2)', async () => {

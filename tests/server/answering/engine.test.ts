@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   answerFromEvidence,
+  CORROBORATED,
   Library,
   type LibraryEntry,
   type PassageHit,
@@ -192,6 +193,9 @@ describe('library engine: document passages', () => {
     expect(score).toBeLessThan(0.5)
     const corroborated = run(library)
     expect(corroborated.candidates[0]?.choice).toBe('Yes')
+    // the reviewer is told what the Yes rests on
+    expect(corroborated.candidates[0]?.reason).toBe(CORROBORATED)
+    expect(alone.candidates[0]?.reason).toBeUndefined()
     expect(corroborated.candidates[0]?.confidence).toBeLessThan(0.5)
     // both the passage and the related answer are cited
     expect(corroborated.candidates[0]?.citations.map((citation) => citation.title)).toEqual([
