@@ -147,6 +147,31 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
     const res = await request.post('/api/v1/knowledge-base/qa/', { headers, data: item })
     expect(res.status()).toBe(201)
   }
+  // a document that states a practice no library answer covers
+  const document = await request.post('/api/v1/files/upload/', {
+    headers,
+    multipart: {
+      files: {
+        name: 'Resilience.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from(
+          'We keep encrypted backups of every data item in a second region, and restore one in a test each quarter.',
+        ),
+      },
+    },
+  })
+  const fileId = ((await document.json()) as { files: { id: number }[] }).files[0]?.id
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/v1/files/${fileId}/`, { headers })).json()) as {
+            status: string
+          }
+        ).status,
+      { timeout: 20_000 },
+    )
+    .toBe('ready')
   const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
     headers,
     multipart: {
@@ -170,7 +195,7 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   ])
   await page.getByRole('button', { name: 'Generate answers' }).click()
   await watching
-  await expect(page.getByText(/answered \(\d+%\)/)).toContainText('2 answered', { timeout: 20_000 })
+  await expect(page.getByText(/answered \(\d+%\)/)).toContainText('3 answered', { timeout: 20_000 })
   await expect(page.getByRole('progressbar')).toBeHidden()
 
   const grid = page.getByRole('listbox', { name: 'Questions of DATA Controls' })
@@ -182,6 +207,15 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   // a question with no evidence says so
   await grid.getByRole('option').nth(2).click()
   await expect(panel).toContainText('No answer: the knowledge base holds no evidence')
+  // a Yes from the document alone says what it rests on
+  await grid.getByRole('option').nth(3).click()
+  await expect(panel.getByTestId('answer-text')).toContainText('encrypted backups')
+  await expect(panel.getByTestId('answer-reason')).toHaveText(
+    'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.',
+  )
+  await expect(panel).toContainText('Low confidence')
+  await expect(panel.getByText('Resilience.txt')).toBeVisible()
+  await page.screenshot({ path: 'test-results/screens/questionnaire-stated-1440.png' })
 
   await grid.getByRole('option').first().click()
   await panel.getByRole('button', { name: 'Regenerate', exact: true }).click()

@@ -573,6 +573,10 @@ function coverage(question: string, passage: string, space: TfIdf) {
   const purpose = PURPOSE.exec(question)
   const practice = purpose ? new Set(terms(question.slice(0, purpose.index))) : null
   const have = new Set(terms(passage))
+  // a question that names a practice (access reviews, backups) is not answered by a passage that
+  // never mentions it, however many of its other words the passage shares
+  const named = wanted.filter((term) => PRACTICE_TERMS.has(term))
+  if (named.length && !named.some((term) => have.has(term))) return { share: 0, best: [] }
   let total = 0
   let found = 0
   for (const term of wanted) {

@@ -4,7 +4,9 @@ import {
   CORROBORATED,
   Library,
   type LibraryEntry,
+  NO_EVIDENCE,
   type PassageHit,
+  STATED,
   trigramCosine,
   trigrams,
 } from '../../../server/answering/engine.ts'
@@ -327,6 +329,27 @@ describe('library engine: answers about the same practice', () => {
       quoted,
     )
     expect(purposeOnly.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
+  })
+
+  it('a passage that never mentions the practice a question names is no evidence for it', () => {
+    const library = new Library([fileEntry(1, 'Do you encrypt customer data at rest?', 'Yes')])
+    const quoted =
+      'We keep encrypted backups of every data item in a second region, and restore one in a test each quarter.'
+    // shares 'data', 'item' and 'quarter' with the question, but says nothing of access reviews
+    const offTopic = evidenceAnswer(
+      library,
+      'Do you review access rights every quarter (data item 5)?',
+      quoted,
+    )
+    expect(offTopic.candidates).toEqual([])
+    expect(offTopic.note).toBe(NO_EVIDENCE)
+    const onTopic = evidenceAnswer(
+      library,
+      'Do you keep backups in a second region (data item 4)?',
+      quoted,
+    )
+    expect(onTopic.candidates[0]?.text).toContain('encrypted backups')
+    expect(onTopic.candidates[0]?.reason).toBe(STATED)
   })
 
   it("a passage that offers something instead of the practice supports no Yes ('instead of', 'rather than')", () => {
