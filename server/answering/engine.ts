@@ -109,6 +109,12 @@ const EXTRACT_FLOOR = 0.55
 /** A question a Yes or a No answers ('Do you...', 'Is there...'), not 'How often...'. */
 const YES_NO_QUESTION =
   /^\s*(\(.*?\)\s*)?(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall|may|must)\b/i
+/**
+ * The confidence of a Yes that rests on a document (stated, or corroborated by the organisation's
+ * Yes about the practice): medium. On the evaluation runs these were right in every case seen, but
+ * they are few, and they are inferences from documents rather than answers to the question.
+ */
+const AFFIRMED = 0.6
 /** Coverage at which a passage stating the practice supports a Yes. */
 const AFFIRM_FLOOR = 0.8
 
@@ -634,7 +640,7 @@ function extractive(
       text,
       choice: affirms ? yes : null,
       ...(affirms ? { reason: related ? CORROBORATED : STATED } : {}),
-      confidence: affirms ? 0.45 : Math.min(0.6, 0.15 + 0.5 * item.share),
+      confidence: affirms ? AFFIRMED : Math.min(0.6, 0.15 + 0.5 * item.share),
       citations: [
         {
           source: item.passage.source,
@@ -718,6 +724,20 @@ function vote(strong: { entry: LibraryEntry; score: number }[]) {
   }
 }
 
+/**
+ * The confidence of an answer given by this share of the records that answer the same question
+ * (s^k / (s^k + (1 - s)^k); 0.5 stays 0.5, a majority counts for more than its face value and a
+ * dissent for less). On the evaluation runs (each HECVAT Lite answered from the other products'
+ * files) 3 of 4 in agreement were right 87% of the time over five products (39 of 45) but 56% on
+ * one of them: k = 1.15 puts 3 of 4 at 0.78, the top of the medium band, so that records that
+ * disagree are still shown as worth a look; 7 of 8 reach high (0.90), a lone dissent 0.1-0.2.
+ */
+export function agreement(share: number): number {
+  const k = 1.15
+  const agree = share ** k
+  return agree / (agree + (1 - share) ** k)
+}
+
 /** Up to three distinct candidates for a question, best first; none when there is no evidence. */
 export function answerFromEvidence(
   question: QuestionInput,
@@ -778,7 +798,7 @@ export function answerFromEvidence(
     if (split && mine) {
       const share =
         mine === split.winner ? split.share : (split.tally.get(mine) ?? 0) / split.answering
-      if (share < 1) candidate.confidence = Math.min(candidate.confidence, 0.35 + 0.6 * share ** 2)
+      if (share < 1) candidate.confidence = Math.min(candidate.confidence, agreement(share))
     }
     candidates.push(candidate)
     if (candidates.length >= 3) break

@@ -184,7 +184,7 @@ describe('library engine: document passages', () => {
     )
   }
 
-  it("quotes a passage; a related Yes of the organisation's own corroborates it into a low Yes", () => {
+  it("quotes a passage; a related Yes of the organisation's own corroborates it into a medium Yes", () => {
     const alone = run(new Library(others))
     expect(alone.candidates[0]?.text).toContain('SOC 2 Type II audit')
     expect(alone.candidates[0]?.choice).toBeNull()
@@ -198,7 +198,8 @@ describe('library engine: document passages', () => {
     // the reviewer is told what the Yes rests on
     expect(corroborated.candidates[0]?.reason).toBe(CORROBORATED)
     expect(alone.candidates[0]?.reason).toBeUndefined()
-    expect(corroborated.candidates[0]?.confidence).toBeLessThan(0.5)
+    expect(corroborated.candidates[0]?.confidence).toBeLessThan(0.8)
+    expect(corroborated.candidates[0]?.confidence).toBeGreaterThanOrEqual(0.5)
     // both the passage and the related answer are cited
     expect(corroborated.candidates[0]?.citations.map((citation) => citation.title)).toEqual([
       'Security overview.pdf',
@@ -266,11 +267,11 @@ describe('library engine: answers about the same practice', () => {
     ).toEqual([])
   })
 
-  it('a passage on the practice plus Yes answers about it make a low Yes, citing both; a No about it makes none', () => {
+  it('a passage on the practice plus Yes answers about it make a medium Yes, citing both; a No about it makes none', () => {
     const result = run(new Library([plan, team, ...unrelated]))
     const first = result.candidates[0]
     expect(first?.choice).toBe('Yes')
-    expect(first?.confidence).toBeLessThan(0.5)
+    expect(first?.confidence).toBeLessThan(0.8)
     // the sentence that states the practice is quoted before one that says what is not done
     expect(first?.text.startsWith('The security team investigates every incident')).toBe(true)
     expect(first?.citations.map((citation) => citation.snippet)).toEqual([
