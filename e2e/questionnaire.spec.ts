@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { type APIRequestContext, expect, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
 import { makeXlsx } from '../tests/fixtures/documents.ts'
@@ -120,6 +120,29 @@ test('review a questionnaire: progress, tabs, edit, approve, undo, export the or
   })
 })
 
+/** Uploads a repository file through the API and waits until it is read; its id. */
+async function uploadReady(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<number> {
+  const res = await request.post('/api/v1/files/upload/', { headers, multipart: { files: file } })
+  expect(res.status()).toBe(201)
+  const id = ((await res.json()) as { files: { id: number }[] }).files[0]?.id as number
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/v1/files/${id}/`, { headers })).json()) as {
+            status: string
+          }
+        ).status,
+      { timeout: 20_000 },
+    )
+    .toBe('ready')
+  return id
+}
+
 test('generate answers from the knowledge base, regenerate one, shorten a section and undo it', async ({
   page,
   request,
@@ -148,30 +171,13 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
     expect(res.status()).toBe(201)
   }
   // a document that states a practice no library answer covers
-  const document = await request.post('/api/v1/files/upload/', {
-    headers,
-    multipart: {
-      files: {
-        name: 'Resilience.txt',
-        mimeType: 'text/plain',
-        buffer: Buffer.from(
-          'We keep encrypted backups of every data item in a second region, and restore one in a test each quarter.',
-        ),
-      },
-    },
+  await uploadReady(request, headers, {
+    name: 'Resilience.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(
+      'We keep encrypted backups of every data item in a second region, and restore one in a test each quarter.',
+    ),
   })
-  const fileId = ((await document.json()) as { files: { id: number }[] }).files[0]?.id
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (await request.get(`/api/v1/files/${fileId}/`, { headers })).json()) as {
-            status: string
-          }
-        ).status,
-      { timeout: 20_000 },
-    )
-    .toBe('ready')
   const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
     headers,
     multipart: {
@@ -263,38 +269,20 @@ test('records that answer a question both ways: the reviewer sees why and choose
     ['Comet', 'Yes', 'SAML 2.0 and OpenID Connect.'],
     ['Delta', 'No', 'Planned for next year.'],
   ] as const) {
-    const res = await request.post('/api/v1/files/upload/', {
-      headers,
-      multipart: {
-        files: {
-          name: `${product} completed questionnaire.xlsx`,
-          mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-          buffer: await makeXlsx([
-            { question: SSO, answer, comment },
-            {
-              question: 'Do you encrypt customer data at rest?',
-              answer: 'Yes',
-              comment: 'AES-256.',
-            },
-          ]),
-        },
-      },
-    })
-    expect(res.status()).toBe(201)
-    fileIds.push(((await res.json()) as { files: { id: number }[] }).files[0]?.id as number)
-  }
-  for (const fileId of fileIds) {
-    await expect
-      .poll(
-        async () =>
-          (
-            (await (await request.get(`/api/v1/files/${fileId}/`, { headers })).json()) as {
-              status: string
-            }
-          ).status,
-        { timeout: 20_000 },
-      )
-      .toBe('ready')
+    fileIds.push(
+      await uploadReady(request, headers, {
+        name: `${product} completed questionnaire.xlsx`,
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await makeXlsx([
+          { question: SSO, answer, comment },
+          {
+            question: 'Do you encrypt customer data at rest?',
+            answer: 'Yes',
+            comment: 'AES-256.',
+          },
+        ]),
+      }),
+    )
   }
   const workbook = new ExcelJS.Workbook()
   const sheet = workbook.addWorksheet('Access')

@@ -37,6 +37,20 @@ describe('text matching', () => {
   })
 })
 
+/** A document that states one practice: the disaster recovery plan's failover test. */
+const uploadContinuity = async (token: string) =>
+  uploadFile(
+    ctx,
+    token,
+    'Continuity.pdf',
+    await makePdf([
+      [
+        'Business continuity',
+        'The disaster recovery plan is tested twice a year with a full failover to a second region.',
+      ],
+    ]),
+  )
+
 describe('generation with the library engine', () => {
   it('answers from the library and documents, abstains without evidence, and undoes as one operation', async () => {
     const user = await member(ctx)
@@ -57,17 +71,7 @@ describe('generation with the library engine', () => {
     ]) {
       expect((await post(ctx, paths.knowledgeBase.qa, item, user.token)).status).toBe(201)
     }
-    await uploadFile(
-      ctx,
-      user.token,
-      'Continuity.pdf',
-      await makePdf([
-        [
-          'Business continuity',
-          'The disaster recovery plan is tested twice a year with a full failover to a second region.',
-        ],
-      ]),
-    )
+    await uploadContinuity(user.token)
     const q = await questionnaire(ctx, user.token, [
       'Is MFA required for administrator accounts?',
       'Is customer data encrypted at rest?',
@@ -123,17 +127,7 @@ describe('generation with the library engine', () => {
 
   it('a Yes that rests on a document says so, for the reviewer', async () => {
     const user = await member(ctx)
-    await uploadFile(
-      ctx,
-      user.token,
-      'Continuity.pdf',
-      await makePdf([
-        [
-          'Business continuity',
-          'The disaster recovery plan is tested twice a year with a full failover to a second region.',
-        ],
-      ]),
-    )
+    await uploadContinuity(user.token)
     const q = await questionnaire(ctx, user.token, [
       'Is the disaster recovery plan tested with a full failover twice a year?',
     ])
