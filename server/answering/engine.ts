@@ -573,7 +573,7 @@ function citationsOf(entry: LibraryEntry): Citation[] {
 /** How much of the question's weighted terms a passage holds (0-1), with its best sentences. */
 function coverage(question: string, passage: string, space: TfIdf) {
   const wanted = [...new Set(terms(question))]
-  if (!wanted.length) return { share: 0, best: [] as string[] }
+  if (!wanted.length) return { share: 0, best: [] as string[], denied: false }
   // 'physical access control and video surveillance to prevent unauthorized access': what is done
   // counts in full, the purpose it serves at half
   const purpose = PURPOSE.exec(question)
@@ -582,7 +582,8 @@ function coverage(question: string, passage: string, space: TfIdf) {
   // a question that names a practice (access reviews, backups) is not answered by a passage that
   // never mentions it, however many of its other words the passage shares
   const named = wanted.filter((term) => PRACTICE_TERMS.has(term))
-  if (named.length && !named.some((term) => have.has(term))) return { share: 0, best: [] }
+  if (named.length && !named.some((term) => have.has(term)))
+    return { share: 0, best: [], denied: false }
   let total = 0
   let found = 0
   for (const term of wanted) {
@@ -605,7 +606,13 @@ function coverage(question: string, passage: string, space: TfIdf) {
     // the sentences that say most of what is asked, weighted as coverage is; a sentence that
     // states the practice before one that says what is not done
     .sort((a, b) => Number(a.negated) - Number(b.negated) || b.hits - a.hits)
-  return { share: total ? found / total : 0, best: ranked.slice(0, 2).map((item) => item.sentence) }
+  const wantedSet = new Set(wanted)
+  return {
+    share: total ? found / total : 0,
+    best: ranked.slice(0, 2).map((item) => item.sentence),
+    // a sentence left out of the quote that denies what is asked ('we do not encrypt backups')
+    denied: ranked.slice(2).some((item) => item.negated && deniesTerm(item.sentence, wantedSet)),
+  }
 }
 
 function extractive(
@@ -634,7 +641,8 @@ function extractive(
       YES_NO_QUESTION.test(question.text) &&
       candidates.length === 0 &&
       (item.share >= AFFIRM_FLOOR || corroboration !== null) &&
-      !NEGATION.test(text)
+      !NEGATION.test(text) &&
+      !item.denied
     const related = affirms && item.share < AFFIRM_FLOOR ? corroboration : null
     candidates.push({
       text,
@@ -656,6 +664,31 @@ function extractive(
   }
   return candidates
 }
+
+/**
+ * Whether a negation in the sentence bears on one of the question's terms: one of the four words
+ * after it ('we do not encrypt backups'), not a clause away ('will not interfere with the ongoing
+ * investigation').
+ */
+function deniesTerm(sentence: string, wanted: Set<string>) {
+  const words = sentence
+    .toLowerCase()
+    .replace(/[’']/g, '')
+    .split(/[^a-z0-9]+/)
+  return words.some(
+    (word, index) =>
+      (NEGATION_WORDS.has(word) || NEGATION_PAIRS.has(`${word} ${words[index + 1]}`)) &&
+      words
+        .slice(index + 1, index + 5)
+        .some((next) => terms(next).some((term) => wanted.has(term))),
+  )
+}
+const NEGATION_WORDS = new Set(
+  'not no never none cannot cant dont doesnt isnt arent wont havent hasnt without unless neither nor'.split(
+    ' ',
+  ),
+)
+const NEGATION_PAIRS = new Set(['instead of', 'rather than'])
 
 /** Where a question turns from the practice to its purpose ('... to prevent unauthorized access'). */
 const PURPOSE =

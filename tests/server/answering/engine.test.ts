@@ -332,6 +332,34 @@ describe('library engine: answers about the same practice', () => {
     expect(purposeOnly.candidates.some((candidate) => candidate.choice === 'Yes')).toBe(false)
   })
 
+  it('a sentence left out of the quote that denies the practice rules out a Yes', () => {
+    const library = new Library([fileEntry(1, 'Do you run annual penetration tests?', 'Yes')])
+    const asked = 'Do you encrypt backups of customer data?'
+    const stated = [
+      'Backups of customer data are taken every night.',
+      'Backups of customer data are kept for 35 days.',
+    ]
+    const yes = evidenceAnswer(library, asked, [...stated, 'Customer data is encrypted.'].join(' '))
+    expect(yes.candidates[0]?.choice).toBe('Yes')
+    const denied = evidenceAnswer(
+      library,
+      asked,
+      [...stated, 'Customer data is encrypted, but we do not encrypt backups.'].join(' '),
+    )
+    expect(denied.candidates[0]?.choice).toBeNull()
+    // a negation a clause away from what is asked denies nothing
+    const unrelated = evidenceAnswer(
+      library,
+      asked,
+      [
+        ...stated,
+        'Customer data is encrypted.',
+        'Staff will not discuss the schedule of these routines with outsiders.',
+      ].join(' '),
+    )
+    expect(unrelated.candidates[0]?.choice).toBe('Yes')
+  })
+
   it('a passage that never mentions the practice a question names is no evidence for it', () => {
     const library = new Library([fileEntry(1, 'Do you encrypt customer data at rest?', 'Yes')])
     const quoted =
