@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, test } from '@playwright/test'
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
 import { makeXlsx } from '../tests/fixtures/documents.ts'
@@ -10,18 +10,27 @@ import { signIn } from './support/session.ts'
  * edited, approved, undone, and exported into the original file.
  */
 
-test('review a questionnaire: progress, tabs, edit, approve, undo, export the original', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(90_000)
+/** Signs a new admin in on the page, and returns the API headers of the same account. */
+async function signInWithToken(
+  page: Page,
+  request: APIRequestContext,
+): Promise<Record<string, string>> {
   const account = await signIn(page, request)
   const login = await request.post('/api/v1/admin/login/', {
     data: { email: account.email, password: account.password },
   })
   const { access } = (await login.json()) as { access: string }
+  return { authorization: `Bearer ${access}` }
+}
+
+test('review a questionnaire: progress, tabs, edit, approve, undo, export the original', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const headers = await signInWithToken(page, request)
   const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
-    headers: { authorization: `Bearer ${access}` },
+    headers,
     multipart: {
       file: {
         name: 'Vendor assessment.xlsx',
@@ -116,7 +125,7 @@ test('review a questionnaire: progress, tabs, edit, approve, undo, export the or
 
   // leave the account's questionnaire allowance as it was
   await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, {
-    headers: { authorization: `Bearer ${access}` },
+    headers,
   })
 })
 
@@ -148,12 +157,7 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   request,
 }) => {
   test.setTimeout(90_000)
-  const account = await signIn(page, request)
-  const login = await request.post('/api/v1/admin/login/', {
-    data: { email: account.email, password: account.password },
-  })
-  const { access } = (await login.json()) as { access: string }
-  const headers = { authorization: `Bearer ${access}` }
+  const headers = await signInWithToken(page, request)
   for (const item of [
     {
       question: 'Do you encrypt customer data at rest?',
@@ -254,12 +258,7 @@ test('records that answer a question both ways: the reviewer sees why and choose
   request,
 }) => {
   test.setTimeout(90_000)
-  const account = await signIn(page, request)
-  const login = await request.post('/api/v1/admin/login/', {
-    data: { email: account.email, password: account.password },
-  })
-  const { access } = (await login.json()) as { access: string }
-  const headers = { authorization: `Bearer ${access}` }
+  const headers = await signInWithToken(page, request)
   const SSO = 'Do you support single sign-on for institutional users?'
   // completed questionnaires of four products: two say Yes, two say No
   const fileIds: number[] = []
