@@ -338,6 +338,8 @@ export const KNOWLEDGE_TEXTS = {
   unsupportedType:
     '{name} is not a supported file type. Upload PDF, Word (.docx), Excel (.xlsx), CSV, text, Markdown or HTML files.',
   typeMismatch: "{name} does not look like a {kind} file: its contents don't match its extension.",
+  /** An Office package refused by its structure at upload; {reason} is the check's own sentence. */
+  unsafePackage: '{name} was not uploaded. {reason}',
   repositoryFull:
     'Your plan allows {limit} files in the repository. Delete some files or upgrade your plan to add more.',
   importNeedsTable: 'Import needs a CSV or Excel (.xlsx) file',

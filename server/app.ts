@@ -211,7 +211,12 @@ export function createApp(deps: AppDeps) {
     questionnaireRoutes({
       auth,
       service: questionnaires,
-      exports: createExportService({ database: deps.database, storage, questionnaires }),
+      exports: createExportService({
+        database: deps.database,
+        storage,
+        questionnaires,
+        parseLimits: deps.parseLimits ?? {},
+      }),
       storage,
       maxUploadBytes,
     }),

@@ -123,10 +123,15 @@ export const configSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1000).max(600_000).default(30_000),
   ),
-  /** Heap cap of a parser worker thread, in MB (UP7). */
+  /** Heap cap of a parser process, in MB (UP7). */
   PARSER_MEMORY_MB: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(64).max(8192).default(512),
+  ),
+  /** Resident-memory cap of a parser process, in MB: past it the process is killed (UP3, UP7). */
+  PARSER_RSS_MB: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(128).max(16384).default(1024),
   ),
   /** Embedded PostgreSQL: durable writes. Tests turn this off for speed; never in production. */
   EMBEDDED_PG_FSYNC: z.preprocess(

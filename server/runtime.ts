@@ -121,7 +121,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       database,
       storage: createDiskStorage(config.DATA_DIR),
       logger,
-      parseLimits: { timeoutMs: config.PARSER_TIMEOUT_MS, memoryMb: config.PARSER_MEMORY_MB },
+      parseLimits: {
+        timeoutMs: config.PARSER_TIMEOUT_MS,
+        memoryMb: config.PARSER_MEMORY_MB,
+        rssMb: config.PARSER_RSS_MB,
+      },
       urlFetchAllow: config.URL_FETCH_ALLOW,
       llm:
         config.LLM_BASE_URL && config.LLM_MODEL

@@ -1,16 +1,21 @@
-import { open } from 'node:fs/promises'
+import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileTypeFromFile } from 'file-type'
 import { FILE_EXTENSIONS, type FileKind } from '../../contract/knowledge.ts'
+import { DEFAULT_PARSE_LIMITS, ParseError } from './types.ts'
+import { inspectZip } from './zip-guard.ts'
 
 /**
  * Decides what a file is from its bytes (UP1), then checks that its name agrees. A PDF named
  * .xlsx, or a zip named .pdf, is a mismatch; executables, images and legacy Office files are
- * unsupported.
+ * unsupported. An Office package whose structure is unsafe (a part its table of contents hides,
+ * duplicates or overlaps, a bomb's declared sizes, unsafe names) is refused here, at upload, by
+ * the same check that runs again before it is ever inflated (server/ingest/zip-guard.ts).
  */
 export type DetectResult =
   | { ok: true; kind: FileKind; mime: string }
   | { ok: false; reason: 'unsupported' | 'mismatch'; kind?: FileKind }
+  | { ok: false; reason: 'unsafe'; kind: FileKind; message: string }
 
 const MIME: Record<FileKind, string> = {
   pdf: 'application/pdf',
@@ -86,6 +91,14 @@ export async function detectFileKind(filePath: string, filename: string): Promis
       return claimed
         ? { ok: false, reason: 'mismatch', kind }
         : { ok: false, reason: 'unsupported', kind }
+    }
+    if (kind === 'docx' || kind === 'xlsx') {
+      try {
+        inspectZip(await readFile(filePath), DEFAULT_PARSE_LIMITS)
+      } catch (error) {
+        if (!(error instanceof ParseError)) throw error
+        return { ok: false, reason: 'unsafe', kind, message: error.message }
+      }
     }
     return { ok: true, kind, mime: MIME[kind] }
   }

@@ -69,3 +69,31 @@ export function readQuestionnaire(
     mappings: options.mappings ?? {},
   })
 }
+
+/** The stored original with the answers written in, built in a worker process (export). */
+export async function fillFile(
+  filePath: string,
+  job: import('../questionnaires/fill.ts').FillJob,
+  limits: Partial<ParseLimits> = {},
+) {
+  const data = await runInWorker<Uint8Array>({
+    op: 'fill',
+    filePath,
+    job,
+    limits: { ...DEFAULT_PARSE_LIMITS, ...limits },
+  })
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+}
+
+/** A clean table of the answers, built in a worker process (export). */
+export async function basicFile(
+  table: import('../questionnaires/fill.ts').BasicTable,
+  limits: Partial<ParseLimits> = {},
+) {
+  const data = await runInWorker<Uint8Array>({
+    op: 'basic',
+    table,
+    limits: { ...DEFAULT_PARSE_LIMITS, ...limits },
+  })
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+}

@@ -18,8 +18,13 @@ export interface ParseResult {
 export interface ParseLimits {
   /** A parse is stopped after this long (UP7). */
   timeoutMs: number
-  /** Heap cap of the parser's worker thread (UP7). */
+  /** Heap cap of the parser process (UP7). */
   memoryMb: number
+  /**
+   * Resident-memory cap of the parser process: buffers and native memory live outside the heap
+   * (an inflated PDF stream, say), so a watchdog kills the process past this (UP3, UP7).
+   */
+  rssMb: number
   /** Total bytes a zip may inflate to (UP3). */
   maxInflatedBytes: number
   /** Entries a zip may hold (UP3). */
@@ -29,6 +34,7 @@ export interface ParseLimits {
 export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   timeoutMs: 30_000,
   memoryMb: 512,
+  rssMb: 1024,
   maxInflatedBytes: 1024 * 1024 * 1024,
   maxZipEntries: 10_000,
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { parseFileDirect, readTableDirect } from './parsers.ts'
 import type { WorkerRequest, WorkerResponse } from './pool.ts'
 import { ParseError } from './types.ts'
@@ -15,30 +16,42 @@ const onProgress = (fraction: number) => {
   post({ type: 'progress', fraction })
 }
 
+async function run(request: WorkerRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'questionnaire':
+      return (await import('../questionnaires/read.ts')).readQuestionnaireDirect(
+        request.filePath,
+        request.name,
+        request.kind as 'xlsx' | 'csv' | 'docx' | 'pdf',
+        request.mappings ?? {},
+        request.limits,
+      )
+    case 'parse':
+      return parseFileDirect(
+        request.filePath,
+        request.name,
+        request.kind,
+        request.limits,
+        onProgress,
+      )
+    case 'table':
+      return readTableDirect(
+        request.filePath,
+        request.name,
+        request.kind as 'csv' | 'xlsx',
+        request.limits,
+      )
+    case 'fill': {
+      const { fillOriginal } = await import('../questionnaires/fill.ts')
+      return fillOriginal(await readFile(request.filePath), request.job, request.limits)
+    }
+    case 'basic':
+      return (await import('../questionnaires/fill.ts')).basicTable(request.table)
+  }
+}
+
 try {
-  const result =
-    request.op === 'questionnaire'
-      ? await (await import('../questionnaires/read.ts')).readQuestionnaireDirect(
-          request.filePath,
-          request.name,
-          request.kind as 'xlsx' | 'csv' | 'docx' | 'pdf',
-          request.mappings ?? {},
-          request.limits,
-        )
-      : request.op === 'parse'
-        ? await parseFileDirect(
-            request.filePath,
-            request.name,
-            request.kind,
-            request.limits,
-            onProgress,
-          )
-        : await readTableDirect(
-            request.filePath,
-            request.name,
-            request.kind as 'csv' | 'xlsx',
-            request.limits,
-          )
+  const result = await run(request)
   await post({ type: 'done', result })
 } catch (error) {
   await post({

@@ -5,6 +5,7 @@ import {
   dataItemCreateSchema,
   dataItemUpdateSchema,
   fileListQuerySchema,
+  fillText,
   type ImportPreview,
   importMappingSchema,
   itemListQuerySchema,
@@ -113,6 +114,16 @@ export function knowledgeRoutes(options: {
     try {
       if (!upload) throw apiError(400, KNOWLEDGE_TEXTS.noFiles, { code: 'validation_error' })
       const detected = await detectFileKind(upload.temp.path, upload.filename)
+      if (!detected.ok && detected.reason === 'unsafe') {
+        throw apiError(
+          422,
+          fillText(KNOWLEDGE_TEXTS.unsafePackage, {
+            name: upload.filename,
+            reason: detected.message,
+          }),
+          { code: 'unsafe_file' },
+        )
+      }
       if (!detected.ok || (detected.kind !== 'csv' && detected.kind !== 'xlsx')) {
         throw apiError(415, KNOWLEDGE_TEXTS.importNeedsTable, { code: 'unsupported_media_type' })
       }

@@ -1,6 +1,3 @@
-import { readFile } from 'node:fs/promises'
-import ExcelJS from 'exceljs'
-import Papa from 'papaparse'
 import {
   ANSWER_STATUS_LABELS,
   type ExportFormat,
@@ -10,17 +7,20 @@ import {
 } from '../../../contract/questionnaires.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { basicFile, fillFile, ParseError, type ParseLimits } from '../../ingest/index.ts'
 import type { AnswerTarget } from '../../questionnaires/analyse.ts'
-import { type DocxWrite, patchDocx } from '../../questionnaires/docx.ts'
-import { type CellWrite, neutralise, patchWorkbook } from '../../questionnaires/patch-xlsx.ts'
-import { csvTable } from '../../questionnaires/read.ts'
+import type { DocxWrite } from '../../questionnaires/docx.ts'
+import type { FillJob } from '../../questionnaires/fill.ts'
+import type { CellWrite } from '../../questionnaires/patch-xlsx.ts'
 import type { Storage } from '../../storage/index.ts'
 import type { QuestionnaireService } from './service.ts'
 
 /**
  * Filled files: answers written into the customer's own file (XLSX cells patched in the sheet XML,
  * DOCX table cells, CSV cells), or a clean basic table. Every export is kept as a version; the
- * latest is current while the questionnaire's revision has not moved on.
+ * latest is current while the questionnaire's revision has not moved on. The files themselves
+ * are built in a worker process with a deadline and memory caps (server/questionnaires/fill.ts):
+ * the API only decides what goes where.
  */
 
 const MIMES: Record<string, string> = {
@@ -74,8 +74,20 @@ export function createExportService(deps: {
   database: Database
   storage: Storage
   questionnaires: QuestionnaireService
+  parseLimits?: Partial<ParseLimits>
 }) {
   const { pool } = deps.database
+
+  /** Runs the building of a file in a worker; its refusals reach the user in plain words. */
+  async function build(work: () => Promise<Buffer>) {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof ParseError)
+        throw apiError(422, error.message, { code: 'export_failed', msg: error.message })
+      throw error
+    }
+  }
 
   interface FilledDb {
     id: string
@@ -177,10 +189,9 @@ export function createExportService(deps: {
       targets(orgId, questionnaireId),
       deps.questionnaires.original(orgId, questionnaireId),
     ])
-    const buffer = await readFile(source.path)
-    let data: Buffer
+    let job: FillJob
     let written = 0
-    if (source.kind === 'xlsx') {
+    if (source.kind === 'xlsx' || source.kind === 'csv') {
       const writes: CellWrite[] = []
       for (const row of rows) {
         const target = where.get(row.id)
@@ -189,30 +200,7 @@ export function createExportService(deps: {
         if (cells.length) written += 1
         for (const cell of cells) writes.push({ sheet: target.sheet, row: target.row, ...cell })
       }
-      data = patchWorkbook(new Uint8Array(buffer), writes).buffer
-    } else if (source.kind === 'csv') {
-      const table = csvTable(buffer)
-      for (const row of rows) {
-        const target = where.get(row.id)
-        if (!answered(row) || target?.type !== 'cell') continue
-        const cells = cellWrites(target, row)
-        if (cells.length) written += 1
-        const line = table.rows[target.row - 1]
-        if (!line) continue
-        for (const cell of cells) {
-          while (line.length <= cell.column) line.push('')
-          line[cell.column] = neutralise(cell.value)
-        }
-      }
-      const text = Papa.unparse(table.rows, {
-        delimiter: table.delimiter,
-        newline: table.newline,
-        quotes: false,
-      })
-      data = Buffer.concat([
-        table.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0),
-        Buffer.from(`${text}${table.newline}`, 'utf8'),
-      ])
+      job = { kind: source.kind, writes }
     } else {
       const writes: DocxWrite[] = []
       for (const row of rows) {
@@ -241,8 +229,9 @@ export function createExportService(deps: {
           written += 1
         }
       }
-      data = patchDocx(new Uint8Array(buffer), writes)
+      job = { kind: 'docx', writes }
     }
+    const data = await build(() => fillFile(source.path, job, deps.parseLimits))
     const extension = source.kind === 'xlsx' && /\.xlsm$/i.test(source.name) ? 'xlsm' : source.kind
     const filledFile = await save(orgId, userId, questionnaireId, questionnaire.revision, {
       name: `${stem(source.name)} (filled).${extension}`,
@@ -287,37 +276,7 @@ export function createExportService(deps: {
       row.answer.confidence === null ? '' : `${Math.round(row.answer.confidence * 100)}%`,
       row.answer.citations.map((c) => c.title).join('; '),
     ])
-    const safe = lines.map((line) => line.map((cell) => neutralise(cell)))
-    let data: Buffer
-    if (format === 'csv') {
-      data = Buffer.concat([
-        Buffer.from([0xef, 0xbb, 0xbf]),
-        Buffer.from(`${Papa.unparse([header, ...safe], { newline: '\r\n' })}\r\n`, 'utf8'),
-      ])
-    } else {
-      const workbook = new ExcelJS.Workbook()
-      workbook.creator = 'Quire'
-      const sheet = workbook.addWorksheet('Answers', { views: [{ state: 'frozen', ySplit: 1 }] })
-      sheet.columns = [
-        { width: 18 },
-        { width: 12 },
-        { width: 24 },
-        { width: 60 },
-        { width: 70 },
-        { width: 14 },
-        { width: 40 },
-        { width: 12 },
-        { width: 12 },
-        { width: 40 },
-      ]
-      sheet.addRow(header).font = { bold: true }
-      for (const line of safe) sheet.addRow(line)
-      sheet.eachRow((row, index) => {
-        if (index > 1) row.alignment = { wrapText: true, vertical: 'top' }
-      })
-      sheet.autoFilter = { from: 'A1', to: 'J1' }
-      data = Buffer.from(await workbook.xlsx.writeBuffer())
-    }
+    const data = await build(() => basicFile({ format, header, lines }, deps.parseLimits))
     const filledFile = await save(orgId, userId, questionnaireId, questionnaire.revision, {
       name: `${stem(questionnaire.name)} - answers.${format}`,
       format,

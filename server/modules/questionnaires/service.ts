@@ -263,6 +263,15 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
     if (upload.temp.size === 0)
       throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
     const detected = await detectFileKind(upload.temp.path, name)
+    if (!detected.ok && detected.reason === 'unsafe') {
+      throw apiError(
+        422,
+        fillText(KNOWLEDGE_TEXTS.unsafePackage, { name, reason: detected.message }),
+        {
+          code: 'unsafe_file',
+        },
+      )
+    }
     if (!detected.ok || !KINDS.includes(detected.kind as QuestionnaireKind)) {
       const claimed = kindFromName(name)
       const text =

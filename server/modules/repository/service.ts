@@ -216,6 +216,15 @@ export function createRepositoryService(deps: RepositoryDeps) {
       if (upload.temp.size === 0)
         throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
       const result = await detectFileKind(upload.temp.path, name)
+      if (!result.ok && result.reason === 'unsafe') {
+        throw apiError(
+          422,
+          fillText(KNOWLEDGE_TEXTS.unsafePackage, { name, reason: result.message }),
+          {
+            code: 'unsafe_file',
+          },
+        )
+      }
       if (!result.ok) {
         const claimed = kindFromName(name)
         const text =
