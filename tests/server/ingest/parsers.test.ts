@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { constants, createDeflate } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   detectFileKind,
@@ -9,6 +10,7 @@ import {
   readTable,
   recogniseQaColumns,
 } from '../../../server/ingest/index.ts'
+import { workerEnvironment } from '../../../server/ingest/pool.ts'
 import { makeCsv, makeDocx, makeHtml, makePdf, makeXlsx } from '../../fixtures/documents.ts'
 import { deflatedZeros, makeZip } from '../../fixtures/zip.ts'
 
@@ -168,6 +170,53 @@ describe('parsers', () => {
 })
 
 /** Raw-deflates `size` zero bytes without holding them in memory. */
+/** Zeros compressed as a zlib (FlateDecode) stream, streamed so that the input never exists. */
+async function zlibZeros(size: number) {
+  const deflate = createDeflate({ level: constants.Z_BEST_COMPRESSION })
+  const chunks: Buffer[] = []
+  deflate.on('data', (c: Buffer) => chunks.push(c))
+  const done = new Promise((resolve) => deflate.on('end', resolve))
+  const block = Buffer.alloc(16 * 1024 * 1024)
+  for (let written = 0; written < size; written += block.length) {
+    if (!deflate.write(block.subarray(0, Math.min(block.length, size - written))))
+      await new Promise((r) => deflate.once('drain', r))
+  }
+  deflate.end()
+  await done
+  return Buffer.concat(chunks)
+}
+
+/** A one-page PDF whose page content is the given FlateDecode stream. */
+function pdfWithContent(stream: Buffer) {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')]
+  const offsets: number[] = []
+  let length = parts[0]?.length ?? 0
+  const add = (chunk: Buffer) => {
+    parts.push(chunk)
+    length += chunk.length
+  }
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << >> >>',
+  ]
+  objects.forEach((body, index) => {
+    offsets.push(length)
+    add(Buffer.from(`${index + 1} 0 obj\n${body}\nendobj\n`))
+  })
+  offsets.push(length)
+  add(Buffer.from(`4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`))
+  add(stream)
+  add(Buffer.from('\nendstream\nendobj\n'))
+  const xref = length
+  add(
+    Buffer.from(
+      `xref\n0 5\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  )
+  return Buffer.concat(parts)
+}
+
 const xlsxParts = (sheetXml: string) => [
   {
     name: '[Content_Types].xml',
@@ -351,6 +400,28 @@ describe('hostile files', () => {
     )
     clearInterval(timer)
     expect(maxLag).toBeLessThan(100)
+  })
+
+  it('UP3, UP7: a PDF flate bomb is stopped by the resident-memory cap, not only the heap cap (issue 14 fix 3)', async () => {
+    // 700 MB of zeros in one FlateDecode content stream: pdf.js inflates it into one growing
+    // buffer outside the JS heap, which --max-old-space-size never sees
+    const zeros = await zlibZeros(700 * 1024 * 1024)
+    const file = write('flate-bomb.pdf', pdfWithContent(zeros))
+    await expect(parseFile(file, 'pdf', { limits: { rssMb: 300 } })).rejects.toThrow(
+      'Reading the file needed more than 300 MB of memory and was stopped',
+    )
+  }, 60_000)
+
+  it('parser processes get only the environment they need to run, never secrets (issue 14)', () => {
+    const env = workerEnvironment({
+      PATH: '/usr/bin',
+      LANG: 'C.UTF-8',
+      JWT_SECRET: 'secret',
+      DATABASE_URL: 'postgres://u:p@db/quire',
+      SMTP_URL: 'smtp://u:p@mail',
+      LLM_API_KEY: 'sk-x',
+    })
+    expect(env).toEqual({ NODE_OPTIONS: '', PATH: '/usr/bin', LANG: 'C.UTF-8' })
   })
 
   it('UP7: a parser that runs out of memory fails alone', async () => {
