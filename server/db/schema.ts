@@ -571,6 +571,8 @@ export const questionnaireOperations = pgTable(
     kind: text('kind').$type<OperationKind>().notNull(),
     summary: text('summary').notNull(),
     questionCount: integer('question_count').notNull().default(0),
+    /** Of `questionCount`, how many a generation answered; kept across a resumed run. */
+    answeredCount: integer('answered_count').notNull().default(0),
     changes: jsonb('changes').$type<unknown[]>().notNull().default([]),
     createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
       onDelete: 'set null',

@@ -1,0 +1,1 @@
+ALTER TABLE "questionnaire_operations" ADD COLUMN "answered_count" integer DEFAULT 0 NOT NULL;
