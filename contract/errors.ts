@@ -10,6 +10,8 @@ export const errorSchema = z.object({
   msg: z.optional(z.string()),
   detail: z.optional(z.unknown()),
   code: z.optional(z.string()),
+  /** On a 409 for work already running (generation): the id of the run in progress. */
+  job_id: z.optional(z.nullable(z.number())),
 })
 export type ApiError = z.infer<typeof errorSchema>
 

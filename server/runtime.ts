@@ -14,8 +14,10 @@ import {
 import { type Database, openDatabase, runMigrations } from './db/index.ts'
 import { type Jobs, startJobs } from './jobs/index.ts'
 import {
+  createGenerationRecovery,
   createJobDefinitions,
   createReaper,
+  GENERATION_QUIET_MS,
   type JobDeps,
   recoverAtStart,
 } from './jobs/registry.ts'
@@ -23,6 +25,9 @@ import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
 import { createDiskStorage } from './storage/index.ts'
 import { VERSION } from './version.ts'
+
+/** How often worker nodes look for generations whose process died (their lease is free). */
+const GENERATION_RECOVERY_EVERY_MS = 5_000
 
 /**
  * Starts the parts of Quire a process runs: the database (embedded unless DATABASE_URL is set),
@@ -158,6 +163,18 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       const timer = setInterval(runReaper, 5 * 60_000)
       timer.unref()
       cleanups.push(() => clearInterval(timer))
+      // DU2: a generation whose process died resumes at once, here at start and then within seconds
+      const recoverGenerations = createGenerationRecovery({ ...jobDeps, jobs })
+      await recoverGenerations(0)
+      const generations = setInterval(
+        () =>
+          recoverGenerations(GENERATION_QUIET_MS).catch((error) =>
+            logger.warn({ err: error }, 'generation recovery failed'),
+          ),
+        GENERATION_RECOVERY_EVERY_MS,
+      )
+      generations.unref()
+      cleanups.push(() => clearInterval(generations))
     }
 
     if (!options.http) return { database, jobs, stop: stopAll }

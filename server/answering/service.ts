@@ -33,6 +33,8 @@ import { leadingChoice, sentences, terms } from './text.ts'
  */
 
 export const GENERATE_JOB = 'questionnaire.generate'
+/** The class of the advisory locks that lease a generation run to one process. */
+const GENERATION_LOCK_CLASS = 7231
 const BATCH = 40
 
 type Queryable = Pick<Database['pool'], 'query'>
@@ -284,29 +286,59 @@ export function createAnsweringService(deps: {
 
   /* ------------------------------------------------------------ generation job */
 
+  /**
+   * POST generate/: one run per questionnaire at a time. The status moves from ready to
+   * generating in one conditional UPDATE, so of two parallel calls exactly one starts a run; the
+   * other gets 409 with the id of the run in progress (its operation in the history).
+   */
   async function start(orgId: number, userId: number, questionnaireId: number) {
-    const questionnaire = await deps.questionnaires.get(orgId, questionnaireId)
-    if (questionnaire.status !== 'ready')
-      throw apiError(
-        409,
-        questionnaire.status === 'generating'
-          ? 'Answers are already being generated'
-          : QUESTIONNAIRE_TEXTS.stillAnalyzing,
-        { code: 'conflict' },
+    const client = await pool.connect()
+    let operationId: number | null = null
+    try {
+      await client.query('begin')
+      const claimed = await client.query(
+        `update questionnaires set status = 'generating', progress = 0, progress_label = 'Finding evidence',
+            error = null, processing_started_at = now(), updated_at = now()
+          where org_id = $1 and id = $2 and status = 'ready' returning id`,
+        [orgId, questionnaireId],
       )
-    const { rows } = await pool.query<{ id: string }>(
-      `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, created_by)
-       values ($1, $2, 'generate', 'Generated answers', $3) returning id`,
-      [orgId, questionnaireId, userId],
-    )
-    await pool.query(
-      `update questionnaires set status = 'generating', progress = 0, progress_label = 'Finding evidence',
-          error = null, processing_started_at = now(), updated_at = now()
-        where org_id = $1 and id = $2`,
-      [orgId, questionnaireId],
-    )
-    await queue(questionnaireId, Number(rows[0]?.id))
+      if (claimed.rowCount) {
+        const { rows } = await client.query<{ id: string }>(
+          `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, created_by)
+           values ($1, $2, 'generate', 'Generated answers', $3) returning id`,
+          [orgId, questionnaireId, userId],
+        )
+        operationId = Number(rows[0]?.id)
+      }
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+    if (operationId === null) {
+      const questionnaire = await deps.questionnaires.get(orgId, questionnaireId)
+      if (questionnaire.status === 'generating') {
+        const running = await runningOperation(questionnaireId)
+        throw apiError(409, 'Answers are already being generated', {
+          code: 'conflict',
+          job_id: running,
+        })
+      }
+      throw apiError(409, QUESTIONNAIRE_TEXTS.stillAnalyzing, { code: 'conflict' })
+    }
+    await queue(questionnaireId, operationId)
     return deps.questionnaires.get(orgId, questionnaireId)
+  }
+
+  /** The generate operation of the run in progress (the latest one). */
+  async function runningOperation(questionnaireId: number) {
+    const { rows } = await pool.query<{ id: string | null }>(
+      `select max(id) as id from questionnaire_operations where questionnaire_id = $1 and kind = 'generate'`,
+      [questionnaireId],
+    )
+    return rows[0]?.id ? Number(rows[0].id) : null
   }
 
   async function queue(questionnaireId: number, operationId: number) {
@@ -333,8 +365,43 @@ export function createAnsweringService(deps: {
     return deps.questionnaires.get(orgId, questionnaireId)
   }
 
+  /**
+   * The run's lease: a session advisory lock on a connection held for the whole run. PostgreSQL
+   * releases it the moment the process holding it dies (kill -9 included), so a run is never
+   * executed twice at once, on any node, and a cut-off run is seen as such at once (DU2).
+   */
+  const LEASE_SQL = (fn: string) =>
+    `select ${fn}(${GENERATION_LOCK_CLASS}, ($1::bigint % 2147483647)::int) as ok`
+
+  async function withLease(questionnaireId: number, work: () => Promise<void>) {
+    const lease = await pool.connect()
+    let held = false
+    let broken = false
+    try {
+      const { rows } = await lease.query<{ ok: boolean }>(LEASE_SQL('pg_try_advisory_lock'), [
+        questionnaireId,
+      ])
+      held = rows[0]?.ok === true
+      if (!held) return false
+      await work()
+      return true
+    } finally {
+      if (held)
+        await lease.query(LEASE_SQL('pg_advisory_unlock'), [questionnaireId]).catch(() => {
+          broken = true
+        })
+      // a connection whose unlock failed is dropped, which releases the lock
+      lease.release(broken)
+    }
+  }
+
   /** The job: answers every question still waiting, in batches, each batch in one transaction. */
   async function run(questionnaireId: number, operationId: number) {
+    // another live run holds the lease: it is doing this work
+    await withLease(questionnaireId, () => generate(questionnaireId, operationId))
+  }
+
+  async function generate(questionnaireId: number, operationId: number) {
     const { rows } = await pool.query<{ org_id: string; status: string }>(
       'select org_id, status from questionnaires where id = $1',
       [questionnaireId],
@@ -357,9 +424,29 @@ export function createAnsweringService(deps: {
         order by qq.position`,
       [questionnaireId],
     )
+    // progress is over every question, so that a resumed run shows at once what is already done
+    const { rows: counts } = await pool.query<{ questions: string }>(
+      'select count(*) as questions from questionnaire_questions where questionnaire_id = $1 and deleted_at is null',
+      [questionnaireId],
+    )
+    const all = Math.max(Number(counts[0]?.questions ?? 0), todo.length)
+    const before = all - todo.length
     const total = todo.length
     let done = 0
-    let answered = 0
+    const progressOf = (finished: number) =>
+      Math.min(99, Math.round(((before + finished) / Math.max(1, all)) * 100))
+    const labelOf = (finished: number) =>
+      `Answered ${(before + finished).toLocaleString('en')} of ${all.toLocaleString('en')} questions`
+    if (total)
+      await pool.query(
+        `update questionnaires set progress = $2, progress_label = $3, updated_at = now()
+          where id = $1 and status = 'generating'`,
+        [
+          questionnaireId,
+          progressOf(0),
+          before ? `Resuming: ${labelOf(0).toLowerCase()}` : labelOf(0),
+        ],
+      )
     for (let start = 0; start < todo.length; start += BATCH) {
       const batch = todo.slice(start, start + BATCH)
       const vectors = await batchVectors(
@@ -384,6 +471,7 @@ export function createAnsweringService(deps: {
           return // cancelled or deleted
         }
         const changes: Change[] = []
+        let answeredNow = 0
         const adding = answers.filter(gives).length
         try {
           await deps.questionnaires.checkAnswerLimit(client, orgId, adding)
@@ -402,9 +490,14 @@ export function createAnsweringService(deps: {
             { questionnaireId, err: String(error) },
             'generation stopped at the answers limit',
           )
+          const { rows: op } = await pool.query<{ answered_count: number }>(
+            'select answered_count from questionnaire_operations where id = $1',
+            [operationId],
+          )
+          const answeredSoFar = op[0]?.answered_count ?? 0
           await pool.query(`update questionnaire_operations set summary = $2 where id = $1`, [
             operationId,
-            `Generated ${answered.toLocaleString('en')} answers, then stopped: ${fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: license[0]?.max_answers ?? 0 })}`,
+            `Generated ${answeredSoFar.toLocaleString('en')} answers, then stopped: ${fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: license[0]?.max_answers ?? 0 })}`,
           ])
           return
         }
@@ -417,31 +510,26 @@ export function createAnsweringService(deps: {
           const status = current.rows[0]?.status
           if (!status || HUMAN.includes(status)) continue
           const answer = answers[index] as EngineAnswer
-          if (gives(answer)) answered += 1
+          if (gives(answer)) answeredNow += 1
           changes.push(
             ...(await writeCandidates(client, orgId, questionnaireId, question, answer, null)),
           )
         }
         done += batch.length
+        // the counts are the operation's own, so a run resumed after a crash adds to them
         await client.query(
-          `update questionnaire_operations set changes = changes || $2::jsonb, question_count = question_count + $3,
-              summary = $4 where id = $1`,
-          [
-            operationId,
-            JSON.stringify(changes),
-            batch.length,
-            `Generated answers: ${answered.toLocaleString('en')} of ${done.toLocaleString('en')} questions answered`,
-          ],
+          `update questionnaire_operations set changes = changes || $2::jsonb,
+              question_count = question_count + $3, answered_count = answered_count + $4,
+              summary = format('Generated answers: %s of %s questions answered',
+                to_char(answered_count + $4, 'FM999,999,999'), to_char(question_count + $3, 'FM999,999,999'))
+            where id = $1`,
+          [operationId, JSON.stringify(changes), batch.length, answeredNow],
         )
         stop = done >= total
         await client.query(
           `update questionnaires set revision = revision + 1, updated_at = now(), progress = $2,
               progress_label = $3 where id = $1`,
-          [
-            questionnaireId,
-            stop ? 100 : Math.min(99, Math.round((done / Math.max(1, total)) * 100)),
-            `Answered ${done.toLocaleString('en')} of ${total.toLocaleString('en')} questions`,
-          ],
+          [questionnaireId, stop ? 100 : progressOf(done), labelOf(done)],
         )
         await client.query('commit')
       } catch (error) {
@@ -458,29 +546,41 @@ export function createAnsweringService(deps: {
     )
     if (!total) {
       await pool.query(
-        `update questionnaire_operations set summary = 'Generated answers: every question was already answered' where id = $1`,
+        `update questionnaire_operations set summary = 'Generated answers: every question was already answered'
+          where id = $1 and question_count = 0`,
         [operationId],
       )
     }
   }
 
-  /** After a crash: generation cut off is queued again and resumes where it stopped (DU2). */
-  async function recover(staleMs: number) {
+  /**
+   * After a crash: a generation whose lease no live process holds is queued again at once and
+   * resumes where it stopped (DU2). A run in progress on any node holds its lease and is left be.
+   */
+  async function recover(quietMs = 0) {
+    // `quietMs`: leave alone a run that moved lately (one still waiting in the queue holds no lease)
     const { rows } = await pool.query<{ id: string; operation_id: string | null }>(
       `select q.id, (select max(o.id) from questionnaire_operations o where o.questionnaire_id = q.id and o.kind = 'generate') as operation_id
          from questionnaires q
-        where q.status = 'generating' and q.updated_at < now() - ($1::int * interval '1 millisecond')`,
-      [staleMs],
+        where q.status = 'generating' and q.updated_at <= now() - ($1::int * interval '1 millisecond')`,
+      [quietMs],
     )
+    let resumed = 0
     for (const row of rows) {
-      if (row.operation_id) await queue(Number(row.id), Number(row.operation_id))
-      else
+      const id = Number(row.id)
+      const orphaned = await withLease(id, async () => undefined)
+      if (!orphaned) continue
+      resumed += 1
+      if (row.operation_id) {
+        log.info({ questionnaireId: id }, 'resuming a generation that was cut off')
+        await queue(id, Number(row.operation_id))
+      } else
         await pool.query(
           `update questionnaires set status = 'ready', progress = 100, progress_label = null where id = $1`,
           [row.id],
         )
     }
-    return rows.length
+    return resumed
   }
 
   /* ------------------------------------------------------------ one answer */

@@ -93,9 +93,25 @@ export function createReaper(
   const answering = createAnsweringService({ ...deps, questionnaires, llm: undefined })
   return async () => {
     await questionnaires.reap(staleMs)
-    await answering.recover(staleMs)
+    await answering.recover(GENERATION_QUIET_MS)
     return repository.reap(staleMs)
   }
+}
+
+/**
+ * How long a generation must be quiet before a reaper takes it over when no process holds its
+ * lease: a run waiting in the queue has no lease yet, and a live run moves every batch.
+ */
+export const GENERATION_QUIET_MS = 10_000
+
+/**
+ * Generations cut off by a crash resume at once (DU2): whether a run is alive is known from its
+ * lease, which PostgreSQL frees when its process dies, so this is cheap to run every few seconds.
+ */
+export function createGenerationRecovery(deps: JobDeps & { jobs?: import('./index.ts').Jobs }) {
+  const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
+  const answering = createAnsweringService({ ...deps, questionnaires, llm: undefined })
+  return (quietMs: number) => answering.recover(quietMs)
 }
 
 /**

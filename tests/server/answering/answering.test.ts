@@ -193,7 +193,8 @@ describe('generation with the library engine', () => {
     const rows = await rowsOf(ctx, user.token, q.id)
     // the state a crash leaves: generating, the first answer saved, the second still pending
     const { rows: ops } = await ctx.database.pool.query<{ id: string }>(
-      `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary) values ($1, $2, 'generate', 'Generated answers') returning id`,
+      `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, question_count, answered_count)
+       values ($1, $2, 'generate', 'Generated answers: 1 of 1 questions answered', 1, 1) returning id`,
       [user.orgId, q.id],
     )
     await ctx.database.pool.query(
@@ -215,17 +216,60 @@ describe('generation with the library engine', () => {
       logger: createLogger('silent'),
       questionnaires,
     })
+    // a run still alive on another node holds the lease: recovery leaves it be (issue 14 fix 6)
+    const live = await ctx.database.pool.connect()
+    await live.query('select pg_advisory_lock(7231, $1::int)', [q.id])
+    expect(await answering.recover(0)).toBe(0)
+    await live.query('select pg_advisory_unlock(7231, $1::int)', [q.id])
+    live.release()
     expect(await answering.recover(60_000)).toBe(1)
     const done = await settle(ctx, user.token, q.id)
     expect(done).toMatchObject({ status: 'ready', answered: 2 })
     const after = await rowsOf(ctx, user.token, q.id)
     expect(after[0].answer.text).toBe('Saved before the crash')
     expect(after[1].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
-    const { rows: op } = await ctx.database.pool.query<{ question_count: number }>(
-      'select question_count from questionnaire_operations where id = $1',
+    // the history counts the whole run, before and after the crash (issue 14 fix 6)
+    const { rows: op } = await ctx.database.pool.query<{
+      question_count: number
+      answered_count: number
+      summary: string
+    }>(
+      'select question_count, answered_count, summary from questionnaire_operations where id = $1',
       [ops[0]?.id],
     )
-    expect(op[0]?.question_count).toBe(1)
+    expect(op[0]).toEqual({
+      question_count: 2,
+      answered_count: 2,
+      summary: 'Generated answers: 2 of 2 questions answered',
+    })
+  })
+
+  it('runs one generation per questionnaire: a parallel call gets 409 with the running id (issue 14 fix 10)', async () => {
+    const user = await member(ctx)
+    const q = await questionnaire(
+      ctx,
+      user.token,
+      Array.from({ length: 30 }, (_, i) => `Do you review control ${i + 1} every year?`),
+    )
+    const calls = await Promise.all(
+      Array.from({ length: 5 }, () => post(ctx, Q.generate(q.id), {}, user.token)),
+    )
+    const started = calls.filter((res) => res.status === 202)
+    const refused = calls.filter((res) => res.status === 409)
+    expect(started).toHaveLength(1)
+    expect(refused).toHaveLength(4)
+    const { rows: ops } = await ctx.database.pool.query<{ id: string }>(
+      `select id from questionnaire_operations where questionnaire_id = $1 and kind = 'generate'`,
+      [q.id],
+    )
+    expect(ops).toHaveLength(1)
+    for (const res of refused)
+      expect(res.body).toMatchObject({
+        error: 'Answers are already being generated',
+        code: 'conflict',
+        job_id: Number(ops[0]?.id),
+      })
+    expect((await settle(ctx, user.token, q.id)).status).toBe('ready')
   })
 
   it("answers only from the requester's organisation (LL1)", async () => {
