@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { paged } from './paging.ts'
+import { searchTextSchema, typedTextChecks } from './text.ts'
 
 /**
  * The document repository and the knowledge base (spec sections 1 and 7 'Repository'): files that
@@ -57,7 +58,12 @@ export type PassageLocation = z.infer<typeof passageLocationSchema>
 
 const tagSchema = z
   .string()
-  .check(z.trim(), z.minLength(1, 'A tag cannot be empty'), z.maxLength(MAX_TAG_LENGTH))
+  .check(
+    ...typedTextChecks(),
+    z.trim(),
+    z.minLength(1, 'A tag cannot be empty'),
+    z.maxLength(MAX_TAG_LENGTH),
+  )
 export const tagsSchema = z.array(tagSchema).check(z.maxLength(MAX_TAGS))
 
 export const userRefSchema = z.object({
@@ -96,8 +102,8 @@ export const fileListQuerySchema = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
   page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
   /** Text in the name (or, for URLs, the address). */
-  q: z.optional(z.string().check(z.maxLength(200))),
-  tag: z.optional(z.string().check(z.maxLength(MAX_TAG_LENGTH))),
+  q: z.optional(searchTextSchema(200)),
+  tag: z.optional(searchTextSchema(MAX_TAG_LENGTH)),
   kind: z.optional(z.enum(FILE_KINDS)),
   status: z.optional(z.enum(FILE_STATUSES)),
   ordering: z._default(
@@ -226,8 +232,8 @@ export type DataItemUpdate = z.input<typeof dataItemUpdateSchema>
 export const itemListQuerySchema = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
   page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
-  q: z.optional(z.string().check(z.maxLength(500))),
-  tag: z.optional(z.string().check(z.maxLength(MAX_TAG_LENGTH))),
+  q: z.optional(searchTextSchema(500)),
+  tag: z.optional(searchTextSchema(MAX_TAG_LENGTH)),
 })
 export type ItemListQuery = z.input<typeof itemListQuerySchema>
 
@@ -292,7 +298,14 @@ export type ImportResult = z.infer<typeof importResultSchema>
 export const SEARCH_SOURCES = ['all', 'files', 'qa', 'data'] as const
 
 export const searchQuerySchema = z.object({
-  q: z.string().check(z.trim(), z.minLength(1, 'Enter something to search for'), z.maxLength(500)),
+  q: z
+    .string()
+    .check(
+      ...typedTextChecks(),
+      z.trim(),
+      z.minLength(1, 'Enter something to search for'),
+      z.maxLength(500),
+    ),
   source: z._default(z.enum(SEARCH_SOURCES), 'all'),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(50)), 10),
 })

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import { passageLocationSchema, userRefSchema } from './knowledge.ts'
 import { paged } from './paging.ts'
+import { searchTextSchema } from './text.ts'
 
 /**
  * Questionnaires (spec section 7, under /filler/questionnaires/): the customer's file, the tabs and
@@ -128,7 +129,7 @@ export const questionnaireListSchema = paged(questionnaireSchema)
 export const questionnaireListQuerySchema = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
   page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 50),
-  search: z.optional(z.string().check(z.maxLength(200))),
+  search: z.optional(searchTextSchema(200)),
 })
 export type QuestionnaireListQuery = z.input<typeof questionnaireListQuerySchema>
 

@@ -12,6 +12,7 @@ import {
   terms,
   toVocabulary,
 } from './text.ts'
+import { tsLexeme } from './tsquery.ts'
 
 /**
  * The library engine: answers a question from the organisation's own evidence and never invents.
@@ -412,7 +413,7 @@ async function passageQuery(database: Database, text: string) {
     "select tsvector_to_array(to_tsvector('english', $1)) as lexemes",
     [`${text} ${extra.join(' ')}`],
   )
-  const lexemes = (rows[0]?.lexemes ?? []).slice(0, 10).map((l) => `'${l.replace(/'/g, "''")}'`)
+  const lexemes = (rows[0]?.lexemes ?? []).slice(0, 10).map(tsLexeme)
   if (lexemes.length <= 2) return lexemes.join(' & ')
   // any two of the question's words together: a passage that shares one word is no evidence, and
   // a query of single words would match (and rank) most of a large corpus

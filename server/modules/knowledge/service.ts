@@ -1,5 +1,6 @@
 import type { DataItem, ImportMapping, QaItem, SearchResult } from '../../../contract/knowledge.ts'
 import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { EMPTY_TSQUERY, tsLexeme } from '../../answering/tsquery.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { cleanTags } from '../repository/service.ts'
@@ -382,7 +383,7 @@ export function createKnowledgeService(deps: { database: Database }) {
       "select tsvector_to_array(to_tsvector('english', $1)) as lexemes",
       [text],
     )
-    const lexemes = (rows[0]?.lexemes ?? []).slice(0, 12).map((l) => `'${l.replace(/'/g, "''")}'`)
+    const lexemes = (rows[0]?.lexemes ?? []).slice(0, 12).map(tsLexeme)
     if (!lexemes.length) return []
     const variants = [lexemes.join(' & ')]
     if (lexemes.length >= 3 && lexemes.length <= 8) {
@@ -410,7 +411,8 @@ export function createKnowledgeService(deps: { database: Database }) {
     const limit = query.limit
     const tsQueries = await relaxedQueries(query.q)
     // trigram matching on questions and titles still runs when the text has no searchable words
-    if (!tsQueries.length) tsQueries.push("''")
+    // (the empty tsquery, which matches nothing; the text "''" would be a tsquery syntax error)
+    if (!tsQueries.length) tsQueries.push(EMPTY_TSQUERY)
     for (const tsqText of tsQueries) {
       results.length = 0
       const tasks: Promise<void>[] = []
