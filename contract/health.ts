@@ -2,7 +2,8 @@ import * as z from 'zod/mini'
 
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
-  version: z.string(),
+  /** Only for signed-in callers: an anonymous caller learns nothing of what is deployed. */
+  version: z.optional(z.string()),
   uptime_s: z.number(),
   database: z.object({
     reachable: z.boolean(),
@@ -10,6 +11,7 @@ export const healthSchema = z.object({
     embedded: z.boolean(),
   }),
   migrations: z.object({
+    /** The newest applied migration's tag; null before any, and for anonymous callers. */
     version: z.nullable(z.string()),
     applied: z.int(),
     pending: z.int(),

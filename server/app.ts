@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { HTTPException } from 'hono/http-exception'
@@ -13,8 +13,15 @@ import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
 import { createEmbedder, type EmbeddingOptions } from './answering/embeddings.ts'
 import { answeringRoutes } from './answering/routes.ts'
 import { createAnsweringService } from './answering/service.ts'
+import { bearerToken } from './auth/middleware.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
 import { type Clock, createTokenService } from './auth/tokens.ts'
+import {
+  type DatabaseWatch,
+  isDatabaseUnavailable,
+  RETRY_AFTER_S,
+  watchDatabase,
+} from './db/availability.ts'
 import type { Database } from './db/index.ts'
 import { ApiException, apiError, codeForStatus } from './http/errors.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -70,6 +77,8 @@ export interface AppDeps {
   llm?: LlmOptions
   /** EMBEDDING_MODEL, or a mock embedding model in tests. */
   embeddings?: EmbeddingOptions
+  /** Whether the database is reachable (the runtime shares it with the embedded supervisor). */
+  databaseWatch?: DatabaseWatch
 }
 
 export interface AppEnv {
@@ -86,6 +95,12 @@ const JSON_BODY_LIMIT = 1024 * 1024
 /** The Hono app factory, shared by the server entry and the tests. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>()
+  const databaseWatch =
+    deps.databaseWatch ?? watchDatabase(deps.database.pool, { logger: deps.logger })
+  const unavailable = (c: Context) =>
+    c.json({ error: ERROR_TEXTS.unavailable, code: ERROR_CODES.unavailable }, 503, {
+      'Retry-After': String(RETRY_AFTER_S),
+    })
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id')
@@ -133,7 +148,22 @@ export function createApp(deps: AppDeps) {
     if (c.req.method === 'POST' && streamedPaths.has(c.req.path)) return next()
     return jsonBodyLimit(c, next)
   })
-  api.route('/', healthRoutes(deps))
+  // while the database is away every call answers 503 at once (health reports it itself)
+  const healthPath = apiPath(paths.health)
+  api.use('*', (c, next) =>
+    databaseWatch.down && c.req.path !== healthPath ? Promise.resolve(unavailable(c)) : next(),
+  )
+  api.route(
+    '/',
+    healthRoutes({
+      ...deps,
+      databaseWatch,
+      signedIn: async (header) => {
+        const token = bearerToken(header)
+        return token ? (await auth.authenticate(token).catch(() => null)) !== null : false
+      },
+    }),
+  )
   const now = deps.now ?? (() => new Date())
   const auth = createAuthService({
     database: deps.database,
@@ -238,6 +268,10 @@ export function createApp(deps: AppDeps) {
         { error: error.message || ERROR_TEXTS.internal, code: codeForStatus(status) },
         status,
       )
+    }
+    if (isDatabaseUnavailable(error)) {
+      databaseWatch.markDown(error)
+      return unavailable(c)
     }
     c.get('log')?.error({ err: error }, 'unhandled error')
     return c.json({ error: ERROR_TEXTS.internal, code: ERROR_CODES.internal }, 500)

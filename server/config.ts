@@ -56,6 +56,15 @@ export const configSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(500).default(10),
   ),
+  /**
+   * With an external database (DATABASE_URL): exit non-zero after it has been unreachable this
+   * many seconds, so that a supervisor restarts the process; 0 never exits. The embedded
+   * database is restarted by the server itself instead.
+   */
+  DATABASE_OUTAGE_EXIT_S: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(86_400).default(60),
+  ),
   PUBLIC_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
   JWT_SECRET: z.preprocess(
     emptyToUndefined,

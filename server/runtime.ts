@@ -6,6 +6,7 @@ import type { EmbeddingOptions } from './answering/embeddings.ts'
 import { DEFAULT_LLM_SETTINGS } from './answering/llm.ts'
 import { createApp } from './app.ts'
 import type { Config } from './config.ts'
+import { type DatabaseWatch, watchDatabase } from './db/availability.ts'
 import {
   attachEmbeddedPostgres,
   type EmbeddedPostgres,
@@ -95,6 +96,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     cleanups.length = 0
   }
 
+  let databaseWatch: DatabaseWatch | undefined
   try {
     let databaseUrl = config.DATABASE_URL
     let embedded: EmbeddedPostgres | undefined
@@ -105,6 +107,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         dataDir: config.DATA_DIR,
         fsync: config.EMBEDDED_PG_FSYNC,
         log: (message) => pgLog.info(message),
+        // the supervisor restarts it; meanwhile calls answer 503 with Retry-After
+        onExit: () => databaseWatch?.markDown('embedded PostgreSQL exited'),
       })
       const cluster = embedded
       cleanups.push(() => cluster.stop())
@@ -120,6 +124,18 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     const database = openDatabase(databaseUrl, config.DATABASE_POOL_SIZE)
     cleanups.push(() => database.close())
+    const external = Boolean(config.DATABASE_URL)
+    databaseWatch = watchDatabase(database.pool, {
+      logger,
+      exitAfterMs:
+        external && config.DATABASE_OUTAGE_EXIT_S
+          ? config.DATABASE_OUTAGE_EXIT_S * 1000
+          : undefined,
+      // EX_TEMPFAIL: a supervisor should start us again
+      onLongOutage: () => process.exit(75),
+    })
+    const watch = databaseWatch
+    cleanups.push(() => watch.stop())
     await runMigrations(database)
 
     const jobDeps: JobDeps = {
@@ -204,6 +220,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       parseLimits: jobDeps.parseLimits,
       llm: jobDeps.llm,
       embeddings: jobDeps.embeddings,
+      databaseWatch,
       authLimits: {
         perAddress: { limit: config.AUTH_RATE_LIMIT_PER_MINUTE, windowMs: 60_000, bucketMs: 5_000 },
       },

@@ -40,6 +40,10 @@ export interface EmbeddedPostgresOptions {
   /** Durable writes (default true). Tests turn this off. */
   fsync?: boolean
   log?: (message: string) => void
+  /** Called when the postmaster exits unasked (the supervisor then restarts it). */
+  onExit?: () => void
+  /** Called when the supervisor has it accepting connections again. */
+  onRestart?: () => void
 }
 
 export interface EmbeddedPostgres {
@@ -267,8 +271,6 @@ export async function startEmbeddedPostgres(
 
   const port = options.port || (await freePort())
   const logFile = path.join(dataDir, 'pg.log')
-  const logFd = openSync(logFile, 'a')
-  if (owner) chownSync(logFile, owner.uid, owner.gid)
   const args = [
     '-D',
     clusterDir,
@@ -287,50 +289,114 @@ export async function startEmbeddedPostgres(
     '-c',
     `full_page_writes=${options.fsync === false ? 'off' : 'on'}`,
   ]
-  // stdio goes straight to the log file: PostgreSQL never depends on this Node process's pipes,
-  // so a killed Node leaves it able to shut down cleanly when the next start asks it to.
-  const child: ChildProcess = spawn(bins.postgres, args, {
-    stdio: ['ignore', logFd, logFd],
-    ...(owner ?? {}),
-    env: { ...process.env, LC_ALL: 'C.UTF-8' },
-  })
-  closeSync(logFd)
-  let exited = false
-  let exitCode: number | null = null
-  child.on('exit', (code) => {
-    exited = true
-    exitCode = code
-  })
-
   const urlFor = (db: string) =>
     `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`
 
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    if (exited) {
-      const tail = readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')
-      throw new Error(`PostgreSQL exited during start (code ${exitCode}). Log tail:\n${tail}`)
-    }
-    const client = new pg.Client({ connectionString: urlFor('postgres') })
-    client.on('error', () => {})
+  let child: ChildProcess
+  let exited = false
+  let stopped = false
+  let restarts = 0
+  let launching = false
+  let recovering = false
+
+  /** Spawns the postmaster and waits until it accepts connections (and the database exists). */
+  async function launch() {
+    launching = true
     try {
-      await client.connect()
-      const found = await client.query('select 1 from pg_database where datname = $1', [database])
-      if (found.rowCount === 0) {
-        await client.query(`create database ${client.escapeIdentifier(database)}`)
-      }
-      await client.end()
-      break
-    } catch (error) {
-      await client.end().catch(() => {})
-      const code = (error as { code?: string }).code
-      // 57P03: the database system is starting up
-      if (Date.now() > deadline)
-        throw new Error(`PostgreSQL did not become ready: ${String(error)}`)
-      if (code && code !== '57P03' && code !== 'ECONNREFUSED' && code !== '42P04') throw error
-      await new Promise((resolve) => setTimeout(resolve, 25))
+      await spawnAndWait()
+    } finally {
+      launching = false
     }
   }
+
+  async function spawnAndWait() {
+    const logFd = openSync(logFile, 'a')
+    if (owner) chownSync(logFile, owner.uid, owner.gid)
+    // stdio goes straight to the log file: PostgreSQL never depends on this Node process's pipes,
+    // so a killed Node leaves it able to shut down cleanly when the next start asks it to.
+    const spawned: ChildProcess = spawn(bins.postgres, args, {
+      stdio: ['ignore', logFd, logFd],
+      ...(owner ?? {}),
+      env: { ...process.env, LC_ALL: 'C.UTF-8' },
+    })
+    closeSync(logFd)
+    child = spawned
+    exited = false
+    let exitCode: number | null = null
+    spawned.on('exit', (code, signal) => {
+      exitCode = code
+      if (child !== spawned) return
+      exited = true
+      // during a (re)start, the starter itself reports the failure
+      if (!stopped && !launching && !recovering) supervise(code, signal)
+    })
+    const deadline = Date.now() + 30_000
+    for (;;) {
+      if (child === spawned && exited) {
+        const tail = readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')
+        throw new Error(`PostgreSQL exited during start (code ${exitCode}). Log tail:\n${tail}`)
+      }
+      const client = new pg.Client({ connectionString: urlFor('postgres') })
+      client.on('error', () => {})
+      try {
+        await client.connect()
+        const found = await client.query('select 1 from pg_database where datname = $1', [database])
+        if (found.rowCount === 0) {
+          await client.query(`create database ${client.escapeIdentifier(database)}`)
+        }
+        await client.end()
+        break
+      } catch (error) {
+        await client.end().catch(() => {})
+        const code = (error as { code?: string }).code
+        // 57P03: the database system is starting up
+        if (Date.now() > deadline)
+          throw new Error(`PostgreSQL did not become ready: ${String(error)}`)
+        if (code && code !== '57P03' && code !== 'ECONNREFUSED' && code !== '42P04') throw error
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+    }
+  }
+
+  /**
+   * The supervisor: a postmaster that exits while we did not ask it to (killed, crashed) is
+   * started again on the same port, with a growing pause between attempts; meanwhile the API
+   * answers 503 with Retry-After (server/db/availability.ts).
+   */
+  function supervise(code: number | null, signal: NodeJS.Signals | null) {
+    log(`embedded PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); restarting`)
+    recovering = true
+    options.onExit?.()
+    const attempt = async (): Promise<void> => {
+      if (stopped) return
+      restarts += 1
+      const pause = Math.min(200 * 2 ** Math.min(restarts - 1, 5), 5_000)
+      await new Promise((resolve) => setTimeout(resolve, pause))
+      if (stopped) return
+      try {
+        await recoverStaleCluster(clusterDir, log)
+        await launch()
+        restarts = 0
+        recovering = false
+        log(`embedded PostgreSQL restarted on 127.0.0.1:${port}`)
+        options.onRestart?.()
+      } catch (error) {
+        log(`embedded PostgreSQL restart failed: ${String(error).split('\n')[0]}`)
+        if (stopped) return
+        if (!exited) {
+          const stuck = child
+          await new Promise<void>((resolve) => {
+            stuck.once('exit', () => resolve())
+            stuck.kill('SIGKILL')
+          })
+        }
+        return attempt()
+      }
+    }
+    void attempt()
+  }
+
+  await launch()
   log(`embedded PostgreSQL ready on 127.0.0.1:${port}`)
 
   let stopping: Promise<void> | undefined
@@ -339,13 +405,15 @@ export async function startEmbeddedPostgres(
     port,
     urlFor,
     stop() {
+      stopped = true
       stopping ??= new Promise<void>((resolve) => {
+        const current = child
         if (exited) return resolve()
-        child.once('exit', () => resolve())
+        current.once('exit', () => resolve())
         // SIGINT is PostgreSQL's fast shutdown: roll back open transactions, checkpoint, exit.
-        child.kill('SIGINT')
+        current.kill('SIGINT')
         setTimeout(() => {
-          if (!exited) child.kill('SIGQUIT')
+          if (current.exitCode === null && current.signalCode === null) current.kill('SIGQUIT')
         }, 15_000).unref()
       })
       return stopping

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { healthSchema } from '../../contract/health.ts'
 import { shippedMigrations } from '../../server/db/index.ts'
+import { insertUser, signIn } from './auth/helpers.ts'
 import { createTestApp } from './support.ts'
 
 describe('GET /api/v1/health', () => {
@@ -10,7 +11,7 @@ describe('GET /api/v1/health', () => {
   })
   afterAll(() => ctx.close())
 
-  it('reports a reachable database and the newest migration', async () => {
+  it('reports a reachable database, and versions only to a signed-in caller (issue 14)', async () => {
     const res = await ctx.app.request('/api/v1/health')
     expect(res.status).toBe(200)
     const body = healthSchema.parse(await res.json())
@@ -18,7 +19,24 @@ describe('GET /api/v1/health', () => {
     expect(body.database.reachable).toBe(true)
     expect(body.database.latency_ms).toBeTypeOf('number')
     const shipped = shippedMigrations()
-    expect(body.migrations).toEqual({
+    // anonymous: nothing says what is deployed
+    expect(body.version).toBeUndefined()
+    expect(body.migrations).toEqual({ version: null, applied: shipped.length, pending: 0 })
+    const forged = await ctx.app.request('/api/v1/health', {
+      headers: { authorization: 'Bearer not-a-token' },
+    })
+    expect(healthSchema.parse(await forged.json()).version).toBeUndefined()
+    const user = await insertUser(ctx.database)
+    const session = await signIn(ctx, user.email)
+    const signedIn = healthSchema.parse(
+      await (
+        await ctx.app.request('/api/v1/health', {
+          headers: { authorization: `Bearer ${session.access}` },
+        })
+      ).json(),
+    )
+    expect(signedIn.version).toBe('test')
+    expect(signedIn.migrations).toEqual({
       version: shipped.at(-1)?.tag,
       applied: shipped.length,
       pending: 0,
@@ -35,6 +53,14 @@ describe('GET /api/v1/health', () => {
     await other.database.pool.end()
     const res = await other.app.request('/api/v1/health')
     expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('5')
+    // every other call answers 503 with Retry-After too, never 500 (issue 14 fix 4)
+    const call = await other.app.request('/api/v1/filler/questionnaires/', {
+      headers: { authorization: 'Bearer x' },
+    })
+    expect(call.status).toBe(503)
+    expect(call.headers.get('retry-after')).toBe('5')
+    expect(await call.json()).toMatchObject({ code: 'service_unavailable' })
     const body = healthSchema.parse(await res.json())
     expect(body.status).toBe('degraded')
     expect(body.database).toMatchObject({ reachable: false, latency_ms: null })

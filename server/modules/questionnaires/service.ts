@@ -209,6 +209,9 @@ export function targetLabel(target: AnswerTarget | null): string | null {
   return `After paragraph ${target.paragraph + 1}`
 }
 
+/** A questionnaire queued this long without a job taking it is queued again by the reaper. */
+const REQUEUE_AFTER_MS = 30_000
+
 export function createQuestionnaireService(deps: QuestionnaireDeps) {
   const { pool } = deps.database
   const log = deps.logger.child({ component: 'questionnaires' })
@@ -342,11 +345,12 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
     }>(
       `update questionnaires set status = 'analyzing', progress = 5, progress_label = 'Reading the file',
           error = null, processing_started_at = now(), updated_at = now()
-        where id = $1 returning org_id, name, kind, storage_key, mappings`,
+        where id = $1 and status = 'queued' returning org_id, name, kind, storage_key, mappings`,
       [id],
     )
     const row = rows[0]
-    if (!row) return // deleted meanwhile
+    // deleted meanwhile, or already taken by another job for the same analysis (a re-queue)
+    if (!row) return
     const orgId = Number(row.org_id)
     const fail = (message: string) =>
       pool.query(
@@ -1256,6 +1260,14 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
         where status = 'analyzing' and processing_started_at < now() - ($1::int * interval '1 millisecond')`,
       [staleMs, QUESTIONNAIRE_TEXTS.cutOff],
     )
+    // a crash between the upload's commit and its job leaves a row queued with no job: queue it
+    // again (a job that does exist finds it taken and does nothing)
+    const { rows: queued } = await pool.query<{ id: string }>(
+      `update questionnaires set updated_at = now()
+        where status = 'queued' and updated_at < now() - ($1::int * interval '1 millisecond') returning id`,
+      [Math.max(staleMs, REQUEUE_AFTER_MS)],
+    )
+    for (const row of queued) await queueAnalysis(Number(row.id))
     return rowCount ?? 0
   }
 

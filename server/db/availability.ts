@@ -1,0 +1,135 @@
+import type pg from 'pg'
+import type { Logger } from '../logger.ts'
+
+/**
+ * Whether the database can be reached. A call that fails because PostgreSQL is gone (refused,
+ * terminated, shutting down, starting up) marks it down; while down, API calls answer 503 with
+ * Retry-After at once instead of 500, and a probe checks every second until it answers again.
+ * The embedded server is restarted by its supervisor (server/db/embedded.ts); with an external
+ * database that stays away past `exitAfterMs`, `onLongOutage` lets the process exit non-zero so
+ * that its own supervisor (systemd, Kubernetes) restarts it.
+ */
+
+/** SQLSTATEs and socket codes that mean "no database right now", not "this statement failed". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+])
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|terminating connection|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 6; depth++) {
+    if (typeof current !== 'object') return false
+    const { code, message, cause, errors } = current as {
+      code?: unknown
+      message?: unknown
+      cause?: unknown
+      errors?: unknown
+    }
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true
+    // AggregateError from a connect to several addresses
+    if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true
+    current = cause
+  }
+  return false
+}
+
+/** Seconds a client should wait before trying again while the database is away. */
+export const RETRY_AFTER_S = 5
+
+export interface DatabaseWatch {
+  readonly down: boolean
+  /** Since when the database has been away, or null. */
+  readonly downSince: number | null
+  markDown(reason?: unknown): void
+  markUp(): void
+  stop(): void
+}
+
+export function watchDatabase(
+  pool: pg.Pool,
+  options: {
+    logger?: Logger
+    probeEveryMs?: number
+    exitAfterMs?: number
+    onLongOutage?: () => void
+  } = {},
+): DatabaseWatch {
+  const log = options.logger?.child({ component: 'database' })
+  let downSince: number | null = null
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+
+  const probe = async () => {
+    timer = undefined
+    if (stopped || downSince === null) return
+    try {
+      await pool.query('select 1')
+      watch.markUp()
+      return
+    } catch {
+      // still away
+    }
+    if (
+      options.exitAfterMs &&
+      options.onLongOutage &&
+      Date.now() - downSince >= options.exitAfterMs
+    ) {
+      log?.fatal(
+        { down_ms: Date.now() - downSince },
+        'the database has been unreachable too long; exiting so that a supervisor restarts this process',
+      )
+      options.onLongOutage()
+      return
+    }
+    timer = setTimeout(probe, options.probeEveryMs ?? 1_000)
+    timer.unref()
+  }
+
+  const watch: DatabaseWatch = {
+    get down() {
+      return downSince !== null
+    },
+    get downSince() {
+      return downSince
+    },
+    markDown(reason) {
+      if (stopped) return
+      if (downSince === null) {
+        downSince = Date.now()
+        log?.error(
+          { reason: reason instanceof Error ? reason.message : reason },
+          'database unreachable: answering 503 until it is back',
+        )
+      }
+      if (!timer) {
+        timer = setTimeout(probe, options.probeEveryMs ?? 1_000)
+        timer.unref()
+      }
+    },
+    markUp() {
+      if (downSince === null) return
+      log?.info({ down_ms: Date.now() - downSince }, 'database reachable again')
+      downSince = null
+      if (timer) clearTimeout(timer)
+      timer = undefined
+    },
+    stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+    },
+  }
+  return watch
+}
