@@ -23,7 +23,8 @@ export function openDatabase(url: string, poolSize = 10): Database {
     max: poolSize,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
-    application_name: 'quire',
+    // the process id tells operators (and the fault tests) which process holds a connection
+    application_name: `quire:${process.pid}`,
   })
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {})

@@ -1,78 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../contract/paths.ts'
-import { hashPassword } from '../../server/auth/password.ts'
-import { attachEmbeddedPostgres, freePort } from '../../server/db/embedded.ts'
+import { freePort } from '../../server/db/embedded.ts'
+import { serverProcesses } from '../support/server-process.ts'
 
 /**
  * DU1: a server killed with SIGKILL at random points of uploads and ingestion comes back with no
  * ready file whose blob is partial, no temp file of the dead process, and nothing left 'processing'.
  */
 
-const root = path.resolve(import.meta.dirname, '../..')
-const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-du1-'))
-chmodSync(dataDir, 0o755)
-const children: ChildProcess[] = []
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid')
-  if (existsSync(pidFile)) {
-    try {
-      process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGQUIT')
-    } catch {
-      // gone
-    }
-  }
-  rmSync(dataDir, { recursive: true, force: true })
-})
-
-function start(port: number) {
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'fatal',
-      EMBEDDED_PG_FSYNC: 'false',
-    },
-    stdio: 'ignore',
-  })
-  children.push(child)
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
-  return { child, exited }
-}
-
-async function waitHealthy(port: number) {
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error('server did not become healthy')
-}
-
-async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) {
-  const url = attachEmbeddedPostgres(dataDir)
-  if (!url) throw new Error('no embedded cluster')
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query<T>(sql, values)).rows
-  } finally {
-    await client.end()
-  }
-}
+const { dataDir, start, waitHealthy, query, seedMember, cleanup } = serverProcesses('du1')
+afterAll(cleanup)
 
 /** A multipart upload whose body trickles in, so that a kill can land in the middle of it. */
 function slowUpload(base: string, token: string, name: string, size: number) {
@@ -117,25 +57,7 @@ describe('durability', () => {
     const base = `http://127.0.0.1:${port}`
     let server = start(port)
     await waitHealthy(port)
-    const [org] = await query<{ id: string }>(
-      `insert into organizations (name) values ('Durable') returning id`,
-    )
-    await query(
-      `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers) values ($1, 'T', 5, 1000, 5, 500)`,
-      [org?.id],
-    )
-    const password = 'Durable-password-for-kills-42'
-    await query(
-      `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
-       values ($1, 'du1@example.com', 'Du', 'One', $2, 'admin', 'active', now())`,
-      [org?.id, await hashPassword(password)],
-    )
-    const login = await fetch(`${base}${apiPath(paths.auth.login)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'du1@example.com', password }),
-    })
-    const { access } = (await login.json()) as { access: string }
+    const { access } = await seedMember(port, 'du1@example.com')
 
     for (let round = 0; round < 20; round++) {
       // a slow upload in flight, a finished one being ingested, then a kill at a random moment

@@ -1,0 +1,249 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { apiPath, paths } from '../../contract/paths.ts'
+import { freePort } from '../../server/db/embedded.ts'
+import { type ServerChild, serverProcesses } from '../support/server-process.ts'
+
+/**
+ * The fault suite (issue 14, DU1-DU3): the real server killed with SIGKILL in the middle of
+ * analysis, generation and export, and its PostgreSQL killed under it. After a restart nothing is
+ * lost, duplicated or half-written, and every job ends done or failed with a reason. Uploads cut
+ * off mid-stream are durability.test.ts's. Bounded: each case waits at most tens of seconds.
+ */
+
+const Q = paths.questionnaires
+const procs = serverProcesses('faults')
+const { start, waitHealthy, query, seedMember, postmasterPid } = procs
+afterAll(procs.cleanup)
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field
+type Body = any
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function client(port: number, token: string) {
+  const base = `http://127.0.0.1:${port}`
+  const call = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${base}${apiPath(route)}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.text()
+    let parsed: Body = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, headers: res.headers, body: parsed }
+  }
+  return {
+    get: (route: string) => call('GET', route),
+    post: (route: string, body: unknown = {}) => call('POST', route, body),
+    async upload(name: string, data: Buffer | string) {
+      const form = new FormData()
+      form.append('file', new Blob([typeof data === 'string' ? data : new Uint8Array(data)]), name)
+      const res = await fetch(`${base}${apiPath(Q.upload)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      })
+      return { status: res.status, body: (await res.json()) as Body }
+    },
+  }
+}
+type Client = ReturnType<typeof client>
+
+/** A questionnaire of `count` questions about encrypting backups, as CSV. */
+const backupQuestions = (count: number) =>
+  [
+    'ID,Question,Answer',
+    ...Array.from(
+      { length: count },
+      (_, i) =>
+        `BK-${String(i + 1).padStart(4, '0')},Do you encrypt the backups of system ${i + 1} at rest?,`,
+    ),
+  ].join('\n')
+
+async function until<T>(
+  what: string | (() => string),
+  check: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const value = await check()
+    if (value !== undefined) return value
+    await sleep(50)
+  }
+  throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`)
+}
+
+async function settled(api: Client, id: number, timeoutMs = 60_000) {
+  return until(
+    `questionnaire ${id} to settle`,
+    async () => {
+      const res = await api.get(Q.get(id))
+      return ['ready', 'failed'].includes(res.body.status) ? (res.body as Body) : undefined
+    },
+    timeoutMs,
+  )
+}
+
+async function analysed(api: Client, name: string, csv: string) {
+  const res = await api.upload(name, csv)
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  const done = await settled(api, res.body.id)
+  expect(done.status, done.error).toBe('ready')
+  return done
+}
+
+async function kill(server: ServerChild) {
+  server.child.kill('SIGKILL')
+  await server.exited
+}
+
+describe('faults', () => {
+  it('DU2 (issue 14 fix 6): SIGKILL mid-generation resumes at once with honest progress, and the history counts the whole run', async () => {
+    const port = await freePort()
+    let server = start(port)
+    await waitHealthy(port)
+    const { access } = await seedMember(port, 'generation@example.com')
+    let api = client(port, access)
+    const added = await api.post(paths.knowledgeBase.qa, {
+      question: 'Do you encrypt backups at rest?',
+      answer: 'Yes, with AES-256.',
+    })
+    expect(added.status).toBe(201)
+    const total = 3000
+    const q = await analysed(api, 'Backups.csv', backupQuestions(total))
+    expect(q.questions).toBe(total)
+    const started = await api.post(Q.generate(q.id))
+    expect(started.status).toBe(202)
+    // kill it part-way
+    const before = await until('generation to be under way', async () => {
+      const res = await api.get(Q.get(q.id))
+      return res.body.progress >= 10 ? (res.body as Body) : undefined
+    })
+    await kill(server)
+    expect(before.status).toBe('generating')
+    expect(before.progress).toBeLessThan(100)
+
+    server = start(port)
+    await waitHealthy(port)
+    // the owner's session survives the restart
+    api = client(port, access)
+    const restarted = Date.now()
+    // progress never goes back: what was saved counts from the first look after the restart
+    const first = await api.get(Q.get(q.id))
+    if (first.body.status === 'generating')
+      expect(first.body.progress).toBeGreaterThanOrEqual(before.progress)
+    const done = await settled(api, q.id, 60_000)
+    // resumed at once, not after a stale timeout of minutes
+    expect(Date.now() - restarted).toBeLessThan(45_000)
+    expect(done).toMatchObject({ status: 'ready', answered: total })
+    const history = (await api.get(Q.operations(q.id))).body.operations as Body[]
+    const generate = history.filter((op) => op.kind === 'generate')
+    expect(generate).toHaveLength(1)
+    expect(generate[0]).toMatchObject({
+      questions: total,
+      summary: `Generated answers: ${total.toLocaleString('en')} of ${total.toLocaleString('en')} questions answered`,
+    })
+    const dupes = await query(
+      `select question_id, rank, count(*) from questionnaire_answers where questionnaire_id = $1
+        group by question_id, rank having count(*) > 1`,
+      [q.id],
+    )
+    expect(dupes).toEqual([])
+    await kill(server)
+  }, 180_000)
+
+  it('SIGKILL mid-analysis and mid-export: every job ends ready or failed with a reason, no half-written file', async () => {
+    const port = await freePort()
+    let server = start(port)
+    await waitHealthy(port)
+    const { access } = await seedMember(port, 'export@example.com')
+    let api = client(port, access)
+    const q = await analysed(api, 'Export me.csv', backupQuestions(2000))
+    // kills at random points of analyses (just uploaded) and of exports in flight
+    const uploaded: number[] = []
+    for (let round = 0; round < 4; round++) {
+      const res = await api.upload(`Analyse ${round}.csv`, backupQuestions(4000))
+      expect(res.status).toBe(201)
+      uploaded.push(res.body.id)
+      const exporting = api.post(Q.exportOriginal, { questionnaire_id: q.id }).catch(() => null)
+      await sleep(Math.floor(Math.random() * 300))
+      await kill(server)
+      await exporting
+      server = start(port)
+      await waitHealthy(port)
+      api = client(port, access)
+    }
+    for (const id of uploaded) {
+      const done = await settled(api, id)
+      if (done.status === 'failed') expect(done.error).toMatch(/\w/)
+      else expect(done.questions).toBe(4000)
+    }
+    // every filled file that exists is whole and can be downloaded; nothing is left half-written
+    const files = await query<{
+      id: string
+      org_id: string
+      storage_key: string
+      size_bytes: string
+    }>('select id, org_id, storage_key, size_bytes from filled_files')
+    for (const file of files) {
+      const blob = readFileSync(
+        path.join(procs.dataDir, 'files', String(file.org_id), file.storage_key),
+      )
+      expect(blob.length).toBe(Number(file.size_bytes))
+      expect(blob.toString('utf8', 0, 18)).toBe('ID,Question,Answer')
+    }
+    const exported = await api.post(Q.exportOriginal, { questionnaire_id: q.id })
+    expect(exported.status).toBe(201)
+    const tmp = path.join(procs.dataDir, 'tmp')
+    const leftovers = existsSync(tmp)
+      ? readdirSync(tmp).filter((name) => Number(name.split('-')[0]) !== server.child.pid)
+      : []
+    expect(leftovers).toEqual([])
+    await kill(server)
+  }, 180_000)
+
+  it('issue 14 fix 4: a killed PostgreSQL answers 503 with Retry-After while down, is restarted, and nothing is lost', async () => {
+    const port = await freePort()
+    // durable commits, as in production: a killed postmaster must not take committed work with it
+    const server = start(port, { env: { EMBEDDED_PG_FSYNC: 'true' }, capture: true })
+    await waitHealthy(port)
+    const { access } = await seedMember(port, 'postgres@example.com')
+    const api = client(port, access)
+    const q = await analysed(api, 'Before.csv', backupQuestions(5))
+    const pid = postmasterPid()
+    expect(pid).toBeTruthy()
+    process.kill(pid as number, 'SIGKILL')
+    const seen: { status: number; retryAfter: string | null }[] = []
+    await until(
+      () => `the API to answer again (server log: ${server.output().slice(-3000)})`,
+      async () => {
+        const res = await api.get(Q.list)
+        seen.push({ status: res.status, retryAfter: res.headers.get('retry-after') })
+        return res.status === 200 ? true : undefined
+      },
+      45_000,
+    )
+    const statuses = new Set(seen.map((s) => s.status))
+    expect(statuses.has(500)).toBe(false)
+    const unavailable = seen.filter((s) => s.status === 503)
+    expect(unavailable.length).toBeGreaterThan(0)
+    expect(unavailable.every((s) => s.retryAfter === '5')).toBe(true)
+    expect([...statuses].every((status) => status === 200 || status === 503)).toBe(true)
+    // the data from before is there, and writes work again
+    expect((await api.get(Q.get(q.id))).body).toMatchObject({ status: 'ready', questions: 5 })
+    await analysed(api, 'After.csv', backupQuestions(3))
+    expect(postmasterPid()).not.toBe(pid)
+    await kill(server)
+  }, 120_000)
+})

@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { apiPath, paths } from '../../contract/paths.ts'
+import { hashPassword } from '../../server/auth/password.ts'
+import { attachEmbeddedPostgres } from '../../server/db/embedded.ts'
+
+/**
+ * The real server as a child process on a DATA_DIR of its own, for the tests that kill it
+ * (durability, faults): start, wait until healthy, query its embedded PostgreSQL directly, sign a
+ * seeded member in, and clean everything up, orphaned PostgreSQL included.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+export interface ServerChild {
+  child: ChildProcess
+  exited: Promise<number | null>
+  /** What it printed, when started with `capture`. */
+  output(): string
+}
+
+export function serverProcesses(label: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `quire-${label}-`))
+  chmodSync(dataDir, 0o755)
+  const children: ChildProcess[] = []
+
+  function start(
+    port: number,
+    options: { env?: Record<string, string>; capture?: boolean; entry?: string } = {},
+  ): ServerChild {
+    const child = spawn(process.execPath, [options.entry ?? 'server/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: options.capture ? 'info' : 'fatal',
+        EMBEDDED_PG_FSYNC: 'false',
+        ...options.env,
+      },
+      stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'ignore',
+    })
+    let output = ''
+    child.stdout?.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr?.on('data', (chunk) => {
+      output += chunk
+    })
+    children.push(child)
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    )
+    return { child, exited, output: () => output }
+  }
+
+  async function waitHealthy(port: number, timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200) return
+      } catch {
+        // not up yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    throw new Error('server did not become healthy')
+  }
+
+  /** A statement against the running server's embedded PostgreSQL. */
+  async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) {
+    const url = attachEmbeddedPostgres(dataDir)
+    if (!url) throw new Error('no embedded cluster')
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return (await client.query<T>(sql, values)).rows
+    } finally {
+      await client.end()
+    }
+  }
+
+  /** An organisation with an active admin, signed in through the API; its access token. */
+  async function seedMember(port: number, email: string, limits = { answers: 100_000 }) {
+    const [org] = await query<{ id: string }>(
+      `insert into organizations (name) values ($1) returning id`,
+      [`Org of ${email}`],
+    )
+    await query(
+      `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers)
+       values ($1, 'T', 5, 1000, 50, $2)`,
+      [org?.id, limits.answers],
+    )
+    const password = 'Fault-tolerant-password-42'
+    await query(
+      `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
+       values ($1, $2, 'Test', 'Member', $3, 'admin', 'active', now())`,
+      [org?.id, email, await hashPassword(password)],
+    )
+    const login = await fetch(`http://127.0.0.1:${port}${apiPath(paths.auth.login)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    })
+    const { access } = (await login.json()) as { access: string }
+    return { orgId: Number(org?.id), access }
+  }
+
+  /** The postmaster's pid, from its pid file. */
+  function postmasterPid() {
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid')
+    return existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : null
+  }
+
+  function cleanup() {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+    const pid = postmasterPid()
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGQUIT')
+      } catch {
+        // gone
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+
+  return { dataDir, start, waitHealthy, query, seedMember, postmasterPid, cleanup }
+}
