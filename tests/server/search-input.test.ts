@@ -375,6 +375,28 @@ describe('search and filter input (issue 14 fix 7)', () => {
     expect(JSON.stringify(res.body)).toContain(TEXT_INPUT_TEXTS.nul)
   })
 
+  it('a NUL byte in any text field of any JSON body is a 400 naming the field, never a 500', async () => {
+    const q = await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Do you\u0000 encrypt?', answer: 'Yes.' },
+      token,
+    )
+    expect(q.status, JSON.stringify(q.body)).toBe(400)
+    expect(q.body).toMatchObject({
+      error: TEXT_INPUT_TEXTS.nul,
+      msg: `question: ${TEXT_INPUT_TEXTS.nul}`,
+    })
+    const data = await post(
+      ctx,
+      paths.knowledgeBase.data,
+      { title: 'Nested', value: 'ok', tags: ['fine', 'bad\u0000'] },
+      token,
+    )
+    expect(data.status).toBe(400)
+    expect(data.body.msg).toBe(`tags.1: ${TEXT_INPUT_TEXTS.nul}`)
+  })
+
   it('a lone surrogate half, which no URL can carry, is made well formed by the contract', async () => {
     for (const q of ['\ud800', 'a\udc00b', '\udbff\udbff']) {
       const parsed = searchQuerySchema.safeParse({ q })
