@@ -19,13 +19,16 @@ export interface Upload {
 
 const tooLarge = (text: string) => apiError(413, text, { code: 'payload_too_large' })
 
+/** The most one request may carry: its files at their cap, plus 1 MB for fields and framing. */
+const requestCap = (maxBytes: number, maxFiles: number) => maxBytes * maxFiles + 1024 * 1024
+const requestTooLarge = (maxBytes: number) =>
+  tooLarge(`The upload is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit per file`)
+
 /** Refuses by Content-Length alone, before reading (UP2). */
 export function checkDeclaredLength(c: Context, maxBytes: number, maxFiles: number) {
   const declared = Number(c.req.header('content-length') ?? Number.NaN)
-  if (Number.isFinite(declared) && declared > maxBytes * maxFiles + 1024 * 1024) {
-    throw tooLarge(
-      `The upload is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit per file`,
-    )
+  if (Number.isFinite(declared) && declared > requestCap(maxBytes, maxFiles)) {
+    throw requestTooLarge(maxBytes)
   }
 }
 
@@ -101,6 +104,19 @@ export async function readMultipart(
     c.req.raw.body as import('node:stream/web').ReadableStream<Uint8Array>,
   )
   source.on('error', (error) => parser.destroy(error))
+  // a body without Content-Length (chunked) is counted as it streams and cut off at the cap,
+  // instead of being read and dropped to its end
+  const cap = requestCap(options.maxBytes, maxFiles)
+  let received = 0
+  source.on('data', (chunk: Buffer) => {
+    received += chunk.length
+    if (received > cap && !failure) {
+      failure = requestTooLarge(options.maxBytes)
+      source.unpipe(parser)
+      source.destroy()
+      parser.destroy(failure)
+    }
+  })
   source.pipe(parser)
   try {
     await done

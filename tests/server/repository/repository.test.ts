@@ -203,6 +203,28 @@ describe('repository', () => {
     } as RequestInit)
     expect(res.status).toBe(413)
     expect(pulled).toBeLessThanOrEqual(1)
+    // the same without Content-Length (chunked): counted as it streams and cut off at the cap,
+    // not read to its end (issue 14)
+    let streamed = 0
+    const endless = new ReadableStream({
+      pull(controller) {
+        streamed += 64 * 1024
+        if (streamed > 200 * 1024 * 1024) controller.close()
+        else controller.enqueue(new Uint8Array(64 * 1024).fill(0x61))
+      },
+    })
+    const chunked = await ctx.app.request(apiPath(paths.files.upload), {
+      method: 'POST',
+      body: endless,
+      headers: {
+        authorization: `Bearer ${user.token}`,
+        'content-type': 'multipart/form-data; boundary=x',
+      },
+      duplex: 'half',
+    } as RequestInit)
+    expect(chunked.status).toBe(413)
+    // the cap is 20 files of 2 MB plus 1 MB: nowhere near the 200 MB offered
+    expect(streamed).toBeLessThan(60 * 1024 * 1024)
     // a file over the per-file cap while streaming: 413 naming it
     const big = await upload(user.token, [
       { name: 'huge.txt', data: Buffer.alloc(3 * 1024 * 1024, 0x61) },
