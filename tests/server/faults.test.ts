@@ -14,7 +14,7 @@ import { type ServerChild, serverProcesses } from '../support/server-process.ts'
 
 const Q = paths.questionnaires
 const procs = serverProcesses('faults')
-const { start, waitHealthy, query, seedMember, postmasterPid } = procs
+const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
 afterAll(procs.cleanup)
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field
@@ -211,6 +211,59 @@ describe('faults', () => {
       : []
     expect(leftovers).toEqual([])
     await kill(server)
+  }, 180_000)
+
+  it('scale-out: two API nodes and two workers on one PostgreSQL; a run never executes twice, and a killed worker has its run taken over', async () => {
+    const [portA, portB] = [await freePort(), await freePort()]
+    const apiA = start(portA, { env: { WORKERS: 'false' } })
+    await waitHealthy(portA)
+    const apiB = start(portB, { env: { WORKERS: 'false', DATABASE_URL: databaseUrl() } })
+    const workers = [0, 1].map(() => start(0, { entry: 'server/worker.ts' }))
+    await waitHealthy(portB)
+    const { access } = await seedMember(portA, 'scale@example.com')
+    const a = client(portA, access)
+    const b = client(portB, access)
+    expect(
+      (
+        await b.post(paths.knowledgeBase.qa, {
+          question: 'Do you encrypt backups at rest?',
+          answer: 'Yes, with AES-256.',
+        })
+      ).status,
+    ).toBe(201)
+    // uploaded through one node, analysed by a worker, read through the other
+    const total = 3000
+    const uploaded = await b.upload('Scale.csv', backupQuestions(total))
+    expect(uploaded.status).toBe(201)
+    const q = await settled(a, uploaded.body.id)
+    expect(q).toMatchObject({ status: 'ready', questions: total })
+    expect((await a.post(Q.generate(q.id))).status).toBe(202)
+    // the other node refuses a second run of the same questionnaire
+    expect((await b.post(Q.generate(q.id))).status).toBe(409)
+    await until('generation to be under way', async () => {
+      const res = await b.get(Q.get(q.id))
+      return res.body.progress >= 10 ? true : undefined
+    })
+    // the process holding the run's lease is one of the workers: kill it
+    const [holder] = await query<{ application_name: string }>(
+      `select a.application_name from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where l.locktype = 'advisory' and l.classid = 7231 and l.objid = $1 and l.granted`,
+      [q.id],
+    )
+    const pid = Number(holder?.application_name.split(':')[1])
+    const victim = workers.find((worker) => worker.child.pid === pid)
+    expect(victim, `lease held by ${holder?.application_name}`).toBeDefined()
+    await kill(victim as ServerChild)
+    const done = await settled(a, q.id, 90_000)
+    expect(done).toMatchObject({ status: 'ready', answered: total })
+    // one run: its batches counted once each, whichever worker wrote them
+    const [operation] = await query<{ question_count: number; answered_count: number }>(
+      `select question_count, answered_count from questionnaire_operations
+        where questionnaire_id = $1 and kind = 'generate'`,
+      [q.id],
+    )
+    expect(operation).toEqual({ question_count: total, answered_count: total })
+    for (const node of [apiA, apiB, ...workers]) if (node.child.exitCode === null) await kill(node)
   }, 180_000)
 
   it('issue 14 fix 4: a killed PostgreSQL answers 503 with Retry-After while down, is restarted, and nothing is lost', async () => {

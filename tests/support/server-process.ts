@@ -128,5 +128,12 @@ export function serverProcesses(label: string) {
     rmSync(dataDir, { recursive: true, force: true })
   }
 
-  return { dataDir, start, waitHealthy, query, seedMember, postmasterPid, cleanup }
+  /** The connection URL of the running embedded cluster, for nodes started with DATABASE_URL. */
+  function databaseUrl() {
+    const url = attachEmbeddedPostgres(dataDir)
+    if (!url) throw new Error('no embedded cluster')
+    return url
+  }
+
+  return { dataDir, start, waitHealthy, query, seedMember, postmasterPid, databaseUrl, cleanup }
 }
