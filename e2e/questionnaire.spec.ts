@@ -247,6 +247,8 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
 
   // an approved answer goes to the library for the next questionnaire
   await panel.getByRole('button', { name: 'Approve' }).click()
+  // the approval has landed before the next action (a click while it is in flight is not queued)
+  await expect(panel.getByRole('button', { name: 'Un-approve' })).toBeVisible()
   await panel.getByRole('button', { name: 'Save to library' }).click()
   await expect(page.getByText('Added to the library')).toBeVisible()
 
@@ -349,6 +351,8 @@ test('records that answer a question both ways: the reviewer sees why and choose
 
   // approved and saved to the library, the choice is the organisation's answer from now on
   await panel.getByRole('button', { name: 'Approve' }).click()
+  // the approval has landed before the next action (a click while it is in flight is not queued)
+  await expect(panel.getByRole('button', { name: 'Un-approve' })).toBeVisible()
   await panel.getByRole('button', { name: 'Save to library' }).click()
   await expect(page.getByText('Added to the library')).toBeVisible()
   await panel.getByRole('button', { name: 'Un-approve' }).click()
