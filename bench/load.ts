@@ -5,7 +5,7 @@ import pg from 'pg'
 import { apiPath, paths } from '../contract/paths.ts'
 import { hashPassword } from '../server/auth/password.ts'
 import { attachEmbeddedPostgres } from '../server/db/embedded.ts'
-import { type RunningServer, round, startServer, tempDataDir } from './support.ts'
+import { type RunningServer, round, startServer, tempDataDir, zipfSampler } from './support.ts'
 
 /**
  * `npm run bench:load` (LD1, LD2): the real server in its own process on a fresh DATA_DIR, one
@@ -81,27 +81,7 @@ const random = () => {
   state = (state * 1_103_515_245 + 12_345) % 2 ** 31
   return state / 2 ** 31
 }
-const cumulative: number[] = []
-{
-  const weights = CONTENT.map((_, i) => 1 / (i + 1) ** 1.05)
-  const total = weights.reduce((sum, w) => sum + w, 0)
-  let running = 0
-  for (const weight of weights) {
-    running += weight / total
-    cumulative.push(running)
-  }
-}
-const contentWord = () => {
-  const r = random()
-  let lo = 0
-  let hi = cumulative.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((cumulative[mid] as number) < r) lo = mid + 1
-    else hi = mid
-  }
-  return CONTENT[lo] as string
-}
+const contentWord = zipfSampler(CONTENT, random)
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T
 /** Each file is about one topic: its passages use the topic's words often, as policies do. */
 const TOPICS = [

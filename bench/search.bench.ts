@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import { startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { createKnowledgeService } from '../server/modules/knowledge/service.ts'
-import { round, tempDataDir } from './support.ts'
+import { round, tempDataDir, zipfSampler } from './support.ts'
 
 /**
  * Search latency over 50,000 generated passages of one organisation (plus another organisation's
@@ -29,25 +29,7 @@ const CONTENT = [
   ...WORDS,
   ...Array.from({ length: 10_000 - 100 - WORDS.length }, (_, i) => `term${i.toString(36)}`),
 ]
-const weights = CONTENT.map((_, i) => 1 / (i + 1) ** 1.05)
-const total = weights.reduce((sum, w) => sum + w, 0)
-const cumulative: number[] = []
-let running = 0
-for (const weight of weights) {
-  running += weight / total
-  cumulative.push(running)
-}
-const contentWord = () => {
-  const r = random()
-  let lo = 0
-  let hi = cumulative.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((cumulative[mid] as number) < r) lo = mid + 1
-    else hi = mid
-  }
-  return CONTENT[lo] as string
-}
+const contentWord = zipfSampler(CONTENT, random)
 const sentence = (n: number) =>
   Array.from({ length: n }, () =>
     random() < 0.45 ? (STOP[Math.floor(random() * STOP.length)] as string) : contentWord(),

@@ -64,3 +64,29 @@ export async function startServer(
 }
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
+
+/**
+ * A draw from `words` by a Zipf distribution (rank r has weight 1 / r^1.05), using `random` for
+ * the uniform draws: text shaped like real prose, where some words are common and most are rare.
+ */
+export function zipfSampler(words: readonly string[], random: () => number) {
+  const weights = words.map((_, i) => 1 / (i + 1) ** 1.05)
+  const total = weights.reduce((sum, w) => sum + w, 0)
+  const cumulative: number[] = []
+  let running = 0
+  for (const weight of weights) {
+    running += weight / total
+    cumulative.push(running)
+  }
+  return () => {
+    const r = random()
+    let lo = 0
+    let hi = cumulative.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((cumulative[mid] as number) < r) lo = mid + 1
+      else hi = mid
+    }
+    return words[lo] as string
+  }
+}
