@@ -57,11 +57,14 @@ export function serverProcesses(label: string) {
     return { child, exited, output: () => output }
   }
 
-  async function waitHealthy(port: number, timeoutMs = 30_000) {
+  /** Waits for 200 from /api/v1/health and returns its body; fails at once if `server` exits. */
+  async function waitHealthy(port: number, server?: ServerChild, timeoutMs = 30_000) {
     const deadline = Date.now() + timeoutMs
     while (Date.now() < deadline) {
+      if (server && server.child.exitCode !== null) throw new Error('server exited')
       try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status === 200) return
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`)
+        if (res.status === 200) return (await res.json()) as { migrations: { pending: number } }
       } catch {
         // not up yet
       }
