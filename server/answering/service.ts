@@ -5,7 +5,7 @@ import {
   type OperationKind,
   QUESTIONNAIRE_TEXTS,
 } from '../../contract/questionnaires.ts'
-import type { Database } from '../db/index.ts'
+import { type Database, inTransaction } from '../db/index.ts'
 import { apiError, notFound } from '../http/errors.ts'
 import type { Jobs } from '../jobs/index.ts'
 import type { Logger } from '../logger.ts'
@@ -292,31 +292,21 @@ export function createAnsweringService(deps: {
    * other gets 409 with the id of the run in progress (its operation in the history).
    */
   async function start(orgId: number, userId: number, questionnaireId: number) {
-    const client = await pool.connect()
-    let operationId: number | null = null
-    try {
-      await client.query('begin')
+    const operationId = await inTransaction(pool, async (client) => {
       const claimed = await client.query(
         `update questionnaires set status = 'generating', progress = 0, progress_label = 'Finding evidence',
             error = null, processing_started_at = now(), updated_at = now()
           where org_id = $1 and id = $2 and status = 'ready' returning id`,
         [orgId, questionnaireId],
       )
-      if (claimed.rowCount) {
-        const { rows } = await client.query<{ id: string }>(
-          `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, created_by)
-           values ($1, $2, 'generate', 'Generated answers', $3) returning id`,
-          [orgId, questionnaireId, userId],
-        )
-        operationId = Number(rows[0]?.id)
-      }
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+      if (!claimed.rowCount) return null
+      const { rows } = await client.query<{ id: string }>(
+        `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, created_by)
+         values ($1, $2, 'generate', 'Generated answers', $3) returning id`,
+        [orgId, questionnaireId, userId],
+      )
+      return Number(rows[0]?.id)
+    })
     if (operationId === null) {
       const questionnaire = await deps.questionnaires.get(orgId, questionnaireId)
       if (questionnaire.status === 'generating') {

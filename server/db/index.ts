@@ -92,6 +92,28 @@ export async function migrationStatus(pool: pg.Pool): Promise<MigrationStatus> {
   }
 }
 
+/**
+ * Runs `work` in one transaction on a client of its own: committed when it returns, rolled back
+ * when it throws, the client released either way.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('begin')
+    const result = await work(client)
+    await client.query('commit')
+    return result
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
 /** A transaction handle: services pass it down so that multi-step writes commit together (DU3). */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 export type DbOrTx = Db | Tx
