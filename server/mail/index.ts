@@ -18,6 +18,12 @@ export interface MailMessage {
 export interface Mailer {
   /** Queues a message for background delivery; never throws. */
   send(message: MailMessage): void
+  /**
+   * Works out in the background which messages to send (looking accounts up, issuing links) and
+   * sends them: the request that asked answers at once, in the same time whether or not anything
+   * is sent (AS1, LT6). `idle()` waits for this work too.
+   */
+  later(compose: () => Promise<MailMessage[]>): void
   /** Resolves when every queued message is delivered or has given up (tests, shutdown). */
   idle(): Promise<void>
   close(): Promise<void>
@@ -79,6 +85,17 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     send(message) {
       const job = deliverWithRetries(message).finally(() => pending.delete(job))
+      pending.add(job)
+    },
+    later(compose) {
+      const job: Promise<void> = compose()
+        .then(
+          (messages) => {
+            for (const message of messages) this.send(message)
+          },
+          (error: unknown) => log.error({ err: error }, 'mail not composed'),
+        )
+        .finally(() => pending.delete(job))
       pending.add(job)
     },
     async idle() {

@@ -99,6 +99,9 @@ const LINK_TTL_S: Record<LinkPurpose, number> = {
   magic_link: MAGIC_LINK_TTL_S,
 }
 
+/** Live sessions one user may hold; a new sign-in past it ends the oldest. */
+export const MAX_LIVE_SESSIONS = 50
+
 const normaliseEmail = (email: string) => email.trim().toLowerCase()
 const parseUid = (uid: string) => (/^\d{1,15}$/.test(uid.trim()) ? Number(uid.trim()) : null)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -171,6 +174,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       })
       .returning({ id: sessions.id })
     if (!session) throw new Error('session insert returned no row')
+    // at most MAX_LIVE_SESSIONS live sessions per user: the oldest beyond it end
+    await tx.execute(sql`
+      update ${sessions} set revoked_at = ${at}, revoked_reason = 'session_limit'
+       where id in (
+         select id from ${sessions}
+          where user_id = ${user.id} and revoked_at is null and expires_at > ${at}
+          order by created_at desc, id desc offset ${MAX_LIVE_SESSIONS})`)
     const refresh = randomToken()
     await tx.insert(refreshTokens).values({
       familyId: session.id,
@@ -313,8 +323,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     await limitAddress(address)
     const email = normaliseEmail(input.email)
     const failKey = `login-fail:${email}`
-    const failures = await deps.limiter.peek(failKey, deps.limits.loginFailures)
-    if (failures.limited) throw tooManyAttempts(failures.retryAfterS)
+    // every attempt is counted before the password is checked, in one atomic upsert, so that of
+    // any number of parallel attempts at most the threshold are ever verified (AS2); a success
+    // clears the count
+    const attempt = await deps.limiter.hit(failKey, deps.limits.loginFailures)
+    if (attempt.limited) throw tooManyAttempts(attempt.retryAfterS)
 
     const user = await findUserByEmail(db, email)
     const storedHash = user?.passwordHash ?? (await dummyPasswordHash())
@@ -322,7 +335,6 @@ export function createAuthService(deps: AuthServiceDeps) {
     const at = deps.now()
     const tempExpired = Boolean(user?.tempPasswordExpiresAt && user.tempPasswordExpiresAt <= at)
     if (!user?.passwordHash || !matches || user.status !== 'active' || tempExpired) {
-      await deps.limiter.hit(failKey, deps.limits.loginFailures)
       throw wrongCredentials()
     }
     if (!user.emailConfirmedAt) {
@@ -557,23 +569,23 @@ export function createAuthService(deps: AuthServiceDeps) {
   async function requestPasswordReset(emailInput: string, address: string) {
     await limitAddress(address)
     const email = normaliseEmail(emailInput)
-    const mails: MailMessage[] = []
-    const user = await findUserByEmail(db, email)
-    if (user && user.status === 'active') {
+    // the lookup, the link and the mail happen after the answer, so that a known address and an
+    // unknown one answer in the same time (AS1, LT6)
+    deps.mailer.later(async () => {
+      const user = await findUserByEmail(db, email)
+      if (user?.status !== 'active') return []
       const sent = await deps.limiter.hit(`reset-mail:${user.id}`, deps.limits.resetMails)
-      if (!sent.limited) {
-        const token = await db.transaction((tx) => issueLink(tx, user, 'password_reset'))
-        mails.push(
-          passwordResetMail(target, {
-            to: user.email,
-            firstName: user.firstName,
-            userId: user.id,
-            token,
-          }),
-        )
-      }
-    }
-    afterCommit(mails)
+      if (sent.limited) return []
+      const token = await db.transaction((tx) => issueLink(tx, user, 'password_reset'))
+      return [
+        passwordResetMail(target, {
+          to: user.email,
+          firstName: user.firstName,
+          userId: user.id,
+          token,
+        }),
+      ]
+    })
     return { status: 'success' as const, detail: AUTH_TEXTS.resetSent }
   }
 
@@ -766,10 +778,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (row) ids.push(row.familyId)
     }
     if (ids.length > 0) {
-      await db
-        .update(sessions)
-        .set({ revokedAt: at, revokedReason: 'logout' })
-        .where(and(inArray(sessions.id, ids), isNull(sessions.revokedAt)))
+      // the session and every session issued from it (token/get: the extension hand-off), to any
+      // depth, end together
+      await db.execute(sql`
+        with recursive tree(id) as (
+          select id from ${sessions} where id in (${sql.join(
+            ids.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})
+          union
+          select s.id from ${sessions} s join tree t on s.parent_id = t.id
+        )
+        update ${sessions} set revoked_at = ${at}, revoked_reason = 'logout'
+         where id in (select id from tree) and revoked_at is null`)
     }
     return { status: 'success' as const }
   }

@@ -296,3 +296,37 @@ describe('per-address limit on sign-in, registration and reset requests', () => 
     expect(register.status).toBe(429)
   })
 })
+
+describe('AS2 under a race (issue 14 fix 2)', () => {
+  let ctx: TestApp
+  beforeAll(async () => {
+    // a generous per-address limit, so that only the per-account lockout is measured
+    ctx = await createTestApp({
+      authLimits: { perAddress: { limit: 10_000, windowMs: 60_000, bucketMs: 5_000 } },
+    })
+  })
+  afterAll(() => ctx.close())
+
+  it('of 50 parallel wrong passwords at most the threshold are verified; the rest get 429', async () => {
+    const { email, password } = await insertUser(ctx.database)
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => login(ctx, email, `wrong-password-${i}-in-a-race`)),
+    )
+    const verified = results.filter((res) => res.status === 401).length
+    const limited = results.filter((res) => res.status === 429).length
+    expect(verified).toBeLessThanOrEqual(5)
+    expect(verified + limited).toBe(50)
+    // the right password is locked out too, and a success later clears the count
+    expect((await login(ctx, email, password)).status).toBe(429)
+  })
+
+  it('a success clears the count: four failures, a success, then five failures before 429', async () => {
+    const { email, password } = await insertUser(ctx.database)
+    for (let i = 0; i < 4; i += 1)
+      expect((await login(ctx, email, 'wrong-password-x')).status).toBe(401)
+    expect((await login(ctx, email, password)).status).toBe(200)
+    for (let i = 0; i < 5; i += 1)
+      expect((await login(ctx, email, 'wrong-password-y')).status).toBe(401)
+    expect((await login(ctx, email, 'wrong-password-z')).status).toBe(429)
+  })
+})

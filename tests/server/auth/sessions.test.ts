@@ -6,6 +6,7 @@ import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { hashToken } from '../../../server/auth/tokens.ts'
 import { refreshTokens, sessions, users } from '../../../server/db/schema.ts'
+import { MAX_LIVE_SESSIONS } from '../../../server/modules/auth/service.ts'
 import { createTestApp, TEST_JWT_SECRET } from '../support.ts'
 import { call, DAY, get, insertUser, manualClock, post, signIn, type TestApp } from './helpers.ts'
 
@@ -200,6 +201,52 @@ describe('access tokens, refresh rotation, sessions', () => {
     // another device's session stays signed in
     expect((await get(ctx, paths.account.profile, other.access)).status).toBe(200)
   })
+
+  it('AS6: logout ends the sessions token/get issued from it, to any depth (issue 14 fix 5)', async () => {
+    const { email, password } = await insertUser(ctx.database)
+    const session = await signIn(ctx, email, password)
+    const extension = tokenPairSchema.parse(
+      (await post(ctx, paths.auth.tokenGet, {}, session.access)).body,
+    )
+    const nested = tokenPairSchema.parse(
+      (await post(ctx, paths.auth.tokenGet, {}, extension.access)).body,
+    )
+    const other = await signIn(ctx, email, password)
+    expect((await get(ctx, paths.account.profile, nested.access)).status).toBe(200)
+    const res = await post(ctx, paths.auth.logout, { refresh: session.refresh }, session.access)
+    expect(res.status).toBe(200)
+    for (const pair of [session, extension, nested]) {
+      expect((await get(ctx, paths.account.profile, pair.access)).status).toBe(401)
+      expect((await post(ctx, paths.auth.tokenRefresh, { refresh: pair.refresh })).status).toBe(401)
+    }
+    // a session that was not issued from it stays signed in
+    expect((await get(ctx, paths.account.profile, other.access)).status).toBe(200)
+    // logging out of the extension's session ends it and what it issued, not its parent
+    const parent = await signIn(ctx, email, password)
+    const child = tokenPairSchema.parse(
+      (await post(ctx, paths.auth.tokenGet, {}, parent.access)).body,
+    )
+    expect((await post(ctx, paths.auth.logout, {}, child.access)).status).toBe(200)
+    expect((await get(ctx, paths.account.profile, child.access)).status).toBe(401)
+    expect((await get(ctx, paths.account.profile, parent.access)).status).toBe(200)
+  })
+
+  it('caps live sessions per user: the 51st sign-in ends the oldest (issue 14)', async () => {
+    const { email, password } = await insertUser(ctx.database)
+    const first = await signIn(ctx, email, password)
+    for (let i = 1; i < MAX_LIVE_SESSIONS; i += 1) await signIn(ctx, email, password)
+    expect((await get(ctx, paths.account.profile, first.access)).status).toBe(200)
+    const latest = await signIn(ctx, email, password)
+    expect((await get(ctx, paths.account.profile, first.access)).status).toBe(401)
+    expect((await post(ctx, paths.auth.tokenRefresh, { refresh: first.refresh })).status).toBe(401)
+    expect((await get(ctx, paths.account.profile, latest.access)).status).toBe(200)
+    const [user] = await ctx.database.db.select().from(users).where(eq(users.email, email))
+    const live = await ctx.database.pool.query(
+      'select count(*)::int as n from sessions where user_id = $1 and revoked_at is null',
+      [user?.id],
+    )
+    expect(live.rows[0].n).toBe(MAX_LIVE_SESSIONS)
+  }, 60_000)
 
   it('AS6: logout with only the refresh token (access expired) ends that session', async () => {
     const { email, password } = await insertUser(ctx.database)
