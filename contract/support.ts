@@ -20,6 +20,10 @@ export type TicketPriority = (typeof TICKET_PRIORITIES)[number]
 export const ATTACHMENT_ACCEPT = 'image/*,.pdf,.txt,.log'
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
 export const ATTACHMENT_MAX_COUNT = 5
+/** All of one ticket's attachments together, decoded. */
+export const ATTACHMENTS_MAX_TOTAL_BYTES = 20 * 1024 * 1024
+/** Tickets one user may send in an hour; past it the call answers 429 with Retry-After. */
+export const TICKETS_PER_USER_PER_HOUR = 10
 const ATTACHMENT_NAME = /\.(png|jpe?g|gif|webp|bmp|svg|heic|pdf|txt|log)$/i
 export const isAcceptedAttachmentName = (name: string) => ATTACHMENT_NAME.test(name)
 
@@ -72,4 +76,6 @@ export const SUPPORT_TEXTS = {
   descriptionRequired: 'Description is required',
   attachmentType: 'Only images, .pdf, .txt and .log files can be attached',
   attachmentTooLarge: 'Attachments can be up to 10MB each',
+  attachmentsTooLarge: 'Attachments can be up to 20MB in total',
+  tooManyTickets: 'You have sent {limit} tickets in the last hour. Please try again later.',
 } as const

@@ -165,10 +165,11 @@ export function createApp(deps: AppDeps) {
     }),
   )
   const now = deps.now ?? (() => new Date())
+  const limiter = createRateLimiter(deps.database.pool, now)
   const auth = createAuthService({
     database: deps.database,
     tokens: createTokenService({ secret: deps.jwtSecret, now }),
-    limiter: createRateLimiter(deps.database.pool, now),
+    limiter,
     mailer: deps.mailer,
     now,
     publicUrl: deps.publicUrl,
@@ -180,7 +181,7 @@ export function createApp(deps: AppDeps) {
     authRoutes({ auth, database: deps.database, trustProxy: deps.trustProxy ?? false }),
   )
   api.route('/', accountRoutes({ auth, database: deps.database }))
-  api.route('/', supportRoutes({ auth, database: deps.database }))
+  api.route('/', supportRoutes({ auth, database: deps.database, limiter }))
   const storage = createDiskStorage(
     deps.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-blobs-')),
   )

@@ -2,6 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_MAX_COUNT,
+  ATTACHMENTS_MAX_TOTAL_BYTES,
   isAcceptedAttachmentName,
   SUPPORT_TEXTS,
   TICKET_PRIORITIES,
@@ -42,11 +43,16 @@ function checkForm(values: TicketDraft): SupportTicketContext['errors'] {
   }
 }
 
-/** Why a file cannot be attached, or null when it can. */
-export function attachmentError(attachment: TicketAttachment, count: number): string | null {
-  if (count >= ATTACHMENT_MAX_COUNT) return ATTACHMENT_COUNT_TEXT
+/** Why a file cannot be attached beside those already attached, or null when it can. */
+export function attachmentError(
+  attachment: TicketAttachment,
+  attached: readonly { size: number }[],
+): string | null {
+  if (attached.length >= ATTACHMENT_MAX_COUNT) return ATTACHMENT_COUNT_TEXT
   if (!isAcceptedAttachmentName(attachment.filename)) return SUPPORT_TEXTS.attachmentType
   if (attachment.size > ATTACHMENT_MAX_BYTES) return SUPPORT_TEXTS.attachmentTooLarge
+  const total = attached.reduce((sum, file) => sum + file.size, attachment.size)
+  if (total > ATTACHMENTS_MAX_TOTAL_BYTES) return SUPPORT_TEXTS.attachmentsTooLarge
   return null
 }
 
@@ -101,7 +107,7 @@ export const supportTicketMachine = setup({
     saveDraft: emit(({ context }) => ({ type: 'draft.save' as const, draft: context.values })),
     clearDraft: emit({ type: 'draft.clear' as const }),
     addAttachment: assign(({ context }, attachment: TicketAttachment) => {
-      const refused = attachmentError(attachment, context.attachments.length)
+      const refused = attachmentError(attachment, context.attachments)
       return refused
         ? { attachmentError: refused }
         : { attachments: [...context.attachments, attachment], attachmentError: null }

@@ -299,6 +299,17 @@ describe('supportTicketMachine', () => {
     expect(selectAttachments(snapshot())).toHaveLength(1)
   })
 
+  test('refuses a file that would take the attachments past 20 MB in all (issue 14 fix 8)', async () => {
+    const { actor, open, snapshot } = start()
+    await open()
+    actor.send(add(file('one.pdf', ATTACHMENT_MAX_BYTES)))
+    actor.send(add(file('two.pdf', ATTACHMENT_MAX_BYTES)))
+    expect(selectAttachmentError(snapshot())).toBeNull()
+    actor.send(add(file('three.txt', 1)))
+    expect(selectAttachmentError(snapshot())).toBe(SUPPORT_TEXTS.attachmentsTooLarge)
+    expect(selectAttachments(snapshot())).toHaveLength(2)
+  })
+
   test(`accepts at most ${ATTACHMENT_MAX_COUNT} attachments; removing one makes room`, async () => {
     const { actor, open, snapshot } = start()
     await open()

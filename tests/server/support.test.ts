@@ -5,6 +5,7 @@ import { apiPath, paths } from '../../contract/paths.ts'
 import {
   ATTACHMENT_MAX_BYTES,
   SUPPORT_TEXTS,
+  TICKETS_PER_USER_PER_HOUR,
   ticketResponseSchema,
 } from '../../contract/support.ts'
 import { supportTicketAttachments, supportTickets } from '../../server/db/schema.ts'
@@ -232,6 +233,86 @@ describe('support tickets', () => {
     })
     expect(res.status).toBe(413)
     expect(errorSchema.parse(await res.json()).code).toBe('payload_too_large')
+  })
+
+  it('limits one ticket: 20 MB of attachments in all, 5 files, and a body near that, chunked too (issue 14 fix 8)', async () => {
+    const user = await member()
+    // three files of 8 MB: each within 10 MB, together over 20 MB
+    const eight = Buffer.concat([PNG, Buffer.alloc(8 * 1024 * 1024 - PNG.length)])
+    const three = await post(
+      ctx,
+      PATH,
+      ticket({
+        attachments: ['a', 'b', 'c'].map((name) => ({ filename: `${name}.png`, data: b64(eight) })),
+      }),
+      user.token,
+    )
+    expect(three.status).toBe(413)
+    expect(three.body).toMatchObject({ error: SUPPORT_TEXTS.attachmentsTooLarge })
+    // a 70 MB body is refused long before it is read
+    expect(TICKET_BODY_LIMIT).toBeLessThan(30 * 1024 * 1024)
+    let streamed = 0
+    const body = new ReadableStream({
+      pull(controller) {
+        streamed += 1024 * 1024
+        if (streamed > 70 * 1024 * 1024) controller.close()
+        else controller.enqueue(new Uint8Array(1024 * 1024).fill(0x41))
+      },
+    })
+    const chunked = await ctx.app.request(apiPath(PATH), {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      duplex: 'half',
+    } as RequestInit)
+    expect(chunked.status).toBe(413)
+    expect(streamed).toBeLessThan(40 * 1024 * 1024)
+    // six files: refused by count
+    const six = await post(
+      ctx,
+      PATH,
+      ticket({
+        attachments: Array.from({ length: 6 }, (_, i) => ({
+          filename: `${i}.pdf`,
+          data: b64(PDF),
+        })),
+      }),
+      user.token,
+    )
+    expect(six.status).toBe(400)
+    expect(
+      await ctx.database.db
+        .select()
+        .from(supportTickets)
+        .where(eq(supportTickets.orgId, user.orgId)),
+    ).toEqual([])
+  })
+
+  it('answers the 11th ticket of a user within an hour with 429 and the spec failure text (issue 14 fix 8)', async () => {
+    const user = await member()
+    for (let i = 0; i < TICKETS_PER_USER_PER_HOUR; i += 1)
+      expect((await post(ctx, PATH, ticket({ summary: `Ticket ${i}` }), user.token)).status).toBe(
+        201,
+      )
+    const res = await call(ctx, 'POST', PATH, {
+      body: ticket({ summary: 'One too many' }),
+      token: user.token,
+    })
+    expect(res.status).toBe(429)
+    expect(res.body).toMatchObject({
+      error: SUPPORT_TEXTS.failed,
+      code: 'rate_limited',
+      msg: `You have sent ${TICKETS_PER_USER_PER_HOUR} tickets in the last hour. Please try again later.`,
+    })
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+    const stored = await ctx.database.db
+      .select()
+      .from(supportTickets)
+      .where(eq(supportTickets.userId, user.user.id))
+    expect(stored).toHaveLength(TICKETS_PER_USER_PER_HOUR)
+    // another user of the same organisation is not affected
+    const colleague = await member(user.orgId)
+    expect((await post(ctx, PATH, ticket(), colleague.token)).status).toBe(201)
   })
 
   it('keeps the 1 MB limit on other calls', async () => {

@@ -5,32 +5,41 @@ import { ERROR_CODES, ERROR_TEXTS } from '../../../contract/errors.ts'
 import { paths } from '../../../contract/paths.ts'
 import {
   ATTACHMENT_MAX_COUNT,
+  ATTACHMENTS_MAX_TOTAL_BYTES,
   SUPPORT_TEXTS,
+  TICKETS_PER_USER_PER_HOUR,
   ticketRequestSchema,
   type ticketResponseSchema,
 } from '../../../contract/support.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import type { RateLimiter } from '../../auth/rate-limit.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
-import { ATTACHMENT_MAX_BASE64 } from './attachments.ts'
 import { createSupportService } from './service.ts'
 
 /**
- * The body limit of the ticket call: ATTACHMENT_MAX_COUNT attachments of up to 10 MB each in
- * base64 (4/3 larger), plus 1 MB for the text fields and JSON overhead.
+ * The body limit of the ticket call: all attachments together (20 MB decoded) in base64 (4/3
+ * larger), plus 1 MB for the text fields and JSON overhead. Counted as the body streams, so a
+ * chunked body is cut off too.
  */
-export const TICKET_BODY_LIMIT = ATTACHMENT_MAX_COUNT * ATTACHMENT_MAX_BASE64 + 1024 * 1024
+export const TICKET_BODY_LIMIT = Math.ceil(ATTACHMENTS_MAX_TOTAL_BYTES / 3) * 4 + 1024 * 1024
 
 export const ticketBodyLimit = bodyLimit({
   maxSize: TICKET_BODY_LIMIT,
   onError: () => {
-    throw apiError(413, SUPPORT_TEXTS.attachmentTooLarge, {
-      msg: SUPPORT_TEXTS.attachmentTooLarge,
+    throw apiError(413, SUPPORT_TEXTS.attachmentsTooLarge, {
+      msg: SUPPORT_TEXTS.attachmentsTooLarge,
       code: ERROR_CODES.tooLarge,
     })
   },
 })
+
+const TICKET_RATE = {
+  limit: TICKETS_PER_USER_PER_HOUR,
+  windowMs: 60 * 60_000,
+  bucketMs: 5 * 60_000,
+}
 
 const REQUIRED_TEXTS: Record<string, string> = {
   summary: SUPPORT_TEXTS.summaryRequired,
@@ -49,7 +58,11 @@ function plainIssue(issue: { path: PropertyKey[]; code: string; message: string 
 }
 
 /** POST ticketing/tasks/: any signed-in user sends a support ticket for their organisation. */
-export function supportRoutes(options: { auth: Authenticator; database: Database }) {
+export function supportRoutes(options: {
+  auth: Authenticator
+  database: Database
+  limiter: RateLimiter
+}) {
   const support = createSupportService({ database: options.database })
   const app = new Hono<AuthEnv>()
 
@@ -69,7 +82,20 @@ export function supportRoutes(options: { auth: Authenticator; database: Database
       const first = detail[0]?.message ?? ERROR_TEXTS.validation
       throw apiError(400, first, { code: ERROR_CODES.validation, msg: first, detail })
     }
-    const ticket = await support.createTicket(c.get('auth'), parsed.data, c.get('log'))
+    // tickets per user and hour, counted in PostgreSQL so that the limit holds across nodes; the
+    // client shows the spec's failure toast and keeps the draft
+    const auth = c.get('auth')
+    const sent = await options.limiter.hit(`tickets:${auth.user.id}`, TICKET_RATE)
+    if (sent.limited) {
+      const msg = SUPPORT_TEXTS.tooManyTickets.replace('{limit}', String(TICKETS_PER_USER_PER_HOUR))
+      throw apiError(
+        429,
+        SUPPORT_TEXTS.failed,
+        { msg, code: ERROR_CODES.rateLimited },
+        { 'Retry-After': String(sent.retryAfterS) },
+      )
+    }
+    const ticket = await support.createTicket(auth, parsed.data, c.get('log'))
     const body: output<typeof ticketResponseSchema> = {
       status: 'success',
       ticket: {

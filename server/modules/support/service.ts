@@ -1,8 +1,14 @@
 import type { output } from 'zod/v4/core'
-import type { ticketRequestSchema } from '../../../contract/support.ts'
+import { ERROR_CODES } from '../../../contract/errors.ts'
+import {
+  ATTACHMENTS_MAX_TOTAL_BYTES,
+  SUPPORT_TEXTS,
+  type ticketRequestSchema,
+} from '../../../contract/support.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import type { Database } from '../../db/index.ts'
 import { supportTicketAttachments, supportTickets } from '../../db/schema.ts'
+import { apiError } from '../../http/errors.ts'
 import type { Logger } from '../../logger.ts'
 import { checkAttachment } from './attachments.ts'
 
@@ -30,6 +36,12 @@ export function createSupportService(options: { database: Database }) {
   ): Promise<CreatedTicket> {
     // Every attachment is checked before anything is written.
     const attachments = input.attachments.map(checkAttachment)
+    const total = attachments.reduce((sum, file) => sum + file.data.length, 0)
+    if (total > ATTACHMENTS_MAX_TOTAL_BYTES)
+      throw apiError(413, SUPPORT_TEXTS.attachmentsTooLarge, {
+        msg: SUPPORT_TEXTS.attachmentsTooLarge,
+        code: ERROR_CODES.tooLarge,
+      })
     const orgId = auth.org.id
     const ticket = await db.transaction(async (tx) => {
       const [row] = await tx
