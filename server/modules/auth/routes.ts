@@ -22,7 +22,7 @@ import { type AuthEnv, bearerToken, requireAdmin, requireAuth } from '../../auth
 import type { Database } from '../../db/index.ts'
 import { clientAddress } from '../../http/client-address.ts'
 import { apiError, validationError } from '../../http/errors.ts'
-import { jsonBody } from '../../http/validate.ts'
+import { jsonBody, refuseNul } from '../../http/validate.ts'
 import type { AuthService } from './service.ts'
 
 /** The calls of spec section 7 'Auth and account', plus the invite that the invite journey needs. */
@@ -48,6 +48,7 @@ export function authRoutes(options: {
     } catch {
       raw = undefined
     }
+    refuseNul(raw)
     // every field but the checkbox is required (spec section 5): one plain sentence for any gap
     const parsed = safeParse(registerRequestSchema, raw)
     if (!parsed.success) {

@@ -16,6 +16,7 @@ import { requireAuth } from '../../auth/middleware.ts'
 import type { RateLimiter } from '../../auth/rate-limit.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
+import { refuseNul } from '../../http/validate.ts'
 import { createSupportService } from './service.ts'
 
 /**
@@ -73,6 +74,7 @@ export function supportRoutes(options: {
     } catch {
       throw apiError(400, ERROR_TEXTS.invalidJson, { code: 'invalid_json' })
     }
+    refuseNul(raw)
     const parsed = safeParse(ticketRequestSchema, raw)
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => ({
