@@ -17,6 +17,7 @@ import {
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
 import { apiError } from '../../http/errors.ts'
+import { createResponseCache } from '../../http/response-cache.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import type { Storage } from '../../storage/index.ts'
 import { readMultipart } from '../repository/multipart.ts'
@@ -67,6 +68,7 @@ export function questionnaireRoutes(options: {
 }) {
   const { service, exports } = options
   const app = new Hono<AuthEnv>()
+  const answersCache = createResponseCache()
   app.use(`${BASE}/*`, requireAuth(options.auth))
   app.use(BASE, requireAuth(options.auth))
   const org = (c: Context<AuthEnv>) => c.get('auth').org.id
@@ -130,7 +132,16 @@ export function questionnaireRoutes(options: {
   })
   app.get(at(paths.questionnaires.answers('{id}')), async (c) => {
     const { id } = params(c, idParams)
-    return c.json(await service.answers(org(c), id, query(c, answersQuerySchema)))
+    const filter = query(c, answersQuerySchema)
+    const orgId = org(c)
+    // the questionnaire row, read on every call (tenancy: another organisation's id is a 404),
+    // names the state of every answer: each change moves its revision and updated_at
+    const questionnaire = await service.get(orgId, id)
+    const key = JSON.stringify(['answers', orgId, id, questionnaire, filter])
+    return answersCache.respond(c, key, async () => ({
+      questionnaire,
+      questions: await service.questionRows(orgId, id, filter),
+    }))
   })
   app.get(at(paths.questionnaires.answersByTab('{id}')), async (c) => {
     const { id } = params(c, idParams)

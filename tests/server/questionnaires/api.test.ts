@@ -295,6 +295,11 @@ describe('answers, history and undo', () => {
        values ($1, $2, $3, 1, 'No, not yet.', 'No', 'generated', 0.4) returning id`,
       [user.orgId, q.id, first.id],
     )
+    // as every writer of answers does, the questionnaire's revision moves with them
+    await ctx.database.pool.query(
+      'update questionnaires set revision = revision + 1, updated_at = now() where id = $1',
+      [q.id],
+    )
     const candidateId = Number(rows[0]?.id)
     const listed = (await answersOf(user.token, q.id)).questions[0]
     expect(listed.candidates.map((c: Body) => c.rank)).toEqual([0, 1])
@@ -783,5 +788,64 @@ describe('tenancy and deletion', () => {
     ])
     expect(rows).toHaveLength(0)
     expect((await post(ctx, Q.batchDelete, { file_ids: [] }, user.token)).status).toBe(400)
+  })
+})
+
+describe('the answers list under load (issue 14, LD1)', () => {
+  it('is kept built by revision: a change shows at once, an unchanged list answers 304 to its ETag, and another organisation gets 404', async () => {
+    const user = await member()
+    const q = await analysed(
+      user.token,
+      'Cached.xlsx',
+      await makeQuestionnaireXlsx({ custom: true }),
+    )
+    const request = (headers: Record<string, string> = {}, token = user.token) =>
+      ctx.app.request(apiPath(Q.answers(q.id)), {
+        headers: { authorization: `Bearer ${token}`, ...headers },
+      })
+    const zipped = await request({ 'accept-encoding': 'gzip' })
+    expect(zipped.status).toBe(200)
+    expect(zipped.headers.get('content-encoding')).toBe('gzip')
+    const first = await request()
+    expect(first.headers.get('content-encoding')).toBeNull()
+    const etag = first.headers.get('etag') as string
+    expect(zipped.headers.get('etag')).toBe(etag)
+    expect(etag).toMatch(/^".+"$/)
+    const rows = ((await first.json()) as Body).questions as Body[]
+    expect((await request({ 'if-none-match': etag })).status).toBe(304)
+    // every kind of change moves the key: edit, approve, undo, delete a question
+    const steps: [string, () => Promise<unknown>, (body: Body) => void][] = [
+      [
+        'edit',
+        () => post(ctx, Q.answer.edit(rows[0].answer.id), { text: 'Changed once.' }, user.token),
+        (body) => expect(body.questions[0].answer.text).toBe('Changed once.'),
+      ],
+      [
+        'approve',
+        () => post(ctx, Q.answer.approve(rows[0].answer.id), {}, user.token),
+        (body) => expect(body.questions[0].answer.status).toBe('approved'),
+      ],
+      [
+        'undo',
+        () => post(ctx, Q.undo(q.id), {}, user.token),
+        (body) => expect(body.questions[0].answer.status).toBe('edited'),
+      ],
+      [
+        'delete question',
+        () => post(ctx, Q.deleteQuestion(rows[1].id), {}, user.token),
+        (body) => expect(body.questions).toHaveLength(rows.length - 1),
+      ],
+    ]
+    let previous = etag
+    for (const [name, act, check] of steps) {
+      await act()
+      const res = await request({ 'if-none-match': previous })
+      expect(res.status, name).toBe(200)
+      check((await res.json()) as Body)
+      previous = res.headers.get('etag') as string
+    }
+    const stranger = await member()
+    expect((await request({}, stranger.token)).status).toBe(404)
+    expect((await request({ 'if-none-match': previous }, stranger.token)).status).toBe(404)
   })
 })
