@@ -20,6 +20,7 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
     gzipped: Buffer
   }
   const entries = new Map<string, Entry>()
+  const building = new Map<string, Promise<Entry>>()
   let bytes = 0
 
   const sizeOf = (entry: Entry) => entry.json.length + entry.gzipped.length
@@ -50,12 +51,21 @@ export function createResponseCache(maxBytes = 64 * 1024 * 1024) {
       entries.delete(key)
       entries.set(key, entry)
     } else {
-      const json = Buffer.from(JSON.stringify(await build()))
-      entry = { etag, json, gzipped: await gzipAsync(json, { level: 4 }) }
-      remember(key, entry)
+      // calls that miss together share one build
+      let pending = building.get(key)
+      if (!pending) {
+        pending = (async () => {
+          const json = Buffer.from(JSON.stringify(await build()))
+          const built = { etag, json, gzipped: await gzipAsync(json, { level: 4 }) }
+          remember(key, built)
+          return built
+        })().finally(() => building.delete(key))
+        building.set(key, pending)
+      }
+      entry = await pending
     }
     const body = /\bgzip\b/.test(c.req.header('accept-encoding') ?? '') ? entry.gzipped : entry.json
-    return c.body(new Uint8Array(body), 200, {
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
       ...headers,
       'Content-Type': 'application/json',
       ...(body === entry.gzipped ? { 'Content-Encoding': 'gzip' } : {}),

@@ -18,6 +18,7 @@ import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
 import { apiError, validationError } from '../../http/errors.ts'
+import { createResponseCache } from '../../http/response-cache.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import { detectFileKind, ParseError, readTable, recogniseQaColumns } from '../../ingest/index.ts'
 import type { Storage } from '../../storage/index.ts'
@@ -47,6 +48,7 @@ export function knowledgeRoutes(options: {
 }) {
   const { service } = options
   const app = new Hono<AuthEnv>()
+  const searchCache = createResponseCache(32 * 1024 * 1024)
   app.use('/knowledge-base/*', requireAuth(options.auth))
   const orgOf = (c: import('hono').Context<AuthEnv>) => c.get('auth').org.id
 
@@ -100,7 +102,12 @@ export function knowledgeRoutes(options: {
   app.get(paths.knowledgeBase.search, async (c) => {
     const parsed = safeParse(searchQuerySchema, c.req.query())
     if (!parsed.success) throw validationError(parsed.error, parsed.error.issues[0]?.message)
-    return c.json({ results: await service.search(orgOf(c), parsed.data) })
+    const orgId = orgOf(c)
+    // the same search over unchanged knowledge gives the same results: kept by that state
+    const key = JSON.stringify(['search', orgId, await service.stamp(orgId), parsed.data])
+    return searchCache.respond(c, key, async () => ({
+      results: await service.search(orgId, parsed.data),
+    }))
   })
 
   /** Reads the one table file of an import request (CSV or XLSX only). */

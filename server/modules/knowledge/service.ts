@@ -402,6 +402,21 @@ export function createKnowledgeService(deps: { database: Database }) {
    * every word required, then any word; trigram similarity on questions and titles catches typos.
    * Scores are normalised to 0..1 (rank / (rank + 1), or the similarity) and merged.
    */
+  /**
+   * What names the state of an organisation's knowledge, in one read over three indexed counts:
+   * every write to a file, Q&A item or data item moves its updated_at, and every delete its count
+   * (a key for cached searches).
+   */
+  async function stamp(orgId: number) {
+    const { rows } = await pool.query<{ files: string; qa: string; data: string }>(
+      `select (select count(*) || '@' || coalesce(max(updated_at)::text, '') from repository_files where org_id = $1) as files,
+              (select count(*) || '@' || coalesce(max(updated_at)::text, '') from kb_qa_items where org_id = $1) as qa,
+              (select count(*) || '@' || coalesce(max(updated_at)::text, '') from kb_data_items where org_id = $1) as data`,
+      [orgId],
+    )
+    return rows[0]
+  }
+
   async function search(
     orgId: number,
     query: { q: string; source: 'all' | 'files' | 'qa' | 'data'; limit: number },
@@ -539,6 +554,7 @@ export function createKnowledgeService(deps: { database: Database }) {
   }
 
   return {
+    stamp,
     getQa,
     listQa,
     createQa,

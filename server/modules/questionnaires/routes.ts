@@ -136,12 +136,9 @@ export function questionnaireRoutes(options: {
     const orgId = org(c)
     // the questionnaire row, read on every call (tenancy: another organisation's id is a 404),
     // names the state of every answer: each change moves its revision and updated_at
-    const questionnaire = await service.get(orgId, id)
-    const key = JSON.stringify(['answers', orgId, id, questionnaire, filter])
-    return answersCache.respond(c, key, async () => ({
-      questionnaire,
-      questions: await service.questionRows(orgId, id, filter),
-    }))
+    const stamp = await service.stamp(orgId, id)
+    const key = JSON.stringify(['answers', orgId, id, stamp, filter])
+    return answersCache.respond(c, key, () => service.answers(orgId, id, filter))
   })
   app.get(at(paths.questionnaires.answersByTab('{id}')), async (c) => {
     const { id } = params(c, idParams)

@@ -226,6 +226,22 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
     return toQuestionnaire(row)
   }
 
+  /**
+   * What names the state of a questionnaire's answers, in one indexed read: every change to its
+   * questions or answers moves its revision and updated_at (a key for cached lists). 404 for
+   * another organisation's id.
+   */
+  async function stamp(orgId: number, id: number) {
+    const { rows } = await pool.query<Record<string, unknown>>(
+      `select q.revision, q.updated_at, q.status, q.progress, q.progress_label, q.error, u.updated_at as creator
+         from questionnaires q left join users u on u.id = q.created_by
+        where q.org_id = $1 and q.id = $2`,
+      [orgId, id],
+    )
+    if (!rows[0]) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+    return rows[0]
+  }
+
   async function list(orgId: number, query: { page: number; page_size: number; search?: string }) {
     const where = ['q.org_id = $1']
     const values: unknown[] = [orgId]
@@ -1273,6 +1289,7 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
 
   return {
     get,
+    stamp,
     list,
     upload,
     analyse,

@@ -103,6 +103,35 @@ describe('knowledge base items', () => {
     expect((await get(ctx, paths.knowledgeBase.qaItem(created.body.id), user.token)).status).toBe(
       404,
     )
+    // searches are kept by the state of the knowledge (issue 14, LD1): a deleted item is gone at
+    // once, an edit shows at once, and an unchanged search answers 304 to its ETag
+    const again = await get(
+      ctx,
+      `${paths.knowledgeBase.search}?q=${encodeURIComponent('encryption at rest')}`,
+      user.token,
+    )
+    expect(again.body.results).toEqual([])
+    const added = await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Is data encrypted at rest?', answer: 'Yes, always.' },
+      user.token,
+    )
+    const url = `${paths.knowledgeBase.search}?q=${encodeURIComponent('encryption at rest')}`
+    const found = await get(ctx, url, user.token)
+    expect(found.body.results[0]).toMatchObject({ kind: 'qa', item_id: added.body.id })
+    await call(ctx, 'PATCH', paths.knowledgeBase.qaItem(added.body.id), {
+      token: user.token,
+      body: { answer: 'Yes, with keys rotated every year.' },
+    })
+    const changed = await get(ctx, url, user.token)
+    expect(changed.body.results[0].text).toContain('keys rotated every year')
+    const etag = changed.headers.get('etag') as string
+    const unchanged = await call(ctx, 'GET', url, {
+      token: user.token,
+      headers: { 'if-none-match': etag },
+    })
+    expect(unchanged.status).toBe(304)
   })
 
   it('refuses bad input with plain words', async () => {
