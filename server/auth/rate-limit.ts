@@ -1,10 +1,16 @@
 import type pg from 'pg'
+import { inTransaction } from '../db/index.ts'
 import type { Clock } from './tokens.ts'
 
 /**
  * Sliding-window counters kept in PostgreSQL, so that a limit holds across API nodes. A window is
  * the sum of the fixed buckets that started inside it: one row per key and bucket, bumped with an
- * upsert, so a hit costs one statement.
+ * upsert that also sums the window.
+ *
+ * Hits on one key take turns (a transaction-scoped advisory lock on the key), so that each one
+ * counts every earlier hit: the upsert alone serialises hits on one bucket row, but its statement
+ * reads the other buckets from the snapshot it started with, and two hits that straddle a bucket
+ * boundary could each miss the other. Of N parallel hits exactly `limit` pass (AS2).
  */
 
 export interface RateRule {
@@ -34,6 +40,8 @@ export interface RateLimiter {
 /** Rows older than this are never read again; the longest window is an hour. */
 const KEEP_MS = 24 * 60 * 60 * 1000
 const SWEEP_EVERY_MS = 10 * 60 * 1000
+/** The class of the advisory locks on rate-limit keys (two-key form; generation uses 7231). */
+const RATE_LIMIT_LOCK_CLASS = 7232
 
 export function createRateLimiter(pool: pg.Pool, now: Clock): RateLimiter {
   let lastSweep = 0
@@ -64,21 +72,28 @@ export function createRateLimiter(pool: pg.Pool, now: Clock): RateLimiter {
       const bucketMs = bucketOf(rule)
       const bucket = new Date(Math.floor(at / bucketMs) * bucketMs)
       const since = new Date(at - rule.windowMs)
-      // the CTE's upsert is invisible to the outer select (one snapshot): add its count apart
-      const result = await pool.query<{ total: string; oldest: Date | null }>(
-        `with bumped as (
-           insert into rate_limits (key, window_start, count) values ($1, $2, 1)
-           on conflict (key, window_start) do update set count = rate_limits.count + 1
-           returning count
-         )
-         select (select count from bumped) + coalesce(sum(count), 0) as total,
-                least(min(window_start), $2) as oldest
-           from rate_limits
-          where key = $1 and window_start > $3 and window_start <> $2`,
-        [key, bucket, since],
-      )
+      const row = await inTransaction(pool, async (client) => {
+        // one hit at a time per key: the statement below starts after the previous hit committed
+        await client.query('select pg_advisory_xact_lock($1, hashtext($2))', [
+          RATE_LIMIT_LOCK_CLASS,
+          key,
+        ])
+        // the CTE's upsert is invisible to the outer select (one snapshot): add its count apart
+        const result = await client.query<{ total: string; oldest: Date | null }>(
+          `with bumped as (
+             insert into rate_limits (key, window_start, count) values ($1, $2, 1)
+             on conflict (key, window_start) do update set count = rate_limits.count + 1
+             returning count
+           )
+           select (select count from bumped) + coalesce(sum(count), 0) as total,
+                  least(min(window_start), $2) as oldest
+             from rate_limits
+            where key = $1 and window_start > $3 and window_start <> $2`,
+          [key, bucket, since],
+        )
+        return result.rows[0]
+      })
       sweep(at)
-      const row = result.rows[0]
       return state(rule, Number(row?.total ?? 1), row?.oldest ?? bucket, at, true)
     },
     async peek(key, rule) {

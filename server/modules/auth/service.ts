@@ -323,9 +323,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     await limitAddress(address)
     const email = normaliseEmail(input.email)
     const failKey = `login-fail:${email}`
-    // every attempt is counted before the password is checked, in one atomic upsert, so that of
-    // any number of parallel attempts at most the threshold are ever verified (AS2); a success
-    // clears the count
+    // every attempt is counted before the password is checked, atomically per account (see
+    // rate-limit.ts), so that of any number of parallel attempts at most the threshold are ever
+    // verified (AS2); the right password clears the count. Unknown addresses are counted alike.
     const attempt = await deps.limiter.hit(failKey, deps.limits.loginFailures)
     if (attempt.limited) throw tooManyAttempts(attempt.retryAfterS)
 
@@ -337,13 +337,14 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (!user?.passwordHash || !matches || user.status !== 'active' || tempExpired) {
       throw wrongCredentials()
     }
+    // the right password: the attempts counted so far were not an attack on this account
+    await deps.limiter.clear(failKey)
     if (!user.emailConfirmedAt) {
       throw apiError(403, AUTH_TEXTS.emailNotConfirmed, {
         msg: AUTH_TEXTS.emailNotConfirmed,
         code: AUTH_ERROR_CODES.emailNotConfirmed,
       })
     }
-    await deps.limiter.clear(failKey)
     const pair = await db.transaction(async (tx) => {
       await tx
         .update(users)
