@@ -140,6 +140,21 @@ function isUniqueViolation(error: unknown): boolean {
 
 export type AuthService = ReturnType<typeof createAuthService>
 
+/**
+ * SQL condition: some session above `alias` (its parent, the parent's parent, ...) has ended. A
+ * session issued by token/get never outlives the session that issued it, however that one ended
+ * (logout ends the tree at once; this holds for every other way a session ends).
+ */
+function endedAncestor(alias: string): string {
+  return `exists (
+    with recursive up(id, parent_id, revoked_at) as (
+      select p.id, p.parent_id, p.revoked_at from sessions p where p.id = ${alias}.parent_id
+      union all
+      select p.id, p.parent_id, p.revoked_at from sessions p join up on p.id = up.parent_id
+    )
+    select 1 from up where up.revoked_at is not null)`
+}
+
 export function createAuthService(deps: AuthServiceDeps) {
   const { db } = deps.database
   const log = deps.logger.child({ component: 'auth' })
@@ -209,6 +224,22 @@ export function createAuthService(deps: AuthServiceDeps) {
           exceptId ? ne(sessions.id, exceptId) : undefined,
         ),
       )
+  }
+
+  /**
+   * Ends sessions and every session issued from them (token/get: the extension hand-off), to any
+   * depth, in one statement.
+   */
+  async function revokeTrees(tx: DbOrTx, ids: string[], reason: string) {
+    if (ids.length === 0) return
+    await tx.execute(sql`
+      with recursive tree(id) as (
+        select id from ${sessions} where id = any(${`{${ids.join(',')}}`}::uuid[])
+        union
+        select s.id from ${sessions} s join tree t on s.parent_id = t.id
+      )
+      update ${sessions} set revoked_at = ${deps.now()}, revoked_reason = ${reason}
+       where id in (select id from tree) and revoked_at is null`)
   }
 
   // ---- one-time links ------------------------------------------------------------------------
@@ -499,6 +530,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           where rt.token_hash = $1 and rt.used_at is null and rt.revoked_at is null
             and s.id = rt.family_id and s.revoked_at is null and s.expires_at > $3
             and u.id = s.user_id and u.status = 'active'
+            and not ${endedAncestor('s')}
          returning rt.family_id, rt.user_id, s.expires_at, u.org_id, u.email, u.first_name,
                    u.last_name, u.role
        ), successor as (
@@ -535,10 +567,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       .where(eq(refreshTokens.tokenHash, hashToken(token)))
     if (known && !known.session.revokedAt) {
       if (known.token.usedAt || known.token.revokedAt) {
-        await db
-          .update(sessions)
-          .set({ revokedAt: at, revokedReason: 'refresh_reuse' })
-          .where(and(eq(sessions.id, known.session.id), isNull(sessions.revokedAt)))
+        // what the family issued (token/get) is presumed stolen with it
+        await revokeTrees(db, [known.session.id], 'refresh_reuse')
         log.warn(
           { sessionId: known.session.id, userId: known.session.userId },
           'rotated refresh token reused: session revoked',
@@ -768,7 +798,6 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (!claims && !refreshToken) {
       throw apiError(401, AUTH_TEXTS.authenticationRequired, { code: ERROR_CODES.unauthorized })
     }
-    const at = deps.now()
     const ids: string[] = []
     if (claims && UUID.test(claims.sid)) ids.push(claims.sid)
     if (refreshToken) {
@@ -778,21 +807,9 @@ export function createAuthService(deps: AuthServiceDeps) {
         .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)))
       if (row) ids.push(row.familyId)
     }
-    if (ids.length > 0) {
-      // the session and every session issued from it (token/get: the extension hand-off), to any
-      // depth, end together
-      await db.execute(sql`
-        with recursive tree(id) as (
-          select id from ${sessions} where id in (${sql.join(
-            ids.map((id) => sql`${id}::uuid`),
-            sql`, `,
-          )})
-          union
-          select s.id from ${sessions} s join tree t on s.parent_id = t.id
-        )
-        update ${sessions} set revoked_at = ${at}, revoked_reason = 'logout'
-         where id in (select id from tree) and revoked_at is null`)
-    }
+    // the session and every session issued from it, to any depth, end together; logging out of
+    // a child (the extension) ends it and its own children, never the session that issued it
+    await revokeTrees(db, ids, 'logout')
     return { status: 'success' as const }
   }
 
@@ -810,6 +827,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       .where(eq(sessions.id, claims.sid))
     if (!row) return null
     const { session, user } = row
+    if (session.parentId && !session.revokedAt) {
+      // issued by token/get: it lives only while every session above it does
+      const ended = await deps.database.pool.query(
+        `select 1 from sessions s where s.id = $1 and ${endedAncestor('s')}`,
+        [session.id],
+      )
+      if (ended.rowCount) return null
+    }
     if (
       session.revokedAt ||
       session.expiresAt <= deps.now() ||

@@ -231,6 +231,52 @@ describe('access tokens, refresh rotation, sessions', () => {
     expect((await get(ctx, paths.account.profile, parent.access)).status).toBe(200)
   })
 
+  it('AS5: a replayed refresh token ends its session and every session token/get issued from it', async () => {
+    const { email, password } = await insertUser(ctx.database)
+    const session = await signIn(ctx, email, password)
+    const extension = tokenPairSchema.parse(
+      (await post(ctx, paths.auth.tokenGet, {}, session.access)).body,
+    )
+    const nested = tokenPairSchema.parse(
+      (await post(ctx, paths.auth.tokenGet, {}, extension.access)).body,
+    )
+    const rotated = await post(ctx, paths.auth.tokenRefresh, { refresh: session.refresh })
+    expect(rotated.status).toBe(200)
+    // the replay: the family is presumed stolen, and so is what it issued
+    expect((await post(ctx, paths.auth.tokenRefresh, { refresh: session.refresh })).status).toBe(
+      401,
+    )
+    for (const pair of [extension, nested]) {
+      expect((await get(ctx, paths.account.profile, pair.access)).status).toBe(401)
+      expect((await post(ctx, paths.auth.tokenRefresh, { refresh: pair.refresh })).status).toBe(401)
+    }
+    const tree = await ctx.database.pool.query<{ reason: string }>(
+      'select revoked_reason as reason from sessions where id = any($1::uuid[])',
+      [[extension.access, nested.access].map((access) => decodeJwt(access).sid)],
+    )
+    expect(tree.rows.map((row) => row.reason)).toEqual(['refresh_reuse', 'refresh_reuse'])
+  })
+
+  it('AS6: a session whose parent or grandparent ended is refused, however that one ended', async () => {
+    const { email, password } = await insertUser(ctx.database)
+    const session = await signIn(ctx, email, password)
+    const extension = tokenPairSchema.parse(
+      (await post(ctx, paths.auth.tokenGet, {}, session.access)).body,
+    )
+    const nested = tokenPairSchema.parse(
+      (await post(ctx, paths.auth.tokenGet, {}, extension.access)).body,
+    )
+    // ended by a path that knows nothing of children (defence in depth)
+    await ctx.database.db
+      .update(sessions)
+      .set({ revokedAt: new Date(), revokedReason: 'test' })
+      .where(eq(sessions.id, String(decodeJwt(session.access).sid)))
+    for (const pair of [extension, nested]) {
+      expect((await get(ctx, paths.account.profile, pair.access)).status).toBe(401)
+      expect((await post(ctx, paths.auth.tokenRefresh, { refresh: pair.refresh })).status).toBe(401)
+    }
+  })
+
   it('caps live sessions per user: the 51st sign-in ends the oldest (issue 14)', async () => {
     const { email, password } = await insertUser(ctx.database)
     const first = await signIn(ctx, email, password)
