@@ -29,7 +29,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  // BENCH_CPU_PROFILE=DIR: the server writes a V8 CPU profile there when it stops
+  const profile = process.env.BENCH_CPU_PROFILE
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const child = spawn(process.execPath, [...flags, 'server/main.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { compress } from 'hono/compress'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
@@ -23,6 +22,7 @@ import {
   watchDatabase,
 } from './db/availability.ts'
 import type { Database } from './db/index.ts'
+import { compressJson } from './http/compress-json.ts'
 import { ApiException, apiError, codeForStatus } from './http/errors.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { serveSpa } from './http/static.ts'
@@ -142,7 +142,7 @@ export function createApp(deps: AppDeps) {
     ].map(apiPath),
   )
   // JSON answers are compressed for clients that accept it (2,000 questions: 1.6 MB of JSON)
-  api.use('*', compress({ contentTypeFilter: /^application\/json/ }))
+  api.use('*', compressJson())
   api.use('*', (c, next) => {
     if (c.req.method === 'POST' && c.req.path === ticketPath) return ticketBodyLimit(c, next)
     if (c.req.method === 'POST' && streamedPaths.has(c.req.path)) return next()

@@ -40,8 +40,15 @@ export interface TokenService {
   verifyAccess(token: string): Promise<AccessClaims | null>
 }
 
+/** How many verified access tokens are remembered (about 1 KB each). */
+const VERIFIED_CACHE_SIZE = 10_000
+
 export function createTokenService(options: { secret: string; now: Clock }): TokenService {
   const key = new TextEncoder().encode(options.secret)
+  // A token that verified once verifies again until it expires: its signature, issuer, audience
+  // and type cannot change. Remembering it spares the HMAC on every call of a busy client; the
+  // time window is checked on every use, and the session behind it is still read per call (AS6).
+  const verified = new Map<string, { claims: AccessClaims; nbf: number }>()
   return {
     async signAccess({ user, orgId, sessionId }) {
       const nowS = Math.floor(options.now().getTime() / 1000)
@@ -57,6 +64,9 @@ export function createTokenService(options: { secret: string; now: Clock }): Tok
         .sign(key)
     },
     async verifyAccess(token) {
+      const nowS = options.now().getTime() / 1000
+      const known = verified.get(token)
+      if (known) return known.nbf <= nowS && nowS < known.claims.exp ? known.claims : null
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: [ALGORITHM],
@@ -73,7 +83,15 @@ export function createTokenService(options: { secret: string; now: Clock }): Tok
           return null
         }
         if (!user || typeof user !== 'object') return null
-        return { sub, sid, org, user: user as AccessUser, exp }
+        const claims = { sub, sid, org, user: user as AccessUser, exp }
+        if (verified.size >= VERIFIED_CACHE_SIZE) {
+          // the oldest entry goes first (a Map iterates in insertion order)
+          const oldest = verified.keys().next().value
+          if (oldest !== undefined) verified.delete(oldest)
+        }
+        const nbf = typeof payload.nbf === 'number' ? payload.nbf : (payload.iat ?? 0)
+        verified.set(token, { claims, nbf })
+        return claims
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) return null
         throw error

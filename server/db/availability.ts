@@ -31,13 +31,16 @@ const UNAVAILABLE_MESSAGE =
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 6; depth++) {
     if (typeof current !== 'object') return false
-    const { code, message, cause, errors } = current as {
+    const { code, syscall, message, cause, errors } = current as {
       code?: unknown
+      syscall?: unknown
       message?: unknown
       cause?: unknown
       errors?: unknown
     }
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true
+    // the embedded server's socket file is gone while it restarts (not a file the code reads)
+    if (code === 'ENOENT' && syscall === 'connect') return true
     if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true
     // AggregateError from a connect to several addresses
     if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true

@@ -191,6 +191,22 @@ function reachableClusterDir(dataDir: string, log: (m: string) => void): string 
   return target
 }
 
+/**
+ * Where the embedded cluster's Unix socket lives: its own directory, when the socket's path fits
+ * the 107 bytes a socket address holds. Processes on the machine talk to it through the socket
+ * (about a third less CPU per statement than TCP on loopback); TCP on 127.0.0.1 stays open.
+ */
+function socketDirFor(clusterDir: string): string | undefined {
+  return Buffer.byteLength(`${clusterDir}/.s.PGSQL.65535`) <= 107 ? clusterDir : undefined
+}
+
+function embeddedUrl(password: string, port: number, db: string, socketDir?: string): string {
+  const credentials = `${SUPERUSER}:${encodeURIComponent(password)}`
+  return socketDir
+    ? `postgres://${credentials}@localhost/${db}?host=${encodeURIComponent(socketDir)}&port=${port}`
+    : `postgres://${credentials}@127.0.0.1:${port}/${db}`
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
@@ -270,6 +286,7 @@ export async function startEmbeddedPostgres(
   await recoverStaleCluster(clusterDir, log)
 
   const port = options.port || (await freePort())
+  const socketDir = socketDirFor(clusterDir)
   const logFile = path.join(dataDir, 'pg.log')
   const args = [
     '-D',
@@ -279,7 +296,7 @@ export async function startEmbeddedPostgres(
     '-h',
     '127.0.0.1',
     '-c',
-    'unix_socket_directories=',
+    `unix_socket_directories=${socketDir ?? ''}`,
     '-c',
     'max_connections=200',
     '-c',
@@ -289,8 +306,7 @@ export async function startEmbeddedPostgres(
     '-c',
     `full_page_writes=${options.fsync === false ? 'off' : 'on'}`,
   ]
-  const urlFor = (db: string) =>
-    `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`
+  const urlFor = (db: string) => embeddedUrl(password, port, db, socketDir)
 
   let child: ChildProcess
   let exited = false
@@ -349,10 +365,10 @@ export async function startEmbeddedPostgres(
       } catch (error) {
         await client.end().catch(() => {})
         const code = (error as { code?: string }).code
-        // 57P03: the database system is starting up
+        // 57P03: the database system is starting up; ENOENT: its socket is not there yet
         if (Date.now() > deadline)
           throw new Error(`PostgreSQL did not become ready: ${String(error)}`)
-        if (code && code !== '57P03' && code !== 'ECONNREFUSED' && code !== '42P04') throw error
+        if (code && !['57P03', 'ECONNREFUSED', 'ENOENT', '42P04'].includes(code)) throw error
         await new Promise((resolve) => setTimeout(resolve, 25))
       }
     }
@@ -434,5 +450,7 @@ export function attachEmbeddedPostgres(dataDir: string, database = 'quire'): str
   const port = Number(lines[3])
   if (!pid || !port || !isAlive(pid)) return undefined
   const password = readFileSync(path.join(path.resolve(dataDir), 'pg-password'), 'utf8').trim()
-  return `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
+  // line 5: the socket directory the postmaster listens in, when it does
+  const socketDir = lines[4]?.trim() || undefined
+  return embeddedUrl(password, port, database, socketDir)
 }

@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errorSchema } from '../../contract/errors.ts'
+import { compressJson } from '../../server/http/compress-json.ts'
 import { createTestApp } from './support.ts'
 
 const SHELL =
@@ -126,5 +128,36 @@ describe('HTTP layer', () => {
     })
     expect(res.status).toBe(413)
     expect(errorSchema.parse(await res.json()).code).toBe('payload_too_large')
+  })
+})
+
+describe('JSON compression', () => {
+  const big = { items: Array.from({ length: 2_000 }, (_, i) => ({ id: i, text: `answer ${i}` })) }
+  const app = new Hono()
+  app.use('*', compressJson())
+  app.get('/big', (c) => c.json(big, 201, { 'X-Kept': 'yes' }))
+  app.get('/small', (c) => c.json({ ok: true }))
+  app.get('/text', (c) => c.text('x'.repeat(5_000)))
+
+  it('gzips a large JSON body for a client that accepts it, keeping status and headers', async () => {
+    const res = await app.request('/big', { headers: { 'accept-encoding': 'br, gzip' } })
+    expect(res.status).toBe(201)
+    expect(res.headers.get('content-encoding')).toBe('gzip')
+    expect(res.headers.get('vary')).toMatch(/accept-encoding/i)
+    expect(res.headers.get('x-kept')).toBe('yes')
+    const bytes = Buffer.from(await res.arrayBuffer())
+    expect(bytes.length).toBeLessThan(JSON.stringify(big).length / 3)
+    expect(JSON.parse(gunzipSync(bytes).toString('utf8'))).toEqual(big)
+  })
+
+  it('leaves small bodies, other types and clients without gzip alone', async () => {
+    const small = await app.request('/small', { headers: { 'accept-encoding': 'gzip' } })
+    expect(small.headers.get('content-encoding')).toBeNull()
+    expect(await small.json()).toEqual({ ok: true })
+    const text = await app.request('/text', { headers: { 'accept-encoding': 'gzip' } })
+    expect(text.headers.get('content-encoding')).toBeNull()
+    const plain = await app.request('/big')
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(await plain.json()).toEqual(big)
   })
 })

@@ -14,7 +14,8 @@ export async function createTestDatabase(): Promise<
   await admin.connect()
   await admin.query(`create database ${name} template ${template}`)
   await admin.end()
-  const url = adminUrl.replace(/\/postgres$/, `/${name}`)
+  // the database is the URL's path, before any query (the socket directory travels in `host`)
+  const url = adminUrl.replace(/\/postgres(\?|$)/, `/${name}$1`)
   const database = openDatabase(url, 5)
   return {
     ...database,

@@ -820,43 +820,50 @@ export function createAuthService(deps: AuthServiceDeps) {
   async function authenticate(token: string): Promise<AuthContext | null> {
     const claims = await deps.tokens.verifyAccess(token)
     if (!claims || !UUID.test(claims.sid)) return null
-    const [row] = await db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.id, claims.sid))
-    if (!row) return null
-    const { session, user } = row
-    if (session.parentId && !session.revokedAt) {
-      // issued by token/get: it lives only while every session above it does
-      const ended = await deps.database.pool.query(
-        `select 1 from sessions s where s.id = $1 and ${endedAncestor('s')}`,
-        [session.id],
-      )
-      if (ended.rowCount) return null
-    }
+    // one statement on every authenticated call: only the columns it needs, and whether a
+    // session above this one (token/get) has ended
+    const { rows } = await deps.database.pool.query<{
+      expires_at: Date
+      ended: boolean
+      id: number
+      email: string
+      first_name: string
+      last_name: string
+      role: UserRow['role']
+      must_change_password: boolean
+      org_id: number
+    }>(
+      `select s.expires_at,
+              s.revoked_at is not null or u.status <> 'active'
+                or (s.parent_id is not null and ${endedAncestor('s')}) as ended,
+              u.id, u.email, u.first_name, u.last_name, u.role, u.must_change_password, u.org_id
+         from sessions s join users u on u.id = s.user_id
+        where s.id = $1`,
+      [claims.sid],
+    )
+    const row = rows[0]
     if (
-      session.revokedAt ||
-      session.expiresAt <= deps.now() ||
-      String(user.id) !== claims.sub ||
-      user.orgId !== claims.org ||
-      user.status !== 'active'
+      !row ||
+      row.ended ||
+      row.expires_at <= deps.now() ||
+      String(row.id) !== claims.sub ||
+      row.org_id !== claims.org
     ) {
       return null
     }
     return {
       user: {
-        id: user.id,
-        email: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        role: user.role,
-        mustChangePassword: user.mustChangePassword,
+        id: row.id,
+        email: row.email,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        role: row.role,
+        mustChangePassword: row.must_change_password,
       },
-      org: { id: user.orgId },
-      role: user.role,
-      sid: session.id,
-      sessionExpiresAt: session.expiresAt,
+      org: { id: row.org_id },
+      role: row.role,
+      sid: claims.sid,
+      sessionExpiresAt: row.expires_at,
     }
   }
 

@@ -163,18 +163,22 @@ export function createRepositoryService(deps: RepositoryDeps) {
       '-size': 'f.size_bytes desc, f.id desc',
     }
     const order = orderings[query.ordering] ?? orderings['-created_at']
-    const count = await pool.query<{ count: string }>(
-      `select count(*) from repository_files f where ${where.join(' and ')}`,
-      values,
-    )
-    values.push(query.page_size, (query.page - 1) * query.page_size)
-    const { rows } = await pool.query<FileRow>(
-      `select ${FILE_COLUMNS} from repository_files f left join users u on u.id = f.created_by
+    // the page and the total in one statement: the count is a subquery run once, so that only
+    // the page's rows are joined and read out; a page past the end asks for the count alone
+    const counting = `select count(*) from repository_files f where ${where.join(' and ')}`
+    const { rows } = await pool.query<FileRow & { total: number }>(
+      `select ${FILE_COLUMNS}, (${counting}) as total
+         from repository_files f left join users u on u.id = f.created_by
         where ${where.join(' and ')} order by ${order}
-        limit $${values.length - 1} offset $${values.length}`,
-      values,
+        limit $${values.length + 1} offset $${values.length + 2}`,
+      [...values, query.page_size, (query.page - 1) * query.page_size],
     )
-    return { count: Number(count.rows[0]?.count ?? 0), results: rows.map(toFile) }
+    let count = rows[0]?.total ?? 0
+    if (rows.length === 0 && query.page > 1) {
+      const counted = await pool.query<{ count: number }>(counting, values)
+      count = counted.rows[0]?.count ?? 0
+    }
+    return { count, results: rows.map(toFile) }
   }
 
   /** Locks the org's license row and refuses when `adding` more files would pass max_repository (TI6). */

@@ -131,6 +131,17 @@ describe('repository', () => {
     expect(top.snippet).toContain('<mark>')
     const list = await get(ctx, `${paths.files.list}?kind=docx`, user.token)
     expect(list.body.count).toBe(1)
+    // pages carry the whole count, also the page past the end
+    for (const [page, names] of [
+      [1, ['Past answers.xlsx', 'Handbook.docx']],
+      [2, ['Security overview.pdf']],
+      [3, []],
+    ] as const) {
+      const paged = await get(ctx, `${paths.files.list}?page=${page}&page_size=2`, user.token)
+      expect(paged.status).toBe(200)
+      expect(paged.body.count).toBe(3)
+      expect(paged.body.results.map((f: Body) => f.name).sort()).toEqual([...names].sort())
+    }
     const stats = await get(ctx, paths.account.fileStats, user.token)
     expect(stats.body).toMatchObject({ total: { count: 3 }, max_repository: 50, remaining: 47 })
     // download as an attachment with the original bytes (UP8)
