@@ -398,11 +398,6 @@ export function createKnowledgeService(deps: { database: Database }) {
   }
 
   /**
-   * Passages of ready files, Q&A items and data items, ranked together. Full text first with
-   * every word required, then any word; trigram similarity on questions and titles catches typos.
-   * Scores are normalised to 0..1 (rank / (rank + 1), or the similarity) and merged.
-   */
-  /**
    * What names the state of an organisation's knowledge, in one read over three indexed counts:
    * every write to a file, Q&A item or data item moves its updated_at, and every delete its count
    * (a key for cached searches).
@@ -417,6 +412,11 @@ export function createKnowledgeService(deps: { database: Database }) {
     return rows[0]
   }
 
+  /**
+   * Passages of ready files, Q&A items and data items, ranked together. Full text first with
+   * every word required, then any word; trigram similarity on questions and titles catches typos.
+   * Scores are normalised to 0..1 (rank / (rank + 1), or the similarity) and merged.
+   */
   async function search(
     orgId: number,
     query: { q: string; source: 'all' | 'files' | 'qa' | 'data'; limit: number },
