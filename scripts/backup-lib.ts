@@ -21,7 +21,12 @@ import {
   type EmbeddedPostgres,
   startEmbeddedPostgres,
 } from '../server/db/embedded.ts'
-import { openDatabase, runMigrations, shippedMigrations } from '../server/db/index.ts'
+import {
+  inTransaction,
+  openDatabase,
+  runMigrations,
+  shippedMigrations,
+} from '../server/db/index.ts'
 import { VERSION } from '../server/version.ts'
 
 /**
@@ -230,8 +235,8 @@ export async function restore(target: Target, file: string, options: { force?: b
     const { database, close } = await connect(target, { refuseRunning: true })
     try {
       await runMigrations(database)
-      const client = await database.pool.connect()
-      try {
+      // one transaction: a restore that fails leaves nothing behind
+      await inTransaction(database.pool, async (client) => {
         const used = await client.query<{ used: boolean }>(
           'select exists (select 1 from organizations) as used',
         )
@@ -244,7 +249,6 @@ export async function restore(target: Target, file: string, options: { force?: b
         for (const table of Object.keys(manifest.tables))
           if (!known.has(table))
             throw new Error(`The backup has a table this Quire lacks: ${table}`)
-        await client.query('begin')
         // rows go in table by table: foreign keys are checked by the data's own consistency
         await client.query('set local session_replication_role = replica')
         await client.query(
@@ -292,13 +296,7 @@ export async function restore(target: Target, file: string, options: { force?: b
             [`public.${quote(table)}`, column],
           )
         }
-        await client.query('commit')
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined)
-        throw error
-      } finally {
-        client.release()
-      }
+      })
     } finally {
       await close()
     }

@@ -39,6 +39,10 @@ describe('support tickets', () => {
     await ctx.close()
   })
 
+  /** The tickets stored for an organisation (nothing may be stored by a refused call). */
+  const ticketsOf = (orgId: number) =>
+    ctx.database.db.select().from(supportTickets).where(eq(supportTickets.orgId, orgId))
+
   async function member(orgId?: number) {
     const fixture = await insertUser(ctx.database, { role: 'member', orgId })
     const session = await signIn(ctx, fixture.email)
@@ -128,12 +132,7 @@ describe('support tickets', () => {
     const session = await signIn(ctx, fixture.email)
     const res = await post(ctx, PATH, ticket(), session.access)
     expect(res.status).toBe(403)
-    expect(
-      await ctx.database.db
-        .select()
-        .from(supportTickets)
-        .where(eq(supportTickets.orgId, fixture.orgId)),
-    ).toEqual([])
+    expect(await ticketsOf(fixture.orgId)).toEqual([])
   })
 
   it('answers 400 with a plain message when summary or description is missing', async () => {
@@ -156,12 +155,7 @@ describe('support tickets', () => {
       headers: { 'content-type': 'application/json' },
     })
     expect(badJson.status).toBe(400)
-    expect(
-      await ctx.database.db
-        .select()
-        .from(supportTickets)
-        .where(eq(supportTickets.orgId, user.orgId)),
-    ).toEqual([])
+    expect(await ticketsOf(user.orgId)).toEqual([])
   })
 
   it('answers 415 for a refused name or bytes that do not match it, storing nothing', async () => {
@@ -186,12 +180,7 @@ describe('support tickets', () => {
         code: 'unsupported_media_type',
       })
     }
-    expect(
-      await ctx.database.db
-        .select()
-        .from(supportTickets)
-        .where(eq(supportTickets.orgId, user.orgId)),
-    ).toEqual([])
+    expect(await ticketsOf(user.orgId)).toEqual([])
   })
 
   it('answers 413 for an attachment over 10 MB once decoded', async () => {
@@ -216,12 +205,7 @@ describe('support tickets', () => {
       user.token,
     )
     expect(farOver.status).toBe(413)
-    expect(
-      await ctx.database.db
-        .select()
-        .from(supportTickets)
-        .where(eq(supportTickets.orgId, user.orgId)),
-    ).toEqual([])
+    expect(await ticketsOf(user.orgId)).toEqual([])
   })
 
   it('refuses a ticket body over its own limit with 413', async () => {
@@ -280,12 +264,7 @@ describe('support tickets', () => {
       user.token,
     )
     expect(six.status).toBe(400)
-    expect(
-      await ctx.database.db
-        .select()
-        .from(supportTickets)
-        .where(eq(supportTickets.orgId, user.orgId)),
-    ).toEqual([])
+    expect(await ticketsOf(user.orgId)).toEqual([])
   })
 
   it('answers the 11th ticket of a user within an hour with 429 and the spec failure text (issue 14 fix 8)', async () => {
@@ -343,12 +322,7 @@ describe('support tickets', () => {
     expect(row).toMatchObject({ orgId: second.orgId, userId: second.user.id })
     const [file] = await attachmentRows(res.body.ticket.id)
     expect(file?.orgId).toBe(second.orgId)
-    expect(
-      await ctx.database.db
-        .select()
-        .from(supportTickets)
-        .where(eq(supportTickets.orgId, first.orgId)),
-    ).toEqual([])
+    expect(await ticketsOf(first.orgId)).toEqual([])
 
     // a colleague in the same organisation files under that organisation, as themselves
     const colleague = await member(first.orgId)

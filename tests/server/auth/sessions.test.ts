@@ -35,6 +35,17 @@ describe('access tokens, refresh rotation, sessions', () => {
       .sign(change.key ?? KEY)
   }
 
+  /** A signed-in session, one token/get issued from it, and one issued from that. */
+  async function sessionTree() {
+    const { email, password } = await insertUser(ctx.database)
+    const session = await signIn(ctx, email, password)
+    const issue = async (access: string) =>
+      tokenPairSchema.parse((await post(ctx, paths.auth.tokenGet, {}, access)).body)
+    const extension = await issue(session.access)
+    const nested = await issue(extension.access)
+    return { email, password, session, extension, nested }
+  }
+
   it('a well-formed access token carries exp, sub, sid, org and the user object, and works', async () => {
     const { email, password, user } = await insertUser(ctx.database)
     const { access } = await signIn(ctx, email, password)
@@ -203,14 +214,7 @@ describe('access tokens, refresh rotation, sessions', () => {
   })
 
   it('AS6: logout ends the sessions token/get issued from it, to any depth (issue 14 fix 5)', async () => {
-    const { email, password } = await insertUser(ctx.database)
-    const session = await signIn(ctx, email, password)
-    const extension = tokenPairSchema.parse(
-      (await post(ctx, paths.auth.tokenGet, {}, session.access)).body,
-    )
-    const nested = tokenPairSchema.parse(
-      (await post(ctx, paths.auth.tokenGet, {}, extension.access)).body,
-    )
+    const { email, password, session, extension, nested } = await sessionTree()
     const other = await signIn(ctx, email, password)
     expect((await get(ctx, paths.account.profile, nested.access)).status).toBe(200)
     const res = await post(ctx, paths.auth.logout, { refresh: session.refresh }, session.access)
@@ -232,14 +236,7 @@ describe('access tokens, refresh rotation, sessions', () => {
   })
 
   it('AS5: a replayed refresh token ends its session and every session token/get issued from it', async () => {
-    const { email, password } = await insertUser(ctx.database)
-    const session = await signIn(ctx, email, password)
-    const extension = tokenPairSchema.parse(
-      (await post(ctx, paths.auth.tokenGet, {}, session.access)).body,
-    )
-    const nested = tokenPairSchema.parse(
-      (await post(ctx, paths.auth.tokenGet, {}, extension.access)).body,
-    )
+    const { session, extension, nested } = await sessionTree()
     const rotated = await post(ctx, paths.auth.tokenRefresh, { refresh: session.refresh })
     expect(rotated.status).toBe(200)
     // the replay: the family is presumed stolen, and so is what it issued
@@ -258,14 +255,7 @@ describe('access tokens, refresh rotation, sessions', () => {
   })
 
   it('AS6: a session whose parent or grandparent ended is refused, however that one ended', async () => {
-    const { email, password } = await insertUser(ctx.database)
-    const session = await signIn(ctx, email, password)
-    const extension = tokenPairSchema.parse(
-      (await post(ctx, paths.auth.tokenGet, {}, session.access)).body,
-    )
-    const nested = tokenPairSchema.parse(
-      (await post(ctx, paths.auth.tokenGet, {}, extension.access)).body,
-    )
+    const { session, extension, nested } = await sessionTree()
     // ended by a path that knows nothing of children (defence in depth)
     await ctx.database.db
       .update(sessions)
