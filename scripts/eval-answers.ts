@@ -12,8 +12,8 @@ import { readWorkbook } from '../server/ingest/xlsx.ts'
 import { createLogger } from '../server/logger.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createRepositoryService } from '../server/modules/repository/service.ts'
-import type { AnswerTarget } from '../server/questionnaires/analyse.ts'
-import { csvTable, readQuestionnaireBuffer } from '../server/questionnaires/read.ts'
+import type { AnswerTarget } from '../server/workbooks/analyse.ts'
+import { csvTable, readQuestionnaireBuffer } from '../server/workbooks/read.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
 
 /**

@@ -8,8 +8,8 @@ import type { QuestionRow } from '../contract/questionnaires.ts'
 import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
 import { cellWrites } from '../server/modules/questionnaires/export.ts'
-import { type CellWrite, patchWorkbook } from '../server/questionnaires/patch-xlsx.ts'
-import { readQuestionnaireBuffer } from '../server/questionnaires/read.ts'
+import { type CellWrite, patchWorkbook } from '../server/workbooks/patch-xlsx.ts'
+import { readQuestionnaireBuffer } from '../server/workbooks/read.ts'
 
 /**
  * `npm run eval:export` (or `-- FILE`): fills each known workbook with answers (a dropdown's first

@@ -5,8 +5,8 @@ import Papa from 'papaparse'
 import { decodeText } from '../server/ingest/parsers.ts'
 import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
-import { normaliseId } from '../server/questionnaires/extract.ts'
-import { readQuestionnaireBuffer } from '../server/questionnaires/read.ts'
+import { normaliseId } from '../server/workbooks/extract.ts'
+import { readQuestionnaireBuffer } from '../server/workbooks/read.ts'
 
 /**
  * `npm run eval:extract`: question extraction against the known counts of the shared real
@@ -33,7 +33,7 @@ const kindOf = (file: string) => {
 async function evaluate(file: string, expected: number) {
   const kind = kindOf(file)
   const started = performance.now()
-  // the product's own analysis (server/questionnaires/read.ts), without the worker process
+  // the product's own analysis (server/workbooks/read.ts), without the worker process
   const { tabs } = await readQuestionnaireBuffer(
     readFileSync(file),
     path.basename(file),

@@ -23,6 +23,7 @@ import {
 } from './db/availability.ts'
 import type { Database } from './db/index.ts'
 import { compressJson } from './http/compress-json.ts'
+import type { AppEnv } from './http/env.ts'
 import { ApiException, apiError, codeForStatus } from './http/errors.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { serveSpa } from './http/static.ts'
@@ -79,13 +80,6 @@ export interface AppDeps {
   embeddings?: EmbeddingOptions
   /** Whether the database is reachable (the runtime shares it with the embedded supervisor). */
   databaseWatch?: DatabaseWatch
-}
-
-export interface AppEnv {
-  Variables: {
-    requestId: string
-    log: Logger
-  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/

@@ -510,7 +510,7 @@ export const questionnaireQuestions = pgTable(
     ref: text('ref'),
     text: text('text').notNull(),
     section: text('section'),
-    /** Where answers, dropdown values and comments are written (see server/questionnaires). */
+    /** Where answers, dropdown values and comments are written (see server/workbooks). */
     target: jsonb('target').$type<Record<string, unknown> | null>(),
     vocabulary: text('vocabulary').array(),
     /** Matches a question across re-analyses so its answers are kept. */

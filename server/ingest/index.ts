@@ -52,7 +52,7 @@ export function readTable(
   })
 }
 
-/** A questionnaire's tabs and questions (see server/questionnaires/read.ts), in a parser process. */
+/** A questionnaire's tabs and questions (see server/workbooks/read.ts), in a parser process. */
 export function readQuestionnaire(
   filePath: string,
   kind: 'xlsx' | 'csv' | 'docx' | 'pdf',
@@ -60,7 +60,7 @@ export function readQuestionnaire(
     mappings?: Record<string, import('../../contract/questionnaires.ts').TabMapping>
   } = {},
 ) {
-  return runInWorker<import('../questionnaires/read.ts').QuestionnaireReadResult>({
+  return runInWorker<import('../workbooks/read.ts').QuestionnaireReadResult>({
     op: 'questionnaire',
     filePath,
     name: options.name ?? filePath,
@@ -73,7 +73,7 @@ export function readQuestionnaire(
 /** The stored original with the answers written in, built in a worker process (export). */
 export async function fillFile(
   filePath: string,
-  job: import('../questionnaires/fill.ts').FillJob,
+  job: import('../workbooks/fill.ts').FillJob,
   limits: Partial<ParseLimits> = {},
 ) {
   const data = await runInWorker<Uint8Array>({
@@ -87,7 +87,7 @@ export async function fillFile(
 
 /** A clean table of the answers, built in a worker process (export). */
 export async function basicFile(
-  table: import('../questionnaires/fill.ts').BasicTable,
+  table: import('../workbooks/fill.ts').BasicTable,
   limits: Partial<ParseLimits> = {},
 ) {
   const data = await runInWorker<Uint8Array>({

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { FileKind } from '../../contract/knowledge.ts'
-import type { BasicTable, FillJob } from '../questionnaires/fill.ts'
+import type { BasicTable, FillJob } from '../workbooks/fill.ts'
 import { ParseError, type ParseLimits } from './types.ts'
 
 /**
@@ -25,7 +25,7 @@ export type WorkerRequest =
       /** For 'questionnaire': mappings the user confirmed, by tab name. */
       mappings?: Record<string, import('../../contract/questionnaires.ts').TabMapping>
     }
-  /** The stored original with answers written in (server/questionnaires/fill.ts). */
+  /** The stored original with answers written in (server/workbooks/fill.ts). */
   | { op: 'fill'; filePath: string; job: FillJob; limits: ParseLimits }
   /** A clean table of the answers. */
   | { op: 'basic'; table: BasicTable; limits: ParseLimits }

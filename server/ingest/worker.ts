@@ -19,7 +19,7 @@ const onProgress = (fraction: number) => {
 async function run(request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'questionnaire':
-      return (await import('../questionnaires/read.ts')).readQuestionnaireDirect(
+      return (await import('../workbooks/read.ts')).readQuestionnaireDirect(
         request.filePath,
         request.name,
         request.kind as 'xlsx' | 'csv' | 'docx' | 'pdf',
@@ -42,11 +42,11 @@ async function run(request: WorkerRequest): Promise<unknown> {
         request.limits,
       )
     case 'fill': {
-      const { fillOriginal } = await import('../questionnaires/fill.ts')
+      const { fillOriginal } = await import('../workbooks/fill.ts')
       return fillOriginal(await readFile(request.filePath), request.job, request.limits)
     }
     case 'basic':
-      return (await import('../questionnaires/fill.ts')).basicTable(request.table)
+      return (await import('../workbooks/fill.ts')).basicTable(request.table)
   }
 }
 

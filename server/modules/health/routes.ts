@@ -1,21 +1,26 @@
 import { Hono } from 'hono'
 import { type Health, healthSchema } from '../../../contract/health.ts'
 import { paths } from '../../../contract/paths.ts'
-import type { AppDeps, AppEnv } from '../../app.ts'
 import { type DatabaseWatch, RETRY_AFTER_S } from '../../db/availability.ts'
-import { migrationStatus } from '../../db/index.ts'
+import { type Database, migrationStatus } from '../../db/index.ts'
+import type { AppEnv } from '../../http/env.ts'
+import type { Jobs } from '../../jobs/index.ts'
 
 /**
  * GET /api/v1/health: is the database reachable, which migration is applied, are jobs running.
  * 200 when healthy, 503 when not, so load balancers and `npm start` scripts can wait on it.
  */
-export function healthRoutes(
-  deps: AppDeps & {
-    databaseWatch: DatabaseWatch
-    /** Whether the request carries a valid access token: only then are versions shown. */
-    signedIn: (authorization: string | undefined) => Promise<boolean>
-  },
-) {
+export function healthRoutes(deps: {
+  database: Database
+  /** Application version, shown to signed-in callers. */
+  version: string
+  /** Whether the database is the embedded one. */
+  embedded: boolean
+  jobs?: Jobs
+  databaseWatch: DatabaseWatch
+  /** Whether the request carries a valid access token: only then are versions shown. */
+  signedIn: (authorization: string | undefined) => Promise<boolean>
+}) {
   const app = new Hono<AppEnv>()
   // Migrations only change at start; read them once and then on demand when not yet known.
   let migrations: Health['migrations'] | undefined

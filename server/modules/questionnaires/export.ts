@@ -8,18 +8,18 @@ import {
 import type { Database } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { basicFile, fillFile, ParseError, type ParseLimits } from '../../ingest/index.ts'
-import type { AnswerTarget } from '../../questionnaires/analyse.ts'
-import type { DocxWrite } from '../../questionnaires/docx.ts'
-import type { FillJob } from '../../questionnaires/fill.ts'
-import type { CellWrite } from '../../questionnaires/patch-xlsx.ts'
 import type { Storage } from '../../storage/index.ts'
+import type { AnswerTarget } from '../../workbooks/analyse.ts'
+import type { DocxWrite } from '../../workbooks/docx.ts'
+import type { FillJob } from '../../workbooks/fill.ts'
+import type { CellWrite } from '../../workbooks/patch-xlsx.ts'
 import type { QuestionnaireService } from './service.ts'
 
 /**
  * Filled files: answers written into the customer's own file (XLSX cells patched in the sheet XML,
  * DOCX table cells, CSV cells), or a clean basic table. Every export is kept as a version; the
  * latest is current while the questionnaire's revision has not moved on. The files themselves
- * are built in a worker process with a deadline and memory caps (server/questionnaires/fill.ts):
+ * are built in a worker process with a deadline and memory caps (server/workbooks/fill.ts):
  * the API only decides what goes where.
  */
 

@@ -27,8 +27,8 @@ import {
 } from '../../ingest/index.ts'
 import type { Jobs } from '../../jobs/index.ts'
 import type { Logger } from '../../logger.ts'
-import type { AnalysedTab, AnswerTarget } from '../../questionnaires/analyse.ts'
 import type { Storage, TempFile } from '../../storage/index.ts'
+import type { AnalysedTab, AnswerTarget } from '../../workbooks/analyse.ts'
 import { displayName } from '../repository/service.ts'
 
 /**

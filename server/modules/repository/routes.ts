@@ -12,10 +12,10 @@ import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
 import { apiError } from '../../http/errors.ts'
+import { parseTagsField, readMultipart } from '../../http/multipart.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import { checkUrl } from '../../net/safe-fetch.ts'
 import type { Storage } from '../../storage/index.ts'
-import { parseTagsField, readMultipart } from './multipart.ts'
 import type { RepositoryService } from './service.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { detectFileKind } from '../../../server/ingest/index.ts'
 import { DEFAULT_PARSE_LIMITS } from '../../../server/ingest/types.ts'
 import { checkZip, inspectZip } from '../../../server/ingest/zip-guard.ts'
-import { fillOriginal } from '../../../server/questionnaires/fill.ts'
+import { fillOriginal } from '../../../server/workbooks/fill.ts'
 import { makeDocx, makeXlsx } from '../../fixtures/documents.ts'
 import { deflatedZeros, makeDisagreeingZip, makeZip } from '../../fixtures/zip.ts'
 

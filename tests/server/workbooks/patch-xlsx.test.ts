@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { readWorkbook } from '../../../server/ingest/xlsx.ts'
-import { neutralise, patchWorkbook } from '../../../server/questionnaires/patch-xlsx.ts'
+import { neutralise, patchWorkbook } from '../../../server/workbooks/patch-xlsx.ts'
 import { makeXlsx } from '../../fixtures/documents.ts'
 
 describe('writing answers into the original workbook', () => {

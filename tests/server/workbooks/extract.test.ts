@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readWorkbook } from '../../../server/ingest/xlsx.ts'
-import { extractQuestions, normaliseId } from '../../../server/questionnaires/extract.ts'
+import { extractQuestions, normaliseId } from '../../../server/workbooks/extract.ts'
 import { makeZip } from '../../fixtures/zip.ts'
 
 describe('question extraction', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_PARSE_LIMITS } from '../../../server/ingest/types.ts'
-import { basicTable, fillOriginal } from '../../../server/questionnaires/fill.ts'
+import { basicTable, fillOriginal } from '../../../server/workbooks/fill.ts'
 
 /**
  * UP9 and issue 14: every CSV Quire writes neutralises a cell that a spreadsheet would run as a

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream'
 import busboy from 'busboy'
 import type { Context } from 'hono'
-import { fillText, KNOWLEDGE_TEXTS, MAX_FILES_PER_UPLOAD } from '../../../contract/knowledge.ts'
-import { apiError } from '../../http/errors.ts'
-import { SizeLimitError, type Storage, type TempFile } from '../../storage/index.ts'
+import { fillText, KNOWLEDGE_TEXTS, MAX_FILES_PER_UPLOAD } from '../../contract/knowledge.ts'
+import { SizeLimitError, type Storage, type TempFile } from '../storage/index.ts'
+import { apiError } from './errors.ts'
 
 /**
  * Multipart uploads streamed to temp files, never buffered whole (UP2): a declared length beyond

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { analyseSheets } from '../../../server/questionnaires/analyse.ts'
+import { analyseSheets } from '../../../server/workbooks/analyse.ts'
 
 describe('analysis of tabs without question IDs', () => {
   it('reads a header row, numbered section headings and keeps short field questions', () => {
@@ -62,8 +62,8 @@ describe('analysis of tabs without question IDs', () => {
 describe('Word questionnaires', () => {
   it('finds questions in table rows, typed numbers and Word list items, and fills them', async () => {
     const { makeDocx } = await import('../../fixtures/documents.ts')
-    const { readQuestionnaireBuffer } = await import('../../../server/questionnaires/read.ts')
-    const { patchDocx, readDocx } = await import('../../../server/questionnaires/docx.ts')
+    const { readQuestionnaireBuffer } = await import('../../../server/workbooks/read.ts')
+    const { patchDocx, readDocx } = await import('../../../server/workbooks/docx.ts')
     const { DEFAULT_PARSE_LIMITS } = await import('../../../server/ingest/types.ts')
     const listItem = (text: string) =>
       `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`
