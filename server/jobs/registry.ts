@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai'
 import { createEmbedder, type EmbeddingOptions } from '../answering/embeddings.ts'
 import { createLlmEngine, DEFAULT_LLM_SETTINGS, type LlmSettings } from '../answering/llm.ts'
-import { createAnsweringService, GENERATE_JOB } from '../answering/service.ts'
+import { createAnsweringService, GENERATE_JOB } from '../modules/answering/service.ts'
 import type { Database } from '../db/index.ts'
 import type { ParseLimits } from '../ingest/index.ts'
 import type { Logger } from '../logger.ts'

@@ -1,15 +1,15 @@
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { paths } from '../../contract/paths.ts'
+import { paths } from '../../../contract/paths.ts'
 import {
   regenerateWithEvidenceSchema,
   SECTION_OPERATIONS,
   sectionRequestSchema,
-} from '../../contract/questionnaires.ts'
-import type { AuthEnv, Authenticator } from '../auth/middleware.ts'
-import { requireAuth } from '../auth/middleware.ts'
-import { jsonBody, params } from '../http/validate.ts'
+} from '../../../contract/questionnaires.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
+import { jsonBody, params } from '../../http/validate.ts'
 import type { AnsweringService } from './service.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
