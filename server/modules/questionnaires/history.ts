@@ -1,0 +1,219 @@
+import {
+  type Operation,
+  type OperationKind,
+  QUESTIONNAIRE_TEXTS,
+  type QuestionnaireStatus,
+} from '../../../contract/questionnaires.ts'
+import { apiError, notFound } from '../../http/errors.ts'
+import type { Reading } from './reading.ts'
+import type { Records } from './records.ts'
+import {
+  type Change,
+  isAnswered,
+  type OperationDb,
+  operationColumns,
+  type Queryable,
+  type QuestionnaireDeps,
+  toOperation,
+} from './shared.ts'
+import type { AnswerWrites } from './writes.ts'
+
+/**
+ * The history: every change is an operation with the answers' states before and after, and the latest can be undone.
+ */
+export function createHistory(
+  deps: QuestionnaireDeps,
+  records: Records,
+  reading: Reading,
+  answerWrites: AnswerWrites,
+) {
+  const { pool } = deps.database
+
+  const { get } = records
+  const { questionRows } = reading
+  const { writeAnswer, checkAnswerLimit } = answerWrites
+
+  async function operations(orgId: number, id: number): Promise<Operation[]> {
+    await get(orgId, id)
+    const { rows } = await pool.query<OperationDb>(
+      `select ${operationColumns} from questionnaire_operations o left join users u on u.id = o.created_by
+        where o.org_id = $1 and o.questionnaire_id = $2 order by o.id desc limit 200`,
+      [orgId, id],
+    )
+    const latest = rows.find((row) => !row.undone_at)
+    return rows.map((row) => toOperation(row, row === latest && row.kind !== 'reanalyze'))
+  }
+
+  /** Runs a change in one transaction: locks the questionnaire, records the operation, bumps the revision. */
+  async function change(
+    orgId: number,
+    questionnaireId: number,
+    userId: number | null,
+    work: (client: Queryable) => Promise<{
+      kind: OperationKind
+      summary: string
+      changes: Change[]
+    } | null>,
+  ) {
+    const client = await pool.connect()
+    let operationId: number | null = null
+    let questionIds: number[] = []
+    try {
+      await client.query('begin')
+      const locked = await client.query<{ status: QuestionnaireStatus }>(
+        'select status from questionnaires where org_id = $1 and id = $2 for update',
+        [orgId, questionnaireId],
+      )
+      if (!locked.rowCount) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+      const status = locked.rows[0]?.status
+      if (status === 'analyzing' || status === 'queued')
+        throw apiError(409, QUESTIONNAIRE_TEXTS.stillAnalyzing, { code: 'conflict' })
+      const result = await work(client)
+      if (result?.changes.length) {
+        const answerIds = result.changes.filter((c) => c.t === 'a').map((c) => c.id)
+        const fromAnswers = answerIds.length
+          ? (
+              await client.query<{ question_id: string }>(
+                'select distinct question_id from questionnaire_answers where id = any($1::bigint[])',
+                [answerIds],
+              )
+            ).rows.map((r) => Number(r.question_id))
+          : []
+        questionIds = [
+          ...new Set([
+            ...fromAnswers,
+            ...result.changes.filter((c) => c.t === 'q').map((c) => c.id),
+          ]),
+        ]
+        const inserted = await client.query<{ id: string }>(
+          `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, question_count, changes, created_by)
+           values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+          [
+            orgId,
+            questionnaireId,
+            result.kind,
+            result.summary,
+            questionIds.length,
+            JSON.stringify(result.changes),
+            userId,
+          ],
+        )
+        operationId = Number(inserted.rows[0]?.id)
+        await client.query(
+          'update questionnaires set revision = revision + 1, updated_at = now() where id = $1',
+          [questionnaireId],
+        )
+      }
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+    return changeResponse(orgId, questionnaireId, questionIds, operationId)
+  }
+
+  async function changeResponse(
+    orgId: number,
+    questionnaireId: number,
+    questionIds: number[],
+    operationId: number | null,
+  ) {
+    const [questionnaire, questions] = await Promise.all([
+      get(orgId, questionnaireId),
+      questionIds.length
+        ? questionRows(orgId, questionnaireId, { questionIds })
+        : Promise.resolve([]),
+    ])
+    let operation: Operation | null = null
+    if (operationId) {
+      const { rows } = await pool.query<OperationDb>(
+        `select ${operationColumns} from questionnaire_operations o left join users u on u.id = o.created_by where o.id = $1`,
+        [operationId],
+      )
+      if (rows[0]) operation = toOperation(rows[0], true)
+    }
+    return { questionnaire, questions, operation }
+  }
+
+  /** Reverts the latest operation that has not been undone; one undo per call. */
+  async function undo(orgId: number, userId: number, questionnaireId: number) {
+    await get(orgId, questionnaireId)
+    const client = await pool.connect()
+    let questionIds: number[] = []
+    let operationId: number | null = null
+    try {
+      await client.query('begin')
+      await client.query('select id from questionnaires where org_id = $1 and id = $2 for update', [
+        orgId,
+        questionnaireId,
+      ])
+      const { rows } = await client.query<{ id: string; kind: OperationKind; changes: Change[] }>(
+        `select id, kind, changes from questionnaire_operations
+          where org_id = $1 and questionnaire_id = $2 and undone_at is null
+          order by id desc limit 1`,
+        [orgId, questionnaireId],
+      )
+      const operation = rows[0]
+      if (!operation || operation.kind === 'reanalyze')
+        throw apiError(409, QUESTIONNAIRE_TEXTS.nothingToUndo, { code: 'conflict' })
+      const answered: { before: boolean; after: boolean }[] = []
+      const touched = operation.changes.filter((c) => c.t === 'a').map((c) => c.id)
+      if (touched.length) {
+        const { rows: owners } = await client.query<{ question_id: string }>(
+          'select distinct question_id from questionnaire_answers where id = any($1::bigint[])',
+          [touched],
+        )
+        questionIds.push(...owners.map((r) => Number(r.question_id)))
+      }
+      for (const item of [...operation.changes].reverse()) {
+        if (item.t === 'a') {
+          if (item.before === null) {
+            await client.query('delete from questionnaire_answers where id = $1 and rank > 0', [
+              item.id,
+            ])
+            continue
+          }
+          answered.push({ before: isAnswered(item.after), after: isAnswered(item.before) })
+          await writeAnswer(client, item.id, item.after, item.before, userId)
+        } else {
+          await client.query(
+            `update questionnaire_questions set selected_rank = $2,
+                deleted_at = case when $3 then coalesce(deleted_at, now()) else null end
+              where id = $1`,
+            [item.id, item.before.selected_rank, item.before.deleted],
+          )
+          questionIds.push(item.id)
+        }
+      }
+      // undoing may bring answers back; the answers limit still holds
+      const adding = answered.filter((a) => !a.before && a.after).length
+      const removing = answered.filter((a) => a.before && !a.after).length
+      await checkAnswerLimit(client, orgId, adding - removing)
+      await client.query('update questionnaire_operations set undone_at = now() where id = $1', [
+        operation.id,
+      ])
+      await client.query(
+        'update questionnaires set revision = revision + 1, updated_at = now() where id = $1',
+        [questionnaireId],
+      )
+      questionIds = [...new Set(questionIds)]
+      operationId = Number(operation.id)
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+    const response = await changeResponse(orgId, questionnaireId, questionIds, null)
+    return { ...response, undone_operation_id: operationId }
+  }
+
+  /* ------------------------------------------------------------ files */
+
+  return { operations, change, undo }
+}
+
+export type History = ReturnType<typeof createHistory>

@@ -1,0 +1,183 @@
+import type {
+  Answer,
+  AnswerFilter,
+  QuestionRow,
+  Tab,
+  TabMapping,
+} from '../../../contract/questionnaires.ts'
+import type { AnswerTarget } from '../../workbooks/analyse.ts'
+import type { Records } from './records.ts'
+import {
+  ANSWERED_SQL,
+  type AnswerRowDb,
+  type Queryable,
+  type QuestionnaireDeps,
+  targetLabel,
+  toAnswer,
+} from './shared.ts'
+
+/**
+ * Reading a questionnaire's tabs, questions and answers (the review grid).
+ */
+export function createReading(deps: QuestionnaireDeps, records: Records) {
+  const { pool } = deps.database
+
+  const { get } = records
+
+  async function tabs(orgId: number, id: number): Promise<Tab[]> {
+    await get(orgId, id)
+    const { rows } = await pool.query<{
+      id: string
+      name: string
+      position: number
+      mapping: TabMapping | null
+      mapping_state: Tab['mapping_state']
+      headers: string[]
+      preview: string[][]
+      questions: string
+      answered: string
+      approved: string
+    }>(
+      `select t.id, t.name, t.position, t.mapping, t.mapping_state, t.headers, t.preview,
+              count(qq.id) as questions,
+              count(qq.id) filter (where ${ANSWERED_SQL}) as answered,
+              count(qq.id) filter (where a.status = 'approved') as approved
+         from questionnaire_tabs t
+         left join questionnaire_questions qq on qq.tab_id = t.id and qq.deleted_at is null
+         left join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
+        where t.org_id = $1 and t.questionnaire_id = $2
+        group by t.id order by t.position`,
+      [orgId, id],
+    )
+    return rows.map((row) => ({
+      id: Number(row.id),
+      name: row.name,
+      position: row.position,
+      questions: Number(row.questions),
+      answered: Number(row.answered),
+      approved: Number(row.approved),
+      mapping: row.mapping,
+      mapping_state: row.mapping_state,
+      headers: row.headers,
+      preview: row.preview,
+    }))
+  }
+
+  interface QuestionDb {
+    id: string
+    tab_id: string
+    tab: string
+    position: number
+    ref: string | null
+    text: string
+    section: string | null
+    target: AnswerTarget | null
+    vocabulary: string[] | null
+    selected_rank: number
+  }
+
+  async function questionRows(
+    orgId: number,
+    questionnaireId: number,
+    options: { tab?: number; questionIds?: number[]; filter?: AnswerFilter } = {},
+    client: Queryable = pool,
+  ): Promise<QuestionRow[]> {
+    const where = ['qq.org_id = $1', 'qq.questionnaire_id = $2', 'qq.deleted_at is null']
+    const values: unknown[] = [orgId, questionnaireId]
+    if (options.tab) {
+      values.push(options.tab)
+      where.push(`qq.tab_id = $${values.length}`)
+    }
+    if (options.questionIds) {
+      values.push(options.questionIds)
+      where.push(`qq.id = any($${values.length}::bigint[])`)
+    }
+    const filters: Record<AnswerFilter, string | null> = {
+      all: null,
+      unanswered: `not ${ANSWERED_SQL}`,
+      low_confidence: `${ANSWERED_SQL} and a.status <> 'approved' and coalesce(a.confidence, 1) < 0.5`,
+      needs_review: `${ANSWERED_SQL} and a.status <> 'approved'`,
+      approved: `a.status = 'approved'`,
+    }
+    const filter = filters[options.filter ?? 'all']
+    const { rows: questions } = await client.query<QuestionDb>(
+      `select qq.id, qq.tab_id, t.name as tab, qq.position, qq.ref, qq.text, qq.section, qq.target,
+              qq.vocabulary, qq.selected_rank
+         from questionnaire_questions qq
+         join questionnaire_tabs t on t.id = qq.tab_id
+         join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
+        where ${where.join(' and ')}${filter ? ` and ${filter}` : ''}
+        order by qq.position`,
+      values,
+    )
+    if (!questions.length) return []
+    const { rows: answers } = await client.query<AnswerRowDb>(
+      `select a.id, a.question_id, a.rank, a.text, a.choice, a.comment, a.status, a.confidence,
+              a.citations, a.note, a.updated_at
+         from questionnaire_answers a
+        where a.org_id = $1 and a.question_id = any($2::bigint[])
+        order by a.question_id, a.rank`,
+      [orgId, questions.map((q) => q.id)],
+    )
+    const byQuestion = new Map<string, Answer[]>()
+    for (const row of answers) {
+      // ranks a later generation left empty are not candidates
+      if (row.rank > 0 && row.status === 'pending' && !row.text && row.choice === null) continue
+      const list = byQuestion.get(row.question_id) ?? []
+      list.push(toAnswer(row))
+      byQuestion.set(row.question_id, list)
+    }
+    return questions.map((q) => {
+      const candidates = byQuestion.get(q.id) ?? []
+      const answer = candidates.find((c) => c.rank === q.selected_rank) ??
+        candidates[0] ?? {
+          id: 0,
+          question_id: Number(q.id),
+          rank: 0,
+          text: '',
+          choice: null,
+          comment: '',
+          status: 'pending' as const,
+          confidence: null,
+          band: null,
+          citations: [],
+          note: null,
+          updated_at: new Date(0).toISOString(),
+        }
+      return {
+        id: Number(q.id),
+        tab_id: Number(q.tab_id),
+        tab: q.tab,
+        position: q.position,
+        ref: q.ref,
+        text: q.text,
+        section: q.section,
+        answer_cell: targetLabel(q.target),
+        vocabulary: q.vocabulary,
+        answer,
+        candidates,
+      }
+    })
+  }
+
+  async function answers(orgId: number, id: number, query: { tab?: number; filter: AnswerFilter }) {
+    const questionnaire = await get(orgId, id)
+    return { questionnaire, questions: await questionRows(orgId, id, query) }
+  }
+
+  async function answersByTab(orgId: number, id: number) {
+    const [tabList, rows] = await Promise.all([tabs(orgId, id), questionRows(orgId, id)])
+    return {
+      tabs: tabList.map((tab) => ({
+        tab,
+        questions: rows.filter((row) => row.tab_id === tab.id),
+      })),
+    }
+  }
+
+  /* ------------------------------------------------------------ operations */
+
+  return { tabs, questionRows, answers, answersByTab }
+}
+
+export type Reading = ReturnType<typeof createReading>

@@ -1,0 +1,224 @@
+import { fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
+import { apiError, notFound } from '../../http/errors.ts'
+import { detectFileKind, kindFromName } from '../../ingest/index.ts'
+import type { TempFile } from '../../storage/index.ts'
+import { displayName } from '../repository/service.ts'
+import {
+  ANALYSE_JOB,
+  KINDS,
+  MIMES,
+  type Queryable,
+  type QuestionnaireDeps,
+  REQUEUE_AFTER_MS,
+  SUMMARY_SQL,
+  type SummaryRow,
+  toQuestionnaire,
+} from './shared.ts'
+
+/**
+ * Questionnaires as records: list, upload (the analysis is queued as a job), delete, the stored original, and the reaper of cut-off analyses.
+ */
+export function createRecords(
+  deps: QuestionnaireDeps,
+  /** Runs an analysis in this process, for when there is no job runner (API-only tests). */
+  analyseHere: (id: number) => Promise<unknown>,
+) {
+  const { pool } = deps.database
+  const log = deps.logger.child({ component: 'questionnaires' })
+
+  async function get(orgId: number, id: number, client: Queryable = pool) {
+    const { rows } = await client.query<SummaryRow>(
+      `${SUMMARY_SQL} where q.org_id = $1 and q.id = $2`,
+      [orgId, id],
+    )
+    const row = rows[0]
+    if (!row) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+    return toQuestionnaire(row)
+  }
+
+  /**
+   * What names the state of a questionnaire's answers, in one indexed read: every change to its
+   * questions or answers moves its revision and updated_at (a key for cached lists). 404 for
+   * another organisation's id.
+   */
+  async function stamp(orgId: number, id: number) {
+    const { rows } = await pool.query<Record<string, unknown>>(
+      `select q.revision, q.updated_at, q.status, q.progress, q.progress_label, q.error, u.updated_at as creator
+         from questionnaires q left join users u on u.id = q.created_by
+        where q.org_id = $1 and q.id = $2`,
+      [orgId, id],
+    )
+    if (!rows[0]) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+    return rows[0]
+  }
+
+  async function list(orgId: number, query: { page: number; page_size: number; search?: string }) {
+    const where = ['q.org_id = $1']
+    const values: unknown[] = [orgId]
+    if (query.search?.trim()) {
+      values.push(`%${query.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`)
+      where.push(`q.name ilike $${values.length}`)
+    }
+    const count = await pool.query<{ count: string }>(
+      `select count(*) from questionnaires q where ${where.join(' and ')}`,
+      values,
+    )
+    values.push(query.page_size, (query.page - 1) * query.page_size)
+    const { rows } = await pool.query<SummaryRow>(
+      `${SUMMARY_SQL} where ${where.join(' and ')} order by q.created_at desc, q.id desc
+        limit $${values.length - 1} offset $${values.length}`,
+      values,
+    )
+    return { count: Number(count.rows[0]?.count ?? 0), results: rows.map(toQuestionnaire) }
+  }
+
+  /* ------------------------------------------------------------ intake */
+
+  async function queueAnalysis(id: number) {
+    if (deps.jobs) {
+      await deps.jobs.send(ANALYSE_JOB, { questionnaireId: id }, { retryLimit: 1, retryDelay: 5 })
+      return
+    }
+    // no job runner (API-only tests): analyse in the background of this process
+    void analyseHere(id).catch((error) => log.error({ err: error, id }, 'analysis failed'))
+  }
+
+  async function upload(
+    orgId: number,
+    userId: number,
+    upload: { temp: TempFile; filename: string },
+  ) {
+    const name = displayName(upload.filename)
+    if (upload.temp.size === 0)
+      throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
+    const detected = await detectFileKind(upload.temp.path, name)
+    if (!detected.ok && detected.reason === 'unsafe') {
+      throw apiError(
+        422,
+        fillText(KNOWLEDGE_TEXTS.unsafePackage, { name, reason: detected.message }),
+        {
+          code: 'unsafe_file',
+        },
+      )
+    }
+    if (!detected.ok || !KINDS.includes(detected.kind as QuestionnaireKind)) {
+      const claimed = kindFromName(name)
+      const text =
+        detected.ok === false && detected.reason === 'mismatch' && claimed
+          ? fillText(KNOWLEDGE_TEXTS.typeMismatch, { name, kind: claimed.toUpperCase() })
+          : fillText(QUESTIONNAIRE_TEXTS.unsupported, { name })
+      throw apiError(415, text, { code: 'unsupported_media_type' })
+    }
+    const kind = detected.kind as QuestionnaireKind
+    const client = await pool.connect()
+    let id: number
+    try {
+      await client.query('begin')
+      const license = await client.query<{ max_questionnaire: number }>(
+        'select max_questionnaire from licenses where org_id = $1 for update',
+        [orgId],
+      )
+      const limit = license.rows[0]?.max_questionnaire
+      if (limit !== undefined && limit !== null && limit >= 0) {
+        const used = await client.query<{ count: string }>(
+          'select count(*) from questionnaires where org_id = $1',
+          [orgId],
+        )
+        if (Number(used.rows[0]?.count ?? 0) + 1 > limit) {
+          throw apiError(
+            403,
+            fillText(QUESTIONNAIRE_TEXTS.questionnairesLimit, { max_questionnaire: limit }),
+            { code: 'license_limit' },
+          )
+        }
+      }
+      const key = await deps.storage.commit(orgId, upload.temp)
+      const { rows } = await client.query<{ id: string }>(
+        `insert into questionnaires (org_id, name, kind, mime, size_bytes, sha256, storage_key, status, progress_label, created_by)
+         values ($1, $2, $3, $4, $5, $6, $7, 'queued', 'Waiting to be analysed', $8) returning id`,
+        [orgId, name, kind, MIMES[kind], upload.temp.size, upload.temp.sha256, key, userId],
+      )
+      id = Number(rows[0]?.id)
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+    await queueAnalysis(id)
+    return get(orgId, id)
+  }
+
+  async function remove(orgId: number, ids: number[]) {
+    const files = await pool.query<{ org_id: string; storage_key: string }>(
+      `select f.org_id, f.storage_key from filled_files f
+         join questionnaires q on q.id = f.questionnaire_id
+        where q.org_id = $1 and q.id = any($2::bigint[])`,
+      [orgId, ids],
+    )
+    const { rows } = await pool.query<{ storage_key: string }>(
+      'delete from questionnaires where org_id = $1 and id = any($2::bigint[]) returning storage_key',
+      [orgId, ids],
+    )
+    for (const key of [...rows, ...files.rows].map((row) => row.storage_key))
+      await deps.storage.delete(orgId, key).catch(() => undefined)
+    return rows.length
+  }
+
+  async function original(orgId: number, id: number) {
+    const { rows } = await pool.query<{
+      name: string
+      mime: string
+      kind: QuestionnaireKind
+      storage_key: string
+      size_bytes: string
+    }>(
+      'select name, mime, kind, storage_key, size_bytes from questionnaires where org_id = $1 and id = $2',
+      [orgId, id],
+    )
+    const row = rows[0]
+    if (!row) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+    return {
+      name: row.name,
+      mime: row.mime,
+      kind: row.kind,
+      size: Number(row.size_bytes),
+      path: deps.storage.pathOf(orgId, row.storage_key),
+      stream: () => deps.storage.open(orgId, row.storage_key),
+    }
+  }
+
+  /** Reaper support: whether a blob key belongs to a questionnaire or a filled file. */
+  async function references(orgId: number, key: string) {
+    const { rowCount } = await pool.query(
+      `select 1 from questionnaires where org_id = $1 and storage_key = $2
+       union all select 1 from filled_files where org_id = $1 and storage_key = $2 limit 1`,
+      [orgId, key],
+    )
+    return Boolean(rowCount)
+  }
+
+  /** After a crash: analyses cut off fail with a message that says what to do. */
+  async function reap(staleMs: number) {
+    const { rowCount } = await pool.query(
+      `update questionnaires set status = 'failed', progress = 0, progress_label = null, error = $2, updated_at = now()
+        where status = 'analyzing' and processing_started_at < now() - ($1::int * interval '1 millisecond')`,
+      [staleMs, QUESTIONNAIRE_TEXTS.cutOff],
+    )
+    // a crash between the upload's commit and its job leaves a row queued with no job: queue it
+    // again (a job that does exist finds it taken and does nothing)
+    const { rows: queued } = await pool.query<{ id: string }>(
+      `update questionnaires set updated_at = now()
+        where status = 'queued' and updated_at < now() - ($1::int * interval '1 millisecond') returning id`,
+      [Math.max(staleMs, REQUEUE_AFTER_MS)],
+    )
+    for (const row of queued) await queueAnalysis(Number(row.id))
+    return rowCount ?? 0
+  }
+
+  return { get, stamp, list, queueAnalysis, upload, remove, original, references, reap }
+}
+
+export type Records = ReturnType<typeof createRecords>

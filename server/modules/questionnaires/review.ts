@@ -1,0 +1,185 @@
+import { type AnswerEdit, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
+import { apiError, notFound } from '../../http/errors.ts'
+import type { History } from './history.ts'
+import {
+  type AnswerRowDb,
+  type AnswerState,
+  answerState,
+  type Change,
+  isAnswered,
+  label,
+} from './shared.ts'
+import type { AnswerWrites } from './writes.ts'
+
+/**
+ * Review operations on one answer: edit, approve, un-approve, select a candidate, delete a question.
+ */
+export function createReview(answerWrites: AnswerWrites, history: History) {
+  const { writeAnswer, findAnswer, lockAnswer, checkAnswerLimit, checkChoice, questionOf } =
+    answerWrites
+  const { change } = history
+
+  async function edit(orgId: number, userId: number, answerId: number, body: AnswerEdit) {
+    const questionnaireId = await findAnswer(orgId, answerId)
+    return change(orgId, questionnaireId, userId, async (client) => {
+      const row = await lockAnswer(client, orgId, answerId)
+      const before = answerState(row)
+      const choice = body.choice === undefined ? before.choice : body.choice?.trim() || null
+      checkChoice(row.vocabulary, choice)
+      const after: AnswerState = {
+        ...before,
+        text: body.text ?? before.text,
+        choice,
+        comment: body.comment ?? before.comment,
+      }
+      if (
+        after.text === before.text &&
+        after.choice === before.choice &&
+        after.comment === before.comment
+      )
+        return null
+      after.status = after.text.trim() || after.choice ? 'edited' : 'pending'
+      if (after.status === 'pending') after.confidence = null
+      if (row.rank === row.selected_rank && !isAnswered(before) && isAnswered(after))
+        await checkAnswerLimit(client, orgId, 1)
+      return {
+        kind: 'edit',
+        summary: `Edited the answer to ${label(row)}`,
+        changes: [await writeAnswer(client, answerId, before, after, userId)],
+      }
+    })
+  }
+
+  async function approve(orgId: number, userId: number, answerId: number) {
+    const questionnaireId = await findAnswer(orgId, answerId)
+    return change(orgId, questionnaireId, userId, async (client) => {
+      const row = await lockAnswer(client, orgId, answerId)
+      const before = answerState(row)
+      if (!before.text.trim() && !before.choice)
+        throw apiError(400, QUESTIONNAIRE_TEXTS.emptyAnswer, { code: 'validation_error' })
+      const changes: Change[] = []
+      if (row.rank !== row.selected_rank) {
+        // approving a candidate chooses it
+        const current = await client.query<AnswerRowDb>(
+          'select * from questionnaire_answers where question_id = $1 and rank = $2',
+          [row.question_id, row.selected_rank],
+        )
+        if (current.rows[0] && !isAnswered(answerState(current.rows[0])))
+          await checkAnswerLimit(client, orgId, 1)
+        await client.query('update questionnaire_questions set selected_rank = $2 where id = $1', [
+          row.question_id,
+          row.rank,
+        ])
+        changes.push({
+          t: 'q',
+          id: Number(row.question_id),
+          before: { selected_rank: row.selected_rank, deleted: false },
+          after: { selected_rank: row.rank, deleted: false },
+        })
+      } else if (!isAnswered(before)) await checkAnswerLimit(client, orgId, 1)
+      if (before.status === 'approved' && !changes.length) return null
+      changes.push(
+        await writeAnswer(client, answerId, before, { ...before, status: 'approved' }, userId),
+      )
+      return { kind: 'approve', summary: `Approved the answer to ${label(row)}`, changes }
+    })
+  }
+
+  async function unApprove(orgId: number, userId: number, answerId: number) {
+    const questionnaireId = await findAnswer(orgId, answerId)
+    return change(orgId, questionnaireId, userId, async (client) => {
+      const row = await lockAnswer(client, orgId, answerId)
+      const before = answerState(row)
+      if (before.status !== 'approved') return null
+      return {
+        kind: 'un_approve',
+        summary: `Withdrew the approval of the answer to ${label(row)}`,
+        changes: [
+          await writeAnswer(client, answerId, before, { ...before, status: 'edited' }, userId),
+        ],
+      }
+    })
+  }
+
+  async function select(orgId: number, userId: number, questionId: number, answerId: number) {
+    const questionnaireId = await questionOf(orgId, questionId)
+    return change(orgId, questionnaireId, userId, async (client) => {
+      const { rows } = await client.query<{
+        rank: number
+        selected_rank: number
+        ref: string | null
+        position: number
+      }>(
+        `select a.rank, qq.selected_rank, qq.ref, qq.position from questionnaire_answers a
+           join questionnaire_questions qq on qq.id = a.question_id
+          where a.org_id = $1 and a.id = $2 and a.question_id = $3 and qq.deleted_at is null
+          for update of qq`,
+        [orgId, answerId, questionId],
+      )
+      const row = rows[0]
+      if (!row) throw notFound(QUESTIONNAIRE_TEXTS.candidateNotFound)
+      if (row.rank === row.selected_rank) return null
+      const current = await client.query<AnswerRowDb>(
+        'select * from questionnaire_answers where question_id = $1 and rank = $2',
+        [questionId, row.selected_rank],
+      )
+      const chosen = await client.query<AnswerRowDb>(
+        'select * from questionnaire_answers where id = $1',
+        [answerId],
+      )
+      const wasAnswered = current.rows[0] ? isAnswered(answerState(current.rows[0])) : false
+      const willBe = chosen.rows[0] ? isAnswered(answerState(chosen.rows[0])) : false
+      if (!wasAnswered && willBe) await checkAnswerLimit(client, orgId, 1)
+      await client.query('update questionnaire_questions set selected_rank = $2 where id = $1', [
+        questionId,
+        row.rank,
+      ])
+      return {
+        kind: 'select',
+        summary: `Chose candidate ${row.rank + 1} for ${label(row)}`,
+        changes: [
+          {
+            t: 'q',
+            id: questionId,
+            before: { selected_rank: row.selected_rank, deleted: false },
+            after: { selected_rank: row.rank, deleted: false },
+          },
+        ],
+      }
+    })
+  }
+
+  async function deleteQuestion(orgId: number, userId: number, questionId: number) {
+    const questionnaireId = await questionOf(orgId, questionId)
+    const result = await change(orgId, questionnaireId, userId, async (client) => {
+      const { rows } = await client.query<{
+        selected_rank: number
+        ref: string | null
+        position: number
+      }>(
+        `update questionnaire_questions set deleted_at = now()
+          where org_id = $1 and id = $2 and deleted_at is null returning selected_rank, ref, position`,
+        [orgId, questionId],
+      )
+      const row = rows[0]
+      if (!row) throw notFound(QUESTIONNAIRE_TEXTS.questionNotFound)
+      return {
+        kind: 'delete_question',
+        summary: `Deleted ${label(row)}`,
+        changes: [
+          {
+            t: 'q',
+            id: questionId,
+            before: { selected_rank: row.selected_rank, deleted: false },
+            after: { selected_rank: row.selected_rank, deleted: true },
+          },
+        ],
+      }
+    })
+    return { ...result, deleted_question_id: questionId }
+  }
+
+  return { edit, approve, unApprove, select, deleteQuestion }
+}
+
+export type Review = ReturnType<typeof createReview>

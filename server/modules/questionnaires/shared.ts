@@ -1,0 +1,244 @@
+import {
+  type Answer,
+  type AnswerStatus,
+  type Citation,
+  confidenceBand,
+  type Operation,
+  type OperationKind,
+  type Questionnaire,
+  type QuestionnaireKind,
+  type QuestionnaireStatus,
+} from '../../../contract/questionnaires.ts'
+import type { Database } from '../../db/index.ts'
+import type { ParseLimits } from '../../ingest/index.ts'
+import type { Jobs } from '../../jobs/index.ts'
+import type { Logger } from '../../logger.ts'
+import type { Storage } from '../../storage/index.ts'
+import type { AnswerTarget } from '../../workbooks/analyse.ts'
+
+/**
+ * Questionnaires: intake and analysis (a job), the answers with their candidates, and the history
+ * of every change with undo. Every query carries the caller's org id; another organisation's
+ * questionnaire, question or answer is simply not found.
+ */
+
+export const ANALYSE_JOB = 'questionnaire.analyse'
+
+export interface QuestionnaireDeps {
+  database: Database
+  storage: Storage
+  jobs?: Jobs
+  logger: Logger
+  parseLimits: Partial<ParseLimits>
+}
+
+export type Queryable = Pick<Database['pool'], 'query'>
+
+export const KINDS: QuestionnaireKind[] = ['xlsx', 'csv', 'docx', 'pdf']
+export const MIMES: Record<QuestionnaireKind, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pdf: 'application/pdf',
+}
+
+/** An answer counts as answered when it has text or a dropdown value and is not a placeholder. */
+export const ANSWERED_SQL = `(a.status in ('generated', 'edited', 'approved') and (a.text <> '' or a.choice is not null))`
+
+export const SUMMARY_SQL = `
+  select q.id, q.name, q.kind, q.size_bytes, q.status, q.progress, q.progress_label, q.error, q.revision,
+         q.created_at, q.updated_at, u.id as user_id, u.first_name, u.last_name, u.email,
+         coalesce(c.questions, 0) as questions, coalesce(c.answered, 0) as answered,
+         coalesce(c.approved, 0) as approved,
+         (select count(*) from questionnaire_tabs t where t.questionnaire_id = q.id and t.mapping_state = 'unsure') as unsure_tabs
+    from questionnaires q
+    left join users u on u.id = q.created_by
+    left join lateral (
+      select count(*) as questions,
+             count(*) filter (where ${ANSWERED_SQL}) as answered,
+             count(*) filter (where a.status = 'approved') as approved
+        from questionnaire_questions qq
+        join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
+       where qq.questionnaire_id = q.id and qq.deleted_at is null
+    ) c on true`
+
+export interface SummaryRow {
+  id: string
+  name: string
+  kind: QuestionnaireKind
+  size_bytes: string
+  status: QuestionnaireStatus
+  progress: number
+  progress_label: string | null
+  error: string | null
+  revision: number
+  created_at: Date
+  updated_at: Date
+  user_id: string | null
+  first_name: string | null
+  last_name: string | null
+  email: string | null
+  questions: string
+  answered: string
+  approved: string
+  unsure_tabs: string
+}
+
+export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
+  id: Number(row.id),
+  name: row.name,
+  kind: row.kind,
+  size: Number(row.size_bytes),
+  status: row.status,
+  progress: row.status === 'ready' ? 100 : row.progress,
+  progress_label:
+    row.status === 'analyzing' || row.status === 'generating' || row.status === 'queued'
+      ? row.progress_label
+      : null,
+  error: row.status === 'failed' ? row.error : null,
+  questions: Number(row.questions),
+  answered: Number(row.answered),
+  approved: Number(row.approved),
+  unsure_tabs: Number(row.unsure_tabs),
+  can_export_original: row.kind !== 'pdf',
+  revision: row.revision,
+  added_by: row.user_id
+    ? {
+        id: String(row.user_id),
+        name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() || (row.email ?? ''),
+        email: row.email ?? '',
+      }
+    : null,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+})
+
+export interface AnswerRowDb {
+  id: string
+  question_id: string
+  rank: number
+  text: string
+  choice: string | null
+  comment: string
+  status: AnswerStatus
+  confidence: number | null
+  citations: Citation[]
+  note: string | null
+  updated_at: Date
+}
+
+export const toAnswer = (row: AnswerRowDb): Answer => ({
+  id: Number(row.id),
+  question_id: Number(row.question_id),
+  rank: row.rank,
+  text: row.text,
+  choice: row.choice,
+  comment: row.comment,
+  status: row.status,
+  confidence: row.confidence,
+  band: row.status === 'no_answer' ? null : confidenceBand(row.confidence),
+  citations: row.citations,
+  note: row.note,
+  updated_at: row.updated_at.toISOString(),
+})
+
+/** The state of an answer an operation records before and after. */
+export interface AnswerState {
+  text: string
+  choice: string | null
+  comment: string
+  status: AnswerStatus
+  confidence: number | null
+  citations: Citation[]
+  note: string | null
+}
+export interface QuestionState {
+  selected_rank: number
+  deleted: boolean
+}
+export type Change =
+  /** before is null for a candidate the change created; undo removes it. */
+  | { t: 'a'; id: number; before: AnswerState | null; after: AnswerState }
+  | { t: 'q'; id: number; before: QuestionState; after: QuestionState }
+
+export const answerState = (row: AnswerRowDb | AnswerState): AnswerState => ({
+  text: row.text,
+  choice: row.choice,
+  comment: row.comment,
+  status: row.status,
+  confidence: row.confidence,
+  citations: row.citations,
+  note: row.note,
+})
+
+export const isAnswered = (state: AnswerState) =>
+  ['generated', 'edited', 'approved'].includes(state.status) &&
+  (state.text !== '' || state.choice !== null)
+
+/** Where an answer goes, as a short label: a cell (Sheet!C12) or a table cell. */
+export function targetLabel(target: AnswerTarget | null): string | null {
+  if (!target) return null
+  if (target.type === 'cell') {
+    const column = target.column ?? target.marks?.[0]?.column ?? null
+    if (column === null) return null
+    let n = column + 1
+    let letters = ''
+    while (n > 0) {
+      letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters
+      n = Math.floor((n - 1) / 26)
+    }
+    return `${letters}${target.row}`
+  }
+  if (target.type === 'docx_cell')
+    return `Table ${target.table + 1}, row ${target.row + 1}, cell ${target.cell + 1}`
+  return `After paragraph ${target.paragraph + 1}`
+}
+
+/** A questionnaire queued this long without a job taking it is queued again by the reaper. */
+export const REQUEUE_AFTER_MS = 30_000
+
+export const emptyState = (): AnswerState => ({
+  text: '',
+  choice: null,
+  comment: '',
+  status: 'pending',
+  confidence: null,
+  citations: [],
+  note: null,
+})
+
+export const operationColumns = `o.id, o.kind, o.summary, o.question_count, o.created_at, o.undone_at,
+  u.id as user_id, u.first_name, u.last_name, u.email`
+
+export interface OperationDb {
+  id: string
+  kind: OperationKind
+  summary: string
+  question_count: number
+  created_at: Date
+  undone_at: Date | null
+  user_id: string | null
+  first_name: string | null
+  last_name: string | null
+  email: string | null
+}
+
+export const toOperation = (row: OperationDb, canUndo: boolean): Operation => ({
+  id: Number(row.id),
+  kind: row.kind,
+  summary: row.summary,
+  questions: row.question_count,
+  by: row.user_id
+    ? {
+        id: String(row.user_id),
+        name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() || (row.email ?? ''),
+        email: row.email ?? '',
+      }
+    : null,
+  created_at: row.created_at.toISOString(),
+  undone: row.undone_at !== null,
+  can_undo: canUndo,
+})
+
+export const label = (row: { ref: string | null; position: number }) =>
+  row.ref ?? `question ${row.position + 1}`
