@@ -1,12 +1,13 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, emit, fromPromise, raise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { FileKind, FileStatus, RepositoryFile } from '../../contract/knowledge.ts'
 import { FILE_STATUS_POLL_MS, LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
 /**
- * The repository's table: filters, search (debounced), paging, selection, row actions and batch
- * delete behind a confirmation. While any listed file is queued or processing, the list refreshes
- * itself quietly so progress bars move and statuses settle.
+ * The repository's table: filters, search (debounced), paging, selection, row actions, batch
+ * delete behind a confirmation and the tags of one file edited in a dialog. While any listed file
+ * is queued or processing, the list refreshes itself quietly so progress bars move and statuses
+ * settle.
  */
 
 export interface FileQuery {
@@ -27,6 +28,8 @@ export interface FileListContext {
   pendingDelete: number[]
   error: string | null
   loaded: boolean
+  /** The file whose tags are being edited, with the text typed so far. */
+  tagging: { id: number; name: string; text: string } | null
 }
 
 export type FileAction =
@@ -45,6 +48,10 @@ export type FileListEvents =
   | { type: 'delete.confirm' }
   | { type: 'delete.cancel' }
   | { type: 'action'; action: FileAction }
+  | { type: 'tags.edit'; file: Pick<RepositoryFile, 'id' | 'name' | 'tags'> }
+  | { type: 'tags.change'; text: string }
+  | { type: 'tags.save' }
+  | { type: 'tags.cancel' }
 
 export type FileListEmitted = { type: 'deleted'; count: number } | { type: 'failed'; error: string }
 
@@ -81,6 +88,7 @@ export const fileListMachine = setup({
   },
   delays: { pollInterval: FILE_STATUS_POLL_MS, searchDebounce: LIST_SEARCH_DEBOUNCE_MS },
   guards: {
+    isTagging: ({ context }) => context.tagging !== null,
     hasPending: ({ context }) =>
       context.files.some((file) => file.status === 'queued' || file.status === 'processing'),
   },
@@ -114,6 +122,25 @@ export const fileListMachine = setup({
       selected: context.selected.filter((id) => !context.pendingDelete.includes(id)),
       pendingDelete: [],
     })),
+    editTags: assign((_, file: Pick<RepositoryFile, 'id' | 'name' | 'tags'>) => ({
+      tagging: { id: file.id, name: file.name, text: file.tags.join(', ') },
+    })),
+    changeTags: assign(({ context }, text: string) => ({
+      tagging: context.tagging && { ...context.tagging, text },
+    })),
+    closeTags: assign({ tagging: null }),
+    // the typed tags become a row action, which runs when the table is at rest
+    saveTags: raise(({ context }) => ({
+      type: 'action' as const,
+      action: {
+        kind: 'tags' as const,
+        id: context.tagging?.id ?? 0,
+        tags: (context.tagging?.text ?? '')
+          .split(',')
+          .map((tag) => tag.trim())
+          .filter(Boolean),
+      },
+    })),
     announceDeleted: emit((_, count: number) => ({ type: 'deleted' as const, count })),
     announceFailure: emit((_, error: unknown) => ({
       type: 'failed' as const,
@@ -130,9 +157,14 @@ export const fileListMachine = setup({
     pendingDelete: [],
     error: null,
     loaded: false,
+    tagging: null,
   },
   initial: 'loading',
   on: {
+    'tags.edit': { actions: { type: 'editTags', params: ({ event }) => event.file } },
+    'tags.change': { actions: { type: 'changeTags', params: ({ event }) => event.text } },
+    'tags.cancel': { actions: 'closeTags' },
+    'tags.save': { guard: 'isTagging', actions: ['saveTags', 'closeTags'] },
     'select.toggle': { actions: { type: 'toggle', params: ({ event }) => event.id } },
     'select.all': { actions: 'selectAll' },
     'select.clear': { actions: 'clearSelection' },

@@ -16,3 +16,4 @@ export const selectIsLoading = (snapshot: Snapshot) =>
 export const selectIsBusy = (snapshot: Snapshot) => snapshot.hasTag('busy')
 export const selectError = (snapshot: Snapshot) =>
   snapshot.matches('failed') ? snapshot.context.error : null
+export const selectTagging = (snapshot: Snapshot) => snapshot.context.tagging

@@ -5,6 +5,8 @@ import {
   dataItemListSchema,
   dataItemSchema,
   deleteResponseSchema,
+  type FileStats,
+  fileStatsSchema,
   type ImportPreview,
   type ImportResult,
   importPreviewSchema,
@@ -18,6 +20,7 @@ import {
   uploadResponseSchema,
 } from '../../contract/knowledge.ts'
 import { API_PREFIX, paths } from '../../contract/paths.ts'
+import { type LibraryHealth, libraryHealthSchema } from '../../contract/questionnaires.ts'
 import type { AddUrlInput } from '../../machines/add-by-url/index.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
 import type { ItemMode, SaveItemInput } from '../../machines/item-editor/index.ts'
@@ -171,6 +174,9 @@ export function repositoryActors(client: ApiClient = api) {
     addUrl: fromPromise(async ({ input }: { input: AddUrlInput }) =>
       client.post(paths.files.uploadUrls, input, repositoryFileSchema),
     ),
+    loadStats: fromPromise<FileStats, void>(async () =>
+      client.get(paths.account.fileStats, fileStatsSchema),
+    ),
   }
 }
 
@@ -180,6 +186,9 @@ export const downloadFile = (id: number, name: string, client: ApiClient = api) 
 
 export function knowledgeActors(client: ApiClient = api) {
   return {
+    loadHealth: fromPromise<LibraryHealth, void>(async () =>
+      client.get(paths.knowledgeBase.health, libraryHealthSchema),
+    ),
     saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => {
       if (input.mode === 'qa') {
         if (input.id === null) await client.post(paths.knowledgeBase.qa, input.body, qaItemSchema)

@@ -1,8 +1,10 @@
-import { itemEditorMachine } from '../../../machines/item-editor/index.ts'
-import { itemListMachine } from '../../../machines/item-list/index.ts'
-import { kbSearchMachine } from '../../../machines/kb-search/index.ts'
-import { qaImportMachine } from '../../../machines/qa-import/index.ts'
-import { itemListActors, knowledgeActors } from '../../api/knowledge-actors.ts'
+import { itemEditorMachine } from '../../machines/item-editor/index.ts'
+import { itemListMachine } from '../../machines/item-list/index.ts'
+import { kbSearchMachine } from '../../machines/kb-search/index.ts'
+import { knowledgeBaseMachine } from '../../machines/knowledge-base/index.ts'
+import { libraryHealthMachine } from '../../machines/library-health/index.ts'
+import { qaImportMachine } from '../../machines/qa-import/index.ts'
+import { itemListActors, knowledgeActors } from './knowledge-actors.ts'
 
 /** The knowledge-base page's machines with the real actors; tests pass their own. */
 export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemListActors() }) {
@@ -11,6 +13,8 @@ export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemLis
     editor: itemEditorMachine.provide({ actors }),
     search: kbSearchMachine.provide({ actors }),
     importer: qaImportMachine.provide({ actors }),
+    health: libraryHealthMachine.provide({ actors }),
+    page: knowledgeBaseMachine,
   }
 }
 export type KnowledgeLogic = ReturnType<typeof createKnowledgeLogic>

@@ -1,7 +1,8 @@
-import { addByUrlMachine } from '../../../machines/add-by-url/index.ts'
-import { fileListMachine } from '../../../machines/file-list/index.ts'
-import { uploadQueueMachine } from '../../../machines/upload-queue/index.ts'
-import { repositoryActors } from '../../api/knowledge-actors.ts'
+import { addByUrlMachine } from '../../machines/add-by-url/index.ts'
+import { fileListMachine } from '../../machines/file-list/index.ts'
+import { fileStatsMachine } from '../../machines/file-stats/index.ts'
+import { uploadQueueMachine } from '../../machines/upload-queue/index.ts'
+import { repositoryActors } from './knowledge-actors.ts'
 
 /** The repository page's machines with the real actors; tests pass their own. */
 export function createRepositoryLogic(actors = repositoryActors()) {
@@ -9,6 +10,7 @@ export function createRepositoryLogic(actors = repositoryActors()) {
     list: fileListMachine.provide({ actors }),
     queue: uploadQueueMachine.provide({ actors }),
     addUrl: addByUrlMachine.provide({ actors }),
+    stats: fileStatsMachine.provide({ actors }),
   }
 }
 export type RepositoryLogic = ReturnType<typeof createRepositoryLogic>

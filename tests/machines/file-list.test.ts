@@ -44,6 +44,10 @@ const events: AnyEventObject[] = [
   { type: 'delete.confirm' },
   { type: 'delete.cancel' },
   { type: 'action', action: { kind: 'reprocess', id: 1 } },
+  { type: 'tags.edit', file: { id: 1, name: 'f1.pdf', tags: ['a'] } },
+  { type: 'tags.change', text: 'a, b' },
+  { type: 'tags.save' },
+  { type: 'tags.cancel' },
   done('loading', list('ready')),
   done('loading', list('processing')),
   fail('loading'),
@@ -68,6 +72,7 @@ describe('fileListMachine', () => {
           s.context.query.page > 1,
           Boolean(s.context.query.q),
           Boolean(s.context.query.kind),
+          s.context.tagging?.text ?? null,
         ]),
       limit: 50_000,
     })
@@ -102,5 +107,35 @@ describe('fileListMachine', () => {
     await new Promise((r) => setTimeout(r, 0))
     expect(deleted).toEqual([[1, 2]])
     expect(emitted).toEqual(['deleted 2'])
+  })
+  test('edits one file’s tags and saves them as a row action', async () => {
+    const actions: FileAction[] = []
+    const actor = createActor(
+      fileListMachine.provide({
+        actors: {
+          loadFiles: fromPromise<ListOutput, FileQuery>(async () => list('ready')),
+          runAction: fromPromise<void, FileAction>(async ({ input }) => {
+            actions.push(input)
+          }),
+        },
+      }),
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    actor.send({ type: 'tags.save' })
+    expect(actions).toEqual([])
+    actor.send({ type: 'tags.edit', file: { id: 1, name: 'f1.pdf', tags: ['policies'] } })
+    expect(actor.getSnapshot().context.tagging).toEqual({
+      id: 1,
+      name: 'f1.pdf',
+      text: 'policies',
+    })
+    actor.send({ type: 'tags.change', text: ' policies, SOC 2 ,, ' })
+    actor.send({ type: 'tags.save' })
+    expect(actor.getSnapshot().context.tagging).toBeNull()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actions).toEqual([{ kind: 'tags', id: 1, tags: ['policies', 'SOC 2'] }])
+    actor.send({ type: 'tags.edit', file: { id: 1, name: 'f1.pdf', tags: [] } })
+    actor.send({ type: 'tags.cancel' })
+    expect(actor.getSnapshot().context.tagging).toBeNull()
   })
 })

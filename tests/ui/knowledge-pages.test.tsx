@@ -10,11 +10,11 @@ import {
   knowledgeActors,
   repositoryActors,
 } from '../../src/api/knowledge-actors.ts'
+import { createKnowledgeLogic } from '../../src/api/knowledge-logic.ts'
+import { createRepositoryLogic } from '../../src/api/repository-logic.ts'
 import { ToasterContext } from '../../src/app/toaster.tsx'
-import { createKnowledgeLogic } from '../../src/pages/knowledge-base/knowledge-actors.ts'
 import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
 import { Snippet } from '../../src/pages/knowledge-base/snippet.tsx'
-import { createRepositoryLogic } from '../../src/pages/repository/repository-actors.ts'
 import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
 
 class ResizeObserverStub {

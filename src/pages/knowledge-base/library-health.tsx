@@ -1,19 +1,9 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useSelector } from '@xstate/react'
 import { AlertTriangle, Copy, Trash2 } from 'lucide-react'
-import { useEffect } from 'react'
 import { css } from 'styled-system/css'
-import { fromPromise } from 'xstate'
-import { paths } from '../../../contract/paths.ts'
-import { libraryHealthSchema } from '../../../contract/questionnaires.ts'
-import { libraryHealthMachine } from '../../../machines/library-health/index.ts'
-import { api } from '../../api/client.ts'
+import type { ActorRefFrom } from 'xstate'
+import type { libraryHealthMachine } from '../../../machines/library-health/index.ts'
 import { Button } from '../../components/ui/button.tsx'
-
-export const libraryHealthLogic = libraryHealthMachine.provide({
-  actors: {
-    loadHealth: fromPromise(async () => api.get(paths.knowledgeBase.health, libraryHealthSchema)),
-  },
-})
 
 const box = css({
   mb: '4',
@@ -53,16 +43,10 @@ const item = css({
 
 /** Duplicates and contradicting answers in the Q&A library, each with a way to remove a copy. */
 export function LibraryHealthPanel(props: {
-  version: number
-  logic?: typeof libraryHealthLogic
+  actor: ActorRefFrom<typeof libraryHealthMachine>
   onDelete: (id: number) => void
 }) {
-  const actor = useActorRef(props.logic ?? libraryHealthLogic)
-  const health = useSelector(actor, (s) => s.context.health)
-  const { version } = props
-  useEffect(() => {
-    if (version > 0) actor.send({ type: 'refresh' })
-  }, [version, actor])
+  const health = useSelector(props.actor, (s) => s.context.health)
   const groups = health?.groups ?? []
   if (!groups.length) return null
   const conflicts = groups.filter((g) => g.kind === 'conflict').length

@@ -14,7 +14,7 @@ import { Button } from '../../components/ui/button.tsx'
 import * as Dialog from '../../components/ui/dialog.tsx'
 import * as Drawer from '../../components/ui/drawer.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { formatExact, formatRelative } from '../shared/format.ts'
+import { formatExact, formatRelative } from '../../lib/format.ts'
 
 const dialogContent = css({
   display: 'flex',

@@ -27,10 +27,10 @@ import { IconButton } from '../../components/ui/icon-button.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
+import { formatExact, formatRelative } from '../../lib/format.ts'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
-import { formatExact, formatRelative } from '../shared/format.ts'
 
 export const createQuestionnaireListLogic = (actors = questionnaireListActors()) =>
   questionnaireListMachine.provide({ actors })

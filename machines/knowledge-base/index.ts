@@ -1,0 +1,8 @@
+import type { SnapshotFrom } from 'xstate'
+import type { knowledgeBaseMachine } from './knowledge-base.machine.ts'
+
+export * from './knowledge-base.machine.ts'
+
+type Snapshot = SnapshotFrom<typeof knowledgeBaseMachine>
+export const selectTab = (snapshot: Snapshot) => snapshot.context.tab
+export const selectVersion = (snapshot: Snapshot) => snapshot.context.version

@@ -1,0 +1,250 @@
+import { FileSpreadsheet, FileText, Globe } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { css, cx } from 'styled-system/css'
+import {
+  FILE_KIND_LABELS,
+  type FileKind,
+  type RepositoryFile,
+} from '../../../contract/knowledge.ts'
+import { formatBytes, formatExact, formatRelative } from '../../lib/format.ts'
+import { StatusBadge } from './status-badge.tsx'
+import { chip, errorLine, muted, nameText } from './styles.ts'
+
+/** The columns a file table can show beside the name; the order here is the order on screen. */
+export type FileColumn = 'kind' | 'size' | 'passages' | 'tags' | 'status' | 'added'
+
+const HEADERS: Record<FileColumn, string> = {
+  kind: 'Type',
+  size: 'Size',
+  passages: 'Passages',
+  tags: 'Tags',
+  status: 'Status',
+  added: 'Added',
+}
+const ORDER: FileColumn[] = ['kind', 'size', 'passages', 'tags', 'status', 'added']
+
+const wrap = css({
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l3',
+  bg: 'bg.default',
+  overflowX: { base: 'hidden', md: 'auto' },
+})
+// a table from md up; below, each row is a card: checkbox, name and actions on the first line,
+// every other column wrapping underneath
+const table = css({
+  display: { base: 'block', md: 'table' },
+  w: 'full',
+  borderCollapse: 'collapse',
+  textStyle: 'sm',
+  '& thead, & tbody': { display: { base: 'block', md: 'table-row-group' } },
+  '& tr': {
+    display: { base: 'flex', md: 'table-row' },
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    borderBottomWidth: { base: '1px', md: '0' },
+    borderColor: 'border.subtle',
+    pb: { base: '2', md: '0' },
+    _after: { content: '""', flexBasis: '100%', order: '0', md: { display: 'none' } },
+  },
+  '& tbody tr:last-child': { borderBottomWidth: '0' },
+  '& th': {
+    textAlign: 'left',
+    fontWeight: 'medium',
+    color: 'fg.muted',
+    px: '3',
+    py: '2.5',
+    borderBottomWidth: { base: '0', md: '1px' },
+    borderColor: 'border.subtle',
+    whiteSpace: 'nowrap',
+  },
+  '& td': {
+    display: { base: 'block', md: 'table-cell' },
+    px: '3',
+    py: '2.5',
+    borderBottomWidth: { base: '0', md: '1px' },
+    borderColor: 'border.subtle',
+    verticalAlign: 'middle',
+  },
+  '& tr:last-child td': { borderBottomWidth: '0' },
+})
+const nameColumn = css({ flex: '1 1 0', minW: '0' })
+const edgeColumn = css({ flex: '0 0 auto' })
+// below md: the other columns sit under the name, aligned with it
+const detail = css({
+  order: '1',
+  flex: '0 0 auto',
+  py: { base: '1 !important', md: '2.5 !important' },
+  '[data-selectable] &': { pl: { base: '10 !important', md: '3 !important' } },
+})
+const detailWide = css({ flexBasis: { base: '100%', md: 'auto' } })
+const headerDetail = css({ display: { base: 'none', md: 'table-cell' } })
+const nameCell = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+  minW: { base: '0', md: '10rem' },
+  maxW: { base: 'none', md: '22rem' },
+})
+const chips = css({ display: 'flex', flexWrap: 'wrap', gap: '1' })
+const checkbox = css({
+  w: '4',
+  h: '4',
+  cursor: 'pointer',
+  accentColor: 'var(--colors-color-palette-default)',
+})
+
+const kindIcon = (kind: FileKind) =>
+  kind === 'xlsx' || kind === 'csv' ? FileSpreadsheet : kind === 'html' ? Globe : FileText
+
+export interface FileSelection {
+  selected: number[]
+  onToggle: (id: number) => void
+  onToggleAll: (all: boolean) => void
+}
+
+/**
+ * The one file table of the repository and the knowledge base: a table on wide screens, a card
+ * per file on a phone. It renders what it is given and reports clicks; the machines decide.
+ */
+export function FileTable(props: {
+  files: RepositoryFile[]
+  columns: FileColumn[]
+  busy?: boolean
+  selection?: FileSelection
+  /** When given, tags are buttons that filter by the tag. */
+  onTag?: (tag: string) => void
+  actions: (file: RepositoryFile) => ReactNode
+}) {
+  const columns = ORDER.filter((column) => props.columns.includes(column))
+  const { selection } = props
+  const allSelected =
+    props.files.length > 0 && props.files.every((file) => selection?.selected.includes(file.id))
+  const cell = (file: RepositoryFile, column: FileColumn): ReactNode => {
+    switch (column) {
+      case 'kind':
+        return FILE_KIND_LABELS[file.kind]
+      case 'size':
+        return file.size ? formatBytes(file.size) : '—'
+      case 'passages':
+        return `${file.passages} passages`
+      case 'tags':
+        return (
+          <div className={chips}>
+            {file.tags.map((tag) =>
+              props.onTag ? (
+                <button
+                  key={tag}
+                  type="button"
+                  className={cx(chip, css({ cursor: 'pointer' }))}
+                  onClick={() => props.onTag?.(tag)}
+                >
+                  {tag}
+                </button>
+              ) : (
+                <span key={tag} className={chip}>
+                  {tag}
+                </span>
+              ),
+            )}
+          </div>
+        )
+      case 'status':
+        return (
+          <>
+            <StatusBadge status={file.status} progress={file.progress} />
+            {file.status === 'failed' && file.error && (
+              <div className={errorLine}>{file.error}</div>
+            )}
+          </>
+        )
+      case 'added':
+        return (
+          <span title={formatExact(file.created_at)}>
+            {formatRelative(file.created_at)}
+            {file.added_by ? ` · ${file.added_by.name}` : ''}
+          </span>
+        )
+    }
+  }
+  return (
+    <div className={wrap}>
+      <table
+        className={table}
+        aria-busy={props.busy || undefined}
+        data-selectable={selection ? '' : undefined}
+      >
+        <thead>
+          <tr>
+            {selection && (
+              <th className={edgeColumn}>
+                <input
+                  type="checkbox"
+                  className={checkbox}
+                  aria-label="Select all files"
+                  checked={allSelected}
+                  onChange={() => selection.onToggleAll(!allSelected)}
+                />
+              </th>
+            )}
+            <th className={nameColumn}>Name</th>
+            {columns.map((column) => (
+              <th key={column} className={headerDetail}>
+                {HEADERS[column]}
+              </th>
+            ))}
+            <th className={headerDetail}>
+              <span className={css({ srOnly: true })}>Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.files.map((file) => {
+            const Icon = kindIcon(file.kind)
+            return (
+              <tr key={file.id} data-testid="file-row">
+                {selection && (
+                  <td className={edgeColumn}>
+                    <input
+                      type="checkbox"
+                      className={checkbox}
+                      aria-label={`Select ${file.name}`}
+                      checked={selection.selected.includes(file.id)}
+                      onChange={() => selection.onToggle(file.id)}
+                    />
+                  </td>
+                )}
+                <td className={nameColumn}>
+                  <div className={nameCell}>
+                    <Icon
+                      size={16}
+                      aria-hidden
+                      className={css({ flexShrink: '0', color: 'fg.muted' })}
+                    />
+                    <span className={nameText} title={file.source_url ?? file.name}>
+                      {file.name}
+                    </span>
+                  </div>
+                </td>
+                {columns.map((column) => (
+                  <td
+                    key={column}
+                    className={cx(
+                      detail,
+                      column === 'tags' || column === 'status' ? detailWide : muted,
+                    )}
+                  >
+                    {cell(file, column)}
+                  </td>
+                ))}
+                <td className={cx(edgeColumn, css({ textAlign: 'right' }))}>
+                  {props.actions(file)}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}

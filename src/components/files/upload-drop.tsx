@@ -1,0 +1,140 @@
+import { Upload } from 'lucide-react'
+import { type DragEvent, useRef, useState } from 'react'
+import { css } from 'styled-system/css'
+import { DEFAULT_MAX_UPLOAD_MB, FILE_ACCEPT } from '../../../contract/knowledge.ts'
+import type { QueueItem } from '../../../machines/upload-queue/index.ts'
+import { formatBytes } from '../../lib/format.ts'
+import { Button } from '../ui/button.tsx'
+import { LinearProgress } from '../ui/progress.tsx'
+import { StatusBadge } from './status-badge.tsx'
+import { errorLine, muted, nameText } from './styles.ts'
+
+const drop = css({
+  display: 'flex',
+  flexDirection: { base: 'column', sm: 'row' },
+  alignItems: 'center',
+  gap: '4',
+  p: '5',
+  mb: '4',
+  borderWidth: '2px',
+  borderStyle: 'dashed',
+  borderColor: 'border.default',
+  borderRadius: 'xl',
+  bg: 'bg.default',
+  transition: 'background 0.15s, border-color 0.15s',
+  '&[data-over]': { borderColor: 'colorPalette.default', bg: 'colorPalette.a2' },
+})
+const dropText = css({
+  flex: '1',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  textAlign: { base: 'center', sm: 'left' },
+})
+const dropTitle = css({ fontWeight: 'semibold', color: 'fg.default', textStyle: 'md' })
+const queueList = css({ display: 'flex', flexDirection: 'column', gap: '2', mb: '4' })
+const queueRow = css({
+  display: 'grid',
+  gridTemplateColumns: '1fr auto',
+  gap: '1 3',
+  alignItems: 'center',
+  p: '3',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l2',
+  bg: 'bg.default',
+  textStyle: 'sm',
+})
+
+/** Where files are dropped or chosen; the highlight while dragging is the only state it keeps. */
+export function UploadDrop(props: { onFiles: (files: File[]) => void }) {
+  const [over, setOver] = useState(false)
+  const picker = useRef<HTMLInputElement>(null)
+  const add = (picked: FileList | null) => {
+    if (picked?.length) props.onFiles(Array.from(picked))
+  }
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault()
+    setOver(false)
+    add(event.dataTransfer.files)
+  }
+  return (
+    <section
+      className={drop}
+      data-over={over ? '' : undefined}
+      onDragOver={(event) => {
+        event.preventDefault()
+        setOver(true)
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+      aria-label="Upload files"
+    >
+      <Upload aria-hidden />
+      <div className={dropText}>
+        <div className={dropTitle}>Drop files here to upload</div>
+        PDF, Word, Excel, CSV, text, Markdown or HTML, up to {DEFAULT_MAX_UPLOAD_MB} MB each.
+      </div>
+      <Button onClick={() => picker.current?.click()}>Choose files</Button>
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        accept={FILE_ACCEPT}
+        hidden
+        data-testid="file-picker"
+        onChange={(event) => {
+          add(event.target.files)
+          event.target.value = ''
+        }}
+      />
+    </section>
+  )
+}
+
+/** The uploads in flight and just finished, each with its status, progress and a retry. */
+export function UploadList(props: {
+  items: QueueItem[]
+  hasFinished: boolean
+  onRetry: (key: string) => void
+  onClearFinished: () => void
+}) {
+  if (props.items.length === 0) return null
+  return (
+    <section className={queueList} aria-label="Uploads">
+      {props.items.map((item) => (
+        <div key={item.key} className={queueRow} data-testid="upload-row">
+          <div className={css({ minW: '0' })}>
+            <div className={nameText}>{item.name}</div>
+            <div className={muted}>{formatBytes(item.size)}</div>
+            {item.error && <div className={errorLine}>{item.error}</div>}
+          </div>
+          <div className={css({ display: 'flex', alignItems: 'center', gap: '2' })}>
+            <StatusBadge status={item.status} progress={item.progress} />
+            {item.status === 'failed' && item.fileId === null && (
+              <Button size="xs" variant="outline" onClick={() => props.onRetry(item.key)}>
+                Retry
+              </Button>
+            )}
+          </div>
+          {(item.status === 'uploading' || item.status === 'processing') && (
+            <div className={css({ gridColumn: '1 / -1' })}>
+              <LinearProgress
+                value={item.progress}
+                size="sm"
+                showValueText={false}
+                aria-label={`${item.name} progress`}
+              />
+            </div>
+          )}
+        </div>
+      ))}
+      {props.hasFinished && (
+        <div>
+          <Button size="xs" variant="ghost" onClick={props.onClearFinished}>
+            Clear finished
+          </Button>
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,144 @@
+import { Field as ArkField } from '@ark-ui/react/field'
+import { Portal } from '@ark-ui/react/portal'
+import { useSelector } from '@xstate/react'
+import { css } from 'styled-system/css'
+import { input, textarea } from 'styled-system/recipes'
+import type { ActorRefFrom } from 'xstate'
+import { COMMON_DROPDOWN_VALUES } from '../../../contract/knowledge.ts'
+import type { ItemField, itemEditorMachine } from '../../../machines/item-editor/index.ts'
+import { alert, dialogActions } from '../../components/files/styles.ts'
+import { Button } from '../../components/ui/button.tsx'
+import * as Dialog from '../../components/ui/dialog.tsx'
+import * as Field from '../../components/ui/field.tsx'
+import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
+import { dialogContent, grid2 } from './styles.ts'
+
+/** Adds or edits a Q&A or data item, and asks before deleting one. */
+export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEditorMachine> }) {
+  const editing = useSelector(actor, (s) => s.matches('editing') || s.matches('saving'))
+  const confirming = useSelector(
+    actor,
+    (s) => s.matches('confirmingDelete') || s.matches('deleting'),
+  )
+  const deleting = useSelector(actor, (s) => s.matches('deleting'))
+  const saving = useSelector(actor, (s) => s.matches('saving'))
+  const { mode, id, values, errors, failure } = useSelector(actor, (s) => s.context)
+  const change = (field: ItemField) => (event: { target: { value: string } }) =>
+    actor.send({ type: 'change', field, value: event.target.value })
+  const fieldOf = (
+    field: ItemField,
+    label: string,
+    options: { multiline?: boolean; placeholder?: string; required?: boolean } = {},
+  ) => (
+    <Field.Root invalid={Boolean(errors[field])} required={options.required}>
+      <Field.Label>
+        {label}
+        {options.required && <Field.RequiredIndicator />}
+      </Field.Label>
+      {options.multiline ? (
+        <ArkField.Textarea
+          className={textarea({ size: 'md' })}
+          rows={5}
+          value={values[field]}
+          onChange={change(field)}
+          placeholder={options.placeholder}
+        />
+      ) : (
+        <Field.Input
+          className={input({ size: 'md' })}
+          value={values[field]}
+          onChange={change(field)}
+          placeholder={options.placeholder}
+          list={field === 'dropdown_value' ? 'dropdown-values' : undefined}
+        />
+      )}
+      {errors[field] && <Field.ErrorText>{errors[field]}</Field.ErrorText>}
+    </Field.Root>
+  )
+  return (
+    <>
+      <Dialog.Root
+        open={editing}
+        onOpenChange={(details) => !details.open && actor.send({ type: 'close' })}
+      >
+        <Portal>
+          <Dialog.Backdrop />
+          <Dialog.Positioner>
+            <Dialog.Content className={dialogContent}>
+              <Dialog.Title>
+                {id === null ? 'Add' : 'Edit'} {mode === 'qa' ? 'Q&A item' : 'data item'}
+              </Dialog.Title>
+              <form
+                className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}
+                onSubmit={(event) => {
+                  event.preventDefault()
+                  actor.send({ type: 'submit' })
+                }}
+                noValidate
+              >
+                {mode === 'qa' ? (
+                  <>
+                    {fieldOf('question', 'Question', {
+                      multiline: false,
+                      required: true,
+                      placeholder: 'Do you encrypt customer data at rest?',
+                    })}
+                    {fieldOf('answer', 'Answer', { multiline: true, required: true })}
+                    <datalist id="dropdown-values">
+                      {COMMON_DROPDOWN_VALUES.map((value) => (
+                        <option key={value} value={value} />
+                      ))}
+                    </datalist>
+                    <div className={grid2}>
+                      {fieldOf('dropdown_value', 'Dropdown value', {
+                        placeholder: 'Yes, No, N/A…',
+                      })}
+                      {fieldOf('tags', 'Tags', { placeholder: 'encryption, SOC 2' })}
+                    </div>
+                  </>
+                ) : (
+                  <>
+                    {fieldOf('title', 'Title', {
+                      required: true,
+                      placeholder: 'Data-centre regions',
+                    })}
+                    {fieldOf('value', 'Value', {
+                      multiline: true,
+                      required: true,
+                      placeholder: 'Frankfurt (eu-central-1) and Dublin (eu-west-1)',
+                    })}
+                    {fieldOf('tags', 'Tags', { placeholder: 'hosting' })}
+                  </>
+                )}
+                {fieldOf('source', 'Source', { placeholder: 'Where this comes from (optional)' })}
+                {failure && <p className={alert}>{failure}</p>}
+                <div className={dialogActions}>
+                  <Button
+                    type="button"
+                    variant="outline"
+                    onClick={() => actor.send({ type: 'close' })}
+                  >
+                    Cancel
+                  </Button>
+                  <Button type="submit" loading={saving}>
+                    Save
+                  </Button>
+                </div>
+              </form>
+            </Dialog.Content>
+          </Dialog.Positioner>
+        </Portal>
+      </Dialog.Root>
+      <ConfirmDialog
+        open={confirming}
+        title={mode === 'qa' ? 'Delete this Q&A item?' : 'Delete this data item?'}
+        description="It will no longer be used as evidence for new answers."
+        confirmLabel="Delete"
+        busy={deleting}
+        error={failure}
+        onConfirm={() => actor.send({ type: 'delete.confirm' })}
+        onCancel={() => actor.send({ type: 'delete.cancel' })}
+      />
+    </>
+  )
+}

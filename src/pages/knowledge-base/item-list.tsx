@@ -1,0 +1,201 @@
+import { Portal } from '@ark-ui/react/portal'
+import { useActorRef, useSelector } from '@xstate/react'
+import { BookOpen, Database, FileText, MoreHorizontal, Pencil, Trash2 } from 'lucide-react'
+import { css, cx } from 'styled-system/css'
+import { input } from 'styled-system/recipes'
+import type { ActorRefFrom } from 'xstate'
+import type { DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
+import type { itemEditorMachine } from '../../../machines/item-editor/index.ts'
+import type { ItemListKind } from '../../../machines/item-list/index.ts'
+import type { KnowledgeLogic } from '../../api/knowledge-logic.ts'
+import { FileTable } from '../../components/files/file-table.tsx'
+import { Pager } from '../../components/files/pager.tsx'
+import { alert, chip } from '../../components/files/styles.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { IconButton } from '../../components/ui/icon-button.tsx'
+import * as Menu from '../../components/ui/menu.tsx'
+import { Spinner } from '../../components/ui/spinner.tsx'
+import { formatExact, formatRelative } from '../../lib/format.ts'
+import { EmptyState } from '../empty-state.tsx'
+
+const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', mb: '3' })
+const filterInput = css({ flex: '1 1 14rem', minW: '0' })
+const list = css({ display: 'flex', flexDirection: 'column', gap: '2' })
+const row = css({
+  display: 'grid',
+  gridTemplateColumns: '1fr auto',
+  gap: '1 3',
+  p: '4',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l2',
+  bg: 'bg.default',
+})
+const rowTitle = css({ fontWeight: 'semibold', textStyle: 'sm' })
+const rowText = css({ textStyle: 'sm', color: 'fg.muted', lineClamp: '3', whiteSpace: 'pre-line' })
+const valueBadge = css({
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  bg: 'colorPalette.a3',
+  color: 'colorPalette.text',
+  textStyle: 'xs',
+  fontWeight: 'semibold',
+})
+const meta = css({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: '1.5',
+  alignItems: 'center',
+  mt: '1.5',
+  textStyle: 'xs',
+  color: 'fg.muted',
+})
+
+/** One section of the Knowledge Base: Q&A items, data items or the files read so far. */
+export function ItemList(props: {
+  kind: ItemListKind
+  logic: KnowledgeLogic
+  editor: ActorRefFrom<typeof itemEditorMachine>
+  onDownload: (file: RepositoryFile) => void
+}) {
+  const actor = useActorRef(props.logic.list, { input: { kind: props.kind } })
+  const items = useSelector(actor, (s) => s.context.results)
+  const count = useSelector(actor, (s) => s.context.count)
+  const query = useSelector(actor, (s) => s.context.query)
+  const loading = useSelector(
+    actor,
+    (s) => s.hasTag('loading') && s.context.count === 0 && !s.context.results.length,
+  )
+  const error = useSelector(actor, (s) => (s.matches('failed') ? s.context.error : null))
+  const pages = Math.max(1, Math.ceil(count / query.page_size))
+  const { editor } = props
+  const noun = props.kind === 'qa' ? 'Q&A items' : props.kind === 'data' ? 'data items' : 'files'
+  return (
+    <>
+      <div className={toolbar}>
+        <input
+          type="search"
+          className={cx(input({ size: 'md' }), filterInput)}
+          placeholder={`Filter ${noun}`}
+          aria-label={`Filter ${noun}`}
+          value={query.q}
+          onChange={(event) => actor.send({ type: 'search.change', q: event.target.value })}
+        />
+      </div>
+      {error ? (
+        <div className={alert} role="alert">
+          {error}{' '}
+          <Button size="xs" variant="outline" onClick={() => actor.send({ type: 'refresh' })}>
+            Try again
+          </Button>
+        </div>
+      ) : loading ? (
+        <div className={css({ display: 'grid', placeItems: 'center', py: '12' })}>
+          <Spinner />
+        </div>
+      ) : items.length === 0 ? (
+        <EmptyState
+          icon={props.kind === 'files' ? FileText : props.kind === 'data' ? Database : BookOpen}
+          title={query.q ? 'Nothing matches' : `No ${noun} yet`}
+        >
+          {query.q
+            ? 'Try other words.'
+            : props.kind === 'qa'
+              ? 'Add answers you have approved before, or import a completed questionnaire (CSV or Excel) to turn its rows into reusable answers.'
+              : props.kind === 'data'
+                ? 'Add facts Quire should know: your legal name, data-centre regions, retention periods, certifications.'
+                : 'Files appear here once the repository has read them. Upload documents on the Repository page.'}
+        </EmptyState>
+      ) : props.kind === 'files' ? (
+        <FileTable
+          files={items as RepositoryFile[]}
+          columns={['kind', 'passages', 'tags']}
+          actions={(file) => (
+            <Button size="sm" variant="outline" onClick={() => props.onDownload(file)}>
+              Download
+            </Button>
+          )}
+        />
+      ) : (
+        <ul className={list}>
+          {(items as (QaItem | DataItem)[]).map((item) => {
+            const isQa = 'question' in item
+            return (
+              <li key={item.id} className={row} data-testid="kb-item">
+                <div className={css({ minW: '0' })}>
+                  <div className={rowTitle}>{isQa ? item.question : item.title}</div>
+                  <div className={rowText}>{isQa ? item.answer : item.value}</div>
+                  <div className={meta}>
+                    {isQa && item.dropdown_value && (
+                      <span className={valueBadge}>{item.dropdown_value}</span>
+                    )}
+                    {item.tags.map((tag) => (
+                      <span key={tag} className={chip}>
+                        {tag}
+                      </span>
+                    ))}
+                    {item.source && <span>{item.source}</span>}
+                    <span title={formatExact(item.updated_at)}>
+                      updated {formatRelative(item.updated_at)}
+                    </span>
+                  </div>
+                </div>
+                <Menu.Root positioning={{ placement: 'bottom-end' }}>
+                  <Menu.Trigger asChild>
+                    <IconButton
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Actions for ${isQa ? item.question : item.title}`}
+                    >
+                      <MoreHorizontal />
+                    </IconButton>
+                  </Menu.Trigger>
+                  <Portal>
+                    <Menu.Positioner>
+                      <Menu.Content>
+                        <Menu.Item
+                          value="edit"
+                          onClick={() =>
+                            isQa
+                              ? editor.send({ type: 'edit', mode: 'qa', item })
+                              : editor.send({
+                                  type: 'edit',
+                                  mode: 'data',
+                                  item: item as DataItem,
+                                })
+                          }
+                        >
+                          <Pencil /> Edit
+                        </Menu.Item>
+                        <Menu.Item
+                          value="delete"
+                          onClick={() =>
+                            editor.send({
+                              type: 'delete.request',
+                              mode: isQa ? 'qa' : 'data',
+                              id: item.id,
+                            })
+                          }
+                        >
+                          <Trash2 /> Delete
+                        </Menu.Item>
+                      </Menu.Content>
+                    </Menu.Positioner>
+                  </Portal>
+                </Menu.Root>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+      <Pager
+        total={`${count} ${noun}`}
+        page={query.page}
+        pages={pages}
+        position={`${query.page} / ${pages}`}
+        onPage={(page) => actor.send({ type: 'page.change', page })}
+      />
+    </>
+  )
+}

@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { FileStats } from '../../contract/knowledge.ts'
+import { fileStatsMachine } from '../../machines/file-stats/index.ts'
+import { offerWhileRunning } from '../support/invoked-events.ts'
+import { testMachineCoverage } from '../support/machine-coverage.ts'
+
+const stats = { total: { count: 3, bytes: 2048 }, max_repository: 100 } as FileStats
+const pending = fileStatsMachine.provide({
+  actors: { loadStats: fromPromise<FileStats, void>(() => new Promise(() => {})) },
+})
+const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.fileStats.loading`
+const events: AnyEventObject[] = [
+  { type: 'refresh' },
+  { type: at('done'), output: stats },
+  { type: at('error'), error: new Error('offline') },
+]
+
+describe('fileStatsMachine', () => {
+  test('every state and transition is reached by a replayed graph path', async () => {
+    const report = await testMachineCoverage(pending, {
+      events: offerWhileRunning(pending, events),
+      serializeState: (s) => JSON.stringify([s.value, s.context.stats !== null]),
+    })
+    expect(report.states.unreached).toEqual([])
+    expect(report.transitions.unreached).toEqual([])
+  })
+
+  test('loads on start, reloads on refresh and keeps the last figures when a load fails', async () => {
+    let calls = 0
+    const actor = createActor(
+      fileStatsMachine.provide({
+        actors: {
+          loadStats: fromPromise<FileStats, void>(async () => {
+            calls += 1
+            if (calls === 2) throw new Error('offline')
+            return { ...stats, total: { count: calls, bytes: 0 } }
+          }),
+        },
+      }),
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().context.stats?.total.count).toBe(1)
+    actor.send({ type: 'refresh' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().value).toBe('ready')
+    expect(actor.getSnapshot().context.stats?.total.count).toBe(1)
+    actor.send({ type: 'refresh' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().context.stats?.total.count).toBe(3)
+  })
+})
