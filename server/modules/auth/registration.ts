@@ -1,0 +1,269 @@
+import { and, eq, ne, sql } from 'drizzle-orm'
+import {
+  AUTH_ERROR_CODES,
+  type ConfirmEmailResponse,
+  type InviteUserRequest,
+  type InviteUserResponse,
+} from '../../../contract/auth.ts'
+import { AUTH_TEXTS, registrationEmailError, userLimitText } from '../../../contract/auth-texts.ts'
+import { ERROR_CODES } from '../../../contract/errors.ts'
+import type { AuthContext } from '../../auth/context.ts'
+import { hashPassword, passwordPolicyError } from '../../auth/password.ts'
+import { auditEvents, licenses, organizations, users } from '../../db/schema.ts'
+import { ApiException, apiError } from '../../http/errors.ts'
+import type { MailMessage } from '../../mail/index.ts'
+import { confirmationMail, inviteMail } from '../../mail/messages.ts'
+import { FREE_TIER } from '../account/license.ts'
+import type { Links } from './links.ts'
+import type { Login } from './login.ts'
+import type { Sessions } from './sessions.ts'
+import {
+  type AuthServiceDeps,
+  badPassword,
+  invalidLink,
+  isUniqueViolation,
+  normaliseEmail,
+  toAccessUser,
+  type UserRow,
+} from './shared.ts'
+
+/**
+ * Registration, email confirmation and invitations.
+ */
+export function createRegistration(
+  deps: AuthServiceDeps,
+  login: Login,
+  links: Links,
+  sessions: Sessions,
+) {
+  const { db } = deps.database
+  const afterCommit = (messages: MailMessage[]) => {
+    for (const message of messages) deps.mailer.send(message)
+  }
+  const target = { publicUrl: deps.publicUrl }
+
+  const { limitAddress, findUserByEmail } = login
+  const { issueLink, revokeLinks, consumeLink } = links
+  const { startSession } = sessions
+
+  /**
+   * POST register/. Creates the organisation, its first user (admin), its Free license and a
+   * confirmation link in one transaction. An address already registered answers the same body;
+   * only an unconfirmed owner gets a fresh confirmation link, mailed to that same address (LT6).
+   */
+  async function register(
+    input: {
+      email: string
+      password: string
+      organization: string
+      firstName: string
+      lastName: string
+      marketing_consent: boolean
+    },
+    address: string,
+  ) {
+    await limitAddress(address)
+    const emailError = registrationEmailError(input.email)
+    if (emailError) {
+      throw apiError(400, emailError, { msg: emailError, code: ERROR_CODES.validation })
+    }
+    const policy = passwordPolicyError(input.password)
+    if (policy) throw badPassword(policy)
+    const email = normaliseEmail(input.email)
+    // hashed before looking the address up, so new and known addresses take the same time
+    const passwordHash = await hashPassword(input.password)
+    const at = deps.now()
+
+    const mails: MailMessage[] = []
+    try {
+      await db.transaction(async (tx) => {
+        const existing = await findUserByEmail(tx, email)
+        if (existing) {
+          if (existing.status === 'active' && !existing.emailConfirmedAt) {
+            const token = await issueLink(tx, existing, 'confirm_email')
+            mails.push(
+              confirmationMail(target, {
+                to: existing.email,
+                firstName: existing.firstName,
+                token,
+              }),
+            )
+          }
+          return
+        }
+        const [org] = await tx
+          .insert(organizations)
+          .values({ name: input.organization.trim(), createdAt: at, updatedAt: at })
+          .returning()
+        if (!org) throw new Error('organization insert returned no row')
+        const [user] = await tx
+          .insert(users)
+          .values({
+            orgId: org.id,
+            email,
+            firstName: input.firstName.trim(),
+            lastName: input.lastName.trim(),
+            passwordHash,
+            role: 'admin',
+            status: 'active',
+            marketingConsent: input.marketing_consent,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning()
+        if (!user) throw new Error('user insert returned no row')
+        await tx.insert(licenses).values({ orgId: org.id, ...FREE_TIER, createdAt: at })
+        const token = await issueLink(tx, user, 'confirm_email')
+        mails.push(confirmationMail(target, { to: user.email, firstName: user.firstName, token }))
+      })
+    } catch (error) {
+      // a concurrent registration of the same address won the unique index: answer alike
+      if (!isUniqueViolation(error)) throw error
+      mails.length = 0
+    }
+    afterCommit(mails)
+    return { status: 'success' as const, msg: AUTH_TEXTS.registrationSent }
+  }
+
+  /** POST confirm_email/: consumes the link, confirms the address and signs the user in. */
+  async function confirmEmail(token: string): Promise<ConfirmEmailResponse> {
+    const result = await db.transaction(async (tx) => {
+      const link = await consumeLink(tx, 'confirm_email', token)
+      if (!link) return null
+      const [user] = await tx
+        .select()
+        .from(users)
+        .where(and(eq(users.id, link.userId), eq(users.orgId, link.orgId)))
+        .for('update')
+      if (user?.status !== 'active') return null
+      const at = deps.now()
+      await tx
+        .update(users)
+        .set({ emailConfirmedAt: user.emailConfirmedAt ?? at, lastLoginAt: at, updatedAt: at })
+        .where(eq(users.id, user.id))
+      await revokeLinks(tx, user.id, ['confirm_email'])
+      const pair = await startSession(tx, user)
+      return { pair, user }
+    })
+    if (!result) throw invalidLink(AUTH_TEXTS.confirmEmailFailed)
+    return {
+      access: result.pair.access,
+      refresh: result.pair.refresh,
+      user: toAccessUser(result.user),
+    }
+  }
+
+  /**
+   * POST admin/users/invite/ (admins). The license row is locked for the seat count, so parallel
+   * invites at the last seat give exactly one success (TI6); the invite is audited (TI7).
+   */
+  async function inviteUser(
+    auth: AuthContext,
+    input: InviteUserRequest,
+    requestId: string,
+  ): Promise<InviteUserResponse> {
+    const emailError = registrationEmailError(input.email)
+    if (emailError) {
+      throw apiError(400, emailError, { msg: emailError, code: ERROR_CODES.validation })
+    }
+    const email = normaliseEmail(input.email)
+    const orgId = auth.org.id
+    let outcome: { user: UserRow; mail: MailMessage } | ApiException
+    try {
+      outcome = await db.transaction(async (tx) => {
+        const [license] = await tx
+          .select()
+          .from(licenses)
+          .where(eq(licenses.orgId, orgId))
+          .for('update')
+        const existing = await findUserByEmail(tx, email)
+        let user: UserRow | undefined
+        const at = deps.now()
+        if (existing) {
+          if (existing.orgId !== orgId || existing.status !== 'invited') {
+            return apiError(409, AUTH_TEXTS.emailInUse, {
+              msg: AUTH_TEXTS.emailInUse,
+              code: ERROR_CODES.conflict,
+            })
+          }
+          // inviting an invited user again sends a new link; the old one dies (LT10)
+          user = existing
+        } else {
+          const [seats] = await tx
+            .select({ count: sql<number>`count(*)::int` })
+            .from(users)
+            .where(and(eq(users.orgId, orgId), ne(users.status, 'removed')))
+          const maxUsers = license?.maxUsers ?? FREE_TIER.maxUsers
+          if ((seats?.count ?? 0) >= maxUsers) {
+            return apiError(409, userLimitText(maxUsers), {
+              msg: userLimitText(maxUsers),
+              code: AUTH_ERROR_CODES.licenseLimit,
+            })
+          }
+          ;[user] = await tx
+            .insert(users)
+            .values({
+              orgId,
+              email,
+              firstName: input.first_name?.trim() ?? '',
+              lastName: input.last_name?.trim() ?? '',
+              role: input.role ?? 'member',
+              status: 'invited',
+              createdAt: at,
+              updatedAt: at,
+            })
+            .returning()
+        }
+        if (!user) throw new Error('user insert returned no row')
+        const token = await issueLink(tx, user, 'invite')
+        await tx.insert(auditEvents).values({
+          orgId,
+          actorId: auth.user.id,
+          action: existing ? 'user.reinvited' : 'user.invited',
+          target: `user:${user.id}`,
+          requestId,
+          detail: { role: user.role },
+          createdAt: at,
+        })
+        const [org] = await tx
+          .select({ name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, orgId))
+        const inviter = `${auth.user.firstName} ${auth.user.lastName}`.trim() || auth.user.email
+        const mail = inviteMail(target, {
+          to: user.email,
+          firstName: user.firstName,
+          organization: org?.name ?? 'your organisation',
+          inviter,
+          userId: user.id,
+          token,
+        })
+        return { user, mail }
+      })
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error
+      outcome = apiError(409, AUTH_TEXTS.emailInUse, {
+        msg: AUTH_TEXTS.emailInUse,
+        code: ERROR_CODES.conflict,
+      })
+    }
+    if (outcome instanceof ApiException) throw outcome
+    afterCommit([outcome.mail])
+    const { user } = outcome
+    return {
+      status: 'success',
+      user: {
+        id: user.id,
+        email: user.email,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        role: user.role,
+        status: user.status,
+      },
+    }
+  }
+
+  return { register, confirmEmail, inviteUser }
+}
+
+export type Registration = ReturnType<typeof createRegistration>
