@@ -141,33 +141,7 @@ export function TextField({
 }
 
 /** A labelled password field with the show/hide toggle. */
-export function PasswordField({
-  label,
-  value,
-  onValueChange,
-  error,
-  helper,
-  ...input
-}: Omit<ComponentProps<typeof PasswordInput>, 'value' | 'onChange'> & {
-  label: string
-  value: string
-  onValueChange: (value: string) => void
-  error?: string | null
-  helper?: ReactNode
-}) {
-  return (
-    <Field.Root invalid={Boolean(error)} className={fullWidth}>
-      <Field.Label>{label}</Field.Label>
-      <PasswordInput
-        {...input}
-        value={value}
-        onChange={(event) => onValueChange(event.target.value)}
-      />
-      {helper && !error && <Field.HelperText>{helper}</Field.HelperText>}
-      <Field.ErrorText>{error}</Field.ErrorText>
-    </Field.Root>
-  )
-}
+export { PasswordField } from '../../components/password/password-field.tsx'
 
 /**
  * A text query parameter of the current address. The router's default parser turns a number-like

@@ -1,7 +1,6 @@
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { MailX } from 'lucide-react'
-import { useEffect } from 'react'
 import { css, cx } from 'styled-system/css'
 import {
   confirmEmailMachine,
@@ -10,6 +9,7 @@ import {
 } from '../../../machines/confirm-email/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
+import { useEmitted } from '../../app/use-emitted.ts'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
 import { FormAlert, Pending, RedirectNote, StatusBadge, useSearchText } from './auth-parts.tsx'
 
@@ -34,17 +34,16 @@ function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
   const actor = useActorRef(props.logic, { input: { uuid: props.uuid } })
   const session = SessionContext.useActorRef()
   const navigate = useNavigate()
-  useEffect(() => {
-    const signedIn = actor.on('signedIn', (event) => {
-      session.send({ type: 'session.login', claims: event.claims })
-      void navigate({ to: '/', replace: true })
-    })
-    const leave = actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))
-    return () => {
-      signedIn.unsubscribe()
-      leave.unsubscribe()
-    }
-  }, [actor, session, navigate])
+  useEmitted(
+    () => [
+      actor.on('signedIn', (event) => {
+        session.send({ type: 'session.login', claims: event.claims })
+        void navigate({ to: '/', replace: true })
+      }),
+      actor.on('navigate', (event) => void navigate({ to: event.to, replace: true })),
+    ],
+    [actor, session, navigate],
+  )
 
   const screen = useSelector(actor, selectScreen)
   const error = useSelector(actor, selectError)

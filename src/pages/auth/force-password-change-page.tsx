@@ -1,7 +1,6 @@
 import { useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { KeyRound } from 'lucide-react'
-import { useEffect } from 'react'
 import { css } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
@@ -14,6 +13,8 @@ import {
 } from '../../../machines/force-password-change/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
+import { useEmitted } from '../../app/use-emitted.ts'
+import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
 import { FormAlert, PasswordField, Pending, StatusBadge } from './auth-parts.tsx'
@@ -39,14 +40,16 @@ export default function ForcePasswordChangePage({
   const actor = useActorRef(logic)
   const session = SessionContext.useActorRef()
   const navigate = useNavigate()
-  useEffect(() => {
-    // the new tokens are stored: the session starts again on them, then the app opens
-    const sub = actor.on('signedIn', (event) => {
-      session.send({ type: 'session.login', claims: event.claims })
-      void navigate({ to: '/', replace: true })
-    })
-    return () => sub.unsubscribe()
-  }, [actor, session, navigate])
+  // the new tokens are stored: the session starts again on them, then the app opens
+  useEmitted(
+    () => [
+      actor.on('signedIn', (event) => {
+        session.send({ type: 'session.login', claims: event.claims })
+        void navigate({ to: '/', replace: true })
+      }),
+    ],
+    [actor, session, navigate],
+  )
 
   const changed = useSelector(actor, selectIsChanged)
   const password = useSelector(actor, selectPassword)
@@ -69,36 +72,17 @@ export default function ForcePasswordChangePage({
           <KeyRound />
         </StatusBadge>
       </div>
-      <form
-        className={authStyles.form}
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          actor.send({ type: 'submit' })
-        }}
+      <NewPasswordForm
+        password={password}
+        confirm={confirm}
+        busy={submitting}
+        submitLabel="Change Password"
+        onPassword={(value) => actor.send({ type: 'password.change', value })}
+        onConfirm={(value) => actor.send({ type: 'confirm.change', value })}
+        onSubmit={() => actor.send({ type: 'submit' })}
       >
-        <PasswordField
-          label="New password"
-          name="new_password"
-          autoComplete="new-password"
-          value={password}
-          onValueChange={(value) => actor.send({ type: 'password.change', value })}
-          helper={AUTH_TEXTS.passwordHint}
-          disabled={submitting}
-        />
-        <PasswordField
-          label="Confirm password"
-          name="confirm_password"
-          autoComplete="new-password"
-          value={confirm}
-          onValueChange={(value) => actor.send({ type: 'confirm.change', value })}
-          disabled={submitting}
-        />
         {error && <FormAlert>{error}</FormAlert>}
-        <Button type="submit" size="lg" className={fullWidth} loading={submitting}>
-          Change Password
-        </Button>
-      </form>
+      </NewPasswordForm>
     </AuthLayout>
   )
 }

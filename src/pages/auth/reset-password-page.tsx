@@ -1,7 +1,6 @@
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { CircleCheck, MailCheck, TimerOff, Unlink } from 'lucide-react'
-import { useEffect } from 'react'
 import { css } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
@@ -17,6 +16,8 @@ import {
   selectScreen,
 } from '../../../machines/reset-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { useEmitted } from '../../app/use-emitted.ts'
+import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
 import {
@@ -60,10 +61,10 @@ export default function ResetPasswordPage({
 function ResetPasswordFlow(props: { logic: ResetPasswordLogic; uid?: string; token?: string }) {
   const actor = useActorRef(props.logic, { input: { uid: props.uid, token: props.token } })
   const navigate = useNavigate()
-  useEffect(() => {
-    const sub = actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))
-    return () => sub.unsubscribe()
-  }, [actor, navigate])
+  useEmitted(
+    () => [actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))],
+    [actor, navigate],
+  )
 
   const screen = useSelector(actor, selectScreen)
   const email = useSelector(actor, selectEmail)
@@ -195,36 +196,17 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; uid?: string; tok
             </Link>
           }
         >
-          <form
-            className={authStyles.form}
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault()
-              actor.send({ type: 'submit' })
-            }}
+          <NewPasswordForm
+            password={password}
+            confirm={confirm}
+            busy={busy}
+            submitLabel="Reset Password"
+            onPassword={(value) => actor.send({ type: 'password.change', value })}
+            onConfirm={(value) => actor.send({ type: 'confirm.change', value })}
+            onSubmit={() => actor.send({ type: 'submit' })}
           >
-            <PasswordField
-              label="New password"
-              name="new_password"
-              autoComplete="new-password"
-              value={password}
-              onValueChange={(value) => actor.send({ type: 'password.change', value })}
-              helper={AUTH_TEXTS.passwordHint}
-              disabled={busy}
-            />
-            <PasswordField
-              label="Confirm password"
-              name="confirm_password"
-              autoComplete="new-password"
-              value={confirm}
-              onValueChange={(value) => actor.send({ type: 'confirm.change', value })}
-              disabled={busy}
-            />
             {formError && <FormAlert>{formError}</FormAlert>}
-            <Button type="submit" size="lg" className={fullWidth} loading={busy}>
-              Reset Password
-            </Button>
-          </form>
+          </NewPasswordForm>
         </AuthLayout>
       )
   }

@@ -1,7 +1,6 @@
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { CircleCheck, Unlink } from 'lucide-react'
-import { useEffect } from 'react'
 import { css, cx } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
@@ -14,6 +13,8 @@ import {
   setPasswordMachine,
 } from '../../../machines/set-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { useEmitted } from '../../app/use-emitted.ts'
+import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
 import {
@@ -47,10 +48,10 @@ export default function SetPasswordPage({ logic = defaultLogic }: { logic?: SetP
 function SetPasswordFlow(props: { logic: SetPasswordLogic; uid?: string; token?: string }) {
   const actor = useActorRef(props.logic, { input: { uid: props.uid, token: props.token } })
   const navigate = useNavigate()
-  useEffect(() => {
-    const sub = actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))
-    return () => sub.unsubscribe()
-  }, [actor, navigate])
+  useEmitted(
+    () => [actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))],
+    [actor, navigate],
+  )
 
   const screen = useSelector(actor, selectScreen)
   const linkError = useSelector(actor, selectLinkError)
@@ -111,36 +112,17 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; uid?: string; token?:
             </Link>
           }
         >
-          <form
-            className={authStyles.form}
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault()
-              actor.send({ type: 'submit' })
-            }}
+          <NewPasswordForm
+            password={password}
+            confirm={confirm}
+            busy={submitting}
+            submitLabel="Set Password"
+            onPassword={(value) => actor.send({ type: 'password.change', value })}
+            onConfirm={(value) => actor.send({ type: 'confirm.change', value })}
+            onSubmit={() => actor.send({ type: 'submit' })}
           >
-            <PasswordField
-              label="New password"
-              name="new_password"
-              autoComplete="new-password"
-              value={password}
-              onValueChange={(value) => actor.send({ type: 'password.change', value })}
-              helper={AUTH_TEXTS.passwordHint}
-              disabled={submitting}
-            />
-            <PasswordField
-              label="Confirm password"
-              name="confirm_password"
-              autoComplete="new-password"
-              value={confirm}
-              onValueChange={(value) => actor.send({ type: 'confirm.change', value })}
-              disabled={submitting}
-            />
             {formError && <FormAlert>{formError}</FormAlert>}
-            <Button type="submit" size="lg" className={fullWidth} loading={submitting}>
-              Set Password
-            </Button>
-          </form>
+          </NewPasswordForm>
         </AuthLayout>
       )
   }
