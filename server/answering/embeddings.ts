@@ -1,9 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { type EmbeddingModel, embedMany } from 'ai'
-import type { PassageLocation } from '../../contract/knowledge.ts'
-import type { Database } from '../db/index.ts'
-import type { Logger } from '../logger.ts'
-import { filePassageHit, type PassageHit } from './engine.ts'
+import type { PassageHit } from './types.ts'
 
 /**
  * Optional embeddings (EMBEDDING_MODEL on an OpenAI-compatible endpoint): every document passage
@@ -78,119 +75,6 @@ export function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0
   for (let i = 0; i < n; i++) sum += (a[i] as number) * (b[i] as number)
   return sum
-}
-
-/**
- * Gives a vector to every passage of the organisation (or of one file) that has none from this
- * model. Returns how many were embedded. A model that fails leaves the passages as they were:
- * they are still found by their words, and the next run tries again.
- */
-export async function embedMissing(
-  database: Database,
-  embedder: Embedder,
-  logger: Logger,
-  scope: { orgId: number; fileId?: number },
-): Promise<number> {
-  const values: unknown[] = [scope.orgId, embedder.name]
-  if (scope.fileId !== undefined) values.push(scope.fileId)
-  let done = 0
-  for (;;) {
-    const { rows } = await database.pool.query<{ id: string; text: string }>(
-      `select id, text from file_passages
-        where org_id = $1 and qa_question is null
-          and (embedding is null or embedding_model is distinct from $2)
-          ${scope.fileId !== undefined ? 'and file_id = $3' : ''}
-        order by id limit 512`,
-      values,
-    )
-    if (!rows.length) return done
-    let vectors: Float32Array[]
-    try {
-      vectors = await embedder.embed(rows.map((row) => row.text))
-    } catch (error) {
-      logger.warn({ err: String(error), ...scope }, 'embedding failed; passages stay lexical')
-      return done
-    }
-    await database.pool.query(
-      `update file_passages p set embedding = t.embedding::real[], embedding_model = $3
-         from (select unnest($1::bigint[]) as id, unnest($2::text[]) as embedding) t
-        where p.id = t.id and p.org_id = $4`,
-      [
-        rows.map((row) => row.id),
-        vectors.map((vector) => `{${Array.from(vector).join(',')}}`),
-        embedder.name,
-        scope.orgId,
-      ],
-    )
-    done += rows.length
-  }
-}
-
-/**
- * Whether the database has pgvector: its inner-product operator then ranks the passages (in C,
- * over the stored arrays cast to vectors); otherwise a dot product over real[] in plain SQL.
- * The extension is used where an administrator installed it or where it can be created; it is
- * looked up once per database.
- */
-const pgvector = new WeakMap<Database, Promise<boolean>>()
-
-export function hasPgvector(database: Database): Promise<boolean> {
-  let known = pgvector.get(database)
-  if (!known) {
-    known = (async () => {
-      const { rows } = await database.pool.query<{ installed: boolean; available: boolean }>(
-        `select exists (select 1 from pg_extension where extname = 'vector') as installed,
-                exists (select 1 from pg_available_extensions where name = 'vector') as available`,
-      )
-      if (rows[0]?.installed) return true
-      if (!rows[0]?.available) return false
-      try {
-        await database.pool.query('create extension if not exists vector')
-        return true
-      } catch {
-        return false // not allowed to create it: plain SQL it is
-      }
-    })().catch(() => false)
-    pgvector.set(database, known)
-  }
-  return known
-}
-
-/** Passages closest to a vector, computed in SQL (single calls: regenerate, section operations). */
-export async function semanticSearch(
-  database: Database,
-  orgId: number,
-  embedder: Embedder,
-  vector: Float32Array,
-  options: { limit?: number; fileIds?: number[] } = {},
-): Promise<PassageHit[]> {
-  const values: unknown[] = [
-    orgId,
-    embedder.name,
-    `{${Array.from(vector).join(',')}}`,
-    options.limit ?? 12,
-  ]
-  if (options.fileIds?.length) values.push(options.fileIds)
-  const score = (await hasPgvector(database))
-    ? // <#> is the negative inner product; vectors of one model share their dimension
-      '-(p.embedding::vector <#> $3::real[]::vector)'
-    : '(select sum(a * b) from unnest(p.embedding, $3::real[]) as v(a, b))'
-  const { rows } = await database.pool.query<{
-    id: string
-    file_id: string
-    name: string
-    text: string
-    location: PassageLocation
-    score: number
-  }>(
-    `select p.id, p.file_id, f.name, p.text, p.location, ${score} as score
-       from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
-      where p.org_id = $1 and p.embedding_model = $2 and p.qa_question is null
-        ${options.fileIds?.length ? 'and p.file_id = any($5::bigint[])' : ''}
-      order by score desc limit $4`,
-    values,
-  )
-  return rows.map((row) => filePassageHit(row, Number(row.score)))
 }
 
 /** Two rankings of passages as one (reciprocal rank fusion), best first. */

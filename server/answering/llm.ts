@@ -3,7 +3,6 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { generateText, type LanguageModel, Output } from 'ai'
 import { z } from 'zod'
 import type { Citation } from '../../contract/questionnaires.ts'
-import type { Database } from '../db/index.ts'
 import { apiError } from '../http/errors.ts'
 import type { Logger } from '../logger.ts'
 import {
@@ -100,8 +99,14 @@ export function sanitize(text: string, evidence: string) {
   return { text: stripped, foreign }
 }
 
+/** The model's token usage per organisation and day, kept by whoever hands it in (the store). */
+export interface LlmUsage {
+  spend(orgId: number, tokens: number): Promise<void>
+  tokensToday(orgId: number): Promise<number>
+}
+
 export function createLlmEngine(options: {
-  database: Database
+  usage: LlmUsage
   logger: Logger
   settings: LlmSettings
   /** Tests pass the SDK's mock model; otherwise the OpenAI-compatible provider is used. */
@@ -121,19 +126,11 @@ export function createLlmEngine(options: {
   const log = options.logger.child({ component: 'llm' })
 
   async function spend(orgId: number, tokens: number) {
-    await options.database.pool.query(
-      `insert into llm_usage (org_id, day, tokens) values ($1, current_date, $2)
-       on conflict (org_id, day) do update set tokens = llm_usage.tokens + excluded.tokens`,
-      [orgId, tokens],
-    )
+    await options.usage.spend(orgId, tokens)
   }
 
   async function checkBudget(orgId: number) {
-    const { rows } = await options.database.pool.query<{ tokens: string }>(
-      'select tokens from llm_usage where org_id = $1 and day = current_date',
-      [orgId],
-    )
-    if (Number(rows[0]?.tokens ?? 0) >= settings.dailyTokens)
+    if ((await options.usage.tokensToday(orgId)) >= settings.dailyTokens)
       throw apiError(429, LLM_TEXTS.budget, { code: 'llm_budget' })
   }
 

@@ -1,10 +1,11 @@
 import type { LanguageModel } from 'ai'
 import { createEmbedder, type EmbeddingOptions } from '../answering/embeddings.ts'
 import { createLlmEngine, DEFAULT_LLM_SETTINGS, type LlmSettings } from '../answering/llm.ts'
-import { createAnsweringService, GENERATE_JOB } from '../modules/answering/service.ts'
 import type { Database } from '../db/index.ts'
 import type { ParseLimits } from '../ingest/index.ts'
 import type { Logger } from '../logger.ts'
+import { createAnsweringService, GENERATE_JOB } from '../modules/answering/service.ts'
+import { llmUsage } from '../modules/answering/store.ts'
 import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
 import { createRepositoryService, INGEST_JOB } from '../modules/repository/service.ts'
 import type { Storage } from '../storage/index.ts'
@@ -35,7 +36,7 @@ export interface LlmOptions {
 export function llmEngineOf(deps: Pick<JobDeps, 'database' | 'logger' | 'llm'>) {
   if (!deps.llm?.settings && !deps.llm?.model) return undefined
   return createLlmEngine({
-    database: deps.database,
+    usage: llmUsage(deps.database),
     logger: deps.logger,
     settings: deps.llm.settings ?? {
       baseUrl: 'http://127.0.0.1:1',

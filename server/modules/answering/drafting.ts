@@ -1,4 +1,4 @@
-import { fuse, semanticSearch } from '../../answering/embeddings.ts'
+import { fuse } from '../../answering/embeddings.ts'
 import {
   answerFromEvidence,
   type Candidate,
@@ -6,7 +6,6 @@ import {
   type Library,
   type PassageHit,
   type PassageIndex,
-  searchPassages,
 } from '../../answering/engine.ts'
 import { toEvidence } from '../../answering/llm.ts'
 import type { Change } from '../questionnaires/service.ts'
@@ -18,6 +17,7 @@ import {
   type QuestionDb,
   stateOf,
 } from './shared.ts'
+import { searchPassages, semanticSearch } from './store.ts'
 
 /**
  * Drafting one question's answer: evidence from the library, the passages (by words and, with an embedding model, by meaning) and the engines; writing its candidates.

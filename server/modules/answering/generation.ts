@@ -1,7 +1,6 @@
 import { fillText } from '../../../contract/knowledge.ts'
 import { type AnswerStatus, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
-import { embedMissing } from '../../answering/embeddings.ts'
-import { type EngineAnswer, loadLibrary, loadPassageIndex } from '../../answering/engine.ts'
+import type { EngineAnswer } from '../../answering/engine.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import type { Change } from '../questionnaires/service.ts'
@@ -15,6 +14,7 @@ import {
   HUMAN,
   type QuestionDb,
 } from './shared.ts'
+import { embedMissing, loadLibrary, loadPassageIndex } from './store.ts'
 
 /**
  * Generation as a job: one run per questionnaire at a time, leased to one process, resumable after a crash with honest progress (DU2), never touching answers a person edited or approved.

@@ -3,7 +3,6 @@ import {
   type OperationKind,
   QUESTIONNAIRE_TEXTS,
 } from '../../../contract/questionnaires.ts'
-import { loadLibrary, searchPassages } from '../../answering/engine.ts'
 import { toEvidence } from '../../answering/llm.ts'
 import { sentences, terms } from '../../answering/text.ts'
 import { apiError, notFound } from '../../http/errors.ts'
@@ -18,6 +17,7 @@ import {
   type Queryable,
   type QuestionDb,
 } from './shared.ts'
+import { loadLibrary, searchPassages } from './store.ts'
 
 /**
  * Review operations on one answer or a section: regenerate, apply consistency, shorten, examples and custom instructions; each is one operation in the history and one undo.

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
 import { fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
-import { type Embedder, embedMissing } from '../../answering/embeddings.ts'
+import type { Embedder } from '../../answering/embeddings.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import {
@@ -16,6 +16,7 @@ import type { Jobs } from '../../jobs/index.ts'
 import type { Logger } from '../../logger.ts'
 import { safeFetch, UrlFetchError } from '../../net/safe-fetch.ts'
 import type { Storage, TempFile } from '../../storage/index.ts'
+import { embedMissing } from '../answering/store.ts'
 
 /**
  * The repository: files an organisation keeps, their blobs, and their ingestion into passages.

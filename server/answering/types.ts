@@ -1,0 +1,81 @@
+import type { PassageLocation } from '../../contract/knowledge.ts'
+import type { Citation } from '../../contract/questionnaires.ts'
+
+/** What the engines take and give: library entries, passages, candidates and answers. */
+
+export interface LibraryEntry {
+  source: 'qa' | 'file'
+  /** The Q&A item, or the passage. */
+  id: number
+  fileId: number | null
+  title: string
+  question: string
+  answer: string
+  detail: string
+  dropdown: string | null
+  location: PassageLocation | null
+}
+
+export interface Candidate {
+  text: string
+  choice: string | null
+  confidence: number
+  citations: Citation[]
+  /**
+   * Set when the engine declines to pick (the organisation's own records disagree): why, for the
+   * reviewer. Such a candidate is stored as 'no answer' with its sources; the answers it declined
+   * to choose between follow it as candidates.
+   */
+  withheld?: string
+  /** Why the engine gave this answer, where the reviewer should know before approving it. */
+  reason?: string
+}
+
+export interface EngineAnswer {
+  candidates: Candidate[]
+  /** Why there is no answer; null when there are candidates. */
+  note: string | null
+}
+
+export interface QuestionInput {
+  text: string
+  vocabulary: string[] | null
+}
+
+export interface PassageHit {
+  id: number
+  fileId: number | null
+  source: 'file' | 'data' | 'evidence' | 'qa'
+  title: string
+  text: string
+  location: PassageLocation | null
+  rank: number
+}
+
+/** Why a Yes rests on a document rather than on an answer to this question. */
+export const STATED =
+  'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.'
+export const CORROBORATED =
+  'Yes because a document states this practice and you answered Yes to a related question (both cited). No answer of yours covers this question itself: check before approving.'
+
+export const NO_EVIDENCE = 'No answer: the knowledge base holds no evidence for this question.'
+
+/** A document passage row (with its file's name) as a hit. */
+export function filePassageHit(
+  row: { id: string; file_id: string; name: string; text: string; location: PassageLocation },
+  rank: number,
+): PassageHit {
+  return {
+    id: Number(row.id),
+    fileId: Number(row.file_id),
+    source: 'file',
+    title: row.name,
+    text: row.text,
+    location: row.location,
+    rank,
+  }
+}
+
+/** The source a library entry speaks for: one vote per file or Q&A item. */
+export const sourceOf = (entry: LibraryEntry) =>
+  entry.source === 'qa' ? `qa${entry.id}` : `file${entry.fileId ?? entry.id}`
