@@ -4,7 +4,6 @@ import type { ComponentProps, ReactNode } from 'react'
 import { css, cva, cx } from 'styled-system/css'
 import { Button, type ButtonProps } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
-import { PasswordInput } from '../../components/ui/password-input.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { authStyles } from './auth-layout.tsx'
 

@@ -15,9 +15,8 @@ import { accountActors } from '../../api/account-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
-import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
-import { FormAlert, PasswordField, Pending, StatusBadge } from './auth-parts.tsx'
+import { FormAlert, Pending, StatusBadge } from './auth-parts.tsx'
 
 /** The forced-change machine with the real API call; tests pass their own `logic`. */
 export const createForcePasswordChangeLogic = (actors = accountActors()) =>

@@ -23,7 +23,6 @@ import { AuthLayout, authStyles } from './auth-layout.tsx'
 import {
   FormAlert,
   NavButton,
-  PasswordField,
   Pending,
   RedirectNote,
   StatusBadge,

@@ -2,7 +2,6 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { CircleCheck, Unlink } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
-import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
   selectConfirm,
   selectFormError,
@@ -15,16 +14,8 @@ import {
 import { accountActors } from '../../api/account-actors.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
-import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
-import {
-  FormAlert,
-  NavButton,
-  PasswordField,
-  Pending,
-  StatusBadge,
-  useSearchText,
-} from './auth-parts.tsx'
+import { FormAlert, NavButton, Pending, StatusBadge, useSearchText } from './auth-parts.tsx'
 
 /** The set-password machine with the real API call; tests pass their own `logic`. */
 export const createSetPasswordLogic = (actors = accountActors()) =>

@@ -1,14 +1,8 @@
-import { Portal } from '@ark-ui/react/portal'
-import { Link } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
-import { ClipboardList, Columns3, MoreHorizontal, Trash2, Upload, X } from 'lucide-react'
-import { type DragEvent, useEffect, useRef, useState } from 'react'
+import { ClipboardList, Trash2, Upload, X } from 'lucide-react'
+import { type DragEvent, useRef, useState } from 'react'
 import { css, cx } from 'styled-system/css'
-import {
-  QUESTIONNAIRE_ACCEPT,
-  type Questionnaire,
-  type QuestionnaireStatus,
-} from '../../../contract/questionnaires.ts'
+import { QUESTIONNAIRE_ACCEPT } from '../../../contract/questionnaires.ts'
 import {
   questionnaireListMachine,
   selectIsConfirming,
@@ -22,38 +16,19 @@ import {
 } from '../../../machines/questionnaire-list/index.ts'
 import { questionnaireListActors } from '../../api/questionnaire-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
+import { useEmitted } from '../../app/use-emitted.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
-import * as Menu from '../../components/ui/menu.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { formatExact, formatRelative } from '../../lib/format.ts'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
+import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row.tsx'
 
 export const createQuestionnaireListLogic = (actors = questionnaireListActors()) =>
   questionnaireListMachine.provide({ actors })
 
-const STATUS: Record<QuestionnaireStatus, { label: string; className: string }> = {
-  queued: { label: 'Queued', className: css({ colorPalette: 'gray' }) },
-  analyzing: { label: 'Analysing', className: css({ colorPalette: 'blue' }) },
-  ready: { label: 'Ready', className: css({ colorPalette: 'green' }) },
-  generating: { label: 'Generating', className: css({ colorPalette: 'blue' }) },
-  failed: { label: 'Failed', className: css({ colorPalette: 'red' }) },
-}
-
-const badge = css({
-  display: 'inline-flex',
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  textStyle: 'xs',
-  fontWeight: 'medium',
-  bg: 'colorPalette.a3',
-  color: 'colorPalette.text',
-  whiteSpace: 'nowrap',
-})
 const drop = css({
   display: 'flex',
   flexDirection: { base: 'column', sm: 'row' },
@@ -119,16 +94,6 @@ const table = css({
   },
   '& tr:last-child td': { borderBottomWidth: '0' },
 })
-const hideSmall = css({ display: { base: 'none', md: 'table-cell' } })
-const nameLink = css({
-  fontWeight: 'medium',
-  color: 'fg.default',
-  _hover: { textDecoration: 'underline' },
-  overflowWrap: 'anywhere',
-})
-const muted = css({ color: 'fg.muted', textStyle: 'xs' })
-const numeric = css({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' })
-
 export default function QuestionnairesPage(props: {
   logic?: ReturnType<typeof createQuestionnaireListLogic>
 }) {
@@ -146,8 +111,8 @@ export default function QuestionnairesPage(props: {
   const picker = useRef<HTMLInputElement>(null)
   const [over, setOver] = useState(false)
 
-  useEffect(() => {
-    const subs = [
+  useEmitted(
+    () => [
       list.on('uploaded', (event) => {
         toaster.send({
           type: 'toast.show',
@@ -167,11 +132,9 @@ export default function QuestionnairesPage(props: {
       list.on('failed', (event) =>
         toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.error } }),
       ),
-    ]
-    return () => {
-      for (const sub of subs) sub.unsubscribe()
-    }
-  }, [list, toaster])
+    ],
+    [list, toaster],
+  )
 
   const addFiles = (files: FileList | null) => {
     if (files?.length) list.send({ type: 'files.add', files: [...files] })
@@ -345,87 +308,5 @@ export default function QuestionnairesPage(props: {
         onCancel={() => list.send({ type: 'delete.cancel' })}
       />
     </>
-  )
-}
-
-function Row(props: {
-  item: Questionnaire
-  checked: boolean
-  onToggle: () => void
-  onDelete: () => void
-}) {
-  const { item } = props
-  const status = STATUS[item.status]
-  const running =
-    item.status === 'queued' || item.status === 'analyzing' || item.status === 'generating'
-  const percent = item.questions ? Math.round((item.answered / item.questions) * 100) : 0
-  return (
-    <tr data-testid="questionnaire-row">
-      <td>
-        <input
-          type="checkbox"
-          aria-label={`Select ${item.name}`}
-          checked={props.checked}
-          onChange={props.onToggle}
-        />
-      </td>
-      <td>
-        <Link to="/questionnaire/$id" params={{ id: item.id }} className={nameLink}>
-          {item.name}
-        </Link>
-        <p className={cx(muted, css({ display: { base: 'block', md: 'none' } }))}>
-          {item.questions.toLocaleString()} questions · {item.answered.toLocaleString()} answered
-        </p>
-        {item.unsure_tabs > 0 && item.status === 'ready' && (
-          <p className={cx(muted, css({ display: 'flex', gap: '1', alignItems: 'center' }))}>
-            <Columns3 size={12} /> Check mapping
-          </p>
-        )}
-      </td>
-      <td>
-        <span className={cx(badge, status.className)}>{status.label}</span>
-        {item.status === 'failed' && item.error && (
-          <p className={css({ color: 'fg.error', textStyle: 'xs', mt: '1', maxW: '20rem' })}>
-            {item.error}
-          </p>
-        )}
-      </td>
-      <td className={hideSmall}>
-        {running ? (
-          <LinearProgress
-            value={item.progress}
-            size="sm"
-            label={item.progress_label ?? status.label}
-            className={css({ minW: '10rem' })}
-          />
-        ) : (
-          <span className={muted}>{item.status === 'ready' ? `${percent}% answered` : '—'}</span>
-        )}
-      </td>
-      <td className={cx(numeric, hideSmall)}>{item.questions.toLocaleString()}</td>
-      <td className={cx(numeric, hideSmall)}>{item.answered.toLocaleString()}</td>
-      <td className={cx(numeric, hideSmall)}>{item.approved.toLocaleString()}</td>
-      <td className={cx(hideSmall, muted)} title={formatExact(item.created_at)}>
-        {formatRelative(item.created_at)}
-      </td>
-      <td>
-        <Menu.Root positioning={{ placement: 'bottom-end' }}>
-          <Menu.Trigger asChild>
-            <IconButton variant="ghost" size="sm" aria-label={`Actions for ${item.name}`}>
-              <MoreHorizontal />
-            </IconButton>
-          </Menu.Trigger>
-          <Portal>
-            <Menu.Positioner>
-              <Menu.Content>
-                <Menu.Item value="delete" onClick={props.onDelete}>
-                  <Trash2 /> Delete
-                </Menu.Item>
-              </Menu.Content>
-            </Menu.Positioner>
-          </Portal>
-        </Menu.Root>
-      </td>
-    </tr>
   )
 }
