@@ -1,0 +1,105 @@
+import type { ImportMapping } from '../../../contract/knowledge.ts'
+import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { apiError } from '../../http/errors.ts'
+import { cleanTags } from '../repository/service.ts'
+import { type KnowledgeDeps, questionKey } from './shared.ts'
+
+/**
+ * Importing Q&A items from a spreadsheet: every row checked first, then all stored in one transaction or none.
+ */
+export function createQaImport(deps: KnowledgeDeps) {
+  const { pool } = deps.database
+
+  /* ------------------------------------------------------------ Q&A items */
+
+  async function importQa(
+    orgId: number,
+    userId: number,
+    sheets: { name: string; rows: string[][] }[],
+    mapping: Required<ImportMapping>,
+    filename: string,
+  ) {
+    const sheet = sheets.find((s) => s.name === mapping.sheet)
+    if (!sheet)
+      throw apiError(400, KNOWLEDGE_TEXTS.importSheetMissing.replace('{sheet}', mapping.sheet), {
+        code: 'validation_error',
+      })
+    const col = (key: string | null) =>
+      key ? [...key].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1 : -1
+    const q = col(mapping.question)
+    const a = col(mapping.answer)
+    const d = col(mapping.dropdown)
+    const t = col(mapping.tags_column)
+    const items = new Map<
+      string,
+      { question: string; answer: string; dropdown: string | null; tags: string[] }
+    >()
+    let skipped = 0
+    for (const row of sheet.rows.slice(mapping.header_row)) {
+      const question = row[q]?.trim() ?? ''
+      const dropdown = d >= 0 ? row[d]?.trim() || null : null
+      const answer = row[a]?.trim() || dropdown || ''
+      if (!question || !answer) {
+        if (row.some((cell) => cell.trim())) skipped += 1
+        continue
+      }
+      const rowTags = t >= 0 ? (row[t] ?? '').split(/[,;]/) : []
+      items.set(questionKey(question), {
+        question: question.slice(0, 4000),
+        answer: answer.slice(0, 20_000),
+        dropdown: dropdown ? dropdown.slice(0, 100) : null,
+        tags: cleanTags([...mapping.tags, ...rowTags]).slice(0, 20),
+      })
+    }
+    if (!items.size) throw apiError(400, KNOWLEDGE_TEXTS.importNoRows, { code: 'validation_error' })
+    const client = await pool.connect()
+    let created = 0
+    let updated = 0
+    try {
+      await client.query('begin')
+      for (const [key, item] of items) {
+        const existing = await client.query<{ id: string }>(
+          'select id from kb_qa_items where org_id = $1 and question_key = $2 order by id limit 1 for update',
+          [orgId, key],
+        )
+        if (existing.rows[0]) {
+          await client.query(
+            `update kb_qa_items set question = $3, answer = $4, dropdown_value = $5, tags = $6, source = $7, updated_by = $8, updated_at = now()
+              where org_id = $1 and id = $2`,
+            [
+              orgId,
+              existing.rows[0].id,
+              item.question,
+              item.answer,
+              item.dropdown,
+              item.tags,
+              filename,
+              userId,
+            ],
+          )
+          updated += 1
+        } else {
+          await client.query(
+            `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+            [orgId, item.question, item.answer, item.dropdown, item.tags, filename, key, userId],
+          )
+          created += 1
+        }
+      }
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+    return { created, updated, skipped }
+  }
+
+  /* ------------------------------------------------------------ search */
+
+  return { importQa }
+}
+
+export type QaImport = ReturnType<typeof createQaImport>

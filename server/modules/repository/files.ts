@@ -1,0 +1,294 @@
+import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
+import { fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { apiError, notFound } from '../../http/errors.ts'
+import { detectFileKind, kindFromName } from '../../ingest/index.ts'
+import type { TempFile } from '../../storage/index.ts'
+import {
+  cleanTags,
+  displayName,
+  FILE_COLUMNS,
+  type FileRow,
+  INGEST_JOB,
+  type RepositoryDeps,
+  toFile,
+} from './shared.ts'
+
+/**
+ * The repository's files as records: list, upload (within the license's limit, TI6), add by URL, tags, delete, reprocess, download and statistics. Reading them is a job (ingestion.ts).
+ */
+export function createFiles(deps: RepositoryDeps) {
+  const { pool } = deps.database
+
+  async function getFile(orgId: number, id: number): Promise<RepositoryFile> {
+    const { rows } = await pool.query<FileRow>(
+      `select ${FILE_COLUMNS} from repository_files f left join users u on u.id = f.created_by
+        where f.org_id = $1 and f.id = $2`,
+      [orgId, id],
+    )
+    const row = rows[0]
+    if (!row) throw notFound(KNOWLEDGE_TEXTS.fileNotFound)
+    return toFile(row)
+  }
+
+  async function list(
+    orgId: number,
+    query: {
+      page: number
+      page_size: number
+      q?: string
+      tag?: string
+      kind?: FileKind
+      status?: FileStatus
+      ordering: string
+    },
+  ) {
+    const where = ['f.org_id = $1']
+    const values: unknown[] = [orgId]
+    if (query.q?.trim()) {
+      values.push(`%${query.q.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`)
+      where.push(`(f.name ilike $${values.length} or f.source_url ilike $${values.length})`)
+    }
+    if (query.tag) {
+      values.push(query.tag.toLowerCase())
+      where.push(`exists (select 1 from unnest(f.tags) t where lower(t) = $${values.length})`)
+    }
+    if (query.kind) {
+      values.push(query.kind)
+      where.push(`f.kind = $${values.length}`)
+    }
+    if (query.status) {
+      values.push(query.status)
+      where.push(`f.status = $${values.length}`)
+    }
+    const orderings: Record<string, string> = {
+      '-created_at': 'f.created_at desc, f.id desc',
+      created_at: 'f.created_at asc, f.id asc',
+      name: 'lower(f.name) asc, f.id asc',
+      '-name': 'lower(f.name) desc, f.id desc',
+      size: 'f.size_bytes asc, f.id asc',
+      '-size': 'f.size_bytes desc, f.id desc',
+    }
+    const order = orderings[query.ordering] ?? orderings['-created_at']
+    // the page and the total in one statement: the count is a subquery run once, so that only
+    // the page's rows are joined and read out; a page past the end asks for the count alone
+    const counting = `select count(*) from repository_files f where ${where.join(' and ')}`
+    const { rows } = await pool.query<FileRow & { total: number }>(
+      `select ${FILE_COLUMNS}, (${counting}) as total
+         from repository_files f left join users u on u.id = f.created_by
+        where ${where.join(' and ')} order by ${order}
+        limit $${values.length + 1} offset $${values.length + 2}`,
+      [...values, query.page_size, (query.page - 1) * query.page_size],
+    )
+    let count = rows[0]?.total ?? 0
+    if (rows.length === 0 && query.page > 1) {
+      const counted = await pool.query<{ count: number }>(counting, values)
+      count = counted.rows[0]?.count ?? 0
+    }
+    return { count, results: rows.map(toFile) }
+  }
+
+  /** Locks the org's license row and refuses when `adding` more files would pass max_repository (TI6). */
+  async function reserve(client: { query: typeof pool.query }, orgId: number, adding: number) {
+    const { rows } = await client.query<{ max_repository: number }>(
+      'select max_repository from licenses where org_id = $1 for update',
+      [orgId],
+    )
+    const limit = rows[0]?.max_repository
+    if (limit === undefined || limit === null || limit < 0) return
+    const used = await client.query<{ count: string }>(
+      'select count(*) from repository_files where org_id = $1',
+      [orgId],
+    )
+    if (Number(used.rows[0]?.count ?? 0) + adding > limit) {
+      throw apiError(403, fillText(KNOWLEDGE_TEXTS.repositoryFull, { limit }), {
+        code: 'limit_reached',
+      })
+    }
+  }
+
+  async function queue(ids: number[]) {
+    if (!deps.jobs) return
+    for (const id of ids) {
+      await deps.jobs.send(INGEST_JOB, { fileId: id }, { retryLimit: 1, retryDelay: 5 })
+    }
+  }
+
+  /** Stores uploaded temp files as new repository files, all or nothing. */
+  async function addUploads(
+    orgId: number,
+    userId: number,
+    uploads: { temp: TempFile; filename: string }[],
+    tags: string[],
+  ): Promise<RepositoryFile[]> {
+    const detected: { kind: FileKind; mime: string }[] = []
+    for (const upload of uploads) {
+      const name = displayName(upload.filename)
+      if (upload.temp.size === 0)
+        throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
+      const result = await detectFileKind(upload.temp.path, name)
+      if (!result.ok && result.reason === 'unsafe') {
+        throw apiError(
+          422,
+          fillText(KNOWLEDGE_TEXTS.unsafePackage, { name, reason: result.message }),
+          {
+            code: 'unsafe_file',
+          },
+        )
+      }
+      if (!result.ok) {
+        const claimed = kindFromName(name)
+        const text =
+          result.reason === 'mismatch' && claimed
+            ? fillText(KNOWLEDGE_TEXTS.typeMismatch, { name, kind: claimed.toUpperCase() })
+            : fillText(KNOWLEDGE_TEXTS.unsupportedType, { name })
+        throw apiError(415, text, { code: 'unsupported_media_type' })
+      }
+      detected.push({ kind: result.kind, mime: result.mime })
+    }
+    const client = await pool.connect()
+    const ids: number[] = []
+    try {
+      await client.query('begin')
+      await reserve(client, orgId, uploads.length)
+      for (const [index, upload] of uploads.entries()) {
+        const kind = detected[index] as { kind: FileKind; mime: string }
+        const key = await deps.storage.commit(orgId, upload.temp)
+        const { rows } = await client.query<{ id: string }>(
+          `insert into repository_files (org_id, name, kind, mime, size_bytes, sha256, storage_key, tags, status, created_by)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9) returning id`,
+          [
+            orgId,
+            displayName(upload.filename),
+            kind.kind,
+            kind.mime,
+            upload.temp.size,
+            upload.temp.sha256,
+            key,
+            cleanTags(tags),
+            userId,
+          ],
+        )
+        ids.push(Number(rows[0]?.id))
+      }
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+    await queue(ids)
+    return Promise.all(ids.map((id) => getFile(orgId, id)))
+  }
+
+  async function addUrl(orgId: number, userId: number, url: URL, tags: string[]) {
+    const client = await pool.connect()
+    let id: number
+    try {
+      await client.query('begin')
+      await reserve(client, orgId, 1)
+      const name = `${url.hostname}${url.pathname === '/' ? '' : url.pathname}`.slice(0, 255)
+      const { rows } = await client.query<{ id: string }>(
+        `insert into repository_files (org_id, name, kind, mime, size_bytes, tags, status, source_url, created_by)
+         values ($1, $2, 'html', 'text/html', 0, $3, 'queued', $4, $5) returning id`,
+        [orgId, name, cleanTags(tags), url.toString(), userId],
+      )
+      id = Number(rows[0]?.id)
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+    await queue([id])
+    return getFile(orgId, id)
+  }
+
+  /** Deletes files of the org; other ids are ignored. Blobs go after the rows are gone. */
+  async function remove(orgId: number, ids: number[]) {
+    const { rows } = await pool.query<{ storage_key: string | null }>(
+      'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning storage_key',
+      [orgId, ids],
+    )
+    for (const row of rows)
+      if (row.storage_key) await deps.storage.delete(orgId, row.storage_key).catch(() => undefined)
+    return rows.length
+  }
+
+  async function reprocess(orgId: number, id: number) {
+    const { rowCount } = await pool.query(
+      `update repository_files set status = 'queued', progress = 0, error = null, updated_at = now()
+        where org_id = $1 and id = $2`,
+      [orgId, id],
+    )
+    if (!rowCount) throw notFound(KNOWLEDGE_TEXTS.fileNotFound)
+    await queue([id])
+    return getFile(orgId, id)
+  }
+
+  async function updateTags(orgId: number, id: number, tags: string[]) {
+    const { rowCount } = await pool.query(
+      'update repository_files set tags = $3, updated_at = now() where org_id = $1 and id = $2',
+      [orgId, id, cleanTags(tags)],
+    )
+    if (!rowCount) throw notFound(KNOWLEDGE_TEXTS.fileNotFound)
+    return getFile(orgId, id)
+  }
+
+  async function blob(orgId: number, id: number) {
+    const { rows } = await pool.query<{
+      name: string
+      mime: string
+      storage_key: string | null
+      size_bytes: string
+      kind: FileKind
+    }>(
+      'select name, mime, storage_key, size_bytes, kind from repository_files where org_id = $1 and id = $2',
+      [orgId, id],
+    )
+    const row = rows[0]
+    if (!row) throw notFound(KNOWLEDGE_TEXTS.fileNotFound)
+    if (!row.storage_key) throw apiError(409, KNOWLEDGE_TEXTS.stillProcessing, { code: 'conflict' })
+    return {
+      ...row,
+      size: Number(row.size_bytes),
+      stream: deps.storage.open(orgId, row.storage_key),
+    }
+  }
+
+  async function stats(orgId: number) {
+    const byKind = await pool.query<{ kind: FileKind; count: string; bytes: string }>(
+      'select kind, count(*), coalesce(sum(size_bytes), 0) as bytes from repository_files where org_id = $1 group by kind order by kind',
+      [orgId],
+    )
+    const byStatus = await pool.query<{ status: FileStatus; count: string }>(
+      'select status, count(*) from repository_files where org_id = $1 group by status order by status',
+      [orgId],
+    )
+    const license = await pool.query<{ max_repository: number }>(
+      'select max_repository from licenses where org_id = $1',
+      [orgId],
+    )
+    const count = byKind.rows.reduce((sum, row) => sum + Number(row.count), 0)
+    const bytes = byKind.rows.reduce((sum, row) => sum + Number(row.bytes), 0)
+    const max = license.rows[0]?.max_repository ?? null
+    return {
+      total: { count, bytes },
+      by_kind: byKind.rows.map((row) => ({
+        kind: row.kind,
+        count: Number(row.count),
+        bytes: Number(row.bytes),
+      })),
+      by_status: byStatus.rows.map((row) => ({ status: row.status, count: Number(row.count) })),
+      max_repository: max,
+      remaining: max === null ? null : Math.max(0, max - count),
+    }
+  }
+
+  /* ------------------------------------------------------------ ingestion */
+
+  return { getFile, list, queue, addUploads, addUrl, remove, reprocess, updateTags, blob, stats }
+}
+
+export type Files = ReturnType<typeof createFiles>

@@ -1,0 +1,100 @@
+import path from 'node:path'
+import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
+import type { Embedder } from '../../answering/embeddings.ts'
+import type { Database } from '../../db/index.ts'
+import type { ParseLimits } from '../../ingest/index.ts'
+import type { Jobs } from '../../jobs/index.ts'
+import type { Logger } from '../../logger.ts'
+import type { Storage } from '../../storage/index.ts'
+
+/**
+ * The repository: files an organisation keeps, their blobs, and their ingestion into passages.
+ * Every query carries the caller's org id; another organisation's file is simply not found.
+ */
+
+export const INGEST_JOB = 'repository.ingest'
+
+export interface RepositoryDeps {
+  database: Database
+  storage: Storage
+  jobs?: Jobs
+  logger: Logger
+  parseLimits: Partial<ParseLimits>
+  urlFetchAllow: string[]
+  /** EMBEDDING_MODEL: passages get their vectors once the file is ready. */
+  embedder?: Embedder
+}
+
+export const FILE_COLUMNS = `f.id, f.name, f.kind, f.mime, f.size_bytes, f.tags, f.status, f.progress, f.error,
+  f.source_url, f.pages, f.passage_count, f.created_at, f.updated_at, f.processed_at,
+  u.id as user_id, u.first_name, u.last_name, u.email`
+
+export interface FileRow {
+  id: string
+  name: string
+  kind: FileKind
+  mime: string
+  size_bytes: string
+  tags: string[]
+  status: FileStatus
+  progress: number
+  error: string | null
+  source_url: string | null
+  pages: number | null
+  passage_count: number
+  created_at: Date
+  updated_at: Date
+  processed_at: Date | null
+  user_id: string | null
+  first_name: string | null
+  last_name: string | null
+  email: string | null
+}
+
+export function toFile(row: FileRow): RepositoryFile {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    kind: row.kind,
+    mime: row.mime,
+    size: Number(row.size_bytes),
+    tags: row.tags,
+    status: row.status,
+    progress: row.status === 'ready' ? 100 : row.progress,
+    error: row.status === 'failed' ? row.error : null,
+    source_url: row.source_url,
+    pages: row.pages,
+    passages: row.passage_count,
+    added_by: row.user_id
+      ? {
+          id: String(row.user_id),
+          name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() || (row.email ?? ''),
+          email: row.email ?? '',
+        }
+      : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    processed_at: row.processed_at?.toISOString() ?? null,
+  }
+}
+
+/** Tags trimmed, empty ones dropped, duplicates removed ignoring case; first spelling wins. */
+export function cleanTags(tags: string[]): string[] {
+  const seen = new Set<string>()
+  const result: string[] = []
+  for (const raw of tags) {
+    const tag = raw.trim().replace(/\s+/g, ' ')
+    if (!tag || seen.has(tag.toLowerCase())) continue
+    seen.add(tag.toLowerCase())
+    result.push(tag)
+  }
+  return result
+}
+
+/** A display name safe to show and to put in a header: no paths, no control characters. */
+export function displayName(name: string): string {
+  const base = path.basename(name.replace(/\\/g, '/'))
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return (clean || 'file').slice(0, 255)
+}
