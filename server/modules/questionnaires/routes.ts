@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import { stream } from 'hono/streaming'
 import { z } from 'zod'
 import { paths } from '../../../contract/paths.ts'
 import {
@@ -16,12 +15,12 @@ import {
 } from '../../../contract/questionnaires.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import { sendDownload as download } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
 import { readMultipart } from '../../http/multipart.ts'
 import { createResponseCache } from '../../http/response-cache.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import type { Storage } from '../../storage/index.ts'
-import { attachment } from '../repository/routes.ts'
 import type { ExportService } from './export.ts'
 import type { QuestionnaireService } from './service.ts'
 
@@ -37,27 +36,6 @@ const at = (path: string) =>
     .replace('{qid}', `:qid${ID}`)
     .replace('{aid}', `:aid${ID}`)
 const BASE = '/filler/questionnaires'
-
-/** Sends a stored file as a download that no browser renders (UP8). */
-function download(
-  c: Context,
-  file: { name: string; mime: string; size: number; stream: NodeJS.ReadableStream },
-) {
-  c.header(
-    'Content-Type',
-    /html|svg|xml|javascript/i.test(file.mime) && !/openxml/.test(file.mime)
-      ? 'application/octet-stream'
-      : file.mime,
-  )
-  c.header('Content-Disposition', attachment(file.name))
-  c.header('Content-Length', String(file.size))
-  c.header('X-Content-Type-Options', 'nosniff')
-  c.header('Cache-Control', 'private, no-store')
-  c.header('Content-Security-Policy', "default-src 'none'; sandbox")
-  return stream(c, async (out) => {
-    for await (const chunk of file.stream) await out.write(chunk as Uint8Array)
-  })
-}
 
 export function questionnaireRoutes(options: {
   auth: Authenticator

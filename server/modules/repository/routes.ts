@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { stream } from 'hono/streaming'
 import { z } from 'zod'
 import {
   batchDeleteRequestSchema,
@@ -11,6 +10,7 @@ import {
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import { sendDownload } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
 import { parseTagsField, readMultipart } from '../../http/multipart.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
@@ -21,16 +21,6 @@ import type { RepositoryService } from './service.ts'
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const ID = ':id{[0-9]+}'
 const at = (path: string) => path.replace('{id}', ID)
-
-/** An RFC 6266 Content-Disposition: an ASCII fallback and the UTF-8 name (UP8). */
-export function attachment(name: string) {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
-}
-
-/** Types a browser might render or run are never served as themselves (UP8). */
-const safeMime = (mime: string) =>
-  /html|svg|xml|javascript/i.test(mime) ? 'application/octet-stream' : mime
 
 export function repositoryRoutes(options: {
   auth: Authenticator
@@ -101,16 +91,7 @@ export function repositoryRoutes(options: {
 
   app.get(at('/files/{id}/download/'), async (c) => {
     const { id } = params(c, idParams)
-    const file = await service.blob(c.get('auth').org.id, id)
-    c.header('Content-Type', safeMime(file.mime))
-    c.header('Content-Disposition', attachment(file.name))
-    c.header('Content-Length', String(file.size))
-    c.header('X-Content-Type-Options', 'nosniff')
-    c.header('Cache-Control', 'private, no-store')
-    c.header('Content-Security-Policy', "default-src 'none'; sandbox")
-    return stream(c, async (out) => {
-      for await (const chunk of file.stream) await out.write(chunk as Uint8Array)
-    })
+    return sendDownload(c, await service.blob(c.get('auth').org.id, id))
   })
 
   const remove = async (c: import('hono').Context<AuthEnv>) => {
