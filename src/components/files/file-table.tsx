@@ -75,9 +75,14 @@ const detail = css({
   order: '1',
   flex: '0 0 auto',
   py: { base: '1 !important', md: '2.5 !important' },
+  pl: { base: '0 !important', md: '3 !important' },
+})
+// the first detail, and the date and tags on lines of their own after it, start under the name
+const detailStart = css({
+  pl: { base: '3 !important', md: '3 !important' },
   '[data-selectable] &': { pl: { base: '10 !important', md: '3 !important' } },
 })
-const detailWide = css({ flexBasis: { base: '100%', md: 'auto' } })
+const detailWide = css({ order: '2', flexBasis: { base: '100%', md: 'auto' } })
 const headerDetail = css({ display: { base: 'none', md: 'table-cell' } })
 const nameCell = css({
   display: 'flex',
@@ -226,12 +231,14 @@ export function FileTable(props: {
                     </span>
                   </div>
                 </td>
-                {columns.map((column) => (
+                {columns.map((column, index) => (
                   <td
                     key={column}
                     className={cx(
                       detail,
-                      column === 'tags' || column === 'status' ? detailWide : muted,
+                      (index === 0 || column === 'tags' || column === 'added') && detailStart,
+                      (column === 'tags' || column === 'added') && detailWide,
+                      column !== 'tags' && column !== 'status' && muted,
                     )}
                   >
                     {cell(file, column)}
