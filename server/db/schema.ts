@@ -37,13 +37,26 @@ import type { TicketPriority, TicketType } from '../../contract/support.ts'
  * `npm run db:generate`, committed, and applied at start.
  */
 
+/** The generated identity key every table has. */
+const identity = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity()
+/** The owning organisation: its rows go with it. */
+const orgRef = () =>
+  bigint('org_id', { mode: 'number' })
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' })
+/** A user who did something: kept as null when the user is removed. */
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' })
+/** Free tags, never null. */
+const tagList = () => text('tags').array().notNull().default(sql`'{}'::text[]`)
+
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }
 
 export const organizations = pgTable('organizations', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  id: identity(),
   name: text('name').notNull(),
   ...timestamps,
 })
@@ -53,10 +66,8 @@ export type UserRole = Role
 export const users = pgTable(
   'users',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orgId: orgRef(),
     /** Stored trimmed and lower-cased; the unique index on lower(email) guards older rows too. */
     email: text('email').notNull(),
     firstName: text('first_name').notNull().default(''),
@@ -97,9 +108,7 @@ export const sessions = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: orgRef(),
     /** The session whose access token asked for this one (token/get); it never outlives it. */
     parentId: uuid('parent_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -115,7 +124,7 @@ export const sessions = pgTable(
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     familyId: uuid('family_id')
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
@@ -143,13 +152,11 @@ export type LinkPurpose = (typeof LINK_PURPOSES)[number]
 export const linkTokens = pgTable(
   'link_tokens',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: orgRef(),
     purpose: text('purpose').$type<LinkPurpose>().notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -231,10 +238,8 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
 export const supportTickets = pgTable(
   'support_tickets',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orgId: orgRef(),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -268,13 +273,11 @@ export const supportTickets = pgTable(
 export const supportTicketAttachments = pgTable(
   'support_ticket_attachments',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     ticketId: bigint('ticket_id', { mode: 'number' })
       .notNull()
       .references(() => supportTickets.id, { onDelete: 'cascade' }),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: orgRef(),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
@@ -298,10 +301,8 @@ const tsvector = customType<{ data: string; driverData: string }>({ dataType: ()
 export const repositoryFiles = pgTable(
   'repository_files',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orgId: orgRef(),
     name: text('name').notNull(),
     kind: text('kind').$type<FileKind>().notNull(),
     mime: text('mime').notNull(),
@@ -309,16 +310,14 @@ export const repositoryFiles = pgTable(
     sha256: text('sha256'),
     /** Null until a document added by URL has been fetched. */
     storageKey: uuid('storage_key'),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: tagList(),
     status: text('status').$type<FileStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     error: text('error'),
     sourceUrl: text('source_url'),
     pages: integer('pages'),
     passageCount: integer('passage_count').notNull().default(0),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    createdBy: userRef('created_by'),
     processingStartedAt: timestamp('processing_started_at', { withTimezone: true }),
     processedAt: timestamp('processed_at', { withTimezone: true }),
     ...timestamps,
@@ -338,10 +337,8 @@ export const repositoryFiles = pgTable(
 export const filePassages = pgTable(
   'file_passages',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orgId: orgRef(),
     fileId: bigint('file_id', { mode: 'number' })
       .notNull()
       .references(() => repositoryFiles.id, { onDelete: 'cascade' }),
@@ -369,14 +366,12 @@ export const filePassages = pgTable(
 export const kbQaItems = pgTable(
   'kb_qa_items',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orgId: orgRef(),
     question: text('question').notNull(),
     answer: text('answer').notNull(),
     dropdownValue: text('dropdown_value'),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: tagList(),
     source: text('source'),
     sourceFileId: bigint('source_file_id', { mode: 'number' }).references(
       () => repositoryFiles.id,
@@ -384,12 +379,8 @@ export const kbQaItems = pgTable(
     ),
     /** lower-case, single-spaced question: imports update instead of duplicating. */
     questionKey: text('question_key').notNull(),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
-    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    createdBy: userRef('created_by'),
+    updatedBy: userRef('updated_by'),
     tsv: tsvector('tsv').generatedAlwaysAs(
       sql`setweight(to_tsvector('english', question), 'A') || setweight(to_tsvector('english', answer), 'B')`,
     ),
@@ -408,20 +399,14 @@ export const kbQaItems = pgTable(
 export const kbDataItems = pgTable(
   'kb_data_items',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orgId: orgRef(),
     title: text('title').notNull(),
     value: text('value').notNull(),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: tagList(),
     source: text('source'),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
-    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    createdBy: userRef('created_by'),
+    updatedBy: userRef('updated_by'),
     tsv: tsvector('tsv').generatedAlwaysAs(
       sql`setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', value), 'B')`,
     ),
@@ -439,10 +424,8 @@ export const kbDataItems = pgTable(
 export const questionnaires = pgTable(
   'questionnaires',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orgId: orgRef(),
     name: text('name').notNull(),
     kind: text('kind').$type<QuestionnaireKind>().notNull(),
     mime: text('mime').notNull(),
@@ -457,9 +440,7 @@ export const questionnaires = pgTable(
     mappings: jsonb('mappings').$type<Record<string, TabMapping>>().notNull().default({}),
     /** Bumped by every change to the answers. */
     revision: integer('revision').notNull().default(0),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    createdBy: userRef('created_by'),
     processingStartedAt: timestamp('processing_started_at', { withTimezone: true }),
     analyzedAt: timestamp('analyzed_at', { withTimezone: true }),
     ...timestamps,
@@ -477,7 +458,7 @@ export const questionnaires = pgTable(
 export const questionnaireTabs = pgTable(
   'questionnaire_tabs',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     orgId: bigint('org_id', { mode: 'number' }).notNull(),
     questionnaireId: bigint('questionnaire_id', { mode: 'number' })
       .notNull()
@@ -498,7 +479,7 @@ export const questionnaireTabs = pgTable(
 export const questionnaireQuestions = pgTable(
   'questionnaire_questions',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     orgId: bigint('org_id', { mode: 'number' }).notNull(),
     questionnaireId: bigint('questionnaire_id', { mode: 'number' })
       .notNull()
@@ -528,7 +509,7 @@ export const questionnaireQuestions = pgTable(
 export const questionnaireAnswers = pgTable(
   'questionnaire_answers',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     orgId: bigint('org_id', { mode: 'number' }).notNull(),
     questionnaireId: bigint('questionnaire_id', { mode: 'number' })
       .notNull()
@@ -544,9 +525,7 @@ export const questionnaireAnswers = pgTable(
     confidence: doublePrecision('confidence'),
     citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
     note: text('note'),
-    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    updatedBy: userRef('updated_by'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -563,7 +542,7 @@ export const questionnaireAnswers = pgTable(
 export const questionnaireOperations = pgTable(
   'questionnaire_operations',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     orgId: bigint('org_id', { mode: 'number' }).notNull(),
     questionnaireId: bigint('questionnaire_id', { mode: 'number' })
       .notNull()
@@ -574,9 +553,7 @@ export const questionnaireOperations = pgTable(
     /** Of `questionCount`, how many a generation answered; kept across a resumed run. */
     answeredCount: integer('answered_count').notNull().default(0),
     changes: jsonb('changes').$type<unknown[]>().notNull().default([]),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    createdBy: userRef('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     undoneAt: timestamp('undone_at', { withTimezone: true }),
   },
@@ -587,7 +564,7 @@ export const questionnaireOperations = pgTable(
 export const filledFiles = pgTable(
   'filled_files',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     orgId: bigint('org_id', { mode: 'number' }).notNull(),
     questionnaireId: bigint('questionnaire_id', { mode: 'number' })
       .notNull()
@@ -599,9 +576,7 @@ export const filledFiles = pgTable(
     storageKey: uuid('storage_key').notNull(),
     revision: integer('revision').notNull(),
     answersWritten: integer('answers_written').notNull().default(0),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    createdBy: userRef('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('filled_files_questionnaire_idx').on(table.questionnaireId, table.id)],
@@ -611,9 +586,7 @@ export const filledFiles = pgTable(
 export const llmUsage = pgTable(
   'llm_usage',
   {
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: orgRef(),
     day: date('day').notNull(),
     tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
   },

@@ -1,7 +1,10 @@
+import path from 'node:path'
 import { Readable } from 'node:stream'
 import busboy from 'busboy'
 import type { Context } from 'hono'
+import type { FileKind } from '../../contract/knowledge.ts'
 import { fillText, KNOWLEDGE_TEXTS, MAX_FILES_PER_UPLOAD } from '../../contract/knowledge.ts'
+import { detectFileKind, kindFromName } from '../ingest/detect.ts'
 import { SizeLimitError, type Storage, type TempFile } from '../storage/index.ts'
 import { apiError } from './errors.ts'
 
@@ -143,4 +146,44 @@ export function parseTagsField(value: string | undefined): string[] {
     // comma-separated
   }
   return value.split(',')
+}
+
+/**
+ * What an uploaded file is, from its bytes, before anything is stored: an empty file is a 400, a
+ * package that fails the zip guard a 422 with its reason, and a type the area does not take (or a
+ * name that claims another type than the bytes) a 415, each in the spec's words.
+ */
+export async function detectUpload<K extends FileKind>(
+  upload: { temp: TempFile; filename: string },
+  accepted: readonly K[],
+  /** The area's refusal, with `{name}`. */
+  unsupported: string,
+): Promise<{ name: string; kind: K; mime: string }> {
+  const name = displayName(upload.filename)
+  if (upload.temp.size === 0)
+    throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
+  const detected = await detectFileKind(upload.temp.path, name)
+  if (!detected.ok && detected.reason === 'unsafe')
+    throw apiError(
+      422,
+      fillText(KNOWLEDGE_TEXTS.unsafePackage, { name, reason: detected.message }),
+      { code: 'unsafe_file' },
+    )
+  if (!detected.ok || !accepted.includes(detected.kind as K)) {
+    const claimed = kindFromName(name)
+    const text =
+      !detected.ok && detected.reason === 'mismatch' && claimed
+        ? fillText(KNOWLEDGE_TEXTS.typeMismatch, { name, kind: claimed.toUpperCase() })
+        : fillText(unsupported, { name })
+    throw apiError(415, text, { code: 'unsupported_media_type' })
+  }
+  return { name, kind: detected.kind as K, mime: detected.mime }
+}
+
+/** A display name safe to show and to put in a header: no paths, no control characters. */
+export function displayName(name: string): string {
+  const base = path.basename(name.replace(/\\/g, '/'))
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return (clean || 'file').slice(0, 255)
 }

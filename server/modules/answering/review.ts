@@ -16,6 +16,7 @@ import {
   LLM_REQUIRED,
   type Queryable,
   type QuestionDb,
+  stateOf,
 } from './shared.ts'
 import { loadLibrary, searchPassages } from './store.ts'
 
@@ -117,15 +118,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
       return {
         question: row,
         answerId: Number(raw.answer_id),
-        state: {
-          text: String(raw.text_answer ?? ''),
-          choice: row.choice,
-          comment: row.comment,
-          status: row.status,
-          confidence: row.confidence,
-          citations: row.citations,
-          note: row.note,
-        } as AnswerState,
+        state: stateOf({ ...row, text: String(raw.text_answer ?? '') } as AnswerState),
       }
     })
   }

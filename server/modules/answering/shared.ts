@@ -1,4 +1,4 @@
-import type { AnswerStatus, Citation } from '../../../contract/questionnaires.ts'
+import type { AnswerStatus } from '../../../contract/questionnaires.ts'
 import type { Embedder } from '../../answering/embeddings.ts'
 import type { EngineAnswer } from '../../answering/engine.ts'
 import type { LlmEngine } from '../../answering/llm.ts'
@@ -7,7 +7,16 @@ import type { Jobs } from '../../jobs/index.ts'
 import type { Logger } from '../../logger.ts'
 import type { QuestionnaireService } from '../questionnaires/service.ts'
 
+import type { AnswerState } from '../questionnaires/shared.ts'
+
 /** What the answering operations share: their row shapes, helpers and constants. */
+
+// an answer's state is the questionnaire area's (its history stores it)
+export {
+  type AnswerState,
+  answerState as stateOf,
+  isAnswered,
+} from '../questionnaires/shared.ts'
 
 export const GENERATE_JOB = 'questionnaire.generate'
 /** The class of the advisory locks that lease a generation run to one process. */
@@ -15,16 +24,6 @@ export const GENERATION_LOCK_CLASS = 7231
 export const BATCH = 40
 
 export type Queryable = Pick<Database['pool'], 'query'>
-
-export interface AnswerState {
-  text: string
-  choice: string | null
-  comment: string
-  status: AnswerStatus
-  confidence: number | null
-  citations: Citation[]
-  note: string | null
-}
 
 export interface AnswerDb extends AnswerState {
   id: string
@@ -41,20 +40,6 @@ export interface QuestionDb {
   vocabulary: string[] | null
   selected_rank: number
 }
-
-export const stateOf = (row: AnswerState): AnswerState => ({
-  text: row.text,
-  choice: row.choice,
-  comment: row.comment,
-  status: row.status,
-  confidence: row.confidence,
-  citations: row.citations,
-  note: row.note,
-})
-
-export const isAnswered = (state: AnswerState) =>
-  ['generated', 'edited', 'approved'].includes(state.status) &&
-  (state.text !== '' || state.choice !== null)
 
 export const HUMAN: AnswerStatus[] = ['edited', 'approved']
 

@@ -1,5 +1,6 @@
 import type { DataItem, QaItem } from '../../../contract/knowledge.ts'
 import type { Database } from '../../db/index.ts'
+import { personOf, type UserCols } from '../../db/people.ts'
 
 /**
  * The knowledge base: Q&A items and data items of an organisation, and search across them and
@@ -8,20 +9,9 @@ import type { Database } from '../../db/index.ts'
 
 export const questionKey = (question: string) => question.toLowerCase().replace(/\s+/g, ' ').trim()
 
-export interface UserCols {
-  user_id: string | null
-  first_name: string | null
-  last_name: string | null
-  email: string | null
-}
-export const userRef = (row: UserCols) =>
-  row.user_id
-    ? {
-        id: String(row.user_id),
-        name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() || (row.email ?? ''),
-        email: row.email ?? '',
-      }
-    : null
+export type { UserCols } from '../../db/people.ts'
+/** The user behind a row, as the API shows them. */
+export const userRef = personOf
 
 export type QaRow = UserCols & {
   id: string

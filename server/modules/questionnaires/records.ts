@@ -1,9 +1,8 @@
-import { fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
 import { apiError, notFound } from '../../http/errors.ts'
-import { detectFileKind, kindFromName } from '../../ingest/index.ts'
+import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
-import { displayName } from '../repository/service.ts'
 import {
   ANALYSE_JOB,
   KINDS,
@@ -89,28 +88,7 @@ export function createRecords(
     userId: number,
     upload: { temp: TempFile; filename: string },
   ) {
-    const name = displayName(upload.filename)
-    if (upload.temp.size === 0)
-      throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
-    const detected = await detectFileKind(upload.temp.path, name)
-    if (!detected.ok && detected.reason === 'unsafe') {
-      throw apiError(
-        422,
-        fillText(KNOWLEDGE_TEXTS.unsafePackage, { name, reason: detected.message }),
-        {
-          code: 'unsafe_file',
-        },
-      )
-    }
-    if (!detected.ok || !KINDS.includes(detected.kind as QuestionnaireKind)) {
-      const claimed = kindFromName(name)
-      const text =
-        detected.ok === false && detected.reason === 'mismatch' && claimed
-          ? fillText(KNOWLEDGE_TEXTS.typeMismatch, { name, kind: claimed.toUpperCase() })
-          : fillText(QUESTIONNAIRE_TEXTS.unsupported, { name })
-      throw apiError(415, text, { code: 'unsupported_media_type' })
-    }
-    const kind = detected.kind as QuestionnaireKind
+    const { name, kind } = await detectUpload(upload, KINDS, QUESTIONNAIRE_TEXTS.unsupported)
     const client = await pool.connect()
     let id: number
     try {

@@ -10,6 +10,7 @@ import {
   type QuestionnaireStatus,
 } from '../../../contract/questionnaires.ts'
 import type { Database } from '../../db/index.ts'
+import { personOf } from '../../db/people.ts'
 import type { ParseLimits } from '../../ingest/index.ts'
 import type { Jobs } from '../../jobs/index.ts'
 import type { Logger } from '../../logger.ts'
@@ -102,13 +103,7 @@ export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
   unsure_tabs: Number(row.unsure_tabs),
   can_export_original: row.kind !== 'pdf',
   revision: row.revision,
-  added_by: row.user_id
-    ? {
-        id: String(row.user_id),
-        name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() || (row.email ?? ''),
-        email: row.email ?? '',
-      }
-    : null,
+  added_by: personOf(row),
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 })
@@ -228,13 +223,7 @@ export const toOperation = (row: OperationDb, canUndo: boolean): Operation => ({
   kind: row.kind,
   summary: row.summary,
   questions: row.question_count,
-  by: row.user_id
-    ? {
-        id: String(row.user_id),
-        name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() || (row.email ?? ''),
-        email: row.email ?? '',
-      }
-    : null,
+  by: personOf(row),
   created_at: row.created_at.toISOString(),
   undone: row.undone_at !== null,
   can_undo: canUndo,

@@ -1,7 +1,7 @@
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
-import { fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import { apiError, notFound } from '../../http/errors.ts'
-import { detectFileKind, kindFromName } from '../../ingest/index.ts'
+import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
 import {
   cleanTags,
@@ -122,28 +122,8 @@ export function createFiles(deps: RepositoryDeps) {
   ): Promise<RepositoryFile[]> {
     const detected: { kind: FileKind; mime: string }[] = []
     for (const upload of uploads) {
-      const name = displayName(upload.filename)
-      if (upload.temp.size === 0)
-        throw apiError(400, fillText(KNOWLEDGE_TEXTS.emptyFile, { name }), { code: 'empty_file' })
-      const result = await detectFileKind(upload.temp.path, name)
-      if (!result.ok && result.reason === 'unsafe') {
-        throw apiError(
-          422,
-          fillText(KNOWLEDGE_TEXTS.unsafePackage, { name, reason: result.message }),
-          {
-            code: 'unsafe_file',
-          },
-        )
-      }
-      if (!result.ok) {
-        const claimed = kindFromName(name)
-        const text =
-          result.reason === 'mismatch' && claimed
-            ? fillText(KNOWLEDGE_TEXTS.typeMismatch, { name, kind: claimed.toUpperCase() })
-            : fillText(KNOWLEDGE_TEXTS.unsupportedType, { name })
-        throw apiError(415, text, { code: 'unsupported_media_type' })
-      }
-      detected.push({ kind: result.kind, mime: result.mime })
+      const { kind, mime } = await detectUpload(upload, FILE_KINDS, KNOWLEDGE_TEXTS.unsupportedType)
+      detected.push({ kind, mime })
     }
     const client = await pool.connect()
     const ids: number[] = []

@@ -1,7 +1,7 @@
-import path from 'node:path'
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
 import type { Embedder } from '../../answering/embeddings.ts'
 import type { Database } from '../../db/index.ts'
+import { personOf } from '../../db/people.ts'
 import type { ParseLimits } from '../../ingest/index.ts'
 import type { Jobs } from '../../jobs/index.ts'
 import type { Logger } from '../../logger.ts'
@@ -65,13 +65,7 @@ export function toFile(row: FileRow): RepositoryFile {
     source_url: row.source_url,
     pages: row.pages,
     passages: row.passage_count,
-    added_by: row.user_id
-      ? {
-          id: String(row.user_id),
-          name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() || (row.email ?? ''),
-          email: row.email ?? '',
-        }
-      : null,
+    added_by: personOf(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     processed_at: row.processed_at?.toISOString() ?? null,
@@ -91,10 +85,4 @@ export function cleanTags(tags: string[]): string[] {
   return result
 }
 
-/** A display name safe to show and to put in a header: no paths, no control characters. */
-export function displayName(name: string): string {
-  const base = path.basename(name.replace(/\\/g, '/'))
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
-  return (clean || 'file').slice(0, 255)
-}
+export { displayName } from '../../http/multipart.ts'
