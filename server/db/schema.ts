@@ -47,6 +47,15 @@ const orgRef = () =>
 /** A user who did something: kept as null when the user is removed. */
 const userRef = (name: string) =>
   bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' })
+/** Who created a row and who changed it last. */
+const authored = () => ({ createdBy: userRef('created_by'), updatedBy: userRef('updated_by') })
+/** Full-text vector of a title-like column (weight A) and a body-like column (weight B). */
+const weightedTsv = (title: string, body: string) =>
+  tsvector('tsv').generatedAlwaysAs(
+    sql.raw(
+      `setweight(to_tsvector('english', ${title}), 'A') || setweight(to_tsvector('english', ${body}), 'B')`,
+    ),
+  )
 /** Free tags, never null. */
 const tagList = () => text('tags').array().notNull().default(sql`'{}'::text[]`)
 
@@ -379,11 +388,8 @@ export const kbQaItems = pgTable(
     ),
     /** lower-case, single-spaced question: imports update instead of duplicating. */
     questionKey: text('question_key').notNull(),
-    createdBy: userRef('created_by'),
-    updatedBy: userRef('updated_by'),
-    tsv: tsvector('tsv').generatedAlwaysAs(
-      sql`setweight(to_tsvector('english', question), 'A') || setweight(to_tsvector('english', answer), 'B')`,
-    ),
+    ...authored(),
+    tsv: weightedTsv('question', 'answer'),
     ...timestamps,
   },
   (table) => [
@@ -405,11 +411,8 @@ export const kbDataItems = pgTable(
     value: text('value').notNull(),
     tags: tagList(),
     source: text('source'),
-    createdBy: userRef('created_by'),
-    updatedBy: userRef('updated_by'),
-    tsv: tsvector('tsv').generatedAlwaysAs(
-      sql`setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', value), 'B')`,
-    ),
+    ...authored(),
+    tsv: weightedTsv('title', 'value'),
     ...timestamps,
   },
   (table) => [

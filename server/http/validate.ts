@@ -35,8 +35,8 @@ export function refuseNul(raw: unknown) {
   })
 }
 
-/** Parses the JSON body with a contract schema; bad JSON or a bad shape is a 400 in plain words. */
-export async function jsonBody<T extends $ZodType>(c: Context, schema: T): Promise<output<T>> {
+/** The JSON body, not yet checked: bad JSON is a 400, and so is a NUL in any string. */
+export async function readJson(c: Context): Promise<unknown> {
   let raw: unknown
   try {
     raw = await c.req.json()
@@ -44,6 +44,12 @@ export async function jsonBody<T extends $ZodType>(c: Context, schema: T): Promi
     throw apiError(400, ERROR_TEXTS.invalidJson, { code: 'invalid_json' })
   }
   refuseNul(raw)
+  return raw
+}
+
+/** Parses the JSON body with a contract schema; bad JSON or a bad shape is a 400 in plain words. */
+export async function jsonBody<T extends $ZodType>(c: Context, schema: T): Promise<output<T>> {
+  const raw = await readJson(c)
   const result = safeParse(schema, raw)
   if (!result.success) throw validationError(result.error)
   return result.data

@@ -9,6 +9,7 @@ import {
 } from '../../answering/engine.ts'
 import { toEvidence } from '../../answering/llm.ts'
 import type { Change } from '../questionnaires/service.ts'
+import { emptyState, stateValues } from '../questionnaires/shared.ts'
 import {
   type AnswerDb,
   type AnsweringDeps,
@@ -77,15 +78,7 @@ export function createDrafting(deps: AnsweringDeps) {
     const ranks = Math.max(next.length, existing.length)
     for (let rank = 0; rank < ranks; rank++) {
       const before = existing.find((row) => row.rank === rank)
-      const after: AnswerState = next[rank] ?? {
-        text: '',
-        choice: null,
-        comment: '',
-        status: 'pending',
-        confidence: null,
-        citations: [],
-        note: null,
-      }
+      const after: AnswerState = next[rank] ?? emptyState()
       if (before) {
         const old = stateOf(before)
         if (JSON.stringify(old) === JSON.stringify(after)) continue
@@ -96,20 +89,7 @@ export function createDrafting(deps: AnsweringDeps) {
         const { rows } = await client.query<{ id: string }>(
           `insert into questionnaire_answers (org_id, questionnaire_id, question_id, rank, text, choice, comment, status, confidence, citations, note, updated_by)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
-          [
-            orgId,
-            questionnaireId,
-            question.id,
-            rank,
-            after.text,
-            after.choice,
-            after.comment,
-            after.status,
-            after.confidence,
-            JSON.stringify(after.citations),
-            after.note,
-            userId,
-          ],
+          [orgId, questionnaireId, question.id, rank, ...stateValues(after), userId],
         )
         changes.push({ t: 'a', id: Number(rows[0]?.id), before: null, after })
       }

@@ -7,7 +7,6 @@ import { hashPassword, passwordPolicyError, verifyPassword } from '../../auth/pa
 import { hashToken } from '../../auth/tokens.ts'
 import { linkTokens, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
-import type { MailMessage } from '../../mail/index.ts'
 import { passwordChangedMail, passwordResetMail } from '../../mail/messages.ts'
 import type { Links } from './links.ts'
 import type { Login } from './login.ts'
@@ -16,6 +15,7 @@ import {
   type AuthServiceDeps,
   badPassword,
   invalidLink,
+  mailAfterCommit,
   normaliseEmail,
   parseUid,
   sessionExpired,
@@ -31,9 +31,7 @@ export function createPasswords(
   sessions: Sessions,
 ) {
   const { db } = deps.database
-  const afterCommit = (messages: MailMessage[]) => {
-    for (const message of messages) deps.mailer.send(message)
-  }
+  const afterCommit = mailAfterCommit(deps)
   const target = { publicUrl: deps.publicUrl }
 
   const { limitAddress, findUserByEmail } = login
@@ -106,19 +104,35 @@ export function createPasswords(
   }
 
   /**
+   * A new password sent with a one-time link: the policy first, then the link (a wrong token is
+   * counted); the password is hashed before any transaction opens.
+   */
+  async function checkLink(
+    purpose: 'password_reset' | 'invite',
+    input: { uid: string; token: string; new_password: string },
+    invalid: string,
+  ) {
+    const policy = passwordPolicyError(input.new_password)
+    if (policy) throw badPassword(policy)
+    const uid = parseUid(input.uid)
+    if (uid === null) throw invalidLink(invalid)
+    if (!(await linkUsable(purpose, input.token, uid))) {
+      await recordWrongToken(uid, purpose, input.token)
+      throw invalidLink(invalid)
+    }
+    return { uid, passwordHash: await hashPassword(input.new_password) }
+  }
+
+  /**
    * POST confirm_password_reset/: single use even under a race (LT1); the new password ends every
    * session of the user (AS6) and every other reset or magic link (LT4), and a notice is mailed.
    */
   async function confirmPasswordReset(input: { uid: string; token: string; new_password: string }) {
-    const policy = passwordPolicyError(input.new_password)
-    if (policy) throw badPassword(policy)
-    const uid = parseUid(input.uid)
-    if (uid === null) throw invalidLink(AUTH_TEXTS.invalidOrExpiredResetLink)
-    if (!(await linkUsable('password_reset', input.token, uid))) {
-      await recordWrongToken(uid, 'password_reset', input.token)
-      throw invalidLink(AUTH_TEXTS.invalidOrExpiredResetLink)
-    }
-    const passwordHash = await hashPassword(input.new_password)
+    const { uid, passwordHash } = await checkLink(
+      'password_reset',
+      input,
+      AUTH_TEXTS.invalidOrExpiredResetLink,
+    )
     const user = await db.transaction(async (tx) => {
       const link = await consumeLink(tx, 'password_reset', input.token, uid)
       if (!link) return null
@@ -150,15 +164,7 @@ export function createPasswords(
    * uid and organisation it was issued to, and not after it was revoked (LT10).
    */
   async function setPassword(input: { uid: string; token: string; new_password: string }) {
-    const policy = passwordPolicyError(input.new_password)
-    if (policy) throw badPassword(policy)
-    const uid = parseUid(input.uid)
-    if (uid === null) throw invalidLink(AUTH_TEXTS.invalidOrExpiredToken)
-    if (!(await linkUsable('invite', input.token, uid))) {
-      await recordWrongToken(uid, 'invite', input.token)
-      throw invalidLink(AUTH_TEXTS.invalidOrExpiredToken)
-    }
-    const passwordHash = await hashPassword(input.new_password)
+    const { uid, passwordHash } = await checkLink('invite', input, AUTH_TEXTS.invalidOrExpiredToken)
     const user = await db.transaction(async (tx) => {
       const link = await consumeLink(tx, 'invite', input.token, uid)
       if (!link) return null

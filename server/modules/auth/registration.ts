@@ -22,6 +22,7 @@ import {
   badPassword,
   invalidLink,
   isUniqueViolation,
+  mailAfterCommit,
   normaliseEmail,
   toAccessUser,
   type UserRow,
@@ -37,9 +38,7 @@ export function createRegistration(
   sessions: Sessions,
 ) {
   const { db } = deps.database
-  const afterCommit = (messages: MailMessage[]) => {
-    for (const message of messages) deps.mailer.send(message)
-  }
+  const afterCommit = mailAfterCommit(deps)
   const target = { publicUrl: deps.publicUrl }
 
   const { limitAddress, findUserByEmail } = login

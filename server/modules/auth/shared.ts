@@ -13,7 +13,7 @@ import type { Database } from '../../db/index.ts'
 import type { LinkPurpose, linkTokens, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
 import type { Logger } from '../../logger.ts'
-import type { Mailer } from '../../mail/index.ts'
+import type { Mailer, MailMessage } from '../../mail/index.ts'
 
 /**
  * Accounts and sessions: sign-in, registration, email confirmation, refresh-token rotation,
@@ -113,3 +113,9 @@ export function endedAncestor(alias: string): string {
     )
     select 1 from up where up.revoked_at is not null)`
 }
+
+/** Sends mail once the transaction that decided it has committed (never for a rolled-back one). */
+export const mailAfterCommit =
+  (deps: Pick<AuthServiceDeps, 'mailer'>) => (messages: MailMessage[]) => {
+    for (const message of messages) deps.mailer.send(message)
+  }

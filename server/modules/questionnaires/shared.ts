@@ -192,6 +192,18 @@ export function targetLabel(target: AnswerTarget | null): string | null {
 /** A questionnaire queued this long without a job taking it is queued again by the reaper. */
 export const REQUEUE_AFTER_MS = 30_000
 
+/** An answer's state as statement values, in column order: text, choice, comment, status,
+ * confidence, citations (JSON), note. */
+export const stateValues = (state: AnswerState) => [
+  state.text,
+  state.choice,
+  state.comment,
+  state.status,
+  state.confidence,
+  JSON.stringify(state.citations),
+  state.note,
+]
+
 export const emptyState = (): AnswerState => ({
   text: '',
   choice: null,

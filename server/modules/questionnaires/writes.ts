@@ -8,6 +8,7 @@ import {
   type Change,
   type Queryable,
   type QuestionnaireDeps,
+  stateValues,
 } from './shared.ts'
 
 /**
@@ -27,17 +28,7 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
     await client.query(
       `update questionnaire_answers set text = $2, choice = $3, comment = $4, status = $5, confidence = $6,
           citations = $7, note = $8, updated_by = $9, updated_at = now() where id = $1`,
-      [
-        id,
-        after.text,
-        after.choice,
-        after.comment,
-        after.status,
-        after.confidence,
-        JSON.stringify(after.citations),
-        after.note,
-        userId,
-      ],
+      [id, ...stateValues(after), userId],
     )
     return { t: 'a', id, before, after }
   }

@@ -16,7 +16,7 @@ import { requireAuth } from '../../auth/middleware.ts'
 import type { RateLimiter } from '../../auth/rate-limit.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
-import { refuseNul } from '../../http/validate.ts'
+import { readJson } from '../../http/validate.ts'
 import { createSupportService } from './service.ts'
 
 /**
@@ -68,13 +68,7 @@ export function supportRoutes(options: {
   const app = new Hono<AuthEnv>()
 
   app.post(paths.support.createTask, requireAuth(options.auth), async (c) => {
-    let raw: unknown
-    try {
-      raw = await c.req.json()
-    } catch {
-      throw apiError(400, ERROR_TEXTS.invalidJson, { code: 'invalid_json' })
-    }
-    refuseNul(raw)
+    const raw = await readJson(c)
     const parsed = safeParse(ticketRequestSchema, raw)
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => ({
