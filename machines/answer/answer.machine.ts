@@ -10,7 +10,9 @@ import {
  * The life of one answer on the review page: viewing it, editing a draft, saving, approving or
  * withdrawing the approval, regenerating, and failing. Changes show at once (optimistic update);
  * when the server refuses, the answer rolls back to what it was and the error is shown with a
- * retry. Every server answer is emitted as 'changed' so that the page's counts follow.
+ * retry. Every server answer is emitted as 'changed' so that the page's counts follow. Rows
+ * changed elsewhere (undo, another operation) reach the answer while it is at rest, and only when
+ * they differ from the one it holds.
  */
 
 export interface Draft {
@@ -103,6 +105,16 @@ export const answerMachine = setup({
         context.draft.comment !== answer.comment
       )
     },
+    /** Rows changed elsewhere (undo, another operation) are adopted only when they differ. */
+    rowDiffers: ({ context, event }) => {
+      const { row } = event as Extract<AnswerEvents, { type: 'row.update' }>
+      return (
+        context.row.answer.id !== row.answer.id ||
+        context.row.answer.updated_at !== row.answer.updated_at ||
+        context.row.answer.status !== row.answer.status ||
+        context.row.candidates.length !== row.candidates.length
+      )
+    },
     retrySave: ({ context }) => context.lastAction === 'save',
     retryApprove: ({ context }) => context.lastAction === 'approve',
     retryUnapprove: ({ context }) => context.lastAction === 'unapprove',
@@ -175,7 +187,7 @@ export const answerMachine = setup({
     },
     viewing: {
       on: {
-        'row.update': { target: 'settling', actions: 'adoptRow' },
+        'row.update': { guard: 'rowDiffers', target: 'settling', actions: 'adoptRow' },
         edit: { target: 'editing', actions: 'startDraft' },
         approve: [
           {
@@ -229,7 +241,7 @@ export const answerMachine = setup({
     },
     approved: {
       on: {
-        'row.update': { target: 'settling', actions: 'adoptRow' },
+        'row.update': { guard: 'rowDiffers', target: 'settling', actions: 'adoptRow' },
         edit: { target: 'editing', actions: 'startDraft' },
         'library.save': { target: 'savingToLibrary', actions: 'clearError' },
         // an explicit request: the approved answer is replaced, and the history can undo it
@@ -302,7 +314,11 @@ export const answerMachine = setup({
         // the draft is kept so that nothing typed is lost
         edit: { target: 'editing', actions: 'clearError' },
         dismiss: { target: 'settling', actions: 'clearError' },
-        'row.update': { target: 'settling', actions: ['adoptRow', 'clearError'] },
+        'row.update': {
+          guard: 'rowDiffers',
+          target: 'settling',
+          actions: ['adoptRow', 'clearError'],
+        },
       },
     },
   },

@@ -4,7 +4,8 @@ import type { CheckFilledFile, ExportFormat, FilledFile } from '../../contract/q
 /**
  * Exports of a questionnaire: it checks whether the latest filled file is still current, writes a
  * new one (into the original file, or as a basic XLSX or CSV table) and downloads it; the latest
- * one can be downloaded again. Failures keep the last good state and offer a retry.
+ * one can be downloaded again. Failures keep the last good state and offer a retry. It is told
+ * the questionnaire's revision as it changes, and checks the latest file again on each new one.
  */
 
 export interface ExportContext {
@@ -12,10 +13,13 @@ export interface ExportContext {
   latest: FilledFile | null
   format: ExportFormat | null
   error: string | null
+  /** The questionnaire's revision last told, to check the latest file again when it changes. */
+  revision: number | null
 }
 
 export type ExportEvents =
   | { type: 'refresh' }
+  | { type: 'revision'; revision: number | null }
   | { type: 'export'; format: ExportFormat }
   | { type: 'download.latest' }
   | { type: 'retry' }
@@ -48,11 +52,28 @@ export const questionnaireExportMachine = setup({
   guards: {
     retryExport: ({ context }) => context.format !== null,
     hasLatest: ({ context }) => context.latest !== null,
+    newRevision: ({ context, event }) => {
+      const { revision } = event as Extract<ExportEvents, { type: 'revision' }>
+      return revision !== null && revision !== context.revision
+    },
+  },
+  actions: {
+    rememberRevision: assign(({ event }) => ({
+      revision: (event as Extract<ExportEvents, { type: 'revision' }>).revision,
+    })),
   },
 }).createMachine({
   id: 'questionnaireExport',
-  context: ({ input }) => ({ id: input.id, latest: null, format: null, error: null }),
+  context: ({ input }) => ({
+    id: input.id,
+    latest: null,
+    format: null,
+    error: null,
+    revision: null,
+  }),
   initial: 'checking',
+  // a revision told while busy is only remembered: it does not interrupt a check or an export
+  on: { revision: { actions: 'rememberRevision' } },
   states: {
     checking: {
       invoke: {
@@ -69,6 +90,7 @@ export const questionnaireExportMachine = setup({
     idle: {
       on: {
         refresh: 'checking',
+        revision: { guard: 'newRevision', target: 'checking', actions: 'rememberRevision' },
         export: {
           target: 'exporting',
           actions: assign(({ event }) => ({ format: event.format, error: null })),

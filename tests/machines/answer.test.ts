@@ -133,4 +133,17 @@ describe('answerMachine', () => {
     expect(actor.getSnapshot().value).toBe('approved')
     expect(changes[0]?.questionnaire.approved).toBe(1)
   })
+
+  test('adopts a row changed elsewhere only when it differs, and never while editing', () => {
+    const actor = createActor(pending, { input: { row: answered } }).start()
+    const before = actor.getSnapshot()
+    actor.send({ type: 'row.update', row: { ...answered } })
+    expect(actor.getSnapshot()).toBe(before)
+    actor.send({ type: 'row.update', row: approved })
+    expect(actor.getSnapshot().value).toBe('approved')
+    actor.send({ type: 'edit' })
+    actor.send({ type: 'row.update', row: empty })
+    expect(actor.getSnapshot().value).toBe('editing')
+    expect(actor.getSnapshot().context.row).toBe(approved)
+  })
 })

@@ -28,6 +28,8 @@ const at = (kind: 'done' | 'error', state: string) =>
   `xstate.${kind}.actor.0.questionnaireExport.${state}`
 const events: AnyEventObject[] = [
   { type: 'refresh' },
+  { type: 'revision', revision: 3 },
+  { type: 'revision', revision: 4 },
   { type: 'export', format: 'original' },
   { type: 'download.latest' },
   { type: 'retry' },
@@ -52,6 +54,7 @@ describe('questionnaireExportMachine', () => {
           Boolean(s.context.latest),
           s.context.format,
           Boolean(s.context.error),
+          s.context.revision,
         ]),
     })
     expect(report.states.unreached).toEqual([])
@@ -87,5 +90,35 @@ describe('questionnaireExportMachine', () => {
     expect(downloaded.map((f) => f.format)).toEqual(['csv'])
     expect(actor.getSnapshot().value).toBe('idle')
     expect(actor.getSnapshot().context.latest?.format).toBe('csv')
+  })
+
+  test('checks the latest file again on each new revision, once', async () => {
+    let checks = 0
+    const actor = createActor(
+      questionnaireExportMachine.provide({
+        actors: {
+          checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => {
+            checks += 1
+            return { exists: true, current: false, filled_file: { ...file, current: false } }
+          }),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(checks).toBe(1)
+    actor.send({ type: 'revision', revision: null })
+    actor.send({ type: 'revision', revision: 5 })
+    await new Promise((r) => setTimeout(r, 0))
+    actor.send({ type: 'revision', revision: 5 })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(checks).toBe(2)
+    actor.send({ type: 'revision', revision: 6 })
+    // told while checking: remembered, no second check
+    actor.send({ type: 'revision', revision: 7 })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(checks).toBe(3)
+    expect(actor.getSnapshot().context.revision).toBe(7)
+    expect(actor.getSnapshot().context.latest?.current).toBe(false)
   })
 })

@@ -1,6 +1,7 @@
 import { Portal } from '@ark-ui/react/portal'
+import { useActorRef, useSelector } from '@xstate/react'
 import { History, Undo2 } from 'lucide-react'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { css } from 'styled-system/css'
 import { input, textarea } from 'styled-system/recipes'
 import { fillText } from '../../../contract/knowledge.ts'
@@ -10,6 +11,11 @@ import {
   type Tab,
   type TabMapping,
 } from '../../../contract/questionnaires.ts'
+import {
+  columnMappingMachine,
+  type MappingColumn,
+  selectMapping,
+} from '../../../machines/column-mapping/index.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Dialog from '../../components/ui/dialog.tsx'
 import * as Drawer from '../../components/ui/drawer.tsx'
@@ -172,22 +178,13 @@ const previewTable = css({
   '& th': { bg: 'bg.subtle', fontWeight: 'semibold', position: 'sticky', top: '0' },
 })
 
-const COLUMNS: { key: keyof TabMapping; label: string; required?: boolean }[] = [
+const COLUMNS: { key: MappingColumn; label: string; required?: boolean }[] = [
   { key: 'question_column', label: 'Question column', required: true },
   { key: 'answer_column', label: 'Answer column' },
   { key: 'id_column', label: 'ID column' },
   { key: 'comment_column', label: 'Comment column' },
   { key: 'section_column', label: 'Section column' },
 ]
-
-const emptyMapping = (): TabMapping => ({
-  header_row: 1,
-  id_column: null,
-  question_column: 0,
-  answer_column: 1,
-  comment_column: null,
-  section_column: null,
-})
 
 /** Confirms or corrects where a tab's questions and answers are; re-analysis uses it. */
 export function MappingDialog(props: {
@@ -197,13 +194,7 @@ export function MappingDialog(props: {
   onSubmit: (tab: string, mapping: TabMapping) => void
   onClose: () => void
 }) {
-  const [mapping, setMapping] = useState<TabMapping>(props.tab?.mapping ?? emptyMapping())
-  const headerId = useId()
-  useEffect(() => {
-    setMapping(props.tab?.mapping ?? emptyMapping())
-  }, [props.tab])
   const tab = props.tab
-  const headers = tab?.headers.length ? tab.headers : ['A', 'B', 'C', 'D']
   return (
     <Dialog.Root open={tab !== null} onOpenChange={(details) => !details.open && props.onClose()}>
       <Portal>
@@ -216,102 +207,116 @@ export function MappingDialog(props: {
               the answers go. The questionnaire is analysed again with this mapping, and answers
               already given are kept.
             </Dialog.Description>
-            <form
-              className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}
-              onSubmit={(event) => {
-                event.preventDefault()
-                if (tab) props.onSubmit(tab.name, mapping)
-              }}
-            >
-              <div className={grid}>
-                <div>
-                  <label className={label} htmlFor={headerId}>
-                    Header row
-                  </label>
-                  <input
-                    id={headerId}
-                    className={input({ size: 'md' })}
-                    type="number"
-                    min={0}
-                    value={mapping.header_row}
-                    onChange={(event) =>
-                      setMapping({
-                        ...mapping,
-                        header_row: Math.max(0, Number(event.target.value) || 0),
-                      })
-                    }
-                  />
-                </div>
-                {COLUMNS.map((column) => (
-                  <div key={column.key}>
-                    <label className={label}>
-                      {column.label}
-                      <select
-                        className={selectClass}
-                        value={mapping[column.key] === null ? '' : String(mapping[column.key])}
-                        onChange={(event) =>
-                          setMapping({
-                            ...mapping,
-                            [column.key]:
-                              event.target.value === '' ? null : Number(event.target.value),
-                          })
-                        }
-                      >
-                        {!column.required && <option value="">None</option>}
-                        {headers.map((header, index) => (
-                          <option key={header} value={index}>
-                            {header}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                  </div>
-                ))}
-              </div>
-              {tab?.preview.length ? (
-                <div className={previewWrap}>
-                  <table className={previewTable}>
-                    <thead>
-                      <tr>
-                        {headers.slice(0, tab.preview[0]?.length ?? 0).map((header) => (
-                          <th key={header}>{header.split(':')[0]}</th>
-                        ))}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {tab.preview.map((row, index) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no ids
-                        <tr key={index}>
-                          {row.map((cell, column) => (
-                            // biome-ignore lint/suspicious/noArrayIndexKey: cells have no ids
-                            <td key={column} title={cell}>
-                              {cell}
-                            </td>
-                          ))}
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              ) : null}
-              {props.error && (
-                <p className={css({ color: 'fg.error', textStyle: 'sm' })} role="alert">
-                  {props.error}
-                </p>
-              )}
-              <div className={actions}>
-                <Button type="button" variant="outline" onClick={props.onClose}>
-                  Cancel
-                </Button>
-                <Button type="submit" loading={props.busy}>
-                  Analyse with this mapping
-                </Button>
-              </div>
-            </form>
+            {/* a new tab, or a new mapping from the server, starts the form again */}
+            <MappingForm key={tab ? `${tab.id}:${JSON.stringify(tab.mapping)}` : ''} {...props} />
           </Dialog.Content>
         </Dialog.Positioner>
       </Portal>
     </Dialog.Root>
+  )
+}
+
+/** The mapping being corrected (column-mapping machine), the tab's preview and the actions. */
+function MappingForm(props: {
+  tab: Tab | null
+  busy: boolean
+  error: string | null
+  onSubmit: (tab: string, mapping: TabMapping) => void
+  onClose: () => void
+}) {
+  const form = useActorRef(columnMappingMachine, { input: { mapping: props.tab?.mapping ?? null } })
+  const mapping = useSelector(form, selectMapping)
+  const headerId = useId()
+  const tab = props.tab
+  const headers = tab?.headers.length ? tab.headers : ['A', 'B', 'C', 'D']
+  return (
+    <form
+      className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (tab) props.onSubmit(tab.name, mapping)
+      }}
+    >
+      <div className={grid}>
+        <div>
+          <label className={label} htmlFor={headerId}>
+            Header row
+          </label>
+          <input
+            id={headerId}
+            className={input({ size: 'md' })}
+            type="number"
+            min={0}
+            value={mapping.header_row}
+            onChange={(event) => form.send({ type: 'header.set', value: event.target.value })}
+          />
+        </div>
+        {COLUMNS.map((column) => (
+          <div key={column.key}>
+            <label className={label}>
+              {column.label}
+              <select
+                className={selectClass}
+                value={mapping[column.key] === null ? '' : String(mapping[column.key])}
+                onChange={(event) =>
+                  form.send({
+                    type: 'column.set',
+                    column: column.key,
+                    value: event.target.value,
+                  })
+                }
+              >
+                {!column.required && <option value="">None</option>}
+                {headers.map((header, index) => (
+                  <option key={header} value={index}>
+                    {header}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        ))}
+      </div>
+      {tab?.preview.length ? (
+        <div className={previewWrap}>
+          <table className={previewTable}>
+            <thead>
+              <tr>
+                {headers.slice(0, tab.preview[0]?.length ?? 0).map((header) => (
+                  <th key={header}>{header.split(':')[0]}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {tab.preview.map((row, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no ids
+                <tr key={index}>
+                  {row.map((cell, column) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: cells have no ids
+                    <td key={column} title={cell}>
+                      {cell}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {props.error && (
+        <p className={css({ color: 'fg.error', textStyle: 'sm' })} role="alert">
+          {props.error}
+        </p>
+      )}
+      <div className={actions}>
+        <Button type="button" variant="outline" onClick={props.onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={props.busy}>
+          Analyse with this mapping
+        </Button>
+      </div>
+    </form>
   )
 }
 

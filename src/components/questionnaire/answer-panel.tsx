@@ -1,0 +1,264 @@
+import { useActorRef, useSelector } from '@xstate/react'
+import {
+  AlertTriangle,
+  BookPlus,
+  Check,
+  Copy,
+  FileText,
+  Pencil,
+  RotateCcw,
+  Sparkles,
+  Trash2,
+  Undo2,
+} from 'lucide-react'
+import { type RefObject, useState } from 'react'
+import { css, cx } from 'styled-system/css'
+import type { ActorRefFrom } from 'xstate'
+import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
+import {
+  type answerMachine,
+  selectAnswerError,
+  selectIsBusy,
+  selectIsEditing,
+  selectIsFailed,
+  selectRow,
+} from '../../../machines/answer/index.ts'
+import type { questionnaireWorkspaceMachine } from '../../../machines/questionnaire-workspace/index.ts'
+import { useEmitted } from '../../app/use-emitted.ts'
+import { Button } from '../ui/button.tsx'
+import { AnswerEditor } from './answer-editor.tsx'
+import { EvidenceForm } from './answer-evidence.tsx'
+import { AnswerSources } from './answer-sources.tsx'
+import {
+  actions,
+  alert,
+  answerBox,
+  choicePill,
+  hint,
+  meta,
+  muted,
+  panel,
+  questionText,
+  reason,
+  refClass,
+  sectionTitle,
+} from './answer-styles.ts'
+import { ConfidenceBadge, StatusBadge } from './badges.tsx'
+
+type AnswerLogic = typeof answerMachine
+export type AnswerActorRef = ActorRefFrom<AnswerLogic>
+
+/** The focused question: its answer's lifecycle (answer machine), candidates and sources. */
+export function AnswerPanel(props: {
+  row: QuestionRow
+  logic: AnswerLogic
+  /** The workspace whose rows the answer follows when they change elsewhere (undo, operations). */
+  workspace: ActorRefFrom<typeof questionnaireWorkspaceMachine>
+  actorRef?: RefObject<AnswerActorRef | null>
+  onChange: (change: AnswerChange) => void
+  onSelectCandidate: (questionId: number, answerId: number) => void
+  onDelete: (row: QuestionRow) => void
+  onApplyConsistency: (answerId: number) => void
+  onLibrarySaved?: (created: boolean) => void
+  /** Repository files offered as evidence, loaded when the evidence form opens. */
+  evidenceFiles: { id: number; name: string }[]
+  onWantFiles: () => void
+  busy: boolean
+}) {
+  const [evidenceOpen, setEvidenceOpen] = useState(false)
+  const answer = useActorRef(props.logic, { input: { row: props.row } })
+  const row = useSelector(answer, selectRow)
+  const error = useSelector(answer, selectAnswerError)
+  const editing = useSelector(answer, selectIsEditing)
+  const saving = useSelector(answer, selectIsBusy)
+  const failed = useSelector(answer, selectIsFailed)
+  const approved = useSelector(answer, (s) => s.matches('approved') || s.matches('approving'))
+  const regenerating = useSelector(answer, (s) => s.matches('regenerating'))
+  const savingLibrary = useSelector(answer, (s) => s.matches('savingToLibrary'))
+  const { onChange, onLibrarySaved, workspace, actorRef } = props
+  const rowId = props.row.id
+
+  useEmitted(() => {
+    if (actorRef) actorRef.current = answer
+    // the workspace's row reaches the answer; the answer machine adopts it only at rest and changed
+    const follow = () => {
+      const current = workspace.getSnapshot().context.rows.find((r) => r.id === rowId)
+      if (current) answer.send({ type: 'row.update', row: current })
+    }
+    return [
+      answer.on('changed', (event) => onChange(event.change)),
+      answer.on('library.saved', (event) => onLibrarySaved?.(event.created)),
+      workspace.subscribe(follow),
+      {
+        unsubscribe: () => {
+          if (actorRef?.current === answer) actorRef.current = null
+        },
+      },
+    ]
+  }, [answer, onChange, onLibrarySaved, actorRef, workspace, rowId])
+
+  const showChoice = (row.vocabulary ?? []).length > 0
+
+  return (
+    <section className={panel} aria-label="Answer">
+      <div className={meta}>
+        {row.ref && <span className={refClass}>{row.ref}</span>}
+        <span>{row.tab}</span>
+        {row.section && <span>· {row.section}</span>}
+        {row.answer_cell && <span>· Cell {row.answer_cell}</span>}
+      </div>
+      <p className={questionText}>{row.text}</p>
+      <div className={meta}>
+        <StatusBadge status={row.answer.status} />
+        <ConfidenceBadge answer={row.answer} />
+      </div>
+
+      {failed && error && (
+        <div className={alert} role="alert">
+          <AlertTriangle size={16} />
+          <div className={css({ flex: '1' })}>
+            <p>{error}</p>
+            <div className={cx(actions, css({ mt: '2' }))}>
+              <Button size="xs" variant="outline" onClick={() => answer.send({ type: 'retry' })}>
+                <RotateCcw /> Retry
+              </Button>
+              <Button size="xs" variant="ghost" onClick={() => answer.send({ type: 'dismiss' })}>
+                Dismiss
+              </Button>
+            </div>
+          </div>
+        </div>
+      )}
+      {!failed && error && (
+        <p className={css({ color: 'fg.error', textStyle: 'sm' })} role="alert">
+          {error}
+        </p>
+      )}
+
+      {editing ? (
+        <AnswerEditor answer={answer} row={row} />
+      ) : (
+        <>
+          <div>
+            <h3 className={sectionTitle}>Answer</h3>
+            {showChoice && row.answer.choice && (
+              <p className={css({ mb: '2' })}>
+                <span className={choicePill}>{row.answer.choice}</span>
+              </p>
+            )}
+            <div className={answerBox} data-testid="answer-text">
+              {row.answer.text ? (
+                row.answer.text
+              ) : (
+                <span className={muted}>
+                  {row.answer.note ?? (showChoice ? 'No explanation yet.' : 'No answer yet.')}
+                </span>
+              )}
+            </div>
+            {row.answer.text && row.answer.note && row.answer.status === 'generated' && (
+              <p className={reason} data-testid="answer-reason">
+                {row.answer.note}
+              </p>
+            )}
+            {row.answer.comment && (
+              <p className={css({ mt: '2', textStyle: 'sm', color: 'fg.muted' })}>
+                <strong>Comment:</strong> {row.answer.comment}
+              </p>
+            )}
+          </div>
+          <div className={actions}>
+            <Button size="sm" variant="outline" onClick={() => answer.send({ type: 'edit' })}>
+              <Pencil /> Edit
+            </Button>
+            {approved ? (
+              <>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  loading={saving}
+                  onClick={() => answer.send({ type: 'unapprove' })}
+                >
+                  <Undo2 /> Un-approve
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  loading={savingLibrary}
+                  onClick={() => answer.send({ type: 'library.save' })}
+                >
+                  <BookPlus /> Save to library
+                </Button>
+              </>
+            ) : (
+              <Button
+                size="sm"
+                loading={saving}
+                // nothing to approve yet: write the answer or use a candidate first
+                disabled={!row.answer.text.trim() && !row.answer.choice}
+                title={
+                  !row.answer.text.trim() && !row.answer.choice
+                    ? 'Write the answer or use a candidate first'
+                    : undefined
+                }
+                onClick={() => answer.send({ type: 'approve' })}
+              >
+                <Check /> Approve
+              </Button>
+            )}
+            <Button
+              size="sm"
+              variant="outline"
+              loading={regenerating}
+              disabled={saving && !regenerating}
+              onClick={() => answer.send({ type: 'regenerate' })}
+            >
+              <Sparkles /> Regenerate
+            </Button>
+          </div>
+          <div className={actions}>
+            <Button
+              size="xs"
+              variant="ghost"
+              onClick={() => {
+                if (!evidenceOpen) props.onWantFiles()
+                setEvidenceOpen((open) => !open)
+              }}
+              aria-expanded={evidenceOpen}
+            >
+              <FileText /> Regenerate with evidence
+            </Button>
+            <Button
+              size="xs"
+              variant="ghost"
+              disabled={props.busy || (!row.answer.text && !row.answer.choice)}
+              onClick={() => props.onApplyConsistency(row.answer.id)}
+            >
+              <Copy /> Apply to matching questions
+            </Button>
+            <Button
+              size="xs"
+              variant="ghost"
+              className={css({ colorPalette: 'red' })}
+              disabled={props.busy}
+              onClick={() => props.onDelete(row)}
+            >
+              <Trash2 /> Delete question
+            </Button>
+          </div>
+          {evidenceOpen && (
+            <EvidenceForm
+              files={props.evidenceFiles}
+              onSubmit={(evidence, fileIds) => {
+                answer.send({ type: 'regenerate', evidence, fileIds })
+                setEvidenceOpen(false)
+              }}
+            />
+          )}
+          <p className={hint}>Keys: ↑/↓ move · Enter edits · A approves · U undoes</p>
+        </>
+      )}
+
+      <AnswerSources row={row} busy={props.busy} onSelectCandidate={props.onSelectCandidate} />
+    </section>
+  )
+}

@@ -1,0 +1,181 @@
+import { Portal } from '@ark-ui/react/portal'
+import { useSelector } from '@xstate/react'
+import { ChevronDown, Download, FileSpreadsheet, History, Sparkles, Undo2 } from 'lucide-react'
+import { css } from 'styled-system/css'
+import type { ActorRefFrom } from 'xstate'
+import { paths } from '../../../contract/paths.ts'
+import {
+  type questionnaireExportMachine,
+  selectExportBusy,
+  selectExportFormat,
+  selectLatest,
+} from '../../../machines/questionnaire-export/index.ts'
+import {
+  type questionnaireWorkspaceMachine,
+  selectInProgress,
+  selectIsBusy,
+  selectQuestionnaire,
+} from '../../../machines/questionnaire-workspace/index.ts'
+import { downloadPath } from '../../api/questionnaire-actors.ts'
+import { ToasterContext } from '../../app/toaster.tsx'
+import { formatRelative } from '../../lib/format.ts'
+import { Button } from '../ui/button.tsx'
+import * as Menu from '../ui/menu.tsx'
+
+const header = css({
+  display: 'flex',
+  flexDirection: { base: 'column', md: 'row' },
+  gap: '3',
+  justifyContent: 'space-between',
+  alignItems: { base: 'stretch', md: 'flex-start' },
+})
+const titleClass = css({
+  textStyle: { base: 'xl', md: '2xl' },
+  fontWeight: 'semibold',
+  overflowWrap: 'anywhere',
+  display: 'flex',
+  gap: '2',
+  alignItems: 'center',
+})
+const counts = css({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: '4',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  mt: '1',
+})
+const count = css({ '& strong': { color: 'fg.default', fontWeight: 'semibold' } })
+const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })
+const exportNote = css({ textStyle: 'xs', color: 'fg.muted' })
+
+/** The questionnaire's name and counts, its actions (generate, undo, history) and its exports. */
+export function WorkspaceHeader(props: {
+  workspace: ActorRefFrom<typeof questionnaireWorkspaceMachine>
+  exports: ActorRefFrom<typeof questionnaireExportMachine>
+}) {
+  const { workspace: workspaceRef, exports: exportRef } = props
+  const toaster = ToasterContext.useActorRef()
+  const questionnaire = useSelector(workspaceRef, selectQuestionnaire)
+  const busy = useSelector(workspaceRef, selectIsBusy)
+  const inProgress = useSelector(workspaceRef, selectInProgress)
+  const latest = useSelector(exportRef, selectLatest)
+  const exporting = useSelector(exportRef, selectExportBusy)
+  const exportFormat = useSelector(exportRef, selectExportFormat)
+  if (!questionnaire) return null
+  const percent = questionnaire.questions
+    ? Math.round((questionnaire.answered / questionnaire.questions) * 100)
+    : 0
+  return (
+    <>
+      <div className={header}>
+        <div className={css({ minW: '0' })}>
+          <h2 className={titleClass}>
+            <FileSpreadsheet size={22} /> {questionnaire.name}
+          </h2>
+          <div className={counts}>
+            <span className={count}>
+              <strong>{questionnaire.questions.toLocaleString()}</strong> questions
+            </span>
+            <span className={count}>
+              <strong>{questionnaire.answered.toLocaleString()}</strong> answered ({percent}%)
+            </span>
+            <span className={count}>
+              <strong>{questionnaire.approved.toLocaleString()}</strong> approved
+            </span>
+          </div>
+        </div>
+        <div className={toolbar}>
+          {questionnaire.status === 'ready' && questionnaire.questions > 0 && (
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={busy || inProgress}
+              onClick={() => workspaceRef.send({ type: 'generate' })}
+            >
+              <Sparkles /> Generate answers
+            </Button>
+          )}
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={busy || inProgress}
+            onClick={() => workspaceRef.send({ type: 'undo' })}
+          >
+            <Undo2 /> Undo
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => workspaceRef.send({ type: 'history.open' })}
+          >
+            <History /> History
+          </Button>
+          <Menu.Root positioning={{ placement: 'bottom-end' }}>
+            <Menu.Trigger asChild>
+              <Button size="sm" loading={exporting} disabled={inProgress}>
+                <Download /> Export <ChevronDown />
+              </Button>
+            </Menu.Trigger>
+            <Portal>
+              <Menu.Positioner>
+                <Menu.Content>
+                  <Menu.Item
+                    value="original"
+                    disabled={!questionnaire.can_export_original}
+                    onClick={() => exportRef.send({ type: 'export', format: 'original' })}
+                  >
+                    Fill the original file
+                  </Menu.Item>
+                  <Menu.Item
+                    value="xlsx"
+                    onClick={() => exportRef.send({ type: 'export', format: 'xlsx' })}
+                  >
+                    Answers as an Excel table
+                  </Menu.Item>
+                  <Menu.Item
+                    value="csv"
+                    onClick={() => exportRef.send({ type: 'export', format: 'csv' })}
+                  >
+                    Answers as CSV
+                  </Menu.Item>
+                  <Menu.Item
+                    value="latest"
+                    disabled={!latest}
+                    onClick={() => exportRef.send({ type: 'download.latest' })}
+                  >
+                    Download the latest export again
+                  </Menu.Item>
+                  <Menu.Item
+                    value="source"
+                    onClick={() =>
+                      downloadPath(
+                        paths.questionnaires.download(questionnaire.id),
+                        questionnaire.name,
+                      ).catch((error: Error) =>
+                        toaster.send({
+                          type: 'toast.show',
+                          toast: { type: 'error', title: error.message },
+                        }),
+                      )
+                    }
+                  >
+                    Download the file as received
+                  </Menu.Item>
+                </Menu.Content>
+              </Menu.Positioner>
+            </Portal>
+          </Menu.Root>
+        </div>
+      </div>
+
+      {latest && (
+        <p className={exportNote} data-testid="export-note">
+          Latest export: {latest.name}, {formatRelative(latest.created_at)} ·{' '}
+          {latest.current ? 'up to date' : 'answers changed since'}
+          {exporting && exportFormat ? ' · exporting…' : ''}
+        </p>
+      )}
+    </>
+  )
+}
