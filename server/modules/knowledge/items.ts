@@ -1,4 +1,5 @@
 import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { fetchPage } from '../../db/paging.ts'
 import { notFound } from '../../http/errors.ts'
 import { cleanTags } from '../repository/service.ts'
 import {
@@ -60,16 +61,18 @@ export function createItems(deps: KnowledgeDeps) {
     query: { page: number; page_size: number; q?: string; tag?: string },
   ) {
     const { where, values } = filters('q', 'question, answer', orgId, query)
-    const count = await pool.query<{ count: string }>(
-      `select count(*) from kb_qa_items q where ${where}`,
+    const { count, rows } = await fetchPage<QaRow>(
+      pool,
+      {
+        select: `select q.*, ${USER_COLS} from kb_qa_items q left join users u on u.id = q.created_by`,
+        counted: 'kb_qa_items q',
+        where,
+        order: 'q.updated_at desc, q.id desc',
+      },
       values,
+      query,
     )
-    const { rows } = await pool.query<QaRow>(
-      `select q.*, ${USER_COLS} from kb_qa_items q left join users u on u.id = q.created_by where ${where}
-        order by q.updated_at desc, q.id desc limit $${values.length + 1} offset $${values.length + 2}`,
-      [...values, query.page_size, (query.page - 1) * query.page_size],
-    )
-    return { count: Number(count.rows[0]?.count ?? 0), results: rows.map(toQa) }
+    return { count, results: rows.map(toQa) }
   }
 
   async function createQa(
@@ -163,16 +166,18 @@ export function createItems(deps: KnowledgeDeps) {
     query: { page: number; page_size: number; q?: string; tag?: string },
   ) {
     const { where, values } = filters('d', 'title, value', orgId, query)
-    const count = await pool.query<{ count: string }>(
-      `select count(*) from kb_data_items d where ${where}`,
+    const { count, rows } = await fetchPage<DataRow>(
+      pool,
+      {
+        select: `select d.*, ${USER_COLS} from kb_data_items d left join users u on u.id = d.created_by`,
+        counted: 'kb_data_items d',
+        where,
+        order: 'd.updated_at desc, d.id desc',
+      },
       values,
+      query,
     )
-    const { rows } = await pool.query<DataRow>(
-      `select d.*, ${USER_COLS} from kb_data_items d left join users u on u.id = d.created_by where ${where}
-        order by d.updated_at desc, d.id desc limit $${values.length + 1} offset $${values.length + 2}`,
-      [...values, query.page_size, (query.page - 1) * query.page_size],
-    )
-    return { count: Number(count.rows[0]?.count ?? 0), results: rows.map(toData) }
+    return { count, results: rows.map(toData) }
   }
 
   async function createData(

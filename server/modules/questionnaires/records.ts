@@ -1,5 +1,6 @@
 import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
+import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
@@ -59,17 +60,18 @@ export function createRecords(
       values.push(`%${query.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`)
       where.push(`q.name ilike $${values.length}`)
     }
-    const count = await pool.query<{ count: string }>(
-      `select count(*) from questionnaires q where ${where.join(' and ')}`,
+    const { count, rows } = await fetchPage<SummaryRow>(
+      pool,
+      {
+        select: SUMMARY_SQL,
+        counted: 'questionnaires q',
+        where: where.join(' and '),
+        order: 'q.created_at desc, q.id desc',
+      },
       values,
+      query,
     )
-    values.push(query.page_size, (query.page - 1) * query.page_size)
-    const { rows } = await pool.query<SummaryRow>(
-      `${SUMMARY_SQL} where ${where.join(' and ')} order by q.created_at desc, q.id desc
-        limit $${values.length - 1} offset $${values.length}`,
-      values,
-    )
-    return { count: Number(count.rows[0]?.count ?? 0), results: rows.map(toQuestionnaire) }
+    return { count, results: rows.map(toQuestionnaire) }
   }
 
   /* ------------------------------------------------------------ intake */

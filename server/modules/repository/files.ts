@@ -1,5 +1,6 @@
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
 import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
@@ -68,22 +69,18 @@ export function createFiles(deps: RepositoryDeps) {
       size: 'f.size_bytes asc, f.id asc',
       '-size': 'f.size_bytes desc, f.id desc',
     }
-    const order = orderings[query.ordering] ?? orderings['-created_at']
-    // the page and the total in one statement: the count is a subquery run once, so that only
-    // the page's rows are joined and read out; a page past the end asks for the count alone
-    const counting = `select count(*) from repository_files f where ${where.join(' and ')}`
-    const { rows } = await pool.query<FileRow & { total: number }>(
-      `select ${FILE_COLUMNS}, (${counting}) as total
-         from repository_files f left join users u on u.id = f.created_by
-        where ${where.join(' and ')} order by ${order}
-        limit $${values.length + 1} offset $${values.length + 2}`,
-      [...values, query.page_size, (query.page - 1) * query.page_size],
+    const order = orderings[query.ordering] ?? (orderings['-created_at'] as string)
+    const { count, rows } = await fetchPage<FileRow>(
+      pool,
+      {
+        select: `select ${FILE_COLUMNS} from repository_files f left join users u on u.id = f.created_by`,
+        counted: 'repository_files f',
+        where: where.join(' and '),
+        order,
+      },
+      values,
+      query,
     )
-    let count = rows[0]?.total ?? 0
-    if (rows.length === 0 && query.page > 1) {
-      const counted = await pool.query<{ count: number }>(counting, values)
-      count = counted.rows[0]?.count ?? 0
-    }
     return { count, results: rows.map(toFile) }
   }
 

@@ -134,6 +134,29 @@ describe('knowledge base items', () => {
     expect(unchanged.status).toBe(304)
   })
 
+  it('pages Q&A and data items newest first, each page with the whole count', async () => {
+    const user = await member()
+    for (const n of [1, 2, 3]) {
+      const qa = { question: `Question ${n}`, answer: `Answer ${n}.` }
+      expect((await post(ctx, paths.knowledgeBase.qa, qa, user.token)).status).toBe(201)
+      const data = { title: `Fact ${n}`, value: `Value ${n}` }
+      expect((await post(ctx, paths.knowledgeBase.data, data, user.token)).status).toBe(201)
+    }
+    for (const [path, field, prefix] of [
+      [paths.knowledgeBase.qa, 'question', 'Question'],
+      [paths.knowledgeBase.data, 'title', 'Fact'],
+    ] as const) {
+      const pages = []
+      for (const page of [1, 2, 3]) {
+        const res = await get(ctx, `${path}?page=${page}&page_size=2`, user.token)
+        expect(res.status).toBe(200)
+        expect(res.body.count).toBe(3)
+        pages.push(res.body.results.map((item: Body) => item[field]))
+      }
+      expect(pages).toEqual([[`${prefix} 3`, `${prefix} 2`], [`${prefix} 1`], []])
+    }
+  })
+
   it('refuses bad input with plain words', async () => {
     const user = await member()
     const res = await post(ctx, paths.knowledgeBase.qa, { question: ' ', answer: 'x' }, user.token)
