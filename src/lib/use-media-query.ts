@@ -1,19 +1,24 @@
-import { useSyncExternalStore } from 'react'
+import { useCallback, useSyncExternalStore } from 'react'
+
+const hasMatchMedia = () => typeof window !== 'undefined' && Boolean(window.matchMedia)
 
 /**
  * Whether a media query matches, following its changes; true where there is no `matchMedia`
  * (server rendering, old test environments), so that the wide layout is the default.
  */
 export function useMediaQuery(query: string) {
-  return useSyncExternalStore(
-    (onChange) => {
-      if (typeof window === 'undefined' || !window.matchMedia) return () => {}
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (!hasMatchMedia()) return () => {}
       const list = window.matchMedia(query)
       list.addEventListener('change', onChange)
       return () => list.removeEventListener('change', onChange)
     },
-    () =>
-      typeof window === 'undefined' || !window.matchMedia ? true : window.matchMedia(query).matches,
+    [query],
+  )
+  return useSyncExternalStore(
+    subscribe,
+    () => (hasMatchMedia() ? window.matchMedia(query).matches : true),
     () => true,
   )
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { hashPassword } from '../../../server/auth/password.ts'
 import type { Database } from '../../../server/db/index.ts'
 import { licenses, organizations, users } from '../../../server/db/schema.ts'
 import { FREE_TIER } from '../../../server/modules/account/license.ts'
 import type { CapturedMail, MailCapture } from '../../support/smtp.ts'
-import { linkIn } from '../../support/smtp.ts'
-import type { createTestApp } from '../support.ts'
+import { linkIn, startSmtpCapture } from '../../support/smtp.ts'
+import { createTestApp } from '../support.ts'
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>
 
@@ -179,4 +179,24 @@ export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+}
+
+/**
+ * A test app whose mail goes to a real SMTP capture, started before the file's tests and closed
+ * after them; `use` receives both once they are up.
+ */
+export function withMailApp(
+  options: Omit<Parameters<typeof createTestApp>[0] & object, 'smtp'>,
+  use: (app: { ctx: TestApp; smtp: MailCapture }) => void,
+) {
+  let app: { ctx: TestApp; smtp: MailCapture } | undefined
+  beforeAll(async () => {
+    const smtp = await startSmtpCapture()
+    app = { smtp, ctx: await createTestApp({ ...options, smtp }) }
+    use(app)
+  })
+  afterAll(async () => {
+    await app?.ctx.close()
+    await app?.smtp.close()
+  })
 }

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { inviteUserResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS, userLimitText } from '../../../contract/auth-texts.ts'
 import { paths } from '../../../contract/paths.ts'
 import { auditEvents, licenses, linkTokens, users } from '../../../server/db/schema.ts'
-import { startSmtpCapture } from '../../support/smtp.ts'
-import { createTestApp, TEST_PUBLIC_URL } from '../support.ts'
+import type { MailCapture } from '../../support/smtp.ts'
+import { TEST_PUBLIC_URL } from '../support.ts'
 import {
   DAY,
   insertUser,
@@ -15,6 +15,7 @@ import {
   signIn,
   type TestApp,
   tokenOf,
+  withMailApp,
 } from './helpers.ts'
 
 const INVALID = {
@@ -26,14 +27,10 @@ const INVALID = {
 describe('invites and set-password', () => {
   const clock = manualClock()
   let ctx: TestApp
-  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
-  beforeAll(async () => {
-    smtp = await startSmtpCapture()
-    ctx = await createTestApp({ smtp, now: clock.now })
-  })
-  afterAll(async () => {
-    await ctx.close()
-    await smtp.close()
+  let smtp: MailCapture
+  withMailApp({ now: clock.now }, (app) => {
+    ctx = app.ctx
+    smtp = app.smtp
   })
 
   let counter = 0

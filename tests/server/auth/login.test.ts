@@ -5,7 +5,7 @@ import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { paths } from '../../../contract/paths.ts'
 import { users } from '../../../server/db/schema.ts'
 import { DEFAULT_AUTH_LIMITS } from '../../../server/modules/auth/service.ts'
-import { startSmtpCapture } from '../../support/smtp.ts'
+import type { MailCapture } from '../../support/smtp.ts'
 import { createTestApp } from '../support.ts'
 import {
   get,
@@ -18,18 +18,15 @@ import {
   registerBody,
   signIn,
   type TestApp,
+  withMailApp,
 } from './helpers.ts'
 
 describe('POST admin/login/', () => {
   let ctx: TestApp
-  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
-  beforeAll(async () => {
-    smtp = await startSmtpCapture()
-    ctx = await createTestApp({ smtp })
-  })
-  afterAll(async () => {
-    await ctx.close()
-    await smtp.close()
+  let smtp: MailCapture
+  withMailApp({}, (app) => {
+    ctx = app.ctx
+    smtp = app.smtp
   })
 
   it('signs a confirmed user in with access, refresh and requires_password_change', async () => {

@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { confirmEmailResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { licenses, linkTokens, organizations, users } from '../../../server/db/schema.ts'
-import { startSmtpCapture } from '../../support/smtp.ts'
-import { createTestApp, TEST_PUBLIC_URL } from '../support.ts'
+import type { MailCapture } from '../../support/smtp.ts'
+import { TEST_PUBLIC_URL } from '../support.ts'
 import {
   DAY,
   get,
@@ -17,20 +17,17 @@ import {
   registerBody,
   type TestApp,
   tokenOf,
+  withMailApp,
 } from './helpers.ts'
 
 const SUCCESS = { status: 'success', msg: AUTH_TEXTS.registrationSent }
 
 describe('POST admin/register/ and admin/confirm_email/', () => {
   let ctx: TestApp
-  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
-  beforeAll(async () => {
-    smtp = await startSmtpCapture()
-    ctx = await createTestApp({ smtp })
-  })
-  afterAll(async () => {
-    await ctx.close()
-    await smtp.close()
+  let smtp: MailCapture
+  withMailApp({}, (app) => {
+    ctx = app.ctx
+    smtp = app.smtp
   })
 
   async function registerAndMail(account = newAccount()) {
@@ -323,14 +320,10 @@ describe('POST admin/register/ and admin/confirm_email/', () => {
 describe('LT2: confirmation links expire after 24 hours (injected clock)', () => {
   const clock = manualClock()
   let ctx: TestApp
-  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
-  beforeAll(async () => {
-    smtp = await startSmtpCapture()
-    ctx = await createTestApp({ smtp, now: clock.now })
-  })
-  afterAll(async () => {
-    await ctx.close()
-    await smtp.close()
+  let smtp: MailCapture
+  withMailApp({ now: clock.now }, (app) => {
+    ctx = app.ctx
+    smtp = app.smtp
   })
 
   async function freshLink() {

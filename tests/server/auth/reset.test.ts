@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { validateResetTokenResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { linkTokens, users } from '../../../server/db/schema.ts'
-import { startSmtpCapture } from '../../support/smtp.ts'
-import { createTestApp, TEST_PUBLIC_URL } from '../support.ts'
+import type { MailCapture } from '../../support/smtp.ts'
+import { TEST_PUBLIC_URL } from '../support.ts'
 import {
   get,
   HOUR,
@@ -16,6 +16,7 @@ import {
   signIn,
   type TestApp,
   tokenOf,
+  withMailApp,
 } from './helpers.ts'
 
 const RESET_SENT = { status: 'success', detail: AUTH_TEXTS.resetSent }
@@ -29,14 +30,10 @@ const INVALID_LINK = {
 describe('password reset', () => {
   const clock = manualClock()
   let ctx: TestApp
-  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
-  beforeAll(async () => {
-    smtp = await startSmtpCapture()
-    ctx = await createTestApp({ smtp, now: clock.now })
-  })
-  afterAll(async () => {
-    await ctx.close()
-    await smtp.close()
+  let smtp: MailCapture
+  withMailApp({ now: clock.now }, (app) => {
+    ctx = app.ctx
+    smtp = app.smtp
   })
 
   /** Asks for a reset of a fresh user and returns the n-th mailed link. */
