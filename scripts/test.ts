@@ -46,7 +46,7 @@ const readJson = <T>(file: string): T | undefined => {
   }
 }
 
-check('lint', run('lint', 'npx', ['biome', 'check', '.']))
+check('lint', run('lint', 'npm', ['run', 'lint', '--silent']))
 const codegen = run('styles', 'npx', ['panda', 'codegen', '--silent'])
 check('typecheck', codegen && run('typecheck', 'npm', ['run', 'typecheck', '--silent']))
 

@@ -28,8 +28,6 @@ export type ForcePasswordChangeLogic = ReturnType<typeof createForcePasswordChan
 
 const defaultLogic = createForcePasswordChangeLogic()
 
-const fullWidth = css({ w: 'full' })
-
 /** /force-password-change: the password change required before continuing (spec section 2). */
 export default function ForcePasswordChangePage({
   logic = defaultLogic,

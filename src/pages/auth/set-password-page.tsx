@@ -25,7 +25,6 @@ export type SetPasswordLogic = ReturnType<typeof createSetPasswordLogic>
 
 const defaultLogic = createSetPasswordLogic()
 
-const fullWidth = css({ w: 'full' })
 const backLink = css({ alignSelf: 'center', textStyle: 'sm' })
 
 /** /set-password?uid&token: a first password from an invite link (spec sections 2, 5 and 8). */
