@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -39,11 +40,11 @@ import type { TicketPriority, TicketType } from '../../contract/support.ts'
 
 /** The generated identity key every table has. */
 const identity = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity()
+/** The row this one belongs to: it goes with it. */
+const parentRef = (name: string, target: () => AnyPgColumn) =>
+  bigint(name, { mode: 'number' }).notNull().references(target, { onDelete: 'cascade' })
 /** The owning organisation: its rows go with it. */
-const orgRef = () =>
-  bigint('org_id', { mode: 'number' })
-    .notNull()
-    .references(() => organizations.id, { onDelete: 'cascade' })
+const orgRef = () => parentRef('org_id', () => organizations.id)
 /** A user who did something: kept as null when the user is removed. */
 const userRef = (name: string) =>
   bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' })
@@ -58,11 +59,30 @@ const weightedTsv = (title: string, body: string) =>
   )
 /** Free tags, never null. */
 const tagList = () => text('tags').array().notNull().default(sql`'{}'::text[]`)
+/** A moment, with its time zone. */
+const at = (name: string) => timestamp(name, { withTimezone: true })
+/** When a row was written (or last changed), set by PostgreSQL. */
+const stamp = (name: 'created_at' | 'updated_at') => at(name).notNull().defaultNow()
+/**
+ * The owning organisation without a foreign key, for rows that hang from a questionnaire (which
+ * carries the organisation's key) and go with it.
+ */
+const ofQuestionnaire = () => ({
+  orgId: bigint('org_id', { mode: 'number' }).notNull(),
+  questionnaireId: parentRef('questionnaire_id', () => questionnaires.id),
+})
+/** The indexes of a searchable library table: full text, fuzzy title, tags. */
+const searchIndexes = (
+  name: string,
+  table: { tsv: AnyPgColumn; tags: AnyPgColumn },
+  title: AnyPgColumn,
+) => [
+  index(`${name}_tsv_idx`).using('gin', table.tsv),
+  index(`${name}_${title.name}_trgm_idx`).using('gin', sql`${title} gin_trgm_ops`),
+  index(`${name}_tags_idx`).using('gin', table.tags),
+]
 
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-}
+const timestamps = { createdAt: stamp('created_at'), updatedAt: stamp('updated_at') }
 
 export const organizations = pgTable('organizations', {
   id: identity(),
@@ -86,13 +106,13 @@ export const users = pgTable(
     role: text('role').$type<UserRole>().notNull().default('member'),
     /** `invited`: an invite link and no password yet; `removed` keeps the row for the audit trail. */
     status: text('status').$type<UserStatus>().notNull().default('active'),
-    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    emailConfirmedAt: at('email_confirmed_at'),
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     /** Set with an administrator's temporary password: it dies at first use or at this time (AS7). */
-    tempPasswordExpiresAt: timestamp('temp_password_expires_at', { withTimezone: true }),
+    tempPasswordExpiresAt: at('temp_password_expires_at'),
     marketingConsent: boolean('marketing_consent').notNull().default(false),
     ...timestamps,
-    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    lastLoginAt: at('last_login_at'),
   },
   (table) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`),
@@ -114,15 +134,13 @@ export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: parentRef('user_id', () => users.id),
     orgId: orgRef(),
     /** The session whose access token asked for this one (token/get); it never outlives it. */
     parentId: uuid('parent_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: stamp('created_at'),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
     /** logout, reuse, password_reset, password_change, disabled, ... */
     revokedReason: text('revoked_reason'),
   },
@@ -137,16 +155,14 @@ export const refreshTokens = pgTable(
     familyId: uuid('family_id')
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: parentRef('user_id', () => users.id),
     tokenHash: text('token_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: stamp('created_at'),
     /** The family's absolute end, copied so a lone row tells its own lifetime. */
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
     replacedBy: bigint('replaced_by', { mode: 'number' }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedAt: at('revoked_at'),
   },
   (table) => [
     uniqueIndex('refresh_tokens_hash_idx').on(table.tokenHash),
@@ -162,18 +178,16 @@ export const linkTokens = pgTable(
   'link_tokens',
   {
     id: identity(),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: parentRef('user_id', () => users.id),
     orgId: orgRef(),
     purpose: text('purpose').$type<LinkPurpose>().notNull(),
     tokenHash: text('token_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    revokedAt: at('revoked_at'),
     /** Wrong tokens tried for this user and purpose while this link was live (LT5). */
     attempts: integer('attempts').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: stamp('created_at'),
   },
   (table) => [
     uniqueIndex('link_tokens_hash_idx').on(table.tokenHash),
@@ -198,8 +212,8 @@ export const licenses = pgTable('licenses', {
   isEvaluation: boolean('is_evaluation').notNull().default(false),
   multiLanguage: boolean('multi_language').notNull().default(false),
   isActive: boolean('is_active').notNull().default(true),
-  expirationDate: timestamp('expiration_date', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expirationDate: at('expiration_date'),
+  createdAt: stamp('created_at'),
 })
 
 /**
@@ -210,7 +224,7 @@ export const rateLimits = pgTable(
   'rate_limits',
   {
     key: text('key').notNull(),
-    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    windowStart: at('window_start').notNull(),
     count: integer('count').notNull().default(0),
   },
   (table) => [
@@ -235,7 +249,7 @@ export const auditEvents = pgTable(
     target: text('target'),
     requestId: text('request_id'),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: stamp('created_at'),
   },
   (table) => [index('audit_events_org_created_idx').on(table.orgId, table.createdAt)],
 )
@@ -249,9 +263,7 @@ export const supportTickets = pgTable(
   {
     id: identity(),
     orgId: orgRef(),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: parentRef('user_id', () => users.id),
     type: text('type').$type<TicketType>().notNull(),
     summary: text('summary').notNull(),
     description: text('description').notNull(),
@@ -263,7 +275,7 @@ export const supportTickets = pgTable(
       .$type<{ id: string; value: string }[]>()
       .notNull()
       .default([]),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: stamp('created_at'),
   },
   (table) => [
     index('support_tickets_org_created_idx').on(table.orgId, table.createdAt),
@@ -283,15 +295,13 @@ export const supportTicketAttachments = pgTable(
   'support_ticket_attachments',
   {
     id: identity(),
-    ticketId: bigint('ticket_id', { mode: 'number' })
-      .notNull()
-      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    ticketId: parentRef('ticket_id', () => supportTickets.id),
     orgId: orgRef(),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     data: bytea('data').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: stamp('created_at'),
   },
   (table) => [
     index('support_ticket_attachments_ticket_idx').on(table.ticketId),
@@ -327,8 +337,8 @@ export const repositoryFiles = pgTable(
     pages: integer('pages'),
     passageCount: integer('passage_count').notNull().default(0),
     createdBy: userRef('created_by'),
-    processingStartedAt: timestamp('processing_started_at', { withTimezone: true }),
-    processedAt: timestamp('processed_at', { withTimezone: true }),
+    processingStartedAt: at('processing_started_at'),
+    processedAt: at('processed_at'),
     ...timestamps,
   },
   (table) => [
@@ -348,9 +358,7 @@ export const filePassages = pgTable(
   {
     id: identity(),
     orgId: orgRef(),
-    fileId: bigint('file_id', { mode: 'number' })
-      .notNull()
-      .references(() => repositoryFiles.id, { onDelete: 'cascade' }),
+    fileId: parentRef('file_id', () => repositoryFiles.id),
     ordinal: integer('ordinal').notNull(),
     text: text('text').notNull(),
     location: jsonb('location').$type<PassageLocation>().notNull().default({}),
@@ -395,9 +403,7 @@ export const kbQaItems = pgTable(
   (table) => [
     index('kb_qa_items_org_updated_idx').on(table.orgId, table.updatedAt),
     index('kb_qa_items_org_key_idx').on(table.orgId, table.questionKey),
-    index('kb_qa_items_tsv_idx').using('gin', table.tsv),
-    index('kb_qa_items_question_trgm_idx').using('gin', sql`${table.question} gin_trgm_ops`),
-    index('kb_qa_items_tags_idx').using('gin', table.tags),
+    ...searchIndexes('kb_qa_items', table, table.question),
   ],
 )
 
@@ -417,9 +423,7 @@ export const kbDataItems = pgTable(
   },
   (table) => [
     index('kb_data_items_org_updated_idx').on(table.orgId, table.updatedAt),
-    index('kb_data_items_tsv_idx').using('gin', table.tsv),
-    index('kb_data_items_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`),
-    index('kb_data_items_tags_idx').using('gin', table.tags),
+    ...searchIndexes('kb_data_items', table, table.title),
   ],
 )
 
@@ -444,8 +448,8 @@ export const questionnaires = pgTable(
     /** Bumped by every change to the answers. */
     revision: integer('revision').notNull().default(0),
     createdBy: userRef('created_by'),
-    processingStartedAt: timestamp('processing_started_at', { withTimezone: true }),
-    analyzedAt: timestamp('analyzed_at', { withTimezone: true }),
+    processingStartedAt: at('processing_started_at'),
+    analyzedAt: at('analyzed_at'),
     ...timestamps,
   },
   (table) => [
@@ -462,10 +466,7 @@ export const questionnaireTabs = pgTable(
   'questionnaire_tabs',
   {
     id: identity(),
-    orgId: bigint('org_id', { mode: 'number' }).notNull(),
-    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
-      .notNull()
-      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    ...ofQuestionnaire(),
     name: text('name').notNull(),
     position: integer('position').notNull(),
     mapping: jsonb('mapping').$type<TabMapping | null>(),
@@ -483,13 +484,8 @@ export const questionnaireQuestions = pgTable(
   'questionnaire_questions',
   {
     id: identity(),
-    orgId: bigint('org_id', { mode: 'number' }).notNull(),
-    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
-      .notNull()
-      .references(() => questionnaires.id, { onDelete: 'cascade' }),
-    tabId: bigint('tab_id', { mode: 'number' })
-      .notNull()
-      .references(() => questionnaireTabs.id, { onDelete: 'cascade' }),
+    ...ofQuestionnaire(),
+    tabId: parentRef('tab_id', () => questionnaireTabs.id),
     position: integer('position').notNull(),
     ref: text('ref'),
     text: text('text').notNull(),
@@ -500,7 +496,7 @@ export const questionnaireQuestions = pgTable(
     /** Matches a question across re-analyses so its answers are kept. */
     matchKey: text('match_key').notNull(),
     selectedRank: integer('selected_rank').notNull().default(0),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedAt: at('deleted_at'),
   },
   (table) => [
     uniqueIndex('questionnaire_questions_position_idx').on(table.questionnaireId, table.position),
@@ -513,13 +509,8 @@ export const questionnaireAnswers = pgTable(
   'questionnaire_answers',
   {
     id: identity(),
-    orgId: bigint('org_id', { mode: 'number' }).notNull(),
-    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
-      .notNull()
-      .references(() => questionnaires.id, { onDelete: 'cascade' }),
-    questionId: bigint('question_id', { mode: 'number' })
-      .notNull()
-      .references(() => questionnaireQuestions.id, { onDelete: 'cascade' }),
+    ...ofQuestionnaire(),
+    questionId: parentRef('question_id', () => questionnaireQuestions.id),
     rank: integer('rank').notNull().default(0),
     text: text('text').notNull().default(''),
     choice: text('choice'),
@@ -529,7 +520,7 @@ export const questionnaireAnswers = pgTable(
     citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
     note: text('note'),
     updatedBy: userRef('updated_by'),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: stamp('updated_at'),
   },
   (table) => [
     uniqueIndex('questionnaire_answers_question_rank_idx').on(table.questionId, table.rank),
@@ -546,10 +537,7 @@ export const questionnaireOperations = pgTable(
   'questionnaire_operations',
   {
     id: identity(),
-    orgId: bigint('org_id', { mode: 'number' }).notNull(),
-    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
-      .notNull()
-      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    ...ofQuestionnaire(),
     kind: text('kind').$type<OperationKind>().notNull(),
     summary: text('summary').notNull(),
     questionCount: integer('question_count').notNull().default(0),
@@ -557,8 +545,8 @@ export const questionnaireOperations = pgTable(
     answeredCount: integer('answered_count').notNull().default(0),
     changes: jsonb('changes').$type<unknown[]>().notNull().default([]),
     createdBy: userRef('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    undoneAt: timestamp('undone_at', { withTimezone: true }),
+    createdAt: stamp('created_at'),
+    undoneAt: at('undone_at'),
   },
   (table) => [index('questionnaire_operations_idx').on(table.questionnaireId, table.id)],
 )
@@ -568,10 +556,7 @@ export const filledFiles = pgTable(
   'filled_files',
   {
     id: identity(),
-    orgId: bigint('org_id', { mode: 'number' }).notNull(),
-    questionnaireId: bigint('questionnaire_id', { mode: 'number' })
-      .notNull()
-      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    ...ofQuestionnaire(),
     name: text('name').notNull(),
     format: text('format').$type<ExportFormat>().notNull(),
     mime: text('mime').notNull(),
@@ -580,7 +565,7 @@ export const filledFiles = pgTable(
     revision: integer('revision').notNull(),
     answersWritten: integer('answers_written').notNull().default(0),
     createdBy: userRef('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: stamp('created_at'),
   },
   (table) => [index('filled_files_questionnaire_idx').on(table.questionnaireId, table.id)],
 )
