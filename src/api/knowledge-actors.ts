@@ -1,7 +1,5 @@
-import { fromCallback, fromPromise } from 'xstate'
-import { errorText } from '../../contract/errors.ts'
+import { fromPromise } from 'xstate'
 import {
-  batchDeleteResponseSchema,
   dataItemListSchema,
   dataItemSchema,
   deleteResponseSchema,
@@ -19,7 +17,7 @@ import {
   searchResponseSchema,
   uploadResponseSchema,
 } from '../../contract/knowledge.ts'
-import { API_PREFIX, paths } from '../../contract/paths.ts'
+import { paths } from '../../contract/paths.ts'
 import { type LibraryHealth, libraryHealthSchema } from '../../contract/questionnaires.ts'
 import type { AddUrlInput } from '../../machines/add-by-url/index.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
@@ -32,71 +30,13 @@ import type {
   UploadInput,
   UploadQueueEvents,
 } from '../../machines/upload-queue/index.ts'
-import { type ApiClient, ApiError, api } from './client.ts'
+import { type ApiClient, api } from './client.ts'
 import { downloadPath } from './download.ts'
-import { readTokens } from './tokens.ts'
+import { asFile, batchDeleteActor, uploadActor } from './upload.ts'
 
 /**
- * The real side effects of the repository and knowledge-base machines. The machines hand over
- * names and sizes; the File objects themselves travel as the same objects (a File is a Blob with
- * a name and a size).
+ * The real side effects of the repository and knowledge-base machines.
  */
-
-const asFile = (source: { name: string; size: number }) => source as unknown as File
-
-/** POSTs a form with XMLHttpRequest so that the bytes sent can be reported. */
-function sendForm(
-  url: string,
-  form: FormData,
-  onProgress: (fraction: number) => void,
-  signal: AbortSignal,
-): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('POST', url)
-    const { access } = readTokens()
-    if (access) xhr.setRequestHeader('Authorization', `Bearer ${access}`)
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total)
-    }
-    xhr.onload = () => {
-      let body: unknown
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined
-      } catch {
-        body = undefined
-      }
-      resolve({ status: xhr.status, body })
-    }
-    xhr.onerror = () =>
-      reject(new ApiError(0, undefined, 'Network error: the upload did not reach the server'))
-    xhr.onabort = () => reject(new ApiError(0, undefined, 'The upload was cancelled'))
-    signal.addEventListener('abort', () => xhr.abort())
-    xhr.send(form)
-  })
-}
-
-/** An upload with progress; a 401 refreshes the session once and sends again. */
-export async function uploadWithProgress(
-  client: ApiClient,
-  path: string,
-  form: () => FormData,
-  onProgress: (fraction: number) => void,
-  signal: AbortSignal,
-) {
-  let result = await sendForm(`${API_PREFIX}${path}`, form(), onProgress, signal)
-  if (result.status === 401 && (await client.refreshTokens())) {
-    result = await sendForm(`${API_PREFIX}${path}`, form(), onProgress, signal)
-  }
-  if (result.status < 200 || result.status >= 300) {
-    throw new ApiError(
-      result.status,
-      result.body,
-      errorText(result.body, `Upload failed (${result.status})`),
-    )
-  }
-  return result.body
-}
 
 export function repositoryActors(client: ApiClient = api) {
   const listQuery = (query: FileQuery) => {
@@ -109,58 +49,23 @@ export function repositoryActors(client: ApiClient = api) {
     return search
   }
   return {
-    uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input, sendBack }) => {
-      const controller = new AbortController()
-      uploadWithProgress(
-        client,
-        paths.files.upload,
-        () => {
-          const form = new FormData()
-          form.append('files', asFile(input.source), input.source.name)
-          return form
-        },
-        (fraction) =>
-          sendBack({
-            type: 'upload.progress',
-            key: input.key,
-            progress: Math.round(fraction * 100),
-          }),
-        controller.signal,
-      ).then(
-        (body) => {
-          const parsed = uploadResponseSchema.safeParse(body)
-          const file = parsed.success ? parsed.data.files[0] : undefined
-          if (file) sendBack({ type: 'upload.done', key: input.key, file })
-          else
-            sendBack({
-              type: 'upload.failed',
-              key: input.key,
-              error: 'Unexpected response from the server',
-            })
-        },
-        (error: unknown) =>
-          sendBack({
-            type: 'upload.failed',
-            key: input.key,
-            error: error instanceof Error ? error.message : 'The upload failed',
-          }),
-      )
-      return () => controller.abort()
-    }),
+    uploadFile: uploadActor<UploadQueueEvents, UploadInput>(
+      client,
+      paths.files.upload,
+      'files',
+      (body, key) => {
+        const parsed = uploadResponseSchema.safeParse(body)
+        const file = parsed.success ? parsed.data.files[0] : undefined
+        return file && { type: 'upload.done', key, file }
+      },
+    ),
     pollFiles: fromPromise<PollOutput, PollInput>(async ({ input }) =>
       Promise.all(input.ids.map((id) => client.get(paths.files.get(id), repositoryFileSchema))),
     ),
     loadFiles: fromPromise<ListOutput, FileQuery>(async ({ input }) =>
       client.get(`${paths.files.list}?${listQuery(input)}`, repositoryFileListSchema),
     ),
-    deleteFiles: fromPromise<number, { ids: number[] }>(async ({ input }) => {
-      const body = await client.post(
-        paths.files.batchDelete,
-        { file_ids: input.ids },
-        batchDeleteResponseSchema,
-      )
-      return body.deleted
-    }),
+    deleteFiles: batchDeleteActor(client, paths.files.batchDelete),
     runAction: fromPromise<void, FileAction>(async ({ input }) => {
       if (input.kind === 'reprocess')
         await client.post(paths.files.reprocess(input.id), {}, repositoryFileSchema)

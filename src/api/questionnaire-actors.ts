@@ -1,7 +1,7 @@
-import { fromCallback, fromPromise } from 'xstate'
+import { fromPromise } from 'xstate'
 import { safeParse } from 'zod/mini'
 import { licenseSchema } from '../../contract/auth.ts'
-import { batchDeleteResponseSchema, repositoryFileListSchema } from '../../contract/knowledge.ts'
+import { repositoryFileListSchema } from '../../contract/knowledge.ts'
 import { paths } from '../../contract/paths.ts'
 import {
   type AnswerChange,
@@ -32,7 +32,7 @@ import type {
 } from '../../machines/questionnaire-workspace/index.ts'
 import { type ApiClient, api } from './client.ts'
 import { downloadPath } from './download.ts'
-import { uploadWithProgress } from './knowledge-actors.ts'
+import { batchDeleteActor, uploadActor } from './upload.ts'
 
 /**
  * The real side effects of the questionnaire review page's machines: the workspace, each
@@ -222,52 +222,14 @@ export function questionnaireListActors(client: ApiClient = api) {
     loadQuestionnaires: fromPromise<{ count: number; results: Questionnaire[] }, void>(async () =>
       client.get(`${paths.questionnaires.list}?page_size=200`, questionnaireListSchema),
     ),
-    deleteQuestionnaires: fromPromise<number, { ids: number[] }>(async ({ input }) => {
-      const body = await client.post(
-        paths.questionnaires.batchDelete,
-        { file_ids: input.ids },
-        batchDeleteResponseSchema,
-      )
-      return body.deleted
-    }),
-    uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
-      ({ input, sendBack }) => {
-        const controller = new AbortController()
-        uploadWithProgress(
-          client,
-          paths.questionnaires.upload,
-          () => {
-            const form = new FormData()
-            form.append('file', input.source as unknown as File, input.source.name)
-            return form
-          },
-          (fraction) =>
-            sendBack({
-              type: 'upload.progress',
-              key: input.key,
-              progress: Math.round(fraction * 100),
-            }),
-          controller.signal,
-        ).then(
-          (body) => {
-            const parsed = safeParse(questionnaireSchema, body)
-            if (parsed.success)
-              sendBack({ type: 'upload.done', key: input.key, questionnaire: parsed.data })
-            else
-              sendBack({
-                type: 'upload.failed',
-                key: input.key,
-                error: 'Unexpected response from the server',
-              })
-          },
-          (error: unknown) =>
-            sendBack({
-              type: 'upload.failed',
-              key: input.key,
-              error: error instanceof Error ? error.message : 'The upload failed',
-            }),
-        )
-        return () => controller.abort()
+    deleteQuestionnaires: batchDeleteActor(client, paths.questionnaires.batchDelete),
+    uploadQuestionnaire: uploadActor<QuestionnaireListEvents, UploadInput>(
+      client,
+      paths.questionnaires.upload,
+      'file',
+      (body, key) => {
+        const parsed = safeParse(questionnaireSchema, body)
+        return parsed.success ? { type: 'upload.done', key, questionnaire: parsed.data } : undefined
       },
     ),
   }
