@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
+import { asFailure, newPasswordIsAcceptable } from '../account.ts'
 import type {
   ChangePasswordForcedInput,
   ForcePasswordChangeSchema,
@@ -10,11 +11,6 @@ import type {
 const mustBeProvided = (name: string) => () => {
   throw new Error(`forcePasswordChangeMachine: the ${name} actor must be provided`)
 }
-
-const asFailure = (error: unknown): RequestFailure =>
-  typeof error === 'object' && error !== null && 'status' in error
-    ? (error as RequestFailure)
-    : { status: 0 }
 
 /**
  * The password change required after a sign-in flagged `requires_password_change` (spec sections
@@ -40,8 +36,7 @@ export const forcePasswordChangeMachine = setup({
     signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
   },
   guards: {
-    passwordIsAcceptable: ({ context }) =>
-      newPasswordError(context.password, context.confirm) === null,
+    passwordIsAcceptable: newPasswordIsAcceptable,
   },
 }).createMachine({
   id: 'forcePasswordChange',

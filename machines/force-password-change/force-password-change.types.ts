@@ -1,4 +1,5 @@
 import type { AccessClaims } from '../../contract/auth.ts'
+import type { NewPasswordEvents } from '../account.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Tags
@@ -11,26 +12,14 @@ export type ForcePasswordChangeTags = 'loading'
 // Events
 // ---------------------------------------------------------------------------------------------
 
-export type ForcePasswordChangeEvents =
-  | { type: 'password.change'; value: string }
-  | { type: 'confirm.change'; value: string }
-  | { type: 'submit' }
+export type ForcePasswordChangeEvents = NewPasswordEvents
 
 // ---------------------------------------------------------------------------------------------
 // Actors
 // ---------------------------------------------------------------------------------------------
 
-/**
- * How a call of this flow fails: the HTTP status (0 when the server was not reached), the text
- * fields of the error body and its machine-readable `code`.
- */
-export interface RequestFailure {
-  status: number
-  error?: string
-  msg?: string
-  detail?: string
-  code?: string
-}
+/** How a call of this flow fails (see machines/account.ts). */
+export type { RequestFailure } from '../account.ts'
 
 /**
  * `changePasswordForced` sends `{new_password}` with the user's bearer token, stores the fresh

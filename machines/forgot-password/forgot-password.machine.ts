@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS, loginEmailError } from '../../contract/auth-texts.ts'
+import { asFailure } from '../account.ts'
 import type {
   ForgotPasswordSchema,
   RequestFailure,
@@ -9,11 +10,6 @@ import type {
 const mustBeProvided = (name: string) => () => {
   throw new Error(`forgotPasswordMachine: the ${name} actor must be provided`)
 }
-
-const asFailure = (error: unknown): RequestFailure =>
-  typeof error === 'object' && error !== null && 'status' in error
-    ? (error as RequestFailure)
-    : { status: 0 }
 
 /** Spec section 8, 'Forgot password'. Status 0: the server was never reached. */
 const failureText = (failure: RequestFailure) =>

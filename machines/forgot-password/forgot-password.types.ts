@@ -15,17 +15,8 @@ export type ForgotPasswordEvents = { type: 'email.change'; value: string } | { t
 // Actors
 // ---------------------------------------------------------------------------------------------
 
-/**
- * How a call of this flow fails: the HTTP status (0 when the server was not reached), the text
- * fields of the error body and its machine-readable `code`.
- */
-export interface RequestFailure {
-  status: number
-  error?: string
-  msg?: string
-  detail?: string
-  code?: string
-}
+/** How a call of this flow fails (see machines/account.ts). */
+export type { RequestFailure } from '../account.ts'
 
 /** `requestPasswordReset` asks the server to mail a reset link to this address. */
 export interface RequestPasswordResetInput {

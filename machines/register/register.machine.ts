@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS, newPasswordError, registrationEmailError } from '../../contract/auth-texts.ts'
+import { asFailure } from '../account.ts'
 import type {
   RegisterContext,
   RegisterField,
@@ -32,11 +33,6 @@ function checkForm(values: RegisterContext['values']) {
     passwordError: values.password ? newPasswordError(values.password) : null,
   }
 }
-
-const asFailure = (error: unknown): RequestFailure =>
-  typeof error === 'object' && error !== null && 'status' in error
-    ? (error as RequestFailure)
-    : { status: 0 }
 
 /**
  * Registration of a new organisation account (spec sections 2, 5 and 8, 'Register'). The server

@@ -26,17 +26,8 @@ export type RegisterEvents =
 // Actors
 // ---------------------------------------------------------------------------------------------
 
-/**
- * How a call of this flow fails: the HTTP status (0 when the server was not reached), the text
- * fields of the error body and its machine-readable `code`.
- */
-export interface RequestFailure {
-  status: number
-  error?: string
-  msg?: string
-  detail?: string
-  code?: string
-}
+/** How a call of this flow fails (see machines/account.ts). */
+export type { RequestFailure } from '../account.ts'
 
 /** `register` sends exactly the registration payload of spec section 3. */
 export type RegisterInput = Required<RegisterRequest>

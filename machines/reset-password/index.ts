@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate'
+import { screenOf } from '../account.ts'
 import type { resetPasswordMachine } from './reset-password.machine.ts'
 
 export { resetPasswordMachine } from './reset-password.machine.ts'
@@ -8,17 +9,17 @@ type Snapshot = SnapshotFrom<typeof resetPasswordMachine>
 
 /** Which screen shows: the check, the three outcomes, and the form's two endings. */
 export const selectScreen = (snapshot: Snapshot) =>
-  snapshot.matches('checking')
-    ? 'checking'
-    : snapshot.matches('invalid')
-      ? 'invalid'
-      : snapshot.matches('expired')
-        ? 'expired'
-        : snapshot.matches({ valid: 'saved' })
-          ? 'saved'
-          : snapshot.matches({ valid: 'rejected' })
-            ? 'rejected'
-            : 'form'
+  screenOf(
+    snapshot,
+    [
+      ['checking', 'checking'],
+      ['invalid', 'invalid'],
+      ['expired', 'expired'],
+      ['saved', { valid: 'saved' }],
+      ['rejected', { valid: 'rejected' }],
+    ],
+    'form',
+  )
 export type ResetPasswordScreen = ReturnType<typeof selectScreen>
 
 export const selectEmail = (snapshot: Snapshot) => snapshot.context.email

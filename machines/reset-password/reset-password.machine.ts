@@ -1,6 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
 import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
+import { asFailure, isLinkRejection, newPasswordIsAcceptable } from '../account.ts'
 import { PASSWORD_SAVED_REDIRECT_MS, RESET_LINK_REJECTED_REDIRECT_MS } from '../constants.ts'
 import type {
   ConfirmPasswordResetInput,
@@ -14,15 +14,6 @@ import type {
 const mustBeProvided = (name: string) => () => {
   throw new Error(`resetPasswordMachine: the ${name} actor must be provided`)
 }
-
-const asFailure = (error: unknown): RequestFailure =>
-  typeof error === 'object' && error !== null && 'status' in error
-    ? (error as RequestFailure)
-    : { status: 0 }
-
-/** A 400 about the link itself (used, expired or unknown), not about the new password. */
-const isLinkRejection = (failure: RequestFailure) =>
-  failure.status === 400 && failure.code === AUTH_ERROR_CODES.invalidToken
 
 /** Spec section 8, 'Reset'. Status 0: the server was never reached. */
 const resetFailureText = (failure: RequestFailure) =>
@@ -69,8 +60,7 @@ export const resetPasswordMachine = setup({
     linkIsIncomplete: ({ context }) => !context.uid || !context.token,
     tokenIsValid: (_, result: ValidateResetTokenResponse) => result.token_valid,
     tokenHasExpired: (_, result: ValidateResetTokenResponse) => result.expired === true,
-    passwordIsAcceptable: ({ context }) =>
-      newPasswordError(context.password, context.confirm) === null,
+    passwordIsAcceptable: newPasswordIsAcceptable,
     linkWasRejected: (_, failure: RequestFailure) => isLinkRejection(failure),
     hasEmail: ({ context }) => Boolean(context.email),
   },

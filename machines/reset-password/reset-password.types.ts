@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini'
 import type { setPasswordRequestSchema, ValidateResetTokenResponse } from '../../contract/auth.ts'
+import type { LinkInput, NewPasswordEvents } from '../account.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Tags
@@ -13,9 +14,7 @@ export type ResetPasswordTags = 'loading'
 // ---------------------------------------------------------------------------------------------
 
 export type ResetPasswordEvents =
-  | { type: 'password.change'; value: string }
-  | { type: 'confirm.change'; value: string }
-  | { type: 'submit' }
+  | NewPasswordEvents
   /** 'Send New Reset Link' on the expired screen. */
   | { type: 'resend' }
 
@@ -24,26 +23,14 @@ export type ResetPasswordEvents =
 // ---------------------------------------------------------------------------------------------
 
 /** The link's query parameters, as they came. */
-export interface ResetPasswordInput {
-  uid?: string | null
-  token?: string | null
-}
+export type ResetPasswordInput = LinkInput
 
 // ---------------------------------------------------------------------------------------------
 // Actors
 // ---------------------------------------------------------------------------------------------
 
-/**
- * How a call of this flow fails: the HTTP status (0 when the server was not reached), the text
- * fields of the error body and its machine-readable `code`.
- */
-export interface RequestFailure {
-  status: number
-  error?: string
-  msg?: string
-  detail?: string
-  code?: string
-}
+/** How a call of this flow fails (see machines/account.ts). */
+export type { RequestFailure } from '../account.ts'
 
 export interface ValidateResetTokenInput {
   uid: string

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate'
+import { screenOf } from '../account.ts'
 import type { setPasswordMachine } from './set-password.machine.ts'
 
 export { setPasswordMachine } from './set-password.machine.ts'
@@ -8,13 +9,15 @@ type Snapshot = SnapshotFrom<typeof setPasswordMachine>
 
 /** Which screen shows. */
 export const selectScreen = (snapshot: Snapshot) =>
-  snapshot.matches('checking')
-    ? 'checking'
-    : snapshot.matches('invalid')
-      ? 'invalid'
-      : snapshot.matches('saved')
-        ? 'saved'
-        : 'form'
+  screenOf(
+    snapshot,
+    [
+      ['checking', 'checking'],
+      ['invalid', 'invalid'],
+      ['saved', 'saved'],
+    ],
+    'form',
+  )
 export type SetPasswordScreen = ReturnType<typeof selectScreen>
 
 export const selectPassword = (snapshot: Snapshot) => snapshot.context.password

@@ -1,21 +1,12 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
 import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
+import { asFailure, isLinkRejection, newPasswordIsAcceptable } from '../account.ts'
 import { PASSWORD_SAVED_REDIRECT_MS } from '../constants.ts'
 import type { RequestFailure, SetPasswordRequest, SetPasswordSchema } from './set-password.types.ts'
 
 const mustBeProvided = (name: string) => () => {
   throw new Error(`setPasswordMachine: the ${name} actor must be provided`)
 }
-
-const asFailure = (error: unknown): RequestFailure =>
-  typeof error === 'object' && error !== null && 'status' in error
-    ? (error as RequestFailure)
-    : { status: 0 }
-
-/** A 400 about the link itself (used, expired or unknown), not about the new password. */
-const isLinkRejection = (failure: RequestFailure) =>
-  failure.status === 400 && failure.code === AUTH_ERROR_CODES.invalidToken
 
 /** A 400 that names a password rule the server enforces is shown as it is; the rest generically. */
 const setFailureText = (failure: RequestFailure) =>
@@ -44,8 +35,7 @@ export const setPasswordMachine = setup({
   },
   guards: {
     linkIsIncomplete: ({ context }) => !context.uid || !context.token,
-    passwordIsAcceptable: ({ context }) =>
-      newPasswordError(context.password, context.confirm) === null,
+    passwordIsAcceptable: newPasswordIsAcceptable,
     linkWasRejected: (_, failure: RequestFailure) => isLinkRejection(failure),
   },
   delays: {

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini'
 import type { setPasswordRequestSchema } from '../../contract/auth.ts'
+import type { LinkInput, NewPasswordEvents } from '../account.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Tags
@@ -12,36 +13,21 @@ export type SetPasswordTags = 'loading'
 // Events
 // ---------------------------------------------------------------------------------------------
 
-export type SetPasswordEvents =
-  | { type: 'password.change'; value: string }
-  | { type: 'confirm.change'; value: string }
-  | { type: 'submit' }
+export type SetPasswordEvents = NewPasswordEvents
 
 // ---------------------------------------------------------------------------------------------
 // Input
 // ---------------------------------------------------------------------------------------------
 
 /** The invite link's query parameters, as they came. */
-export interface SetPasswordInput {
-  uid?: string | null
-  token?: string | null
-}
+export type SetPasswordInput = LinkInput
 
 // ---------------------------------------------------------------------------------------------
 // Actors
 // ---------------------------------------------------------------------------------------------
 
-/**
- * How a call of this flow fails: the HTTP status (0 when the server was not reached), the text
- * fields of the error body and its machine-readable `code`.
- */
-export interface RequestFailure {
-  status: number
-  error?: string
-  msg?: string
-  detail?: string
-  code?: string
-}
+/** How a call of this flow fails (see machines/account.ts). */
+export type { RequestFailure } from '../account.ts'
 
 /** `setPassword` sends `{uid, token, new_password}` and succeeds on status 'success'. */
 export type SetPasswordRequest = z.infer<typeof setPasswordRequestSchema>

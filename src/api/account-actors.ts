@@ -10,6 +10,7 @@ import {
   validateResetTokenResponseSchema,
 } from '../../contract/auth.ts'
 import { paths } from '../../contract/paths.ts'
+import type { RequestFailure } from '../../machines/account.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
 import { decodeAccessToken, storeTokens } from './tokens.ts'
 
@@ -19,18 +20,6 @@ import { decodeAccessToken, storeTokens } from './tokens.ts'
  * client. Every actor fails with a `RequestFailure`, the plain shape the machines read their
  * error texts from; the machines decide what to show.
  */
-
-/**
- * The HTTP status (0 when the server was not reached), the text fields of the error body and its
- * machine-readable `code`.
- */
-export interface RequestFailure {
-  status: number
-  error?: string
-  msg?: string
-  detail?: string
-  code?: string
-}
 
 const TEXT_FIELDS = ['error', 'msg', 'detail', 'code'] as const
 

@@ -1,0 +1,61 @@
+import { AUTH_ERROR_CODES } from '../contract/auth.ts'
+import { newPasswordError } from '../contract/auth-texts.ts'
+
+/**
+ * What the account flows (registration, forgot, reset and set password, the forced change) share:
+ * how their calls fail, the query parameters of an emailed link and the events of the form that
+ * chooses a new password.
+ */
+
+/**
+ * How a call of these flows fails: the HTTP status (0 when the server was not reached), the text
+ * fields of the error body and its machine-readable `code`.
+ */
+export interface RequestFailure {
+  status: number
+  error?: string
+  msg?: string
+  detail?: string
+  code?: string
+}
+
+/** Reads an actor's error as a `RequestFailure`; anything else means the server was not reached. */
+export const asFailure = (error: unknown): RequestFailure =>
+  typeof error === 'object' && error !== null && 'status' in error
+    ? (error as RequestFailure)
+    : { status: 0 }
+
+/** A 400 about the link itself (used, expired or unknown), not about the new password. */
+export const isLinkRejection = (failure: RequestFailure) =>
+  failure.status === 400 && failure.code === AUTH_ERROR_CODES.invalidToken
+
+/** An emailed link's query parameters, as they came. */
+export interface LinkInput {
+  uid?: string | null
+  token?: string | null
+}
+
+/** The new-password form: typing in either field, and its button. */
+export type NewPasswordEvents =
+  | { type: 'password.change'; value: string }
+  | { type: 'confirm.change'; value: string }
+  | { type: 'submit' }
+
+/** Both fields of the new-password form pass the rules (length, and the two are the same). */
+export const newPasswordIsAcceptable = ({
+  context,
+}: {
+  context: { password: string; confirm: string }
+}) => newPasswordError(context.password, context.confirm) === null
+
+/** The first screen (in `screens`' order) whose state the snapshot is in; `otherwise` when none. */
+export function screenOf<
+  Snapshot extends { matches(state: never): boolean },
+  Screen extends string,
+>(
+  snapshot: Snapshot,
+  screens: readonly (readonly [Screen, Parameters<Snapshot['matches']>[0]])[],
+  otherwise: Screen,
+): Screen {
+  return screens.find(([, state]) => snapshot.matches(state as never))?.[0] ?? otherwise
+}
