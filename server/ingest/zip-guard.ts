@@ -38,6 +38,49 @@ const MAX_RATIO = 1100
 /** A data descriptor (signature, CRC, two sizes) is at most 24 bytes, with 64-bit sizes. */
 const MAX_DESCRIPTOR = 24
 
+/** Little-endian fields of a ZIP record: where each sits from the record's start, and its width. */
+type Layout = Record<string, readonly [offset: number, bytes: 2 | 4]>
+
+/** The end of central directory record (APPNOTE 4.3.16). */
+const END_RECORD = {
+  disk: [4, 2],
+  directoryDisk: [6, 2],
+  onDisk: [8, 2],
+  total: [10, 2],
+  directorySize: [12, 4],
+  directoryOffset: [16, 4],
+} as const satisfies Layout
+/** A central directory record (APPNOTE 4.3.12); 46 bytes before its name, extra and comment. */
+const CENTRAL_RECORD = {
+  madeBy: [4, 2],
+  flags: [8, 2],
+  method: [10, 2],
+  compressedSize: [20, 4],
+  size: [24, 4],
+  nameLength: [28, 2],
+  extraLength: [30, 2],
+  commentLength: [32, 2],
+  external: [38, 4],
+  headerOffset: [42, 4],
+} as const satisfies Layout
+/** A local file header (APPNOTE 4.3.7); 30 bytes before its name and extra field. */
+const LOCAL_RECORD = {
+  flags: [6, 2],
+  method: [8, 2],
+  compressedSize: [18, 4],
+  size: [22, 4],
+  nameLength: [26, 2],
+  extraLength: [28, 2],
+} as const satisfies Layout
+
+function readRecord<L extends Layout>(zip: Buffer, at: number, layout: L) {
+  const record = {} as { [K in keyof L]: number }
+  for (const [key, [offset, bytes]] of Object.entries(layout) as [keyof L, Layout[string]][]) {
+    record[key] = bytes === 2 ? zip.readUInt16LE(at + offset) : zip.readUInt32LE(at + offset)
+  }
+  return record
+}
+
 const damaged = (why: string) =>
   new ParseError(`The file is damaged or not a valid Office document (${why}) and was not opened`)
 const mismatch = () =>
@@ -82,12 +125,11 @@ export function inspectZip(
   if (zip.length < 22) throw damaged('too short')
   const eocd = findEnd(zip)
   if (eocd < 0) throw damaged('no table of contents')
-  const disk = zip.readUInt16LE(eocd + 4)
-  const directoryDisk = zip.readUInt16LE(eocd + 6)
-  const onDisk = zip.readUInt16LE(eocd + 8)
-  const total = zip.readUInt16LE(eocd + 10)
-  const directorySize = zip.readUInt32LE(eocd + 12)
-  const directoryOffset = zip.readUInt32LE(eocd + 16)
+  const { disk, directoryDisk, onDisk, total, directorySize, directoryOffset } = readRecord(
+    zip,
+    eocd,
+    END_RECORD,
+  )
   if (
     total === 0xffff ||
     directorySize === 0xffffffff ||
@@ -106,16 +148,18 @@ export function inspectZip(
   let offset = directoryOffset
   for (let index = 0; index < total; index++) {
     if (offset + 46 > eocd || zip.readUInt32LE(offset) !== CENTRAL) throw mismatch()
-    const madeBy = zip.readUInt16LE(offset + 4) >> 8
-    const flags = zip.readUInt16LE(offset + 8)
-    const method = zip.readUInt16LE(offset + 10)
-    const compressedSize = zip.readUInt32LE(offset + 20)
-    const size = zip.readUInt32LE(offset + 24)
-    const nameLength = zip.readUInt16LE(offset + 28)
-    const extraLength = zip.readUInt16LE(offset + 30)
-    const commentLength = zip.readUInt16LE(offset + 32)
-    const external = zip.readUInt32LE(offset + 38)
-    const headerOffset = zip.readUInt32LE(offset + 42)
+    const {
+      madeBy,
+      flags,
+      method,
+      compressedSize,
+      size,
+      nameLength,
+      extraLength,
+      commentLength,
+      external,
+      headerOffset,
+    } = readRecord(zip, offset, CENTRAL_RECORD)
     const end = offset + 46 + nameLength + extraLength + commentLength
     if (end > eocd) throw mismatch()
     const nameBytes = zip.subarray(offset + 46, offset + 46 + nameLength)
@@ -129,7 +173,7 @@ export function inspectZip(
     if (method === 0 && compressedSize !== size) throw mismatch()
     if (size > compressedSize * MAX_RATIO + 1024) throw mismatch()
     // Unix hosts keep the file mode in the upper half of the external attributes
-    const mode = madeBy === 3 ? external >>> 16 : 0
+    const mode = madeBy >> 8 === 3 ? external >>> 16 : 0
     if (unsafeName(name) || (mode & 0o170000) === 0o120000) throw unsafe()
     const key = name.replace(/\\/g, '/').toLowerCase()
     if (names.has(key)) throw mismatch()
@@ -140,17 +184,12 @@ export function inspectZip(
     // the local header must describe the same part
     if (headerOffset + 30 > directoryOffset || zip.readUInt32LE(headerOffset) !== LOCAL)
       throw mismatch()
-    const localFlags = zip.readUInt16LE(headerOffset + 6)
-    const localMethod = zip.readUInt16LE(headerOffset + 8)
-    const localCompressed = zip.readUInt32LE(headerOffset + 18)
-    const localSize = zip.readUInt32LE(headerOffset + 22)
-    const localNameLength = zip.readUInt16LE(headerOffset + 26)
-    const localExtraLength = zip.readUInt16LE(headerOffset + 28)
-    const dataStart = headerOffset + 30 + localNameLength + localExtraLength
-    const localName = zip.subarray(headerOffset + 30, headerOffset + 30 + localNameLength)
-    if (localMethod !== method || !localName.equals(nameBytes)) throw mismatch()
+    const local = readRecord(zip, headerOffset, LOCAL_RECORD)
+    const dataStart = headerOffset + 30 + local.nameLength + local.extraLength
+    const localName = zip.subarray(headerOffset + 30, headerOffset + 30 + local.nameLength)
+    if (local.method !== method || !localName.equals(nameBytes)) throw mismatch()
     // without a data descriptor the local sizes are what a stream-order reader goes by
-    if (!(localFlags & 0x8) && (localCompressed !== compressedSize || localSize !== size))
+    if (!(local.flags & 0x8) && (local.compressedSize !== compressedSize || local.size !== size))
       throw mismatch()
     const dataEnd = dataStart + compressedSize
     if (dataEnd > directoryOffset) throw mismatch()
