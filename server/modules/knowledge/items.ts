@@ -13,67 +13,76 @@ import {
   USER_COLS,
 } from './shared.ts'
 
+type ItemListQuery = { page: number; page_size: number; q?: string; tag?: string }
+
 /**
  * Q&A items and data items: list with search, filters and paging, create, update, delete.
  */
 export function createItems(deps: KnowledgeDeps) {
   const { pool } = deps.database
 
+  /** Reading, listing and deleting work alike on both tables. */
+  function itemTable<Row extends object, Item>(
+    table: 'kb_qa_items' | 'kb_data_items',
+    textColumns: string[],
+    toItem: (row: Row) => Item,
+  ) {
+    const select = `select i.*, ${USER_COLS} from ${table} i left join users u on u.id = i.created_by`
+
+    async function get(orgId: number, id: number) {
+      const { rows } = await pool.query<Row>(`${select} where i.org_id = $1 and i.id = $2`, [
+        orgId,
+        id,
+      ])
+      if (!rows[0]) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
+      return toItem(rows[0])
+    }
+
+    /** Newest first; `q` matches full text or any text column, `tag` any tag (case-insensitive). */
+    async function list(orgId: number, query: ItemListQuery) {
+      const where = ['i.org_id = $1']
+      const values: unknown[] = [orgId]
+      const text = query.q?.trim()
+      if (text) {
+        values.push(text, `%${escapeLike(text)}%`)
+        const like = textColumns.map((column) => `i.${column} ilike $${values.length}`)
+        where.push(
+          `(i.tsv @@ websearch_to_tsquery('english', $${values.length - 1}) or ${like.join(' or ')})`,
+        )
+      }
+      if (query.tag) {
+        values.push(query.tag.toLowerCase())
+        where.push(`exists (select 1 from unnest(i.tags) t where lower(t) = $${values.length})`)
+      }
+      const { count, rows } = await fetchPage<Row>(
+        pool,
+        {
+          select,
+          counted: `${table} i`,
+          where: where.join(' and '),
+          order: 'i.updated_at desc, i.id desc',
+        },
+        values,
+        query,
+      )
+      return { count, results: rows.map(toItem) }
+    }
+
+    async function remove(orgId: number, id: number) {
+      const { rowCount } = await pool.query(`delete from ${table} where org_id = $1 and id = $2`, [
+        orgId,
+        id,
+      ])
+      if (!rowCount) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
+    }
+
+    return { get, list, remove }
+  }
+
   /* ------------------------------------------------------------ Q&A items */
 
-  async function getQa(orgId: number, id: number) {
-    const { rows } = await pool.query<QaRow>(
-      `select q.*, ${USER_COLS} from kb_qa_items q left join users u on u.id = q.created_by where q.org_id = $1 and q.id = $2`,
-      [orgId, id],
-    )
-    if (!rows[0]) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
-    return toQa(rows[0])
-  }
-
-  function filters(
-    table: 'q' | 'd',
-    textColumns: string,
-    orgId: number,
-    query: { q?: string; tag?: string },
-  ) {
-    const where = [`${table}.org_id = $1`]
-    const values: unknown[] = [orgId]
-    if (query.q?.trim()) {
-      values.push(query.q.trim(), `%${escapeLike(query.q.trim())}%`)
-      where.push(
-        `(${table}.tsv @@ websearch_to_tsquery('english', $${values.length - 1}) or ${textColumns
-          .split(',')
-          .map((c) => `${table}.${c.trim()} ilike $${values.length}`)
-          .join(' or ')})`,
-      )
-    }
-    if (query.tag) {
-      values.push(query.tag.toLowerCase())
-      where.push(
-        `exists (select 1 from unnest(${table}.tags) t where lower(t) = $${values.length})`,
-      )
-    }
-    return { where: where.join(' and '), values }
-  }
-
-  async function listQa(
-    orgId: number,
-    query: { page: number; page_size: number; q?: string; tag?: string },
-  ) {
-    const { where, values } = filters('q', 'question, answer', orgId, query)
-    const { count, rows } = await fetchPage<QaRow>(
-      pool,
-      {
-        select: `select q.*, ${USER_COLS} from kb_qa_items q left join users u on u.id = q.created_by`,
-        counted: 'kb_qa_items q',
-        where,
-        order: 'q.updated_at desc, q.id desc',
-      },
-      values,
-      query,
-    )
-    return { count, results: rows.map(toQa) }
-  }
+  const qa = itemTable<QaRow, ReturnType<typeof toQa>>('kb_qa_items', ['question', 'answer'], toQa)
+  const getQa = qa.get
 
   async function createQa(
     orgId: number,
@@ -142,43 +151,14 @@ export function createItems(deps: KnowledgeDeps) {
     return getQa(orgId, id)
   }
 
-  async function deleteQa(orgId: number, id: number) {
-    const { rowCount } = await pool.query('delete from kb_qa_items where org_id = $1 and id = $2', [
-      orgId,
-      id,
-    ])
-    if (!rowCount) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
-  }
-
   /* ------------------------------------------------------------ data items */
 
-  async function getData(orgId: number, id: number) {
-    const { rows } = await pool.query<DataRow>(
-      `select d.*, ${USER_COLS} from kb_data_items d left join users u on u.id = d.created_by where d.org_id = $1 and d.id = $2`,
-      [orgId, id],
-    )
-    if (!rows[0]) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
-    return toData(rows[0])
-  }
-
-  async function listData(
-    orgId: number,
-    query: { page: number; page_size: number; q?: string; tag?: string },
-  ) {
-    const { where, values } = filters('d', 'title, value', orgId, query)
-    const { count, rows } = await fetchPage<DataRow>(
-      pool,
-      {
-        select: `select d.*, ${USER_COLS} from kb_data_items d left join users u on u.id = d.created_by`,
-        counted: 'kb_data_items d',
-        where,
-        order: 'd.updated_at desc, d.id desc',
-      },
-      values,
-      query,
-    )
-    return { count, results: rows.map(toData) }
-  }
+  const data = itemTable<DataRow, ReturnType<typeof toData>>(
+    'kb_data_items',
+    ['title', 'value'],
+    toData,
+  )
+  const getData = data.get
 
   async function createData(
     orgId: number,
@@ -216,27 +196,17 @@ export function createItems(deps: KnowledgeDeps) {
     return getData(orgId, id)
   }
 
-  async function deleteData(orgId: number, id: number) {
-    const { rowCount } = await pool.query(
-      'delete from kb_data_items where org_id = $1 and id = $2',
-      [orgId, id],
-    )
-    if (!rowCount) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
-  }
-
-  /* ------------------------------------------------------------ import */
-
   return {
     getQa,
-    listQa,
+    listQa: qa.list,
     createQa,
     updateQa,
-    deleteQa,
+    deleteQa: qa.remove,
     getData,
-    listData,
+    listData: data.list,
     createData,
     updateData,
-    deleteData,
+    deleteData: data.remove,
   }
 }
 

@@ -38,6 +38,55 @@ async function multipart(
 }
 
 describe('knowledge base items', () => {
+  it("filters both item lists by tag and keeps them to the caller's organisation", async () => {
+    const user = await member()
+    const stranger = await member()
+    await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Q1?', answer: 'A.', tags: ['SOC 2'] },
+      user.token,
+    )
+    await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question: 'Q2?', answer: 'B.', tags: ['ISO'] },
+      user.token,
+    )
+    const fact = await post(
+      ctx,
+      paths.knowledgeBase.data,
+      { title: 'Auditor', value: 'A firm', tags: ['SOC 2'] },
+      user.token,
+    )
+    await post(ctx, paths.knowledgeBase.data, { title: 'Other', value: 'x', tags: [] }, user.token)
+    const qa = await get(
+      ctx,
+      `${paths.knowledgeBase.qa}?tag=${encodeURIComponent('soc 2')}`,
+      user.token,
+    )
+    expect(qa.body.count).toBe(1)
+    expect(qa.body.results[0].question).toBe('Q1?')
+    const data = await get(
+      ctx,
+      `${paths.knowledgeBase.data}?tag=${encodeURIComponent('SOC 2')}`,
+      user.token,
+    )
+    expect(data.body.results.map((item: Body) => item.id)).toEqual([fact.body.id])
+    // another organisation sees none of it, and cannot read or delete it
+    expect((await get(ctx, paths.knowledgeBase.data, stranger.token)).body.count).toBe(0)
+    expect(
+      (await get(ctx, paths.knowledgeBase.dataItem(fact.body.id), stranger.token)).status,
+    ).toBe(404)
+    const denied = await call(ctx, 'DELETE', paths.knowledgeBase.deleteData(fact.body.id), {
+      token: stranger.token,
+    })
+    expect(denied.status).toBe(404)
+    expect((await get(ctx, paths.knowledgeBase.dataItem(fact.body.id), user.token)).status).toBe(
+      200,
+    )
+  })
+
   it('creates, lists, edits, searches and deletes Q&A and data items', async () => {
     const user = await member()
     const created = await post(
