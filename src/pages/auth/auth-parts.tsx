@@ -1,7 +1,8 @@
 import { useNavigate, useSearch } from '@tanstack/react-router'
 import { CircleAlert, CircleCheck } from 'lucide-react'
-import type { ComponentProps, ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { css, cva, cx } from 'styled-system/css'
+import { labelledField } from '../../components/password/password-field.tsx'
 import { Button, type ButtonProps } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
@@ -108,36 +109,8 @@ export function NavButton({
   )
 }
 
-type TextInputProps = Omit<ComponentProps<typeof Field.Input>, 'value' | 'onChange'>
-
 /** A labelled text field; the error shows under it and marks it invalid. */
-export function TextField({
-  label,
-  value,
-  onValueChange,
-  error,
-  helper,
-  ...input
-}: TextInputProps & {
-  label: string
-  value: string
-  onValueChange: (value: string) => void
-  error?: string | null
-  helper?: ReactNode
-}) {
-  return (
-    <Field.Root invalid={Boolean(error)} className={fullWidth}>
-      <Field.Label>{label}</Field.Label>
-      <Field.Input
-        {...input}
-        value={value}
-        onChange={(event) => onValueChange(event.target.value)}
-      />
-      {helper && !error && <Field.HelperText>{helper}</Field.HelperText>}
-      <Field.ErrorText>{error}</Field.ErrorText>
-    </Field.Root>
-  )
-}
+export const TextField = labelledField(Field.Input)
 
 /** A labelled password field with the show/hide toggle. */
 export { PasswordField } from '../../components/password/password-field.tsx'

@@ -1,7 +1,8 @@
-import { CircleAlert, Eye, EyeOff, Info } from 'lucide-react'
-import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react'
+import { CircleAlert, Info } from 'lucide-react'
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
 import { css, cx } from 'styled-system/css'
 import { field, input } from 'styled-system/recipes'
+import { PasswordReveal, revealRoom } from '../../components/password/password-reveal.tsx'
 import { authStyles } from './auth-layout.tsx'
 
 /** The pieces of the login page: fields, notices, identity lines and the legal links. */
@@ -89,25 +90,6 @@ export function GoogleMark() {
 // with the Park UI field and input recipes, because Ark's Field brings @zag-js/react (about 5 KB).
 export const fieldSlots = field()
 export const inputClass = cx(input(), fieldSlots.input)
-export const passwordWrap = css({ position: 'relative', w: 'full' })
-export const passwordRoom = css({ pr: '10' })
-export const toggle = css({
-  position: 'absolute',
-  top: '50%',
-  right: '1',
-  translate: '0 -50%',
-  display: 'grid',
-  placeItems: 'center',
-  w: '8',
-  h: '8',
-  borderRadius: 'l2',
-  color: 'fg.muted',
-  bg: 'transparent',
-  border: 'none',
-  cursor: 'pointer',
-  _hover: { color: 'fg.default', bg: 'gray.a3' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default' },
-})
 
 type NativeInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
   label: string
@@ -127,14 +109,13 @@ export function LoginField({
   ...rest
 }: NativeInputProps) {
   const id = useId()
-  const [visible, setVisible] = useState(false)
   const password = type === 'password'
-  const control = (
+  const control = (visible: boolean) => (
     <input
       {...rest}
       id={id}
       type={password && visible ? 'text' : type}
-      className={cx(inputClass, password && passwordRoom)}
+      className={cx(inputClass, password && revealRoom)}
       value={value}
       onChange={(event) => onValueChange(event.target.value)}
       aria-invalid={errorId ? true : undefined}
@@ -147,22 +128,7 @@ export function LoginField({
       <label htmlFor={id} className={fieldSlots.label}>
         {label}
       </label>
-      {password ? (
-        <div className={passwordWrap}>
-          {control}
-          <button
-            type="button"
-            className={toggle}
-            aria-label={visible ? 'Hide password' : 'Show password'}
-            aria-pressed={visible}
-            onClick={() => setVisible((shown) => !shown)}
-          >
-            {visible ? <EyeOff size={16} aria-hidden /> : <Eye size={16} aria-hidden />}
-          </button>
-        </div>
-      ) : (
-        control
-      )}
+      {password ? <PasswordReveal>{control}</PasswordReveal> : control(false)}
     </div>
   )
 }
