@@ -1,12 +1,16 @@
-import { useNavigate, useSearch } from '@tanstack/react-router'
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { CircleAlert, CircleCheck } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { css, cva, cx } from 'styled-system/css'
+import type { Subscription } from 'xstate'
+import type { AccessClaims } from '../../../contract/auth.ts'
+import { SessionContext } from '../../app/session.tsx'
+import { useEmitted } from '../../app/use-emitted.ts'
 import { labelledField } from '../../components/password/password-field.tsx'
 import { Button, type ButtonProps } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { authStyles } from './auth-layout.tsx'
+import { AuthLayout, authStyles } from './auth-layout.tsx'
 
 /**
  * Small parts shared by the account screens (register, forgot and reset password, invite links,
@@ -70,6 +74,31 @@ export function StatusBadge(props: {
   )
 }
 
+/**
+ * A result screen (sent, saved, expired, invalid): the badge, an optional line under it, the
+ * error when there is one, then what the user can do next (`children`).
+ */
+export function StatusScreen(props: {
+  title: string
+  lead?: ReactNode
+  tone: 'info' | 'success' | 'warning' | 'error'
+  icon: ReactNode
+  text?: ReactNode
+  error?: string | null
+  children?: ReactNode
+}) {
+  return (
+    <AuthLayout title={props.title} lead={props.lead}>
+      <div className={authStyles.center}>
+        <StatusBadge tone={props.tone}>{props.icon}</StatusBadge>
+        {props.text && <p className={authStyles.muted}>{props.text}</p>}
+      </div>
+      {props.error && <FormAlert>{props.error}</FormAlert>}
+      {props.children}
+    </AuthLayout>
+  )
+}
+
 const pending = css({ py: '6' })
 const pendingSpinner = css({ color: 'colorPalette.default' })
 
@@ -109,6 +138,17 @@ export function NavButton({
   )
 }
 
+const backLink = css({ alignSelf: 'center', textStyle: 'sm' })
+
+/** The 'Back to Login' link: in a screen's footer, or on its own under a result. */
+export function BackToLogin(props: { alone?: boolean }) {
+  return (
+    <Link to="/login" className={cx(authStyles.link, props.alone && backLink)}>
+      Back to Login
+    </Link>
+  )
+}
+
 /** A labelled text field; the error shows under it and marks it invalid. */
 export const TextField = labelledField(Field.Input)
 
@@ -123,4 +163,45 @@ export function useSearchText(key: 'uid' | 'token' | 'uuid'): string | undefined
   const search: Record<string, unknown> = useSearch({ strict: false })
   const value = search[key]
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}
+
+/**
+ * An emailed link's uid and token, and a key that changes with them: a different link is a
+ * different flow, so the page keys its flow on it.
+ */
+export function useLinkInput() {
+  const uid = useSearchText('uid')
+  const token = useSearchText('token')
+  return { key: `${uid}\n${token}`, input: { uid, token } }
+}
+
+interface Emitter<TEvent> {
+  on(
+    type: TEvent extends { type: infer T } ? T : never,
+    handler: (event: TEvent) => void,
+  ): Subscription
+}
+
+/** Follows the machine's `navigate` (after a pause, to /login), replacing the link's address. */
+export function useNavigateEmitted(actor: Emitter<{ type: 'navigate'; to: '/login' }>) {
+  const navigate = useNavigate()
+  useEmitted(
+    () => [actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))],
+    [actor, navigate],
+  )
+}
+
+/** On the machine's `signedIn`, the session starts on the new tokens and the app opens. */
+export function useSignedInEmitted(actor: Emitter<{ type: 'signedIn'; claims: AccessClaims }>) {
+  const session = SessionContext.useActorRef()
+  const navigate = useNavigate()
+  useEmitted(
+    () => [
+      actor.on('signedIn', (event) => {
+        session.send({ type: 'session.login', claims: event.claims })
+        void navigate({ to: '/', replace: true })
+      }),
+    ],
+    [actor, session, navigate],
+  )
 }

@@ -1,4 +1,3 @@
-import { useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { KeyRound } from 'lucide-react'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
@@ -11,11 +10,9 @@ import {
   selectPassword,
 } from '../../../machines/force-password-change/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
-import { SessionContext } from '../../app/session.tsx'
-import { useEmitted } from '../../app/use-emitted.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
-import { AuthLayout, authStyles } from './auth-layout.tsx'
-import { FormAlert, Pending, StatusBadge } from './auth-parts.tsx'
+import { AuthLayout } from './auth-layout.tsx'
+import { FormAlert, Pending, StatusScreen, useSignedInEmitted } from './auth-parts.tsx'
 
 /** The forced-change machine with the real API call; tests pass their own `logic`. */
 export const createForcePasswordChangeLogic = (actors = accountActors()) =>
@@ -34,18 +31,8 @@ export default function ForcePasswordChangePage({
   logic?: ForcePasswordChangeLogic
 }) {
   const actor = useActorRef(logic)
-  const session = SessionContext.useActorRef()
-  const navigate = useNavigate()
   // the new tokens are stored: the session starts again on them, then the app opens
-  useEmitted(
-    () => [
-      actor.on('signedIn', (event) => {
-        session.send({ type: 'session.login', claims: event.claims })
-        void navigate({ to: '/', replace: true })
-      }),
-    ],
-    [actor, session, navigate],
-  )
+  useSignedInEmitted(actor)
 
   const changed = useSelector(actor, selectIsChanged)
   const password = useSelector(actor, selectPassword)
@@ -62,23 +49,21 @@ export default function ForcePasswordChangePage({
   }
 
   return (
-    <AuthLayout title="Change Your Password" lead={AUTH_TEXTS.passwordChangeRequired}>
-      <div className={authStyles.center}>
-        <StatusBadge>
-          <KeyRound />
-        </StatusBadge>
-      </div>
+    <StatusScreen
+      title="Change Your Password"
+      lead={AUTH_TEXTS.passwordChangeRequired}
+      tone="info"
+      icon={<KeyRound />}
+    >
       <NewPasswordForm
         password={password}
         confirm={confirm}
         busy={submitting}
         submitLabel="Change Password"
-        onPassword={(value) => actor.send({ type: 'password.change', value })}
-        onConfirm={(value) => actor.send({ type: 'confirm.change', value })}
-        onSubmit={() => actor.send({ type: 'submit' })}
+        send={(event) => actor.send(event)}
       >
         {error && <FormAlert>{error}</FormAlert>}
       </NewPasswordForm>
-    </AuthLayout>
+    </StatusScreen>
   )
 }

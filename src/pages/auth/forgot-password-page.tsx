@@ -1,4 +1,3 @@
-import { Link } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { MailCheck } from 'lucide-react'
 import { css } from 'styled-system/css'
@@ -13,9 +12,10 @@ import {
   selectIsSent,
 } from '../../../machines/forgot-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { AccountForm } from '../../components/password/account-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
-import { AuthLayout, authStyles } from './auth-layout.tsx'
-import { FormAlert, NavButton, StatusBadge, TextField } from './auth-parts.tsx'
+import { AuthLayout } from './auth-layout.tsx'
+import { BackToLogin, FormAlert, NavButton, StatusScreen, TextField } from './auth-parts.tsx'
 
 /** The forgot-password machine with the real API call; tests pass their own `logic`. */
 export const createForgotPasswordLogic = (actors = accountActors()) =>
@@ -45,15 +45,14 @@ export default function ForgotPasswordPage({
 
   if (sent) {
     return (
-      <AuthLayout title="Check your email">
-        <div className={authStyles.center}>
-          <StatusBadge tone="success">
-            <MailCheck />
-          </StatusBadge>
-          <p className={authStyles.muted}>{AUTH_TEXTS.resetSent}</p>
-        </div>
+      <StatusScreen
+        title="Check your email"
+        tone="success"
+        icon={<MailCheck />}
+        text={AUTH_TEXTS.resetSent}
+      >
         <NavButton to="/login">Return to Login</NavButton>
-      </AuthLayout>
+      </StatusScreen>
     )
   }
 
@@ -61,20 +60,9 @@ export default function ForgotPasswordPage({
     <AuthLayout
       title="Forgot your password?"
       lead="Enter the email address of your account and we will send you a link to reset your password."
-      footer={
-        <Link to="/login" className={authStyles.link}>
-          Back to Login
-        </Link>
-      }
+      footer={<BackToLogin />}
     >
-      <form
-        className={authStyles.form}
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          actor.send({ type: 'submit' })
-        }}
-      >
+      <AccountForm onSubmit={() => actor.send({ type: 'submit' })}>
         <TextField
           label="Work Email"
           name="email"
@@ -91,7 +79,7 @@ export default function ForgotPasswordPage({
         <Button type="submit" size="lg" className={submit} loading={sending} disabled={!canSubmit}>
           Send Reset Link
         </Button>
-      </form>
+      </AccountForm>
     </AuthLayout>
   )
 }

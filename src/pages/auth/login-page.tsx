@@ -1,7 +1,7 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
-import { ArrowLeft, Building2, Mail } from 'lucide-react'
-import { type FormEvent, useId } from 'react'
+import { Building2, Mail } from 'lucide-react'
+import { useId } from 'react'
 import { cx } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
@@ -24,9 +24,11 @@ import { loginActors } from '../../api/auth-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { useConsumeSearch } from '../../app/use-consume-search.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { AccountForm } from '../../components/password/account-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
 import {
+  BackToEmail,
   divider,
   FormAlert,
   footerStack,
@@ -46,11 +48,6 @@ export const createLoginLogic = (actors = loginActors()) => loginMachine.provide
 export type LoginLogic = ReturnType<typeof createLoginLogic>
 
 const defaultLogic = createLoginLogic()
-
-const prevent = (send: () => void) => (event: FormEvent) => {
-  event.preventDefault()
-  send()
-}
 
 /**
  * /login: the three-step sign-in (spec sections 2, 4, 5 and 8). The `message` query parameter
@@ -121,16 +118,7 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
             >
               Continue to {organization}
             </Button>
-            <Button
-              type="button"
-              variant="ghost"
-              className={fullWidth}
-              disabled={loading}
-              onClick={() => actor.send({ type: 'back' })}
-            >
-              <ArrowLeft size={16} aria-hidden />
-              Back to email
-            </Button>
+            <BackToEmail disabled={loading} onClick={() => actor.send({ type: 'back' })} />
           </div>
         </div>
       </AuthLayout>
@@ -140,11 +128,7 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
   if (step === 'password') {
     return (
       <AuthLayout title="Enter password" lead="Enter the password for your account.">
-        <form
-          className={authStyles.form}
-          noValidate
-          onSubmit={prevent(() => actor.send({ type: 'password.submit' }))}
-        >
+        <AccountForm onSubmit={() => actor.send({ type: 'password.submit' })}>
           <Identity icon={<Mail size={16} />} label="Signing in as" value={email} />
           {/* lets password managers pair the password with the address */}
           <input type="email" name="email" autoComplete="username" value={email} readOnly hidden />
@@ -176,18 +160,9 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
             >
               Sign in
             </Button>
-            <Button
-              type="button"
-              variant="ghost"
-              className={fullWidth}
-              disabled={loading}
-              onClick={() => actor.send({ type: 'back' })}
-            >
-              <ArrowLeft size={16} aria-hidden />
-              Back to email
-            </Button>
+            <BackToEmail disabled={loading} onClick={() => actor.send({ type: 'back' })} />
           </div>
-        </form>
+        </AccountForm>
       </AuthLayout>
     )
   }
@@ -208,11 +183,7 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
         </div>
       }
     >
-      <form
-        className={authStyles.form}
-        noValidate
-        onSubmit={prevent(() => actor.send({ type: 'email.submit' }))}
-      >
+      <AccountForm onSubmit={() => actor.send({ type: 'email.submit' })}>
         {alerts}
         <LoginField
           label="Work Email"
@@ -239,7 +210,7 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
         >
           Continue
         </Button>
-      </form>
+      </AccountForm>
       <div className={divider}>Or continue with</div>
       <Button
         type="button"

@@ -1,8 +1,9 @@
-import { CircleAlert, Info } from 'lucide-react'
+import { ArrowLeft, CircleAlert, Info } from 'lucide-react'
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
 import { css, cx } from 'styled-system/css'
 import { field, input } from 'styled-system/recipes'
 import { PasswordReveal, revealRoom } from '../../components/password/password-reveal.tsx'
+import { Button } from '../../components/ui/button.tsx'
 import { authStyles } from './auth-layout.tsx'
 
 /** The pieces of the login page: fields, notices, identity lines and the legal links. */
@@ -130,6 +131,22 @@ export function LoginField({
       </label>
       {password ? <PasswordReveal>{control}</PasswordReveal> : control(false)}
     </div>
+  )
+}
+
+/** 'Back to email' on the sso and password steps. */
+export function BackToEmail(props: { disabled: boolean; onClick: () => void }) {
+  return (
+    <Button
+      type="button"
+      variant="ghost"
+      className={fullWidth}
+      disabled={props.disabled}
+      onClick={props.onClick}
+    >
+      <ArrowLeft size={16} aria-hidden />
+      Back to email
+    </Button>
   )
 }
 

@@ -17,9 +17,10 @@ import {
   selectValues,
 } from '../../../machines/register/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { AccountForm } from '../../components/password/account-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
-import { FormAlert, NavButton, PasswordField, StatusBadge, TextField } from './auth-parts.tsx'
+import { FormAlert, NavButton, PasswordField, StatusScreen, TextField } from './auth-parts.tsx'
 
 /** The register machine with the real API call; tests pass their own `logic`. */
 export const createRegisterLogic = (actors = accountActors()) =>
@@ -75,17 +76,19 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
 
   if (registered) {
     return (
-      <AuthLayout title="Registration Successful!" lead={AUTH_TEXTS.registrationSent}>
-        <div className={authStyles.center}>
-          <StatusBadge tone="success">
-            <MailCheck />
-          </StatusBadge>
-          <p className={authStyles.muted}>
+      <StatusScreen
+        title="Registration Successful!"
+        lead={AUTH_TEXTS.registrationSent}
+        tone="success"
+        icon={<MailCheck />}
+        text={
+          <>
             We sent it to <strong>{values.email.trim()}</strong>. The link signs you in.
-          </p>
-        </div>
+          </>
+        }
+      >
         <NavButton to="/login">Back to Login</NavButton>
-      </AuthLayout>
+      </StatusScreen>
     )
   }
 
@@ -112,14 +115,7 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
         </>
       }
     >
-      <form
-        className={authStyles.form}
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault()
-          actor.send({ type: 'submit' })
-        }}
-      >
+      <AccountForm onSubmit={() => actor.send({ type: 'submit' })}>
         <TextField
           {...field('email')}
           type="email"
@@ -162,7 +158,7 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
         >
           Register
         </Button>
-      </form>
+      </AccountForm>
     </AuthLayout>
   )
 }

@@ -1,8 +1,8 @@
-import { Link, useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { CircleCheck, MailCheck, TimerOff, Unlink } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
+import type { LinkInput } from '../../../machines/account.ts'
 import {
   resetPasswordMachine,
   selectConfirm,
@@ -16,17 +16,18 @@ import {
   selectScreen,
 } from '../../../machines/reset-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
-import { useEmitted } from '../../app/use-emitted.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
 import {
+  BackToLogin,
   FormAlert,
   NavButton,
   Pending,
   RedirectNote,
-  StatusBadge,
-  useSearchText,
+  StatusScreen,
+  useLinkInput,
+  useNavigateEmitted,
 } from './auth-parts.tsx'
 
 /** The reset-password machine with the real API calls; tests pass their own `logic`. */
@@ -51,19 +52,13 @@ export default function ResetPasswordPage({
 }: {
   logic?: ResetPasswordLogic
 }) {
-  const uid = useSearchText('uid')
-  const token = useSearchText('token')
-  // a different link is a different flow
-  return <ResetPasswordFlow key={`${uid}\n${token}`} logic={logic} uid={uid} token={token} />
+  const link = useLinkInput()
+  return <ResetPasswordFlow key={link.key} logic={logic} input={link.input} />
 }
 
-function ResetPasswordFlow(props: { logic: ResetPasswordLogic; uid?: string; token?: string }) {
-  const actor = useActorRef(props.logic, { input: { uid: props.uid, token: props.token } })
-  const navigate = useNavigate()
-  useEmitted(
-    () => [actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))],
-    [actor, navigate],
-  )
+function ResetPasswordFlow(props: { logic: ResetPasswordLogic; input: LinkInput }) {
+  const actor = useActorRef(props.logic, { input: props.input })
+  useNavigateEmitted(actor)
 
   const screen = useSelector(actor, selectScreen)
   const email = useSelector(actor, selectEmail)
@@ -85,28 +80,25 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; uid?: string; tok
 
     case 'invalid':
       return (
-        <AuthLayout
+        <StatusScreen
           title="Invalid Reset Link"
           lead="This link cannot be used to reset your password. It may have been used already or copied incompletely."
+          tone="error"
+          icon={<Unlink />}
+          error={linkError}
         >
-          <div className={authStyles.center}>
-            <StatusBadge tone="error">
-              <Unlink />
-            </StatusBadge>
-          </div>
-          {linkError && <FormAlert>{linkError}</FormAlert>}
           <div className={authStyles.actions}>
             <NavButton to="/forgot-password">Request New Reset Link</NavButton>
             <NavButton to="/login" variant="outline">
               Back to Login
             </NavButton>
           </div>
-        </AuthLayout>
+        </StatusScreen>
       )
 
     case 'expired':
       return (
-        <AuthLayout
+        <StatusScreen
           title="Reset Link Expired"
           lead={
             email ? (
@@ -117,12 +109,9 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; uid?: string; tok
               'Reset links are valid for 1 hour. Ask for a new one to reset your password.'
             )
           }
+          tone={resent ? 'success' : 'warning'}
+          icon={resent ? <MailCheck /> : <TimerOff />}
         >
-          <div className={authStyles.center}>
-            <StatusBadge tone={resent ? 'success' : 'warning'}>
-              {resent ? <MailCheck /> : <TimerOff />}
-            </StatusBadge>
-          </div>
           {resent && (
             <FormAlert tone="success">
               A new reset link is on its way. Check your inbox; the link is valid for 1 hour.
@@ -147,22 +136,19 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; uid?: string; tok
               Back to Login
             </NavButton>
           </div>
-        </AuthLayout>
+        </StatusScreen>
       )
 
     case 'saved':
       return (
-        <AuthLayout title="Password Reset">
-          <div className={authStyles.center}>
-            <StatusBadge tone="success">
-              <CircleCheck />
-            </StatusBadge>
-            <p className={authStyles.muted}>
-              Your password has been reset. Taking you to sign in with your new password...
-            </p>
-          </div>
+        <StatusScreen
+          title="Password Reset"
+          tone="success"
+          icon={<CircleCheck />}
+          text="Your password has been reset. Taking you to sign in with your new password..."
+        >
           <NavButton to="/login">Go to Login</NavButton>
-        </AuthLayout>
+        </StatusScreen>
       )
 
     case 'rejected':
@@ -189,20 +175,14 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; uid?: string; tok
               'Choose a new password for your account.'
             )
           }
-          footer={
-            <Link to="/login" className={authStyles.link}>
-              Back to Login
-            </Link>
-          }
+          footer={<BackToLogin />}
         >
           <NewPasswordForm
             password={password}
             confirm={confirm}
             busy={busy}
             submitLabel="Reset Password"
-            onPassword={(value) => actor.send({ type: 'password.change', value })}
-            onConfirm={(value) => actor.send({ type: 'confirm.change', value })}
-            onSubmit={() => actor.send({ type: 'submit' })}
+            send={(event) => actor.send(event)}
           >
             {formError && <FormAlert>{formError}</FormAlert>}
           </NewPasswordForm>

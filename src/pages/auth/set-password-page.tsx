@@ -1,7 +1,6 @@
-import { Link, useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { CircleCheck, Unlink } from 'lucide-react'
-import { css, cx } from 'styled-system/css'
+import type { LinkInput } from '../../../machines/account.ts'
 import {
   selectConfirm,
   selectFormError,
@@ -12,10 +11,17 @@ import {
   setPasswordMachine,
 } from '../../../machines/set-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
-import { useEmitted } from '../../app/use-emitted.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
-import { AuthLayout, authStyles } from './auth-layout.tsx'
-import { FormAlert, NavButton, Pending, StatusBadge, useSearchText } from './auth-parts.tsx'
+import { AuthLayout } from './auth-layout.tsx'
+import {
+  BackToLogin,
+  FormAlert,
+  NavButton,
+  Pending,
+  StatusScreen,
+  useLinkInput,
+  useNavigateEmitted,
+} from './auth-parts.tsx'
 
 /** The set-password machine with the real API call; tests pass their own `logic`. */
 export const createSetPasswordLogic = (actors = accountActors()) =>
@@ -25,23 +31,15 @@ export type SetPasswordLogic = ReturnType<typeof createSetPasswordLogic>
 
 const defaultLogic = createSetPasswordLogic()
 
-const backLink = css({ alignSelf: 'center', textStyle: 'sm' })
-
 /** /set-password?uid&token: a first password from an invite link (spec sections 2, 5 and 8). */
 export default function SetPasswordPage({ logic = defaultLogic }: { logic?: SetPasswordLogic }) {
-  const uid = useSearchText('uid')
-  const token = useSearchText('token')
-  // a different link is a different flow
-  return <SetPasswordFlow key={`${uid}\n${token}`} logic={logic} uid={uid} token={token} />
+  const link = useLinkInput()
+  return <SetPasswordFlow key={link.key} logic={logic} input={link.input} />
 }
 
-function SetPasswordFlow(props: { logic: SetPasswordLogic; uid?: string; token?: string }) {
-  const actor = useActorRef(props.logic, { input: { uid: props.uid, token: props.token } })
-  const navigate = useNavigate()
-  useEmitted(
-    () => [actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))],
-    [actor, navigate],
-  )
+function SetPasswordFlow(props: { logic: SetPasswordLogic; input: LinkInput }) {
+  const actor = useActorRef(props.logic, { input: props.input })
+  useNavigateEmitted(actor)
 
   const screen = useSelector(actor, selectScreen)
   const linkError = useSelector(actor, selectLinkError)
@@ -60,35 +58,27 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; uid?: string; token?:
 
     case 'invalid':
       return (
-        <AuthLayout
+        <StatusScreen
           title="Invalid or Expired Link"
           lead="Ask your administrator to send you a new invitation."
+          tone="error"
+          icon={<Unlink />}
+          error={linkError}
         >
-          <div className={authStyles.center}>
-            <StatusBadge tone="error">
-              <Unlink />
-            </StatusBadge>
-          </div>
-          {linkError && <FormAlert>{linkError}</FormAlert>}
-          <Link to="/login" className={cx(authStyles.link, backLink)}>
-            Back to Login
-          </Link>
-        </AuthLayout>
+          <BackToLogin alone />
+        </StatusScreen>
       )
 
     case 'saved':
       return (
-        <AuthLayout title="Password Set">
-          <div className={authStyles.center}>
-            <StatusBadge tone="success">
-              <CircleCheck />
-            </StatusBadge>
-            <p className={authStyles.muted}>
-              Your password has been set. Taking you to sign in with it...
-            </p>
-          </div>
+        <StatusScreen
+          title="Password Set"
+          tone="success"
+          icon={<CircleCheck />}
+          text="Your password has been set. Taking you to sign in with it..."
+        >
           <NavButton to="/login">Go to Login</NavButton>
-        </AuthLayout>
+        </StatusScreen>
       )
 
     case 'form':
@@ -96,20 +86,14 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; uid?: string; token?:
         <AuthLayout
           title="Set Your Password"
           lead="Welcome to Quire. Choose a password to activate your account."
-          footer={
-            <Link to="/login" className={authStyles.link}>
-              Back to Login
-            </Link>
-          }
+          footer={<BackToLogin />}
         >
           <NewPasswordForm
             password={password}
             confirm={confirm}
             busy={submitting}
             submitLabel="Set Password"
-            onPassword={(value) => actor.send({ type: 'password.change', value })}
-            onConfirm={(value) => actor.send({ type: 'confirm.change', value })}
-            onSubmit={() => actor.send({ type: 'submit' })}
+            send={(event) => actor.send(event)}
           >
             {formError && <FormAlert>{formError}</FormAlert>}
           </NewPasswordForm>
