@@ -21,27 +21,13 @@ import {
   selectValues,
   type TicketTextField,
 } from '../../../machines/support-ticket/index.ts'
-import { Button, Dialog, Field, IconButton, Portal } from '../../components/ui'
+import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { dialogBox, grid2 } from '../../components/styles.ts'
+import { Button, Dialog, Field, IconButton } from '../../components/ui'
 import { readAttachment, type SupportTicketActorRef } from './support-actors.ts'
 
-const content = css({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '4',
-  p: { base: '4', sm: '6' },
-  w: { base: 'calc(100vw - 2rem)', sm: 'xl' },
-  maxW: 'calc(100vw - 2rem)',
-  maxH: 'calc(100dvh - 2rem)',
-  overflowY: 'auto',
-})
 // room for the close button in the corner
 const titleClass = css({ pr: '8' })
-const form = css({ display: 'flex', flexDirection: 'column', gap: '4' })
-const pair = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' },
-  gap: '4',
-})
 const select = css({ w: 'full', appearance: 'auto', cursor: 'pointer', bg: 'bg.default' })
 const fileInput = css({
   w: 'full',
@@ -135,182 +121,164 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
   }
 
   return (
-    <Dialog.Root
+    <DialogFrame
       open={open}
       lazyMount
       unmountOnExit
-      onOpenChange={(details) => {
-        if (!details.open) actor.send({ type: 'close' })
-      }}
+      onClose={() => actor.send({ type: 'close' })}
+      className={dialogBox({ size: 'xl' })}
+      contentProps={{ onPaste }}
+      title={SUPPORT_TEXTS.title}
+      titleClassName={titleClass}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content className={content} onPaste={onPaste}>
-            <Dialog.Title className={titleClass}>{SUPPORT_TEXTS.title}</Dialog.Title>
-            <Dialog.CloseTrigger disabled={submitting} />
-            <form
-              className={form}
-              noValidate
-              onSubmit={(event) => {
-                event.preventDefault()
-                actor.send({ type: 'submit' })
-              }}
+      <Dialog.CloseTrigger disabled={submitting} />
+      <DialogForm noValidate onSubmit={() => actor.send({ type: 'submit' })}>
+        <div className={grid2}>
+          <Field.Root id={ids.type}>
+            <Field.Label>Type</Field.Label>
+            <select
+              id={ids.type}
+              className={`${input({ size: 'md' })} ${select}`}
+              value={values.type}
+              onChange={(event) =>
+                actor.send({ type: 'type.change', value: event.target.value as TicketType })
+              }
             >
-              <div className={pair}>
-                <Field.Root id={ids.type}>
-                  <Field.Label>Type</Field.Label>
-                  <select
-                    id={ids.type}
-                    className={`${input({ size: 'md' })} ${select}`}
-                    value={values.type}
-                    onChange={(event) =>
-                      actor.send({ type: 'type.change', value: event.target.value as TicketType })
-                    }
+              {TICKET_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+          </Field.Root>
+          <Field.Root id={ids.priority}>
+            <Field.Label>Priority</Field.Label>
+            <select
+              id={ids.priority}
+              className={`${input({ size: 'md' })} ${select}`}
+              value={values.priority}
+              onChange={(event) =>
+                actor.send({
+                  type: 'priority.change',
+                  value: event.target.value as TicketPriority,
+                })
+              }
+            >
+              {TICKET_PRIORITIES.map((priority) => (
+                <option key={priority} value={priority}>
+                  {priority}
+                </option>
+              ))}
+            </select>
+          </Field.Root>
+        </div>
+        <Field.Root required invalid={errors.summary !== null}>
+          <Field.Label>
+            Summary
+            <Field.RequiredIndicator />
+          </Field.Label>
+          <Field.Input
+            value={values.summary}
+            onChange={change('summary')}
+            placeholder="A short title"
+            autoComplete="off"
+          />
+          <Field.ErrorText>{errors.summary}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root required invalid={errors.description !== null} id={ids.description}>
+          <Field.Label>
+            Description
+            <Field.RequiredIndicator />
+          </Field.Label>
+          <textarea
+            id={ids.description}
+            className={textarea({ size: 'md' })}
+            rows={4}
+            required
+            aria-invalid={errors.description !== null || undefined}
+            value={values.description}
+            onChange={change('description')}
+          />
+          <Field.ErrorText>{errors.description}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root id={ids.steps}>
+          <Field.Label>Steps to reproduce</Field.Label>
+          <textarea
+            id={ids.steps}
+            className={textarea({ size: 'md' })}
+            rows={3}
+            placeholder="Optional"
+            value={values.steps}
+            onChange={change('steps')}
+          />
+        </Field.Root>
+        <Field.Root id={ids.attachments}>
+          <Field.Label>Attachments</Field.Label>
+          <input
+            id={ids.attachments}
+            className={fileInput}
+            type="file"
+            multiple
+            accept={ATTACHMENT_ACCEPT}
+            onChange={(event) => {
+              const files = Array.from(event.target.files ?? [])
+              // the same file can be chosen again after it was removed
+              event.target.value = ''
+              void addFiles(files)
+            }}
+          />
+          <Field.HelperText>{SUPPORT_TEXTS.attachmentHint}</Field.HelperText>
+          {attachmentError && (
+            <p className={errorText} role="alert">
+              {attachmentError}
+            </p>
+          )}
+          {attachments.length > 0 && (
+            <ul className={fileList} aria-label="Attached files">
+              {attachments.map((attachment, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows keep no state, and the same file may be attached twice
+                <li key={`${index}-${attachment.filename}`} className={fileRow}>
+                  <Paperclip size={14} aria-hidden />
+                  <span className={fileName}>{attachment.filename}</span>
+                  <span className={fileSize}>{kilobytes(attachment.size)}</span>
+                  <IconButton
+                    type="button"
+                    variant="ghost"
+                    size="xs"
+                    aria-label={`Remove ${attachment.filename}`}
+                    onClick={() => actor.send({ type: 'attachment.remove', index })}
                   >
-                    {TICKET_TYPES.map((type) => (
-                      <option key={type} value={type}>
-                        {type}
-                      </option>
-                    ))}
-                  </select>
-                </Field.Root>
-                <Field.Root id={ids.priority}>
-                  <Field.Label>Priority</Field.Label>
-                  <select
-                    id={ids.priority}
-                    className={`${input({ size: 'md' })} ${select}`}
-                    value={values.priority}
-                    onChange={(event) =>
-                      actor.send({
-                        type: 'priority.change',
-                        value: event.target.value as TicketPriority,
-                      })
-                    }
-                  >
-                    {TICKET_PRIORITIES.map((priority) => (
-                      <option key={priority} value={priority}>
-                        {priority}
-                      </option>
-                    ))}
-                  </select>
-                </Field.Root>
-              </div>
-              <Field.Root required invalid={errors.summary !== null}>
-                <Field.Label>
-                  Summary
-                  <Field.RequiredIndicator />
-                </Field.Label>
-                <Field.Input
-                  value={values.summary}
-                  onChange={change('summary')}
-                  placeholder="A short title"
-                  autoComplete="off"
-                />
-                <Field.ErrorText>{errors.summary}</Field.ErrorText>
-              </Field.Root>
-              <Field.Root required invalid={errors.description !== null} id={ids.description}>
-                <Field.Label>
-                  Description
-                  <Field.RequiredIndicator />
-                </Field.Label>
-                <textarea
-                  id={ids.description}
-                  className={textarea({ size: 'md' })}
-                  rows={4}
-                  required
-                  aria-invalid={errors.description !== null || undefined}
-                  value={values.description}
-                  onChange={change('description')}
-                />
-                <Field.ErrorText>{errors.description}</Field.ErrorText>
-              </Field.Root>
-              <Field.Root id={ids.steps}>
-                <Field.Label>Steps to reproduce</Field.Label>
-                <textarea
-                  id={ids.steps}
-                  className={textarea({ size: 'md' })}
-                  rows={3}
-                  placeholder="Optional"
-                  value={values.steps}
-                  onChange={change('steps')}
-                />
-              </Field.Root>
-              <Field.Root id={ids.attachments}>
-                <Field.Label>Attachments</Field.Label>
-                <input
-                  id={ids.attachments}
-                  className={fileInput}
-                  type="file"
-                  multiple
-                  accept={ATTACHMENT_ACCEPT}
-                  onChange={(event) => {
-                    const files = Array.from(event.target.files ?? [])
-                    // the same file can be chosen again after it was removed
-                    event.target.value = ''
-                    void addFiles(files)
-                  }}
-                />
-                <Field.HelperText>{SUPPORT_TEXTS.attachmentHint}</Field.HelperText>
-                {attachmentError && (
-                  <p className={errorText} role="alert">
-                    {attachmentError}
-                  </p>
-                )}
-                {attachments.length > 0 && (
-                  <ul className={fileList} aria-label="Attached files">
-                    {attachments.map((attachment, index) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: rows keep no state, and the same file may be attached twice
-                      <li key={`${index}-${attachment.filename}`} className={fileRow}>
-                        <Paperclip size={14} aria-hidden />
-                        <span className={fileName}>{attachment.filename}</span>
-                        <span className={fileSize}>{kilobytes(attachment.size)}</span>
-                        <IconButton
-                          type="button"
-                          variant="ghost"
-                          size="xs"
-                          aria-label={`Remove ${attachment.filename}`}
-                          onClick={() => actor.send({ type: 'attachment.remove', index })}
-                        >
-                          <X size={14} aria-hidden />
-                        </IconButton>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </Field.Root>
-              {failure && (
-                <div className={alert} role="alert">
-                  {failure}
-                </div>
-              )}
-              <div className={actions}>
-                <Button
-                  type="button"
-                  variant="ghost"
-                  className={clearButton}
-                  disabled={submitting}
-                  onClick={() => actor.send({ type: 'clear' })}
-                >
-                  {SUPPORT_TEXTS.clearForm}
-                </Button>
-                <Button
-                  type="button"
-                  variant="outline"
-                  disabled={submitting}
-                  onClick={() => actor.send({ type: 'close' })}
-                >
-                  Cancel
-                </Button>
-                <Button type="submit" loading={submitting}>
-                  Submit
-                </Button>
-              </div>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+                    <X size={14} aria-hidden />
+                  </IconButton>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Field.Root>
+        {failure && (
+          <div className={alert} role="alert">
+            {failure}
+          </div>
+        )}
+        <DialogActions
+          className={actions}
+          onCancel={() => actor.send({ type: 'close' })}
+          lockCancel
+          busy={submitting}
+          confirmLabel="Submit"
+        >
+          <Button
+            type="button"
+            variant="ghost"
+            className={clearButton}
+            disabled={submitting}
+            onClick={() => actor.send({ type: 'clear' })}
+          >
+            {SUPPORT_TEXTS.clearForm}
+          </Button>
+        </DialogActions>
+      </DialogForm>
+    </DialogFrame>
   )
 }
 

@@ -7,8 +7,8 @@ import {
   type RepositoryFile,
 } from '../../../contract/knowledge.ts'
 import { formatBytes, formatExact, formatRelative } from '../../lib/format.ts'
+import { chip, errorLine, muted, nameText } from '../styles.ts'
 import { StatusBadge } from './status-badge.tsx'
-import { chip, errorLine, muted, nameText } from './styles.ts'
 
 /** The columns a file table can show beside the name; the order here is the order on screen. */
 export type FileColumn = 'kind' | 'size' | 'passages' | 'tags' | 'status' | 'added'

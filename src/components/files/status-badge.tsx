@@ -1,6 +1,7 @@
-import { css } from 'styled-system/css'
+import { css, cx } from 'styled-system/css'
 import type { RepositoryFile } from '../../../contract/knowledge.ts'
 import type { QueueItem } from '../../../machines/upload-queue/index.ts'
+import { pill } from '../styles.ts'
 import { Spinner } from '../ui/spinner.tsx'
 
 export const STATUS_LABELS = {
@@ -11,15 +12,7 @@ export const STATUS_LABELS = {
 } as const
 
 const badge = css({
-  display: 'inline-flex',
-  alignItems: 'center',
   gap: '1.5',
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  textStyle: 'xs',
-  fontWeight: 'medium',
-  whiteSpace: 'nowrap',
   '&[data-status=ready]': { bg: 'green.a3', color: 'green.text' },
   '&[data-status=failed]': { bg: 'red.a3', color: 'red.text' },
   '&[data-status=queued], &[data-status=processing], &[data-status=uploading], &[data-status=waiting]':
@@ -39,7 +32,7 @@ export function StatusBadge(props: {
         : STATUS_LABELS[props.status]
   const moving = props.status === 'processing' || props.status === 'uploading'
   return (
-    <span className={badge} data-status={props.status}>
+    <span className={cx(pill, badge)} data-status={props.status}>
       {moving && <Spinner size="sm" />}
       {label}
       {moving && props.progress > 0 ? ` ${props.progress}%` : ''}

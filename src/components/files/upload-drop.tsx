@@ -1,13 +1,13 @@
 import { Upload } from 'lucide-react'
-import { type DragEvent, useRef, useState } from 'react'
-import { css } from 'styled-system/css'
+import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react'
+import { css, cx } from 'styled-system/css'
 import { DEFAULT_MAX_UPLOAD_MB, FILE_ACCEPT } from '../../../contract/knowledge.ts'
 import type { QueueItem } from '../../../machines/upload-queue/index.ts'
 import { formatBytes } from '../../lib/format.ts'
+import { card, errorLine, muted, nameText } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import { LinearProgress } from '../ui/progress.tsx'
 import { StatusBadge } from './status-badge.tsx'
-import { errorLine, muted, nameText } from './styles.ts'
 
 const drop = css({
   display: 'flex',
@@ -32,23 +32,29 @@ const dropText = css({
 })
 const dropTitle = css({ fontWeight: 'semibold', color: 'fg.default', textStyle: 'md' })
 const queueList = css({ display: 'flex', flexDirection: 'column', gap: '2', mb: '4' })
-const queueRow = css({
-  display: 'grid',
-  gridTemplateColumns: '1fr auto',
-  gap: '1 3',
-  alignItems: 'center',
-  p: '3',
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-  textStyle: 'sm',
-})
+/** One upload in flight: its name and progress, and its actions beside them. */
+export const uploadRow = cx(
+  card,
+  css({ display: 'grid', gridTemplateColumns: '1fr auto', gap: '1 3', alignItems: 'center' }),
+)
 
-/** Where files are dropped or chosen; the highlight while dragging is the only state it keeps. */
-export function UploadDrop(props: { onFiles: (files: File[]) => void }) {
+/**
+ * Where files are dropped or chosen: the text given, a button that opens the picker (`picker` lets
+ * another button open it too). The highlight while dragging is the only state it keeps.
+ */
+export function DropZone(props: {
+  label: string
+  accept: string
+  testId: string
+  onFiles: (files: File[]) => void
+  picker?: RefObject<HTMLInputElement | null>
+  icon?: ReactNode
+  chooseVariant?: 'solid' | 'outline'
+  children: ReactNode
+}) {
   const [over, setOver] = useState(false)
-  const picker = useRef<HTMLInputElement>(null)
+  const ownPicker = useRef<HTMLInputElement>(null)
+  const picker = props.picker ?? ownPicker
   const add = (picked: FileList | null) => {
     if (picked?.length) props.onFiles(Array.from(picked))
   }
@@ -67,27 +73,42 @@ export function UploadDrop(props: { onFiles: (files: File[]) => void }) {
       }}
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
-      aria-label="Upload files"
+      aria-label={props.label}
     >
-      <Upload aria-hidden />
-      <div className={dropText}>
-        <div className={dropTitle}>Drop files here to upload</div>
-        PDF, Word, Excel, CSV, text, Markdown or HTML, up to {DEFAULT_MAX_UPLOAD_MB} MB each.
-      </div>
-      <Button onClick={() => picker.current?.click()}>Choose files</Button>
+      {props.icon}
+      <div className={dropText}>{props.children}</div>
+      <Button variant={props.chooseVariant} onClick={() => picker.current?.click()}>
+        Choose files
+      </Button>
       <input
         ref={picker}
         type="file"
         multiple
-        accept={FILE_ACCEPT}
+        accept={props.accept}
         hidden
-        data-testid="file-picker"
+        data-testid={props.testId}
         onChange={(event) => {
           add(event.target.files)
           event.target.value = ''
         }}
       />
     </section>
+  )
+}
+
+/** The repository's drop zone. */
+export function UploadDrop(props: { onFiles: (files: File[]) => void }) {
+  return (
+    <DropZone
+      label="Upload files"
+      accept={FILE_ACCEPT}
+      testId="file-picker"
+      onFiles={props.onFiles}
+      icon={<Upload aria-hidden />}
+    >
+      <div className={dropTitle}>Drop files here to upload</div>
+      PDF, Word, Excel, CSV, text, Markdown or HTML, up to {DEFAULT_MAX_UPLOAD_MB} MB each.
+    </DropZone>
   )
 }
 
@@ -102,7 +123,7 @@ export function UploadList(props: {
   return (
     <section className={queueList} aria-label="Uploads">
       {props.items.map((item) => (
-        <div key={item.key} className={queueRow} data-testid="upload-row">
+        <div key={item.key} className={uploadRow} data-testid="upload-row">
           <div className={css({ minW: '0' })}>
             <div className={nameText}>{item.name}</div>
             <div className={muted}>{formatBytes(item.size)}</div>

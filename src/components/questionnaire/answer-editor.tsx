@@ -5,8 +5,9 @@ import { textarea } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import type { QuestionRow } from '../../../contract/questionnaires.ts'
 import { type answerMachine, selectDraft } from '../../../machines/answer/index.ts'
+import { fieldLabel, selectClass } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
-import { actions, fieldLabel, hint, selectClass } from './answer-styles.ts'
+import { actions, hint } from './answer-styles.ts'
 
 /** The answer being edited: its value (when the cell has a vocabulary), its text and comment. */
 export function AnswerEditor(props: {

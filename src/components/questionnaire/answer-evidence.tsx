@@ -1,8 +1,9 @@
 import { useId, useState } from 'react'
 import { css } from 'styled-system/css'
 import { textarea } from 'styled-system/recipes'
+import { fieldLabel } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
-import { actions, fieldLabel } from './answer-styles.ts'
+import { actions } from './answer-styles.ts'
 
 /** Evidence to regenerate an answer from: a pasted excerpt, or files of the repository. */
 export function EvidenceForm(props: {

@@ -47,17 +47,6 @@ export const choicePill = css({
   textStyle: 'sm',
 })
 export const actions = css({ display: 'flex', flexWrap: 'wrap', gap: '2' })
-export const fieldLabel = css({ textStyle: 'sm', fontWeight: 'medium', mb: '1', display: 'block' })
-export const selectClass = css({
-  w: 'full',
-  h: '10',
-  px: '3',
-  borderWidth: '1px',
-  borderColor: 'border.default',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-  textStyle: 'sm',
-})
 export const alert = css({
   display: 'flex',
   gap: '2',

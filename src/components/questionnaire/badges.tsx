@@ -4,20 +4,9 @@ import {
   type Answer,
   type AnswerStatus,
 } from '../../../contract/questionnaires.ts'
+import { pill } from '../styles.ts'
 
-const badge = css({
-  display: 'inline-flex',
-  alignItems: 'center',
-  gap: '1',
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  textStyle: 'xs',
-  fontWeight: 'medium',
-  whiteSpace: 'nowrap',
-  bg: 'colorPalette.a3',
-  color: 'colorPalette.text',
-})
+const badge = cx(pill, css({ gap: '1', bg: 'colorPalette.a3', color: 'colorPalette.text' }))
 
 // palettes as whole class names: Panda extracts only literal styles
 const GRAY = css({ colorPalette: 'gray' })

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { AlertTriangle, Columns3, RefreshCw, Square } from 'lucide-react'
-import { css } from 'styled-system/css'
+import { css, cva } from 'styled-system/css'
 import type { ActorRefFrom } from 'xstate'
 import {
   type questionnaireWorkspaceMachine,
@@ -13,28 +13,25 @@ import {
 import { Button } from '../ui/button.tsx'
 import { LinearProgress } from '../ui/progress.tsx'
 
-const notice = css({
-  display: 'flex',
-  gap: '3',
-  alignItems: 'center',
-  flexWrap: 'wrap',
-  p: '3',
-  borderRadius: 'l2',
-  bg: 'amber.a3',
-  color: 'amber.text',
-  textStyle: 'sm',
+const banner = cva({
+  base: {
+    display: 'flex',
+    gap: '3',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    p: '3',
+    borderRadius: 'l2',
+    textStyle: 'sm',
+  },
+  variants: {
+    tone: {
+      amber: { bg: 'amber.a3', color: 'amber.text' },
+      red: { bg: 'red.a3', color: 'red.text' },
+    },
+  },
 })
-const failure = css({
-  display: 'flex',
-  gap: '3',
-  alignItems: 'center',
-  flexWrap: 'wrap',
-  p: '3',
-  borderRadius: 'l2',
-  bg: 'red.a3',
-  color: 'red.text',
-  textStyle: 'sm',
-})
+const notice = banner({ tone: 'amber' })
+const failure = banner({ tone: 'red' })
 
 /** The analysis or generation in progress, a failed analysis, and a tab whose mapping is unsure. */
 export function WorkspaceStatus(props: {

@@ -1,17 +1,13 @@
 import { Field as ArkField } from '@ark-ui/react/field'
-import { Portal } from '@ark-ui/react/portal'
 import { useSelector } from '@xstate/react'
-import { css } from 'styled-system/css'
 import { input, textarea } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import { COMMON_DROPDOWN_VALUES } from '../../../contract/knowledge.ts'
 import type { ItemField, itemEditorMachine } from '../../../machines/item-editor/index.ts'
-import { alert, dialogActions } from '../../components/files/styles.ts'
-import { Button } from '../../components/ui/button.tsx'
-import * as Dialog from '../../components/ui/dialog.tsx'
+import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { alert, dialogBox, grid2 } from '../../components/styles.ts'
 import * as Field from '../../components/ui/field.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
-import { dialogContent, grid2 } from './styles.ts'
 
 /** Adds or edits a Q&A or data item, and asks before deleting one. */
 export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEditorMachine> }) {
@@ -57,78 +53,56 @@ export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEdi
   )
   return (
     <>
-      <Dialog.Root
+      <DialogFrame
         open={editing}
-        onOpenChange={(details) => !details.open && actor.send({ type: 'close' })}
+        onClose={() => actor.send({ type: 'close' })}
+        className={dialogBox({ size: 'xl' })}
+        title={`${id === null ? 'Add' : 'Edit'} ${mode === 'qa' ? 'Q&A item' : 'data item'}`}
       >
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content className={dialogContent}>
-              <Dialog.Title>
-                {id === null ? 'Add' : 'Edit'} {mode === 'qa' ? 'Q&A item' : 'data item'}
-              </Dialog.Title>
-              <form
-                className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}
-                onSubmit={(event) => {
-                  event.preventDefault()
-                  actor.send({ type: 'submit' })
-                }}
-                noValidate
-              >
-                {mode === 'qa' ? (
-                  <>
-                    {fieldOf('question', 'Question', {
-                      multiline: false,
-                      required: true,
-                      placeholder: 'Do you encrypt customer data at rest?',
-                    })}
-                    {fieldOf('answer', 'Answer', { multiline: true, required: true })}
-                    <datalist id="dropdown-values">
-                      {COMMON_DROPDOWN_VALUES.map((value) => (
-                        <option key={value} value={value} />
-                      ))}
-                    </datalist>
-                    <div className={grid2}>
-                      {fieldOf('dropdown_value', 'Dropdown value', {
-                        placeholder: 'Yes, No, N/A…',
-                      })}
-                      {fieldOf('tags', 'Tags', { placeholder: 'encryption, SOC 2' })}
-                    </div>
-                  </>
-                ) : (
-                  <>
-                    {fieldOf('title', 'Title', {
-                      required: true,
-                      placeholder: 'Data-centre regions',
-                    })}
-                    {fieldOf('value', 'Value', {
-                      multiline: true,
-                      required: true,
-                      placeholder: 'Frankfurt (eu-central-1) and Dublin (eu-west-1)',
-                    })}
-                    {fieldOf('tags', 'Tags', { placeholder: 'hosting' })}
-                  </>
-                )}
-                {fieldOf('source', 'Source', { placeholder: 'Where this comes from (optional)' })}
-                {failure && <p className={alert}>{failure}</p>}
-                <div className={dialogActions}>
-                  <Button
-                    type="button"
-                    variant="outline"
-                    onClick={() => actor.send({ type: 'close' })}
-                  >
-                    Cancel
-                  </Button>
-                  <Button type="submit" loading={saving}>
-                    Save
-                  </Button>
-                </div>
-              </form>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+        <DialogForm onSubmit={() => actor.send({ type: 'submit' })} noValidate>
+          {mode === 'qa' ? (
+            <>
+              {fieldOf('question', 'Question', {
+                multiline: false,
+                required: true,
+                placeholder: 'Do you encrypt customer data at rest?',
+              })}
+              {fieldOf('answer', 'Answer', { multiline: true, required: true })}
+              <datalist id="dropdown-values">
+                {COMMON_DROPDOWN_VALUES.map((value) => (
+                  <option key={value} value={value} />
+                ))}
+              </datalist>
+              <div className={grid2}>
+                {fieldOf('dropdown_value', 'Dropdown value', {
+                  placeholder: 'Yes, No, N/A…',
+                })}
+                {fieldOf('tags', 'Tags', { placeholder: 'encryption, SOC 2' })}
+              </div>
+            </>
+          ) : (
+            <>
+              {fieldOf('title', 'Title', {
+                required: true,
+                placeholder: 'Data-centre regions',
+              })}
+              {fieldOf('value', 'Value', {
+                multiline: true,
+                required: true,
+                placeholder: 'Frankfurt (eu-central-1) and Dublin (eu-west-1)',
+              })}
+              {fieldOf('tags', 'Tags', { placeholder: 'hosting' })}
+            </>
+          )}
+          {fieldOf('source', 'Source', { placeholder: 'Where this comes from (optional)' })}
+          {failure && <p className={alert}>{failure}</p>}
+          <DialogActions
+            onCancel={() => actor.send({ type: 'close' })}
+            confirmLabel="Save"
+            busy={saving}
+          />
+        </DialogForm>
+      </DialogFrame>
       <ConfirmDialog
         open={confirming}
         title={mode === 'qa' ? 'Delete this Q&A item?' : 'Delete this data item?'}

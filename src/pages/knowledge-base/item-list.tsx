@@ -1,6 +1,5 @@
-import { Portal } from '@ark-ui/react/portal'
 import { useActorRef, useSelector } from '@xstate/react'
-import { BookOpen, Database, FileText, MoreHorizontal, Pencil, Trash2 } from 'lucide-react'
+import { BookOpen, Database, FileText, Pencil, Trash2 } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
@@ -10,9 +9,9 @@ import type { ItemListKind } from '../../../machines/item-list/index.ts'
 import type { KnowledgeLogic } from '../../api/knowledge-logic.ts'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
-import { alert, chip } from '../../components/files/styles.ts'
+import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
+import { chip } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
-import { IconButton } from '../../components/ui/icon-button.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatExact, formatRelative } from '../../lib/format.ts'
@@ -84,12 +83,7 @@ export function ItemList(props: {
         />
       </div>
       {error ? (
-        <div className={alert} role="alert">
-          {error}{' '}
-          <Button size="xs" variant="outline" onClick={() => actor.send({ type: 'refresh' })}>
-            Try again
-          </Button>
-        </div>
+        <RetryAlert error={error} onRetry={() => actor.send({ type: 'refresh' })} />
       ) : loading ? (
         <div className={css({ display: 'grid', placeItems: 'center', py: '12' })}>
           <Spinner />
@@ -141,49 +135,34 @@ export function ItemList(props: {
                     </span>
                   </div>
                 </div>
-                <Menu.Root positioning={{ placement: 'bottom-end' }}>
-                  <Menu.Trigger asChild>
-                    <IconButton
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Actions for ${isQa ? item.question : item.title}`}
-                    >
-                      <MoreHorizontal />
-                    </IconButton>
-                  </Menu.Trigger>
-                  <Portal>
-                    <Menu.Positioner>
-                      <Menu.Content>
-                        <Menu.Item
-                          value="edit"
-                          onClick={() =>
-                            isQa
-                              ? editor.send({ type: 'edit', mode: 'qa', item })
-                              : editor.send({
-                                  type: 'edit',
-                                  mode: 'data',
-                                  item: item as DataItem,
-                                })
-                          }
-                        >
-                          <Pencil /> Edit
-                        </Menu.Item>
-                        <Menu.Item
-                          value="delete"
-                          onClick={() =>
-                            editor.send({
-                              type: 'delete.request',
-                              mode: isQa ? 'qa' : 'data',
-                              id: item.id,
-                            })
-                          }
-                        >
-                          <Trash2 /> Delete
-                        </Menu.Item>
-                      </Menu.Content>
-                    </Menu.Positioner>
-                  </Portal>
-                </Menu.Root>
+                <RowActions name={isQa ? item.question : item.title}>
+                  <Menu.Item
+                    value="edit"
+                    onClick={() =>
+                      isQa
+                        ? editor.send({ type: 'edit', mode: 'qa', item })
+                        : editor.send({
+                            type: 'edit',
+                            mode: 'data',
+                            item: item as DataItem,
+                          })
+                    }
+                  >
+                    <Pencil /> Edit
+                  </Menu.Item>
+                  <Menu.Item
+                    value="delete"
+                    onClick={() =>
+                      editor.send({
+                        type: 'delete.request',
+                        mode: isQa ? 'qa' : 'data',
+                        id: item.id,
+                      })
+                    }
+                  >
+                    <Trash2 /> Delete
+                  </Menu.Item>
+                </RowActions>
               </li>
             )
           })}

@@ -5,7 +5,7 @@ import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import { FILE_KIND_LABELS, type SearchResult } from '../../../contract/knowledge.ts'
 import type { kbSearchMachine } from '../../../machines/kb-search/index.ts'
-import { alert } from '../../components/files/styles.ts'
+import { alert, card } from '../../components/styles.ts'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { Snippet } from './snippet.tsx'
 
@@ -20,15 +20,10 @@ const searchIcon = css({
 })
 const searchInput = css({ pl: '10 !important', w: 'full' })
 const results = css({ display: 'flex', flexDirection: 'column', gap: '2', mt: '3' })
-const resultCard = css({
-  p: '3',
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-  textStyle: 'sm',
-  '& mark': { bg: 'yellow.a5', color: 'inherit', borderRadius: 'l1', px: '0.5' },
-})
+const resultCard = cx(
+  card,
+  css({ '& mark': { bg: 'yellow.a5', color: 'inherit', borderRadius: 'l1', px: '0.5' } }),
+)
 const resultMeta = css({
   display: 'flex',
   flexWrap: 'wrap',

@@ -16,49 +16,27 @@ import {
   type MappingColumn,
   selectMapping,
 } from '../../../machines/column-mapping/index.ts'
+import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { dialogActions, dialogBox, fieldLabel, selectClass } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
-import * as Dialog from '../../components/ui/dialog.tsx'
 import * as Drawer from '../../components/ui/drawer.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatExact, formatRelative } from '../../lib/format.ts'
 
-const dialogContent = css({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '4',
-  p: '6',
-  w: { base: 'calc(100vw - 2rem)', sm: 'md' },
-})
-const wideContent = css({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '4',
-  p: { base: '4', sm: '6' },
-  w: { base: 'calc(100vw - 1rem)', md: '3xl' },
-  maxH: 'calc(100dvh - 2rem)',
-  overflowY: 'auto',
-})
-const actions = css({ display: 'flex', justifyContent: 'flex-end', gap: '3', flexWrap: 'wrap' })
-
 /** Spec section 2: 'License Limitation', once per browser session. */
 export function LicenseDialog(props: { open: boolean; maxAnswers: number; onClose: () => void }) {
   return (
-    <Dialog.Root open={props.open} onOpenChange={(details) => !details.open && props.onClose()}>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content className={dialogContent}>
-            <Dialog.Title>License Limitation</Dialog.Title>
-            <Dialog.Description>
-              {fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: props.maxAnswers })}
-            </Dialog.Description>
-            <div className={actions}>
-              <Button onClick={props.onClose}>OK</Button>
-            </div>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={props.open}
+      onClose={props.onClose}
+      className={dialogBox({ pad: 'fixed' })}
+      title="License Limitation"
+      description={fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: props.maxAnswers })}
+    >
+      <div className={dialogActions}>
+        <Button onClick={props.onClose}>OK</Button>
+      </div>
+    </DialogFrame>
   )
 }
 
@@ -144,17 +122,6 @@ const grid = css({
   gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' },
   gap: '3',
 })
-const label = css({ textStyle: 'sm', fontWeight: 'medium', display: 'block', mb: '1' })
-const selectClass = css({
-  w: 'full',
-  h: '10',
-  px: '3',
-  borderWidth: '1px',
-  borderColor: 'border.default',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-  textStyle: 'sm',
-})
 const previewWrap = css({
   overflowX: 'auto',
   borderWidth: '1px',
@@ -196,23 +163,16 @@ export function MappingDialog(props: {
 }) {
   const tab = props.tab
   return (
-    <Dialog.Root open={tab !== null} onOpenChange={(details) => !details.open && props.onClose()}>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content className={wideContent}>
-            <Dialog.Title>Map the columns of {tab?.name}</Dialog.Title>
-            <Dialog.Description>
-              Tell Quire which row holds the headers and which columns hold the questions and where
-              the answers go. The questionnaire is analysed again with this mapping, and answers
-              already given are kept.
-            </Dialog.Description>
-            {/* a new tab, or a new mapping from the server, starts the form again */}
-            <MappingForm key={tab ? `${tab.id}:${JSON.stringify(tab.mapping)}` : ''} {...props} />
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={tab !== null}
+      onClose={props.onClose}
+      className={dialogBox({ size: 'wide' })}
+      title={<>Map the columns of {tab?.name}</>}
+      description="Tell Quire which row holds the headers and which columns hold the questions and where the answers go. The questionnaire is analysed again with this mapping, and answers already given are kept."
+    >
+      {/* a new tab, or a new mapping from the server, starts the form again */}
+      <MappingForm key={tab ? `${tab.id}:${JSON.stringify(tab.mapping)}` : ''} {...props} />
+    </DialogFrame>
   )
 }
 
@@ -230,16 +190,14 @@ function MappingForm(props: {
   const tab = props.tab
   const headers = tab?.headers.length ? tab.headers : ['A', 'B', 'C', 'D']
   return (
-    <form
-      className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}
-      onSubmit={(event) => {
-        event.preventDefault()
+    <DialogForm
+      onSubmit={() => {
         if (tab) props.onSubmit(tab.name, mapping)
       }}
     >
       <div className={grid}>
         <div>
-          <label className={label} htmlFor={headerId}>
+          <label className={fieldLabel} htmlFor={headerId}>
             Header row
           </label>
           <input
@@ -253,7 +211,7 @@ function MappingForm(props: {
         </div>
         {COLUMNS.map((column) => (
           <div key={column.key}>
-            <label className={label}>
+            <label className={fieldLabel}>
               {column.label}
               <select
                 className={selectClass}
@@ -308,15 +266,12 @@ function MappingForm(props: {
           {props.error}
         </p>
       )}
-      <div className={actions}>
-        <Button type="button" variant="outline" onClick={props.onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={props.busy}>
-          Analyse with this mapping
-        </Button>
-      </div>
-    </form>
+      <DialogActions
+        onCancel={props.onClose}
+        confirmLabel="Analyse with this mapping"
+        busy={props.busy}
+      />
+    </DialogForm>
   )
 }
 
@@ -329,45 +284,31 @@ export function CustomInstructionDialog(props: {
   const [instruction, setInstruction] = useState('')
   const id = useId()
   return (
-    <Dialog.Root open={props.open} onOpenChange={(details) => !details.open && props.onClose()}>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content className={dialogContent}>
-            <Dialog.Title>Custom instruction</Dialog.Title>
-            <Dialog.Description>
-              Tell Quire what to do with the answers of this tab, for example “answer in the first
-              person plural”. Custom instructions need a language model.
-            </Dialog.Description>
-            <form
-              className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}
-              onSubmit={(event) => {
-                event.preventDefault()
-                if (instruction.trim()) props.onSubmit(instruction.trim())
-              }}
-            >
-              <label className={label} htmlFor={id}>
-                Instruction
-              </label>
-              <textarea
-                id={id}
-                className={textarea({ size: 'md' })}
-                rows={3}
-                value={instruction}
-                onChange={(event) => setInstruction(event.target.value)}
-              />
-              <div className={actions}>
-                <Button type="button" variant="outline" onClick={props.onClose}>
-                  Cancel
-                </Button>
-                <Button type="submit" disabled={!instruction.trim()}>
-                  Run
-                </Button>
-              </div>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <DialogFrame
+      open={props.open}
+      onClose={props.onClose}
+      className={dialogBox({ pad: 'fixed' })}
+      title="Custom instruction"
+      description="Tell Quire what to do with the answers of this tab, for example “answer in the first person plural”. Custom instructions need a language model."
+    >
+      <DialogForm
+        className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}
+        onSubmit={() => {
+          if (instruction.trim()) props.onSubmit(instruction.trim())
+        }}
+      >
+        <label className={fieldLabel} htmlFor={id}>
+          Instruction
+        </label>
+        <textarea
+          id={id}
+          className={textarea({ size: 'md' })}
+          rows={3}
+          value={instruction}
+          onChange={(event) => setInstruction(event.target.value)}
+        />
+        <DialogActions onCancel={props.onClose} confirmLabel="Run" disabled={!instruction.trim()} />
+      </DialogForm>
+    </DialogFrame>
   )
 }

@@ -1,9 +1,8 @@
-import { Portal } from '@ark-ui/react/portal'
 import { Link } from '@tanstack/react-router'
-import { Columns3, MoreHorizontal, Trash2 } from 'lucide-react'
+import { Columns3, Trash2 } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import type { Questionnaire, QuestionnaireStatus } from '../../../contract/questionnaires.ts'
-import { IconButton } from '../../components/ui/icon-button.tsx'
+import { RowActions } from '../../components/row-actions.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
 import { formatExact, formatRelative } from '../../lib/format.ts'
@@ -99,22 +98,11 @@ export function QuestionnaireRow(props: {
         {formatRelative(item.created_at)}
       </td>
       <td>
-        <Menu.Root positioning={{ placement: 'bottom-end' }}>
-          <Menu.Trigger asChild>
-            <IconButton variant="ghost" size="sm" aria-label={`Actions for ${item.name}`}>
-              <MoreHorizontal />
-            </IconButton>
-          </Menu.Trigger>
-          <Portal>
-            <Menu.Positioner>
-              <Menu.Content>
-                <Menu.Item value="delete" onClick={props.onDelete}>
-                  <Trash2 /> Delete
-                </Menu.Item>
-              </Menu.Content>
-            </Menu.Positioner>
-          </Portal>
-        </Menu.Root>
+        <RowActions name={item.name}>
+          <Menu.Item value="delete" onClick={props.onDelete}>
+            <Trash2 /> Delete
+          </Menu.Item>
+        </RowActions>
       </td>
     </tr>
   )

@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { ClipboardList, Trash2, Upload, X } from 'lucide-react'
-import { type DragEvent, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { css, cx } from 'styled-system/css'
 import { QUESTIONNAIRE_ACCEPT } from '../../../contract/questionnaires.ts'
 import {
@@ -17,6 +17,7 @@ import {
 import { questionnaireListActors } from '../../api/questionnaire-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { DropZone, uploadRow } from '../../components/files/upload-drop.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
@@ -29,39 +30,6 @@ import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row
 export const createQuestionnaireListLogic = (actors = questionnaireListActors()) =>
   questionnaireListMachine.provide({ actors })
 
-const drop = css({
-  display: 'flex',
-  flexDirection: { base: 'column', sm: 'row' },
-  alignItems: 'center',
-  gap: '4',
-  p: '5',
-  mb: '4',
-  borderWidth: '2px',
-  borderStyle: 'dashed',
-  borderColor: 'border.default',
-  borderRadius: 'xl',
-  bg: 'bg.default',
-  '&[data-over]': { borderColor: 'colorPalette.default', bg: 'colorPalette.a2' },
-})
-const dropText = css({
-  flex: '1',
-  textStyle: 'sm',
-  color: 'fg.muted',
-  textAlign: { base: 'center', sm: 'left' },
-})
-const uploadRow = css({
-  display: 'grid',
-  gridTemplateColumns: '1fr auto',
-  gap: '1 3',
-  alignItems: 'center',
-  p: '3',
-  mb: '2',
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-  textStyle: 'sm',
-})
 const toolbar = css({ display: 'flex', gap: '2', alignItems: 'center', mb: '3', flexWrap: 'wrap' })
 const tableWrap = css({
   overflowX: 'auto',
@@ -109,7 +77,6 @@ export default function QuestionnairesPage(props: {
   const loading = useSelector(list, selectIsLoading)
   const error = useSelector(list, selectListError)
   const picker = useRef<HTMLInputElement>(null)
-  const [over, setOver] = useState(false)
 
   useEmitted(
     () => [
@@ -136,14 +103,6 @@ export default function QuestionnairesPage(props: {
     [list, toaster],
   )
 
-  const addFiles = (files: FileList | null) => {
-    if (files?.length) list.send({ type: 'files.add', files: [...files] })
-  }
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault()
-    setOver(false)
-    addFiles(event.dataTransfer.files)
-  }
   const uploadButton = (
     <Button onClick={() => picker.current?.click()}>
       <Upload /> Upload questionnaire
@@ -157,42 +116,22 @@ export default function QuestionnairesPage(props: {
         description="Upload the questionnaire you were sent; Quire finds every question and where its answer goes."
         actions={uploadButton}
       />
-      <input
-        ref={picker}
-        type="file"
-        multiple
-        hidden
+      <DropZone
+        label="Drop questionnaires here"
         accept={QUESTIONNAIRE_ACCEPT}
-        data-testid="questionnaire-picker"
-        onChange={(event) => {
-          addFiles(event.target.files)
-          event.target.value = ''
-        }}
-      />
-      <section
-        className={drop}
-        data-over={over ? '' : undefined}
-        onDragOver={(event) => {
-          event.preventDefault()
-          setOver(true)
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
-        aria-label="Drop questionnaires here"
+        testId="questionnaire-picker"
+        picker={picker}
+        chooseVariant="outline"
+        onFiles={(files) => list.send({ type: 'files.add', files })}
       >
-        <p className={dropText}>
-          <strong className={css({ color: 'fg.default' })}>Drop questionnaires here</strong>
-          <br />
-          Excel (.xlsx), CSV, Word (.docx) or PDF, up to 50 MB each. The file you send back keeps
-          its layout.
-        </p>
-        <Button variant="outline" onClick={() => picker.current?.click()}>
-          Choose files
-        </Button>
-      </section>
+        <strong className={css({ color: 'fg.default' })}>Drop questionnaires here</strong>
+        <br />
+        Excel (.xlsx), CSV, Word (.docx) or PDF, up to 50 MB each. The file you send back keeps its
+        layout.
+      </DropZone>
 
       {uploads.map((row) => (
-        <div key={row.key} className={uploadRow} data-testid="upload-row">
+        <div key={row.key} className={cx(uploadRow, css({ mb: '2' }))} data-testid="upload-row">
           <div className={css({ minW: '0' })}>
             <p className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{row.name}</p>
             {row.status === 'failed' ? (

@@ -1,6 +1,5 @@
-import { Portal } from '@ark-ui/react/portal'
 import { useActorRef, useSelector } from '@xstate/react'
-import { Download, FolderOpen, Link2, MoreHorizontal, RefreshCw, Tags, Trash2 } from 'lucide-react'
+import { Download, FolderOpen, Link2, RefreshCw, Tags, Trash2 } from 'lucide-react'
 import { useId } from 'react'
 import { css, cx } from 'styled-system/css'
 import { input } from 'styled-system/recipes'
@@ -33,10 +32,9 @@ import { AddByUrlDialog, TagsDialog } from '../../components/files/file-dialogs.
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
 import { STATUS_LABELS } from '../../components/files/status-badge.tsx'
-import { alert } from '../../components/files/styles.ts'
 import { UploadDrop, UploadList } from '../../components/files/upload-drop.tsx'
+import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
 import { Button } from '../../components/ui/button.tsx'
-import { IconButton } from '../../components/ui/icon-button.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatBytes } from '../../lib/format.ts'
@@ -106,46 +104,31 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   const filtered = Boolean(query.q || query.kind || query.status || query.tag)
 
   const rowActions = (file: RepositoryFile) => (
-    <Menu.Root positioning={{ placement: 'bottom-end' }}>
-      <Menu.Trigger asChild>
-        <IconButton variant="ghost" size="sm" aria-label={`Actions for ${file.name}`}>
-          <MoreHorizontal />
-        </IconButton>
-      </Menu.Trigger>
-      <Portal>
-        <Menu.Positioner>
-          <Menu.Content>
-            <Menu.Item
-              value="download"
-              onClick={() =>
-                downloadFile(file.id, file.name).catch((error: Error) =>
-                  toast('error', error.message),
-                )
-              }
-            >
-              <Download /> Download
-            </Menu.Item>
-            <Menu.Item
-              value="reprocess"
-              onClick={() =>
-                list.send({ type: 'action', action: { kind: 'reprocess', id: file.id } })
-              }
-            >
-              <RefreshCw /> Reprocess
-            </Menu.Item>
-            <Menu.Item value="tags" onClick={() => list.send({ type: 'tags.edit', file })}>
-              <Tags /> Edit tags
-            </Menu.Item>
-            <Menu.Item
-              value="delete"
-              onClick={() => list.send({ type: 'delete.request', ids: [file.id] })}
-            >
-              <Trash2 /> Delete
-            </Menu.Item>
-          </Menu.Content>
-        </Menu.Positioner>
-      </Portal>
-    </Menu.Root>
+    <RowActions name={file.name}>
+      <Menu.Item
+        value="download"
+        onClick={() =>
+          downloadFile(file.id, file.name).catch((error: Error) => toast('error', error.message))
+        }
+      >
+        <Download /> Download
+      </Menu.Item>
+      <Menu.Item
+        value="reprocess"
+        onClick={() => list.send({ type: 'action', action: { kind: 'reprocess', id: file.id } })}
+      >
+        <RefreshCw /> Reprocess
+      </Menu.Item>
+      <Menu.Item value="tags" onClick={() => list.send({ type: 'tags.edit', file })}>
+        <Tags /> Edit tags
+      </Menu.Item>
+      <Menu.Item
+        value="delete"
+        onClick={() => list.send({ type: 'delete.request', ids: [file.id] })}
+      >
+        <Trash2 /> Delete
+      </Menu.Item>
+    </RowActions>
   )
 
   return (
@@ -245,12 +228,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
       </div>
 
       {listError ? (
-        <div className={alert} role="alert">
-          {listError}{' '}
-          <Button size="xs" variant="outline" onClick={() => list.send({ type: 'refresh' })}>
-            Try again
-          </Button>
-        </div>
+        <RetryAlert error={listError} onRetry={() => list.send({ type: 'refresh' })} />
       ) : loading ? (
         <div className={css({ display: 'grid', placeItems: 'center', py: '16' })}>
           <Spinner />

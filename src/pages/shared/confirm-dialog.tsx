@@ -1,14 +1,7 @@
 import { css } from 'styled-system/css'
-import { Button, Dialog, Portal } from '../../components/ui'
+import { DialogActions, DialogFrame } from '../../components/dialog-frame.tsx'
+import { dialogBox } from '../../components/styles.ts'
 
-const content = css({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '4',
-  p: '6',
-  w: { base: 'calc(100vw - 2rem)', sm: 'md' },
-})
-const actions = css({ display: 'flex', justifyContent: 'flex-end', gap: '3' })
 const errorText = css({ textStyle: 'sm', color: 'fg.error' })
 const danger = css({ colorPalette: 'red' })
 
@@ -24,29 +17,23 @@ export function ConfirmDialog(props: {
   onCancel: () => void
 }) {
   return (
-    <Dialog.Root
+    <DialogFrame
       open={props.open}
-      onOpenChange={(details) => !details.open && props.onCancel()}
+      onClose={props.onCancel}
       role="alertdialog"
+      className={dialogBox({ pad: 'fixed' })}
+      title={props.title}
+      description={props.description}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content className={content}>
-            <Dialog.Title>{props.title}</Dialog.Title>
-            <Dialog.Description>{props.description}</Dialog.Description>
-            {props.error && <p className={errorText}>{props.error}</p>}
-            <div className={actions}>
-              <Button variant="outline" onClick={props.onCancel} disabled={props.busy}>
-                Cancel
-              </Button>
-              <Button className={danger} onClick={props.onConfirm} loading={props.busy}>
-                {props.confirmLabel}
-              </Button>
-            </div>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      {props.error && <p className={errorText}>{props.error}</p>}
+      <DialogActions
+        onCancel={props.onCancel}
+        lockCancel
+        busy={props.busy}
+        confirmLabel={props.confirmLabel}
+        confirmClassName={danger}
+        onConfirm={props.onConfirm}
+      />
+    </DialogFrame>
   )
 }
