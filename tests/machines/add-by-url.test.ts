@@ -2,8 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { RepositoryFile } from '../../contract/knowledge.ts'
 import { type AddUrlInput, addByUrlMachine } from '../../machines/add-by-url/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const pending = addByUrlMachine.provide({
   actors: { addUrl: fromPromise<RepositoryFile, AddUrlInput>(() => new Promise(() => {})) },
@@ -23,13 +22,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('addByUrlMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
-  })
+  testEveryPath(pending, events)
 
   test('checks the address before sending and keeps the input on a refusal', async () => {
     const sent: AddUrlInput[] = []

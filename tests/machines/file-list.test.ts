@@ -7,8 +7,7 @@ import {
   fileListMachine,
   type ListOutput,
 } from '../../machines/file-list/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const file = (id: number, status: RepositoryFile['status']) =>
   ({ id, name: `f${id}.pdf`, status, progress: 0 }) as RepositoryFile
@@ -60,24 +59,17 @@ const events: AnyEventObject[] = [
 ]
 
 describe('fileListMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-      serializeState: (s) =>
-        JSON.stringify([
-          s.value,
-          s.context.files.map((f) => f.status),
-          s.context.selected.length > 0,
-          s.context.pendingDelete.length > 0,
-          s.context.query.page > 1,
-          Boolean(s.context.query.q),
-          Boolean(s.context.query.kind),
-          s.context.tagging?.text ?? null,
-        ]),
-      limit: 50_000,
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    identity: (s) => [
+      s.context.files.map((f) => f.status),
+      s.context.selected.length > 0,
+      s.context.pendingDelete.length > 0,
+      s.context.query.page > 1,
+      Boolean(s.context.query.q),
+      Boolean(s.context.query.kind),
+      s.context.tagging?.text ?? null,
+    ],
+    limit: 50_000,
   })
 
   test('deletes the selection after confirmation and reloads', async () => {

@@ -2,8 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { FileStats } from '../../contract/knowledge.ts'
 import { fileStatsMachine } from '../../machines/file-stats/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const stats = { total: { count: 3, bytes: 2048 }, max_repository: 100 } as FileStats
 const pending = fileStatsMachine.provide({
@@ -17,13 +16,8 @@ const events: AnyEventObject[] = [
 ]
 
 describe('fileStatsMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-      serializeState: (s) => JSON.stringify([s.value, s.context.stats !== null]),
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    identity: (s) => [s.context.stats !== null],
   })
 
   test('loads on start, reloads on refresh and keeps the last figures when a load fails', async () => {

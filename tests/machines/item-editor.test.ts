@@ -6,8 +6,7 @@ import {
   itemEditorMachine,
   type SaveItemInput,
 } from '../../machines/item-editor/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const pending = itemEditorMachine.provide({
   actors: {
@@ -41,22 +40,15 @@ const events: AnyEventObject[] = [
 ]
 
 describe('itemEditorMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-      serializeState: (s) =>
-        JSON.stringify([
-          s.value,
-          s.context.mode,
-          s.context.id,
-          Boolean(s.context.values.question),
-          Boolean(s.context.values.answer),
-          Object.keys(s.context.errors).length > 0,
-          Boolean(s.context.failure),
-        ]),
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    identity: (s) => [
+      s.context.mode,
+      s.context.id,
+      Boolean(s.context.values.question),
+      Boolean(s.context.values.answer),
+      Object.keys(s.context.errors).length > 0,
+      Boolean(s.context.failure),
+    ],
   })
 
   test('shows the contract’s words for empty fields and sends a clean payload', async () => {

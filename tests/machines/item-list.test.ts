@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import { type ItemListQuery, itemListMachine } from '../../machines/item-list/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const pending = itemListMachine.provide({
   actors: {
@@ -20,21 +19,14 @@ const events: AnyEventObject[] = [
 ]
 
 describe('itemListMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-      input: { kind: 'qa' },
-      serializeState: (s) =>
-        JSON.stringify([
-          s.value,
-          s.context.query.page > 1,
-          Boolean(s.context.query.q),
-          s.context.count,
-          Boolean(s.context.error),
-        ]),
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    input: { kind: 'qa' },
+    identity: (s) => [
+      s.context.query.page > 1,
+      Boolean(s.context.query.q),
+      s.context.count,
+      Boolean(s.context.error),
+    ],
   })
 
   test('loads the kind it was given, again on paging', async () => {

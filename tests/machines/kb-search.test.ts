@@ -3,8 +3,7 @@ import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { SearchResult } from '../../contract/knowledge.ts'
 import { KB_SEARCH_DEBOUNCE_MS } from '../../machines/constants.ts'
 import { kbSearchMachine } from '../../machines/kb-search/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const pending = kbSearchMachine.provide({
   actors: { search: fromPromise<SearchResult[], { q: string }>(() => new Promise(() => {})) },
@@ -18,14 +17,9 @@ const events: AnyEventObject[] = [
 ]
 
 describe('kbSearchMachine', () => {
-  test('every state and transition is reached; the debounce fires at its value and not before', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-      serializeState: (s) =>
-        JSON.stringify([s.value, Boolean(s.context.q), Boolean(s.context.error)]),
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    title: 'every state and transition is reached; the debounce fires at its value and not before',
+    identity: (s) => [Boolean(s.context.q), Boolean(s.context.error)],
   })
 
   test('searches once after a pause in typing', async () => {

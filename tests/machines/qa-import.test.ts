@@ -7,8 +7,7 @@ import {
   qaImportMachine,
   suggestedChoice,
 } from '../../machines/qa-import/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const pending = qaImportMachine.provide({
   actors: {
@@ -59,20 +58,13 @@ const events: AnyEventObject[] = [
 ]
 
 describe('qaImportMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-      serializeState: (s) =>
-        JSON.stringify([
-          s.value,
-          s.context.choice.sheet,
-          Boolean(s.context.choice.question),
-          Boolean(s.context.error),
-          Boolean(s.context.result),
-        ]),
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    identity: (s) => [
+      s.context.choice.sheet,
+      Boolean(s.context.choice.question),
+      Boolean(s.context.error),
+      Boolean(s.context.result),
+    ],
   })
 
   test('suggests the sheet that has question and answer columns', () => {

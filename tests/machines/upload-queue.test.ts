@@ -10,8 +10,7 @@ import {
   type UploadQueueEvents,
   uploadQueueMachine,
 } from '../../machines/upload-queue/index.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { testEveryPath } from './every-path.ts'
 
 const file = (id: number, status: RepositoryFile['status']): RepositoryFile => ({
   id,
@@ -57,24 +56,17 @@ const events: AnyEventObject[] = [
 ]
 
 describe('uploadQueueMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      events: offerWhileRunning(pending, events),
-      serializeState: (snapshot) =>
-        JSON.stringify([
-          snapshot.value,
-          [
-            ...new Set(
-              snapshot.context.items.map(
-                (item) => `${item.key === 'u1' ? 'first' : 'other'}:${item.status}`,
-              ),
-            ),
-          ].sort(),
-        ]),
-      limit: 50_000,
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    identity: (snapshot) => [
+      [
+        ...new Set(
+          snapshot.context.items.map(
+            (item) => `${item.key === 'u1' ? 'first' : 'other'}:${item.status}`,
+          ),
+        ),
+      ].sort(),
+    ],
+    limit: 50_000,
   })
 
   test('refuses unsupported and oversized files before any request, in the server’s words', () => {

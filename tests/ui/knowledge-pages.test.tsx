@@ -63,6 +63,18 @@ function repositoryLogic(
   })
 }
 
+/** A knowledge base with no items whose search finds `results`. */
+const emptyKnowledgeLogic = (results: SearchResult[]) =>
+  createKnowledgeLogic({
+    ...knowledgeActors(),
+    ...itemListActors(),
+    loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(async () => ({
+      count: 0,
+      results: [],
+    })),
+    search: fromPromise<SearchResult[], { q: string }>(async () => results),
+  })
+
 const renderWithToaster = (node: React.ReactNode) =>
   render(<ToasterContext.Provider>{node}</ToasterContext.Provider>)
 
@@ -141,15 +153,7 @@ describe('knowledge base page', () => {
       item_id: null,
       source: { name: 'Security overview.pdf', kind: 'pdf', location: { page: 4 } },
     }
-    const logic = createKnowledgeLogic({
-      ...knowledgeActors(),
-      ...itemListActors(),
-      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(async () => ({
-        count: 0,
-        results: [],
-      })),
-      search: fromPromise<SearchResult[], { q: string }>(async () => [result]),
-    })
+    const logic = emptyKnowledgeLogic([result])
     renderWithToaster(<KnowledgeBasePage logic={logic} />)
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search the knowledge base' }), {
       target: { value: 'backups' },
@@ -162,15 +166,7 @@ describe('knowledge base page', () => {
   })
 
   it('the item editor shows the contract’s words for missing fields', async () => {
-    const logic = createKnowledgeLogic({
-      ...knowledgeActors(),
-      ...itemListActors(),
-      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(async () => ({
-        count: 0,
-        results: [],
-      })),
-      search: fromPromise<SearchResult[], { q: string }>(async () => []),
-    })
+    const logic = emptyKnowledgeLogic([])
     renderWithToaster(<KnowledgeBasePage logic={logic} />)
     fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
     const dialog = await screen.findByRole('dialog')

@@ -3,7 +3,6 @@ import { describe, expect, it, vi } from 'vitest'
 import { fromPromise } from 'xstate'
 import type {
   AnswerChange,
-  CheckFilledFile,
   ExportFormat,
   FilledFile,
   Operation,
@@ -20,6 +19,7 @@ import {
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { QuestionnaireWorkspace } from '../../src/pages/questionnaire/questionnaire-page.tsx'
 import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+import { noFilledFileYet } from '../machines/export-fixtures.ts'
 
 class ResizeObserverStub {
   observe() {}
@@ -133,11 +133,7 @@ function logic(
       }),
       exports: questionnaireExportMachine.provide({
         actors: {
-          checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => ({
-            exists: false,
-            current: false,
-            filled_file: null,
-          })),
+          checkFilled: noFilledFileYet(),
           exportFile: fromPromise<FilledFile, { id: number; format: ExportFormat }>(
             async ({ input }) => {
               exported.push(input.format)
