@@ -14,6 +14,7 @@ import {
   selectMissing,
   selectPasswordError,
 } from '../../machines/register/index.ts'
+import { REGISTRATION } from '../support/account-tests.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
 
@@ -153,16 +154,7 @@ describe('registerMachine', () => {
     actor.send({ type: 'submit' })
     expect(selectIsSubmitting(snapshot())).toBe(true)
     expect(selectCanSubmit(snapshot())).toBe(false)
-    expect(calls).toEqual([
-      {
-        email: 'ada@example.com',
-        password: 'secret-123',
-        organization: 'Analytical Engines',
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        marketing_consent: true,
-      },
-    ])
+    expect(calls).toEqual([REGISTRATION])
     await settle()
     expect(selectIsRegistered(snapshot())).toBe(true)
   })

@@ -21,6 +21,7 @@ import {
   type ValidateResetTokenInput,
   type ValidateResetTokenResponse,
 } from '../../machines/reset-password/index.ts'
+import { expectFiresAfter } from '../support/account-tests.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
 
@@ -226,10 +227,7 @@ describe('resetPasswordMachine', () => {
     expect(calls.confirm).toEqual([{ ...link, new_password: 'new-secret-1' }])
     await settle()
     expect(selectScreen(snapshot())).toBe('saved')
-    clock.increment(PASSWORD_SAVED_REDIRECT_MS - 1)
-    expect(navigations).toEqual([])
-    clock.increment(1)
-    expect(navigations).toEqual(['/login'])
+    expectFiresAfter(clock, PASSWORD_SAVED_REDIRECT_MS, () => navigations, [], ['/login'])
   })
 
   test("a 400 about the token: 'Invalid or expired reset link', then to /login after 3 s", async () => {
@@ -245,10 +243,7 @@ describe('resetPasswordMachine', () => {
     await settle()
     expect(selectScreen(snapshot())).toBe('rejected')
     expect(selectFormError(snapshot())).toBe(AUTH_TEXTS.invalidOrExpiredResetLink)
-    clock.increment(RESET_LINK_REJECTED_REDIRECT_MS - 1)
-    expect(navigations).toEqual([])
-    clock.increment(1)
-    expect(navigations).toEqual(['/login'])
+    expectFiresAfter(clock, RESET_LINK_REJECTED_REDIRECT_MS, () => navigations, [], ['/login'])
   })
 
   test.each<[RequestFailure, string]>([

@@ -12,6 +12,7 @@ import {
   selectScreen,
   setPasswordMachine,
 } from '../../machines/set-password/index.ts'
+import { expectFiresAfter } from '../support/account-tests.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
 
@@ -111,10 +112,7 @@ describe('setPasswordMachine', () => {
     expect(calls).toEqual([{ ...link, new_password: 'first-pass-1' }])
     await settle()
     expect(selectScreen(snapshot())).toBe('saved')
-    clock.increment(PASSWORD_SAVED_REDIRECT_MS - 1)
-    expect(navigations).toEqual([])
-    clock.increment(1)
-    expect(navigations).toEqual(['/login'])
+    expectFiresAfter(clock, PASSWORD_SAVED_REDIRECT_MS, () => navigations, [], ['/login'])
   })
 
   test("a 400 about the token: 'Invalid or Expired Link' with 'Invalid or expired token'", async () => {

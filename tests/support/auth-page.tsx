@@ -6,10 +6,12 @@ import {
   Outlet,
   RouterProvider,
 } from '@tanstack/react-router'
-import { render } from '@testing-library/react'
+import { render, screen } from '@testing-library/react'
+import type userEvent from '@testing-library/user-event'
 import type { ReactElement } from 'react'
 import { type AnyEventObject, fromPromise, type InspectionEvent } from 'xstate'
-import type { ProfileResponse } from '../../contract/auth.ts'
+import type * as z from 'zod/mini'
+import type { AccessClaims, ProfileResponse } from '../../contract/auth.ts'
 import { type StoredSession, sessionMachine } from '../../machines/session/index.ts'
 import { SessionContext } from '../../src/app/session.tsx'
 
@@ -20,14 +22,34 @@ const DESTINATIONS = {
   '/forgot-password': 'Forgot password screen',
 } as const
 
+interface AuthPageOptions {
+  /** The stub screens instead of DESTINATIONS, each with its heading. */
+  destinations?: Record<string, string>
+  /** The page route's search schema, as the app's router has it. */
+  validateSearch?: z.ZodMiniObject
+  /** What the session finds stored when it starts (nothing by default). */
+  stored?: () => Promise<StoredSession>
+}
+
 /**
  * Renders one account page at `url` under a small memory router (the page's route plus stubs for
- * the screens it leads to) and a signed-out session whose received events are recorded.
+ * the screens it leads to) and a session (signed out unless `stored` says otherwise) whose
+ * received events are recorded.
  */
-export function renderAuthPage(path: string, url: string, Page: () => ReactElement) {
+export function renderAuthPage(
+  path: string,
+  url: string,
+  Page: () => ReactElement,
+  options: AuthPageOptions = {},
+) {
   const rootRoute = createRootRoute({ component: Outlet })
-  const pageRoute = createRoute({ getParentRoute: () => rootRoute, path, component: Page })
-  const stubs = Object.entries(DESTINATIONS)
+  const pageRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    component: Page,
+    ...(options.validateSearch && { validateSearch: options.validateSearch }),
+  })
+  const stubs = Object.entries(options.destinations ?? DESTINATIONS)
     .filter(([stubPath]) => stubPath !== path)
     .map(([stubPath, title]) =>
       createRoute({
@@ -44,8 +66,10 @@ export function renderAuthPage(path: string, url: string, Page: () => ReactEleme
   const sessionEvents: AnyEventObject[] = []
   const session = sessionMachine.provide({
     actors: {
-      readSession: fromPromise<StoredSession>(async () => ({ kind: 'none' })),
+      readSession: fromPromise<StoredSession>(options.stored ?? (async () => ({ kind: 'none' }))),
+      refreshSession: fromPromise<AccessClaims>(() => Promise.reject(new Error('refused'))),
       loadProfile: fromPromise<ProfileResponse>(() => new Promise(() => {})),
+      clearSession: fromPromise<void>(async () => {}),
     },
   })
   const inspect = (event: InspectionEvent) => {
@@ -71,4 +95,16 @@ export function deferred<T = void>() {
     reject = rej
   })
   return { promise, resolve, reject }
+}
+
+/** Types a new password and its confirmation into the new-password form, then presses `button`. */
+export async function submitNewPassword(
+  user: ReturnType<typeof userEvent.setup>,
+  button: string,
+  password: string,
+  confirm = password,
+) {
+  await user.type(await screen.findByLabelText('New password'), password)
+  await user.type(screen.getByLabelText('Confirm password'), confirm)
+  await user.click(screen.getByRole('button', { name: button }))
 }

@@ -7,6 +7,7 @@ import { paths } from '../../contract/paths.ts'
 import { accountActors, toRequestFailure } from '../../src/api/account-actors.ts'
 import { ApiError, createApiClient } from '../../src/api/client.ts'
 import { readTokens } from '../../src/api/tokens.ts'
+import { REGISTRATION } from '../support/account-tests.ts'
 
 /** The real account actors against a stand-in HTTP server: payloads, failures, tokens. */
 
@@ -80,16 +81,8 @@ const run = <TLogic extends AnyActorLogic>(logic: TLogic, input: InputFrom<TLogi
 
 describe('account actors', () => {
   it('register posts the payload as it is', async () => {
-    const payload = {
-      email: 'ada@example.com',
-      password: 'secret-123',
-      organization: 'Analytical Engines',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      marketing_consent: true,
-    }
-    await run(actors.register, payload)
-    expect(received).toEqual([{ path: `/api/v1${paths.auth.register}`, body: payload }])
+    await run(actors.register, REGISTRATION)
+    expect(received).toEqual([{ path: `/api/v1${paths.auth.register}`, body: REGISTRATION }])
   })
 
   it('a failure carries the status and the text fields of the body', async () => {

@@ -9,7 +9,7 @@ import {
   forcePasswordChangeMachine,
 } from '../../machines/force-password-change/index.ts'
 import ForcePasswordChangePage from '../../src/pages/auth/force-password-change-page.tsx'
-import { deferred, renderAuthPage } from '../support/auth-page.tsx'
+import { deferred, renderAuthPage, submitNewPassword } from '../support/auth-page.tsx'
 
 const claims: AccessClaims = {
   exp: 2_000_000_000,
@@ -32,15 +32,8 @@ function setup(change: () => Promise<AccessClaims> = async () => claims) {
   return { ...view, calls, user: userEvent.setup() }
 }
 
-async function submit(
-  user: ReturnType<typeof userEvent.setup>,
-  password: string,
-  confirm = password,
-) {
-  await user.type(await screen.findByLabelText('New password'), password)
-  await user.type(screen.getByLabelText('Confirm password'), confirm)
-  await user.click(screen.getByRole('button', { name: 'Change Password' }))
-}
+const submit = (user: ReturnType<typeof userEvent.setup>, password: string, confirm = password) =>
+  submitNewPassword(user, 'Change Password', password, confirm)
 
 describe('/force-password-change', () => {
   it("shows 'Change Your Password', why, and both fields with show/hide", async () => {

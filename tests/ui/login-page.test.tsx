@@ -1,19 +1,11 @@
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import {
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-  Outlet,
-  RouterProvider,
-} from '@tanstack/react-router'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AnyEventObject, fromPromise, type InspectionEvent } from 'xstate'
+import { fromPromise } from 'xstate'
 import * as z from 'zod/mini'
-import type { AccessClaims, ProfileResponse, TokenPair } from '../../contract/auth.ts'
+import type { AccessClaims, TokenPair } from '../../contract/auth.ts'
 import { AUTH_TEXTS, SSO_MESSAGES } from '../../contract/auth-texts.ts'
 import { paths } from '../../contract/paths.ts'
 import type {
@@ -26,11 +18,11 @@ import type {
   StoredLogin,
 } from '../../machines/login/index.ts'
 import { loginMachine } from '../../machines/login/index.ts'
-import { type StoredSession, sessionMachine } from '../../machines/session/index.ts'
+import type { StoredSession } from '../../machines/session/index.ts'
 import { loginActors } from '../../src/api/auth-actors.ts'
 import { createApiClient } from '../../src/api/client.ts'
-import { SessionContext } from '../../src/app/session.tsx'
 import LoginPage, { type LoginLogic } from '../../src/pages/auth/login-page.tsx'
+import { renderAuthPage } from '../support/auth-page.tsx'
 
 const EMAIL = 'ada@example.com'
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: EMAIL } }
@@ -71,45 +63,15 @@ const STUBS = {
 } as const
 
 /** /login under a memory router with stub destinations, and a session we can look into. */
-function renderLogin(
+const renderLogin = (
   logic: LoginLogic,
   options: { url?: string; stored?: () => Promise<StoredSession> } = {},
-) {
-  const rootRoute = createRootRoute({ component: Outlet })
-  const loginRoute = createRoute({
-    getParentRoute: () => rootRoute,
-    path: '/login',
+) =>
+  renderAuthPage('/login', options.url ?? '/login', () => <LoginPage logic={logic} />, {
+    destinations: STUBS,
     validateSearch: z.object({ message: z.optional(z.string()) }),
-    component: () => <LoginPage logic={logic} />,
+    ...(options.stored && { stored: options.stored }),
   })
-  const stubs = Object.entries(STUBS).map(([path, title]) =>
-    createRoute({ getParentRoute: () => rootRoute, path, component: () => <h1>{title}</h1> }),
-  )
-  const router = createRouter({
-    routeTree: rootRoute.addChildren([loginRoute, ...stubs]),
-    history: createMemoryHistory({ initialEntries: [options.url ?? '/login'] }),
-  })
-  const sessionEvents: AnyEventObject[] = []
-  const session = sessionMachine.provide({
-    actors: {
-      readSession: fromPromise<StoredSession>(options.stored ?? (async () => ({ kind: 'none' }))),
-      refreshSession: fromPromise<AccessClaims>(() => Promise.reject(new Error('refused'))),
-      loadProfile: fromPromise<ProfileResponse>(() => never()),
-      clearSession: fromPromise<void>(async () => {}),
-    },
-  })
-  const inspect = (event: InspectionEvent) => {
-    if (event.type === '@xstate.event' && event.actorRef.sessionId === event.rootId) {
-      if (!event.event.type.startsWith('xstate.')) sessionEvents.push(event.event)
-    }
-  }
-  render(
-    <SessionContext.Provider logic={session} options={{ inspect }}>
-      <RouterProvider router={router} />
-    </SessionContext.Provider>,
-  )
-  return { router, sessionEvents }
-}
 
 const emailField = () => screen.getByLabelText('Work Email') as HTMLInputElement
 /** 'Continue' (while its spinner shows, the spinner's label 'Loading' joins the name). */

@@ -15,7 +15,7 @@ import {
   type ValidateResetTokenResponse,
 } from '../../machines/reset-password/index.ts'
 import ResetPasswordPage from '../../src/pages/auth/reset-password-page.tsx'
-import { deferred, renderAuthPage } from '../support/auth-page.tsx'
+import { deferred, renderAuthPage, submitNewPassword } from '../support/auth-page.tsx'
 
 interface Fakes {
   validate?: () => Promise<ValidateResetTokenResponse>
@@ -62,15 +62,11 @@ function setup(url: string, fakes: Fakes = {}) {
 
 const link = '/reset-password?uid=MQ&token=c0ffee-token'
 
-async function fillPasswords(
+const fillPasswords = (
   user: ReturnType<typeof userEvent.setup>,
   password: string,
   confirm = password,
-) {
-  await user.type(await screen.findByLabelText('New password'), password)
-  await user.type(screen.getByLabelText('Confirm password'), confirm)
-  await user.click(screen.getByRole('button', { name: 'Reset Password' }))
-}
+) => submitNewPassword(user, 'Reset Password', password, confirm)
 
 afterEach(() => {
   vi.useRealTimers()

@@ -6,7 +6,7 @@ import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import { PASSWORD_SAVED_REDIRECT_MS } from '../../machines/constants.ts'
 import { type SetPasswordRequest, setPasswordMachine } from '../../machines/set-password/index.ts'
 import SetPasswordPage from '../../src/pages/auth/set-password-page.tsx'
-import { deferred, renderAuthPage } from '../support/auth-page.tsx'
+import { deferred, renderAuthPage, submitNewPassword } from '../support/auth-page.tsx'
 
 function setup(url: string, setPassword: () => Promise<void> = async () => {}) {
   const calls: SetPasswordRequest[] = []
@@ -27,15 +27,8 @@ function setup(url: string, setPassword: () => Promise<void> = async () => {}) {
 
 const link = '/set-password?uid=Nw&token=invite-token'
 
-async function submit(
-  user: ReturnType<typeof userEvent.setup>,
-  password: string,
-  confirm = password,
-) {
-  await user.type(await screen.findByLabelText('New password'), password)
-  await user.type(screen.getByLabelText('Confirm password'), confirm)
-  await user.click(screen.getByRole('button', { name: 'Set Password' }))
-}
+const submit = (user: ReturnType<typeof userEvent.setup>, password: string, confirm = password) =>
+  submitNewPassword(user, 'Set Password', password, confirm)
 
 afterEach(() => {
   vi.useRealTimers()
