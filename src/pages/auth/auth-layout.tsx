@@ -1,5 +1,6 @@
+import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { css } from 'styled-system/css'
+import { css, cva, cx } from 'styled-system/css'
 import { LogoMark } from '../../app/logo.tsx'
 
 /**
@@ -42,6 +43,24 @@ const title = css({ textStyle: '2xl', fontWeight: 'semibold', letterSpacing: '-0
 const lead = css({ textStyle: 'sm', color: 'fg.muted' })
 const footer = css({ textStyle: 'sm', color: 'fg.muted', textAlign: 'center' })
 
+/** A message inside a form: an error in red, anything else in the accent colour. */
+const callout = cva({
+  base: {
+    display: 'flex',
+    gap: '2',
+    alignItems: 'flex-start',
+    p: '3',
+    borderRadius: 'l2',
+    textStyle: 'sm',
+  },
+  variants: {
+    tone: {
+      error: { bg: 'red.a3', color: 'red.11' },
+      info: { bg: 'colorPalette.a3', color: 'colorPalette.text' },
+    },
+  },
+})
+
 export const authStyles = {
   form: css({ display: 'flex', flexDirection: 'column', gap: '4' }),
   row: css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' }),
@@ -51,26 +70,8 @@ export const authStyles = {
     textDecoration: 'none',
     _hover: { textDecoration: 'underline' },
   }),
-  alert: css({
-    display: 'flex',
-    gap: '2',
-    alignItems: 'flex-start',
-    p: '3',
-    borderRadius: 'l2',
-    textStyle: 'sm',
-    bg: 'red.a3',
-    color: 'red.11',
-  }),
-  notice: css({
-    display: 'flex',
-    gap: '2',
-    alignItems: 'flex-start',
-    p: '3',
-    borderRadius: 'l2',
-    textStyle: 'sm',
-    bg: 'colorPalette.a3',
-    color: 'colorPalette.text',
-  }),
+  alert: callout({ tone: 'error' }),
+  notice: callout({ tone: 'info' }),
   muted: css({ textStyle: 'sm', color: 'fg.muted' }),
   actions: css({ display: 'flex', flexDirection: 'column', gap: '2' }),
   center: css({
@@ -105,5 +106,16 @@ export function AuthLayout(props: {
         {props.footer && <div className={footer}>{props.footer}</div>}
       </section>
     </main>
+  )
+}
+
+const backLink = css({ alignSelf: 'center', textStyle: 'sm' })
+
+/** The 'Back to Login' link: in a screen's footer, or on its own under a result. */
+export function BackToLogin(props: { alone?: boolean }) {
+  return (
+    <Link to="/login" className={cx(authStyles.link, props.alone && backLink)}>
+      Back to Login
+    </Link>
   )
 }

@@ -1,4 +1,4 @@
-import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { useNavigate, useSearch } from '@tanstack/react-router'
 import { CircleAlert, CircleCheck } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { css, cva, cx } from 'styled-system/css'
@@ -138,22 +138,13 @@ export function NavButton({
   )
 }
 
-const backLink = css({ alignSelf: 'center', textStyle: 'sm' })
-
-/** The 'Back to Login' link: in a screen's footer, or on its own under a result. */
-export function BackToLogin(props: { alone?: boolean }) {
-  return (
-    <Link to="/login" className={cx(authStyles.link, props.alone && backLink)}>
-      Back to Login
-    </Link>
-  )
-}
-
 /** A labelled text field; the error shows under it and marks it invalid. */
 export const TextField = labelledField(Field.Input)
 
 /** A labelled password field with the show/hide toggle. */
 export { PasswordField } from '../../components/password/password-field.tsx'
+/** The 'Back to Login' link. */
+export { BackToLogin } from './auth-layout.tsx'
 
 /**
  * A text query parameter of the current address. The router's default parser turns a number-like
