@@ -1,10 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { ForcedChangeResponse, ValidateResetTokenResponse } from '../../../contract/auth.ts'
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core'
+import type {
+  ForcedChangeResponse,
+  UserStatus,
+  ValidateResetTokenResponse,
+} from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { hashPassword, passwordPolicyError, verifyPassword } from '../../auth/password.ts'
 import { hashToken } from '../../auth/tokens.ts'
+import type { DbOrTx } from '../../db/index.ts'
 import { linkTokens, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
 import { passwordChangedMail, passwordResetMail } from '../../mail/messages.ts'
@@ -124,37 +130,55 @@ export function createPasswords(
   }
 
   /**
-   * POST confirm_password_reset/: single use even under a race (LT1); the new password ends every
-   * session of the user (AS6) and every other reset or magic link (LT4), and a notice is mailed.
+   * Redeems a one-time link that sets a password: the link is checked (`checkLink`), then one
+   * transaction consumes it (single use even under a race, LT1) and updates the user it was issued
+   * to, in their organisation and only while in the state `from`; `andThen` runs in that transaction.
+   * A link raced away, or a user no longer in that state, is an invalid link.
    */
-  async function confirmPasswordReset(input: { uid: string; token: string; new_password: string }) {
-    const { uid, passwordHash } = await checkLink(
-      'password_reset',
-      input,
-      AUTH_TEXTS.invalidOrExpiredResetLink,
-    )
+  async function redeemLink(
+    purpose: 'password_reset' | 'invite',
+    input: { uid: string; token: string; new_password: string },
+    invalid: string,
+    change: {
+      from: UserStatus
+      set: (at: Date) => PgUpdateSetSource<typeof users>
+      andThen?: (tx: DbOrTx, uid: number) => Promise<void>
+    },
+  ) {
+    const { uid, passwordHash } = await checkLink(purpose, input, invalid)
     const user = await db.transaction(async (tx) => {
-      const link = await consumeLink(tx, 'password_reset', input.token, uid)
+      const link = await consumeLink(tx, purpose, input.token, uid)
       if (!link) return null
       const at = deps.now()
       const [updated] = await tx
         .update(users)
-        .set({
-          passwordHash,
-          mustChangePassword: false,
-          tempPasswordExpiresAt: null,
-          // following the mailed link proved the address
-          emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${at})`,
-          updatedAt: at,
-        })
-        .where(and(eq(users.id, uid), eq(users.orgId, link.orgId), eq(users.status, 'active')))
+        .set({ passwordHash, mustChangePassword: false, updatedAt: at, ...change.set(at) })
+        .where(and(eq(users.id, uid), eq(users.orgId, link.orgId), eq(users.status, change.from)))
         .returning()
-      if (!updated) return null
-      await revokeSessions(tx, uid, 'password_reset')
-      await revokeLinks(tx, uid, ['password_reset', 'magic_link'])
-      return updated
+      if (updated && change.andThen) await change.andThen(tx, uid)
+      return updated ?? null
     })
-    if (!user) throw invalidLink(AUTH_TEXTS.invalidOrExpiredResetLink)
+    if (!user) throw invalidLink(invalid)
+    return user
+  }
+
+  /**
+   * POST confirm_password_reset/: the new password ends every session of the user (AS6) and every
+   * other reset or magic link (LT4), and a notice is mailed.
+   */
+  async function confirmPasswordReset(input: { uid: string; token: string; new_password: string }) {
+    const user = await redeemLink('password_reset', input, AUTH_TEXTS.invalidOrExpiredResetLink, {
+      from: 'active',
+      set: (at) => ({
+        tempPasswordExpiresAt: null,
+        // following the mailed link proved the address
+        emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${at})`,
+      }),
+      andThen: async (tx, uid) => {
+        await revokeSessions(tx, uid, 'password_reset')
+        await revokeLinks(tx, uid, ['password_reset', 'magic_link'])
+      },
+    })
     afterCommit([passwordChangedMail(target, { to: user.email, firstName: user.firstName })])
     return { status: 'success' as const }
   }
@@ -164,25 +188,10 @@ export function createPasswords(
    * uid and organisation it was issued to, and not after it was revoked (LT10).
    */
   async function setPassword(input: { uid: string; token: string; new_password: string }) {
-    const { uid, passwordHash } = await checkLink('invite', input, AUTH_TEXTS.invalidOrExpiredToken)
-    const user = await db.transaction(async (tx) => {
-      const link = await consumeLink(tx, 'invite', input.token, uid)
-      if (!link) return null
-      const at = deps.now()
-      const [updated] = await tx
-        .update(users)
-        .set({
-          passwordHash,
-          status: 'active',
-          emailConfirmedAt: at,
-          mustChangePassword: false,
-          updatedAt: at,
-        })
-        .where(and(eq(users.id, uid), eq(users.orgId, link.orgId), eq(users.status, 'invited')))
-        .returning()
-      return updated ?? null
+    await redeemLink('invite', input, AUTH_TEXTS.invalidOrExpiredToken, {
+      from: 'invited',
+      set: (at) => ({ status: 'active', emailConfirmedAt: at }),
     })
-    if (!user) throw invalidLink(AUTH_TEXTS.invalidOrExpiredToken)
     return { status: 'success' as const }
   }
 
