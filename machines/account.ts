@@ -41,12 +41,27 @@ export type NewPasswordEvents =
   | { type: 'confirm.change'; value: string }
   | { type: 'submit' }
 
+interface NewPasswordFields {
+  password: string
+  confirm: string
+}
+
+/**
+ * What the new-password form's actions assign, for `assign(...)` in a machine whose context holds
+ * `password`, `confirm` and `formError`: typing clears the message; a refused submit names the rule.
+ */
+export const newPasswordAssigners = {
+  setPassword: (_: unknown, value: string) => ({ password: value, formError: null }),
+  setConfirm: (_: unknown, value: string) => ({ confirm: value, formError: null }),
+  /** Given the context (`assign(({ context }) => showPasswordError(context))`). */
+  showPasswordError: (fields: NewPasswordFields) => ({
+    formError: newPasswordError(fields.password, fields.confirm),
+  }),
+}
+
 /** Both fields of the new-password form pass the rules (length, and the two are the same). */
-export const newPasswordIsAcceptable = ({
-  context,
-}: {
-  context: { password: string; confirm: string }
-}) => newPasswordError(context.password, context.confirm) === null
+export const newPasswordIsAcceptable = ({ context }: { context: NewPasswordFields }) =>
+  newPasswordError(context.password, context.confirm) === null
 
 /** The first screen (in `screens`' order) whose state the snapshot is in; `otherwise` when none. */
 export function screenOf<
@@ -58,4 +73,37 @@ export function screenOf<
   otherwise: Screen,
 ): Screen {
   return screens.find(([, state]) => snapshot.matches(state as never))?.[0] ?? otherwise
+}
+
+/**
+ * The new-password form's editing state, for a machine with the actions `setPassword`,
+ * `setConfirm`, `clearFormError` and `showPasswordError`, the guard `passwordIsAcceptable` and a
+ * sibling state `submitting`: typing is kept, a submit the rules refuse says which rule.
+ */
+export const newPasswordEditing = {
+  on: {
+    'password.change': {
+      actions: {
+        type: 'setPassword' as const,
+        params: ({ event }: { event: { value: string } }) => event.value,
+      },
+    },
+    'confirm.change': {
+      actions: {
+        type: 'setConfirm' as const,
+        params: ({ event }: { event: { value: string } }) => event.value,
+      },
+    },
+    submit: [
+      {
+        guard: 'passwordIsAcceptable' as const,
+        target: 'submitting',
+        actions: 'clearFormError' as const,
+      },
+      {
+        description: 'Too short, or the two fields differ: says which; nothing is sent.',
+        actions: 'showPasswordError' as const,
+      },
+    ],
+  },
 }

@@ -1,7 +1,12 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
-import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
-import { asFailure, newPasswordIsAcceptable } from '../account.ts'
+import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import {
+  asFailure,
+  newPasswordAssigners,
+  newPasswordEditing,
+  newPasswordIsAcceptable,
+} from '../account.ts'
 import type {
   ChangePasswordForcedInput,
   ForcePasswordChangeSchema,
@@ -24,14 +29,12 @@ export const forcePasswordChangeMachine = setup({
     ),
   },
   actions: {
-    setPassword: assign((_, value: string) => ({ password: value, error: null })),
-    setConfirm: assign((_, value: string) => ({ confirm: value, error: null })),
-    showPasswordError: assign(({ context }) => ({
-      error: newPasswordError(context.password, context.confirm),
-    })),
-    clearError: assign({ error: null }),
+    setPassword: assign(newPasswordAssigners.setPassword),
+    setConfirm: assign(newPasswordAssigners.setConfirm),
+    showPasswordError: assign(({ context }) => newPasswordAssigners.showPasswordError(context)),
+    clearFormError: assign({ formError: null }),
     showFailure: assign((_, failure: RequestFailure) => ({
-      error: failure.error || failure.msg || AUTH_TEXTS.changePasswordFailed,
+      formError: failure.error || failure.msg || AUTH_TEXTS.changePasswordFailed,
     })),
     signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
   },
@@ -40,23 +43,13 @@ export const forcePasswordChangeMachine = setup({
   },
 }).createMachine({
   id: 'forcePasswordChange',
-  context: { password: '', confirm: '', error: null },
+  context: { password: '', confirm: '', formError: null },
   initial: 'editing',
   states: {
     editing: {
       description:
         "'Change Your Password': 'You must change your password before continuing', new password and confirm.",
-      on: {
-        'password.change': { actions: { type: 'setPassword', params: ({ event }) => event.value } },
-        'confirm.change': { actions: { type: 'setConfirm', params: ({ event }) => event.value } },
-        submit: [
-          { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearError' },
-          {
-            description: 'Too short, or the two fields differ: says which; nothing is sent.',
-            actions: 'showPasswordError',
-          },
-        ],
-      },
+      ...newPasswordEditing,
     },
     submitting: {
       description: 'Sends the new password with the current session.',

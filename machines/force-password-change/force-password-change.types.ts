@@ -37,7 +37,7 @@ export interface ForcePasswordChangeContext {
   password: string
   confirm: string
   /** A password rule, or why the change failed. */
-  error: string | null
+  formError: string | null
 }
 
 // ---------------------------------------------------------------------------------------------

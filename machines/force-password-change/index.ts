@@ -8,6 +8,6 @@ type Snapshot = SnapshotFrom<typeof forcePasswordChangeMachine>
 
 export const selectPassword = (snapshot: Snapshot) => snapshot.context.password
 export const selectConfirm = (snapshot: Snapshot) => snapshot.context.confirm
-export const selectError = (snapshot: Snapshot) => snapshot.context.error
+export const selectError = (snapshot: Snapshot) => snapshot.context.formError
 export const selectIsSubmitting = (snapshot: Snapshot) => snapshot.hasTag('loading')
 export const selectIsChanged = (snapshot: Snapshot) => snapshot.matches('changed')

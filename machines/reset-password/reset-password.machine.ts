@@ -1,6 +1,12 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
-import { asFailure, isLinkRejection, newPasswordIsAcceptable } from '../account.ts'
+import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import {
+  asFailure,
+  isLinkRejection,
+  newPasswordAssigners,
+  newPasswordEditing,
+  newPasswordIsAcceptable,
+} from '../account.ts'
 import { PASSWORD_SAVED_REDIRECT_MS, RESET_LINK_REJECTED_REDIRECT_MS } from '../constants.ts'
 import type {
   ConfirmPasswordResetInput,
@@ -41,11 +47,9 @@ export const resetPasswordMachine = setup({
   actions: {
     markLinkIncomplete: assign({ linkError: AUTH_TEXTS.invalidOrMissingToken }),
     setEmail: assign((_, email: string | null) => ({ email })),
-    setPassword: assign((_, value: string) => ({ password: value, formError: null })),
-    setConfirm: assign((_, value: string) => ({ confirm: value, formError: null })),
-    showPasswordError: assign(({ context }) => ({
-      formError: newPasswordError(context.password, context.confirm),
-    })),
+    setPassword: assign(newPasswordAssigners.setPassword),
+    setConfirm: assign(newPasswordAssigners.setConfirm),
+    showPasswordError: assign(({ context }) => newPasswordAssigners.showPasswordError(context)),
     clearFormError: assign({ formError: null }),
     showResetFailure: assign((_, failure: RequestFailure) => ({
       formError: resetFailureText(failure),
@@ -145,23 +149,7 @@ export const resetPasswordMachine = setup({
       description: "'Reset Password': new password and confirm, each with show/hide.",
       initial: 'editing',
       states: {
-        editing: {
-          on: {
-            'password.change': {
-              actions: { type: 'setPassword', params: ({ event }) => event.value },
-            },
-            'confirm.change': {
-              actions: { type: 'setConfirm', params: ({ event }) => event.value },
-            },
-            submit: [
-              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
-              {
-                description: 'Too short, or the two fields differ: says which; nothing is sent.',
-                actions: 'showPasswordError',
-              },
-            ],
-          },
-        },
+        editing: newPasswordEditing,
         submitting: {
           tags: ['loading'],
           invoke: {

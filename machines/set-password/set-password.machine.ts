@@ -1,6 +1,12 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import { AUTH_TEXTS, newPasswordError } from '../../contract/auth-texts.ts'
-import { asFailure, isLinkRejection, newPasswordIsAcceptable } from '../account.ts'
+import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import {
+  asFailure,
+  isLinkRejection,
+  newPasswordAssigners,
+  newPasswordEditing,
+  newPasswordIsAcceptable,
+} from '../account.ts'
 import { PASSWORD_SAVED_REDIRECT_MS } from '../constants.ts'
 import type { RequestFailure, SetPasswordRequest, SetPasswordSchema } from './set-password.types.ts'
 
@@ -24,11 +30,9 @@ export const setPasswordMachine = setup({
   actions: {
     markLinkIncomplete: assign({ linkError: AUTH_TEXTS.invalidOrMissingToken }),
     markLinkRejected: assign({ linkError: AUTH_TEXTS.invalidOrExpiredToken }),
-    setPassword: assign((_, value: string) => ({ password: value, formError: null })),
-    setConfirm: assign((_, value: string) => ({ confirm: value, formError: null })),
-    showPasswordError: assign(({ context }) => ({
-      formError: newPasswordError(context.password, context.confirm),
-    })),
+    setPassword: assign(newPasswordAssigners.setPassword),
+    setConfirm: assign(newPasswordAssigners.setConfirm),
+    showPasswordError: assign(({ context }) => newPasswordAssigners.showPasswordError(context)),
     clearFormError: assign({ formError: null }),
     showFailure: assign((_, failure: RequestFailure) => ({ formError: setFailureText(failure) })),
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
@@ -66,23 +70,7 @@ export const setPasswordMachine = setup({
       description: "'Set Your Password': new password and confirm, each with show/hide.",
       initial: 'editing',
       states: {
-        editing: {
-          on: {
-            'password.change': {
-              actions: { type: 'setPassword', params: ({ event }) => event.value },
-            },
-            'confirm.change': {
-              actions: { type: 'setConfirm', params: ({ event }) => event.value },
-            },
-            submit: [
-              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
-              {
-                description: 'Too short, or the two fields differ: says which; nothing is sent.',
-                actions: 'showPasswordError',
-              },
-            ],
-          },
-        },
+        editing: newPasswordEditing,
         submitting: {
           tags: ['loading'],
           invoke: {
