@@ -14,14 +14,12 @@ import type { DbOrTx } from '../../db/index.ts'
 import { linkTokens, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
 import { passwordChangedMail, passwordResetMail } from '../../mail/messages.ts'
-import type { Links } from './links.ts'
-import type { Login } from './login.ts'
-import type { Sessions } from './sessions.ts'
+import type { AuthParts } from './parts.ts'
 import {
   type AuthServiceDeps,
   badPassword,
   invalidLink,
-  mailAfterCommit,
+  mailingFlow,
   normaliseEmail,
   parseUid,
   sessionExpired,
@@ -30,19 +28,12 @@ import {
 /**
  * Passwords: forgotten (a reset link), set from an invitation, and the forced change at the next sign-in; each ends the user's other sessions.
  */
-export function createPasswords(
-  deps: AuthServiceDeps,
-  login: Login,
-  links: Links,
-  sessions: Sessions,
-) {
-  const { db } = deps.database
-  const afterCommit = mailAfterCommit(deps)
-  const target = { publicUrl: deps.publicUrl }
+export function createPasswords(deps: AuthServiceDeps, parts: AuthParts) {
+  const { db, afterCommit, target } = mailingFlow(deps)
 
-  const { limitAddress, findUserByEmail } = login
-  const { issueLink, revokeLinks, consumeLink, recordWrongToken, linkUsable } = links
-  const { startSession, revokeSessions } = sessions
+  const { limitAddress, findUserByEmail } = parts.login
+  const { issueLink, revokeLinks, consumeLink, recordWrongToken, linkUsable } = parts.links
+  const { startSession, revokeSessions } = parts.sessions
 
   /**
    * POST request_password_reset/: the same answer for every address (LT6); only an active account

@@ -14,15 +14,13 @@ import { ApiException, apiError } from '../../http/errors.ts'
 import type { MailMessage } from '../../mail/index.ts'
 import { confirmationMail, inviteMail } from '../../mail/messages.ts'
 import { FREE_TIER } from '../account/license.ts'
-import type { Links } from './links.ts'
-import type { Login } from './login.ts'
-import type { Sessions } from './sessions.ts'
+import type { AuthParts } from './parts.ts'
 import {
   type AuthServiceDeps,
   badPassword,
   invalidLink,
   isUniqueViolation,
-  mailAfterCommit,
+  mailingFlow,
   normaliseEmail,
   toAccessUser,
   type UserRow,
@@ -31,19 +29,12 @@ import {
 /**
  * Registration, email confirmation and invitations.
  */
-export function createRegistration(
-  deps: AuthServiceDeps,
-  login: Login,
-  links: Links,
-  sessions: Sessions,
-) {
-  const { db } = deps.database
-  const afterCommit = mailAfterCommit(deps)
-  const target = { publicUrl: deps.publicUrl }
+export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
+  const { db, afterCommit, target } = mailingFlow(deps)
 
-  const { limitAddress, findUserByEmail } = login
-  const { issueLink, revokeLinks, consumeLink } = links
-  const { startSession } = sessions
+  const { limitAddress, findUserByEmail } = parts.login
+  const { issueLink, revokeLinks, consumeLink } = parts.links
+  const { startSession } = parts.sessions
 
   /**
    * POST register/. Creates the organisation, its first user (admin), its Free license and a

@@ -15,8 +15,8 @@ export function createAuthService(deps: AuthServiceDeps) {
   const links = createLinks(deps)
   const sessions = createSessions(deps)
   const login = createLogin(deps, sessions)
-  const registration = createRegistration(deps, login, links, sessions)
-  const passwords = createPasswords(deps, login, links, sessions)
+  const registration = createRegistration(deps, { login, links, sessions })
+  const passwords = createPasswords(deps, { login, links, sessions })
   return {
     login: login.login,
     ...registration,

@@ -119,3 +119,10 @@ export const mailAfterCommit =
   (deps: Pick<AuthServiceDeps, 'mailer'>) => (messages: MailMessage[]) => {
     for (const message of messages) deps.mailer.send(message)
   }
+
+/** What the flows that mail links need: the database, mail after commit, and where links point. */
+export const mailingFlow = (deps: AuthServiceDeps) => ({
+  db: deps.database.db,
+  afterCommit: mailAfterCommit(deps),
+  target: { publicUrl: deps.publicUrl },
+})
