@@ -19,10 +19,13 @@ export interface RequestFailure {
   code?: string
 }
 
-/** Reads an actor's error as a `RequestFailure`; anything else means the server was not reached. */
-export const asFailure = (error: unknown): RequestFailure =>
-  typeof error === 'object' && error !== null && 'status' in error
-    ? (error as RequestFailure)
+/**
+ * The `RequestFailure` an actor's error event carries, as the params of the action or guard that
+ * reads it; anything else thrown means the server was not reached.
+ */
+export const failureOf = ({ event }: { event: { error: unknown } }): RequestFailure =>
+  typeof event.error === 'object' && event.error !== null && 'status' in event.error
+    ? (event.error as RequestFailure)
     : { status: 0 }
 
 /** A 400 about the link itself (used, expired or unknown), not about the new password. */
@@ -34,6 +37,13 @@ export interface LinkInput {
   uid?: string | null
   token?: string | null
 }
+
+/** What setting a password with an emailed link sends: `{uid, token, new_password}`. */
+export const linkPasswordInput = ({
+  context,
+}: {
+  context: { uid: string | null; token: string | null; password: string }
+}) => ({ uid: context.uid ?? '', token: context.token ?? '', new_password: context.password })
 
 /** The new-password form: typing in either field, and its button. */
 export type NewPasswordEvents =

@@ -2,7 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
-  asFailure,
+  failureOf,
   newPasswordAssigners,
   newPasswordEditing,
   newPasswordIsAcceptable,
@@ -64,7 +64,7 @@ export const forcePasswordChangeMachine = setup({
         },
         onError: {
           target: 'editing',
-          actions: { type: 'showFailure', params: ({ event }) => asFailure(event.error) },
+          actions: { type: 'showFailure', params: failureOf },
         },
       },
     },

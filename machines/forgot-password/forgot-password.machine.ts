@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS, loginEmailError } from '../../contract/auth-texts.ts'
-import { asFailure } from '../account.ts'
+import { failureOf } from '../account.ts'
 import type {
   ForgotPasswordSchema,
   RequestFailure,
@@ -65,7 +65,7 @@ export const forgotPasswordMachine = setup({
         onDone: { target: 'sent' },
         onError: {
           target: 'editing',
-          actions: { type: 'showFailure', params: ({ event }) => asFailure(event.error) },
+          actions: { type: 'showFailure', params: failureOf },
         },
       },
     },

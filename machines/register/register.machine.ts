@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS, newPasswordError, registrationEmailError } from '../../contract/auth-texts.ts'
-import { asFailure } from '../account.ts'
+import { failureOf } from '../account.ts'
 import type {
   RegisterContext,
   RegisterField,
@@ -126,7 +126,7 @@ export const registerMachine = setup({
         onDone: { target: 'registered' },
         onError: {
           target: 'editing',
-          actions: { type: 'showFailure', params: ({ event }) => asFailure(event.error) },
+          actions: { type: 'showFailure', params: failureOf },
         },
       },
     },

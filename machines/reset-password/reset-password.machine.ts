@@ -1,8 +1,9 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
-  asFailure,
+  failureOf,
   isLinkRejection,
+  linkPasswordInput,
   newPasswordAssigners,
   newPasswordEditing,
   newPasswordIsAcceptable,
@@ -155,17 +156,13 @@ export const resetPasswordMachine = setup({
           invoke: {
             id: 'confirmPasswordReset',
             src: 'confirmPasswordReset',
-            input: ({ context }) => ({
-              uid: context.uid ?? '',
-              token: context.token ?? '',
-              new_password: context.password,
-            }),
+            input: linkPasswordInput,
             onDone: { target: 'saved' },
             onError: [
               {
                 guard: {
                   type: 'linkWasRejected',
-                  params: ({ event }) => asFailure(event.error),
+                  params: failureOf,
                 },
                 target: 'rejected',
                 actions: 'showLinkRejected',
@@ -174,7 +171,7 @@ export const resetPasswordMachine = setup({
                 target: 'editing',
                 actions: {
                   type: 'showResetFailure',
-                  params: ({ event }) => asFailure(event.error),
+                  params: failureOf,
                 },
               },
             ],

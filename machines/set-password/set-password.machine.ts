@@ -1,8 +1,9 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
-  asFailure,
+  failureOf,
   isLinkRejection,
+  linkPasswordInput,
   newPasswordAssigners,
   newPasswordEditing,
   newPasswordIsAcceptable,
@@ -76,24 +77,20 @@ export const setPasswordMachine = setup({
           invoke: {
             id: 'setPassword',
             src: 'setPassword',
-            input: ({ context }) => ({
-              uid: context.uid ?? '',
-              token: context.token ?? '',
-              new_password: context.password,
-            }),
+            input: linkPasswordInput,
             onDone: { target: '#setPassword.saved' },
             onError: [
               {
                 guard: {
                   type: 'linkWasRejected',
-                  params: ({ event }) => asFailure(event.error),
+                  params: failureOf,
                 },
                 target: '#setPassword.invalid',
                 actions: 'markLinkRejected',
               },
               {
                 target: 'editing',
-                actions: { type: 'showFailure', params: ({ event }) => asFailure(event.error) },
+                actions: { type: 'showFailure', params: failureOf },
               },
             ],
           },
