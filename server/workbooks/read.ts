@@ -38,11 +38,39 @@ export function csvTable(buffer: Buffer) {
   }
 }
 
-function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
-  const layout = readDocx(buffer)
+/**
+ * The one tab of a document (DOCX or PDF) and its questions, each kept once by its key; the key,
+ * prefixed with the tab's name, is the question's match key across re-analyses.
+ */
+function documentTab(tabName: string) {
   const questions: AnalysedQuestion[] = []
   const seen = new Set<string>()
+  return {
+    questions,
+    add(key: string, question: Omit<AnalysedQuestion, 'vocabulary' | 'matchKey'>) {
+      if (seen.has(key)) return
+      seen.add(key)
+      questions.push({ ...question, vocabulary: null, matchKey: `${tabName}\u001f${key}` })
+    },
+    tabs(): AnalysedTab[] {
+      return [
+        {
+          name: tabName,
+          mapping: null,
+          mappingState: questions.length ? 'detected' : 'unsure',
+          headers: [],
+          preview: [],
+          questions,
+        },
+      ]
+    },
+  }
+}
+
+function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
+  const layout = readDocx(buffer)
   const tabName = baseName(name)
+  const document = documentTab(tabName)
   layout.tables.forEach((table, tableIndex) => {
     const rows = table.map((row) => row.map((cell) => cell.text))
     const [tab] = analyseSheets([{ name: tabName, rows }])
@@ -54,13 +82,8 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
       const questionCell = tab?.mapping?.question_column ?? 0
       const answerCell =
         target.column ?? ((table[row]?.length ?? 0) > questionCell + 1 ? questionCell + 1 : null)
-      const key = `${tableIndex}\u001f${question.ref ?? question.text.toLowerCase()}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      questions.push({
+      document.add(`${tableIndex}\u001f${question.ref ?? question.text.toLowerCase()}`, {
         ...question,
-        vocabulary: null,
-        matchKey: `${tabName}\u001f${key}`,
         target:
           answerCell === null
             ? null
@@ -75,7 +98,7 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
     }
   })
   // tables without a header: a cell that reads as a question, answered in the cell to its right
-  if (!questions.length) {
+  if (!document.questions.length) {
     layout.tables.forEach((table, tableIndex) => {
       table.forEach((cells, row) => {
         const at = cells.findIndex((cell) => looksLikeQuestion(cell.text))
@@ -83,15 +106,10 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
         const text = cells[at]?.text.replace(/\s+/g, ' ').trim() ?? ''
         const idCell = cells.slice(0, at).find((cell) => cell.text.trim().length <= 20)
         const ref = idCell?.text.trim() ? (normaliseId(idCell.text) ?? idCell.text.trim()) : null
-        const key = `${tableIndex}\u001f${ref ?? text.toLowerCase()}`
-        if (seen.has(key)) return
-        seen.add(key)
-        questions.push({
+        document.add(`${tableIndex}\u001f${ref ?? text.toLowerCase()}`, {
           ref,
           text,
           section: null,
-          vocabulary: null,
-          matchKey: `${tabName}\u001f${key}`,
           target:
             at + 1 < cells.length
               ? { type: 'docx_cell', table: tableIndex, row, cell: at + 1, comment: null }
@@ -110,28 +128,14 @@ function docxTabs(buffer: Buffer, name: string): AnalysedTab[] {
     if (!listedQuestion && (!match || !looksLikeQuestion(match[2] as string))) return
     const ref = listedQuestion ? String(item) : (match?.[1] as string)
     const text = listedQuestion ? paragraph.text.trim() : (match?.[2] ?? '').trim()
-    const key = `p\u001f${ref}\u001f${text.toLowerCase()}`
-    if (seen.has(key)) return
-    seen.add(key)
-    questions.push({
+    document.add(`p\u001f${ref}\u001f${text.toLowerCase()}`, {
       ref,
       text,
       section: null,
-      vocabulary: null,
       target: { type: 'docx_paragraph', paragraph: index },
-      matchKey: `${tabName}\u001f${key}`,
     })
   })
-  return [
-    {
-      name: tabName,
-      mapping: null,
-      mappingState: questions.length ? 'detected' : 'unsure',
-      headers: [],
-      preview: [],
-      questions,
-    },
-  ]
+  return document.tabs()
 }
 
 const NUMBERED =
@@ -140,9 +144,7 @@ const NUMBERED =
 async function pdfTabs(buffer: Buffer, name: string, limits: ParseLimits): Promise<AnalysedTab[]> {
   const parsed = await parseBuffer(buffer, name, 'pdf', limits, () => {})
   const text = parsed.passages.map((passage) => passage.text).join('\n')
-  const questions: AnalysedQuestion[] = []
-  const seen = new Set<string>()
-  const tabName = baseName(name)
+  const document = documentTab(baseName(name))
   // lines (joined while a sentence runs on) that read as questions and end with '?'
   const lines = text.split('\n').map((line) => line.replace(/\s+/g, ' ').trim())
   let pending = ''
@@ -160,28 +162,14 @@ async function pdfTabs(buffer: Buffer, name: string, limits: ParseLimits): Promi
     const ref = numbered ? (normaliseId(numbered[1] as string) ?? (numbered[1] as string)) : null
     const questionText = (numbered ? (numbered[2] as string) : candidate).trim()
     if (questionText.length > 400 || !looksLikeQuestion(questionText)) continue
-    const key = `${ref ?? ''}\u001f${questionText.toLowerCase()}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    questions.push({
+    document.add(`${ref ?? ''}\u001f${questionText.toLowerCase()}`, {
       ref,
       text: questionText,
       section: null,
-      vocabulary: null,
       target: null,
-      matchKey: `${tabName}\u001f${key}`,
     })
   }
-  return [
-    {
-      name: tabName,
-      mapping: null,
-      mappingState: questions.length ? 'detected' : 'unsure',
-      headers: [],
-      preview: [],
-      questions,
-    },
-  ]
+  return document.tabs()
 }
 
 export async function readQuestionnaireBuffer(
