@@ -1,9 +1,8 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
-  failureOf,
   isLinkRejection,
-  linkPasswordInput,
+  linkPasswordSubmitting,
   newPasswordAssigners,
   newPasswordEditing,
   newPasswordIsAcceptable,
@@ -151,32 +150,13 @@ export const resetPasswordMachine = setup({
       initial: 'editing',
       states: {
         editing: newPasswordEditing,
-        submitting: {
-          tags: ['loading'],
-          invoke: {
-            id: 'confirmPasswordReset',
-            src: 'confirmPasswordReset',
-            input: linkPasswordInput,
-            onDone: { target: 'saved' },
-            onError: [
-              {
-                guard: {
-                  type: 'linkWasRejected',
-                  params: failureOf,
-                },
-                target: 'rejected',
-                actions: 'showLinkRejected',
-              },
-              {
-                target: 'editing',
-                actions: {
-                  type: 'showResetFailure',
-                  params: failureOf,
-                },
-              },
-            ],
-          },
-        },
+        submitting: linkPasswordSubmitting({
+          src: 'confirmPasswordReset',
+          saved: 'saved',
+          rejected: 'rejected',
+          markRejected: 'showLinkRejected',
+          showFailure: 'showResetFailure',
+        }),
         saved: {
           description: 'The password is reset; the user goes to /login to sign in with it.',
           after: { passwordSavedRedirect: { actions: 'goToLogin' } },

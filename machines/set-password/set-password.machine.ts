@@ -1,9 +1,8 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
-  failureOf,
   isLinkRejection,
-  linkPasswordInput,
+  linkPasswordSubmitting,
   newPasswordAssigners,
   newPasswordEditing,
   newPasswordIsAcceptable,
@@ -72,29 +71,13 @@ export const setPasswordMachine = setup({
       initial: 'editing',
       states: {
         editing: newPasswordEditing,
-        submitting: {
-          tags: ['loading'],
-          invoke: {
-            id: 'setPassword',
-            src: 'setPassword',
-            input: linkPasswordInput,
-            onDone: { target: '#setPassword.saved' },
-            onError: [
-              {
-                guard: {
-                  type: 'linkWasRejected',
-                  params: failureOf,
-                },
-                target: '#setPassword.invalid',
-                actions: 'markLinkRejected',
-              },
-              {
-                target: 'editing',
-                actions: { type: 'showFailure', params: failureOf },
-              },
-            ],
-          },
-        },
+        submitting: linkPasswordSubmitting({
+          src: 'setPassword',
+          saved: '#setPassword.saved',
+          rejected: '#setPassword.invalid',
+          markRejected: 'markLinkRejected',
+          showFailure: 'showFailure',
+        }),
       },
     },
     saved: {

@@ -28,7 +28,6 @@ import { AccountForm } from '../../components/password/account-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
 import {
-  BackToEmail,
   divider,
   FormAlert,
   footerStack,
@@ -39,6 +38,7 @@ import {
   LoginField,
   Notice,
   passwordHeader,
+  StepActions,
   smallLink,
 } from './login-parts.tsx'
 
@@ -107,19 +107,16 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
         <div className={authStyles.form}>
           <Identity icon={<Building2 size={16} />} label={organization} value={email} />
           {alerts}
-          <div className={authStyles.actions}>
-            <Button
-              type="button"
-              className={fullWidth}
-              disabled={!canSubmit}
-              loading={ssoRedirecting}
-              loadingText="Redirecting..."
-              onClick={() => actor.send({ type: 'sso.continue' })}
-            >
-              Continue to {organization}
-            </Button>
-            <BackToEmail disabled={loading} onClick={() => actor.send({ type: 'back' })} />
-          </div>
+          <StepActions
+            canSubmit={canSubmit}
+            busy={ssoRedirecting}
+            busyText="Redirecting..."
+            loading={loading}
+            onClick={() => actor.send({ type: 'sso.continue' })}
+            onBack={() => actor.send({ type: 'back' })}
+          >
+            Continue to {organization}
+          </StepActions>
         </div>
       </AuthLayout>
     )
@@ -150,18 +147,15 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
               Forgot your password?
             </Link>
           </div>
-          <div className={authStyles.actions}>
-            <Button
-              type="submit"
-              className={fullWidth}
-              disabled={!canSubmit}
-              loading={signingIn}
-              loadingText="Signing in..."
-            >
-              Sign in
-            </Button>
-            <BackToEmail disabled={loading} onClick={() => actor.send({ type: 'back' })} />
-          </div>
+          <StepActions
+            canSubmit={canSubmit}
+            busy={signingIn}
+            busyText="Signing in..."
+            loading={loading}
+            onBack={() => actor.send({ type: 'back' })}
+          >
+            Sign in
+          </StepActions>
         </AccountForm>
       </AuthLayout>
     )

@@ -134,19 +134,42 @@ export function LoginField({
   )
 }
 
-/** 'Back to email' on the sso and password steps. */
-export function BackToEmail(props: { disabled: boolean; onClick: () => void }) {
+/**
+ * The buttons of the sso and password steps: the step's main one (a submit unless it has its own
+ * `onClick`), then 'Back to email', which only waits while something is under way.
+ */
+export function StepActions(props: {
+  canSubmit: boolean
+  busy: boolean
+  busyText: string
+  loading: boolean
+  onClick?: () => void
+  onBack: () => void
+  children: ReactNode
+}) {
   return (
-    <Button
-      type="button"
-      variant="ghost"
-      className={fullWidth}
-      disabled={props.disabled}
-      onClick={props.onClick}
-    >
-      <ArrowLeft size={16} aria-hidden />
-      Back to email
-    </Button>
+    <div className={authStyles.actions}>
+      <Button
+        type={props.onClick ? 'button' : 'submit'}
+        className={fullWidth}
+        disabled={!props.canSubmit}
+        loading={props.busy}
+        loadingText={props.busyText}
+        onClick={props.onClick}
+      >
+        {props.children}
+      </Button>
+      <Button
+        type="button"
+        variant="ghost"
+        className={fullWidth}
+        disabled={props.loading}
+        onClick={props.onBack}
+      >
+        <ArrowLeft size={16} aria-hidden />
+        Back to email
+      </Button>
+    </div>
   )
 }
 
