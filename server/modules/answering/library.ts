@@ -1,6 +1,7 @@
 import { QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import { Library } from '../../answering/engine.ts'
 import { leadingChoice } from '../../answering/text.ts'
+import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { questionKey } from '../knowledge/service.ts'
 import type { AnsweringDeps } from './shared.ts'
@@ -33,9 +34,7 @@ export function createLibraryOperations(deps: AnsweringDeps) {
       .join('')
     if (!answer) throw apiError(400, QUESTIONNAIRE_TEXTS.emptyAnswer, { code: 'validation_error' })
     const key = questionKey(row.question)
-    const client = await pool.connect()
-    try {
-      await client.query('begin')
+    return await inTransaction(pool, async (client) => {
       const existing = await client.query<{ id: string }>(
         'select id from kb_qa_items where org_id = $1 and question_key = $2 order by id limit 1 for update',
         [orgId, key],
@@ -66,14 +65,8 @@ export function createLibraryOperations(deps: AnsweringDeps) {
         id = Number(inserted.rows[0]?.id)
         created = true
       }
-      await client.query('commit')
       return { item_id: id, created }
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+    })
   }
 
   /**

@@ -17,6 +17,15 @@ import type { Logger } from '../../logger.ts'
  * Every statement carries the requesting organisation (LL1, LL4).
  */
 
+/** A passage of a ready file as the searches read it, with its file's name. */
+interface PassageRow {
+  id: string
+  file_id: string
+  name: string
+  text: string
+  location: PassageLocation
+}
+
 export async function loadLibrary(database: Database, orgId: number): Promise<Library> {
   const { pool } = database
   const [items, passages] = await Promise.all([
@@ -115,14 +124,7 @@ export async function searchPassages(
   const values: unknown[] = [orgId, query, limit]
   if (options.fileIds?.length) values.push(options.fileIds)
   const [files, data] = await Promise.all([
-    database.pool.query<{
-      id: string
-      file_id: string
-      name: string
-      text: string
-      location: PassageLocation
-      rank: number
-    }>(
+    database.pool.query<PassageRow & { rank: number }>(
       `with q as (select to_tsquery('english', $2) as query),
             candidates as (
               select p.id from file_passages p, q
@@ -175,14 +177,7 @@ export async function searchPassages(
 /** The organisation's passages and data items, with their vectors from `embeddingModel` if any. */
 export async function loadPassageIndex(database: Database, orgId: number, embeddingModel?: string) {
   const [files, data] = await Promise.all([
-    database.pool.query<{
-      id: string
-      file_id: string
-      name: string
-      text: string
-      location: PassageLocation
-      embedding: number[] | null
-    }>(
+    database.pool.query<PassageRow & { embedding: number[] | null }>(
       `select p.id, p.file_id, f.name, p.text, p.location,
               case when $2::text is not null and p.embedding_model = $2 then p.embedding end as embedding
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'

@@ -1,5 +1,6 @@
 import type { ImportMapping } from '../../../contract/knowledge.ts'
 import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import { cleanTags } from '../repository/service.ts'
 import { type KnowledgeDeps, questionKey } from './shared.ts'
@@ -52,11 +53,9 @@ export function createQaImport(deps: KnowledgeDeps) {
       })
     }
     if (!items.size) throw apiError(400, KNOWLEDGE_TEXTS.importNoRows, { code: 'validation_error' })
-    const client = await pool.connect()
     let created = 0
     let updated = 0
-    try {
-      await client.query('begin')
+    await inTransaction(pool, async (client) => {
       for (const [key, item] of items) {
         const existing = await client.query<{ id: string }>(
           'select id from kb_qa_items where org_id = $1 and question_key = $2 order by id limit 1 for update',
@@ -87,13 +86,7 @@ export function createQaImport(deps: KnowledgeDeps) {
           created += 1
         }
       }
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+    })
     return { created, updated, skipped }
   }
 

@@ -23,21 +23,12 @@ import { createResponseCache } from '../../http/response-cache.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import { detectFileKind, ParseError, readTable, recogniseQaColumns } from '../../ingest/index.ts'
 import type { Storage } from '../../storage/index.ts'
+import { columnLetters } from '../../workbooks/cells.ts'
 import type { RepositoryService } from '../repository/service.ts'
 import type { KnowledgeService } from './service.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const ID = ':id{[0-9]+}'
-const letter = (index: number) => {
-  let n = index + 1
-  let out = ''
-  while (n > 0) {
-    const r = (n - 1) % 26
-    out = String.fromCharCode(65 + r) + out
-    n = Math.floor((n - 1) / 26)
-  }
-  return out
-}
 
 export function knowledgeRoutes(options: {
   auth: Authenticator
@@ -164,21 +155,21 @@ export function knowledgeRoutes(options: {
           name: sheet.name,
           header_row: guess.headerRow,
           columns: Array.from({ length: width }, (_, i) => ({
-            key: letter(i),
+            key: columnLetters(i),
             header: header[i] ?? '',
           })),
           sample: sheet.rows.slice(guess.headerRow, guess.headerRow + 20).map((row, i) => ({
             row: guess.headerRow + i + 1,
             cells: Object.fromEntries(
-              row.flatMap((cell, c) => (cell ? [[letter(c), cell.slice(0, 500)]] : [])),
+              row.flatMap((cell, c) => (cell ? [[columnLetters(c), cell.slice(0, 500)]] : [])),
             ),
           })),
           row_count: Math.max(0, sheet.rows.length - guess.headerRow),
           suggested: {
-            question: guess.question === null ? null : letter(guess.question),
-            answer: guess.answer === null ? null : letter(guess.answer),
-            dropdown: guess.dropdown === null ? null : letter(guess.dropdown),
-            tags: guess.tags === null ? null : letter(guess.tags),
+            question: guess.question === null ? null : columnLetters(guess.question),
+            answer: guess.answer === null ? null : columnLetters(guess.answer),
+            dropdown: guess.dropdown === null ? null : columnLetters(guess.dropdown),
+            tags: guess.tags === null ? null : columnLetters(guess.tags),
           },
         }
       }),

@@ -4,6 +4,7 @@ import {
   QUESTIONNAIRE_TEXTS,
   type QuestionnaireStatus,
 } from '../../../contract/questionnaires.ts'
+import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import type { Reading } from './reading.ts'
 import type { Records } from './records.ts'
@@ -55,11 +56,9 @@ export function createHistory(
       changes: Change[]
     } | null>,
   ) {
-    const client = await pool.connect()
     let operationId: number | null = null
     let questionIds: number[] = []
-    try {
-      await client.query('begin')
+    await inTransaction(pool, async (client) => {
       const locked = await client.query<{ status: QuestionnaireStatus }>(
         'select status from questionnaires where org_id = $1 and id = $2 for update',
         [orgId, questionnaireId],
@@ -104,13 +103,7 @@ export function createHistory(
           [questionnaireId],
         )
       }
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+    })
     return changeResponse(orgId, questionnaireId, questionIds, operationId)
   }
 
@@ -140,11 +133,9 @@ export function createHistory(
   /** Reverts the latest operation that has not been undone; one undo per call. */
   async function undo(orgId: number, userId: number, questionnaireId: number) {
     await get(orgId, questionnaireId)
-    const client = await pool.connect()
     let questionIds: number[] = []
     let operationId: number | null = null
-    try {
-      await client.query('begin')
+    await inTransaction(pool, async (client) => {
       await client.query('select id from questionnaires where org_id = $1 and id = $2 for update', [
         orgId,
         questionnaireId,
@@ -200,13 +191,7 @@ export function createHistory(
       )
       questionIds = [...new Set(questionIds)]
       operationId = Number(operation.id)
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+    })
     const response = await changeResponse(orgId, questionnaireId, questionIds, null)
     return { ...response, undone_operation_id: operationId }
   }

@@ -1,5 +1,6 @@
 import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
+import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
@@ -91,10 +92,7 @@ export function createRecords(
     upload: { temp: TempFile; filename: string },
   ) {
     const { name, kind } = await detectUpload(upload, KINDS, QUESTIONNAIRE_TEXTS.unsupported)
-    const client = await pool.connect()
-    let id: number
-    try {
-      await client.query('begin')
+    const id = await inTransaction(pool, async (client) => {
       const license = await client.query<{ max_questionnaire: number }>(
         'select max_questionnaire from licenses where org_id = $1 for update',
         [orgId],
@@ -119,14 +117,8 @@ export function createRecords(
          values ($1, $2, $3, $4, $5, $6, $7, 'queued', 'Waiting to be analysed', $8) returning id`,
         [orgId, name, kind, MIMES[kind], upload.temp.size, upload.temp.sha256, key, userId],
       )
-      id = Number(rows[0]?.id)
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+      return Number(rows[0]?.id)
+    })
     await queueAnalysis(id)
     return get(orgId, id)
   }

@@ -108,17 +108,10 @@ export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
   updated_at: row.updated_at.toISOString(),
 })
 
-export interface AnswerRowDb {
+export interface AnswerRowDb extends AnswerState {
   id: string
   question_id: string
   rank: number
-  text: string
-  choice: string | null
-  comment: string
-  status: AnswerStatus
-  confidence: number | null
-  citations: Citation[]
-  note: string | null
   updated_at: Date
 }
 

@@ -1,5 +1,6 @@
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
 import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
@@ -122,10 +123,8 @@ export function createFiles(deps: RepositoryDeps) {
       const { kind, mime } = await detectUpload(upload, FILE_KINDS, KNOWLEDGE_TEXTS.unsupportedType)
       detected.push({ kind, mime })
     }
-    const client = await pool.connect()
     const ids: number[] = []
-    try {
-      await client.query('begin')
+    await inTransaction(pool, async (client) => {
       await reserve(client, orgId, uploads.length)
       for (const [index, upload] of uploads.entries()) {
         const kind = detected[index] as { kind: FileKind; mime: string }
@@ -147,22 +146,13 @@ export function createFiles(deps: RepositoryDeps) {
         )
         ids.push(Number(rows[0]?.id))
       }
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+    })
     await queue(ids)
     return Promise.all(ids.map((id) => getFile(orgId, id)))
   }
 
   async function addUrl(orgId: number, userId: number, url: URL, tags: string[]) {
-    const client = await pool.connect()
-    let id: number
-    try {
-      await client.query('begin')
+    const id = await inTransaction(pool, async (client) => {
       await reserve(client, orgId, 1)
       const name = `${url.hostname}${url.pathname === '/' ? '' : url.pathname}`.slice(0, 255)
       const { rows } = await client.query<{ id: string }>(
@@ -170,14 +160,8 @@ export function createFiles(deps: RepositoryDeps) {
          values ($1, $2, 'html', 'text/html', 0, $3, 'queued', $4, $5) returning id`,
         [orgId, name, cleanTags(tags), url.toString(), userId],
       )
-      id = Number(rows[0]?.id)
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+      return Number(rows[0]?.id)
+    })
     await queue([id])
     return getFile(orgId, id)
   }
