@@ -62,10 +62,7 @@ export const forcePasswordChangeMachine = setup({
           target: 'changed',
           actions: { type: 'signIn', params: ({ event }) => event.output },
         },
-        onError: {
-          target: 'editing',
-          actions: { type: 'showFailure', params: failureOf },
-        },
+        onError: { target: 'editing', actions: { type: 'showFailure', params: failureOf } },
       },
     },
     changed: {

@@ -63,10 +63,7 @@ export const forgotPasswordMachine = setup({
         src: 'requestPasswordReset',
         input: ({ context }) => ({ email: context.email.trim() }),
         onDone: { target: 'sent' },
-        onError: {
-          target: 'editing',
-          actions: { type: 'showFailure', params: failureOf },
-        },
+        onError: { target: 'editing', actions: { type: 'showFailure', params: failureOf } },
       },
     },
     sent: {

@@ -124,10 +124,7 @@ export const registerMachine = setup({
           marketing_consent: context.marketingConsent,
         }),
         onDone: { target: 'registered' },
-        onError: {
-          target: 'editing',
-          actions: { type: 'showFailure', params: failureOf },
-        },
+        onError: { target: 'editing', actions: { type: 'showFailure', params: failureOf } },
       },
     },
     registered: {
