@@ -181,12 +181,16 @@ export function createApp(deps: AppDeps) {
   )
   const maxUploadBytes = (deps.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB) * 1024 * 1024
   const embedder = createEmbedder(deps.embeddings)
-  const repository = createRepositoryService({
+  // what the areas that store files and run jobs on them share
+  const fileWork = {
     database: deps.database,
     storage,
     jobs: deps.jobs,
     logger: deps.logger,
     parseLimits: deps.parseLimits ?? {},
+  }
+  const repository = createRepositoryService({
+    ...fileWork,
     urlFetchAllow: deps.urlFetchAllow ?? [],
     embedder,
   })
@@ -210,13 +214,7 @@ export function createApp(deps: AppDeps) {
       maxUploadBytes,
     }),
   )
-  const questionnaires = createQuestionnaireService({
-    database: deps.database,
-    storage,
-    jobs: deps.jobs,
-    logger: deps.logger,
-    parseLimits: deps.parseLimits ?? {},
-  })
+  const questionnaires = createQuestionnaireService(fileWork)
   api.route(
     '/',
     answeringRoutes({

@@ -24,7 +24,7 @@ import {
 } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
-import { createDiskStorage } from './storage/index.ts'
+import { createDiskStorage, isAlive } from './storage/index.ts'
 import { VERSION } from './version.ts'
 
 /** How often worker nodes look for generations whose process died (their lease is free). */
@@ -50,15 +50,6 @@ export interface RuntimeOptions {
   /** Serve HTTP (the API process) or only run workers. */
   http: boolean
   distDir?: string
-}
-
-function isAlive(pid: number) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** One API server per DATA_DIR: a second one would fight the first over the embedded cluster. */

@@ -11,3 +11,12 @@ export function decodeXml(text: string): string {
     return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ''
   })
 }
+
+/** Escapes text for XML content, dropping the control characters XML 1.0 cannot carry. */
+export const escapeXml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')

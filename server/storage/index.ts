@@ -39,7 +39,8 @@ export interface Storage {
   ): Promise<{ temp: number; orphans: number }>
 }
 
-function isAlive(pid: number) {
+/** Whether a process of this machine still runs (one we may not signal runs too). */
+export function isAlive(pid: number) {
   try {
     process.kill(pid, 0)
     return true

@@ -1,5 +1,6 @@
 import { strFromU8, strToU8, unzipSync, type Zippable, zipSync } from 'fflate'
 import { Parser } from 'htmlparser2'
+import { decodeXml, escapeXml } from '../ingest/xml.ts'
 import { neutralise } from './patch-xlsx.ts'
 
 /**
@@ -90,7 +91,7 @@ export function readDocx(buffer: Uint8Array): DocxLayout {
         if (name === 'w:t') inText = false
         else if (name === 'w:r') inRun = false
         else if (name === 'w:p' && paragraph !== null) {
-          const text = decode(paragraphText)
+          const text = decodeXml(paragraphText)
           if (tableDepth === 0) paragraphs.push({ text, end: parser.endIndex + 1, listed })
           else if (cell) cell.text = cell.text ? `${cell.text}\n${text}` : text
           paragraph = null
@@ -114,26 +115,6 @@ export function readDocx(buffer: Uint8Array): DocxLayout {
   parser.end()
   return { xml, tables, paragraphs }
 }
-
-const decode = (text: string) =>
-  text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) =>
-      String.fromCodePoint(Number.parseInt(code, 16)),
-    )
-    .replace(/&amp;/g, '&')
-
-const escapeXml = (text: string) =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
 
 /** Paragraphs for a text: one per line, with the given properties. */
 function paragraphsFor(value: string, pPr: string, rPr: string) {

@@ -1,4 +1,5 @@
 import { strFromU8, strToU8, unzipSync, type Zippable, zipSync } from 'fflate'
+import { escapeXml } from '../ingest/xml.ts'
 import { columnLetters } from './cells.ts'
 
 /**
@@ -28,14 +29,6 @@ const columnOf = (ref: string) => {
   for (const char of letters) index = index * 26 + (char.charCodeAt(0) - 64)
   return index - 1
 }
-
-const escapeXml = (text: string) =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: characters XML 1.0 cannot carry
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
 
 const attr = (tag: string, name: string) =>
   new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1] ?? null
