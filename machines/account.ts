@@ -28,8 +28,15 @@ export const failureOf = ({ event }: { event: { error: unknown } }): RequestFail
     ? (event.error as RequestFailure)
     : { status: 0 }
 
-/** A 400 about the link itself (used, expired or unknown), not about the new password. */
-export const isLinkRejection = (failure: RequestFailure) =>
+/** Guard: the link's uid or token is missing, so it cannot be used at all. */
+export const linkIsIncomplete = ({
+  context,
+}: {
+  context: { uid: string | null; token: string | null }
+}) => !context.uid || !context.token
+
+/** Guard: a 400 about the link itself (used, expired or unknown), not about the new password. */
+export const linkWasRejected = (_: unknown, failure: RequestFailure) =>
   failure.status === 400 && failure.code === AUTH_ERROR_CODES.invalidToken
 
 /** An emailed link's query parameters, as they came. */

@@ -1,8 +1,9 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
-  isLinkRejection,
+  linkIsIncomplete,
   linkPasswordSubmitting,
+  linkWasRejected,
   newPasswordAssigners,
   newPasswordEditing,
   newPasswordIsAcceptable,
@@ -61,11 +62,11 @@ export const resetPasswordMachine = setup({
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
   },
   guards: {
-    linkIsIncomplete: ({ context }) => !context.uid || !context.token,
+    linkIsIncomplete,
     tokenIsValid: (_, result: ValidateResetTokenResponse) => result.token_valid,
     tokenHasExpired: (_, result: ValidateResetTokenResponse) => result.expired === true,
     passwordIsAcceptable: newPasswordIsAcceptable,
-    linkWasRejected: (_, failure: RequestFailure) => isLinkRejection(failure),
+    linkWasRejected,
     hasEmail: ({ context }) => Boolean(context.email),
   },
   delays: {

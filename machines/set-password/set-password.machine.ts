@@ -1,8 +1,9 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
-  isLinkRejection,
+  linkIsIncomplete,
   linkPasswordSubmitting,
+  linkWasRejected,
   newPasswordAssigners,
   newPasswordEditing,
   newPasswordIsAcceptable,
@@ -38,9 +39,9 @@ export const setPasswordMachine = setup({
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
   },
   guards: {
-    linkIsIncomplete: ({ context }) => !context.uid || !context.token,
+    linkIsIncomplete,
     passwordIsAcceptable: newPasswordIsAcceptable,
-    linkWasRejected: (_, failure: RequestFailure) => isLinkRejection(failure),
+    linkWasRejected,
   },
   delays: {
     passwordSavedRedirect: PASSWORD_SAVED_REDIRECT_MS,
