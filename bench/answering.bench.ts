@@ -8,7 +8,7 @@ import { createAnsweringService } from '../server/modules/answering/service.ts'
 import { loadLibrary, loadPassageIndex } from '../server/modules/answering/store.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import { round, tempDataDir } from './support.ts'
+import { round, seedAccount, tempDataDir } from './support.ts'
 
 /**
  * The library engine at scale: 50,000 document passages and 2,000 library Q&A pairs indexed, a
@@ -37,20 +37,10 @@ try {
   await runMigrations(database)
   const logger = createLogger('silent')
   const storage = createDiskStorage(path.join(dataDir, 'blobs'))
-  const { rows: orgs } = await database.pool.query<{ id: string }>(
-    "insert into organizations (name) values ('Bench') returning id",
-  )
-  const orgId = Number(orgs[0]?.id)
-  await database.pool.query(
-    `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers)
-     values ($1, 'Bench', 5, 1000, 1000, 0)`,
-    [orgId],
-  )
-  const { rows: users } = await database.pool.query<{ id: string }>(
-    `insert into users (org_id, email, first_name, last_name, role, status) values ($1, 'bench@example.com', 'B', 'B', 'admin', 'active') returning id`,
-    [orgId],
-  )
-  const userId = Number(users[0]?.id)
+  const { orgId, userId } = await seedAccount(database.pool, {
+    name: 'Bench',
+    license: { users: 5, repository: 1000, questionnaires: 1000, answers: 0 },
+  })
   const { rows: files } = await database.pool.query<{ id: string }>(
     `insert into repository_files (org_id, name, kind, mime, status) values ($1, 'Corpus.pdf', 'pdf', 'application/pdf', 'ready') returning id`,
     [orgId],

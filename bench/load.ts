@@ -3,9 +3,15 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { apiPath, paths } from '../contract/paths.ts'
-import { hashPassword } from '../server/auth/password.ts'
 import { attachEmbeddedPostgres } from '../server/db/embedded.ts'
-import { type RunningServer, round, startServer, tempDataDir, zipfSampler } from './support.ts'
+import {
+  type RunningServer,
+  round,
+  seedAccount,
+  startServer,
+  tempDataDir,
+  zipfSampler,
+} from './support.ts'
 
 /**
  * `npm run bench:load` (LD1, LD2): the real server in its own process on a fresh DATA_DIR, one
@@ -122,21 +128,12 @@ async function seedOrganisation(server: RunningServer, dataDir: string) {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    const org = await client.query<{ id: string }>(
-      `insert into organizations (name) values ('Load') returning id`,
-    )
-    const orgId = Number(org.rows[0]?.id)
-    await client.query(
-      `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers)
-       values ($1, 'Load', 10, 10000, 100, 0)`,
-      [orgId],
-    )
-    const user = await client.query<{ id: string }>(
-      `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
-       values ($1, $2, 'Load', 'Bench', $3, 'admin', 'active', now()) returning id`,
-      [orgId, EMAIL, await hashPassword(PASSWORD)],
-    )
-    const userId = Number(user.rows[0]?.id)
+    const { orgId, userId } = await seedAccount(client, {
+      name: 'Load',
+      license: { users: 10, repository: 10000, questionnaires: 100, answers: 0 },
+      email: EMAIL,
+      password: PASSWORD,
+    })
 
     // repository: ready files (rows only: the list never opens a blob), their passages
     const kinds = [

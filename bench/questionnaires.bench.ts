@@ -3,7 +3,6 @@ import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { apiPath, paths } from '../contract/paths.ts'
 import { createApp } from '../server/app.ts'
-import { hashPassword } from '../server/auth/password.ts'
 import { startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { readQuestionnaire } from '../server/ingest/index.ts'
@@ -12,7 +11,7 @@ import { createMailer } from '../server/mail/index.ts'
 import { createExportService } from '../server/modules/questionnaires/export.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import { root, round, tempDataDir } from './support.ts'
+import { root, round, seedAccount, tempDataDir } from './support.ts'
 
 /**
  * Questionnaire figures:
@@ -95,22 +94,12 @@ try {
   await runMigrations(database)
   const logger = createLogger('silent')
   const storage = createDiskStorage(path.join(dataDir, 'blobs'))
-  const { rows: orgs } = await database.pool.query<{ id: string }>(
-    "insert into organizations (name) values ('Bench') returning id",
-  )
-  const orgId = Number(orgs[0]?.id)
-  await database.pool.query(
-    `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers)
-     values ($1, 'Bench', 5, 1000, 1000, 0)`,
-    [orgId],
-  )
   const password = 'Bench-password-for-figures-42'
-  const { rows: users } = await database.pool.query<{ id: string }>(
-    `insert into users (org_id, email, first_name, last_name, role, status, password_hash, email_confirmed_at)
-     values ($1, 'bench@example.com', 'B', 'B', 'admin', 'active', $2, now()) returning id`,
-    [orgId, await hashPassword(password)],
-  )
-  const userId = Number(users[0]?.id)
+  const { orgId, userId } = await seedAccount(database.pool, {
+    name: 'Bench',
+    license: { users: 5, repository: 1000, questionnaires: 1000, answers: 0 },
+    password,
+  })
   const service = createQuestionnaireService({ database, storage, logger, parseLimits: {} })
   const exports = createExportService({ database, storage, questionnaires: service })
 

@@ -3,6 +3,8 @@ import { chmodSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type pg from 'pg'
+import { hashPassword } from '../server/auth/password.ts'
 import { freePort } from '../server/db/embedded.ts'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
@@ -92,4 +94,40 @@ export function zipfSampler(words: readonly string[], random: () => number) {
     }
     return words[lo] as string
   }
+}
+
+/**
+ * A benchmark's organisation, its license and one active administrator (with a password when one
+ * is given, to sign in over HTTP), written straight to the database.
+ */
+export async function seedAccount(
+  db: Pick<pg.ClientBase, 'query'>,
+  options: {
+    name: string
+    license: { users: number; repository: number; questionnaires: number; answers: number }
+    email?: string
+    password?: string
+  },
+) {
+  const org = await db.query<{ id: string }>(
+    'insert into organizations (name) values ($1) returning id',
+    [options.name],
+  )
+  const orgId = Number(org.rows[0]?.id)
+  const { users, repository, questionnaires, answers } = options.license
+  await db.query(
+    `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [orgId, options.name, users, repository, questionnaires, answers],
+  )
+  const user = await db.query<{ id: string }>(
+    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
+     values ($1, $2, 'Bench', 'User', $3, 'admin', 'active', now()) returning id`,
+    [
+      orgId,
+      options.email ?? 'bench@example.com',
+      options.password ? await hashPassword(options.password) : null,
+    ],
+  )
+  return { orgId, userId: Number(user.rows[0]?.id) }
 }

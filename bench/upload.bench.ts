@@ -4,12 +4,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { serve } from '@hono/node-server'
 import { apiPath, paths } from '../contract/paths.ts'
 import { createApp } from '../server/app.ts'
-import { hashPassword } from '../server/auth/password.ts'
 import { startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { createLogger } from '../server/logger.ts'
 import { createMailer } from '../server/mail/index.ts'
-import { round, tempDataDir } from './support.ts'
+import { round, seedAccount, tempDataDir } from './support.ts'
 
 /**
  * 20 concurrent uploads of 5 MB each through the real HTTP server (streamed multipart, temp file,
@@ -26,20 +25,12 @@ const mailer = createMailer({ transport: 'log', from: 'Quire <bench@localhost>',
 try {
   await runMigrations(database)
   const { pool } = database
-  const org = await pool.query<{ id: string }>(
-    `insert into organizations (name) values ('Bench') returning id`,
-  )
-  const orgId = Number(org.rows[0]?.id)
-  await pool.query(
-    `insert into licenses (org_id, tier_name, max_users, max_repository, max_questionnaire, max_answers) values ($1, 'Bench', 5, 1000, 5, 500)`,
-    [orgId],
-  )
   const password = 'Bench-password-for-uploads-42'
-  await pool.query(
-    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
-     values ($1, 'bench@example.com', 'Bench', 'User', $2, 'admin', 'active', now())`,
-    [orgId, await hashPassword(password)],
-  )
+  await seedAccount(pool, {
+    name: 'Bench',
+    license: { users: 5, repository: 1000, questionnaires: 5, answers: 500 },
+    password,
+  })
   const app = createApp({
     database,
     logger,
