@@ -1,26 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { expect, type Page } from '@playwright/test'
+import type { Account } from '../../tests/support/account.ts'
 import { linkIn, waitForMail } from './mailbox.ts'
 
-export interface TestAccount {
-  email: string
-  password: string
-  firstName: string
-  lastName: string
-  organization: string
-}
-
-/** A fresh account per journey: unique address, a password that passes the policy. */
-export function newAccount(prefix = 'user'): TestAccount {
-  const id = randomBytes(4).toString('hex')
-  return {
-    email: `${prefix}-${id}@example.com`,
-    password: `Correct-horse-${id}-battery`,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    organization: `Analytical Engines ${id}`,
-  }
-}
+export { newAccount } from '../../tests/support/account.ts'
+export type TestAccount = Account
 
 export async function register(page: Page, account: TestAccount) {
   await page.goto('/register')

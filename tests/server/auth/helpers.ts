@@ -5,9 +5,12 @@ import { hashPassword } from '../../../server/auth/password.ts'
 import type { Database } from '../../../server/db/index.ts'
 import { licenses, organizations, users } from '../../../server/db/schema.ts'
 import { FREE_TIER } from '../../../server/modules/account/license.ts'
+import { type Account, newAccount } from '../../support/account.ts'
 import type { CapturedMail, MailCapture } from '../../support/smtp.ts'
 import { linkIn, startSmtpCapture } from '../../support/smtp.ts'
 import { createTestApp } from '../support.ts'
+
+export { type Account, newAccount }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>
 
@@ -28,25 +31,6 @@ export function manualClock(start = new Date('2030-01-01T09:00:00Z')) {
 export const MINUTE = 60_000
 export const HOUR = 60 * MINUTE
 export const DAY = 24 * HOUR
-
-export interface Account {
-  email: string
-  password: string
-  firstName: string
-  lastName: string
-  organization: string
-}
-
-export function newAccount(prefix = 'user'): Account {
-  const id = randomBytes(4).toString('hex')
-  return {
-    email: `${prefix}-${id}@example.com`,
-    password: `Correct-horse-${id}-battery`,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    organization: `Analytical Engines ${id}`,
-  }
-}
 
 export async function call(
   ctx: TestApp,
