@@ -88,6 +88,17 @@ interface TextParam {
   schema: z.ZodMiniType
 }
 
+/** A list's text filter `q` (up to `max`) and its tag filter. */
+const listFilters = (
+  name: string,
+  path: () => string,
+  max: number,
+  schema: z.ZodMiniType,
+): TextParam[] => [
+  { name: `${name} q`, path, param: 'q', max, schema },
+  { name: `${name} tag`, path, param: 'tag', max: MAX_TAG_LENGTH, schema },
+]
+
 /** Every free-text search or filter parameter of the API. */
 const TEXT_PARAMS: TextParam[] = [
   {
@@ -98,62 +109,15 @@ const TEXT_PARAMS: TextParam[] = [
     required: true,
     schema: searchResponseSchema,
   },
-  {
-    name: 'Q&A list q',
-    path: () => paths.knowledgeBase.qa,
-    param: 'q',
-    max: 500,
-    schema: qaItemListSchema,
-  },
-  {
-    name: 'Q&A list tag',
-    path: () => paths.knowledgeBase.qa,
-    param: 'tag',
-    max: MAX_TAG_LENGTH,
-    schema: qaItemListSchema,
-  },
-  {
-    name: 'data list q',
-    path: () => paths.knowledgeBase.data,
-    param: 'q',
-    max: 500,
-    schema: dataItemListSchema,
-  },
-  {
-    name: 'data list tag',
-    path: () => paths.knowledgeBase.data,
-    param: 'tag',
-    max: MAX_TAG_LENGTH,
-    schema: dataItemListSchema,
-  },
-  {
-    name: 'knowledge-base files q',
-    path: () => paths.knowledgeBase.files,
-    param: 'q',
-    max: 200,
-    schema: repositoryFileListSchema,
-  },
-  {
-    name: 'knowledge-base files tag',
-    path: () => paths.knowledgeBase.files,
-    param: 'tag',
-    max: MAX_TAG_LENGTH,
-    schema: repositoryFileListSchema,
-  },
-  {
-    name: 'repository q',
-    path: () => paths.files.list,
-    param: 'q',
-    max: 200,
-    schema: repositoryFileListSchema,
-  },
-  {
-    name: 'repository tag',
-    path: () => paths.files.list,
-    param: 'tag',
-    max: MAX_TAG_LENGTH,
-    schema: repositoryFileListSchema,
-  },
+  ...listFilters('Q&A list', () => paths.knowledgeBase.qa, 500, qaItemListSchema),
+  ...listFilters('data list', () => paths.knowledgeBase.data, 500, dataItemListSchema),
+  ...listFilters(
+    'knowledge-base files',
+    () => paths.knowledgeBase.files,
+    200,
+    repositoryFileListSchema,
+  ),
+  ...listFilters('repository', () => paths.files.list, 200, repositoryFileListSchema),
   {
     name: 'questionnaires search',
     path: () => paths.questionnaires.list,
