@@ -12,7 +12,7 @@ import { createDiskStorage } from '../../../server/storage/index.ts'
 import { makePdf } from '../../fixtures/documents.ts'
 import { get, post, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
-import { type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
+import { addQa, type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
 
 const Q = paths.questionnaires
 let ctx: TestApp
@@ -54,7 +54,9 @@ const uploadContinuity = async (token: string) =>
 describe('generation with the library engine', () => {
   it('answers from the library and documents, abstains without evidence, and undoes as one operation', async () => {
     const user = await member(ctx)
-    for (const item of [
+    await addQa(
+      ctx,
+      user.token,
       {
         question: 'Do you enforce multi-factor authentication for administrators?',
         answer: 'Yes',
@@ -68,9 +70,7 @@ describe('generation with the library engine', () => {
         question: 'Do you allow customers to perform their own penetration tests?',
         answer: 'No, not on shared infrastructure.',
       },
-    ]) {
-      expect((await post(ctx, paths.knowledgeBase.qa, item, user.token)).status).toBe(201)
-    }
+    )
     await uploadContinuity(user.token)
     const q = await questionnaire(ctx, user.token, [
       'Is MFA required for administrator accounts?',
@@ -142,12 +142,11 @@ describe('generation with the library engine', () => {
 
   it('never overwrites an answer a person edited, and never duplicates rows when run twice (DU2)', async () => {
     const user = await member(ctx)
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      { question: 'Do you encrypt backups?', answer: 'Yes', dropdown_value: 'Yes' },
-      user.token,
-    )
+    await addQa(ctx, user.token, {
+      question: 'Do you encrypt backups?',
+      answer: 'Yes',
+      dropdown_value: 'Yes',
+    })
     const q = await questionnaire(ctx, user.token, [
       'Do you encrypt backups?',
       'Are backups encrypted?',
@@ -174,18 +173,16 @@ describe('generation with the library engine', () => {
 
   it('DU2: a generation cut off by a crash resumes from where it stopped, keeping saved answers', async () => {
     const user = await member(ctx)
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      { question: 'Do you encrypt backups?', answer: 'Yes', dropdown_value: 'Yes' },
-      user.token,
-    )
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      { question: 'Do you rotate encryption keys?', answer: 'Yes', dropdown_value: 'Yes' },
-      user.token,
-    )
+    await addQa(ctx, user.token, {
+      question: 'Do you encrypt backups?',
+      answer: 'Yes',
+      dropdown_value: 'Yes',
+    })
+    await addQa(ctx, user.token, {
+      question: 'Do you rotate encryption keys?',
+      answer: 'Yes',
+      dropdown_value: 'Yes',
+    })
     const q = await questionnaire(ctx, user.token, [
       'Do you encrypt backups?',
       'Do you rotate encryption keys?',
@@ -275,12 +272,10 @@ describe('generation with the library engine', () => {
   it("answers only from the requester's organisation (LL1)", async () => {
     const a = await member(ctx)
     const b = await member(ctx)
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      { question: 'What is the canary phrase for tenant B?', answer: 'CANARY-B-7731' },
-      b.token,
-    )
+    await addQa(ctx, b.token, {
+      question: 'What is the canary phrase for tenant B?',
+      answer: 'CANARY-B-7731',
+    })
     const q = await questionnaire(ctx, a.token, ['What is the canary phrase for tenant B?'])
     await post(ctx, Q.generate(q.id), {}, a.token)
     await settle(ctx, a.token, q.id)
@@ -293,16 +288,11 @@ describe('generation with the library engine', () => {
 describe('review operations', () => {
   it('regenerates, regenerates with evidence, shortens a section and undoes it, and refuses custom without a model', async () => {
     const user = await member(ctx)
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      {
-        question: 'Describe your incident response process.',
-        answer:
-          'Incidents are triaged within one hour. The security team coordinates containment, eradication and recovery, and customers are told within 72 hours.',
-      },
-      user.token,
-    )
+    await addQa(ctx, user.token, {
+      question: 'Describe your incident response process.',
+      answer:
+        'Incidents are triaged within one hour. The security team coordinates containment, eradication and recovery, and customers are told within 72 hours.',
+    })
     const q = await questionnaire(ctx, user.token, [
       'Describe your incident response process.',
       'Who is your data protection officer?',
@@ -421,24 +411,16 @@ describe('review operations', () => {
       source: 'Questionnaire: q.xlsx',
     })
     // a contradicting copy and a plain duplicate elsewhere in the library
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      { question: 'Do you encrypt your backups?', answer: 'No', dropdown_value: 'No' },
-      user.token,
-    )
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      { question: 'Is MFA enforced for admin users?', answer: 'Yes' },
-      user.token,
-    )
-    await post(
-      ctx,
-      paths.knowledgeBase.qa,
-      { question: 'Is MFA enforced for admin users?', answer: 'Yes, always.' },
-      user.token,
-    )
+    await addQa(ctx, user.token, {
+      question: 'Do you encrypt your backups?',
+      answer: 'No',
+      dropdown_value: 'No',
+    })
+    await addQa(ctx, user.token, { question: 'Is MFA enforced for admin users?', answer: 'Yes' })
+    await addQa(ctx, user.token, {
+      question: 'Is MFA enforced for admin users?',
+      answer: 'Yes, always.',
+    })
     const health = await get(ctx, paths.knowledgeBase.health, user.token)
     expect(health.status).toBe(200)
     expect(health.body.groups.map((g: Body) => [g.kind, g.items.length])).toEqual([

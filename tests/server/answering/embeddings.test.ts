@@ -5,7 +5,7 @@ import { fuse } from '../../../server/answering/embeddings.ts'
 import { hasPgvector } from '../../../server/modules/answering/store.ts'
 import { get, post, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
-import { type Body, member, questionnaire, settle, uploadFile } from './helpers.ts'
+import { type Body, member, modelReply, questionnaire, settle, uploadFile } from './helpers.ts'
 
 const Q = paths.questionnaires
 
@@ -38,25 +38,10 @@ const prompts: string[] = []
 const model = new MockLanguageModelV4({
   doGenerate: async (options) => {
     prompts.push(JSON.stringify(options.prompt))
-    return {
-      content: [
-        {
-          type: 'text',
-          text: JSON.stringify({
-            answer: 'Company laptops are encrypted.',
-            choice: 'Yes',
-            confidence: 0.7,
-            cited: [1],
-          }),
-        },
-      ],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: {
-        inputTokens: { total: 500, noCache: 500, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 20, text: 20, reasoning: 0 },
-      },
-      warnings: [],
-    }
+    return modelReply(
+      { answer: 'Company laptops are encrypted.', choice: 'Yes', confidence: 0.7, cited: [1] },
+      { input: 500, output: 20 },
+    )
   },
 })
 

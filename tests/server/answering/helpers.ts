@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs'
 import { expect } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
-import { get, insertUser, signIn, type TestApp } from '../auth/helpers.ts'
+import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
 
 /** Steps the answering tests share: a signed-in member, files, questionnaires, their rows. */
 
@@ -67,3 +67,25 @@ export async function uploadFile(ctx: TestApp, token: string, name: string, data
 
 export const rowsOf = async (ctx: TestApp, token: string, id: number) =>
   (await get(ctx, Q.answers(id), token)).body.questions as Body[]
+
+/** Library Q&A items added through the API, each answered 201. */
+export async function addQa(
+  ctx: TestApp,
+  token: string,
+  ...items: { question: string; answer: string; dropdown_value?: string }[]
+) {
+  for (const item of items) {
+    expect((await post(ctx, paths.knowledgeBase.qa, item, token)).status).toBe(201)
+  }
+}
+
+/** What the fake language model answers: the reply as JSON text, and the tokens it spent. */
+export const modelReply = (reply: unknown, tokens: { input: number; output: number }) => ({
+  content: [{ type: 'text' as const, text: JSON.stringify(reply) }],
+  finishReason: { unified: 'stop' as const, raw: 'stop' },
+  usage: {
+    inputTokens: { total: tokens.input, noCache: tokens.input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: tokens.output, text: tokens.output, reasoning: 0 },
+  },
+  warnings: [],
+})
