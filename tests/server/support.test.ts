@@ -10,6 +10,7 @@ import {
 } from '../../contract/support.ts'
 import { supportTicketAttachments, supportTickets } from '../../server/db/schema.ts'
 import { TICKET_BODY_LIMIT } from '../../server/modules/support/routes.ts'
+import { streamedBody } from '../support/streams.ts'
 import { call, get, insertUser, post, signIn, type TestApp } from './auth/helpers.ts'
 import { createTestApp } from './support.ts'
 
@@ -235,22 +236,15 @@ describe('support tickets', () => {
     expect(three.body).toMatchObject({ error: SUPPORT_TEXTS.attachmentsTooLarge })
     // a 70 MB body is refused long before it is read
     expect(TICKET_BODY_LIMIT).toBeLessThan(30 * 1024 * 1024)
-    let streamed = 0
-    const body = new ReadableStream({
-      pull(controller) {
-        streamed += 1024 * 1024
-        if (streamed > 70 * 1024 * 1024) controller.close()
-        else controller.enqueue(new Uint8Array(1024 * 1024).fill(0x41))
-      },
-    })
+    const streamed = streamedBody(70 * 1024 * 1024, 1024 * 1024, 0x41)
     const chunked = await ctx.app.request(apiPath(PATH), {
       method: 'POST',
-      body,
+      body: streamed.body,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
       duplex: 'half',
     } as RequestInit)
     expect(chunked.status).toBe(413)
-    expect(streamed).toBeLessThan(40 * 1024 * 1024)
+    expect(streamed.pulled()).toBeLessThan(40 * 1024 * 1024)
     // six files: refused by count
     const six = await post(
       ctx,

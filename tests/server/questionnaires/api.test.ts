@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { readWorkbook } from '../../../server/ingest/xlsx.ts'
 import { readDocx } from '../../../server/workbooks/docx.ts'
+import { FOUR_COLUMNS } from '../../fixtures/answer-rows.ts'
 import { makeDocx, makePdf } from '../../fixtures/documents.ts'
 import { makeQuestionnaireXlsx } from '../../fixtures/questionnaires.ts'
 import { deflatedZeros, makeDisagreeingZip, makeZip } from '../../fixtures/zip.ts'
@@ -95,14 +96,7 @@ describe('questionnaire intake and analysis', () => {
       ['IAM Controls', 4],
       ['Custom', 3],
     ])
-    expect(tabs[1].mapping).toEqual({
-      header_row: 2,
-      id_column: 0,
-      question_column: 1,
-      answer_column: 2,
-      comment_column: 3,
-      section_column: null,
-    })
+    expect(tabs[1].mapping).toEqual(FOUR_COLUMNS)
     expect(tabs[3].mapping).toMatchObject({
       header_row: 2,
       question_column: 0,

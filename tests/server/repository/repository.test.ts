@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { makeCsv, makeDocx, makePdf, makeXlsx } from '../../fixtures/documents.ts'
+import { streamedBody } from '../../support/streams.ts'
 import { call, get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
 import { createTestApp } from '../support.ts'
 
@@ -216,17 +217,10 @@ describe('repository', () => {
     expect(pulled).toBeLessThanOrEqual(1)
     // the same without Content-Length (chunked): counted as it streams and cut off at the cap,
     // not read to its end (issue 14)
-    let streamed = 0
-    const endless = new ReadableStream({
-      pull(controller) {
-        streamed += 64 * 1024
-        if (streamed > 200 * 1024 * 1024) controller.close()
-        else controller.enqueue(new Uint8Array(64 * 1024).fill(0x61))
-      },
-    })
+    const endless = streamedBody(200 * 1024 * 1024, 64 * 1024, 0x61)
     const chunked = await ctx.app.request(apiPath(paths.files.upload), {
       method: 'POST',
-      body: endless,
+      body: endless.body,
       headers: {
         authorization: `Bearer ${user.token}`,
         'content-type': 'multipart/form-data; boundary=x',
@@ -235,7 +229,7 @@ describe('repository', () => {
     } as RequestInit)
     expect(chunked.status).toBe(413)
     // the cap is 20 files of 2 MB plus 1 MB: nowhere near the 200 MB offered
-    expect(streamed).toBeLessThan(60 * 1024 * 1024)
+    expect(endless.pulled()).toBeLessThan(60 * 1024 * 1024)
     // a file over the per-file cap while streaming: 413 naming it
     const big = await upload(user.token, [
       { name: 'huge.txt', data: Buffer.alloc(3 * 1024 * 1024, 0x61) },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { analyseSheets } from '../../../server/workbooks/analyse.ts'
+import { FOUR_COLUMNS } from '../../fixtures/answer-rows.ts'
 
 describe('analysis of tabs without question IDs', () => {
   it('reads a header row, numbered section headings and keeps short field questions', () => {
@@ -14,14 +15,7 @@ describe('analysis of tabs without question IDs', () => {
       ['3.1', 'Is customer data encrypted at rest?', '', ''],
     ]
     const [tab] = analyseSheets([{ name: 'Sheet1', rows }])
-    expect(tab?.mapping).toEqual({
-      header_row: 2,
-      id_column: 0,
-      question_column: 1,
-      answer_column: 2,
-      comment_column: 3,
-      section_column: null,
-    })
+    expect(tab?.mapping).toEqual(FOUR_COLUMNS)
     expect(tab?.mappingState).toBe('detected')
     expect(tab?.questions.map((q) => [q.ref, q.text, q.section])).toEqual([
       ['1.1', 'Describe how user access is provisioned and removed.', 'Access management'],
