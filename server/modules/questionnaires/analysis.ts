@@ -4,6 +4,7 @@ import {
   type QuestionnaireKind,
   type TabMapping,
 } from '../../../contract/questionnaires.ts'
+import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import { ParseError, readQuestionnaire } from '../../ingest/index.ts'
 import type { AnalysedTab } from '../../workbooks/analyse.ts'
@@ -83,16 +84,11 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
   }
 
   async function store(orgId: number, id: number, tabs: AnalysedTab[]) {
-    const client = await pool.connect()
-    try {
-      await client.query('begin')
+    await inTransaction(pool, async (client) => {
       const locked = await client.query('select id from questionnaires where id = $1 for update', [
         id,
       ])
-      if (!locked.rowCount) {
-        await client.query('rollback')
-        return
-      }
+      if (!locked.rowCount) return // deleted meanwhile
       // answers of the previous analysis, by the question they belonged to
       const previous = await client.query<AnswerRowDb & { match_key: string; selected: boolean }>(
         `select a.*, qq.match_key, (a.rank = qq.selected_rank) as selected
@@ -223,13 +219,7 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
             analyzed_at = now(), updated_at = now(), revision = revision + 1 where id = $1`,
         [id],
       )
-      await client.query('commit')
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+    })
   }
 
   async function reanalyze(

@@ -1,4 +1,5 @@
 import type { FileKind } from '../../../contract/knowledge.ts'
+import { inTransaction } from '../../db/index.ts'
 import { detectFileKind, kindFromName, mimeOf, ParseError, parseFile } from '../../ingest/index.ts'
 import { safeFetch, UrlFetchError } from '../../net/safe-fetch.ts'
 import { embedMissing } from '../answering/store.ts'
@@ -108,17 +109,12 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
             .catch(() => undefined)
         },
       })
-      const client = await pool.connect()
-      try {
-        await client.query('begin')
+      const stored = await inTransaction(pool, async (client) => {
         const locked = await client.query(
           'select id from repository_files where id = $1 for update',
           [fileId],
         )
-        if (!locked.rowCount) {
-          await client.query('rollback')
-          return
-        }
+        if (!locked.rowCount) return false // deleted meanwhile
         await client.query('delete from file_passages where file_id = $1', [fileId])
         const passages = result.passages
         for (let start = 0; start < passages.length; start += 1000) {
@@ -147,13 +143,9 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
              processed_at = now(), updated_at = now(), name = coalesce($4, name) where id = $1`,
           [fileId, result.pages, passages.length, title],
         )
-        await client.query('commit')
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined)
-        throw error
-      } finally {
-        client.release()
-      }
+        return true
+      })
+      if (!stored) return
       // the file is ready and searchable by its words; vectors follow (a failing model is logged
       // and the next generation fills in what is missing)
       if (deps.embedder) await embedMissing(deps.database, deps.embedder, log, { orgId, fileId })
