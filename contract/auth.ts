@@ -115,14 +115,17 @@ export const logoutRequestSchema = z.object({ refresh: z.optional(z.string()) })
 export const ROLES = ['admin', 'member'] as const
 export type Role = (typeof ROLES)[number]
 
+/** A person of the organisation as the profile and the member calls show them. */
+const memberSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: z.enum(ROLES),
+})
+
 export const profileResponseSchema = z.object({
-  user: z.object({
-    id: z.number(),
-    email: z.string(),
-    first_name: z.string(),
-    last_name: z.string(),
-    role: z.enum(ROLES),
-  }),
+  user: memberSchema,
   organization: z.object({ id: z.number(), name: z.string() }),
 })
 export type ProfileResponse = z.infer<typeof profileResponseSchema>
@@ -166,14 +169,7 @@ export const inviteUserRequestSchema = z.object({
 export type InviteUserRequest = z.input<typeof inviteUserRequestSchema>
 export const inviteUserResponseSchema = z.object({
   status: z.literal('success'),
-  user: z.object({
-    id: z.number(),
-    email: z.string(),
-    first_name: z.string(),
-    last_name: z.string(),
-    role: z.enum(ROLES),
-    status: z.enum(USER_STATUSES),
-  }),
+  user: z.extend(memberSchema, { status: z.enum(USER_STATUSES) }),
 })
 export type InviteUserResponse = z.infer<typeof inviteUserResponseSchema>
 

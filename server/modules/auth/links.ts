@@ -26,18 +26,17 @@ export function createLinks(deps: AuthServiceDeps) {
     return token
   }
 
+  /** A user's links of these purposes that are neither used nor revoked (expired ones too). */
+  const open = (userId: number, purposes: LinkPurpose[]) =>
+    and(
+      eq(linkTokens.userId, userId),
+      inArray(linkTokens.purpose, purposes),
+      isNull(linkTokens.usedAt),
+      isNull(linkTokens.revokedAt),
+    )
+
   async function revokeLinks(tx: DbOrTx, userId: number, purposes: LinkPurpose[]) {
-    await tx
-      .update(linkTokens)
-      .set({ revokedAt: deps.now() })
-      .where(
-        and(
-          eq(linkTokens.userId, userId),
-          inArray(linkTokens.purpose, purposes),
-          isNull(linkTokens.usedAt),
-          isNull(linkTokens.revokedAt),
-        ),
-      )
+    await tx.update(linkTokens).set({ revokedAt: deps.now() }).where(open(userId, purposes))
   }
 
   /** Conditions under which a link may be used now; the uid must match where the link has one. */
@@ -91,14 +90,7 @@ export function createLinks(deps: AuthServiceDeps) {
     await db
       .update(linkTokens)
       .set({ attempts: sql`${linkTokens.attempts} + 1` })
-      .where(
-        and(
-          eq(linkTokens.userId, uid),
-          eq(linkTokens.purpose, purpose),
-          isNull(linkTokens.usedAt),
-          isNull(linkTokens.revokedAt),
-        ),
-      )
+      .where(open(uid, [purpose]))
   }
 
   /** Is the link usable right now, without consuming it (so a bad one costs no argon2 hash)? */
