@@ -1,14 +1,12 @@
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import ExcelJS from 'exceljs'
-import { startEmbeddedPostgres } from '../server/db/embedded.ts'
-import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { createLogger } from '../server/logger.ts'
 import { createAnsweringService } from '../server/modules/answering/service.ts'
 import { loadLibrary, loadPassageIndex } from '../server/modules/answering/store.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import { round, seedAccount, tempDataDir } from './support.ts'
+import { benchDatabase, round, seedAccount, tempDataDir } from './support.ts'
 
 /**
  * The library engine at scale: 50,000 document passages and 2,000 library Q&A pairs indexed, a
@@ -31,10 +29,8 @@ const sentence = (n: number) =>
   Array.from({ length: n }, () => (random() < 0.3 ? pick(TOPICS) : pick(FILLER))).join(' ')
 
 const dataDir = tempDataDir()
-const pg = await startEmbeddedPostgres({ dataDir, fsync: false, log: () => {} })
-const database = openDatabase(pg.url, 6)
+const { database, stop } = await benchDatabase(dataDir, 6)
 try {
-  await runMigrations(database)
   const logger = createLogger('silent')
   const storage = createDiskStorage(path.join(dataDir, 'blobs'))
   const { orgId, userId } = await seedAccount(database.pool, {
@@ -132,8 +128,7 @@ try {
     }),
   )
 } finally {
-  await database.close()
-  await pg.stop()
+  await stop()
   rmSync(dataDir, { recursive: true, force: true })
 }
 process.exit(0)

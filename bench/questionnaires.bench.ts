@@ -3,15 +3,13 @@ import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { apiPath, paths } from '../contract/paths.ts'
 import { createApp } from '../server/app.ts'
-import { startEmbeddedPostgres } from '../server/db/embedded.ts'
-import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { readQuestionnaire } from '../server/ingest/index.ts'
 import { createLogger } from '../server/logger.ts'
 import { createMailer } from '../server/mail/index.ts'
 import { createExportService } from '../server/modules/questionnaires/export.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import { root, round, seedAccount, tempDataDir } from './support.ts'
+import { benchDatabase, root, round, seedAccount, tempDataDir } from './support.ts'
 
 /**
  * Questionnaire figures:
@@ -88,10 +86,8 @@ if (hasHecvat) {
   figures.analysis_2000q_questions = read.questions
 }
 
-const pg = await startEmbeddedPostgres({ dataDir, fsync: false, log: () => {} })
-const database = openDatabase(pg.url, 6)
+const { database, stop } = await benchDatabase(dataDir, 6)
 try {
-  await runMigrations(database)
   const logger = createLogger('silent')
   const storage = createDiskStorage(path.join(dataDir, 'blobs'))
   const password = 'Bench-password-for-figures-42'
@@ -254,8 +250,7 @@ try {
   }
   console.log(JSON.stringify(figures))
 } finally {
-  await database.close()
-  await pg.stop()
+  await stop()
   rmSync(dataDir, { recursive: true, force: true })
 }
 process.exit(0)

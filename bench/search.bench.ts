@@ -1,8 +1,6 @@
 import { rmSync } from 'node:fs'
-import { startEmbeddedPostgres } from '../server/db/embedded.ts'
-import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { createKnowledgeService } from '../server/modules/knowledge/service.ts'
-import { round, tempDataDir, zipfSampler } from './support.ts'
+import { benchDatabase, round, tempDataDir, zipfSampler } from './support.ts'
 
 /**
  * Search latency over 50,000 generated passages of one organisation (plus another organisation's
@@ -37,10 +35,8 @@ const sentence = (n: number) =>
 const query = (n: number) => Array.from({ length: n }, contentWord).join(' ')
 
 const dataDir = tempDataDir()
-const pg = await startEmbeddedPostgres({ dataDir, fsync: false, log: () => {} })
-const database = openDatabase(pg.url, 4)
+const { database, stop } = await benchDatabase(dataDir, 4)
 try {
-  await runMigrations(database)
   const { pool } = database
   const orgs = await pool.query<{ id: string }>(
     `insert into organizations (name) values ('Bench'), ('Other') returning id`,
@@ -93,7 +89,6 @@ try {
     }),
   )
 } finally {
-  await database.close()
-  await pg.stop()
+  await stop()
   rmSync(dataDir, { recursive: true, force: true })
 }

@@ -5,7 +5,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
 import { hashPassword } from '../server/auth/password.ts'
-import { freePort } from '../server/db/embedded.ts'
+import { freePort, startEmbeddedPostgres } from '../server/db/embedded.ts'
+import { openDatabase, runMigrations } from '../server/db/index.ts'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -130,4 +131,21 @@ export async function seedAccount(
     ],
   )
   return { orgId, userId: Number(user.rows[0]?.id) }
+}
+
+/** An embedded PostgreSQL in `dataDir` (no fsync: figures, not durability), migrated. */
+export async function benchDatabase(dataDir: string, poolSize: number) {
+  const pg = await startEmbeddedPostgres({ dataDir, fsync: false, log: () => {} })
+  const database = openDatabase(pg.url, poolSize)
+  const stop = async () => {
+    await database.close()
+    await pg.stop()
+  }
+  try {
+    await runMigrations(database)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { database, stop }
 }

@@ -4,11 +4,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { serve } from '@hono/node-server'
 import { apiPath, paths } from '../contract/paths.ts'
 import { createApp } from '../server/app.ts'
-import { startEmbeddedPostgres } from '../server/db/embedded.ts'
-import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { createLogger } from '../server/logger.ts'
 import { createMailer } from '../server/mail/index.ts'
-import { round, seedAccount, tempDataDir } from './support.ts'
+import { benchDatabase, round, seedAccount, tempDataDir } from './support.ts'
 
 /**
  * 20 concurrent uploads of 5 MB each through the real HTTP server (streamed multipart, temp file,
@@ -18,12 +16,10 @@ import { round, seedAccount, tempDataDir } from './support.ts'
 const UPLOADS = 20
 const SIZE = 5 * 1024 * 1024
 const dataDir = tempDataDir()
-const pg = await startEmbeddedPostgres({ dataDir, fsync: false, log: () => {} })
-const database = openDatabase(pg.url, 10)
+const { database, stop } = await benchDatabase(dataDir, 10)
 const logger = createLogger('silent')
 const mailer = createMailer({ transport: 'log', from: 'Quire <bench@localhost>', logger })
 try {
-  await runMigrations(database)
   const { pool } = database
   const password = 'Bench-password-for-uploads-42'
   await seedAccount(pool, {
@@ -90,7 +86,6 @@ try {
   )
 } finally {
   await mailer.close()
-  await database.close()
-  await pg.stop()
+  await stop()
   rmSync(dataDir, { recursive: true, force: true })
 }
