@@ -166,21 +166,35 @@ export const median = (values: number[]) => {
 }
 
 /**
- * A test app whose mail goes to a real SMTP capture, started before the file's tests and closed
- * after them; `use` receives both once they are up.
+ * An app with its own SMTP capture for one describe block: started before its tests, closed after.
+ * The two handles forward to the app and the capture once they exist (a test that runs earlier
+ * fails with a clear error).
  */
-export function withMailApp(
-  options: Omit<Parameters<typeof createTestApp>[0] & object, 'smtp'>,
-  use: (app: { ctx: TestApp; smtp: MailCapture }) => void,
-) {
+export function withMailApp(options: Omit<Parameters<typeof createTestApp>[0] & object, 'smtp'>) {
   let app: { ctx: TestApp; smtp: MailCapture } | undefined
   beforeAll(async () => {
     const smtp = await startSmtpCapture()
     app = { smtp, ctx: await createTestApp({ ...options, smtp }) }
-    use(app)
   })
   afterAll(async () => {
     await app?.ctx.close()
     await app?.smtp.close()
   })
+  const late = <T extends object>(pick: (started: { ctx: TestApp; smtp: MailCapture }) => T) =>
+    new Proxy({} as T, {
+      get(_, key) {
+        if (!app) throw new Error('the mail app is used before its beforeAll has run')
+        const target = pick(app)
+        const value = Reflect.get(target, key)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+  return { ctx: late((started) => started.ctx), smtp: late((started) => started.smtp) }
 }
+
+/** The answer to a one-time link that is wrong, used or expired, with the spec's text. */
+export const invalidTokenError = (text: string) => ({
+  error: text,
+  msg: text,
+  code: 'invalid_token',
+})

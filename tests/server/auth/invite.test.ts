@@ -4,34 +4,24 @@ import { inviteUserResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS, userLimitText } from '../../../contract/auth-texts.ts'
 import { paths } from '../../../contract/paths.ts'
 import { auditEvents, licenses, linkTokens, users } from '../../../server/db/schema.ts'
-import type { MailCapture } from '../../support/smtp.ts'
 import { TEST_PUBLIC_URL } from '../support.ts'
 import {
   DAY,
   insertUser,
+  invalidTokenError,
   login,
   manualClock,
   post,
   signIn,
-  type TestApp,
   tokenOf,
   withMailApp,
 } from './helpers.ts'
 
-const INVALID = {
-  error: AUTH_TEXTS.invalidOrExpiredToken,
-  msg: AUTH_TEXTS.invalidOrExpiredToken,
-  code: 'invalid_token',
-}
+const INVALID = invalidTokenError(AUTH_TEXTS.invalidOrExpiredToken)
 
 describe('invites and set-password', () => {
   const clock = manualClock()
-  let ctx: TestApp
-  let smtp: MailCapture
-  withMailApp({ now: clock.now }, (app) => {
-    ctx = app.ctx
-    smtp = app.smtp
-  })
+  const { ctx, smtp } = withMailApp({ now: clock.now })
 
   let counter = 0
   const inviteeAddress = () => {

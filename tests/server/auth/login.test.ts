@@ -5,7 +5,6 @@ import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { paths } from '../../../contract/paths.ts'
 import { users } from '../../../server/db/schema.ts'
 import { DEFAULT_AUTH_LIMITS } from '../../../server/modules/auth/service.ts'
-import type { MailCapture } from '../../support/smtp.ts'
 import { createTestApp } from '../support.ts'
 import {
   get,
@@ -22,12 +21,7 @@ import {
 } from './helpers.ts'
 
 describe('POST admin/login/', () => {
-  let ctx: TestApp
-  let smtp: MailCapture
-  withMailApp({}, (app) => {
-    ctx = app.ctx
-    smtp = app.smtp
-  })
+  const { ctx, smtp } = withMailApp({})
 
   it('signs a confirmed user in with access, refresh and requires_password_change', async () => {
     const { account } = await registerAndConfirm(ctx, smtp)

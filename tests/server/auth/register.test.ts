@@ -5,7 +5,6 @@ import { confirmEmailResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { licenses, linkTokens, organizations, users } from '../../../server/db/schema.ts'
-import type { MailCapture } from '../../support/smtp.ts'
 import { TEST_PUBLIC_URL } from '../support.ts'
 import {
   DAY,
@@ -15,7 +14,6 @@ import {
   newAccount,
   post,
   registerBody,
-  type TestApp,
   tokenOf,
   withMailApp,
 } from './helpers.ts'
@@ -23,12 +21,7 @@ import {
 const SUCCESS = { status: 'success', msg: AUTH_TEXTS.registrationSent }
 
 describe('POST admin/register/ and admin/confirm_email/', () => {
-  let ctx: TestApp
-  let smtp: MailCapture
-  withMailApp({}, (app) => {
-    ctx = app.ctx
-    smtp = app.smtp
-  })
+  const { ctx, smtp } = withMailApp({})
 
   async function registerAndMail(account = newAccount()) {
     const res = await post(ctx, paths.auth.register, registerBody(account))
@@ -319,12 +312,7 @@ describe('POST admin/register/ and admin/confirm_email/', () => {
 
 describe('LT2: confirmation links expire after 24 hours (injected clock)', () => {
   const clock = manualClock()
-  let ctx: TestApp
-  let smtp: MailCapture
-  withMailApp({ now: clock.now }, (app) => {
-    ctx = app.ctx
-    smtp = app.smtp
-  })
+  const { ctx, smtp } = withMailApp({ now: clock.now })
 
   async function freshLink() {
     const account = newAccount()

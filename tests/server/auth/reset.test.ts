@@ -4,37 +4,27 @@ import { validateResetTokenResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { linkTokens, users } from '../../../server/db/schema.ts'
-import type { MailCapture } from '../../support/smtp.ts'
 import { TEST_PUBLIC_URL } from '../support.ts'
 import {
   get,
   HOUR,
   insertUser,
+  invalidTokenError,
   login,
   manualClock,
   post,
   signIn,
-  type TestApp,
   tokenOf,
   withMailApp,
 } from './helpers.ts'
 
 const RESET_SENT = { status: 'success', detail: AUTH_TEXTS.resetSent }
 const INVALID = { token_valid: false, user_email: null, expired: false }
-const INVALID_LINK = {
-  error: AUTH_TEXTS.invalidOrExpiredResetLink,
-  msg: AUTH_TEXTS.invalidOrExpiredResetLink,
-  code: 'invalid_token',
-}
+const INVALID_LINK = invalidTokenError(AUTH_TEXTS.invalidOrExpiredResetLink)
 
 describe('password reset', () => {
   const clock = manualClock()
-  let ctx: TestApp
-  let smtp: MailCapture
-  withMailApp({ now: clock.now }, (app) => {
-    ctx = app.ctx
-    smtp = app.smtp
-  })
+  const { ctx, smtp } = withMailApp({ now: clock.now })
 
   /** Asks for a reset of a fresh user and returns the n-th mailed link. */
   async function requestReset(email: string, nth = 1) {
