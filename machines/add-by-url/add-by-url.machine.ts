@@ -2,6 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import { safeParse } from 'zod/v4/core'
 import { errorMessage } from '../../contract/errors.ts'
 import { type RepositoryFile, urlUploadRequestSchema } from '../../contract/knowledge.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * 'Add by URL': the user gives a web page or document address (and tags); Quire queues it and the
@@ -29,9 +30,7 @@ export interface AddUrlInput {
   tags: string[]
 }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`addByUrlMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('addByUrlMachine')
 
 export const splitTags = (text: string) =>
   text

@@ -5,6 +5,7 @@ import {
   QUESTIONNAIRE_TEXTS,
   type QuestionRow,
 } from '../../contract/questionnaires.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * The life of one answer on the review page: viewing it, editing a draft, saving, approving or
@@ -60,9 +61,7 @@ export interface AnswerIdInput {
   fileIds?: number[]
 }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`answerMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('answerMachine')
 
 const draftOf = (row: QuestionRow): Draft => ({
   text: row.answer.text,

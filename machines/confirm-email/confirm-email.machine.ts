@@ -1,12 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { CONFIRM_EMAIL_FAILED_REDIRECT_MS } from '../constants.ts'
 import type { ConfirmEmailRequest, ConfirmEmailSchema } from './confirm-email.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`confirmEmailMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('confirmEmailMachine')
 
 /**
  * Automatic email confirmation from the activation link (spec sections 2 and 8, 'Confirm

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, raise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { FileKind, FileStatus, RepositoryFile } from '../../contract/knowledge.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_STATUS_POLL_MS, LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
 /**
@@ -60,9 +61,7 @@ export interface ListOutput {
   results: RepositoryFile[]
 }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`fileListMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('fileListMachine')
 
 const errorOf = (error: unknown) => errorMessage(error, 'Something went wrong. Please try again.')
 

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { FileStats } from '../../contract/knowledge.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * The repository's usage line (how many files of how many allowed, and their bytes): loaded when
@@ -12,9 +13,7 @@ export const fileStatsMachine = setup({
     events: {} as { type: 'refresh' },
   },
   actors: {
-    loadStats: fromPromise<FileStats, void>(() => {
-      throw new Error('fileStatsMachine: the loadStats actor must be provided')
-    }),
+    loadStats: fromPromise<FileStats, void>(mustBeProvidedIn('fileStatsMachine')('loadStats')),
   },
 }).createMachine({
   id: 'fileStats',

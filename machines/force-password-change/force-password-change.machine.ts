@@ -7,15 +7,14 @@ import {
   newPasswordEditing,
   newPasswordIsAcceptable,
 } from '../account.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import type {
   ChangePasswordForcedInput,
   ForcePasswordChangeSchema,
   RequestFailure,
 } from './force-password-change.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`forcePasswordChangeMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('forcePasswordChangeMachine')
 
 /**
  * The password change required after a sign-in flagged `requires_password_change` (spec sections

@@ -1,15 +1,14 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS, loginEmailError } from '../../contract/auth-texts.ts'
 import { failureOf } from '../account.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import type {
   ForgotPasswordSchema,
   RequestFailure,
   RequestPasswordResetInput,
 } from './forgot-password.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`forgotPasswordMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('forgotPasswordMachine')
 
 /** Spec section 8, 'Forgot password'. Status 0: the server was never reached. */
 const failureText = (failure: RequestFailure) =>

@@ -7,6 +7,7 @@ import {
   type QaItem,
   qaItemCreateSchema,
 } from '../../contract/knowledge.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * The knowledge-base item editor: add or edit a Q&A item (question, answer, dropdown value, tags,
@@ -76,9 +77,7 @@ const EMPTY: ItemValues = {
   source: '',
 }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`itemEditorMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('itemEditorMachine')
 
 const tagsOf = (text: string) =>
   text

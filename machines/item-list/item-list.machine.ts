@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
 /**
@@ -28,9 +29,7 @@ export type ItemListEvents =
   | { type: 'page.change'; page: number }
   | { type: 'refresh' }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`itemListMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('itemListMachine')
 
 const errorOf = (error: unknown) => errorMessage(error, 'The list could not be loaded.')
 

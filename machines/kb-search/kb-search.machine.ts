@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { SearchResult } from '../../contract/knowledge.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { KB_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
 /**
@@ -16,9 +17,7 @@ export interface KbSearchContext {
 
 export type KbSearchEvents = { type: 'query.change'; q: string } | { type: 'clear' }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`kbSearchMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('kbSearchMachine')
 
 const errorOf = (error: unknown) => errorMessage(error, 'Search failed. Please try again.')
 

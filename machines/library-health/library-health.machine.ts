@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { LibraryHealth } from '../../contract/questionnaires.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * Library upkeep on the Knowledge Base page: Q&A items that ask the same question, as duplicates
@@ -11,9 +12,9 @@ export const libraryHealthMachine = setup({
     events: {} as { type: 'refresh' } | { type: 'retry' },
   },
   actors: {
-    loadHealth: fromPromise<LibraryHealth, void>(() => {
-      throw new Error('libraryHealthMachine: the loadHealth actor must be provided')
-    }),
+    loadHealth: fromPromise<LibraryHealth, void>(
+      mustBeProvidedIn('libraryHealthMachine')('loadHealth'),
+    ),
   },
 }).createMachine({
   id: 'libraryHealth',

@@ -7,6 +7,7 @@ import {
   SSO_MESSAGES,
 } from '../../contract/auth-texts.ts'
 import { errorText } from '../../contract/errors.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import {
   GOOGLE_AUTO_REDIRECT_MS,
   LOGIN_EVENT_PAUSE_MS,
@@ -25,9 +26,7 @@ import type {
   StoredLogin,
 } from './login.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`loginMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('loginMachine')
 
 const asFailure = (error: unknown): RequestFailure =>
   typeof error === 'object' && error !== null ? (error as RequestFailure) : {}

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { ImportPreview, ImportResult } from '../../contract/knowledge.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * Importing Q&A from a completed questionnaire (CSV or XLSX): pick the file, see its sheets with
@@ -55,9 +56,7 @@ export interface ImportInput {
   }
 }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`qaImportMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('qaImportMachine')
 
 const EMPTY_CHOICE: ImportChoice = {
   sheet: '',

@@ -1,5 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { CheckFilledFile, ExportFormat, FilledFile } from '../../contract/questionnaires.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * Exports of a questionnaire: it checks whether the latest filled file is still current, writes a
@@ -29,9 +30,7 @@ export type ExportEmitted =
   | { type: 'exported'; file: FilledFile }
   | { type: 'failed'; message: string }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`questionnaireExportMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('questionnaireExportMachine')
 const messageOf = (error: unknown) =>
   error instanceof Error && error.message ? error.message : 'The export failed'
 

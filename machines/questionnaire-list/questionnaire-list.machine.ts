@@ -1,6 +1,7 @@
 import { assign, emit, fromCallback, fromPromise, raise, setup } from 'xstate'
 import { fillText, KNOWLEDGE_TEXTS } from '../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type Questionnaire } from '../../contract/questionnaires.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_STATUS_POLL_MS } from '../constants.ts'
 
 /**
@@ -60,9 +61,7 @@ export interface UploadInput {
   source: UploadSource
 }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`questionnaireListMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('questionnaireListMachine')
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback
 

@@ -9,6 +9,7 @@ import type {
   Tab,
   TabMapping,
 } from '../../contract/questionnaires.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { QUESTIONNAIRE_PROGRESS_POLL_MS } from '../constants.ts'
 
 /**
@@ -98,9 +99,7 @@ export type WorkspaceEmitted =
   | { type: 'operation.done'; summary: string }
   | { type: 'operation.notice'; message: string }
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`questionnaireWorkspaceMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('questionnaireWorkspaceMachine')
 
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS, newPasswordError, registrationEmailError } from '../../contract/auth-texts.ts'
 import { failureOf } from '../account.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import type {
   RegisterContext,
   RegisterField,
@@ -9,9 +10,7 @@ import type {
   RequestFailure,
 } from './register.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`registerMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('registerMachine')
 
 /** Required fields other than the email, whose own check (spec section 5) covers a blank one. */
 const OTHER_REQUIRED: readonly RegisterField[] = [

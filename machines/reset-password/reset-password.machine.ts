@@ -8,6 +8,7 @@ import {
   newPasswordEditing,
   newPasswordIsAcceptable,
 } from '../account.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { PASSWORD_SAVED_REDIRECT_MS, RESET_LINK_REJECTED_REDIRECT_MS } from '../constants.ts'
 import type {
   ConfirmPasswordResetInput,
@@ -18,9 +19,7 @@ import type {
   ValidateResetTokenResponse,
 } from './reset-password.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`resetPasswordMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('resetPasswordMachine')
 
 /** Spec section 8, 'Reset'. Status 0: the server was never reached. */
 const resetFailureText = (failure: RequestFailure) =>

@@ -1,5 +1,6 @@
 import { assign, type EventObject, emit, fromCallback, fromPromise, sendTo, setup } from 'xstate'
 import type { AccessClaims, ProfileResponse } from '../../contract/auth.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import {
   REFRESH_SCHEDULE_THRESHOLD_S,
   refreshDelayMs,
@@ -13,9 +14,7 @@ import type {
   StoredSession,
 } from './session.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`sessionMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('sessionMachine')
 
 /** Seconds left on the access token at `nowMs`. */
 const remainingSeconds = (context: SessionContext, nowMs: number): number =>

@@ -8,12 +8,11 @@ import {
   newPasswordEditing,
   newPasswordIsAcceptable,
 } from '../account.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { PASSWORD_SAVED_REDIRECT_MS } from '../constants.ts'
 import type { RequestFailure, SetPasswordRequest, SetPasswordSchema } from './set-password.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`setPasswordMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('setPasswordMachine')
 
 /** A 400 that names a password rule the server enforces is shown as it is; the rest generically. */
 const setFailureText = (failure: RequestFailure) =>

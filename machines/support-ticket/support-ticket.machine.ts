@@ -9,6 +9,7 @@ import {
   TICKET_TYPES,
   type TicketType,
 } from '../../contract/support.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { TICKET_PRIORITY_DEFAULT } from '../constants.ts'
 import type {
   LoadDraftOutput,
@@ -19,9 +20,7 @@ import type {
   TicketDraft,
 } from './support-ticket.types.ts'
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`supportTicketMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('supportTicketMachine')
 
 /** The spec names no text for too many files; ours, until the contract carries one. */
 export const ATTACHMENT_COUNT_TEXT = `You can attach up to ${ATTACHMENT_MAX_COUNT} files`

@@ -7,6 +7,7 @@ import {
   KNOWLEDGE_TEXTS,
   type RepositoryFile,
 } from '../../contract/knowledge.ts'
+import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_STATUS_POLL_MS, MAX_PARALLEL_UPLOADS } from '../constants.ts'
 
 /**
@@ -63,9 +64,7 @@ export interface PollInput {
 }
 export type PollOutput = Pick<RepositoryFile, 'id' | 'status' | 'progress' | 'error'>[]
 
-const mustBeProvided = (name: string) => () => {
-  throw new Error(`uploadQueueMachine: the ${name} actor must be provided`)
-}
+const mustBeProvided = mustBeProvidedIn('uploadQueueMachine')
 
 const ACCEPTED = Object.values(FILE_EXTENSIONS).flat()
 
