@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { healthSchema } from '../../contract/health.ts'
 import { shippedMigrations } from '../../server/db/index.ts'
 import { insertUser, signIn } from './auth/helpers.ts'
-import { createTestApp } from './support.ts'
+import { createTestApp, withTestApp } from './support.ts'
 
 describe('GET /api/v1/health', () => {
-  let ctx: Awaited<ReturnType<typeof createTestApp>>
-  beforeAll(async () => {
-    ctx = await createTestApp()
-  })
-  afterAll(() => ctx.close())
+  const ctx = withTestApp()
 
   it('reports a reachable database, and versions only to a signed-in caller (issue 14)', async () => {
     const res = await ctx.app.request('/api/v1/health')

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { errorSchema } from '../../contract/errors.ts'
 import { apiPath, paths } from '../../contract/paths.ts'
 import {
@@ -11,8 +11,8 @@ import {
 import { supportTicketAttachments, supportTickets } from '../../server/db/schema.ts'
 import { TICKET_BODY_LIMIT } from '../../server/modules/support/routes.ts'
 import { streamedBody } from '../support/streams.ts'
-import { call, get, insertUser, post, signIn, type TestApp } from './auth/helpers.ts'
-import { createTestApp } from './support.ts'
+import { call, get, insertUser, post, signIn } from './auth/helpers.ts'
+import { withTestApp } from './support.ts'
 
 const PATH = paths.support.createTask
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
@@ -32,13 +32,7 @@ const ticket = (extra: Record<string, unknown> = {}) => ({
 })
 
 describe('support tickets', () => {
-  let ctx: TestApp
-  beforeAll(async () => {
-    ctx = await createTestApp()
-  })
-  afterAll(async () => {
-    await ctx.close()
-  })
+  const ctx = withTestApp()
 
   /** The tickets stored for an organisation (nothing may be stored by a refused call). */
   const ticketsOf = (orgId: number) =>

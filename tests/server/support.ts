@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { EmbeddingModel, LanguageModel } from 'ai'
+import { afterAll, beforeAll } from 'vitest'
 import { createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
 import { type Jobs, startJobs } from '../../server/jobs/index.ts'
@@ -103,4 +104,31 @@ export async function createTestApp(options: TestAppOptions = {}) {
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * A handle to an object made later (in a `beforeAll`): property reads and method calls go to it
+ * once it exists; before that they fail with a clear error.
+ */
+export function lateBound<T extends object>(current: () => T | undefined, what: string): T {
+  return new Proxy({} as T, {
+    get(_, key) {
+      const target = current()
+      if (!target) throw new Error(`${what} is used before its beforeAll has run`)
+      const value = Reflect.get(target, key)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
+/** One app for the tests of a file or describe block: started before them, closed after. */
+export function withTestApp(options: TestAppOptions = {}) {
+  let app: Awaited<ReturnType<typeof createTestApp>> | undefined
+  beforeAll(async () => {
+    app = await createTestApp(options)
+  })
+  afterAll(async () => {
+    await app?.close()
+  })
+  return lateBound(() => app, 'the test app')
 }

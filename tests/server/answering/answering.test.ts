@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
 import { calibrate, STATED } from '../../../server/answering/engine.ts'
 import { leadingChoice, terms, toVocabulary } from '../../../server/answering/text.ts'
@@ -10,19 +10,12 @@ import { createAnsweringService, LLM_REQUIRED } from '../../../server/modules/an
 import { createQuestionnaireService } from '../../../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../../../server/storage/index.ts'
 import { makePdf } from '../../fixtures/documents.ts'
-import { get, post, type TestApp } from '../auth/helpers.ts'
-import { createTestApp } from '../support.ts'
+import { get, post } from '../auth/helpers.ts'
+import { withTestApp } from '../support.ts'
 import { addQa, type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
 
 const Q = paths.questionnaires
-let ctx: TestApp
-
-beforeAll(async () => {
-  ctx = await createTestApp({ jobs: true })
-})
-afterAll(async () => {
-  await ctx.close()
-})
+const ctx = withTestApp({ jobs: true })
 
 describe('text matching', () => {
   it('folds synonyms, maps answers onto vocabularies and calibrates monotonically', () => {
@@ -50,6 +43,13 @@ const uploadContinuity = async (token: string) =>
       ],
     ]),
   )
+
+/** A library answer several tests start from. */
+const ENCRYPTED_BACKUPS = {
+  question: 'Do you encrypt backups?',
+  answer: 'Yes',
+  dropdown_value: 'Yes',
+}
 
 describe('generation with the library engine', () => {
   it('answers from the library and documents, abstains without evidence, and undoes as one operation', async () => {
@@ -142,11 +142,7 @@ describe('generation with the library engine', () => {
 
   it('never overwrites an answer a person edited, and never duplicates rows when run twice (DU2)', async () => {
     const user = await member(ctx)
-    await addQa(ctx, user.token, {
-      question: 'Do you encrypt backups?',
-      answer: 'Yes',
-      dropdown_value: 'Yes',
-    })
+    await addQa(ctx, user.token, ENCRYPTED_BACKUPS)
     const q = await questionnaire(ctx, user.token, [
       'Do you encrypt backups?',
       'Are backups encrypted?',
@@ -173,12 +169,7 @@ describe('generation with the library engine', () => {
 
   it('DU2: a generation cut off by a crash resumes from where it stopped, keeping saved answers', async () => {
     const user = await member(ctx)
-    await addQa(ctx, user.token, {
-      question: 'Do you encrypt backups?',
-      answer: 'Yes',
-      dropdown_value: 'Yes',
-    })
-    await addQa(ctx, user.token, {
+    await addQa(ctx, user.token, ENCRYPTED_BACKUPS, {
       question: 'Do you rotate encryption keys?',
       answer: 'Yes',
       dropdown_value: 'Yes',

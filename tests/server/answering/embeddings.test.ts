@@ -1,10 +1,10 @@
 import { MockEmbeddingModelV4, MockLanguageModelV4 } from 'ai/test'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
 import { fuse } from '../../../server/answering/embeddings.ts'
 import { hasPgvector } from '../../../server/modules/answering/store.ts'
-import { get, post, type TestApp } from '../auth/helpers.ts'
-import { createTestApp } from '../support.ts'
+import { get, post } from '../auth/helpers.ts'
+import { withTestApp } from '../support.ts'
 import { type Body, member, modelReply, questionnaire, settle, uploadFile } from './helpers.ts'
 
 const Q = paths.questionnaires
@@ -45,13 +45,7 @@ const model = new MockLanguageModelV4({
   },
 })
 
-let ctx: TestApp
-beforeAll(async () => {
-  ctx = await createTestApp({ jobs: true, llmModel: model, embeddingModel })
-})
-afterAll(async () => {
-  await ctx.close()
-})
+const ctx = withTestApp({ jobs: true, llmModel: model, embeddingModel })
 
 const vectorsOf = async (fileId: number) =>
   (

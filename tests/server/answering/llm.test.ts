@@ -1,9 +1,9 @@
 import { MockLanguageModelV4 } from 'ai/test'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
 import { LLM_TEXTS, sanitize } from '../../../server/answering/llm.ts'
-import { get, post, type TestApp } from '../auth/helpers.ts'
-import { createTestApp } from '../support.ts'
+import { get, post } from '../auth/helpers.ts'
+import { withTestApp } from '../support.ts'
 import { addQa, member, modelReply, questionnaire, rowsOf, settle } from './helpers.ts'
 
 const Q = paths.questionnaires
@@ -27,13 +27,7 @@ const model = new MockLanguageModelV4({
   },
 })
 
-let ctx: TestApp
-beforeAll(async () => {
-  ctx = await createTestApp({ jobs: true, llmModel: model })
-})
-afterAll(async () => {
-  await ctx.close()
-})
+const ctx = withTestApp({ jobs: true, llmModel: model })
 
 describe('the language-model engine', () => {
   it('answers from numbered evidence, maps the value onto the list and keeps only valid citations', async () => {

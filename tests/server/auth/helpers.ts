@@ -8,7 +8,7 @@ import { FREE_TIER } from '../../../server/modules/account/license.ts'
 import { type Account, newAccount } from '../../support/account.ts'
 import type { CapturedMail, MailCapture } from '../../support/smtp.ts'
 import { linkIn, startSmtpCapture } from '../../support/smtp.ts'
-import { createTestApp } from '../support.ts'
+import { createTestApp, lateBound } from '../support.ts'
 
 export { type Account, newAccount }
 
@@ -167,8 +167,7 @@ export const median = (values: number[]) => {
 
 /**
  * An app with its own SMTP capture for one describe block: started before its tests, closed after.
- * The two handles forward to the app and the capture once they exist (a test that runs earlier
- * fails with a clear error).
+ * The two handles forward to the app and the capture once they exist (`lateBound`).
  */
 export function withMailApp(options: Omit<Parameters<typeof createTestApp>[0] & object, 'smtp'>) {
   let app: { ctx: TestApp; smtp: MailCapture } | undefined
@@ -180,16 +179,10 @@ export function withMailApp(options: Omit<Parameters<typeof createTestApp>[0] & 
     await app?.ctx.close()
     await app?.smtp.close()
   })
-  const late = <T extends object>(pick: (started: { ctx: TestApp; smtp: MailCapture }) => T) =>
-    new Proxy({} as T, {
-      get(_, key) {
-        if (!app) throw new Error('the mail app is used before its beforeAll has run')
-        const target = pick(app)
-        const value = Reflect.get(target, key)
-        return typeof value === 'function' ? value.bind(target) : value
-      },
-    })
-  return { ctx: late((started) => started.ctx), smtp: late((started) => started.smtp) }
+  return {
+    ctx: lateBound(() => app?.ctx, 'the mail app'),
+    smtp: lateBound(() => app?.smtp, 'the mail capture'),
+  }
 }
 
 /** The answer to a one-time link that is wrong, used or expired, with the spec's text. */

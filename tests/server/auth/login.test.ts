@@ -5,7 +5,7 @@ import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { paths } from '../../../contract/paths.ts'
 import { users } from '../../../server/db/schema.ts'
 import { DEFAULT_AUTH_LIMITS } from '../../../server/modules/auth/service.ts'
-import { createTestApp } from '../support.ts'
+import { createTestApp, withTestApp } from '../support.ts'
 import {
   get,
   insertUser,
@@ -268,11 +268,7 @@ describe('POST admin/login/', () => {
 })
 
 describe('per-address limit on sign-in, registration and reset requests', () => {
-  let ctx: TestApp
-  beforeAll(async () => {
-    ctx = await createTestApp({ authLimits: { perAddress: { limit: 3, windowMs: 60_000 } } })
-  })
-  afterAll(() => ctx.close())
+  const ctx = withTestApp({ authLimits: { perAddress: { limit: 3, windowMs: 60_000 } } })
 
   it('answers 429 with Retry-After once an address passes its limit', async () => {
     const statuses: number[] = []

@@ -1,24 +1,20 @@
 import { eq } from 'drizzle-orm'
 import { decodeJwt, exportSPKI, generateKeyPair, SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { licenseSchema, profileResponseSchema, tokenPairSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { hashToken } from '../../../server/auth/tokens.ts'
 import { refreshTokens, sessions, users } from '../../../server/db/schema.ts'
 import { MAX_LIVE_SESSIONS } from '../../../server/modules/auth/service.ts'
-import { createTestApp, TEST_JWT_SECRET } from '../support.ts'
-import { call, DAY, get, insertUser, manualClock, post, signIn, type TestApp } from './helpers.ts'
+import { TEST_JWT_SECRET, withTestApp } from '../support.ts'
+import { call, DAY, get, insertUser, manualClock, post, signIn } from './helpers.ts'
 
 const KEY = new TextEncoder().encode(TEST_JWT_SECRET)
 const UNAUTHENTICATED = { error: AUTH_TEXTS.authenticationRequired, code: 'unauthorized' }
 
 describe('access tokens, refresh rotation, sessions', () => {
-  let ctx: TestApp
-  beforeAll(async () => {
-    ctx = await createTestApp()
-  })
-  afterAll(() => ctx.close())
+  const ctx = withTestApp()
 
   /** A token built like the server's, with any claim or header overridden. */
   async function forge(
@@ -400,11 +396,7 @@ describe('access tokens, refresh rotation, sessions', () => {
 
 describe('AS5: refresh families have an absolute lifetime of 14 days (injected clock)', () => {
   const clock = manualClock()
-  let ctx: TestApp
-  beforeAll(async () => {
-    ctx = await createTestApp({ now: clock.now })
-  })
-  afterAll(() => ctx.close())
+  const ctx = withTestApp({ now: clock.now })
 
   it('AS5: rotating keeps working inside 14 days, and nothing works after them', async () => {
     const { email, password } = await insertUser(ctx.database)

@@ -7,7 +7,7 @@ import { createTokenService, hashToken, randomToken } from '../../../server/auth
 import { createLogger } from '../../../server/logger.ts'
 import { createAuthService, DEFAULT_AUTH_LIMITS } from '../../../server/modules/auth/service.ts'
 import { startSmtpCapture } from '../../support/smtp.ts'
-import { createTestApp, TEST_JWT_SECRET, TEST_PUBLIC_URL } from '../support.ts'
+import { createTestApp, TEST_JWT_SECRET, TEST_PUBLIC_URL, withTestApp } from '../support.ts'
 import {
   insertUser,
   MINUTE,
@@ -137,11 +137,7 @@ describe('tokens at rest and in logs', () => {
 
 describe('LT2: magic links last 15 minutes (injected clock)', () => {
   const clock = manualClock()
-  let ctx: TestApp
-  beforeAll(async () => {
-    ctx = await createTestApp({ now: clock.now })
-  })
-  afterAll(() => ctx.close())
+  const ctx = withTestApp({ now: clock.now })
 
   it('LT2: a magic link is consumed once before 15 min and refused after', async () => {
     const auth = createAuthService({

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { makeCsv, makeXlsx } from '../../fixtures/documents.ts'
-import { call, get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
-import { createTestApp } from '../support.ts'
+import { call, get, insertUser, post, signIn } from '../auth/helpers.ts'
+import { withTestApp } from '../support.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
 type Body = any
 
-let ctx: TestApp
-beforeAll(async () => {
-  ctx = await createTestApp()
-})
-afterAll(async () => {
-  await ctx.close()
-})
+const ctx = withTestApp()
 
 async function member(role: 'admin' | 'member' = 'member') {
   const fixture = await insertUser(ctx.database, { role })

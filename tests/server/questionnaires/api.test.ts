@@ -1,27 +1,20 @@
 import { unzipSync } from 'fflate'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { readWorkbook } from '../../../server/ingest/xlsx.ts'
 import { readDocx } from '../../../server/workbooks/docx.ts'
-import { FOUR_COLUMNS } from '../../fixtures/answer-rows.ts'
+import { FOUR_COLUMNS, SECTIONED_COLUMNS } from '../../fixtures/answer-rows.ts'
 import { makeDocx, makePdf } from '../../fixtures/documents.ts'
 import { makeQuestionnaireXlsx } from '../../fixtures/questionnaires.ts'
 import { deflatedZeros, makeDisagreeingZip, makeZip } from '../../fixtures/zip.ts'
-import { call, get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
-import { createTestApp } from '../support.ts'
+import { call, get, insertUser, post, signIn } from '../auth/helpers.ts'
+import { withTestApp } from '../support.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
 type Body = any
 const Q = paths.questionnaires
 
-let ctx: TestApp
-
-beforeAll(async () => {
-  ctx = await createTestApp({ jobs: true })
-})
-afterAll(async () => {
-  await ctx.close()
-})
+const ctx = withTestApp({ jobs: true })
 
 async function member(orgId?: number) {
   const fixture = await insertUser(ctx.database, { role: 'member', orgId })
@@ -383,14 +376,7 @@ describe('mapping and re-analysis', () => {
         mappings: [
           {
             tab: 'nope',
-            mapping: {
-              header_row: 1,
-              id_column: null,
-              question_column: 1,
-              answer_column: 2,
-              comment_column: null,
-              section_column: 0,
-            },
+            mapping: SECTIONED_COLUMNS,
           },
         ],
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { analyseSheets } from '../../../server/workbooks/analyse.ts'
-import { FOUR_COLUMNS } from '../../fixtures/answer-rows.ts'
+import { FOUR_COLUMNS, SECTIONED_COLUMNS } from '../../fixtures/answer-rows.ts'
 
 describe('analysis of tabs without question IDs', () => {
   it('reads a header row, numbered section headings and keeps short field questions', () => {
@@ -36,14 +36,7 @@ describe('analysis of tabs without question IDs', () => {
     expect(unsure?.questions).toEqual([])
     expect(unsure?.mappingState).toBe('unsure')
     const [mapped] = analyseSheets([{ name: 'Statements', rows }], {
-      Statements: {
-        header_row: 1,
-        id_column: null,
-        question_column: 1,
-        answer_column: 2,
-        comment_column: null,
-        section_column: 0,
-      },
+      Statements: SECTIONED_COLUMNS,
     })
     expect(mapped?.mappingState).toBe('confirmed')
     expect(mapped?.questions.map((q) => [q.text, q.section])).toEqual([
