@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import type { FileKind, FileStatus, PassageLocation } from '../../../contract/knowledge.ts'
+import { authored, orgRef, userRef } from './accounts.ts'
+import {
+  at,
+  identity,
+  parentRef,
+  searchIndexes,
+  tagList,
+  timestamps,
+  tsvector,
+  weightedTsv,
+} from './columns.ts'
+
+/** The repository's files and passages, and the library's Q&A and data items. */
+
+/**
+ * Repository files (spec section 7 'Repository'). The blob lives under DATA_DIR/files by its
+ * generated storage key, never by the uploaded name (UP8). The row is inserted only once the blob
+ * is complete on disk (DU1).
+ */
+export const repositoryFiles = pgTable(
+  'repository_files',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    name: text('name').notNull(),
+    kind: text('kind').$type<FileKind>().notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    sha256: text('sha256'),
+    /** Null until a document added by URL has been fetched. */
+    storageKey: uuid('storage_key'),
+    tags: tagList(),
+    status: text('status').$type<FileStatus>().notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    error: text('error'),
+    sourceUrl: text('source_url'),
+    pages: integer('pages'),
+    passageCount: integer('passage_count').notNull().default(0),
+    createdBy: userRef('created_by'),
+    processingStartedAt: at('processing_started_at'),
+    processedAt: at('processed_at'),
+    ...timestamps,
+  },
+  (table) => [
+    index('repository_files_org_created_idx').on(table.orgId, table.createdAt),
+    index('repository_files_org_status_idx').on(table.orgId, table.status),
+    index('repository_files_tags_idx').using('gin', table.tags),
+    check(
+      'repository_files_status_check',
+      sql`${table.status} in ('queued', 'processing', 'ready', 'failed')`,
+    ),
+  ],
+)
+
+/** The searchable passages of a file, each with where it came from. */
+export const filePassages = pgTable(
+  'file_passages',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    fileId: parentRef('file_id', () => repositoryFiles.id),
+    ordinal: integer('ordinal').notNull(),
+    text: text('text').notNull(),
+    location: jsonb('location').$type<PassageLocation>().notNull().default({}),
+    heading: text('heading'),
+    qaQuestion: text('qa_question'),
+    qaAnswer: text('qa_answer'),
+    tsv: tsvector('tsv').generatedAlwaysAs(
+      sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`,
+    ),
+    /** Unit-length vector from EMBEDDING_MODEL (see server/answering/embeddings.ts), or null. */
+    embedding: real('embedding').array(),
+    embeddingModel: text('embedding_model'),
+  },
+  (table) => [
+    index('file_passages_file_idx').on(table.fileId, table.ordinal),
+    index('file_passages_org_idx').on(table.orgId),
+    index('file_passages_tsv_idx').using('gin', table.tsv),
+  ],
+)
+
+/** Library Q&A items: approved answers to reuse. */
+export const kbQaItems = pgTable(
+  'kb_qa_items',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    question: text('question').notNull(),
+    answer: text('answer').notNull(),
+    dropdownValue: text('dropdown_value'),
+    tags: tagList(),
+    source: text('source'),
+    sourceFileId: bigint('source_file_id', { mode: 'number' }).references(
+      () => repositoryFiles.id,
+      { onDelete: 'set null' },
+    ),
+    /** lower-case, single-spaced question: imports update instead of duplicating. */
+    questionKey: text('question_key').notNull(),
+    ...authored(),
+    tsv: weightedTsv('question', 'answer'),
+    ...timestamps,
+  },
+  (table) => [
+    index('kb_qa_items_org_updated_idx').on(table.orgId, table.updatedAt),
+    index('kb_qa_items_org_key_idx').on(table.orgId, table.questionKey),
+    ...searchIndexes('kb_qa_items', table, table.question),
+  ],
+)
+
+/** Data items: titled facts (company name, regions, retention periods). */
+export const kbDataItems = pgTable(
+  'kb_data_items',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    title: text('title').notNull(),
+    value: text('value').notNull(),
+    tags: tagList(),
+    source: text('source'),
+    ...authored(),
+    tsv: weightedTsv('title', 'value'),
+    ...timestamps,
+  },
+  (table) => [
+    index('kb_data_items_org_updated_idx').on(table.orgId, table.updatedAt),
+    ...searchIndexes('kb_data_items', table, table.title),
+  ],
+)

@@ -1,0 +1,179 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import type {
+  AnswerStatus,
+  Citation,
+  ExportFormat,
+  MappingState,
+  OperationKind,
+  QuestionnaireKind,
+  QuestionnaireStatus,
+  TabMapping,
+} from '../../../contract/questionnaires.ts'
+import { orgRef, userRef } from './accounts.ts'
+import { at, identity, parentRef, stamp, timestamps } from './columns.ts'
+
+/** Questionnaires: their tabs, questions, answers, history and filled files. */
+
+/**
+ * The owning organisation without a foreign key, for rows that hang from a questionnaire (which
+ * carries the organisation's key) and go with it.
+ */
+export const ofQuestionnaire = () => ({
+  orgId: bigint('org_id', { mode: 'number' }).notNull(),
+  questionnaireId: parentRef('questionnaire_id', () => questionnaires.id),
+})
+
+/** A questionnaire: the customer's file and the state of its analysis or generation job. */
+export const questionnaires = pgTable(
+  'questionnaires',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    name: text('name').notNull(),
+    kind: text('kind').$type<QuestionnaireKind>().notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    sha256: text('sha256'),
+    storageKey: uuid('storage_key').notNull(),
+    status: text('status').$type<QuestionnaireStatus>().notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    progressLabel: text('progress_label'),
+    error: text('error'),
+    /** Mappings the user confirmed, by tab name; analysis uses them instead of detection. */
+    mappings: jsonb('mappings').$type<Record<string, TabMapping>>().notNull().default({}),
+    /** Bumped by every change to the answers. */
+    revision: integer('revision').notNull().default(0),
+    createdBy: userRef('created_by'),
+    processingStartedAt: at('processing_started_at'),
+    analyzedAt: at('analyzed_at'),
+    ...timestamps,
+  },
+  (table) => [
+    index('questionnaires_org_created_idx').on(table.orgId, table.createdAt),
+    check(
+      'questionnaires_status_check',
+      sql`${table.status} in ('queued', 'analyzing', 'ready', 'generating', 'failed')`,
+    ),
+  ],
+)
+
+/** A tab of a questionnaire (a visible sheet, or the one table of a CSV, DOCX or PDF). */
+export const questionnaireTabs = pgTable(
+  'questionnaire_tabs',
+  {
+    id: identity(),
+    ...ofQuestionnaire(),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    mapping: jsonb('mapping').$type<TabMapping | null>(),
+    mappingState: text('mapping_state').$type<MappingState>().notNull().default('detected'),
+    headers: jsonb('headers').$type<string[]>().notNull().default([]),
+    preview: jsonb('preview').$type<string[][]>().notNull().default([]),
+  },
+  (table) => [
+    uniqueIndex('questionnaire_tabs_position_idx').on(table.questionnaireId, table.position),
+  ],
+)
+
+/** A question found by analysis, with where its answer goes in the original file. */
+export const questionnaireQuestions = pgTable(
+  'questionnaire_questions',
+  {
+    id: identity(),
+    ...ofQuestionnaire(),
+    tabId: parentRef('tab_id', () => questionnaireTabs.id),
+    position: integer('position').notNull(),
+    ref: text('ref'),
+    text: text('text').notNull(),
+    section: text('section'),
+    /** Where answers, dropdown values and comments are written (see server/workbooks). */
+    target: jsonb('target').$type<Record<string, unknown> | null>(),
+    vocabulary: text('vocabulary').array(),
+    /** Matches a question across re-analyses so its answers are kept. */
+    matchKey: text('match_key').notNull(),
+    selectedRank: integer('selected_rank').notNull().default(0),
+    deletedAt: at('deleted_at'),
+  },
+  (table) => [
+    uniqueIndex('questionnaire_questions_position_idx').on(table.questionnaireId, table.position),
+    index('questionnaire_questions_tab_idx').on(table.tabId),
+  ],
+)
+
+/** Answers: rank 0 is the first candidate; (question, rank) is unique so jobs never duplicate (DU2). */
+export const questionnaireAnswers = pgTable(
+  'questionnaire_answers',
+  {
+    id: identity(),
+    ...ofQuestionnaire(),
+    questionId: parentRef('question_id', () => questionnaireQuestions.id),
+    rank: integer('rank').notNull().default(0),
+    text: text('text').notNull().default(''),
+    choice: text('choice'),
+    comment: text('comment').notNull().default(''),
+    status: text('status').$type<AnswerStatus>().notNull().default('pending'),
+    confidence: doublePrecision('confidence'),
+    citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
+    note: text('note'),
+    updatedBy: userRef('updated_by'),
+    updatedAt: stamp('updated_at'),
+  },
+  (table) => [
+    uniqueIndex('questionnaire_answers_question_rank_idx').on(table.questionId, table.rank),
+    index('questionnaire_answers_questionnaire_idx').on(table.questionnaireId),
+    check(
+      'questionnaire_answers_status_check',
+      sql`${table.status} in ('pending', 'generating', 'generated', 'edited', 'approved', 'no_answer', 'failed')`,
+    ),
+  ],
+)
+
+/** The history: every change with its before and after, so the latest one can be undone. */
+export const questionnaireOperations = pgTable(
+  'questionnaire_operations',
+  {
+    id: identity(),
+    ...ofQuestionnaire(),
+    kind: text('kind').$type<OperationKind>().notNull(),
+    summary: text('summary').notNull(),
+    questionCount: integer('question_count').notNull().default(0),
+    /** Of `questionCount`, how many a generation answered; kept across a resumed run. */
+    answeredCount: integer('answered_count').notNull().default(0),
+    changes: jsonb('changes').$type<unknown[]>().notNull().default([]),
+    createdBy: userRef('created_by'),
+    createdAt: stamp('created_at'),
+    undoneAt: at('undone_at'),
+  },
+  (table) => [index('questionnaire_operations_idx').on(table.questionnaireId, table.id)],
+)
+
+/** Filled files handed back, kept as versions. */
+export const filledFiles = pgTable(
+  'filled_files',
+  {
+    id: identity(),
+    ...ofQuestionnaire(),
+    name: text('name').notNull(),
+    format: text('format').$type<ExportFormat>().notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    storageKey: uuid('storage_key').notNull(),
+    revision: integer('revision').notNull(),
+    answersWritten: integer('answers_written').notNull().default(0),
+    createdBy: userRef('created_by'),
+    createdAt: stamp('created_at'),
+  },
+  (table) => [index('filled_files_questionnaire_idx').on(table.questionnaireId, table.id)],
+)
