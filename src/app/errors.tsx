@@ -1,5 +1,6 @@
 import { AlertTriangle, RotateCw } from 'lucide-react'
 import { css } from 'styled-system/css'
+import { flex, vstack } from 'styled-system/patterns'
 import { Button } from '../components/ui/button.tsx'
 
 /**
@@ -8,20 +9,13 @@ import { Button } from '../components/ui/button.tsx'
  */
 
 const screen = css({
-  minH: '100dvh',
   display: 'grid',
   placeItems: 'center',
+  minH: '100dvh',
   p: '6',
   bg: 'bg.canvas',
 })
-const panel = css({
-  display: 'flex',
-  flexDirection: 'column',
-  alignItems: 'center',
-  textAlign: 'center',
-  gap: '3',
-  maxW: 'md',
-})
+const panel = vstack({ gap: '3', textAlign: 'center', maxW: 'md' })
 const icon = css({
   display: 'grid',
   placeItems: 'center',
@@ -33,13 +27,7 @@ const icon = css({
 })
 const title = css({ textStyle: 'xl', fontWeight: 'semibold', color: 'fg.default' })
 const detail = css({ textStyle: 'sm', color: 'fg.muted' })
-const actions = css({
-  display: 'flex',
-  gap: '3',
-  mt: '2',
-  flexWrap: 'wrap',
-  justifyContent: 'center',
-})
+const actions = flex({ gap: '3', mt: '2', wrap: 'wrap', justify: 'center' })
 
 const reload = () => window.location.reload()
 
@@ -68,12 +56,7 @@ export function GenericErrorScreen(props: { onRetry?: () => void }) {
   )
 }
 
-const pagePanel = css({
-  display: 'grid',
-  placeItems: 'center',
-  minH: '60vh',
-  p: '6',
-})
+const pagePanel = css({ display: 'grid', placeItems: 'center', minH: '60vh', p: '6' })
 
 export function PageErrorFallback() {
   return (

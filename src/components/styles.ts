@@ -1,4 +1,5 @@
 import { css, cva } from 'styled-system/css'
+import { flex, grid, stack, wrap } from 'styled-system/patterns'
 
 /** Styles the shared components and the pages around them use: one place for each block. */
 export const alert = css({
@@ -37,20 +38,23 @@ export const dialogBox = cva({
   },
   defaultVariants: { size: 'md', pad: 'fit' },
 })
-export const dialogActions = css({
-  display: 'flex',
-  justifyContent: 'flex-end',
-  gap: '3',
-  flexWrap: 'wrap',
-})
+export const dialogActions = flex({ justify: 'flex-end', gap: '3', wrap: 'wrap' })
 /** A form's fields, one under another. */
-export const formStack = css({ display: 'flex', flexDirection: 'column', gap: '4' })
+export const formStack = stack({ gap: '4' })
 /** Two fields side by side from sm up. */
-export const grid2 = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' },
-  gap: '4',
+export const grid2 = grid({ gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })
+/** The keyboard focus ring of a link that is drawn as a tile or a card. */
+export const focusRing = css({
+  _focusVisible: {
+    outline: '2px solid',
+    outlineColor: 'colorPalette.default',
+    outlineOffset: '2px',
+  },
 })
+/** A line of small facts about an item (its source, place, score), wrapping when long. */
+export const metaLine = wrap({ gap: '2', align: 'center', textStyle: 'xs', color: 'fg.muted' })
+/** A row of controls (buttons, filters, a search box) that wraps on a narrow screen. */
+export const toolbar = wrap({ gap: '2', align: 'center' })
 export const fieldLabel = css({ textStyle: 'sm', fontWeight: 'medium', mb: '1', display: 'block' })
 export const selectClass = css({
   w: 'full',
@@ -94,3 +98,25 @@ export const chip = css({
 export const muted = css({ color: 'fg.muted', whiteSpace: 'nowrap' })
 export const nameText = css({ truncate: true, fontWeight: 'medium' })
 export const errorLine = css({ textStyle: 'xs', color: 'fg.error', mt: '1', maxW: '18rem' })
+
+/**
+ * A message in a tinted box. `tone`: error (the account screens' red), red, amber or info (the
+ * accent); `layout`: message (icon at the top of the text) or bar (icon, text and a button on one
+ * line, wrapping on a narrow screen).
+ */
+export const callout = cva({
+  base: { display: 'flex', p: '3', borderRadius: 'l2', textStyle: 'sm' },
+  variants: {
+    tone: {
+      error: { bg: 'red.a3', color: 'red.11' },
+      red: { bg: 'red.a3', color: 'red.text' },
+      amber: { bg: 'amber.a3', color: 'amber.text' },
+      info: { bg: 'colorPalette.a3', color: 'colorPalette.text' },
+    },
+    layout: {
+      message: { gap: '2', alignItems: 'flex-start' },
+      bar: { gap: '3', alignItems: 'center', flexWrap: 'wrap' },
+    },
+  },
+  defaultVariants: { layout: 'message' },
+})

@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { PanelLeft } from 'lucide-react'
 import { useEffect } from 'react'
 import { css, cx } from 'styled-system/css'
+import { flex } from 'styled-system/patterns'
 import { MOBILE_BREAKPOINT_PX, SIDEBAR_KEYBOARD_SHORTCUT } from '../../../machines/constants.ts'
 import {
   selectExpanded,
@@ -18,11 +19,7 @@ import { UserMenu } from './user-menu.tsx'
 
 const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`
 
-const shell = css({
-  display: 'flex',
-  minH: '100dvh',
-  bg: 'bg.canvas',
-})
+const shell = flex({ minH: '100dvh', bg: 'bg.canvas' })
 const aside = css({
   position: 'sticky',
   top: '0',
@@ -37,14 +34,13 @@ const aside = css({
   w: 'sidebar',
   '&[data-state=collapsed]': { w: 'sidebarCollapsed' },
 })
-const main = css({ flex: '1', minW: '0', display: 'flex', flexDirection: 'column' })
-const topBar = css({
+const main = flex({ direction: 'column', flex: '1', minW: '0' })
+const topBar = flex({
+  align: 'center',
+  gap: '2',
   position: 'sticky',
   top: '0',
   zIndex: 'sticky',
-  display: 'flex',
-  alignItems: 'center',
-  gap: '2',
   h: '14',
   px: { base: '3', md: '5' },
   borderBottomWidth: '1px',
@@ -69,7 +65,7 @@ const content = css({
   py: { base: '5', md: '8' },
 })
 const drawerPositioner = css({ w: 'auto', justifyContent: 'flex-start' })
-const drawerContent = css({ w: 'sidebarMobile', display: 'flex', flexDirection: 'column' })
+const drawerContent = flex({ direction: 'column', w: 'sidebarMobile' })
 
 /** The authenticated layout: sidebar, top bar with the page title and user menu, the page. */
 export function AppLayout() {

@@ -1,7 +1,9 @@
 import { Link, useRouterState } from '@tanstack/react-router'
 import { LifeBuoy, Settings } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
+import { vstack } from 'styled-system/patterns'
 import { SIDEBAR_TOOLTIP_OPEN_DELAY_MS } from '../../../machines/constants.ts'
+import { focusRing } from '../../components/styles.ts'
 import { SimpleTooltip } from '../../components/ui'
 import { LogoMark } from '../logo.tsx'
 import { NAV_ITEMS } from './nav.ts'
@@ -11,37 +13,14 @@ import { NAV_ITEMS } from './nav.ts'
  * Settings. `compact` is the collapsed icon width; the slide-over uses the same rail.
  */
 
-const rail = css({
-  display: 'flex',
-  flexDirection: 'column',
-  alignItems: 'center',
-  h: 'full',
-  py: '3',
-  gap: '1',
-})
-const logoLink = css({
-  display: 'grid',
-  placeItems: 'center',
-  mb: '3',
-  borderRadius: 'lg',
-  _focusVisible: {
-    outline: '2px solid',
-    outlineColor: 'colorPalette.default',
-    outlineOffset: '2px',
-  },
-})
-const list = css({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '1',
-  alignItems: 'center',
-  w: 'full',
-})
-const item = css({
-  display: 'flex',
-  flexDirection: 'column',
-  alignItems: 'center',
-  justifyContent: 'center',
+const rail = vstack({ gap: '1', h: 'full', py: '3' })
+const logoLink = cx(
+  css({ display: 'grid', placeItems: 'center', mb: '3', borderRadius: 'lg' }),
+  focusRing,
+)
+const list = vstack({ gap: '1', w: 'full' })
+const item = vstack({
+  justify: 'center',
   gap: '0.5',
   borderRadius: 'lg',
   color: 'fg.muted',

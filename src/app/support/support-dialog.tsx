@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react'
 import { Paperclip, X } from 'lucide-react'
 import type { ClipboardEvent } from 'react'
 import { css } from 'styled-system/css'
+import { flex, stack } from 'styled-system/patterns'
 import { input, textarea } from 'styled-system/recipes'
 import {
   ATTACHMENT_ACCEPT,
@@ -46,10 +47,9 @@ const fileInput = css({
     cursor: 'pointer',
   },
 })
-const fileList = css({ display: 'flex', flexDirection: 'column', gap: '1', mt: '1' })
-const fileRow = css({
-  display: 'flex',
-  alignItems: 'center',
+const fileList = stack({ gap: '1', mt: '1' })
+const fileRow = flex({
+  align: 'center',
   gap: '2',
   pl: '2',
   borderRadius: 'l2',
@@ -68,13 +68,7 @@ const alert = css({
   color: 'fg.error',
   textStyle: 'sm',
 })
-const actions = css({
-  display: 'flex',
-  flexWrap: 'wrap',
-  gap: '2',
-  justifyContent: 'flex-end',
-  alignItems: 'center',
-})
+const actions = flex({ wrap: 'wrap', gap: '2', justify: 'flex-end', align: 'center' })
 const clearButton = css({ mr: 'auto' })
 
 const ids = {

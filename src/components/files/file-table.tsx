@@ -1,6 +1,7 @@
 import { FileSpreadsheet, FileText, Globe } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { css, cx } from 'styled-system/css'
+import { flex, wrap } from 'styled-system/patterns'
 import {
   FILE_KIND_LABELS,
   type FileKind,
@@ -23,7 +24,7 @@ const HEADERS: Record<FileColumn, string> = {
 }
 const ORDER: FileColumn[] = ['kind', 'size', 'passages', 'tags', 'status', 'added']
 
-const wrap = css({
+const tableFrame = css({
   borderWidth: '1px',
   borderColor: 'border.subtle',
   borderRadius: 'l3',
@@ -84,14 +85,13 @@ const detailStart = css({
 })
 const detailWide = css({ order: '2', flexBasis: { base: '100%', md: 'auto' } })
 const headerDetail = css({ display: { base: 'none', md: 'table-cell' } })
-const nameCell = css({
-  display: 'flex',
-  alignItems: 'center',
+const nameCell = flex({
+  align: 'center',
   gap: '2',
   minW: { base: '0', md: '10rem' },
   maxW: { base: 'none', md: '22rem' },
 })
-const chips = css({ display: 'flex', flexWrap: 'wrap', gap: '1' })
+const chips = wrap({ gap: '1' })
 const checkbox = css({
   w: '4',
   h: '4',
@@ -173,7 +173,7 @@ export function FileTable(props: {
     }
   }
   return (
-    <div className={wrap}>
+    <div className={tableFrame}>
       <table
         className={table}
         aria-busy={props.busy || undefined}

@@ -1,6 +1,7 @@
 import { Upload } from 'lucide-react'
 import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react'
 import { css, cx } from 'styled-system/css'
+import { flex, grid, stack } from 'styled-system/patterns'
 import { DEFAULT_MAX_UPLOAD_MB, FILE_ACCEPT } from '../../../contract/knowledge.ts'
 import type { QueueItem } from '../../../machines/upload-queue/index.ts'
 import { formatBytes } from '../../lib/format.ts'
@@ -9,10 +10,9 @@ import { Button } from '../ui/button.tsx'
 import { LinearProgress } from '../ui/progress.tsx'
 import { StatusBadge } from './status-badge.tsx'
 
-const drop = css({
-  display: 'flex',
-  flexDirection: { base: 'column', sm: 'row' },
-  alignItems: 'center',
+const drop = flex({
+  direction: { base: 'column', sm: 'row' },
+  align: 'center',
   gap: '4',
   p: '5',
   mb: '4',
@@ -31,11 +31,11 @@ const dropText = css({
   textAlign: { base: 'center', sm: 'left' },
 })
 const dropTitle = css({ fontWeight: 'semibold', color: 'fg.default', textStyle: 'md' })
-const queueList = css({ display: 'flex', flexDirection: 'column', gap: '2', mb: '4' })
+const queueList = stack({ gap: '2', mb: '4' })
 /** One upload in flight: its name and progress, and its actions beside them. */
 export const uploadRow = cx(
   card,
-  css({ display: 'grid', gridTemplateColumns: '1fr auto', gap: '1 3', alignItems: 'center' }),
+  grid({ gridTemplateColumns: '1fr auto', gap: '1 3', alignItems: 'center' }),
 )
 
 /**
@@ -129,7 +129,7 @@ export function UploadList(props: {
             <div className={muted}>{formatBytes(item.size)}</div>
             {item.error && <div className={errorLine}>{item.error}</div>}
           </div>
-          <div className={css({ display: 'flex', alignItems: 'center', gap: '2' })}>
+          <div className={flex({ align: 'center', gap: '2' })}>
             <StatusBadge status={item.status} progress={item.progress} />
             {item.status === 'failed' && item.fileId === null && (
               <Button size="xs" variant="outline" onClick={() => props.onRetry(item.key)}>

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useEffect, useRef } from 'react'
 import { css } from 'styled-system/css'
+import { flex } from 'styled-system/patterns'
 import type { QuestionRow } from '../../../contract/questionnaires.ts'
 import { ConfidenceBadge, StatusBadge } from './badges.tsx'
 
@@ -57,14 +58,7 @@ const refClass = css({
   pt: '0.5',
 })
 const question = css({ textStyle: 'sm', lineClamp: '2', fontWeight: 'medium', minW: '0' })
-const bottom = css({
-  display: 'flex',
-  gap: '2',
-  alignItems: 'center',
-  mt: '1',
-  minW: '0',
-  textStyle: 'xs',
-})
+const bottom = flex({ gap: '2', align: 'center', mt: '1', minW: '0', textStyle: 'xs' })
 const preview = css({
   color: 'fg.muted',
   '&[data-note]': { fontStyle: 'italic' },

@@ -1,15 +1,10 @@
 import { css } from 'styled-system/css'
+import { flex, stack, wrap } from 'styled-system/patterns'
+import { callout, metaLine } from '../styles.ts'
 
 /** Styles shared by the answer panel's parts. */
-export const panel = css({ display: 'flex', flexDirection: 'column', gap: '4', minW: '0' })
-export const meta = css({
-  display: 'flex',
-  flexWrap: 'wrap',
-  gap: '2',
-  alignItems: 'center',
-  textStyle: 'xs',
-  color: 'fg.muted',
-})
+export const panel = stack({ gap: '4', minW: '0' })
+export const meta = metaLine
 export const refClass = css({ fontFamily: 'mono', fontWeight: 'semibold', color: 'fg.default' })
 export const questionText = css({ textStyle: 'md', fontWeight: 'medium', lineHeight: '1.5' })
 export const sectionTitle = css({
@@ -46,18 +41,9 @@ export const choicePill = css({
   fontWeight: 'semibold',
   textStyle: 'sm',
 })
-export const actions = css({ display: 'flex', flexWrap: 'wrap', gap: '2' })
-export const alert = css({
-  display: 'flex',
-  gap: '2',
-  alignItems: 'flex-start',
-  p: '3',
-  borderRadius: 'l2',
-  bg: 'red.a3',
-  color: 'red.text',
-  textStyle: 'sm',
-})
-export const candidateList = css({ display: 'flex', flexDirection: 'column', gap: '2' })
+export const actions = wrap({ gap: '2' })
+export const alert = callout({ tone: 'red' })
+export const candidateList = stack({ gap: '2' })
 export const candidate = css({
   display: 'grid',
   gridTemplateColumns: '1fr auto',
@@ -77,11 +63,5 @@ export const sourceItem = css({
   borderRadius: 'l1',
   textStyle: 'sm',
 })
-export const sourceTitle = css({
-  display: 'flex',
-  gap: '1.5',
-  alignItems: 'center',
-  fontWeight: 'semibold',
-  mb: '1',
-})
+export const sourceTitle = flex({ gap: '1.5', align: 'center', fontWeight: 'semibold', mb: '1' })
 export const hint = css({ textStyle: 'xs', color: 'fg.muted' })

@@ -2,6 +2,7 @@ import { Portal } from '@ark-ui/react/portal'
 import { useSelector } from '@xstate/react'
 import { ChevronDown, Download, FileSpreadsheet, History, Sparkles, Undo2 } from 'lucide-react'
 import { css } from 'styled-system/css'
+import { flex, wrap } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import { paths } from '../../../contract/paths.ts'
 import {
@@ -19,34 +20,25 @@ import {
 import { downloadPath } from '../../api/questionnaire-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { formatRelative } from '../../lib/format.ts'
+import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
 
-const header = css({
-  display: 'flex',
-  flexDirection: { base: 'column', md: 'row' },
+const header = flex({
+  direction: { base: 'column', md: 'row' },
   gap: '3',
-  justifyContent: 'space-between',
-  alignItems: { base: 'stretch', md: 'flex-start' },
+  justify: 'space-between',
+  align: { base: 'stretch', md: 'flex-start' },
 })
-const titleClass = css({
+const titleClass = flex({
+  gap: '2',
+  align: 'center',
   textStyle: { base: 'xl', md: '2xl' },
   fontWeight: 'semibold',
   overflowWrap: 'anywhere',
-  display: 'flex',
-  gap: '2',
-  alignItems: 'center',
 })
-const counts = css({
-  display: 'flex',
-  flexWrap: 'wrap',
-  gap: '4',
-  textStyle: 'sm',
-  color: 'fg.muted',
-  mt: '1',
-})
+const counts = wrap({ gap: '4', textStyle: 'sm', color: 'fg.muted', mt: '1' })
 const count = css({ '& strong': { color: 'fg.default', fontWeight: 'semibold' } })
-const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })
 const exportNote = css({ textStyle: 'xs', color: 'fg.muted' })
 
 /** The questionnaire's name and counts, its actions (generate, undo, history) and its exports. */

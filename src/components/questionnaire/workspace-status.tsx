@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { AlertTriangle, Columns3, RefreshCw, Square } from 'lucide-react'
-import { css, cva } from 'styled-system/css'
+import { css } from 'styled-system/css'
+import { flex } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import {
   type questionnaireWorkspaceMachine,
@@ -10,28 +11,13 @@ import {
   selectQuestionnaire,
   selectTabs,
 } from '../../../machines/questionnaire-workspace/index.ts'
+import { callout } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import { LinearProgress } from '../ui/progress.tsx'
+import { MappingButton } from './mapping-button.tsx'
 
-const banner = cva({
-  base: {
-    display: 'flex',
-    gap: '3',
-    alignItems: 'center',
-    flexWrap: 'wrap',
-    p: '3',
-    borderRadius: 'l2',
-    textStyle: 'sm',
-  },
-  variants: {
-    tone: {
-      amber: { bg: 'amber.a3', color: 'amber.text' },
-      red: { bg: 'red.a3', color: 'red.text' },
-    },
-  },
-})
-const notice = banner({ tone: 'amber' })
-const failure = banner({ tone: 'red' })
+const notice = callout({ tone: 'amber', layout: 'bar' })
+const failure = callout({ tone: 'red', layout: 'bar' })
 
 /** The analysis or generation in progress, a failed analysis, and a tab whose mapping is unsure. */
 export function WorkspaceStatus(props: {
@@ -48,7 +34,7 @@ export function WorkspaceStatus(props: {
   return (
     <>
       {inProgress && (
-        <div className={css({ display: 'flex', gap: '3', alignItems: 'flex-end' })}>
+        <div className={flex({ gap: '3', align: 'flex-end' })}>
           <LinearProgress
             className={css({ flex: '1' })}
             value={questionnaire.progress}
@@ -89,13 +75,9 @@ export function WorkspaceStatus(props: {
           <span className={css({ flex: '1' })}>
             Quire is not sure where the questions and answers are on the tab “{unsureTab.name}”.
           </span>
-          <Button
-            size="sm"
-            variant="outline"
-            onClick={() => workspaceRef.send({ type: 'mapping.open', tab: unsureTab.name })}
-          >
+          <MappingButton workspace={workspaceRef} tab={unsureTab.name}>
             Check the mapping
-          </Button>
+          </MappingButton>
         </div>
       )}
     </>

@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react'
 import { ChevronDown, Columns3, Wand2 } from 'lucide-react'
 import { useMemo } from 'react'
 import { css, cx } from 'styled-system/css'
+import { wrap } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import { ANSWER_FILTER_LABELS, ANSWER_FILTERS } from '../../../contract/questionnaires.ts'
 import {
@@ -15,34 +16,17 @@ import {
   selectTabId,
   selectTabs,
 } from '../../../machines/questionnaire-workspace/index.ts'
+import { toolbar } from '../styles.ts'
+import { TabBar } from '../tab-bar.tsx'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
+import { MappingButton } from './mapping-button.tsx'
 
-const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })
-const tabsBar = css({
-  display: 'flex',
-  gap: '1',
-  overflowX: 'auto',
-  borderBottomWidth: '1px',
-  borderColor: 'border.subtle',
-  scrollbarWidth: 'thin',
-})
-const tabButton = css({
-  px: '3',
-  py: '2',
-  textStyle: 'sm',
-  fontWeight: 'medium',
-  whiteSpace: 'nowrap',
-  color: 'fg.muted',
-  borderBottomWidth: '2px',
-  borderColor: 'transparent',
-  mb: '-1px',
-  cursor: 'pointer',
-  _hover: { color: 'fg.default' },
-  '&[aria-selected=true]': { color: 'fg.default', borderColor: 'colorPalette.default' },
-})
+// the questionnaire's tab bar scrolls with a thin scroll bar; a tab lights up under the pointer
+const tabsBar = css({ scrollbarWidth: 'thin' })
+const tabButton = css({ _hover: { color: 'fg.default' } })
 const tabCount = css({ ml: '1.5', textStyle: 'xs', color: 'fg.subtle' })
-const filters = css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' })
+const filters = wrap({ gap: '1.5' })
 const filterButton = css({
   px: '2.5',
   py: '1',
@@ -87,23 +71,24 @@ export function WorkspaceTabs(props: {
   return (
     <>
       {tabs.length > 0 && (
-        <div className={tabsBar} role="tablist" aria-label="Tabs">
-          {tabs.map((tab) => (
-            <button
-              key={tab.id}
-              type="button"
-              role="tab"
-              aria-selected={tab.id === tabId}
-              className={tabButton}
-              onClick={() => workspaceRef.send({ type: 'tab.select', tabId: tab.id })}
-            >
-              {tab.name}
-              <span className={tabCount}>
-                {tabCounts.get(tab.id)?.answered ?? 0}/{tabCounts.get(tab.id)?.questions ?? 0}
-              </span>
-            </button>
-          ))}
-        </div>
+        <TabBar
+          label="Tabs"
+          className={tabsBar}
+          tabClassName={tabButton}
+          selected={tabId}
+          onSelect={(id) => workspaceRef.send({ type: 'tab.select', tabId: id })}
+          tabs={tabs.map((tab) => ({
+            id: tab.id,
+            content: (
+              <>
+                {tab.name}
+                <span className={tabCount}>
+                  {tabCounts.get(tab.id)?.answered ?? 0}/{tabCounts.get(tab.id)?.questions ?? 0}
+                </span>
+              </>
+            ),
+          }))}
+        />
       )}
 
       <div className={cx(toolbar, css({ justifyContent: 'space-between' }))}>
@@ -161,14 +146,15 @@ export function WorkspaceTabs(props: {
             </Menu.Root>
           )}
           {currentTab && (
-            <Button
+            <MappingButton
+              workspace={workspaceRef}
+              tab={currentTab.name}
               size="xs"
               variant="ghost"
-              onClick={() => workspaceRef.send({ type: 'mapping.open', tab: currentTab.name })}
               disabled={!currentTab.preview.length}
             >
               <Columns3 /> Map columns
-            </Button>
+            </MappingButton>
           )}
         </div>
       </div>

@@ -1,7 +1,9 @@
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { css, cva, cx } from 'styled-system/css'
+import { css, cx } from 'styled-system/css'
+import { flex, stack, vstack } from 'styled-system/patterns'
 import { LogoMark } from '../../app/logo.tsx'
+import { callout, formStack, grid2 } from '../../components/styles.ts'
 
 /**
  * The frame of every public account screen: the brand, a title, optional lead text, the content
@@ -9,21 +11,19 @@ import { LogoMark } from '../../app/logo.tsx'
  */
 
 const screen = css({
-  minH: '100dvh',
   display: 'grid',
   placeItems: 'center',
+  minH: '100dvh',
   px: '4',
   py: { base: '6', sm: '10' },
   bg: 'bg.canvas',
   backgroundImage:
     'radial-gradient(60rem 30rem at 50% -10%, var(--colors-color-palette-a3), transparent 70%)',
 })
-const card = css({
+const card = stack({
+  gap: '5',
   w: 'full',
   maxW: '26rem',
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '5',
   p: { base: '6', sm: '8' },
   borderWidth: '1px',
   borderColor: 'border.subtle',
@@ -31,56 +31,27 @@ const card = css({
   bg: 'bg.default',
   boxShadow: 'lg',
 })
-const brand = css({
-  display: 'flex',
-  alignItems: 'center',
-  gap: '2.5',
-  fontWeight: 'semibold',
-  textStyle: 'md',
-})
-const heading = css({ display: 'flex', flexDirection: 'column', gap: '1.5' })
+const brand = flex({ align: 'center', gap: '2.5', fontWeight: 'semibold', textStyle: 'md' })
+const heading = stack({ gap: '1.5' })
 const title = css({ textStyle: '2xl', fontWeight: 'semibold', letterSpacing: '-0.01em' })
 const lead = css({ textStyle: 'sm', color: 'fg.muted' })
 const footer = css({ textStyle: 'sm', color: 'fg.muted', textAlign: 'center' })
 
-/** A message inside a form: an error in red, anything else in the accent colour. */
-const callout = cva({
-  base: {
-    display: 'flex',
-    gap: '2',
-    alignItems: 'flex-start',
-    p: '3',
-    borderRadius: 'l2',
-    textStyle: 'sm',
-  },
-  variants: {
-    tone: {
-      error: { bg: 'red.a3', color: 'red.11' },
-      info: { bg: 'colorPalette.a3', color: 'colorPalette.text' },
-    },
-  },
-})
-
 export const authStyles = {
-  form: css({ display: 'flex', flexDirection: 'column', gap: '4' }),
-  row: css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' }),
+  form: formStack,
+  row: grid2,
   link: css({
     color: 'colorPalette.text',
     fontWeight: 'medium',
     textDecoration: 'none',
     _hover: { textDecoration: 'underline' },
   }),
+  /** A message inside a form: an error in red, anything else in the accent colour. */
   alert: callout({ tone: 'error' }),
   notice: callout({ tone: 'info' }),
   muted: css({ textStyle: 'sm', color: 'fg.muted' }),
-  actions: css({ display: 'flex', flexDirection: 'column', gap: '2' }),
-  center: css({
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    gap: '3',
-    textAlign: 'center',
-  }),
+  actions: stack({ gap: '2' }),
+  center: vstack({ gap: '3', textAlign: 'center' }),
 }
 
 export function AuthLayout(props: {

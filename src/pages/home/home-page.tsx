@@ -1,8 +1,10 @@
 import { Link } from '@tanstack/react-router'
 import { ArrowRight, BookOpen, ClipboardList, FolderOpen, MessagesSquare } from 'lucide-react'
-import { css } from 'styled-system/css'
+import { css, cx } from 'styled-system/css'
+import { flex, grid } from 'styled-system/patterns'
 import { selectUser } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
+import { focusRing } from '../../components/styles.ts'
 import { PageHeader } from '../page-header.tsx'
 
 const STEPS = [
@@ -32,13 +34,8 @@ const STEPS = [
   },
 ] as const
 
-const grid = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)' },
-  gap: '4',
-})
-const card = css({
-  display: 'flex',
+const cards = grid({ gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)' }, gap: '4' })
+const card = flex({
   gap: '4',
   p: '5',
   borderWidth: '1px',
@@ -50,11 +47,6 @@ const card = css({
   color: 'inherit',
   transition: 'border-color 120ms, box-shadow 120ms, transform 120ms',
   _hover: { borderColor: 'colorPalette.a7', boxShadow: 'md' },
-  _focusVisible: {
-    outline: '2px solid',
-    outlineColor: 'colorPalette.default',
-    outlineOffset: '2px',
-  },
 })
 const icon = css({
   display: 'grid',
@@ -67,13 +59,7 @@ const icon = css({
   color: 'colorPalette.text',
 })
 const stepNo = css({ textStyle: 'xs', fontWeight: 'semibold', color: 'colorPalette.text', mb: '1' })
-const cardTitle = css({
-  display: 'flex',
-  alignItems: 'center',
-  gap: '1.5',
-  fontWeight: 'semibold',
-  mb: '1',
-})
+const cardTitle = flex({ align: 'center', gap: '1.5', fontWeight: 'semibold', mb: '1' })
 const cardText = css({ textStyle: 'sm', color: 'fg.muted' })
 
 /** Home: where to start, in the order the work flows. */
@@ -86,9 +72,9 @@ export default function HomePage() {
         title={greeting}
         description="Quire drafts every questionnaire answer from your own approved knowledge, with its evidence, and hands back the customer’s file with its layout intact."
       />
-      <div className={grid}>
+      <div className={cards}>
         {STEPS.map((step, index) => (
-          <Link key={step.to} to={step.to} className={card}>
+          <Link key={step.to} to={step.to} className={cx(card, focusRing)}>
             <span className={icon}>
               <step.icon size={20} aria-hidden />
             </span>

@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { BookOpen, Database, FileText, Pencil, Trash2 } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
+import { grid, stack, wrap } from 'styled-system/patterns'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import type { DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
@@ -17,11 +18,10 @@ import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatExact, formatRelative } from '../../lib/format.ts'
 import { EmptyState } from '../empty-state.tsx'
 
-const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', mb: '3' })
+const toolbar = wrap({ gap: '2', mb: '3' })
 const filterInput = css({ flex: '1 1 14rem', minW: '0' })
-const list = css({ display: 'flex', flexDirection: 'column', gap: '2' })
-const row = css({
-  display: 'grid',
+const list = stack({ gap: '2' })
+const row = grid({
   gridTemplateColumns: '1fr auto',
   gap: '1 3',
   p: '4',
@@ -41,15 +41,7 @@ const valueBadge = css({
   textStyle: 'xs',
   fontWeight: 'semibold',
 })
-const meta = css({
-  display: 'flex',
-  flexWrap: 'wrap',
-  gap: '1.5',
-  alignItems: 'center',
-  mt: '1.5',
-  textStyle: 'xs',
-  color: 'fg.muted',
-})
+const meta = wrap({ gap: '1.5', align: 'center', mt: '1.5', textStyle: 'xs', color: 'fg.muted' })
 
 /** One section of the Knowledge Base: Q&A items, data items or the files read so far. */
 export function ItemList(props: {

@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { BookOpen, Database, FileText, Plus, Upload } from 'lucide-react'
+import { BookOpen, Database, FileText, type LucideIcon, Plus, Upload } from 'lucide-react'
 import { css } from 'styled-system/css'
+import { wrap } from 'styled-system/patterns'
 import {
   type KnowledgeTab,
   selectTab,
@@ -10,6 +11,7 @@ import { downloadFile } from '../../api/knowledge-actors.ts'
 import { createKnowledgeLogic, type KnowledgeLogic } from '../../api/knowledge-logic.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { TabBar } from '../../components/tab-bar.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { PageHeader } from '../page-header.tsx'
 import { ImportDialog } from './import-dialog.tsx'
@@ -18,36 +20,15 @@ import { ItemList } from './item-list.tsx'
 import { LibraryHealthPanel } from './library-health.tsx'
 import { SearchPanel } from './search-panel.tsx'
 
-const TABS: { kind: KnowledgeTab; label: string }[] = [
-  { kind: 'qa', label: 'Q&A' },
-  { kind: 'data', label: 'Data' },
-  { kind: 'files', label: 'Files' },
+const TABS: { kind: KnowledgeTab; label: string; icon: LucideIcon }[] = [
+  { kind: 'qa', label: 'Q&A', icon: BookOpen },
+  { kind: 'data', label: 'Data', icon: Database },
+  { kind: 'files', label: 'Files', icon: FileText },
 ]
 
-const tabList = css({
-  display: 'flex',
-  gap: '1',
-  borderBottomWidth: '1px',
-  borderColor: 'border.subtle',
-  mb: '4',
-  overflowX: 'auto',
-})
-const tab = css({
-  display: 'inline-flex',
-  alignItems: 'center',
-  gap: '2',
-  px: '3',
-  py: '2',
-  textStyle: 'sm',
-  fontWeight: 'medium',
-  color: 'fg.muted',
-  borderBottomWidth: '2px',
-  borderColor: 'transparent',
-  mb: '-1px',
-  cursor: 'pointer',
-  whiteSpace: 'nowrap',
-  '&[aria-selected=true]': { color: 'fg.default', borderColor: 'colorPalette.default' },
-})
+// the sections' bar keeps room below it; each section shows its icon before its name
+const tabList = css({ mb: '4' })
+const tab = css({ display: 'inline-flex', alignItems: 'center', gap: '2' })
 
 const defaultLogic = createKnowledgeLogic()
 
@@ -91,7 +72,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
         title="Knowledge Base"
         description="Approved answers, facts about your company and the documents Quire reads. Everything here is evidence for the answers it drafts."
         actions={
-          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+          <div className={wrap({ gap: '2' })}>
             <Button variant="outline" onClick={() => importer.send({ type: 'open' })}>
               <Upload /> Import Q&A
             </Button>
@@ -111,27 +92,22 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
           if (result.kind === 'data') select('data')
         }}
       />
-      <div className={tabList} role="tablist" aria-label="Knowledge base sections">
-        {TABS.map((entry) => (
-          <button
-            key={entry.kind}
-            type="button"
-            role="tab"
-            className={tab}
-            aria-selected={kind === entry.kind}
-            onClick={() => select(entry.kind)}
-          >
-            {entry.kind === 'qa' ? (
-              <BookOpen size={16} />
-            ) : entry.kind === 'data' ? (
-              <Database size={16} />
-            ) : (
-              <FileText size={16} />
-            )}
-            {entry.label}
-          </button>
-        ))}
-      </div>
+      <TabBar
+        label="Knowledge base sections"
+        className={tabList}
+        tabClassName={tab}
+        selected={kind}
+        onSelect={select}
+        tabs={TABS.map((entry) => ({
+          id: entry.kind,
+          content: (
+            <>
+              <entry.icon size={16} />
+              {entry.label}
+            </>
+          ),
+        }))}
+      />
       {kind === 'qa' && (
         <LibraryHealthPanel
           actor={health}

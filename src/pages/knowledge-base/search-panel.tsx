@@ -1,11 +1,12 @@
 import { useSelector } from '@xstate/react'
 import { Search } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
+import { stack } from 'styled-system/patterns'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import { FILE_KIND_LABELS, type SearchResult } from '../../../contract/knowledge.ts'
 import type { kbSearchMachine } from '../../../machines/kb-search/index.ts'
-import { alert, card } from '../../components/styles.ts'
+import { alert, card, metaLine } from '../../components/styles.ts'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { Snippet } from './snippet.tsx'
 
@@ -19,20 +20,12 @@ const searchIcon = css({
   pointerEvents: 'none',
 })
 const searchInput = css({ pl: '10 !important', w: 'full' })
-const results = css({ display: 'flex', flexDirection: 'column', gap: '2', mt: '3' })
+const results = stack({ gap: '2', mt: '3' })
 const resultCard = cx(
   card,
   css({ '& mark': { bg: 'yellow.a5', color: 'inherit', borderRadius: 'l1', px: '0.5' } }),
 )
-const resultMeta = css({
-  display: 'flex',
-  flexWrap: 'wrap',
-  gap: '2',
-  alignItems: 'center',
-  mb: '1',
-  color: 'fg.muted',
-  textStyle: 'xs',
-})
+const resultMeta = cx(metaLine, css({ mb: '1' }))
 const linkButton = css({
   color: 'colorPalette.text',
   fontWeight: 'medium',

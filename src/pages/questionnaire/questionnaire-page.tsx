@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { AlertTriangle, ClipboardList } from 'lucide-react'
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
 import { css } from 'styled-system/css'
+import { grid, stack } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
 import { answerMachine } from '../../../machines/answer/index.ts'
@@ -38,9 +39,11 @@ import { useEmitted } from '../../app/use-emitted.ts'
 import { AnswerGrid } from '../../components/questionnaire/answer-grid.tsx'
 import { type AnswerActorRef, AnswerPanel } from '../../components/questionnaire/answer-panel.tsx'
 import { AnswerSheet } from '../../components/questionnaire/answer-sheet.tsx'
+import { MappingButton } from '../../components/questionnaire/mapping-button.tsx'
 import { WorkspaceHeader } from '../../components/questionnaire/workspace-header.tsx'
 import { WorkspaceStatus } from '../../components/questionnaire/workspace-status.tsx'
 import { WorkspaceTabs } from '../../components/questionnaire/workspace-tabs.tsx'
+import { toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { useMediaQuery } from '../../lib/use-media-query.ts'
@@ -69,10 +72,8 @@ export function createQuestionnaireLogic() {
 }
 export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
 
-const page = css({ display: 'flex', flexDirection: 'column', gap: '4', minH: '0' })
-const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })
-const workspace = css({
-  display: 'grid',
+const page = stack({ gap: '4', minH: '0' })
+const workspace = grid({
   gridTemplateColumns: { base: '1fr', lg: 'minmax(0, 1fr) minmax(22rem, 28rem)' },
   gap: '4',
   h: { base: '60vh', lg: 'calc(100dvh - 19rem)' },
@@ -87,8 +88,7 @@ const side = css({
   borderRadius: 'l3',
   bg: 'bg.default',
 })
-const emptyTab = css({
-  display: 'grid',
+const emptyTab = grid({
   placeItems: 'center',
   textAlign: 'center',
   gap: '2',
@@ -314,13 +314,9 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
                 : 'No questions match this filter.'}
             </p>
             {currentTab && currentTab.questions === 0 && currentTab.preview.length > 0 && (
-              <Button
-                size="sm"
-                variant="outline"
-                onClick={() => workspaceRef.send({ type: 'mapping.open', tab: currentTab.name })}
-              >
+              <MappingButton workspace={workspaceRef} tab={currentTab.name}>
                 Map its columns
-              </Button>
+              </MappingButton>
             )}
           </div>
         )}

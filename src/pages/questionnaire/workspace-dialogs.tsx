@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { History, Undo2 } from 'lucide-react'
 import { useId, useState } from 'react'
 import { css } from 'styled-system/css'
+import { grid, stack } from 'styled-system/patterns'
 import { input, textarea } from 'styled-system/recipes'
 import { fillText } from '../../../contract/knowledge.ts'
 import {
@@ -40,7 +41,7 @@ export function LicenseDialog(props: { open: boolean; maxAnswers: number; onClos
   )
 }
 
-const historyList = css({ display: 'flex', flexDirection: 'column', gap: '2' })
+const historyList = stack({ gap: '2' })
 const historyItem = css({
   p: '3',
   borderWidth: '1px',
@@ -117,11 +118,7 @@ export function HistoryDrawer(props: {
   )
 }
 
-const grid = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' },
-  gap: '3',
-})
+const fields = grid({ gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '3' })
 const previewWrap = css({
   overflowX: 'auto',
   borderWidth: '1px',
@@ -195,7 +192,7 @@ function MappingForm(props: {
         if (tab) props.onSubmit(tab.name, mapping)
       }}
     >
-      <div className={grid}>
+      <div className={fields}>
         <div>
           <label className={fieldLabel} htmlFor={headerId}>
             Header row

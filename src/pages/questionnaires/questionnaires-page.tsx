@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { ClipboardList, Trash2, Upload, X } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { css, cx } from 'styled-system/css'
+import { flex } from 'styled-system/patterns'
 import { QUESTIONNAIRE_ACCEPT } from '../../../contract/questionnaires.ts'
 import {
   questionnaireListMachine,
@@ -18,6 +19,7 @@ import { questionnaireListActors } from '../../api/questionnaire-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { DropZone, uploadRow } from '../../components/files/upload-drop.tsx'
+import { toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
@@ -30,7 +32,8 @@ import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row
 export const createQuestionnaireListLogic = (actors = questionnaireListActors()) =>
   questionnaireListMachine.provide({ actors })
 
-const toolbar = css({ display: 'flex', gap: '2', alignItems: 'center', mb: '3', flexWrap: 'wrap' })
+/** A toolbar with room under it. */
+const toolbarRow = cx(toolbar, css({ mb: '3' }))
 const tableWrap = css({
   overflowX: 'auto',
   borderWidth: '1px',
@@ -160,7 +163,7 @@ export default function QuestionnairesPage(props: {
       ))}
 
       {error && (
-        <div className={cx(toolbar, css({ color: 'fg.error' }))} role="alert">
+        <div className={cx(toolbarRow, css({ color: 'fg.error' }))} role="alert">
           {error}
           <Button size="sm" variant="outline" onClick={() => list.send({ type: 'retry' })}>
             Try again
@@ -169,7 +172,7 @@ export default function QuestionnairesPage(props: {
       )}
 
       {loading ? (
-        <div className={css({ display: 'flex', gap: '2', color: 'fg.muted' })}>
+        <div className={flex({ gap: '2', color: 'fg.muted' })}>
           <Spinner size="sm" /> Loading questionnaires...
         </div>
       ) : items.length === 0 && !error ? (
@@ -181,7 +184,7 @@ export default function QuestionnairesPage(props: {
       ) : (
         items.length > 0 && (
           <>
-            <div className={toolbar}>
+            <div className={toolbarRow}>
               <Button
                 size="sm"
                 variant="outline"

@@ -34,6 +34,7 @@ import { Pager } from '../../components/files/pager.tsx'
 import { STATUS_LABELS } from '../../components/files/status-badge.tsx'
 import { UploadDrop, UploadList } from '../../components/files/upload-drop.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
+import { toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
@@ -42,7 +43,8 @@ import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 
-const toolbar = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center', mb: '3' })
+/** The search box and the filters, with room under them. */
+const filterBar = cx(toolbar, css({ mb: '3' }))
 const searchBox = css({ flex: { base: '1 1 100%', md: '1 1 16rem' }, minW: '0', w: 'auto' })
 const selectClass = css({
   w: 'auto',
@@ -52,7 +54,6 @@ const selectClass = css({
   bg: 'bg.default',
 })
 const usage = css({ textStyle: 'sm', color: 'fg.muted', whiteSpace: 'nowrap' })
-const headerActions = css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })
 
 const defaultLogic = createRepositoryLogic()
 
@@ -137,7 +138,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         title="Repository"
         description="Your documents: policies, reports and evidence that answers are drawn from. Quire reads each one and keeps where every passage came from."
         actions={
-          <div className={headerActions}>
+          <div className={toolbar}>
             {stats && (
               <span className={usage}>
                 {stats.total.count}{' '}
@@ -160,7 +161,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         onClearFinished={() => queue.send({ type: 'clear.finished' })}
       />
 
-      <div className={toolbar}>
+      <div className={filterBar}>
         <input
           id={searchId}
           className={cx(input({ size: 'md' }), searchBox)}
