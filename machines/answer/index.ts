@@ -15,3 +15,15 @@ export const selectIsBusy = (s: Snapshot) =>
   s.matches('regenerating')
 export const selectIsFailed = (s: Snapshot) => s.matches('failed')
 export const selectIsRegenerating = (s: Snapshot) => s.matches('regenerating')
+
+/** What answer-panel reads, through `useView`. */
+export const answerPanelView = {
+  row: selectRow,
+  error: selectAnswerError,
+  editing: selectIsEditing,
+  saving: selectIsBusy,
+  failed: selectIsFailed,
+  approved: (s: Snapshot) => s.matches('approved') || s.matches('approving'),
+  regenerating: selectIsRegenerating,
+  savingLibrary: (s: Snapshot) => s.matches('savingToLibrary'),
+}

@@ -17,3 +17,18 @@ export const selectIsBusy = (snapshot: Snapshot) => snapshot.hasTag('busy')
 export const selectError = (snapshot: Snapshot) =>
   snapshot.matches('failed') ? snapshot.context.error : null
 export const selectTagging = (snapshot: Snapshot) => snapshot.context.tagging
+
+/** What repository-page reads, through `useView`. */
+export const fileListView = {
+  files: selectFiles,
+  count: selectCount,
+  query: selectQuery,
+  selected: selectSelected,
+  pendingDelete: selectPendingDelete,
+  confirming: selectIsConfirming,
+  deleting: (s: Snapshot) => s.matches('deleting'),
+  loading: selectIsLoading,
+  busy: selectIsBusy,
+  listError: selectError,
+  tagging: selectTagging,
+}

@@ -14,3 +14,13 @@ export const selectIsSent = (snapshot: Snapshot) => snapshot.matches('sent')
 /** 'Send Reset Link' is disabled while the email is blank or the request runs. */
 export const selectCanSubmit = (snapshot: Snapshot) =>
   snapshot.context.email.trim() !== '' && !snapshot.hasTag('loading')
+
+/** What forgot-password-page reads, through `useView`. */
+export const forgotPasswordView = {
+  sent: selectIsSent,
+  email: selectEmail,
+  emailError: selectEmailError,
+  error: selectError,
+  sending: selectIsSending,
+  canSubmit: selectCanSubmit,
+}

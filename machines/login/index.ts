@@ -51,3 +51,19 @@ export const selectIsSigningIn = (snapshot: Snapshot) =>
       'signedIn',
     ] as const
   ).some((state) => snapshot.matches(state))
+
+/** What login-page reads, through `useView`. */
+export const loginView = {
+  step: selectStep,
+  email: selectEmail,
+  password: selectPassword,
+  error: selectError,
+  notice: selectNotice,
+  organization: selectOrganization,
+  loading: selectIsLoading,
+  canSubmit: selectCanSubmit,
+  checking: selectIsChecking,
+  signingIn: selectIsSigningIn,
+  ssoRedirecting: selectIsSsoRedirecting,
+  googleRedirecting: selectIsGoogleRedirecting,
+}

@@ -13,3 +13,15 @@ export const selectIsDeleting = (s: Snapshot) => s.matches({ deletion: 'deleting
 export const selectIsLoading = (s: Snapshot) => s.hasTag('loading') && !s.context.loaded
 export const selectListError = (s: Snapshot) =>
   s.matches({ list: 'failed' }) ? s.context.error : null
+
+/** What questionnaires-page reads, through `useView`. */
+export const questionnaireListView = {
+  items: selectItems,
+  selected: selectSelected,
+  uploads: selectUploads,
+  pendingDelete: selectPendingDelete,
+  confirming: selectIsConfirming,
+  deleting: selectIsDeleting,
+  loading: selectIsLoading,
+  error: selectListError,
+}

@@ -46,3 +46,50 @@ export const selectVisibleRows = (() => {
   }
 })()
 export const selectEvidenceFiles = (s: Snapshot) => s.context.evidenceFiles
+
+/** What workspace-status reads, through `useView`. */
+export const workspaceStatusView = {
+  questionnaire: selectQuestionnaire,
+  tabs: selectTabs,
+  inProgress: selectInProgress,
+  generating: selectIsGenerating,
+  cancelling: selectIsCancelling,
+}
+
+/** What workspace-header reads, through `useView`. */
+export const workspaceHeaderView = {
+  questionnaire: selectQuestionnaire,
+  busy: selectIsBusy,
+  inProgress: selectInProgress,
+}
+
+/** What workspace-tabs reads, through `useView`. */
+export const workspaceTabsView = {
+  tabs: selectTabs,
+  tabId: selectTabId,
+  filter: selectFilter,
+  allRows: selectAllRows,
+  busy: selectIsBusy,
+  inProgress: selectInProgress,
+}
+
+/** What questionnaire-page reads, through `useView`. */
+export const workspacePageView = {
+  questionnaire: selectQuestionnaire,
+  tabs: selectTabs,
+  tabId: selectTabId,
+  focusedId: selectFocusedId,
+  rows: selectVisibleRows,
+  evidenceFiles: selectEvidenceFiles,
+  loading: selectIsLoading,
+  loadError: selectLoadError,
+  busy: selectIsBusy,
+  historyOpen: selectHistoryOpen,
+  historyLoading: selectHistoryLoading,
+  history: selectHistory,
+  historyError: selectHistoryError,
+  mappingTabName: selectMappingTab,
+  mappingError: selectMappingError,
+  noticeOpen: selectNoticeOpen,
+  maxAnswers: selectMaxAnswers,
+}

@@ -17,3 +17,16 @@ export const selectIsRegistered = (snapshot: Snapshot) => snapshot.matches('regi
 /** Register is disabled while an email error exists or while submitting (spec section 5). */
 export const selectCanSubmit = (snapshot: Snapshot) =>
   snapshot.context.emailError === null && !snapshot.hasTag('loading')
+
+/** What register-page reads, through `useView`. */
+export const registerView = {
+  registered: selectIsRegistered,
+  values: selectValues,
+  consent: selectMarketingConsent,
+  emailError: selectEmailError,
+  passwordError: selectPasswordError,
+  missing: selectMissing,
+  error: selectError,
+  submitting: selectIsSubmitting,
+  canSubmit: selectCanSubmit,
+}

@@ -30,3 +30,16 @@ export const selectFormError = (snapshot: Snapshot) => snapshot.context.formErro
 export const selectResendError = (snapshot: Snapshot) => snapshot.context.resendError
 export const selectIsResent = (snapshot: Snapshot) => snapshot.matches({ expired: 'sent' })
 export const selectIsBusy = (snapshot: Snapshot) => snapshot.hasTag('loading')
+
+/** What reset-password-page reads, through `useView`. */
+export const resetPasswordView = {
+  screen: selectScreen,
+  email: selectEmail,
+  linkError: selectLinkError,
+  formError: selectFormError,
+  resendError: selectResendError,
+  resent: selectIsResent,
+  busy: selectIsBusy,
+  password: selectPassword,
+  confirm: selectConfirm,
+}

@@ -25,3 +25,13 @@ export const selectConfirm = (snapshot: Snapshot) => snapshot.context.confirm
 export const selectLinkError = (snapshot: Snapshot) => snapshot.context.linkError
 export const selectFormError = (snapshot: Snapshot) => snapshot.context.formError
 export const selectIsSubmitting = (snapshot: Snapshot) => snapshot.matches({ form: 'submitting' })
+
+/** What set-password-page reads, through `useView`. */
+export const setPasswordView = {
+  screen: selectScreen,
+  linkError: selectLinkError,
+  formError: selectFormError,
+  submitting: selectIsSubmitting,
+  password: selectPassword,
+  confirm: selectConfirm,
+}

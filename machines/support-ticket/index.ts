@@ -21,3 +21,14 @@ export const selectErrors = (snapshot: Snapshot) => snapshot.context.errors
 export const selectAttachmentError = (snapshot: Snapshot) => snapshot.context.attachmentError
 export const selectFailure = (snapshot: Snapshot) => snapshot.context.failure
 export const selectIsSubmitting = (snapshot: Snapshot) => snapshot.hasTag('loading')
+
+/** What support-dialog reads, through `useView`. */
+export const supportTicketView = {
+  open: selectIsOpen,
+  values: selectValues,
+  attachments: selectAttachments,
+  errors: selectErrors,
+  attachmentError: selectAttachmentError,
+  failure: selectFailure,
+  submitting: selectIsSubmitting,
+}

@@ -1,4 +1,3 @@
-import { useSelector } from '@xstate/react'
 import { Paperclip, X } from 'lucide-react'
 import type { ClipboardEvent } from 'react'
 import { css } from 'styled-system/css'
@@ -12,19 +11,11 @@ import {
   type TicketPriority,
   type TicketType,
 } from '../../../contract/support.ts'
-import {
-  selectAttachmentError,
-  selectAttachments,
-  selectErrors,
-  selectFailure,
-  selectIsOpen,
-  selectIsSubmitting,
-  selectValues,
-  type TicketTextField,
-} from '../../../machines/support-ticket/index.ts'
+import { supportTicketView, type TicketTextField } from '../../../machines/support-ticket/index.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
 import { dialogBox, grid2 } from '../../components/styles.ts'
 import { Button, Dialog, Field, IconButton } from '../../components/ui'
+import { useView } from '../use-view.ts'
 import { readAttachment, type SupportTicketActorRef } from './support-actors.ts'
 
 // room for the close button in the corner
@@ -84,13 +75,7 @@ const kilobytes = (size: number) =>
 
 /** 'Submit a Ticket' (spec sections 2, 3, 4 and 5): renders the support ticket actor. */
 export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
-  const open = useSelector(actor, selectIsOpen)
-  const values = useSelector(actor, selectValues)
-  const attachments = useSelector(actor, selectAttachments)
-  const errors = useSelector(actor, selectErrors)
-  const attachmentError = useSelector(actor, selectAttachmentError)
-  const failure = useSelector(actor, selectFailure)
-  const submitting = useSelector(actor, selectIsSubmitting)
+  const view = useView(actor, supportTicketView)
 
   const change = (field: TicketTextField) => (event: { target: { value: string } }) =>
     actor.send({ type: 'field.change', field, value: event.target.value })
@@ -116,7 +101,7 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
 
   return (
     <DialogFrame
-      open={open}
+      open={view.open}
       lazyMount
       unmountOnExit
       onClose={() => actor.send({ type: 'close' })}
@@ -125,7 +110,7 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
       title={SUPPORT_TEXTS.title}
       titleClassName={titleClass}
     >
-      <Dialog.CloseTrigger disabled={submitting} />
+      <Dialog.CloseTrigger disabled={view.submitting} />
       <DialogForm noValidate onSubmit={() => actor.send({ type: 'submit' })}>
         <div className={grid2}>
           <Field.Root id={ids.type}>
@@ -133,7 +118,7 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
             <select
               id={ids.type}
               className={`${input({ size: 'md' })} ${select}`}
-              value={values.type}
+              value={view.values.type}
               onChange={(event) =>
                 actor.send({ type: 'type.change', value: event.target.value as TicketType })
               }
@@ -150,7 +135,7 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
             <select
               id={ids.priority}
               className={`${input({ size: 'md' })} ${select}`}
-              value={values.priority}
+              value={view.values.priority}
               onChange={(event) =>
                 actor.send({
                   type: 'priority.change',
@@ -166,20 +151,20 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
             </select>
           </Field.Root>
         </div>
-        <Field.Root required invalid={errors.summary !== null}>
+        <Field.Root required invalid={view.errors.summary !== null}>
           <Field.Label>
             Summary
             <Field.RequiredIndicator />
           </Field.Label>
           <Field.Input
-            value={values.summary}
+            value={view.values.summary}
             onChange={change('summary')}
             placeholder="A short title"
             autoComplete="off"
           />
-          <Field.ErrorText>{errors.summary}</Field.ErrorText>
+          <Field.ErrorText>{view.errors.summary}</Field.ErrorText>
         </Field.Root>
-        <Field.Root required invalid={errors.description !== null} id={ids.description}>
+        <Field.Root required invalid={view.errors.description !== null} id={ids.description}>
           <Field.Label>
             Description
             <Field.RequiredIndicator />
@@ -189,11 +174,11 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
             className={textarea({ size: 'md' })}
             rows={4}
             required
-            aria-invalid={errors.description !== null || undefined}
-            value={values.description}
+            aria-invalid={view.errors.description !== null || undefined}
+            value={view.values.description}
             onChange={change('description')}
           />
-          <Field.ErrorText>{errors.description}</Field.ErrorText>
+          <Field.ErrorText>{view.errors.description}</Field.ErrorText>
         </Field.Root>
         <Field.Root id={ids.steps}>
           <Field.Label>Steps to reproduce</Field.Label>
@@ -202,7 +187,7 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
             className={textarea({ size: 'md' })}
             rows={3}
             placeholder="Optional"
-            value={values.steps}
+            value={view.values.steps}
             onChange={change('steps')}
           />
         </Field.Root>
@@ -222,14 +207,14 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
             }}
           />
           <Field.HelperText>{SUPPORT_TEXTS.attachmentHint}</Field.HelperText>
-          {attachmentError && (
+          {view.attachmentError && (
             <p className={errorText} role="alert">
-              {attachmentError}
+              {view.attachmentError}
             </p>
           )}
-          {attachments.length > 0 && (
+          {view.attachments.length > 0 && (
             <ul className={fileList} aria-label="Attached files">
-              {attachments.map((attachment, index) => (
+              {view.attachments.map((attachment, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows keep no state, and the same file may be attached twice
                 <li key={`${index}-${attachment.filename}`} className={fileRow}>
                   <Paperclip size={14} aria-hidden />
@@ -249,23 +234,23 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
             </ul>
           )}
         </Field.Root>
-        {failure && (
+        {view.failure && (
           <div className={alert} role="alert">
-            {failure}
+            {view.failure}
           </div>
         )}
         <DialogActions
           className={actions}
           onCancel={() => actor.send({ type: 'close' })}
           lockCancel
-          busy={submitting}
+          busy={view.submitting}
           confirmLabel="Submit"
         >
           <Button
             type="button"
             variant="ghost"
             className={clearButton}
-            disabled={submitting}
+            disabled={view.submitting}
             onClick={() => actor.send({ type: 'clear' })}
           >
             {SUPPORT_TEXTS.clearForm}

@@ -1,50 +1,46 @@
-import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { addByUrlMachine } from '../../../machines/add-by-url/index.ts'
+import { type addByUrlMachine, addByUrlView } from '../../../machines/add-by-url/index.ts'
+import { useView } from '../../app/use-view.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../dialog-frame.tsx'
 import { dialogBox } from '../styles.ts'
 import * as Field from '../ui/field.tsx'
 
 /** Adds a document by its address; the add-by-url machine holds the form and its errors. */
 export function AddByUrlDialog({ actor }: { actor: ActorRefFrom<typeof addByUrlMachine> }) {
-  const open = useSelector(actor, (s) => !s.matches('closed'))
-  const submitting = useSelector(actor, (s) => s.hasTag('loading'))
-  const url = useSelector(actor, (s) => s.context.url)
-  const tags = useSelector(actor, (s) => s.context.tags)
-  const error = useSelector(actor, (s) => s.context.error)
+  const view = useView(actor, addByUrlView)
   return (
     <DialogFrame
-      open={open}
+      open={view.open}
       onClose={() => actor.send({ type: 'close' })}
       className={dialogBox()}
       title="Add a document by URL"
       description="A public web page (such as your trust center) or a link to a PDF, Word or Excel file. Quire fetches it and reads it like an upload."
     >
       <DialogForm onSubmit={() => actor.send({ type: 'submit' })}>
-        <Field.Root invalid={Boolean(error)}>
+        <Field.Root invalid={Boolean(view.error)}>
           <Field.Label>URL</Field.Label>
           <Field.Input
             type="url"
             inputMode="url"
             placeholder="https://example.com/security"
-            value={url}
+            value={view.url}
             onChange={(event) => actor.send({ type: 'url.change', value: event.target.value })}
             autoFocus
           />
-          {error && <Field.ErrorText>{error}</Field.ErrorText>}
+          {view.error && <Field.ErrorText>{view.error}</Field.ErrorText>}
         </Field.Root>
         <Field.Root>
           <Field.Label>Tags</Field.Label>
           <Field.Input
             placeholder="Comma-separated, optional"
-            value={tags}
+            value={view.tags}
             onChange={(event) => actor.send({ type: 'tags.change', value: event.target.value })}
           />
         </Field.Root>
         <DialogActions
           onCancel={() => actor.send({ type: 'close' })}
           confirmLabel="Add"
-          busy={submitting}
+          busy={view.submitting}
         />
       </DialogForm>
     </DialogFrame>

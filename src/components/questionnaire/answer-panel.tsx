@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import {
   AlertTriangle,
   BookPlus,
@@ -15,16 +15,10 @@ import { type RefObject, useState } from 'react'
 import { css, cx } from 'styled-system/css'
 import type { ActorRefFrom } from 'xstate'
 import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
-import {
-  type answerMachine,
-  selectAnswerError,
-  selectIsBusy,
-  selectIsEditing,
-  selectIsFailed,
-  selectRow,
-} from '../../../machines/answer/index.ts'
+import { type answerMachine, answerPanelView } from '../../../machines/answer/index.ts'
 import type { questionnaireWorkspaceMachine } from '../../../machines/questionnaire-workspace/index.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { useView } from '../../app/use-view.ts'
 import { Button } from '../ui/button.tsx'
 import { AnswerEditor } from './answer-editor.tsx'
 import { EvidenceForm } from './answer-evidence.tsx'
@@ -67,14 +61,8 @@ export function AnswerPanel(props: {
 }) {
   const [evidenceOpen, setEvidenceOpen] = useState(false)
   const answer = useActorRef(props.logic, { input: { row: props.row } })
-  const row = useSelector(answer, selectRow)
-  const error = useSelector(answer, selectAnswerError)
-  const editing = useSelector(answer, selectIsEditing)
-  const saving = useSelector(answer, selectIsBusy)
-  const failed = useSelector(answer, selectIsFailed)
-  const approved = useSelector(answer, (s) => s.matches('approved') || s.matches('approving'))
-  const regenerating = useSelector(answer, (s) => s.matches('regenerating'))
-  const savingLibrary = useSelector(answer, (s) => s.matches('savingToLibrary'))
+  const view = useView(answer, answerPanelView)
+  const { row } = view
   const { onChange, onLibrarySaved, workspace, actorRef } = props
   const rowId = props.row.id
 
@@ -113,11 +101,11 @@ export function AnswerPanel(props: {
         <ConfidenceBadge answer={row.answer} />
       </div>
 
-      {failed && error && (
+      {view.failed && view.error && (
         <div className={alert} role="alert">
           <AlertTriangle size={16} />
           <div className={css({ flex: '1' })}>
-            <p>{error}</p>
+            <p>{view.error}</p>
             <div className={cx(actions, css({ mt: '2' }))}>
               <Button size="xs" variant="outline" onClick={() => answer.send({ type: 'retry' })}>
                 <RotateCcw /> Retry
@@ -129,13 +117,13 @@ export function AnswerPanel(props: {
           </div>
         </div>
       )}
-      {!failed && error && (
+      {!view.failed && view.error && (
         <p className={css({ color: 'fg.error', textStyle: 'sm' })} role="alert">
-          {error}
+          {view.error}
         </p>
       )}
 
-      {editing ? (
+      {view.editing ? (
         <AnswerEditor answer={answer} row={row} />
       ) : (
         <>
@@ -170,12 +158,12 @@ export function AnswerPanel(props: {
             <Button size="sm" variant="outline" onClick={() => answer.send({ type: 'edit' })}>
               <Pencil /> Edit
             </Button>
-            {approved ? (
+            {view.approved ? (
               <>
                 <Button
                   size="sm"
                   variant="outline"
-                  loading={saving}
+                  loading={view.saving}
                   onClick={() => answer.send({ type: 'unapprove' })}
                 >
                   <Undo2 /> Un-approve
@@ -183,7 +171,7 @@ export function AnswerPanel(props: {
                 <Button
                   size="sm"
                   variant="outline"
-                  loading={savingLibrary}
+                  loading={view.savingLibrary}
                   onClick={() => answer.send({ type: 'library.save' })}
                 >
                   <BookPlus /> Save to library
@@ -192,7 +180,7 @@ export function AnswerPanel(props: {
             ) : (
               <Button
                 size="sm"
-                loading={saving}
+                loading={view.saving}
                 // nothing to approve yet: write the answer or use a candidate first
                 disabled={!row.answer.text.trim() && !row.answer.choice}
                 title={
@@ -208,8 +196,8 @@ export function AnswerPanel(props: {
             <Button
               size="sm"
               variant="outline"
-              loading={regenerating}
-              disabled={saving && !regenerating}
+              loading={view.regenerating}
+              disabled={view.saving && !view.regenerating}
               onClick={() => answer.send({ type: 'regenerate' })}
             >
               <Sparkles /> Regenerate

@@ -1,24 +1,20 @@
 import { Portal } from '@ark-ui/react/portal'
-import { useSelector } from '@xstate/react'
 import { ChevronDown, Download, FileSpreadsheet, History, Sparkles, Undo2 } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { flex, wrap } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import { paths } from '../../../contract/paths.ts'
 import {
+  exportMenuView,
   type questionnaireExportMachine,
-  selectExportBusy,
-  selectExportFormat,
-  selectLatest,
 } from '../../../machines/questionnaire-export/index.ts'
 import {
   type questionnaireWorkspaceMachine,
-  selectInProgress,
-  selectIsBusy,
-  selectQuestionnaire,
+  workspaceHeaderView,
 } from '../../../machines/questionnaire-workspace/index.ts'
 import { downloadPath } from '../../api/questionnaire-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
+import { useView } from '../../app/use-view.ts'
 import { formatRelative } from '../../lib/format.ts'
 import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
@@ -48,12 +44,9 @@ export function WorkspaceHeader(props: {
 }) {
   const { workspace: workspaceRef, exports: exportRef } = props
   const toaster = ToasterContext.useActorRef()
-  const questionnaire = useSelector(workspaceRef, selectQuestionnaire)
-  const busy = useSelector(workspaceRef, selectIsBusy)
-  const inProgress = useSelector(workspaceRef, selectInProgress)
-  const latest = useSelector(exportRef, selectLatest)
-  const exporting = useSelector(exportRef, selectExportBusy)
-  const exportFormat = useSelector(exportRef, selectExportFormat)
+  const workspace = useView(workspaceRef, workspaceHeaderView)
+  const exportState = useView(exportRef, exportMenuView)
+  const { questionnaire } = workspace
   if (!questionnaire) return null
   const percent = questionnaire.questions
     ? Math.round((questionnaire.answered / questionnaire.questions) * 100)
@@ -82,7 +75,7 @@ export function WorkspaceHeader(props: {
             <Button
               size="sm"
               variant="outline"
-              disabled={busy || inProgress}
+              disabled={workspace.busy || workspace.inProgress}
               onClick={() => workspaceRef.send({ type: 'generate' })}
             >
               <Sparkles /> Generate answers
@@ -91,7 +84,7 @@ export function WorkspaceHeader(props: {
           <Button
             size="sm"
             variant="outline"
-            disabled={busy || inProgress}
+            disabled={workspace.busy || workspace.inProgress}
             onClick={() => workspaceRef.send({ type: 'undo' })}
           >
             <Undo2 /> Undo
@@ -105,7 +98,7 @@ export function WorkspaceHeader(props: {
           </Button>
           <Menu.Root positioning={{ placement: 'bottom-end' }}>
             <Menu.Trigger asChild>
-              <Button size="sm" loading={exporting} disabled={inProgress}>
+              <Button size="sm" loading={exportState.exporting} disabled={workspace.inProgress}>
                 <Download /> Export <ChevronDown />
               </Button>
             </Menu.Trigger>
@@ -133,7 +126,7 @@ export function WorkspaceHeader(props: {
                   </Menu.Item>
                   <Menu.Item
                     value="latest"
-                    disabled={!latest}
+                    disabled={!exportState.latest}
                     onClick={() => exportRef.send({ type: 'download.latest' })}
                   >
                     Download the latest export again
@@ -161,11 +154,11 @@ export function WorkspaceHeader(props: {
         </div>
       </div>
 
-      {latest && (
+      {exportState.latest && (
         <p className={exportNote} data-testid="export-note">
-          Latest export: {latest.name}, {formatRelative(latest.created_at)} ·{' '}
-          {latest.current ? 'up to date' : 'answers changed since'}
-          {exporting && exportFormat ? ' · exporting…' : ''}
+          Latest export: {exportState.latest.name}, {formatRelative(exportState.latest.created_at)}{' '}
+          · {exportState.latest.current ? 'up to date' : 'answers changed since'}
+          {exportState.exporting && exportState.exportFormat ? ' · exporting…' : ''}
         </p>
       )}
     </>

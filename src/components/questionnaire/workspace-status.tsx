@@ -1,16 +1,12 @@
-import { useSelector } from '@xstate/react'
 import { AlertTriangle, Columns3, RefreshCw, Square } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import {
   type questionnaireWorkspaceMachine,
-  selectInProgress,
-  selectIsCancelling,
-  selectIsGenerating,
-  selectQuestionnaire,
-  selectTabs,
+  workspaceStatusView,
 } from '../../../machines/questionnaire-workspace/index.ts'
+import { useView } from '../../app/use-view.ts'
 import { callout } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import { LinearProgress } from '../ui/progress.tsx'
@@ -24,31 +20,27 @@ export function WorkspaceStatus(props: {
   workspace: ActorRefFrom<typeof questionnaireWorkspaceMachine>
 }) {
   const workspaceRef = props.workspace
-  const questionnaire = useSelector(workspaceRef, selectQuestionnaire)
-  const tabs = useSelector(workspaceRef, selectTabs)
-  const inProgress = useSelector(workspaceRef, selectInProgress)
-  const generating = useSelector(workspaceRef, selectIsGenerating)
-  const cancelling = useSelector(workspaceRef, selectIsCancelling)
-  if (!questionnaire) return null
-  const unsureTab = tabs.find((tab) => tab.mapping_state === 'unsure')
+  const view = useView(workspaceRef, workspaceStatusView)
+  if (!view.questionnaire) return null
+  const unsureTab = view.tabs.find((tab) => tab.mapping_state === 'unsure')
   return (
     <>
-      {inProgress && (
+      {view.inProgress && (
         <div className={flex({ gap: '3', align: 'flex-end' })}>
           <LinearProgress
             className={css({ flex: '1' })}
-            value={questionnaire.progress}
+            value={view.questionnaire.progress}
             label={
-              questionnaire.progress_label ??
-              (generating ? 'Generating answers' : 'Analysing the questionnaire')
+              view.questionnaire.progress_label ??
+              (view.generating ? 'Generating answers' : 'Analysing the questionnaire')
             }
-            aria-label={generating ? 'Generation progress' : 'Analysis progress'}
+            aria-label={view.generating ? 'Generation progress' : 'Analysis progress'}
           />
-          {generating && (
+          {view.generating && (
             <Button
               size="xs"
               variant="outline"
-              loading={cancelling}
+              loading={view.cancelling}
               onClick={() => workspaceRef.send({ type: 'generate.cancel' })}
             >
               <Square /> Stop
@@ -56,10 +48,10 @@ export function WorkspaceStatus(props: {
           )}
         </div>
       )}
-      {questionnaire.status === 'failed' && questionnaire.error && (
+      {view.questionnaire.status === 'failed' && view.questionnaire.error && (
         <div className={failure} role="alert">
           <AlertTriangle size={18} />
-          <span className={css({ flex: '1' })}>{questionnaire.error}</span>
+          <span className={css({ flex: '1' })}>{view.questionnaire.error}</span>
           <Button
             size="sm"
             variant="outline"
@@ -69,7 +61,7 @@ export function WorkspaceStatus(props: {
           </Button>
         </div>
       )}
-      {unsureTab && !inProgress && (
+      {unsureTab && !view.inProgress && (
         <div className={notice}>
           <Columns3 size={18} />
           <span className={css({ flex: '1' })}>

@@ -1,5 +1,4 @@
 import { Portal } from '@ark-ui/react/portal'
-import { useSelector } from '@xstate/react'
 import { ChevronDown, Columns3, Wand2 } from 'lucide-react'
 import { useMemo } from 'react'
 import { css, cx } from 'styled-system/css'
@@ -9,13 +8,9 @@ import { ANSWER_FILTER_LABELS, ANSWER_FILTERS } from '../../../contract/question
 import {
   passesFilter,
   type questionnaireWorkspaceMachine,
-  selectAllRows,
-  selectFilter,
-  selectInProgress,
-  selectIsBusy,
-  selectTabId,
-  selectTabs,
+  workspaceTabsView,
 } from '../../../machines/questionnaire-workspace/index.ts'
+import { useView } from '../../app/use-view.ts'
 import { toolbar } from '../styles.ts'
 import { TabBar } from '../tab-bar.tsx'
 import { Button } from '../ui/button.tsx'
@@ -50,34 +45,29 @@ export function WorkspaceTabs(props: {
   onCustomInstruction: () => void
 }) {
   const workspaceRef = props.workspace
-  const tabs = useSelector(workspaceRef, selectTabs)
-  const tabId = useSelector(workspaceRef, selectTabId)
-  const filter = useSelector(workspaceRef, selectFilter)
-  const allRows = useSelector(workspaceRef, selectAllRows)
-  const busy = useSelector(workspaceRef, selectIsBusy)
-  const inProgress = useSelector(workspaceRef, selectInProgress)
-  const currentTab = tabs.find((tab) => tab.id === tabId) ?? null
+  const view = useView(workspaceRef, workspaceTabsView)
+  const currentTab = view.tabs.find((tab) => tab.id === view.tabId) ?? null
   // tab counts follow the rows as answers change
   const tabCounts = useMemo(() => {
     const counts = new Map<number, { questions: number; answered: number }>()
-    for (const row of allRows) {
+    for (const row of view.allRows) {
       const entry = counts.get(row.tab_id) ?? { questions: 0, answered: 0 }
       entry.questions += 1
       if (passesFilter(row, 'all') && !passesFilter(row, 'unanswered')) entry.answered += 1
       counts.set(row.tab_id, entry)
     }
     return counts
-  }, [allRows])
+  }, [view.allRows])
   return (
     <>
-      {tabs.length > 0 && (
+      {view.tabs.length > 0 && (
         <TabBar
           label="Tabs"
           className={tabsBar}
           tabClassName={tabButton}
-          selected={tabId}
+          selected={view.tabId}
           onSelect={(id) => workspaceRef.send({ type: 'tab.select', tabId: id })}
-          tabs={tabs.map((tab) => ({
+          tabs={view.tabs.map((tab) => ({
             id: tab.id,
             content: (
               <>
@@ -98,7 +88,7 @@ export function WorkspaceTabs(props: {
               key={value}
               type="button"
               className={filterButton}
-              aria-pressed={filter === value}
+              aria-pressed={view.filter === value}
               onClick={() => workspaceRef.send({ type: 'filter.set', filter: value })}
             >
               {ANSWER_FILTER_LABELS[value]}
@@ -109,7 +99,7 @@ export function WorkspaceTabs(props: {
           {currentTab && (
             <Menu.Root positioning={{ placement: 'bottom-end' }}>
               <Menu.Trigger asChild>
-                <Button size="xs" variant="ghost" disabled={busy || inProgress}>
+                <Button size="xs" variant="ghost" disabled={view.busy || view.inProgress}>
                   <Wand2 /> Section <ChevronDown />
                 </Button>
               </Menu.Trigger>

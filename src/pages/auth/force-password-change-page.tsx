@@ -1,15 +1,12 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { KeyRound } from 'lucide-react'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
   forcePasswordChangeMachine,
-  selectConfirm,
-  selectError,
-  selectIsChanged,
-  selectIsSubmitting,
-  selectPassword,
+  forcePasswordChangeView,
 } from '../../../machines/force-password-change/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { useView } from '../../app/use-view.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
 import { AuthLayout } from './auth-layout.tsx'
 import { FormAlert, Pending, StatusScreen, useSignedInEmitted } from './auth-parts.tsx'
@@ -34,13 +31,9 @@ export default function ForcePasswordChangePage({
   // the new tokens are stored: the session starts again on them, then the app opens
   useSignedInEmitted(actor)
 
-  const changed = useSelector(actor, selectIsChanged)
-  const password = useSelector(actor, selectPassword)
-  const confirm = useSelector(actor, selectConfirm)
-  const error = useSelector(actor, selectError)
-  const submitting = useSelector(actor, selectIsSubmitting)
+  const view = useView(actor, forcePasswordChangeView)
 
-  if (changed) {
+  if (view.changed) {
     return (
       <AuthLayout title="Change Your Password">
         <Pending text="Password changed. Signing you in..." />
@@ -56,13 +49,13 @@ export default function ForcePasswordChangePage({
       icon={<KeyRound />}
     >
       <NewPasswordForm
-        password={password}
-        confirm={confirm}
-        busy={submitting}
+        password={view.password}
+        confirm={view.confirm}
+        busy={view.submitting}
         submitLabel="Change Password"
         send={(event) => actor.send(event)}
       >
-        {error && <FormAlert>{error}</FormAlert>}
+        {view.error && <FormAlert>{view.error}</FormAlert>}
       </NewPasswordForm>
     </StatusScreen>
   )

@@ -1,17 +1,13 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { MailCheck } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
   forgotPasswordMachine,
-  selectCanSubmit,
-  selectEmail,
-  selectEmailError,
-  selectError,
-  selectIsSending,
-  selectIsSent,
+  forgotPasswordView,
 } from '../../../machines/forgot-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { useView } from '../../app/use-view.ts'
 import { AccountForm } from '../../components/password/account-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout } from './auth-layout.tsx'
@@ -36,14 +32,9 @@ export default function ForgotPasswordPage({
   logic?: ForgotPasswordLogic
 }) {
   const actor = useActorRef(logic)
-  const sent = useSelector(actor, selectIsSent)
-  const email = useSelector(actor, selectEmail)
-  const emailError = useSelector(actor, selectEmailError)
-  const error = useSelector(actor, selectError)
-  const sending = useSelector(actor, selectIsSending)
-  const canSubmit = useSelector(actor, selectCanSubmit)
+  const view = useView(actor, forgotPasswordView)
 
-  if (sent) {
+  if (view.sent) {
     return (
       <StatusScreen
         title="Check your email"
@@ -70,13 +61,19 @@ export default function ForgotPasswordPage({
           autoComplete="email"
           inputMode="email"
           required
-          value={email}
+          value={view.email}
           onValueChange={(value) => actor.send({ type: 'email.change', value })}
-          error={emailError}
-          disabled={sending}
+          error={view.emailError}
+          disabled={view.sending}
         />
-        {error && <FormAlert>{error}</FormAlert>}
-        <Button type="submit" size="lg" className={submit} loading={sending} disabled={!canSubmit}>
+        {view.error && <FormAlert>{view.error}</FormAlert>}
+        <Button
+          type="submit"
+          size="lg"
+          className={submit}
+          loading={view.sending}
+          disabled={!view.canSubmit}
+        >
           Send Reset Link
         </Button>
       </AccountForm>

@@ -1,29 +1,16 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { Building2, Mail } from 'lucide-react'
 import { useId } from 'react'
 import { cx } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
-import {
-  loginMachine,
-  selectCanSubmit,
-  selectEmail,
-  selectError,
-  selectIsChecking,
-  selectIsGoogleRedirecting,
-  selectIsLoading,
-  selectIsSigningIn,
-  selectIsSsoRedirecting,
-  selectNotice,
-  selectOrganization,
-  selectPassword,
-  selectStep,
-} from '../../../machines/login/index.ts'
+import { loginMachine, loginView } from '../../../machines/login/index.ts'
 import { selectSessionExpired } from '../../../machines/session/index.ts'
 import { loginActors } from '../../api/auth-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { useConsumeSearch } from '../../app/use-consume-search.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { useView } from '../../app/use-view.ts'
 import { AccountForm } from '../../components/password/account-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
@@ -61,20 +48,9 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
   const sessionExpired = SessionContext.useSelector(selectSessionExpired)
   const actor = useActorRef(logic, { input: { message } })
 
-  const step = useSelector(actor, selectStep)
-  const email = useSelector(actor, selectEmail)
-  const password = useSelector(actor, selectPassword)
-  const error = useSelector(actor, selectError)
-  const notice = useSelector(actor, selectNotice)
-  const organization = useSelector(actor, selectOrganization)
-  const loading = useSelector(actor, selectIsLoading)
-  const canSubmit = useSelector(actor, selectCanSubmit)
-  const checking = useSelector(actor, selectIsChecking)
-  const signingIn = useSelector(actor, selectIsSigningIn)
-  const ssoRedirecting = useSelector(actor, selectIsSsoRedirecting)
-  const googleRedirecting = useSelector(actor, selectIsGoogleRedirecting)
+  const view = useView(actor, loginView)
   const errorId = useId()
-  const describedBy = error ? errorId : undefined
+  const describedBy = view.error ? errorId : undefined
 
   // the machine decides; the view tells the session and moves the router
   useEmitted(
@@ -95,51 +71,60 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
 
   const alerts = (
     <>
-      {sessionExpired && step === 'email' && !error && <Notice>{AUTH_TEXTS.sessionExpired}</Notice>}
-      {error && <FormAlert id={errorId}>{error}</FormAlert>}
-      {notice && <Notice>{notice}</Notice>}
+      {sessionExpired && view.step === 'email' && !view.error && (
+        <Notice>{AUTH_TEXTS.sessionExpired}</Notice>
+      )}
+      {view.error && <FormAlert id={errorId}>{view.error}</FormAlert>}
+      {view.notice && <Notice>{view.notice}</Notice>}
     </>
   )
 
-  if (step === 'sso') {
+  if (view.step === 'sso') {
     return (
       <AuthLayout title="Sign in with SSO" lead="Your organization signs in with single sign-on.">
         <div className={authStyles.form}>
-          <Identity icon={<Building2 size={16} />} label={organization} value={email} />
+          <Identity icon={<Building2 size={16} />} label={view.organization} value={view.email} />
           {alerts}
           <StepActions
-            canSubmit={canSubmit}
-            busy={ssoRedirecting}
+            canSubmit={view.canSubmit}
+            busy={view.ssoRedirecting}
             busyText="Redirecting..."
-            loading={loading}
+            loading={view.loading}
             onClick={() => actor.send({ type: 'sso.continue' })}
             onBack={() => actor.send({ type: 'back' })}
           >
-            Continue to {organization}
+            Continue to {view.organization}
           </StepActions>
         </div>
       </AuthLayout>
     )
   }
 
-  if (step === 'password') {
+  if (view.step === 'password') {
     return (
       <AuthLayout title="Enter password" lead="Enter the password for your account.">
         <AccountForm onSubmit={() => actor.send({ type: 'password.submit' })}>
-          <Identity icon={<Mail size={16} />} label="Signing in as" value={email} />
+          <Identity icon={<Mail size={16} />} label="Signing in as" value={view.email} />
           {/* lets password managers pair the password with the address */}
-          <input type="email" name="email" autoComplete="username" value={email} readOnly hidden />
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            value={view.email}
+            readOnly
+            hidden
+          />
           {alerts}
-          {googleRedirecting && <Notice>Redirecting to Google...</Notice>}
+          {view.googleRedirecting && <Notice>Redirecting to Google...</Notice>}
           <LoginField
             label="Password"
             type="password"
             name="password"
             autoComplete="current-password"
             autoFocus
-            value={password}
+            value={view.password}
             onValueChange={(value) => actor.send({ type: 'password.change', value })}
-            disabled={loading}
+            disabled={view.loading}
             errorId={describedBy}
           />
           <div className={passwordHeader}>
@@ -148,10 +133,10 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
             </Link>
           </div>
           <StepActions
-            canSubmit={canSubmit}
-            busy={signingIn}
+            canSubmit={view.canSubmit}
+            busy={view.signingIn}
             busyText="Signing in..."
-            loading={loading}
+            loading={view.loading}
             onBack={() => actor.send({ type: 'back' })}
           >
             Sign in
@@ -191,15 +176,15 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
           spellCheck={false}
           placeholder="you@company.com"
           autoFocus
-          value={email}
+          value={view.email}
           onValueChange={(value) => actor.send({ type: 'email.change', value })}
           errorId={describedBy}
         />
         <Button
           type="submit"
           className={fullWidth}
-          disabled={!canSubmit}
-          loading={checking}
+          disabled={!view.canSubmit}
+          loading={view.checking}
           loadingText="Continue"
         >
           Continue
@@ -210,8 +195,8 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
         type="button"
         variant="outline"
         className={fullWidth}
-        disabled={loading}
-        loading={googleRedirecting}
+        disabled={view.loading}
+        loading={view.googleRedirecting}
         loadingText="Redirecting to Google..."
         onClick={() => actor.send({ type: 'google.start' })}
       >

@@ -1,22 +1,15 @@
 import { Link } from '@tanstack/react-router'
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { MailCheck } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import {
   type RegisterField,
   registerMachine,
-  selectCanSubmit,
-  selectEmailError,
-  selectError,
-  selectIsRegistered,
-  selectIsSubmitting,
-  selectMarketingConsent,
-  selectMissing,
-  selectPasswordError,
-  selectValues,
+  registerView,
 } from '../../../machines/register/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { useView } from '../../app/use-view.ts'
 import { AccountForm } from '../../components/password/account-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
@@ -64,17 +57,9 @@ const submit = css({ w: 'full', mt: '1' })
 /** /register: 'Create a Free Account' (spec sections 2, 5 and 8). */
 export default function RegisterPage({ logic = defaultLogic }: { logic?: RegisterLogic }) {
   const actor = useActorRef(logic)
-  const registered = useSelector(actor, selectIsRegistered)
-  const values = useSelector(actor, selectValues)
-  const consent = useSelector(actor, selectMarketingConsent)
-  const emailError = useSelector(actor, selectEmailError)
-  const passwordError = useSelector(actor, selectPasswordError)
-  const missing = useSelector(actor, selectMissing)
-  const error = useSelector(actor, selectError)
-  const submitting = useSelector(actor, selectIsSubmitting)
-  const canSubmit = useSelector(actor, selectCanSubmit)
+  const view = useView(actor, registerView)
 
-  if (registered) {
+  if (view.registered) {
     return (
       <StatusScreen
         title="Registration Successful!"
@@ -83,7 +68,7 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
         icon={<MailCheck />}
         text={
           <>
-            We sent it to <strong>{values.email.trim()}</strong>. The link signs you in.
+            We sent it to <strong>{view.values.email.trim()}</strong>. The link signs you in.
           </>
         }
       >
@@ -95,10 +80,10 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
   const field = (name: RegisterField) => ({
     label: LABELS[name],
     name,
-    value: values[name],
+    value: view.values[name],
     onValueChange: (value: string) => actor.send({ type: 'field.change', field: name, value }),
-    error: missing.includes(name) ? `${LABELS[name]} is required` : null,
-    disabled: submitting,
+    error: view.missing.includes(name) ? `${LABELS[name]} is required` : null,
+    disabled: view.submitting,
     required: true,
   })
 
@@ -121,7 +106,7 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
           type="email"
           autoComplete="email"
           inputMode="email"
-          error={emailError}
+          error={view.emailError}
           onBlur={() => actor.send({ type: 'email.blur' })}
         />
         <div className={authStyles.row}>
@@ -132,7 +117,11 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
         <PasswordField
           {...field('password')}
           autoComplete="new-password"
-          error={missing.includes('password') ? `${LABELS.password} is required` : passwordError}
+          error={
+            view.missing.includes('password')
+              ? `${LABELS.password} is required`
+              : view.passwordError
+          }
           helper={AUTH_TEXTS.passwordHint}
         />
         <label className={consentRow}>
@@ -140,21 +129,21 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
             type="checkbox"
             name="marketing_consent"
             className={checkbox}
-            checked={consent}
-            disabled={submitting}
+            checked={view.consent}
+            disabled={view.submitting}
             onChange={(event) =>
               actor.send({ type: 'consent.change', value: event.target.checked })
             }
           />
           <span>Send me product updates and news by email (optional)</span>
         </label>
-        {error && <FormAlert>{error}</FormAlert>}
+        {view.error && <FormAlert>{view.error}</FormAlert>}
         <Button
           type="submit"
           size="lg"
           className={submit}
-          loading={submitting}
-          disabled={!canSubmit}
+          loading={view.submitting}
+          disabled={!view.canSubmit}
         >
           Register
         </Button>

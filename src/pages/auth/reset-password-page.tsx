@@ -1,21 +1,11 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { CircleCheck, MailCheck, TimerOff, Unlink } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import type { LinkInput } from '../../../machines/account.ts'
-import {
-  resetPasswordMachine,
-  selectConfirm,
-  selectEmail,
-  selectFormError,
-  selectIsBusy,
-  selectIsResent,
-  selectLinkError,
-  selectPassword,
-  selectResendError,
-  selectScreen,
-} from '../../../machines/reset-password/index.ts'
+import { resetPasswordMachine, resetPasswordView } from '../../../machines/reset-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { useView } from '../../app/use-view.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout, authStyles } from './auth-layout.tsx'
@@ -60,17 +50,9 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; input: LinkInput 
   const actor = useActorRef(props.logic, { input: props.input })
   useNavigateEmitted(actor)
 
-  const screen = useSelector(actor, selectScreen)
-  const email = useSelector(actor, selectEmail)
-  const linkError = useSelector(actor, selectLinkError)
-  const formError = useSelector(actor, selectFormError)
-  const resendError = useSelector(actor, selectResendError)
-  const resent = useSelector(actor, selectIsResent)
-  const busy = useSelector(actor, selectIsBusy)
-  const password = useSelector(actor, selectPassword)
-  const confirm = useSelector(actor, selectConfirm)
+  const view = useView(actor, resetPasswordView)
 
-  switch (screen) {
+  switch (view.screen) {
     case 'checking':
       return (
         <AuthLayout title="Reset Password">
@@ -85,7 +67,7 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; input: LinkInput 
           lead="This link cannot be used to reset your password. It may have been used already or copied incompletely."
           tone="error"
           icon={<Unlink />}
-          error={linkError}
+          error={view.linkError}
         >
           <div className={authStyles.actions}>
             <NavButton to="/forgot-password">Request New Reset Link</NavButton>
@@ -101,29 +83,30 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; input: LinkInput 
         <StatusScreen
           title="Reset Link Expired"
           lead={
-            email ? (
+            view.email ? (
               <>
-                Reset links are valid for 1 hour. We can send a new one to <strong>{email}</strong>.
+                Reset links are valid for 1 hour. We can send a new one to{' '}
+                <strong>{view.email}</strong>.
               </>
             ) : (
               'Reset links are valid for 1 hour. Ask for a new one to reset your password.'
             )
           }
-          tone={resent ? 'success' : 'warning'}
-          icon={resent ? <MailCheck /> : <TimerOff />}
+          tone={view.resent ? 'success' : 'warning'}
+          icon={view.resent ? <MailCheck /> : <TimerOff />}
         >
-          {resent && (
+          {view.resent && (
             <FormAlert tone="success">
               A new reset link is on its way. Check your inbox; the link is valid for 1 hour.
             </FormAlert>
           )}
-          {resendError && <FormAlert>{resendError}</FormAlert>}
+          {view.resendError && <FormAlert>{view.resendError}</FormAlert>}
           <div className={authStyles.actions}>
-            {!resent && (
+            {!view.resent && (
               <Button
                 type="button"
                 className={fullWidth}
-                loading={busy}
+                loading={view.busy}
                 onClick={() => actor.send({ type: 'resend' })}
               >
                 Send New Reset Link
@@ -167,9 +150,9 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; input: LinkInput 
         <AuthLayout
           title="Reset Password"
           lead={
-            email ? (
+            view.email ? (
               <>
-                Choose a new password for <strong>{email}</strong>.
+                Choose a new password for <strong>{view.email}</strong>.
               </>
             ) : (
               'Choose a new password for your account.'
@@ -178,13 +161,13 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; input: LinkInput 
           footer={<BackToLogin />}
         >
           <NewPasswordForm
-            password={password}
-            confirm={confirm}
-            busy={busy}
+            password={view.password}
+            confirm={view.confirm}
+            busy={view.busy}
             submitLabel="Reset Password"
             send={(event) => actor.send(event)}
           >
-            {formError && <FormAlert>{formError}</FormAlert>}
+            {view.formError && <FormAlert>{view.formError}</FormAlert>}
           </NewPasswordForm>
         </AuthLayout>
       )

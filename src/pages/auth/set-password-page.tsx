@@ -1,16 +1,9 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { CircleCheck, Unlink } from 'lucide-react'
 import type { LinkInput } from '../../../machines/account.ts'
-import {
-  selectConfirm,
-  selectFormError,
-  selectIsSubmitting,
-  selectLinkError,
-  selectPassword,
-  selectScreen,
-  setPasswordMachine,
-} from '../../../machines/set-password/index.ts'
+import { setPasswordMachine, setPasswordView } from '../../../machines/set-password/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { useView } from '../../app/use-view.ts'
 import { NewPasswordForm } from '../../components/password/new-password-form.tsx'
 import { AuthLayout } from './auth-layout.tsx'
 import {
@@ -41,14 +34,9 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; input: LinkInput }) {
   const actor = useActorRef(props.logic, { input: props.input })
   useNavigateEmitted(actor)
 
-  const screen = useSelector(actor, selectScreen)
-  const linkError = useSelector(actor, selectLinkError)
-  const formError = useSelector(actor, selectFormError)
-  const submitting = useSelector(actor, selectIsSubmitting)
-  const password = useSelector(actor, selectPassword)
-  const confirm = useSelector(actor, selectConfirm)
+  const view = useView(actor, setPasswordView)
 
-  switch (screen) {
+  switch (view.screen) {
     case 'checking':
       return (
         <AuthLayout title="Set Your Password">
@@ -63,7 +51,7 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; input: LinkInput }) {
           lead="Ask your administrator to send you a new invitation."
           tone="error"
           icon={<Unlink />}
-          error={linkError}
+          error={view.linkError}
         >
           <BackToLogin alone />
         </StatusScreen>
@@ -89,13 +77,13 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; input: LinkInput }) {
           footer={<BackToLogin />}
         >
           <NewPasswordForm
-            password={password}
-            confirm={confirm}
-            busy={submitting}
+            password={view.password}
+            confirm={view.confirm}
+            busy={view.submitting}
             submitLabel="Set Password"
             send={(event) => actor.send(event)}
           >
-            {formError && <FormAlert>{formError}</FormAlert>}
+            {view.formError && <FormAlert>{view.formError}</FormAlert>}
           </NewPasswordForm>
         </AuthLayout>
       )

@@ -1,9 +1,13 @@
 import { Field as ArkField } from '@ark-ui/react/field'
-import { useSelector } from '@xstate/react'
 import { input, textarea } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import { COMMON_DROPDOWN_VALUES } from '../../../contract/knowledge.ts'
-import type { ItemField, itemEditorMachine } from '../../../machines/item-editor/index.ts'
+import {
+  type ItemField,
+  type itemEditorMachine,
+  itemEditorView,
+} from '../../../machines/item-editor/index.ts'
+import { useView } from '../../app/use-view.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
 import { alert, dialogBox, grid2 } from '../../components/styles.ts'
 import * as Field from '../../components/ui/field.tsx'
@@ -11,14 +15,7 @@ import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 
 /** Adds or edits a Q&A or data item, and asks before deleting one. */
 export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEditorMachine> }) {
-  const editing = useSelector(actor, (s) => s.matches('editing') || s.matches('saving'))
-  const confirming = useSelector(
-    actor,
-    (s) => s.matches('confirmingDelete') || s.matches('deleting'),
-  )
-  const deleting = useSelector(actor, (s) => s.matches('deleting'))
-  const saving = useSelector(actor, (s) => s.matches('saving'))
-  const { mode, id, values, errors, failure } = useSelector(actor, (s) => s.context)
+  const view = useView(actor, itemEditorView)
   const change = (field: ItemField) => (event: { target: { value: string } }) =>
     actor.send({ type: 'change', field, value: event.target.value })
   const fieldOf = (
@@ -26,7 +23,7 @@ export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEdi
     label: string,
     options: { multiline?: boolean; placeholder?: string; required?: boolean } = {},
   ) => (
-    <Field.Root invalid={Boolean(errors[field])} required={options.required}>
+    <Field.Root invalid={Boolean(view.errors[field])} required={options.required}>
       <Field.Label>
         {label}
         {options.required && <Field.RequiredIndicator />}
@@ -35,32 +32,32 @@ export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEdi
         <ArkField.Textarea
           className={textarea({ size: 'md' })}
           rows={5}
-          value={values[field]}
+          value={view.values[field]}
           onChange={change(field)}
           placeholder={options.placeholder}
         />
       ) : (
         <Field.Input
           className={input({ size: 'md' })}
-          value={values[field]}
+          value={view.values[field]}
           onChange={change(field)}
           placeholder={options.placeholder}
           list={field === 'dropdown_value' ? 'dropdown-values' : undefined}
         />
       )}
-      {errors[field] && <Field.ErrorText>{errors[field]}</Field.ErrorText>}
+      {view.errors[field] && <Field.ErrorText>{view.errors[field]}</Field.ErrorText>}
     </Field.Root>
   )
   return (
     <>
       <DialogFrame
-        open={editing}
+        open={view.editing}
         onClose={() => actor.send({ type: 'close' })}
         className={dialogBox({ size: 'xl' })}
-        title={`${id === null ? 'Add' : 'Edit'} ${mode === 'qa' ? 'Q&A item' : 'data item'}`}
+        title={`${view.id === null ? 'Add' : 'Edit'} ${view.mode === 'qa' ? 'Q&A item' : 'data item'}`}
       >
         <DialogForm onSubmit={() => actor.send({ type: 'submit' })} noValidate>
-          {mode === 'qa' ? (
+          {view.mode === 'qa' ? (
             <>
               {fieldOf('question', 'Question', {
                 multiline: false,
@@ -95,21 +92,21 @@ export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEdi
             </>
           )}
           {fieldOf('source', 'Source', { placeholder: 'Where this comes from (optional)' })}
-          {failure && <p className={alert}>{failure}</p>}
+          {view.failure && <p className={alert}>{view.failure}</p>}
           <DialogActions
             onCancel={() => actor.send({ type: 'close' })}
             confirmLabel="Save"
-            busy={saving}
+            busy={view.saving}
           />
         </DialogForm>
       </DialogFrame>
       <ConfirmDialog
-        open={confirming}
-        title={mode === 'qa' ? 'Delete this Q&A item?' : 'Delete this data item?'}
+        open={view.confirming}
+        title={view.mode === 'qa' ? 'Delete this Q&A item?' : 'Delete this data item?'}
         description="It will no longer be used as evidence for new answers."
         confirmLabel="Delete"
-        busy={deleting}
-        error={failure}
+        busy={view.deleting}
+        error={view.failure}
         onConfirm={() => actor.send({ type: 'delete.confirm' })}
         onCancel={() => actor.send({ type: 'delete.cancel' })}
       />

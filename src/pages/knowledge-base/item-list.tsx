@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { BookOpen, Database, FileText, Pencil, Trash2 } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { grid, stack, wrap } from 'styled-system/patterns'
@@ -6,8 +6,9 @@ import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import type { DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
 import type { itemEditorMachine } from '../../../machines/item-editor/index.ts'
-import type { ItemListKind } from '../../../machines/item-list/index.ts'
+import { type ItemListKind, itemListView } from '../../../machines/item-list/index.ts'
 import type { KnowledgeLogic } from '../../api/knowledge-logic.ts'
+import { useView } from '../../app/use-view.ts'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
@@ -51,15 +52,8 @@ export function ItemList(props: {
   onDownload: (file: RepositoryFile) => void
 }) {
   const actor = useActorRef(props.logic.list, { input: { kind: props.kind } })
-  const items = useSelector(actor, (s) => s.context.results)
-  const count = useSelector(actor, (s) => s.context.count)
-  const query = useSelector(actor, (s) => s.context.query)
-  const loading = useSelector(
-    actor,
-    (s) => s.hasTag('loading') && s.context.count === 0 && !s.context.results.length,
-  )
-  const error = useSelector(actor, (s) => (s.matches('failed') ? s.context.error : null))
-  const pages = Math.max(1, Math.ceil(count / query.page_size))
+  const view = useView(actor, itemListView)
+  const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
   const { editor } = props
   const noun = props.kind === 'qa' ? 'Q&A items' : props.kind === 'data' ? 'data items' : 'files'
   return (
@@ -70,22 +64,22 @@ export function ItemList(props: {
           className={cx(input({ size: 'md' }), filterInput)}
           placeholder={`Filter ${noun}`}
           aria-label={`Filter ${noun}`}
-          value={query.q}
+          value={view.query.q}
           onChange={(event) => actor.send({ type: 'search.change', q: event.target.value })}
         />
       </div>
-      {error ? (
-        <RetryAlert error={error} onRetry={() => actor.send({ type: 'refresh' })} />
-      ) : loading ? (
+      {view.error ? (
+        <RetryAlert error={view.error} onRetry={() => actor.send({ type: 'refresh' })} />
+      ) : view.loading ? (
         <div className={css({ display: 'grid', placeItems: 'center', py: '12' })}>
           <Spinner />
         </div>
-      ) : items.length === 0 ? (
+      ) : view.items.length === 0 ? (
         <EmptyState
           icon={props.kind === 'files' ? FileText : props.kind === 'data' ? Database : BookOpen}
-          title={query.q ? 'Nothing matches' : `No ${noun} yet`}
+          title={view.query.q ? 'Nothing matches' : `No ${noun} yet`}
         >
-          {query.q
+          {view.query.q
             ? 'Try other words.'
             : props.kind === 'qa'
               ? 'Add answers you have approved before, or import a completed questionnaire (CSV or Excel) to turn its rows into reusable answers.'
@@ -95,7 +89,7 @@ export function ItemList(props: {
         </EmptyState>
       ) : props.kind === 'files' ? (
         <FileTable
-          files={items as RepositoryFile[]}
+          files={view.items as RepositoryFile[]}
           columns={['kind', 'passages', 'tags']}
           actions={(file) => (
             <Button size="sm" variant="outline" onClick={() => props.onDownload(file)}>
@@ -105,7 +99,7 @@ export function ItemList(props: {
         />
       ) : (
         <ul className={list}>
-          {(items as (QaItem | DataItem)[]).map((item) => {
+          {(view.items as (QaItem | DataItem)[]).map((item) => {
             const isQa = 'question' in item
             return (
               <li key={item.id} className={row} data-testid="kb-item">
@@ -161,10 +155,10 @@ export function ItemList(props: {
         </ul>
       )}
       <Pager
-        total={`${count} ${noun}`}
-        page={query.page}
+        total={`${view.count} ${noun}`}
+        page={view.query.page}
         pages={pages}
-        position={`${query.page} / ${pages}`}
+        position={`${view.query.page} / ${pages}`}
         onPage={(page) => actor.send({ type: 'page.change', page })}
       />
     </>

@@ -1,11 +1,11 @@
-import { useSelector } from '@xstate/react'
 import { Search } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { stack } from 'styled-system/patterns'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import { FILE_KIND_LABELS, type SearchResult } from '../../../contract/knowledge.ts'
-import type { kbSearchMachine } from '../../../machines/kb-search/index.ts'
+import { type kbSearchMachine, kbSearchView } from '../../../machines/kb-search/index.ts'
+import { useView } from '../../app/use-view.ts'
 import { alert, card, metaLine } from '../../components/styles.ts'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { Snippet } from './snippet.tsx'
@@ -53,11 +53,7 @@ export function SearchPanel({
   onOpenItem: (r: SearchResult) => void
   onDownload: (id: number, name: string) => void
 }) {
-  const q = useSelector(actor, (s) => s.context.q)
-  const found = useSelector(actor, (s) => s.context.results)
-  const error = useSelector(actor, (s) => s.context.error)
-  const searching = useSelector(actor, (s) => s.hasTag('loading'))
-  const shown = useSelector(actor, (s) => s.matches('shown'))
+  const view = useView(actor, kbSearchView)
   return (
     <section className={searchWrap} aria-label="Search the knowledge base">
       <div className={css({ position: 'relative' })}>
@@ -70,20 +66,20 @@ export function SearchPanel({
           onChange={(event) => actor.send({ type: 'query.change', q: event.target.value })}
         />
       </div>
-      {searching && (
+      {view.searching && (
         <div className={css({ mt: '3' })}>
           <Spinner size="sm" />
         </div>
       )}
-      {error && <p className={cx(alert, css({ mt: '3' }))}>{error}</p>}
-      {shown && !error && found.length === 0 && (
+      {view.error && <p className={cx(alert, css({ mt: '3' }))}>{view.error}</p>}
+      {view.shown && !view.error && view.found.length === 0 && (
         <p className={css({ mt: '3', textStyle: 'sm', color: 'fg.muted' })}>
-          Nothing found for “{q}”.
+          Nothing found for “{view.q}”.
         </p>
       )}
-      {found.length > 0 && (
+      {view.found.length > 0 && (
         <ol className={results} aria-label="Search results">
-          {found.map((result) => (
+          {view.found.map((result) => (
             <li key={result.id} className={resultCard} data-testid="search-result">
               <div className={resultMeta}>
                 {result.kind === 'passage' && result.file_id !== null ? (

@@ -1,5 +1,5 @@
 import { getRouteApi, Link } from '@tanstack/react-router'
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { AlertTriangle, ClipboardList } from 'lucide-react'
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
 import { css } from 'styled-system/css'
@@ -10,23 +10,7 @@ import { answerMachine } from '../../../machines/answer/index.ts'
 import { questionnaireExportMachine } from '../../../machines/questionnaire-export/index.ts'
 import {
   questionnaireWorkspaceMachine,
-  selectEvidenceFiles,
-  selectFocusedId,
-  selectHistory,
-  selectHistoryError,
-  selectHistoryLoading,
-  selectHistoryOpen,
-  selectIsBusy,
-  selectIsLoading,
-  selectLoadError,
-  selectMappingError,
-  selectMappingTab,
-  selectMaxAnswers,
-  selectNoticeOpen,
-  selectQuestionnaire,
-  selectTabId,
-  selectTabs,
-  selectVisibleRows,
+  workspacePageView,
 } from '../../../machines/questionnaire-workspace/index.ts'
 import {
   answerActors,
@@ -36,6 +20,7 @@ import {
 } from '../../api/questionnaire-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { useView } from '../../app/use-view.ts'
 import { AnswerGrid } from '../../components/questionnaire/answer-grid.tsx'
 import { type AnswerActorRef, AnswerPanel } from '../../components/questionnaire/answer-panel.tsx'
 import { AnswerSheet } from '../../components/questionnaire/answer-sheet.tsx'
@@ -136,32 +121,19 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
   const workspaceRef = useActorRef(logic.workspace, { input: { id: props.id } })
   const exportRef = useActorRef(logic.exports, { input: { id: props.id } })
   const toaster = ToasterContext.useActorRef()
-  const questionnaire = useSelector(workspaceRef, selectQuestionnaire)
-  const tabs = useSelector(workspaceRef, selectTabs)
-  const tabId = useSelector(workspaceRef, selectTabId)
-  const focusedId = useSelector(workspaceRef, selectFocusedId)
-  const rows = useSelector(workspaceRef, selectVisibleRows)
-  const evidenceFiles = useSelector(workspaceRef, selectEvidenceFiles)
-  const loading = useSelector(workspaceRef, selectIsLoading)
-  const loadError = useSelector(workspaceRef, selectLoadError)
-  const busy = useSelector(workspaceRef, selectIsBusy)
+  const view = useView(workspaceRef, workspacePageView)
   const [customOpen, setCustomOpen] = useState(false)
-  const historyOpen = useSelector(workspaceRef, selectHistoryOpen)
-  const historyLoading = useSelector(workspaceRef, selectHistoryLoading)
-  const history = useSelector(workspaceRef, selectHistory)
-  const historyError = useSelector(workspaceRef, selectHistoryError)
-  const mappingTabName = useSelector(workspaceRef, selectMappingTab)
-  const mappingError = useSelector(workspaceRef, selectMappingError)
-  const noticeOpen = useSelector(workspaceRef, selectNoticeOpen)
-  const maxAnswers = useSelector(workspaceRef, selectMaxAnswers)
   const answerRef = useRef<AnswerActorRef | null>(null)
   const [deleting, setDeleting] = useState<QuestionRow | null>(null)
   const wide = useMediaQuery('(min-width: 1024px)')
   const [sheetOpen, setSheetOpen] = useState(false)
 
-  const focused = useMemo(() => rows.find((row) => row.id === focusedId) ?? null, [rows, focusedId])
-  const mappingTab = tabs.find((tab) => tab.name === mappingTabName) ?? null
-  const currentTab = tabs.find((tab) => tab.id === tabId) ?? null
+  const focused = useMemo(
+    () => view.rows.find((row) => row.id === view.focusedId) ?? null,
+    [view.rows, view.focusedId],
+  )
+  const mappingTab = view.tabs.find((tab) => tab.name === view.mappingTabName) ?? null
+  const currentTab = view.tabs.find((tab) => tab.id === view.tabId) ?? null
 
   useEmitted(
     () => [
@@ -224,7 +196,7 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       workspaceRef.send({ type: 'focus.previous' })
     } else if (key === 'Enter' || key === 'e') {
       event.preventDefault()
-      if (focusedId) {
+      if (view.focusedId) {
         setSheetOpen(true)
         answerRef.current?.send({ type: 'edit' })
       }
@@ -235,13 +207,13 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
     }
   }
 
-  if (loadError) {
+  if (view.loadError) {
     return (
       <>
         <PageHeader title="Questionnaire Automation" />
         <EmptyState
           icon={AlertTriangle}
-          title={loadError}
+          title={view.loadError}
           action={
             <div className={toolbar}>
               <Button
@@ -263,14 +235,14 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       </>
     )
   }
-  if (loading && !questionnaire) {
+  if (view.loading && !view.questionnaire) {
     return (
       <div className={css({ display: 'flex', gap: '2', alignItems: 'center', color: 'fg.muted' })}>
         <Spinner size="sm" /> Loading the questionnaire...
       </div>
     )
   }
-  if (!questionnaire) return null
+  if (!view.questionnaire) return null
 
   const panel = focused && (
     <AnswerPanel
@@ -286,9 +258,9 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       onDelete={setDeleting}
       onApplyConsistency={(answerId) => workspaceRef.send({ type: 'answer.consistency', answerId })}
       onLibrarySaved={onLibrarySaved}
-      evidenceFiles={evidenceFiles}
+      evidenceFiles={view.evidenceFiles}
       onWantFiles={() => workspaceRef.send({ type: 'files.load' })}
-      busy={busy}
+      busy={view.busy}
     />
   )
 
@@ -298,10 +270,10 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       <WorkspaceStatus workspace={workspaceRef} />
       <WorkspaceTabs workspace={workspaceRef} onCustomInstruction={() => setCustomOpen(true)} />
       <div className={workspace}>
-        {rows.length ? (
+        {view.rows.length ? (
           <AnswerGrid
-            rows={rows}
-            focusedId={focusedId}
+            rows={view.rows}
+            focusedId={view.focusedId}
             onFocus={focus}
             onKey={onKey}
             label={`Questions of ${currentTab?.name ?? 'the questionnaire'}`}
@@ -337,18 +309,18 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       )}
 
       <HistoryDrawer
-        open={historyOpen}
-        loading={historyLoading}
-        error={historyError}
-        operations={history}
-        busy={busy}
+        open={view.historyOpen}
+        loading={view.historyLoading}
+        error={view.historyError}
+        operations={view.history}
+        busy={view.busy}
         onUndo={() => workspaceRef.send({ type: 'undo' })}
         onClose={() => workspaceRef.send({ type: 'history.close' })}
       />
       <MappingDialog
         tab={mappingTab}
-        busy={busy}
-        error={mappingError}
+        busy={view.busy}
+        error={view.mappingError}
         onSubmit={(tab, mapping) => workspaceRef.send({ type: 'mapping.submit', tab, mapping })}
         onClose={() => workspaceRef.send({ type: 'mapping.close' })}
       />
@@ -366,8 +338,8 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
         }}
       />
       <LicenseDialog
-        open={noticeOpen}
-        maxAnswers={maxAnswers}
+        open={view.noticeOpen}
+        maxAnswers={view.maxAnswers}
         onClose={() => workspaceRef.send({ type: 'notice.close' })}
       />
       <ConfirmDialog
@@ -375,7 +347,7 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
         title="Delete this question?"
         description={`"${deleting?.text ?? ''}" and its answers leave this questionnaire. You can undo it from the history.`}
         confirmLabel="Delete question"
-        busy={busy}
+        busy={view.busy}
         onConfirm={() => {
           if (deleting) workspaceRef.send({ type: 'question.delete', questionId: deleting.id })
           setDeleting(null)

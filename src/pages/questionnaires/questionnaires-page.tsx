@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react'
+import { useActorRef } from '@xstate/react'
 import { ClipboardList, Trash2, Upload, X } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { css, cx } from 'styled-system/css'
@@ -6,18 +6,12 @@ import { flex } from 'styled-system/patterns'
 import { QUESTIONNAIRE_ACCEPT } from '../../../contract/questionnaires.ts'
 import {
   questionnaireListMachine,
-  selectIsConfirming,
-  selectIsDeleting,
-  selectIsLoading,
-  selectItems,
-  selectListError,
-  selectPendingDelete,
-  selectSelected,
-  selectUploads,
+  questionnaireListView,
 } from '../../../machines/questionnaire-list/index.ts'
 import { questionnaireListActors } from '../../api/questionnaire-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { useView } from '../../app/use-view.ts'
 import { DropZone, uploadRow } from '../../components/files/upload-drop.tsx'
 import { toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
@@ -26,7 +20,7 @@ import { LinearProgress } from '../../components/ui/progress.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
-import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
+import { DeleteDialog } from '../shared/confirm-dialog.tsx'
 import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row.tsx'
 
 export const createQuestionnaireListLogic = (actors = questionnaireListActors()) =>
@@ -71,14 +65,7 @@ export default function QuestionnairesPage(props: {
   const [logic] = useState(() => props.logic ?? createQuestionnaireListLogic())
   const list = useActorRef(logic, { input: { maxUploadMb: 50 } })
   const toaster = ToasterContext.useActorRef()
-  const items = useSelector(list, selectItems)
-  const selected = useSelector(list, selectSelected)
-  const uploads = useSelector(list, selectUploads)
-  const pendingDelete = useSelector(list, selectPendingDelete)
-  const confirming = useSelector(list, selectIsConfirming)
-  const deleting = useSelector(list, selectIsDeleting)
-  const loading = useSelector(list, selectIsLoading)
-  const error = useSelector(list, selectListError)
+  const view = useView(list, questionnaireListView)
   const picker = useRef<HTMLInputElement>(null)
 
   useEmitted(
@@ -133,7 +120,7 @@ export default function QuestionnairesPage(props: {
         layout.
       </DropZone>
 
-      {uploads.map((row) => (
+      {view.uploads.map((row) => (
         <div key={row.key} className={cx(uploadRow, css({ mb: '2' }))} data-testid="upload-row">
           <div className={css({ minW: '0' })}>
             <p className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{row.name}</p>
@@ -162,37 +149,38 @@ export default function QuestionnairesPage(props: {
         </div>
       ))}
 
-      {error && (
+      {view.error && (
         <div className={cx(toolbarRow, css({ color: 'fg.error' }))} role="alert">
-          {error}
+          {view.error}
           <Button size="sm" variant="outline" onClick={() => list.send({ type: 'retry' })}>
             Try again
           </Button>
         </div>
       )}
 
-      {loading ? (
+      {view.loading ? (
         <div className={flex({ gap: '2', color: 'fg.muted' })}>
           <Spinner size="sm" /> Loading questionnaires...
         </div>
-      ) : items.length === 0 && !error ? (
+      ) : view.items.length === 0 && !view.error ? (
         <EmptyState icon={ClipboardList} title="No questionnaires yet" action={uploadButton}>
           Upload a security questionnaire (CAIQ, HECVAT, SIG or your customer's own spreadsheet).
           Quire reads every tab, drafts the answers from your knowledge base and hands back the same
           file, filled.
         </EmptyState>
       ) : (
-        items.length > 0 && (
+        view.items.length > 0 && (
           <>
             <div className={toolbarRow}>
               <Button
                 size="sm"
                 variant="outline"
-                disabled={!selected.length}
+                disabled={!view.selected.length}
                 className={css({ colorPalette: 'red' })}
-                onClick={() => list.send({ type: 'delete.request', ids: selected })}
+                onClick={() => list.send({ type: 'delete.request', ids: view.selected })}
               >
-                <Trash2 /> Delete selected{selected.length ? ` (${selected.length})` : ''}
+                <Trash2 /> Delete selected
+                {view.selected.length ? ` (${view.selected.length})` : ''}
               </Button>
             </div>
             <div className={tableWrap}>
@@ -203,7 +191,7 @@ export default function QuestionnairesPage(props: {
                       <input
                         type="checkbox"
                         aria-label="Select all"
-                        checked={selected.length === items.length}
+                        checked={view.selected.length === view.items.length}
                         onChange={() => list.send({ type: 'toggle.all' })}
                       />
                     </th>
@@ -220,11 +208,11 @@ export default function QuestionnairesPage(props: {
                   </tr>
                 </thead>
                 <tbody>
-                  {items.map((item) => (
+                  {view.items.map((item) => (
                     <Row
                       key={item.id}
                       item={item}
-                      checked={selected.includes(item.id)}
+                      checked={view.selected.includes(item.id)}
                       onToggle={() => list.send({ type: 'toggle', id: item.id })}
                       onDelete={() => list.send({ type: 'delete.request', ids: [item.id] })}
                     />
@@ -236,18 +224,11 @@ export default function QuestionnairesPage(props: {
         )
       )}
 
-      <ConfirmDialog
-        open={confirming}
-        title={
-          pendingDelete.length === 1
-            ? 'Delete this questionnaire?'
-            : `Delete ${pendingDelete.length} questionnaires?`
-        }
+      <DeleteDialog
+        list={list}
+        view={view}
+        noun="questionnaire"
         description="Their questions, answers, history and filled files are deleted. This cannot be undone."
-        confirmLabel="Delete"
-        busy={deleting}
-        onConfirm={() => list.send({ type: 'delete.confirm' })}
-        onCancel={() => list.send({ type: 'delete.cancel' })}
       />
     </>
   )

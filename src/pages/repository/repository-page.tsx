@@ -10,24 +10,14 @@ import {
   type FileKind,
   type RepositoryFile,
 } from '../../../contract/knowledge.ts'
-import {
-  selectCount,
-  selectError,
-  selectFiles,
-  selectIsBusy,
-  selectIsConfirming,
-  selectIsLoading,
-  selectPendingDelete,
-  selectQuery,
-  selectSelected,
-  selectTagging,
-} from '../../../machines/file-list/index.ts'
+import { fileListView } from '../../../machines/file-list/index.ts'
 import { selectStats } from '../../../machines/file-stats/index.ts'
 import { selectHasFinished, selectItems } from '../../../machines/upload-queue/index.ts'
 import { downloadFile } from '../../api/knowledge-actors.ts'
 import { createRepositoryLogic, type RepositoryLogic } from '../../api/repository-logic.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
+import { useView } from '../../app/use-view.ts'
 import { AddByUrlDialog, TagsDialog } from '../../components/files/file-dialogs.tsx'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
@@ -41,7 +31,7 @@ import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatBytes } from '../../lib/format.ts'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
-import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
+import { DeleteDialog } from '../shared/confirm-dialog.tsx'
 
 /** The search box and the filters, with room under them. */
 const filterBar = cx(toolbar, css({ mb: '3' }))
@@ -63,17 +53,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   const addUrl = useActorRef(logic.addUrl)
   const statsRef = useActorRef(logic.stats)
   const toaster = ToasterContext.useActorRef()
-  const files = useSelector(list, selectFiles)
-  const count = useSelector(list, selectCount)
-  const query = useSelector(list, selectQuery)
-  const selected = useSelector(list, selectSelected)
-  const pendingDelete = useSelector(list, selectPendingDelete)
-  const confirming = useSelector(list, selectIsConfirming)
-  const deleting = useSelector(list, (s) => s.matches('deleting'))
-  const loading = useSelector(list, selectIsLoading)
-  const busy = useSelector(list, selectIsBusy)
-  const listError = useSelector(list, selectError)
-  const tagging = useSelector(list, selectTagging)
+  const view = useView(list, fileListView)
   const items = useSelector(queue, selectItems)
   const hasFinished = useSelector(queue, selectHasFinished)
   const stats = useSelector(statsRef, selectStats)
@@ -101,8 +81,8 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
     [queue, list, addUrl, statsRef, toaster],
   )
 
-  const pages = Math.max(1, Math.ceil(count / query.page_size))
-  const filtered = Boolean(query.q || query.kind || query.status || query.tag)
+  const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
+  const filtered = Boolean(view.query.q || view.query.kind || view.query.status || view.query.tag)
 
   const rowActions = (file: RepositoryFile) => (
     <RowActions name={file.name}>
@@ -168,13 +148,13 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
           type="search"
           placeholder="Search by name or address"
           aria-label="Search files"
-          value={query.q}
+          value={view.query.q}
           onChange={(event) => list.send({ type: 'search.change', q: event.target.value })}
         />
         <select
           className={cx(input({ size: 'md' }), selectClass)}
           aria-label="Type"
-          value={query.kind}
+          value={view.query.kind}
           onChange={(event) =>
             list.send({
               type: 'filter.change',
@@ -192,7 +172,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         <select
           className={cx(input({ size: 'md' }), selectClass)}
           aria-label="Status"
-          value={query.status}
+          value={view.query.status}
           onChange={(event) =>
             list.send({
               type: 'filter.change',
@@ -207,52 +187,52 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
             </option>
           ))}
         </select>
-        {query.tag && (
+        {view.query.tag && (
           <Button
             size="sm"
             variant="outline"
             onClick={() => list.send({ type: 'filter.change', filter: { tag: '' } })}
           >
-            Tag: {query.tag} ✕
+            Tag: {view.query.tag} ✕
           </Button>
         )}
-        {selected.length > 0 && (
+        {view.selected.length > 0 && (
           <Button
             size="md"
             variant="outline"
             className={css({ colorPalette: 'red' })}
-            onClick={() => list.send({ type: 'delete.request', ids: selected })}
+            onClick={() => list.send({ type: 'delete.request', ids: view.selected })}
           >
-            <Trash2 /> Delete selected ({selected.length})
+            <Trash2 /> Delete selected ({view.selected.length})
           </Button>
         )}
       </div>
 
-      {listError ? (
-        <RetryAlert error={listError} onRetry={() => list.send({ type: 'refresh' })} />
-      ) : loading ? (
+      {view.listError ? (
+        <RetryAlert error={view.listError} onRetry={() => list.send({ type: 'refresh' })} />
+      ) : view.loading ? (
         <div className={css({ display: 'grid', placeItems: 'center', py: '16' })}>
           <Spinner />
         </div>
-      ) : files.length === 0 && !filtered ? (
+      ) : view.files.length === 0 && !filtered ? (
         <EmptyState icon={FolderOpen} title="No documents yet">
           Upload what answers security questions for you: policies, SOC 2 and ISO reports, pen-test
           summaries, architecture notes and questionnaires you have already completed. PDF, Word,
           Excel, CSV, text and Markdown all work, or add a web page such as your trust center by
           URL.
         </EmptyState>
-      ) : files.length === 0 ? (
+      ) : view.files.length === 0 ? (
         <EmptyState icon={FolderOpen} title="No files match">
           Try another search or clear the filters.
         </EmptyState>
       ) : (
         <>
           <FileTable
-            files={files}
+            files={view.files}
             columns={['kind', 'size', 'tags', 'status', 'added']}
-            busy={busy}
+            busy={view.busy}
             selection={{
-              selected,
+              selected: view.selected,
               onToggle: (id) => list.send({ type: 'select.toggle', id }),
               onToggleAll: (all) => list.send({ type: all ? 'select.all' : 'select.clear' }),
             }}
@@ -260,29 +240,24 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
             actions={rowActions}
           />
           <Pager
-            total={`${count} ${count === 1 ? 'file' : 'files'}`}
-            page={query.page}
+            total={`${view.count} ${view.count === 1 ? 'file' : 'files'}`}
+            page={view.query.page}
             pages={pages}
-            position={`Page ${query.page} of ${pages}`}
+            position={`Page ${view.query.page} of ${pages}`}
             onPage={(page) => list.send({ type: 'page.change', page })}
           />
         </>
       )}
 
-      <ConfirmDialog
-        open={confirming}
-        title={
-          pendingDelete.length === 1 ? 'Delete this file?' : `Delete ${pendingDelete.length} files?`
-        }
+      <DeleteDialog
+        list={list}
+        view={view}
+        noun="file"
         description="The documents and everything Quire read from them are removed. Answers already written keep their text."
-        confirmLabel="Delete"
-        busy={deleting}
-        onConfirm={() => list.send({ type: 'delete.confirm' })}
-        onCancel={() => list.send({ type: 'delete.cancel' })}
       />
       <AddByUrlDialog actor={addUrl} />
       <TagsDialog
-        tagging={tagging}
+        tagging={view.tagging}
         onChange={(text) => list.send({ type: 'tags.change', text })}
         onClose={() => list.send({ type: 'tags.cancel' })}
         onSave={() => list.send({ type: 'tags.save' })}

@@ -37,3 +37,28 @@ export function ConfirmDialog(props: {
     </DialogFrame>
   )
 }
+
+/**
+ * Asks before deleting what a list marked for deletion (one item or several), for a list machine
+ * that answers `delete.confirm` and `delete.cancel`: 'Delete this file?', 'Delete 3 files?'.
+ */
+export function DeleteDialog(props: {
+  list: { send: (event: { type: 'delete.confirm' } | { type: 'delete.cancel' }) => void }
+  view: { confirming: boolean; deleting: boolean; pendingDelete: readonly unknown[] }
+  noun: string
+  description: string
+}) {
+  const { list, view, noun } = props
+  const count = view.pendingDelete.length
+  return (
+    <ConfirmDialog
+      open={view.confirming}
+      title={count === 1 ? `Delete this ${noun}?` : `Delete ${count} ${noun}s?`}
+      description={props.description}
+      confirmLabel="Delete"
+      busy={view.deleting}
+      onConfirm={() => list.send({ type: 'delete.confirm' })}
+      onCancel={() => list.send({ type: 'delete.cancel' })}
+    />
+  )
+}
