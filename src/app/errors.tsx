@@ -1,6 +1,5 @@
 import { AlertTriangle, RotateCw } from 'lucide-react'
 import { css } from 'styled-system/css'
-import { flex, vstack } from 'styled-system/patterns'
 import { Button } from '../components/ui/button.tsx'
 
 /**
@@ -15,7 +14,14 @@ const screen = css({
   p: '6',
   bg: 'bg.canvas',
 })
-const panel = vstack({ gap: '3', textAlign: 'center', maxW: 'md' })
+const panel = css({
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  gap: '3',
+  textAlign: 'center',
+  maxW: 'md',
+})
 const icon = css({
   display: 'grid',
   placeItems: 'center',
@@ -27,7 +33,13 @@ const icon = css({
 })
 const title = css({ textStyle: 'xl', fontWeight: 'semibold', color: 'fg.default' })
 const detail = css({ textStyle: 'sm', color: 'fg.muted' })
-const actions = flex({ gap: '3', mt: '2', wrap: 'wrap', justify: 'center' })
+const actions = css({
+  display: 'flex',
+  gap: '3',
+  mt: '2',
+  flexWrap: 'wrap',
+  justifyContent: 'center',
+})
 
 const reload = () => window.location.reload()
 

@@ -1,5 +1,5 @@
 import { css, cva } from 'styled-system/css'
-import { flex, grid, stack, wrap } from 'styled-system/patterns'
+import { flex, wrap } from 'styled-system/patterns'
 
 /** Styles the shared components and the pages around them use: one place for each block. */
 export const alert = css({
@@ -39,10 +39,6 @@ export const dialogBox = cva({
   defaultVariants: { size: 'md', pad: 'fit' },
 })
 export const dialogActions = flex({ justify: 'flex-end', gap: '3', wrap: 'wrap' })
-/** A form's fields, one under another. */
-export const formStack = stack({ gap: '4' })
-/** Two fields side by side from sm up. */
-export const grid2 = grid({ gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })
 /** The keyboard focus ring of a link that is drawn as a tile or a card. */
 export const focusRing = css({
   _focusVisible: {
@@ -99,24 +95,5 @@ export const muted = css({ color: 'fg.muted', whiteSpace: 'nowrap' })
 export const nameText = css({ truncate: true, fontWeight: 'medium' })
 export const errorLine = css({ textStyle: 'xs', color: 'fg.error', mt: '1', maxW: '18rem' })
 
-/**
- * A message in a tinted box. `tone`: error (the account screens' red), red, amber or info (the
- * accent); `layout`: message (icon at the top of the text) or bar (icon, text and a button on one
- * line, wrapping on a narrow screen).
- */
-export const callout = cva({
-  base: { display: 'flex', p: '3', borderRadius: 'l2', textStyle: 'sm' },
-  variants: {
-    tone: {
-      error: { bg: 'red.a3', color: 'red.11' },
-      red: { bg: 'red.a3', color: 'red.text' },
-      amber: { bg: 'amber.a3', color: 'amber.text' },
-      info: { bg: 'colorPalette.a3', color: 'colorPalette.text' },
-    },
-    layout: {
-      message: { gap: '2', alignItems: 'flex-start' },
-      bar: { gap: '3', alignItems: 'center', flexWrap: 'wrap' },
-    },
-  },
-  defaultVariants: { layout: 'message' },
-})
+// the styles of the account screens, in their own module so that /login loads only them
+export { callout, formStack, grid2 } from './form-styles.ts'

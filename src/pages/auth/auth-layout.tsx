@@ -1,13 +1,13 @@
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { css, cx } from 'styled-system/css'
-import { flex, stack, vstack } from 'styled-system/patterns'
 import { LogoMark } from '../../app/logo.tsx'
-import { callout, formStack, grid2 } from '../../components/styles.ts'
+import { callout, formStack, grid2 } from '../../components/form-styles.ts'
 
 /**
  * The frame of every public account screen: the brand, a title, optional lead text, the content
- * and a footer. Pages put their machine-driven forms inside.
+ * and a footer. Pages put their machine-driven forms inside. Written with css() only: /login loads
+ * this first, without Panda's pattern runtime.
  */
 
 const screen = css({
@@ -20,7 +20,9 @@ const screen = css({
   backgroundImage:
     'radial-gradient(60rem 30rem at 50% -10%, var(--colors-color-palette-a3), transparent 70%)',
 })
-const card = stack({
+const card = css({
+  display: 'flex',
+  flexDirection: 'column',
   gap: '5',
   w: 'full',
   maxW: '26rem',
@@ -31,8 +33,14 @@ const card = stack({
   bg: 'bg.default',
   boxShadow: 'lg',
 })
-const brand = flex({ align: 'center', gap: '2.5', fontWeight: 'semibold', textStyle: 'md' })
-const heading = stack({ gap: '1.5' })
+const brand = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2.5',
+  fontWeight: 'semibold',
+  textStyle: 'md',
+})
+const heading = css({ display: 'flex', flexDirection: 'column', gap: '1.5' })
 const title = css({ textStyle: '2xl', fontWeight: 'semibold', letterSpacing: '-0.01em' })
 const lead = css({ textStyle: 'sm', color: 'fg.muted' })
 const footer = css({ textStyle: 'sm', color: 'fg.muted', textAlign: 'center' })
@@ -50,8 +58,14 @@ export const authStyles = {
   alert: callout({ tone: 'error' }),
   notice: callout({ tone: 'info' }),
   muted: css({ textStyle: 'sm', color: 'fg.muted' }),
-  actions: stack({ gap: '2' }),
-  center: vstack({ gap: '3', textAlign: 'center' }),
+  actions: css({ display: 'flex', flexDirection: 'column', gap: '2' }),
+  center: css({
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: '3',
+    textAlign: 'center',
+  }),
 }
 
 export function AuthLayout(props: {
