@@ -130,6 +130,18 @@ function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
       ]
     }),
   )
+  // expected calibration error: ten equal bins of stated confidence, each |accuracy - confidence|
+  // weighted by its share of the answered questions
+  let ece = 0
+  for (let bin = 0; bin < 10; bin++) {
+    const inBin = answered.filter(
+      (p) => Math.min(9, Math.floor(p.confidence * 10)) === bin && p.confidence > 0,
+    )
+    if (!inBin.length) continue
+    const accuracy = inBin.filter(correct).length / inBin.length
+    const confidence = inBin.reduce((sum, p) => sum + p.confidence, 0) / inBin.length
+    ece += (inBin.length / answered.length) * Math.abs(accuracy - confidence)
+  }
   const withText = predictions.filter((p) => p.answered && p.text && gold.get(p.key)?.text)
   const hits = predictions.filter((p) => p.hit5 !== null)
   return {
@@ -139,6 +151,7 @@ function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
     answered: predictions.filter((p) => p.answered).length,
     coverage: yesNo.length ? round(answered.length / yesNo.length) : null,
     bands: bandFigures,
+    ece: answered.length ? round(ece) : null,
     choice_accuracy: answered.length
       ? round(answered.filter(correct).length / answered.length)
       : null,
@@ -394,6 +407,21 @@ if (args.includes('--questionnaire')) {
       [path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx')],
       path.join(shared, 'CSA_CAIQv4.0.3_blank.xlsx'),
       path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx'),
+    ],
+    // d, documents only: the organisation has policy documents and no library yet
+    [
+      'd',
+      documents,
+      path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Lite.xlsx'),
+    ],
+    // e, across frameworks: a HECVAT library and the documents against a CAIQ (no gold exists)
+    [
+      'e',
+      [
+        path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Full.xlsx'),
+        ...documents,
+      ],
+      path.join(shared, 'CSA_CAIQv4.0.3_blank.xlsx'),
     ],
   ]
   for (const [name, kb, questionnaire, gold] of protocols) {

@@ -6,4 +6,6 @@
 export * from './evidence.ts'
 export * from './library.ts'
 export * from './passage-index.ts'
+export * from './practices.ts'
+export * from './stated.ts'
 export * from './types.ts'

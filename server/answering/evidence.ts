@@ -13,6 +13,7 @@ import {
   WEAK_MATCH,
   YES_NO_QUESTION,
 } from './library.ts'
+import { practiceAnswer } from './stated.ts'
 import {
   leadingChoice,
   PRACTICE_TERMS,
@@ -153,6 +154,8 @@ function extractive(
   passages: PassageHit[],
   space: TfIdf,
   corroboration: { entry: LibraryEntry; score: number } | null = null,
+  /** The organisation answered No about the practice: no passage turns that into a Yes. */
+  contested = false,
 ): Candidate[] {
   const candidates: Candidate[] = []
   const usedSources = new Set<string>()
@@ -173,6 +176,7 @@ function extractive(
       yes !== null &&
       YES_NO_QUESTION.test(question.text) &&
       candidates.length === 0 &&
+      !contested &&
       (item.share >= AFFIRM_FLOOR || corroboration !== null) &&
       !NEGATION.test(text) &&
       !item.denied
@@ -377,12 +381,18 @@ export function answerFromEvidence(
       practice.find((match) => choiceOf(match.entry) === 'yes') ??
       related.find((match) => choiceOf(match.entry) === 'yes') ??
       null
-    const corroboration =
-      candidates.length === 0 &&
-      ![...related, ...practice].some((match) => choiceOf(match.entry) === 'no')
-        ? relatedYes
-        : null
-    for (const candidate of extractive(question, passages, space, corroboration)) {
+    // the organisation's own No about the practice: a document's Yes does not overrule it
+    const contested = [...related, ...practice].some((match) => choiceOf(match.entry) === 'no')
+    const corroboration = candidates.length === 0 && !contested ? relatedYes : null
+    // a document sentence that states (or denies) the practice the question names, in the scope it asks
+    const stated = candidates.length === 0 ? practiceAnswer(question, passages, space) : null
+    const fromDocuments = [
+      ...(stated && !(contested && stated.choice && leadingChoice(stated.choice) === 'yes')
+        ? [stated]
+        : []),
+      ...extractive(question, passages, space, stated ? null : corroboration, contested),
+    ]
+    for (const candidate of fromDocuments) {
       const key = candidateKey(candidate)
       if (seen.has(key)) continue
       seen.add(key)

@@ -33,7 +33,8 @@ export const SYNONYMS: string[][] = [
   'ferpa | family educational rights and privacy act',
   'wcag | web content accessibility guidelines | vpat | accessibility conformance report | acr',
   'antivirus | anti-virus | anti virus | malware protection | anti-malware | antimalware | endpoint protection',
-  'firewall | firewalls | web application firewall | waf',
+  'firewall | firewalls',
+  'waf | web application firewall | web application firewalls',
   'patching | patch management | security patches | patches',
   'logging | audit logs | audit logging | audit trail | logs',
   'accessreview | access review | access reviews | review access rights | user access review | access recertification',
@@ -168,7 +169,7 @@ function stemWord(word: string) {
  * (require, administrator): answers about them say nothing about one another.
  */
 const PRACTICES =
-  'mfa sso disasterrecovery businesscontinuity encryptrest encrypttransit pentest rbac siem ids dlp vpn ddos sdlc incidentresponse vulnscan backup bgcheck privacypolicy antivirus firewall patching logging accessreview segmentation surveillance physicalsecurity changemanagement awareness keymanagement retention disposal riskassessment assetinventory hardening passwordpolicy sessiontimeout'.split(
+  'mfa sso disasterrecovery businesscontinuity encryptrest encrypttransit pentest rbac siem ids dlp vpn ddos sdlc incidentresponse vulnscan backup bgcheck privacypolicy antivirus firewall waf patching logging accessreview segmentation surveillance physicalsecurity changemanagement awareness keymanagement retention disposal riskassessment assetinventory hardening passwordpolicy sessiontimeout'.split(
     ' ',
   )
 export const PRACTICE_TERMS: ReadonlySet<string> = new Set(PRACTICES.map((term) => stem(term)))

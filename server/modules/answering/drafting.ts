@@ -6,6 +6,7 @@ import {
   type Library,
   type PassageHit,
   type PassageIndex,
+  practiceQuery,
 } from '../../answering/engine.ts'
 import { toEvidence } from '../../answering/llm.ts'
 import type { Change } from '../questionnaires/service.ts'
@@ -160,11 +161,18 @@ export function createDrafting(deps: AnsweringDeps) {
           : await searchPassages(deps.database, orgId, question.text, {
               fileIds: evidence?.fileIds,
             })
+      // the passages about the practices the question names, in any wording (the vocabulary's terms)
+      const named = practiceQuery(question.text)
+      const aboutPractice = !named
+        ? []
+        : index && !evidence
+          ? index.search(named)
+          : await searchPassages(deps.database, orgId, named, { fileIds: evidence?.fileIds })
       const semantic = await nearestPassages(orgId, question.text, evidence, index, vector)
       // then the answer text of the library: what approved answers say about other questions
       const narratives = evidence?.fileIds?.length ? [] : library.narratives().search(question.text)
-      const lists = [lexical, semantic, narratives].filter((list) => list.length)
-      return lists.length > 1 ? fuse(lists, 12) : (lists[0] ?? [])
+      const lists = [lexical, aboutPractice, semantic, narratives].filter((list) => list.length)
+      return lists.length > 1 ? fuse(lists, 16) : (lists[0] ?? [])
     }
     let passages: PassageHit[] = []
     if (!strong || evidence) passages = await find()

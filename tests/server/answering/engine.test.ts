@@ -6,7 +6,8 @@ import {
   type LibraryEntry,
   NO_EVIDENCE,
   type PassageHit,
-  STATED,
+  PRACTICE_DENIED,
+  PRACTICE_STATED,
   trigramCosine,
   trigrams,
 } from '../../../server/answering/engine.ts'
@@ -163,7 +164,7 @@ describe('library engine: document passages', () => {
     fileId: 9,
     source: 'file',
     title: 'Security overview.pdf',
-    text: 'Our hosting provider undergoes a yearly SOC 2 Type II audit, and the report is shared with customers under NDA.',
+    text: 'Our hosting provider is audited every year, and its Type II audit report is available to customers under NDA on request.',
     location: { page: 4 },
     rank: 1,
   }
@@ -186,7 +187,7 @@ describe('library engine: document passages', () => {
 
   it("quotes a passage; a related Yes of the organisation's own corroborates it into a medium Yes", () => {
     const alone = run(new Library(others))
-    expect(alone.candidates[0]?.text).toContain('SOC 2 Type II audit')
+    expect(alone.candidates[0]?.text).toContain('Type II audit report')
     expect(alone.candidates[0]?.choice).toBeNull()
     const related = fileEntry(1, 'Have you undergone a SOC 2 audit of your hosting?', 'Yes')
     const library = new Library([related, ...others])
@@ -346,7 +347,12 @@ describe('library engine: answers about the same practice', () => {
       asked,
       [...stated, 'Customer data is encrypted, but we do not encrypt backups.'].join(' '),
     )
-    expect(denied.candidates[0]?.choice).toBeNull()
+    // the sentence that denies it answers No, quoted
+    expect(denied.candidates[0]?.choice).toBe('No')
+    expect(denied.candidates[0]?.reason).toBe(PRACTICE_DENIED)
+    expect(denied.candidates[0]?.text).toBe(
+      'Customer data is encrypted, but we do not encrypt backups.',
+    )
     // a negation a clause away from what is asked denies nothing
     const unrelated = evidenceAnswer(
       library,
@@ -378,7 +384,7 @@ describe('library engine: answers about the same practice', () => {
       quoted,
     )
     expect(onTopic.candidates[0]?.text).toContain('encrypted backups')
-    expect(onTopic.candidates[0]?.reason).toBe(STATED)
+    expect(onTopic.candidates[0]?.reason).toBe(PRACTICE_STATED)
   })
 
   it("a passage that offers something instead of the practice supports no Yes ('instead of', 'rather than')", () => {
@@ -390,7 +396,9 @@ describe('library engine: answers about the same practice', () => {
       'Instead of providing full or partial backups, institutions can extract their data as CSV exports.',
     )
     expect(result.candidates[0]?.text).toContain('Instead of providing full or partial backups')
-    expect(result.candidates[0]?.choice).toBeNull()
+    // what is offered instead is not the practice: the sentence answers No
+    expect(result.candidates[0]?.choice).toBe('No')
+    expect(result.candidates[0]?.reason).toBe(PRACTICE_DENIED)
   })
 
   it('folds a synonym written as one word, hyphenated or in the plural, longest form first', () => {

@@ -1,0 +1,183 @@
+import { terms } from './text.ts'
+
+/**
+ * The practice vocabulary: security practices that questions of any framework and sentences of
+ * any policy document can be mapped onto, so that different wordings of one practice meet
+ * ("protection of information at rest", "AES-256-encrypted volumes", "encryption at rest").
+ *
+ * Each line: practice id | NIST SP 800-53 rev. 5 controls it corresponds to | cues. A cue is a
+ * handful of words; a text names the practice when, after the matcher's folding (synonyms, stop
+ * words, stems: `terms`), every word of one cue stands within a few words of the others, in any
+ * order. The controls tie the table to the public-domain catalogue (their titles are checked
+ * against it in the tests); the cues are ours, drawn from the controls' titles, statements and
+ * guidance and from how questionnaires and policies word them.
+ */
+const TABLE = `
+encryption-at-rest | SC-28 SC-28.1 | encryptrest; encrypt stor; encrypt disk; encrypt volum; encrypt databas; protect information rest; aes 256
+encryption-in-transit | SC-8 SC-8.1 | encrypttransit; encrypt transport; encrypt transmi; encrypt traffic; encrypt communicat; transmission confidentiality
+key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic key; key establish; manag key; kms; hsm
+backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup
+business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat
+disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site
+incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident plan
+incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
+round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
+vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat
+penetration-testing | CA-8 CA-8.1 | pentest
+independent-assessment | CA-2 CA-2.1 CA-7.1 | third party assessment; independent assessor; independent audit; external audit; third party audit; security assessment; external assessor
+soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
+security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
+privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement
+security-policy | PL-1 PM-3 | information security policy; security policy; security program; information security program
+personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access terminat; hire process
+background-checks | PS-3 | bgcheck; personnel screening; screen employee
+awareness-training | AT-2 AT-3 | awareness; train employee; train staff; train personnel; secure cod train
+change-management | CM-3 CM-4 | changemanagement; configuration change control; change request; change approv; peer review code
+configuration-management | CM-2 CM-6 CM-7 | hardening; configuration management; manag configuration; baseline configuration; configuration standard; infrastructure code; automat deploy
+role-based-access | AC-2 AC-3 AC-6 | rbac; least privilege; access control; need know; role access; permission role; role base
+workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint; employee machine; full disk encrypt; company device
+input-validation | SI-10 SI-11 | input validation; validat input; error messag; sanitiz input; injection; xss; cross site script
+web-application-firewall | SC-7 | web application firewall; waf
+firewall | SC-7 SC-7.5 | firewall; packet filter; security group
+supply-chain | SR-1 SR-2 SR-3 SR-5 SR-6 | supply chain; software composition; dependenc scan; open source component; third party librar; hardware suppli
+single-sign-on | IA-2 IA-8 | sso; identity provider; federat; oauth; openid; ldap; active directory; cas
+mfa | IA-2.1 IA-2.2 | mfa; second factor
+audit-logging | AU-2 AU-3 AU-6 AU-12 | logging; audit log; audit record; log event; event log; log retain; log review; activity log
+session-timeout | AC-11 AC-12 | sessiontimeout; session lock; session terminat; session expir; inactiv log; period inactiv
+risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; risk register; risk mitigat; threat model
+data-location | SA-9 | data residency; geographic region; data locat; host region; store region; region data
+physical-security | PE-1 PE-2 PE-3 PE-6 | physicalsecurity; physical environmental; badge access; biometric; guard; visitor
+video-surveillance | PE-6 PE-6.1 | surveillance
+network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network
+intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomal detect
+security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
+secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; code review; static analysis; security test
+third-party-management | SA-9 SR-6 | thirdparty manag; thirdparty risk; thirdparty assess; thirdparty review; thirdparty security; review thirdparty; assess thirdparty; due diligence
+media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss
+data-retention | SI-12 | retention
+cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic
+accessibility | SA-8 | wcag; accessib; section 508; screen reader; keyboard navigat
+antivirus | SI-3 | antivirus; malicious code protection
+patching | SI-2 | patching; flaw remediation; security update
+ddos-protection | SC-5 | ddos; rate limit
+data-classification | RA-2 | data classification; classif data; data handl
+asset-inventory | CM-8 | assetinventory; system component inventory
+account-management | AC-2 | account management; manag account; provision account; deprovision; access request
+`
+
+export interface Practice {
+  id: string
+  controls: string[]
+  /** Each cue as its folded terms. */
+  cues: string[][]
+  /** The cues as written. */
+  phrases: string[]
+}
+
+export const PRACTICES: Practice[] = TABLE.trim()
+  .split('\n')
+  .map((line) => {
+    const [id = '', controls = '', cues = ''] = line.split(' | ')
+    return {
+      id,
+      controls: controls.split(' ').filter(Boolean),
+      phrases: cues.split(';').map((cue) => cue.trim()),
+      cues: cues
+        .split(';')
+        .map((cue) => terms(cue.trim()))
+        .filter((cue) => cue.length > 0),
+    }
+  })
+
+/** How many terms apart the words of one cue may stand. */
+const WINDOW = 6
+
+/** Every cue of the table, indexed by its first term. */
+const BY_TERM = new Map<string, { practice: Practice; cue: string[] }[]>()
+for (const practice of PRACTICES)
+  for (const cue of practice.cues) {
+    const first = cue[0] as string
+    const list = BY_TERM.get(first) ?? []
+    list.push({ practice, cue })
+    BY_TERM.set(first, list)
+  }
+
+/** Where in a text's terms a practice is named: the practice and the span its cue covers. */
+export interface PracticeMention {
+  practice: string
+  /** Index of the first and last term of the cue in the text's terms. */
+  from: number
+  to: number
+}
+
+/** Whether a text's term is a cue word: the same, or (for cue words of four letters or more) it starts with it. */
+const fits = (term: string, cueWord: string) =>
+  term === cueWord || (cueWord.length >= 4 && term.startsWith(cueWord))
+
+/** The practices a text names, with where (in its folded terms); each practice once, first mention. */
+export function mentions(words: string[]): PracticeMention[] {
+  const found = new Map<string, PracticeMention>()
+  words.forEach((word, index) => {
+    for (let length = Math.min(word.length, 4); length <= word.length; length++) {
+      const prefix = word.slice(0, length)
+      if (prefix.length < word.length && prefix.length < 4) continue
+      for (const { practice, cue } of BY_TERM.get(prefix) ?? []) {
+        if (found.has(practice.id) || cue[0] !== prefix) continue
+        if (prefix !== word && prefix.length < 4) continue
+        // every other word of the cue within WINDOW terms of this one
+        let from = index
+        let to = index
+        const complete = cue.slice(1).every((other) => {
+          for (
+            let j = Math.max(0, index - WINDOW);
+            j <= Math.min(words.length - 1, index + WINDOW);
+            j++
+          ) {
+            if (j !== index && fits(words[j] as string, other)) {
+              from = Math.min(from, j)
+              to = Math.max(to, j)
+              return true
+            }
+          }
+          return false
+        })
+        if (complete) found.set(practice.id, { practice: practice.id, from, to })
+      }
+    }
+  })
+  // a practice named inside another's words is that one ('incident response team': the team)
+  const all = [...found.values()]
+  return all.filter(
+    (m) =>
+      !all.some(
+        (other) =>
+          other !== m &&
+          other.from <= m.from &&
+          other.to >= m.to &&
+          other.to - other.from > m.to - m.from,
+      ),
+  )
+}
+
+/** The practices a text names (ids). */
+export const practicesOf = (text: string) => mentions(terms(text)).map((m) => m.practice)
+
+/** Every cue term of the practices named, for leaving them out of what else a question asks. */
+export function cueTerms(ids: Iterable<string>): Set<string> {
+  const wanted = new Set(ids)
+  const out = new Set<string>()
+  for (const practice of PRACTICES)
+    if (wanted.has(practice.id)) for (const cue of practice.cues) for (const t of cue) out.add(t)
+  return out
+}
+
+const BY_ID = new Map(PRACTICES.map((practice) => [practice.id, practice]))
+
+/**
+ * The practices a text names, as words to search for (each id read as words and its first cues),
+ * or '' for none.
+ */
+export const practiceQuery = (text: string) =>
+  practicesOf(text)
+    .flatMap((id) => [id.replaceAll('-', ' '), ...(BY_ID.get(id)?.phrases.slice(0, 2) ?? [])])
+    .join(' ')

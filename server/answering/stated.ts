@@ -1,0 +1,199 @@
+import type { Citation } from '../../contract/questionnaires.ts'
+import { YES_NO_QUESTION } from './library.ts'
+import { cueTerms, mentions } from './practices.ts'
+import { leadingChoice, sentences, type TfIdf, terms } from './text.ts'
+import type { Candidate, PassageHit, QuestionInput } from './types.ts'
+
+/**
+ * Answers from documents by practice: a Yes/No question names one or more practices (the practice
+ * vocabulary); a document sentence that states each of them, in a passage that also holds what
+ * else the question asks (its scope: whose data, which environment, how often), answers Yes, quoted
+ * with its document and page. A sentence that denies the practice answers No. No such sentence,
+ * no answer.
+ */
+
+/** Why a Yes or a No rests on a document sentence. */
+export const PRACTICE_STATED =
+  'From a document: the quoted sentence states the practice this question asks about. No answer of yours covers this question itself: check the quote before approving.'
+export const PRACTICE_DENIED =
+  'From a document: the quoted sentence says this practice is not in place. No answer of yours covers this question itself: check the quote before approving.'
+
+/** Words of a question that ask, rather than say what is asked about. */
+const ASKING = new Set(
+  terms(
+    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis',
+  ),
+)
+
+/**
+ * Words that ask for a documented practice (a policy, a plan, a procedure): any of them in the
+ * context answers all of them, as one part of the scope.
+ */
+const GOVERNANCE = new Set(
+  terms(
+    'policy policies procedure procedures process processes plan plans program programme strategy documented documentation formal formally standard standards guideline guidelines established approved',
+  ),
+)
+
+/** How often: a question that names one is answered by a context that names the same. */
+const FREQUENCY: [string, Set<string>][] = (
+  [
+    ['annual', 'annual annually yearly year years'],
+    ['quarter', 'quarter quarterly'],
+    ['month', 'month monthly'],
+    ['week', 'week weekly'],
+    ['day', 'daily day days nightly'],
+  ] as const
+).map(([name, words]) => [name, new Set(terms(words))])
+const frequencyOf = (term: string) => FREQUENCY.find(([, words]) => words.has(term))?.[0] ?? null
+
+/** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
+export const SCOPE_FLOOR = 0.5
+
+const NEGATION =
+  /\b(not|no|never|none|cannot|can[’']t|don[’']t|doesn[’']t|isn[’']t|aren[’']t|won[’']t|haven[’']t|hasn[’']t|without|neither|nor|instead of|rather than)\b/i
+
+/** Negations of two words: what follows them is replaced, not done. */
+const PAIRS = new Set(['instead of', 'rather than'])
+
+interface Statement {
+  sentence: string
+  passage: PassageHit
+  negated: boolean
+  /** Share of the question's scope its passage holds. */
+  scope: number
+  /** Share of the question's scope the sentence itself holds. */
+  own: number
+}
+
+const snippet = (text: string, max = 320) =>
+  text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`
+
+/** Whether a negation bears on the practice's words: one of the five words after it. */
+function denies(sentence: string, cue: Set<string>) {
+  if (!NEGATION.test(sentence)) return false
+  const words = sentence
+    .toLowerCase()
+    .replace(/[’']/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+  return words.some((word, index) => {
+    const pair = PAIRS.has(`${word} ${words[index + 1]}`)
+    if (!pair && !NEGATION.test(word)) return false
+    // 'without' denies what follows it at once ('without encryption'), not a clause away
+    const reach = word === 'without' ? 2 : 5
+    const from = index + (pair ? 2 : 1)
+    return words.slice(from, from + reach).some((next) => terms(next).some((t) => cue.has(t)))
+  })
+}
+
+export function practiceAnswer(
+  question: QuestionInput,
+  passages: PassageHit[],
+  space: TfIdf,
+): Candidate | null {
+  if (!YES_NO_QUESTION.test(question.text)) return null
+  const vocabulary = question.vocabulary ?? []
+  const yes = vocabulary.find((value) => leadingChoice(value) === 'yes') ?? null
+  const no = vocabulary.find((value) => leadingChoice(value) === 'no') ?? null
+  if (!yes) return null
+  // examples ('(e.g., disk encryption)', '[SAML2, OIDC]') illustrate; they are not the scope
+  const asked = terms(question.text.replace(/\((?:e\.?g|i\.?e)\b[^)]*\)|\[[^\]]*\]/gi, ' '))
+  const named = mentions(asked).map((m) => m.practice)
+  if (!named.length) return null
+  const cues = cueTerms(named)
+  const isCue = (term: string) =>
+    cues.has(term) || [...cues].some((cue) => cue.length >= 4 && term.startsWith(cue))
+  // what else the question asks, as parts of its scope: its other words, one part for 'documented'
+  // (any governance word), one for each frequency it names (any word of that frequency)
+  const other = [...new Set(asked.filter((term) => !isCue(term) && !ASKING.has(term)))]
+  const parts: { weight: number; held: (context: Set<string>) => boolean }[] = []
+  if (other.some((term) => GOVERNANCE.has(term)))
+    parts.push({ weight: 1, held: (context) => [...GOVERNANCE].some((t) => context.has(t)) })
+  for (const [name, words] of FREQUENCY)
+    if (other.some((term) => frequencyOf(term) === name))
+      parts.push({ weight: 2, held: (context) => [...words].some((t) => context.has(t)) })
+  for (const term of other)
+    if (!GOVERNANCE.has(term) && !frequencyOf(term))
+      parts.push({ weight: space.idf(term), held: (context) => context.has(term) })
+  const restWeight = parts.reduce((sum, part) => sum + part.weight, 0)
+  const shareOf = (context: Set<string>) =>
+    restWeight
+      ? parts.reduce((sum, part) => sum + (part.held(context) ? part.weight : 0), 0) / restWeight
+      : 1
+
+  // per practice, the best sentence that states it and the best that denies it
+  const affirmed = new Map<string, Statement>()
+  const denied = new Map<string, Statement>()
+  for (const passage of passages) {
+    if (passage.source === 'qa') continue
+    const context = new Set(terms(passage.text))
+    const scope = shareOf(context)
+    for (const sentence of sentences(passage.text)) {
+      // a question restated, or a heading, states nothing
+      // (a bullet of a few words, 'Yearly backups for 10 years', says what but not that)
+      const words = sentence.replace(/^[\s•·*–-]+/, '').split(/\s+/)
+      if (sentence.trim().endsWith('?') || words.length < 7) continue
+      const sentenceTerms = terms(sentence)
+      const said = mentions(sentenceTerms).filter((m) => named.includes(m.practice))
+      if (!said.length) continue
+      const own = shareOf(new Set(sentenceTerms))
+      for (const { practice } of said) {
+        const negated = denies(sentence, cueTerms([practice]))
+        const best = negated ? denied : affirmed
+        const current = best.get(practice)
+        // the passage that holds more of what the question asks, then the sentence that does
+        if (!current || compare({ scope, own }, current) > 0)
+          best.set(practice, { sentence, passage, negated, scope, own })
+      }
+    }
+  }
+  // a denial that says more of what is asked than any statement answers No ('instead of providing
+  // backups, customers can extract their data'); one that says as much contradicts it: no answer
+  const statements: (Statement | undefined)[] = []
+  for (const practice of named) {
+    const yesSide = affirmed.get(practice)
+    const noSide = denied.get(practice)
+    const order = yesSide && noSide ? compare(noSide, yesSide) : 0
+    if (yesSide && noSide && order === 0) return null
+    statements.push(noSide && (!yesSide || order > 0) ? noSide : yesSide)
+  }
+  if (statements.some((statement) => !statement)) return null
+  const found = statements as Statement[]
+  const denial = found.find((statement) => statement.negated && statement.scope >= SCOPE_FLOOR)
+  if (denial) {
+    if (!no) return null
+    return candidateOf(no, [denial], PRACTICE_DENIED, 0.6)
+  }
+  const scope = Math.min(...found.map((statement) => statement.scope))
+  if (scope < SCOPE_FLOOR) return null
+  return candidateOf(yes, found, PRACTICE_STATED, 0.65 + 0.14 * scope)
+}
+
+const compare = (a: { scope: number; own: number }, b: { scope: number; own: number }) =>
+  a.scope - b.scope || a.own - b.own
+
+function candidateOf(
+  choice: string,
+  statements: Statement[],
+  reason: string,
+  confidence: number,
+): Candidate {
+  const unique = statements.filter(
+    (statement, index) => statements.findIndex((s) => s.sentence === statement.sentence) === index,
+  )
+  const citations: Citation[] = unique.map(({ sentence, passage }) => ({
+    source: passage.source,
+    id: passage.source === 'evidence' ? null : (passage.fileId ?? passage.id),
+    title: passage.title,
+    snippet: snippet(sentence),
+    ...(passage.location ? { location: passage.location } : {}),
+  }))
+  return {
+    text: unique.map((statement) => statement.sentence).join(' '),
+    choice,
+    reason,
+    confidence,
+    citations,
+  }
+}

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import {
+  answerFromEvidence,
+  mentions,
+  type PassageHit,
+  PRACTICE_DENIED,
+  PRACTICE_STATED,
+  PRACTICES,
+  practiceAnswer,
+  practiceQuery,
+  practicesOf,
+} from '../../../server/answering/engine.ts'
+import { features, TfIdf, terms } from '../../../server/answering/text.ts'
+
+/**
+ * The practice vocabulary and answers from documents by practice, on documents made for these
+ * tests: ones that state a practice, deny it, state it for another scope, or half-state it.
+ */
+
+const YES_NO = ['Yes', 'No', 'N/A']
+
+let nextId = 1
+const doc = (title: string, text: string, page = 1): PassageHit => ({
+  id: nextId++,
+  fileId: nextId,
+  source: 'file',
+  title,
+  text,
+  location: { page },
+  rank: 1,
+})
+
+/** A space over the passages plus some unrelated text, as a knowledge base would give. */
+function spaceOf(passages: PassageHit[]) {
+  const space = new TfIdf()
+  for (const passage of passages) space.add(features(passage.text))
+  for (const filler of [
+    'The company was founded to serve schools and universities across the region.',
+    'Our offices are open Monday to Friday and support is reached by email.',
+    'Customers sign an order form and a master subscription agreement.',
+  ])
+    space.add(features(filler))
+  return space
+}
+
+const ask = (text: string, passages: PassageHit[], vocabulary: string[] | null = YES_NO) =>
+  practiceAnswer({ text, vocabulary }, passages, spaceOf(passages))
+
+describe('practice vocabulary', () => {
+  it('maps different wordings of one practice onto it', () => {
+    for (const text of [
+      'Is data encrypted at rest?',
+      'All customer records are stored on AES-256 encrypted volumes.',
+      'Is sensitive data encrypted in storage?',
+      'Protection of information at rest is provided by the database layer.',
+    ])
+      expect(practicesOf(text), text).toContain('encryption-at-rest')
+    for (const text of [
+      'Do you perform penetration tests?',
+      'An independent firm pen-tests the application every year.',
+    ])
+      expect(practicesOf(text), text).toContain('penetration-testing')
+    expect(practicesOf('Do you require multi-factor authentication for administrators?')).toEqual([
+      'mfa',
+    ])
+  })
+
+  it('keeps practices that share a word apart', () => {
+    expect(practicesOf('Are you using a web application firewall (WAF)?')).toEqual([
+      'web-application-firewall',
+    ])
+    expect(practicesOf('Do you operate network firewalls at the perimeter?')).toEqual(['firewall'])
+    // a practice named inside another's words is the more specific one
+    expect(practicesOf('Do you retain an external incident response team?')).toEqual([
+      'incident-team',
+    ])
+  })
+
+  it('needs the words of a cue near each other', () => {
+    const near = mentions(terms('Backups are encrypted and stored offsite.'))
+    expect(near.map((m) => m.practice)).toContain('backup')
+    const far = practicesOf(
+      'We encrypt the connection. The building has many floors, meeting rooms, a cafeteria, a large parking area and guest rooms, where paper files are stored.',
+    )
+    expect(far).not.toContain('encryption-at-rest')
+  })
+
+  it('names public-domain NIST SP 800-53 controls, each in the shipped catalogue', () => {
+    const catalogue = JSON.parse(
+      readFileSync(new URL('../../../server/answering/nist-800-53.json', import.meta.url), 'utf8'),
+    ) as Record<string, string>
+    for (const practice of PRACTICES) {
+      expect(practice.controls.length, practice.id).toBeGreaterThan(0)
+      for (const control of practice.controls)
+        expect(catalogue[control.toLowerCase()], `${practice.id}: ${control}`).toBeTruthy()
+    }
+  })
+
+  it('turns a question into words that find passages about its practices', () => {
+    expect(practiceQuery('Do you have a documented change management process?')).toContain(
+      'change management',
+    )
+    expect(practiceQuery('What is your company called?')).toBe('')
+  })
+})
+
+describe('answers from documents by practice', () => {
+  const statesRest = doc(
+    'Security Overview.pdf',
+    'Data protection\nAll customer data is stored on AES-256 encrypted volumes, and database snapshots are encrypted with keys held in a managed key service.',
+    4,
+  )
+
+  it('answers Yes from a sentence that states the practice, quoted with its document and page', () => {
+    const result = ask('Is sensitive data encrypted at rest (e.g., disk encryption)?', [statesRest])
+    expect(result?.choice).toBe('Yes')
+    expect(result?.reason).toBe(PRACTICE_STATED)
+    expect(result?.text).toContain('AES-256 encrypted volumes')
+    expect(result?.citations[0]).toMatchObject({
+      title: 'Security Overview.pdf',
+      location: { page: 4 },
+    })
+    expect(result?.citations[0]?.snippet).toContain('AES-256')
+  })
+
+  it('answers No from a sentence that denies the practice', () => {
+    const denies = doc(
+      'Continuity Plan.pdf',
+      'Customer exports. Instead of providing full or partial backups to customers, we let customers export their own data from the reports page at any time.',
+    )
+    const result = ask('Can the institution receive a full or partial backup of its data?', [
+      denies,
+    ])
+    expect(result?.choice).toBe('No')
+    expect(result?.reason).toBe(PRACTICE_DENIED)
+    expect(result?.citations[0]?.snippet).toContain('Instead of providing full or partial backups')
+  })
+
+  it('abstains when the practice is stated for another scope', () => {
+    // the question asks how often; the document states the practice but says nothing of annual tests
+    const otherScope = doc(
+      'Continuity Plan.pdf',
+      'Instructions for staff. The business continuity plan names the people who lead each function during an outage and how they reach one another.',
+    )
+    expect(
+      ask('Do you have a documented business continuity plan that is tested annually?', [
+        otherScope,
+      ]),
+    ).toBeNull()
+    const annual = doc(
+      'Continuity Plan.pdf',
+      'Testing. The business continuity plan is documented and tested annually through a tabletop exercise with every department.',
+    )
+    expect(
+      ask('Do you have a documented business continuity plan that is tested annually?', [annual])
+        ?.choice,
+    ).toBe('Yes')
+  })
+
+  it('abstains when a document half-states a question that names two practices', () => {
+    const halfStated = doc(
+      'Facilities.pdf',
+      'Physical security. Entry to the data center requires a badge and a PIN at every door, and visitors are escorted.',
+    )
+    const question =
+      'Do you have physical access control and video surveillance to prevent unauthorized entry?'
+    expect(ask(question, [halfStated])).toBeNull()
+    const both = doc(
+      'Facilities.pdf',
+      'Physical access to the building requires a badge at every door. CCTV cameras record every entrance and the recordings are kept for 90 days to detect unauthorized entry.',
+    )
+    expect(ask(question, [both])?.choice).toBe('Yes')
+  })
+
+  it('does not take a heading, a bullet fragment or a restated question as a statement', () => {
+    const fragments = doc(
+      'Questionnaire notes.pdf',
+      'Penetration testing\n• Yearly penetration tests\nDo you perform annual penetration tests?',
+    )
+    expect(ask('Do you perform annual penetration tests?', [fragments])).toBeNull()
+  })
+
+  it('leaves a negation a clause away alone', () => {
+    const statement = doc(
+      'Operations.pdf',
+      'Our security operations staff respond to incidents 24 hours a day, 7 days a week, without waiting for business hours.',
+    )
+    expect(
+      ask('Do you have the capability to respond to incidents on a 24 x 7 basis?', [statement])
+        ?.choice,
+    ).toBe('Yes')
+  })
+
+  it('answers nothing for a question that names no practice, or is not a Yes/No question', () => {
+    expect(ask('Do you have an office in Paris?', [statesRest])).toBeNull()
+    expect(ask('Describe how data is encrypted at rest.', [statesRest])).toBeNull()
+    expect(ask('Is data encrypted at rest?', [statesRest], null)).toBeNull()
+  })
+
+  it('gives its answer first through the engine, and no answer without a statement', () => {
+    const space = spaceOf([statesRest])
+    const stated = answerFromEvidence(
+      { text: 'Is data encrypted at rest?', vocabulary: YES_NO },
+      [],
+      [statesRest],
+      space,
+    )
+    expect(stated.candidates[0]?.choice).toBe('Yes')
+    expect(stated.candidates[0]?.reason).toBe(PRACTICE_STATED)
+    const none = answerFromEvidence(
+      { text: 'Do you perform penetration tests?', vocabulary: YES_NO },
+      [],
+      [statesRest],
+      space,
+    )
+    expect(none.candidates.every((candidate) => candidate.choice === null)).toBe(true)
+  })
+})
