@@ -223,7 +223,7 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   await expect(panel.getByTestId('answer-reason')).toHaveText(
     'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.',
   )
-  await expect(panel).toContainText('Medium confidence · 60%')
+  await expect(panel).toContainText('Medium confidence · 79%')
   await expect(panel.getByText('Resilience.txt')).toBeVisible()
   await page.screenshot({ path: 'test-results/screens/questionnaire-stated-1440.png' })
 

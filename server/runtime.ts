@@ -164,10 +164,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (runsWorkers) {
       // DU1: after a crash, fail stuck files, sweep temp files and orphan blobs, re-queue lost jobs
       const reap = createReaper({ ...jobDeps, jobs }, config.PARSER_TIMEOUT_MS + 60_000)
-      const runReaper = () =>
-        reap().catch((error) => logger.warn({ err: error }, 'repository reaper failed'))
-      await runReaper()
-      const timer = setInterval(runReaper, 5 * 60_000)
+      const runReaper = (atStart = false) =>
+        reap(atStart).catch((error) => logger.warn({ err: error }, 'repository reaper failed'))
+      // a questionnaire left queued by the previous process is analysed at once, not in minutes
+      await runReaper(Boolean(embedded))
+      const timer = setInterval(() => runReaper(), 5 * 60_000)
       timer.unref()
       cleanups.push(() => clearInterval(timer))
       // DU2: a generation whose process died resumes at once, here at start and then within seconds

@@ -2,7 +2,7 @@ import type { Citation } from '../../contract/questionnaires.ts'
 import { YES_NO_QUESTION } from './library.ts'
 import { cueTerms, mentions } from './practices.ts'
 import { leadingChoice, sentences, type TfIdf, terms } from './text.ts'
-import type { Candidate, PassageHit, QuestionInput } from './types.ts'
+import { type Candidate, type PassageHit, type QuestionInput, STATED } from './types.ts'
 
 /**
  * Answers from documents by practice: a Yes/No question names one or more practices (the practice
@@ -12,9 +12,7 @@ import type { Candidate, PassageHit, QuestionInput } from './types.ts'
  * no answer.
  */
 
-/** Why a Yes or a No rests on a document sentence. */
-export const PRACTICE_STATED =
-  'From a document: the quoted sentence states the practice this question asks about. No answer of yours covers this question itself: check the quote before approving.'
+/** Why a No rests on a document sentence (a Yes says STATED, as every Yes from a document does). */
 export const PRACTICE_DENIED =
   'From a document: the quoted sentence says this practice is not in place. No answer of yours covers this question itself: check the quote before approving.'
 
@@ -167,7 +165,7 @@ export function practiceAnswer(
   }
   const scope = Math.min(...found.map((statement) => statement.scope))
   if (scope < SCOPE_FLOOR) return null
-  return candidateOf(yes, found, PRACTICE_STATED, 0.65 + 0.14 * scope)
+  return candidateOf(yes, found, STATED, 0.65 + 0.14 * scope)
 }
 
 const compare = (a: { scope: number; own: number }, b: { scope: number; own: number }) =>

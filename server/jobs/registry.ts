@@ -92,8 +92,9 @@ export function createReaper(
   const repository = createRepositoryService(deps)
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
   const answering = createAnsweringService({ ...deps, questionnaires, llm: undefined })
-  return async () => {
-    await questionnaires.reap(staleMs)
+  /** `atStart` on a single node: the process that held the queued analyses' jobs is gone. */
+  return async (atStart = false) => {
+    await questionnaires.reap(staleMs, atStart ? 0 : undefined)
     await answering.recover(GENERATION_QUIET_MS)
     return repository.reap(staleMs)
   }

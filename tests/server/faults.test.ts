@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { freePort } from '../../server/db/embedded.ts'
 import { type ServerChild, serverProcesses } from '../support/server-process.ts'
@@ -14,8 +14,19 @@ import { type ServerChild, serverProcesses } from '../support/server-process.ts'
 
 const Q = paths.questionnaires
 const procs = serverProcesses('faults')
-const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
+const { waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
 afterAll(procs.cleanup)
+
+/** Every process a case started: one a failed case leaves running is killed before the next case. */
+const running: ServerChild[] = []
+const start = (...args: Parameters<typeof procs.start>) => {
+  const server = procs.start(...args)
+  running.push(server)
+  return server
+}
+afterEach(async () => {
+  for (const server of running.splice(0)) if (server.child.exitCode === null) await kill(server)
+})
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field
 type Body = any
@@ -212,6 +223,29 @@ describe('faults', () => {
     expect(leftovers).toEqual([])
     await kill(server)
   }, 180_000)
+
+  it('DU1: a questionnaire left queued by a killed server, its job lost with it, is analysed at the next start, not minutes later', async () => {
+    const port = await freePort()
+    let server = start(port)
+    await waitHealthy(port)
+    const { access } = await seedMember(port, 'queued@example.com')
+    let api = client(port, access)
+    const q = await analysed(api, 'Queued.csv', backupQuestions(50))
+    await kill(server)
+    // as a crash between queueing a (re-)analysis and its job running leaves it: the row queued a
+    // moment ago, no job that will run it
+    await query(`update questionnaires set status = 'queued', updated_at = now() where id = $1`, [
+      q.id,
+    ])
+    await query(`delete from pgboss.job where name = 'questionnaire.analyse'`)
+    server = start(port)
+    await waitHealthy(port)
+    api = client(port, access)
+    // the reaper's periodic pass comes every five minutes: this must not wait for it
+    const done = await settled(api, q.id, 20_000)
+    expect(done).toMatchObject({ status: 'ready', questions: 50 })
+    await kill(server)
+  }, 120_000)
 
   it('scale-out: two API nodes and two workers on one PostgreSQL; a run never executes twice, and a killed worker has its run taken over', async () => {
     const [portA, portB] = [await freePort(), await freePort()]

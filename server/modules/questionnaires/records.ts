@@ -173,7 +173,12 @@ export function createRecords(
   }
 
   /** After a crash: analyses cut off fail with a message that says what to do. */
-  async function reap(staleMs: number) {
+  /**
+   * Fails analyses cut off longer than `staleMs` ago, and queues again the questionnaires queued
+   * longer than `requeueAfterMs` ago whose job was lost (at the start of a single node: all of them,
+   * since the process that held their jobs is gone).
+   */
+  async function reap(staleMs: number, requeueAfterMs = Math.max(staleMs, REQUEUE_AFTER_MS)) {
     const { rowCount } = await pool.query(
       `update questionnaires set status = 'failed', progress = 0, progress_label = null, error = $2, updated_at = now()
         where status = 'analyzing' and processing_started_at < now() - ($1::int * interval '1 millisecond')`,
@@ -184,7 +189,7 @@ export function createRecords(
     const { rows: queued } = await pool.query<{ id: string }>(
       `update questionnaires set updated_at = now()
         where status = 'queued' and updated_at < now() - ($1::int * interval '1 millisecond') returning id`,
-      [Math.max(staleMs, REQUEUE_AFTER_MS)],
+      [requeueAfterMs],
     )
     for (const row of queued) await queueAnalysis(Number(row.id))
     return rowCount ?? 0

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
-import { calibrate, PRACTICE_STATED } from '../../../server/answering/engine.ts'
+import { calibrate, STATED } from '../../../server/answering/engine.ts'
 import { leadingChoice, terms, toVocabulary } from '../../../server/answering/text.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { createAnsweringService, LLM_REQUIRED } from '../../../server/modules/answering/service.ts'
@@ -134,7 +134,7 @@ describe('generation with the library engine', () => {
     await post(ctx, Q.generate(q.id), {}, user.token)
     await settle(ctx, user.token, q.id)
     const [row] = await rowsOf(ctx, user.token, q.id)
-    expect(row.answer).toMatchObject({ status: 'generated', choice: 'Yes', note: PRACTICE_STATED })
+    expect(row.answer).toMatchObject({ status: 'generated', choice: 'Yes', note: STATED })
     expect(row.answer.text).toContain('tested twice a year')
     // an inference from a document: medium at most, never high
     expect(row.answer.band).toBe('medium')

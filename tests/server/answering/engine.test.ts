@@ -7,7 +7,7 @@ import {
   NO_EVIDENCE,
   type PassageHit,
   PRACTICE_DENIED,
-  PRACTICE_STATED,
+  STATED,
   trigramCosine,
   trigrams,
 } from '../../../server/answering/engine.ts'
@@ -384,7 +384,7 @@ describe('library engine: answers about the same practice', () => {
       quoted,
     )
     expect(onTopic.candidates[0]?.text).toContain('encrypted backups')
-    expect(onTopic.candidates[0]?.reason).toBe(PRACTICE_STATED)
+    expect(onTopic.candidates[0]?.reason).toBe(STATED)
   })
 
   it("a passage that offers something instead of the practice supports no Yes ('instead of', 'rather than')", () => {

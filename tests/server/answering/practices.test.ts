@@ -5,11 +5,11 @@ import {
   mentions,
   type PassageHit,
   PRACTICE_DENIED,
-  PRACTICE_STATED,
   PRACTICES,
   practiceAnswer,
   practiceQuery,
   practicesOf,
+  STATED,
 } from '../../../server/answering/engine.ts'
 import { features, TfIdf, terms } from '../../../server/answering/text.ts'
 
@@ -115,7 +115,7 @@ describe('answers from documents by practice', () => {
   it('answers Yes from a sentence that states the practice, quoted with its document and page', () => {
     const result = ask('Is sensitive data encrypted at rest (e.g., disk encryption)?', [statesRest])
     expect(result?.choice).toBe('Yes')
-    expect(result?.reason).toBe(PRACTICE_STATED)
+    expect(result?.reason).toBe(STATED)
     expect(result?.text).toContain('AES-256 encrypted volumes')
     expect(result?.citations[0]).toMatchObject({
       title: 'Security Overview.pdf',
@@ -207,7 +207,7 @@ describe('answers from documents by practice', () => {
       space,
     )
     expect(stated.candidates[0]?.choice).toBe('Yes')
-    expect(stated.candidates[0]?.reason).toBe(PRACTICE_STATED)
+    expect(stated.candidates[0]?.reason).toBe(STATED)
     const none = answerFromEvidence(
       { text: 'Do you perform penetration tests?', vocabulary: YES_NO },
       [],
