@@ -1,10 +1,11 @@
-import type { Citation } from '../../contract/questionnaires.ts'
+import { citationsOf, passageCitation } from './cite.ts'
 import {
   AFFIRM_FLOOR,
   AFFIRMED,
   calibrate,
   EXTRACT_FLOOR,
   isChoiceWord,
+  type Library,
   MAJORITY,
   PEER_WINDOW,
   RELATED_FLOOR,
@@ -22,6 +23,7 @@ import {
   terms,
   toVocabulary,
 } from './text.ts'
+import { transferAnswer } from './transfer.ts'
 import {
   type Candidate,
   CORROBORATED,
@@ -45,9 +47,6 @@ import {
  * 3. Otherwise nothing, said plainly: status 'no answer', confidence 0.
  * Retrieval reads only the requesting organisation's rows (LL1, LL4).
  */
-
-const snippet = (text: string, max = 320) =>
-  text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`
 
 function libraryCandidate(
   question: QuestionInput,
@@ -87,21 +86,6 @@ function libraryCandidate(
     confidence: calibrate(match.score),
     citations: citationsOf(entry),
   }
-}
-
-/** A library entry as a source: its question and answer, where it came from. */
-function citationsOf(entry: LibraryEntry): Citation[] {
-  return [
-    {
-      source: entry.source === 'qa' ? 'qa' : 'file',
-      id: entry.source === 'qa' ? entry.id : entry.fileId,
-      title: entry.title,
-      snippet: snippet(
-        `${entry.question} — ${[entry.answer, entry.detail].filter(Boolean).join('. ')}`,
-      ),
-      ...(entry.location ? { location: entry.location } : {}),
-    },
-  ]
 }
 
 /** How much of the question's weighted terms a passage holds (0-1), with its best sentences. */
@@ -187,13 +171,7 @@ function extractive(
       ...(affirms ? { reason: related ? CORROBORATED : STATED } : {}),
       confidence: affirms ? AFFIRMED : Math.min(0.6, 0.15 + 0.5 * item.share),
       citations: [
-        {
-          source: item.passage.source,
-          id: item.passage.source === 'evidence' ? null : (item.passage.fileId ?? item.passage.id),
-          title: item.passage.title,
-          snippet: snippet(text),
-          ...(item.passage.location ? { location: item.passage.location } : {}),
-        },
+        passageCitation(item.passage, text),
         ...(related ? citationsOf(related.entry) : []),
       ],
     })
@@ -312,6 +290,8 @@ export function answerFromEvidence(
   space: TfIdf,
   /** The library's answers about the practice the question names (`Library.about`). */
   practice: { entry: LibraryEntry; score: number }[] = [],
+  /** The whole library, for answers about the same practice in other words. */
+  library: Library | null = null,
 ): EngineAnswer {
   const candidates: Candidate[] = []
   const seen = new Set<string>()
@@ -369,6 +349,12 @@ export function answerFromEvidence(
     candidates.push(candidate)
     if (candidates.length >= 3) break
   }
+  // no answer of the question itself: the organisation's answers about the same practice, in scope
+  const moved = candidates.length === 0 && library ? transferAnswer(question, library, space) : null
+  if (moved) {
+    seen.add(candidateKey(moved))
+    candidates.push(moved)
+  }
   if (candidates.length < 3) {
     // the organisation's answers to related questions: a Yes among them, and no No, corroborates
     // a passage that states the practice
@@ -385,7 +371,8 @@ export function answerFromEvidence(
     const contested = [...related, ...practice].some((match) => choiceOf(match.entry) === 'no')
     const corroboration = candidates.length === 0 && !contested ? relatedYes : null
     // a document sentence that states (or denies) the practice the question names, in the scope it asks
-    const stated = candidates.length === 0 ? practiceAnswer(question, passages, space) : null
+    const stated =
+      candidates.length === 0 || moved ? practiceAnswer(question, passages, space) : null
     const fromDocuments = [
       ...(stated && !(contested && stated.choice && leadingChoice(stated.choice) === 'yes')
         ? [stated]

@@ -1,4 +1,5 @@
 import { PassageIndex } from './passage-index.ts'
+import { practicesOf } from './practices.ts'
 import { cosine, PRACTICE_TERMS, TfIdf, terms } from './text.ts'
 import type { LibraryEntry, PassageHit } from './types.ts'
 import { sourceOf } from './types.ts'
@@ -90,6 +91,8 @@ export class Library {
   private readonly pairVectors: Map<string, number>[]
   private readonly byTerm = new Map<string, number[]>()
   private narrativeIndex: PassageIndex | null = null
+  /** Entries by the set of practices their question names (sorted ids), made when first asked. */
+  private practiceIndex: Map<string, number[]> | null = null
   /** Known terms by their first letter, for spelling correction; corrections made so far. */
   private readonly termsByInitial = new Map<string, { term: string; grams: Grams }[]>()
   private readonly corrections = new Map<string, string>()
@@ -204,6 +207,23 @@ export class Library {
       if (PRACTICE_TERMS.has(term))
         for (const index of this.byTerm.get(term) ?? []) candidates.add(index)
     return this.scored(list, candidates, 0).slice(0, k)
+  }
+
+  /** The entries whose question names exactly these practices (the practice vocabulary). */
+  withPractices(ids: string[]): LibraryEntry[] {
+    if (!this.practiceIndex) {
+      this.practiceIndex = new Map()
+      this.entries.forEach((entry, index) => {
+        const named = practicesOf(entry.question)
+        if (!named.length) return
+        const key = [...named].sort().join(' ')
+        const list = this.practiceIndex?.get(key) ?? []
+        list.push(index)
+        this.practiceIndex?.set(key, list)
+      })
+    }
+    const key = [...ids].sort().join(' ')
+    return (this.practiceIndex.get(key) ?? []).map((index) => this.entries[index] as LibraryEntry)
   }
 
   /** Similarity of a question's terms to the given entries, best first, above `floor`. */

@@ -1,4 +1,4 @@
-import type { Citation } from '../../contract/questionnaires.ts'
+import { passageCitation } from './cite.ts'
 import { YES_NO_QUESTION } from './library.ts'
 import { cueTerms, mentions } from './practices.ts'
 import { leadingChoice, sentences, type TfIdf, terms } from './text.ts'
@@ -24,12 +24,13 @@ const ASKING = new Set(
 )
 
 /**
- * Words that ask for a documented practice (a policy, a plan, a procedure): any of them in the
+ * Words that ask for a documented practice (a policy, a plan, a procedure; 'established,
+ * documented, approved, communicated, applied, evaluated and maintained'): any of them in the
  * context answers all of them, as one part of the scope.
  */
 const GOVERNANCE = new Set(
   terms(
-    'policy policies procedure procedures process processes plan plans program programme strategy documented documentation formal formally standard standards guideline guidelines established approved',
+    'policy policies procedure procedures process processes plan plans program programme strategy documented documentation formal formally standard standards guideline guidelines established approved communicated applied evaluated reviewed updated disseminated',
   ),
 )
 
@@ -64,9 +65,6 @@ interface Statement {
   own: number
 }
 
-const snippet = (text: string, max = 320) =>
-  text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`
-
 /** Whether a negation bears on the practice's words: one of the five words after it. */
 function denies(sentence: string, cue: Set<string>) {
   if (!NEGATION.test(sentence)) return false
@@ -85,18 +83,13 @@ function denies(sentence: string, cue: Set<string>) {
   })
 }
 
-export function practiceAnswer(
-  question: QuestionInput,
-  passages: PassageHit[],
-  space: TfIdf,
-): Candidate | null {
-  if (!YES_NO_QUESTION.test(question.text)) return null
-  const vocabulary = question.vocabulary ?? []
-  const yes = vocabulary.find((value) => leadingChoice(value) === 'yes') ?? null
-  const no = vocabulary.find((value) => leadingChoice(value) === 'no') ?? null
-  if (!yes) return null
+/**
+ * What a question asks about: the practices it names, and how much of the rest of it (its scope:
+ * whose data, which environment, how often) a context holds, 0-1. Null when it names no practice.
+ */
+export function practiceScope(text: string, space: TfIdf) {
   // examples ('(e.g., disk encryption)', '[SAML2, OIDC]') illustrate; they are not the scope
-  const asked = terms(question.text.replace(/\((?:e\.?g|i\.?e)\b[^)]*\)|\[[^\]]*\]/gi, ' '))
+  const asked = terms(text.replace(/\((?:e\.?g|i\.?e)\b[^)]*\)|\[[^\]]*\]/gi, ' '))
   const named = mentions(asked).map((m) => m.practice)
   if (!named.length) return null
   const cues = cueTerms(named)
@@ -119,6 +112,23 @@ export function practiceAnswer(
     restWeight
       ? parts.reduce((sum, part) => sum + (part.held(context) ? part.weight : 0), 0) / restWeight
       : 1
+
+  return { named, shareOf }
+}
+
+export function practiceAnswer(
+  question: QuestionInput,
+  passages: PassageHit[],
+  space: TfIdf,
+): Candidate | null {
+  if (!YES_NO_QUESTION.test(question.text)) return null
+  const vocabulary = question.vocabulary ?? []
+  const yes = vocabulary.find((value) => leadingChoice(value) === 'yes') ?? null
+  const no = vocabulary.find((value) => leadingChoice(value) === 'no') ?? null
+  if (!yes) return null
+  const asked = practiceScope(question.text, space)
+  if (!asked) return null
+  const { named, shareOf } = asked
 
   // per practice, the best sentence that states it and the best that denies it
   const affirmed = new Map<string, Statement>()
@@ -180,13 +190,7 @@ function candidateOf(
   const unique = statements.filter(
     (statement, index) => statements.findIndex((s) => s.sentence === statement.sentence) === index,
   )
-  const citations: Citation[] = unique.map(({ sentence, passage }) => ({
-    source: passage.source,
-    id: passage.source === 'evidence' ? null : (passage.fileId ?? passage.id),
-    title: passage.title,
-    snippet: snippet(sentence),
-    ...(passage.location ? { location: passage.location } : {}),
-  }))
+  const citations = unique.map(({ sentence, passage }) => passageCitation(passage, sentence))
   return {
     text: unique.map((statement) => statement.sentence).join(' '),
     choice,

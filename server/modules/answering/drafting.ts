@@ -193,7 +193,14 @@ export function createDrafting(deps: AnsweringDeps) {
       return deps.llm.answer(orgId, question, toEvidence(matches, passages))
     }
     const practice = evidence?.fileIds?.length ? [] : library.about(question.text)
-    return answerFromEvidence(question, matches, passages, library.space, practice)
+    return answerFromEvidence(
+      question,
+      matches,
+      passages,
+      library.space,
+      practice,
+      evidence?.fileIds?.length ? null : library,
+    )
   }
 
   /* ------------------------------------------------------------ generation job */

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import {
+  answerFromEvidence,
+  Library,
+  type LibraryEntry,
+  TRANSFERRED,
+  transferAnswer,
+} from '../../../server/answering/engine.ts'
+
+/** Library answers across frameworks: the same practice and scope, asked in other words. */
+
+let nextId = 1
+const fileEntry = (
+  fileId: number,
+  question: string,
+  answer: string,
+  detail = '',
+): LibraryEntry => ({
+  source: 'file',
+  id: nextId++,
+  fileId,
+  title: `HECVAT ${fileId}.xlsx`,
+  question,
+  answer,
+  detail,
+  dropdown: null,
+  location: { sheet: 'Policies', row: nextId },
+})
+
+const YES_NO = ['Yes', 'No', 'N/A']
+const CAIQ_KEYS =
+  'Are cryptographic key management policies and procedures established, documented, approved, communicated, applied, evaluated and maintained?'
+
+const answer = (library: Library, text: string, vocabulary: string[] | null = YES_NO) =>
+  answerFromEvidence(
+    { text, vocabulary },
+    library.match(text),
+    [],
+    library.space,
+    library.about(text),
+    library,
+  )
+
+describe('library answers across frameworks', () => {
+  const keyPolicy = fileEntry(
+    1,
+    'Do you have a documented key management policy?',
+    'Yes',
+    'Keys are generated and rotated in a managed key service under the Encryption Policy.',
+  )
+  const filler = [
+    fileEntry(1, 'Do you have a formal incident response plan?', 'Yes'),
+    fileEntry(1, 'Do you run annual penetration tests?', 'Yes'),
+    fileEntry(1, 'Is a web application firewall in place?', 'No'),
+  ]
+
+  it('answers a question in other words from an answer about the same practice, cited, below a same-question match', () => {
+    const library = new Library([keyPolicy, ...filler])
+    // the wording is far from the library's: no same-question match
+    expect(library.match(CAIQ_KEYS)[0]?.score ?? 0).toBeLessThan(0.4)
+    const result = answer(library, CAIQ_KEYS)
+    const [first] = result.candidates
+    expect(first?.choice).toBe('Yes')
+    expect(first?.reason).toBe(TRANSFERRED)
+    expect(first?.text).toContain('managed key service')
+    expect(first?.citations[0]?.snippet).toContain(
+      'Do you have a documented key management policy?',
+    )
+    expect(first?.citations[0]?.title).toBe('HECVAT 1.xlsx')
+    expect(first?.confidence).toBeLessThan(0.8)
+    expect(first?.confidence).toBeGreaterThanOrEqual(0.5)
+    // the same question asked as the library has it: reused at a higher confidence
+    const same = answer(library, keyPolicy.question)
+    expect(same.candidates[0]?.reason).toBeUndefined()
+    expect(same.candidates[0]?.confidence).toBeGreaterThan(first?.confidence ?? 1)
+  })
+
+  it('transfers a No as well, mapped onto the cell’s values', () => {
+    const library = new Library([
+      ...filler,
+      fileEntry(1, 'Do you have a documented data retention policy?', 'No'),
+    ])
+    const asked =
+      'Are policies and procedures for the retention of information established, documented, approved, communicated, applied, evaluated and maintained?'
+    expect(library.match(asked)[0]?.score ?? 0).toBeLessThan(0.4)
+    const result = answer(library, asked, ['1) Yes', '2) No'])
+    expect(result.candidates[0]).toMatchObject({ choice: '2) No', reason: TRANSFERRED })
+  })
+
+  it('does not transfer across practices, scopes, or records that disagree', () => {
+    const library = new Library([keyPolicy, ...filler])
+    // another practice: backups
+    expect(
+      transferAnswer(
+        {
+          text: 'Are backup policies and procedures established and maintained?',
+          vocabulary: YES_NO,
+        },
+        library,
+        library.space,
+      ),
+    ).toBeNull()
+    // the same practice, another scope: how often is not in the library's answer
+    const drTest = new Library([fileEntry(2, 'Do you have a disaster recovery plan?', 'Yes')])
+    expect(
+      transferAnswer(
+        { text: 'Is the disaster recovery plan tested annually?', vocabulary: YES_NO },
+        drTest,
+        drTest.space,
+      ),
+    ).toBeNull()
+    // two sources that answer the practice both ways
+    const split = new Library([
+      keyPolicy,
+      fileEntry(3, 'Is there an approved key management procedure?', 'No'),
+    ])
+    expect(transferAnswer({ text: CAIQ_KEYS, vocabulary: YES_NO }, split, split.space)).toBeNull()
+  })
+
+  it('answers nothing for a question that is not Yes/No or names no practice', () => {
+    const library = new Library([keyPolicy, ...filler])
+    expect(
+      transferAnswer(
+        { text: 'Describe your key management policy.', vocabulary: null },
+        library,
+        library.space,
+      ),
+    ).toBeNull()
+    expect(
+      transferAnswer(
+        { text: 'Is your company publicly traded?', vocabulary: YES_NO },
+        library,
+        library.space,
+      ),
+    ).toBeNull()
+  })
+})
