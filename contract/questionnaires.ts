@@ -134,8 +134,11 @@ export const questionnaireListQuerySchema = z.object({
 export type QuestionnaireListQuery = z.input<typeof questionnaireListQuerySchema>
 
 export const CITATION_SOURCES = ['qa', 'data', 'file', 'evidence'] as const
+/** What a source is: an answer of the organisation's library, or a passage of a document. */
+export const CITATION_KINDS = ['library', 'document'] as const
 export const citationSchema = z.object({
   source: z.enum(CITATION_SOURCES),
+  kind: z.optional(z.enum(CITATION_KINDS)),
   /** The Q&A item, data item or file; null for evidence the user pasted. */
   id: z.nullable(z.int()),
   title: z.string(),
@@ -144,6 +147,18 @@ export const citationSchema = z.object({
   location: z.optional(passageLocationSchema),
 })
 export type Citation = z.infer<typeof citationSchema>
+
+/**
+ * Where a generated answer came from: the library answering this question, the library answering
+ * the same practice in other words (another framework), or a document's sentence.
+ */
+export const ANSWER_ORIGINS = ['library', 'transferred', 'document'] as const
+export type AnswerOrigin = (typeof ANSWER_ORIGINS)[number]
+export const ANSWER_ORIGIN_LABELS: Record<AnswerOrigin, string> = {
+  library: 'From your library: an answer to this question',
+  transferred: 'From your library: an answer about the same practice, asked in other words',
+  document: 'From a document: the quoted passage',
+}
 
 export const answerSchema = z.object({
   id: z.int(),
@@ -164,6 +179,8 @@ export const answerSchema = z.object({
    * reviewer should check it (a Yes from a document rather than from an answer to this question).
    */
   note: z.nullable(z.string()),
+  /** Where a generated answer came from; absent for answers a person wrote. */
+  origin: z.optional(z.enum(ANSWER_ORIGINS)),
   updated_at: z.string(),
 })
 export type Answer = z.infer<typeof answerSchema>

@@ -224,6 +224,8 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
     'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.',
   )
   await expect(panel).toContainText('Medium confidence · 79%')
+  await expect(panel.getByTestId('answer-origin')).toHaveText('From a document: the quoted passage')
+  await expect(panel.getByTestId('source-kind').first()).toHaveText('Document')
   await expect(panel.getByText('Resilience.txt')).toBeVisible()
   await page.screenshot({ path: 'test-results/screens/questionnaire-stated-1440.png' })
 

@@ -10,6 +10,7 @@ export function citationsOf(entry: LibraryEntry): Citation[] {
   return [
     {
       source: entry.source === 'qa' ? 'qa' : 'file',
+      kind: 'library',
       id: entry.source === 'qa' ? entry.id : entry.fileId,
       title: entry.title,
       snippet: snippet(
@@ -23,6 +24,7 @@ export function citationsOf(entry: LibraryEntry): Citation[] {
 /** A passage as a source, quoting `text` from it. */
 export const passageCitation = (passage: PassageHit, text: string): Citation => ({
   source: passage.source,
+  kind: passage.library ? 'library' : 'document',
   id: passage.source === 'evidence' ? null : (passage.fileId ?? passage.id),
   title: passage.title,
   snippet: snippet(text),

@@ -147,6 +147,7 @@ export class Library {
           text,
           location: entry.location,
           rank: 0,
+          library: true,
         })
       }
       this.narrativeIndex = new PassageIndex(hits)

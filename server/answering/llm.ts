@@ -278,6 +278,7 @@ export function toEvidence(
     score,
     citation: {
       source: entry.source === 'qa' ? ('qa' as const) : ('file' as const),
+      kind: 'library' as const,
       id: entry.source === 'qa' ? entry.id : entry.fileId,
       title: entry.title || 'Knowledge base answer',
       snippet: `${entry.question} — ${entry.answer}`.slice(0, 320),
@@ -291,6 +292,7 @@ export function toEvidence(
     score: Math.max(0.3, 0.75 - index * 0.05),
     citation: {
       source: passage.source,
+      kind: passage.library ? ('library' as const) : ('document' as const),
       id: passage.source === 'evidence' ? null : (passage.fileId ?? passage.id),
       title: passage.title,
       snippet: passage.text.slice(0, 320),

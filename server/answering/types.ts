@@ -50,6 +50,8 @@ export interface PassageHit {
   text: string
   location: PassageLocation | null
   rank: number
+  /** The answer text of a library entry searched like a passage, not a document's. */
+  library?: true
 }
 
 /** Why a Yes rests on a document rather than on an answer to this question. */

@@ -247,6 +247,81 @@ describe('questionnaire page', () => {
     }
   })
 
+  it('says where each generated answer came from, and what each source is', async () => {
+    const cases = [
+      {
+        origin: 'library' as const,
+        citation: {
+          source: 'qa' as const,
+          kind: 'library' as const,
+          id: 3,
+          title: 'Q&A',
+          snippet: 'Do you encrypt backups? — Yes',
+        },
+        label: 'From your library: an answer to this question',
+        kind: 'Library answer',
+      },
+      {
+        origin: 'transferred' as const,
+        citation: {
+          source: 'file' as const,
+          kind: 'library' as const,
+          id: 4,
+          title: 'HECVAT.xlsx',
+          snippet: 'Do you have a key management policy? — Yes',
+        },
+        label: 'From your library: an answer about the same practice, asked in other words',
+        kind: 'Library answer',
+      },
+      {
+        origin: 'document' as const,
+        citation: {
+          source: 'file' as const,
+          kind: 'document' as const,
+          id: 5,
+          title: 'Security Overview.pdf',
+          snippet: 'All data is stored on AES-256 encrypted volumes.',
+          location: { page: 4 },
+        },
+        label: 'From a document: the quoted passage',
+        kind: 'Document',
+      },
+    ]
+    for (const item of cases) {
+      const row = rowOf(
+        1,
+        {},
+        {
+          text: 'Encrypted.',
+          choice: 'Yes',
+          status: 'generated',
+          confidence: 0.7,
+          band: 'medium',
+          citations: [item.citation],
+          origin: item.origin,
+        },
+      )
+      const view = renderPage(logic({ data: { ...data, rows: [row, ...data.rows.slice(1)] } }))
+      const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
+      fireEvent.click(within(grid).getByText('Do you meet security requirement 1?'))
+      const panel = screen.getByRole('region', { name: 'Answer' })
+      expect(within(panel).getByTestId('answer-origin').textContent).toBe(item.label)
+      expect(within(panel).getByTestId('source-kind').textContent).toBe(item.kind)
+      // the quoted evidence is shown with it
+      expect(within(panel).getByText(item.citation.snippet)).toBeTruthy()
+      view.unmount()
+    }
+    // an answer a person wrote says nothing of an origin
+    const written = rowOf(1, {}, { text: 'We do.', status: 'edited', confidence: 1, band: 'high' })
+    const view = renderPage(logic({ data: { ...data, rows: [written, ...data.rows.slice(1)] } }))
+    const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
+    fireEvent.click(within(grid).getByText('Do you meet security requirement 1?'))
+    expect(
+      within(screen.getByRole('region', { name: 'Answer' })).queryByTestId('answer-origin'),
+    ).toBeNull()
+    view.unmount()
+  })
+
   it('shows a question whose records disagree with the reason, and uses the candidate chosen', async () => {
     const note =
       'Your records disagree: of 3 that answer this question, 2 answer Yes, 1 answer No. Choose the candidate that is true for this questionnaire, or write the answer.'

@@ -1,5 +1,6 @@
 import {
   type Answer,
+  type AnswerOrigin,
   type AnswerStatus,
   type Citation,
   confidenceBand,
@@ -9,6 +10,7 @@ import {
   type QuestionnaireKind,
   type QuestionnaireStatus,
 } from '../../../contract/questionnaires.ts'
+import { TRANSFERRED } from '../../answering/transfer.ts'
 import type { Database } from '../../db/index.ts'
 import { personOf } from '../../db/people.ts'
 import type { ParseLimits } from '../../ingest/index.ts'
@@ -127,8 +129,20 @@ export const toAnswer = (row: AnswerRowDb): Answer => ({
   band: row.status === 'no_answer' ? null : confidenceBand(row.confidence),
   citations: row.citations,
   note: row.note,
+  ...originOf(row),
   updated_at: row.updated_at.toISOString(),
 })
+
+/**
+ * Where a generated answer came from, for the reviewer: a transferred library answer says so in
+ * its note; otherwise its first source's kind. Nothing for answers a person wrote.
+ */
+function originOf(row: AnswerRowDb): { origin?: AnswerOrigin } {
+  if (!['generated', 'approved'].includes(row.status)) return {}
+  if (row.note === TRANSFERRED) return { origin: 'transferred' }
+  const kind = row.citations[0]?.kind
+  return kind ? { origin: kind } : {}
+}
 
 /** The state of an answer an operation records before and after. */
 export interface AnswerState {

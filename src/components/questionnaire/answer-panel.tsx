@@ -14,7 +14,11 @@ import {
 import { type RefObject, useState } from 'react'
 import { css, cx } from 'styled-system/css'
 import type { ActorRefFrom } from 'xstate'
-import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
+import {
+  ANSWER_ORIGIN_LABELS,
+  type AnswerChange,
+  type QuestionRow,
+} from '../../../contract/questionnaires.ts'
 import { type answerMachine, answerPanelView } from '../../../machines/answer/index.ts'
 import type { questionnaireWorkspaceMachine } from '../../../machines/questionnaire-workspace/index.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
@@ -143,6 +147,11 @@ export function AnswerPanel(props: {
                 </span>
               )}
             </div>
+            {row.answer.origin && (
+              <p className={reason} data-testid="answer-origin">
+                {ANSWER_ORIGIN_LABELS[row.answer.origin]}
+              </p>
+            )}
             {row.answer.text && row.answer.note && row.answer.status === 'generated' && (
               <p className={reason} data-testid="answer-reason">
                 {row.answer.note}

@@ -1,4 +1,4 @@
-import { FileText } from 'lucide-react'
+import { BookOpen, FileText } from 'lucide-react'
 import { css } from 'styled-system/css'
 import type { QuestionRow } from '../../../contract/questionnaires.ts'
 import { Button } from '../ui/button.tsx'
@@ -67,10 +67,16 @@ export function AnswerSources(props: {
               // biome-ignore lint/suspicious/noArrayIndexKey: two passages of one file share an id
               <li key={`${citation.source}-${citation.id}-${index}`} className={sourceItem}>
                 <p className={sourceTitle}>
-                  <FileText size={14} /> {citation.title}
+                  {citation.kind === 'library' ? <BookOpen size={14} /> : <FileText size={14} />}{' '}
+                  {citation.title}
                   {citation.location?.page ? ` · page ${citation.location.page}` : ''}
                   {citation.location?.sheet ? ` · ${citation.location.sheet}` : ''}
                 </p>
+                {citation.kind && (
+                  <p className={hint} data-testid="source-kind">
+                    {citation.kind === 'library' ? 'Library answer' : 'Document'}
+                  </p>
+                )}
                 <p className={css({ color: 'fg.muted', lineClamp: '4' })}>{citation.snippet}</p>
               </li>
             ))}

@@ -134,7 +134,13 @@ describe('generation with the library engine', () => {
     await post(ctx, Q.generate(q.id), {}, user.token)
     await settle(ctx, user.token, q.id)
     const [row] = await rowsOf(ctx, user.token, q.id)
-    expect(row.answer).toMatchObject({ status: 'generated', choice: 'Yes', note: STATED })
+    expect(row.answer).toMatchObject({
+      status: 'generated',
+      choice: 'Yes',
+      note: STATED,
+      origin: 'document',
+    })
+    expect(row.answer.citations[0]).toMatchObject({ kind: 'document' })
     expect(row.answer.text).toContain('tested twice a year')
     // an inference from a document: medium at most, never high
     expect(row.answer.band).toBe('medium')
@@ -158,7 +164,13 @@ describe('generation with the library engine', () => {
     await settle(ctx, user.token, q.id)
     const after = await rowsOf(ctx, user.token, q.id)
     expect(after[0].answer).toMatchObject({ status: 'edited', choice: 'No', text: 'Not yet.' })
-    expect(after[1].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
+    expect(after[1].answer).toMatchObject({
+      status: 'generated',
+      choice: 'Yes',
+      origin: 'library',
+    })
+    // a person's answer has no origin
+    expect(after[0].answer.origin).toBeUndefined()
     const { rows: dupes } = await ctx.database.pool.query(
       `select question_id, rank, count(*) from questionnaire_answers where questionnaire_id = $1
         group by question_id, rank having count(*) > 1`,
@@ -215,7 +227,13 @@ describe('generation with the library engine', () => {
     expect(done).toMatchObject({ status: 'ready', answered: 2 })
     const after = await rowsOf(ctx, user.token, q.id)
     expect(after[0].answer.text).toBe('Saved before the crash')
-    expect(after[1].answer).toMatchObject({ status: 'generated', choice: 'Yes' })
+    expect(after[1].answer).toMatchObject({
+      status: 'generated',
+      choice: 'Yes',
+      origin: 'library',
+    })
+    // a person's answer has no origin
+    expect(after[0].answer.origin).toBeUndefined()
     // the history counts the whole run, before and after the crash (issue 14 fix 6)
     const { rows: op } = await ctx.database.pool.query<{
       question_count: number

@@ -67,6 +67,7 @@ describe('library answers across frameworks', () => {
       'Do you have a documented key management policy?',
     )
     expect(first?.citations[0]?.title).toBe('HECVAT 1.xlsx')
+    expect(first?.citations[0]?.kind).toBe('library')
     expect(first?.confidence).toBeLessThan(0.8)
     expect(first?.confidence).toBeGreaterThanOrEqual(0.5)
     // the same question asked as the library has it: reused at a higher confidence
