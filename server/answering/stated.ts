@@ -19,7 +19,7 @@ export const PRACTICE_DENIED =
 /** Words of a question that ask, rather than say what is asked about. */
 const ASKING = new Set(
   terms(
-    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis',
+    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis adopt adopted leverage deploy deployed automatically',
   ),
 )
 
@@ -63,6 +63,8 @@ interface Statement {
   scope: number
   /** Share of the question's scope the sentence itself holds. */
   own: number
+  /** Share of all the question's words (examples too) the sentence holds: the last tie-break. */
+  fit: number
 }
 
 /** Whether a negation bears on the practice's words: one of the five words after it. */
@@ -84,13 +86,25 @@ function denies(sentence: string, cue: Set<string>) {
 }
 
 /**
+ * A question without its examples: '(e.g., disk encryption)', '[SAML2, OIDC]', 'such as RBAC, ABAC
+ * or PBAC', 'all of the following: login, logout, ...' illustrate what is asked; they are not its
+ * scope.
+ */
+export const withoutExamples = (text: string) =>
+  text
+    .replace(/\((?:e\.?g|i\.?e|for example|such as)\b[^)]*\)|\[[^\]]*\]/gi, ' ')
+    .replace(/[,;:]?\s*\b(?:such as|for example|e\.g\.|including|the following)\b[^?]*/gi, ' ')
+
+/**
  * What a question asks about: the practices it names, and how much of the rest of it (its scope:
  * whose data, which environment, how often) a context holds, 0-1. Null when it names no practice.
  */
 export function practiceScope(text: string, space: TfIdf) {
-  // examples ('(e.g., disk encryption)', '[SAML2, OIDC]') illustrate; they are not the scope
-  const asked = terms(text.replace(/\((?:e\.?g|i\.?e)\b[^)]*\)|\[[^\]]*\]/gi, ' '))
-  const named = mentions(asked).map((m) => m.practice)
+  const asked = terms(withoutExamples(text))
+  // the practices the question names; those of its examples when it names none elsewhere
+  // ('any of the following Web SSO standards')
+  let named = mentions(asked).map((m) => m.practice)
+  if (!named.length) named = mentions(terms(text)).map((m) => m.practice)
   if (!named.length) return null
   const cues = cueTerms(named)
   const isCue = (term: string) =>
@@ -129,6 +143,7 @@ export function practiceAnswer(
   const asked = practiceScope(question.text, space)
   if (!asked) return null
   const { named, shareOf } = asked
+  const whole = new Set(terms(question.text))
 
   // per practice, the best sentence that states it and the best that denies it
   const affirmed = new Map<string, Statement>()
@@ -141,18 +156,20 @@ export function practiceAnswer(
       // a question restated, or a heading, states nothing
       // (a bullet of a few words, 'Yearly backups for 10 years', says what but not that)
       const words = sentence.replace(/^[\s•·*–-]+/, '').split(/\s+/)
-      if (sentence.trim().endsWith('?') || words.length < 7) continue
+      // and a pointer ('please see our Continuity Plan') states nothing itself
+      if (sentence.trim().endsWith('?') || words.length < 7 || POINTER.test(sentence)) continue
       const sentenceTerms = terms(sentence)
       const said = mentions(sentenceTerms).filter((m) => named.includes(m.practice))
       if (!said.length) continue
       const own = shareOf(new Set(sentenceTerms))
+      const fit = whole.size ? sentenceTerms.filter((t) => whole.has(t)).length / whole.size : 0
       for (const { practice } of said) {
         const negated = denies(sentence, cueTerms([practice]))
         const best = negated ? denied : affirmed
         const current = best.get(practice)
         // the passage that holds more of what the question asks, then the sentence that does
-        if (!current || compare({ scope, own }, current) > 0)
-          best.set(practice, { sentence, passage, negated, scope, own })
+        if (!current || compare({ scope, own, fit }, current) > 0)
+          best.set(practice, { sentence, passage, negated, scope, own, fit })
       }
     }
   }
@@ -178,8 +195,11 @@ export function practiceAnswer(
   return candidateOf(yes, found, STATED, 0.65 + 0.14 * scope)
 }
 
-const compare = (a: { scope: number; own: number }, b: { scope: number; own: number }) =>
-  a.scope - b.scope || a.own - b.own
+type Rank = { scope: number; own: number; fit: number }
+const compare = (a: Rank, b: Rank) => a.scope - b.scope || a.own - b.own || a.fit - b.fit
+
+/** A sentence that sends the reader elsewhere for the practice rather than stating it. */
+const POINTER = /\b(?:please )?(?:see|refer to)\b|\bfor more (?:detail|information)\b/i
 
 function candidateOf(
   choice: string,

@@ -181,6 +181,27 @@ describe('answers from documents by practice', () => {
     expect(ask('Do you perform annual penetration tests?', [fragments])).toBeNull()
   })
 
+  it('takes examples for illustrations, not for scope, and a pointer elsewhere for no statement', () => {
+    const logs = doc(
+      'Operations.pdf',
+      'Audit logs of every administrative action are kept for a year in a central store that staff cannot alter.',
+    )
+    expect(
+      ask(
+        'Are audit logs kept that include all of the following: login, logout, timestamp and source IP address?',
+        [logs],
+      )?.choice,
+    ).toBe('Yes')
+    expect(
+      ask('Are audit logs kept (e.g., login, logout and source IP address)?', [logs])?.choice,
+    ).toBe('Yes')
+    const pointer = doc(
+      'Overview.pdf',
+      'For more detail on our incident response plan and its tests, please see the Business Continuity Plan.',
+    )
+    expect(ask('Do you have a formal incident response plan?', [pointer])).toBeNull()
+  })
+
   it('leaves a negation a clause away alone', () => {
     const statement = doc(
       'Operations.pdf',
