@@ -150,20 +150,14 @@ export function practiceAnswer(
   const denied = new Map<string, Statement>()
   for (const passage of passages) {
     if (passage.source === 'qa') continue
-    const context = new Set(terms(passage.text))
+    const { context, statements } = readPassage(passage.text)
     const scope = shareOf(context)
-    for (const sentence of sentences(passage.text)) {
-      // a question restated, or a heading, states nothing
-      // (a bullet of a few words, 'Yearly backups for 10 years', says what but not that)
-      const words = sentence.replace(/^[\s•·*–-]+/, '').split(/\s+/)
-      // and a pointer ('please see our Continuity Plan') states nothing itself
-      if (sentence.trim().endsWith('?') || words.length < 7 || POINTER.test(sentence)) continue
-      const sentenceTerms = terms(sentence)
-      const said = mentions(sentenceTerms).filter((m) => named.includes(m.practice))
+    for (const { sentence, sentenceTerms, practices } of statements) {
+      const said = practices.filter((practice) => named.includes(practice))
       if (!said.length) continue
       const own = shareOf(new Set(sentenceTerms))
       const fit = whole.size ? sentenceTerms.filter((t) => whole.has(t)).length / whole.size : 0
-      for (const { practice } of said) {
+      for (const practice of said) {
         const negated = denies(sentence, cueTerms([practice]))
         const best = negated ? denied : affirmed
         const current = best.get(practice)
@@ -193,6 +187,38 @@ export function practiceAnswer(
   const scope = Math.min(...found.map((statement) => statement.scope))
   if (scope < SCOPE_FLOOR) return null
   return candidateOf(yes, found, STATED, 0.65 + 0.14 * scope)
+}
+
+/** A passage read for statements: its terms, and its sentences that could state a practice. */
+interface ReadPassage {
+  context: Set<string>
+  statements: { sentence: string; sentenceTerms: string[]; practices: string[] }[]
+}
+
+/**
+ * Passages already read, by text: a generation job asks about the same passages for many
+ * questions, and reading them (sentences, terms, practices) is most of the cost. Bounded.
+ */
+const READ = new Map<string, ReadPassage>()
+
+function readPassage(text: string): ReadPassage {
+  const known = READ.get(text)
+  if (known) return known
+  const statements: ReadPassage['statements'] = []
+  for (const sentence of sentences(text)) {
+    // a question restated, or a heading, states nothing
+    // (a bullet of a few words, 'Yearly backups for 10 years', says what but not that)
+    const words = sentence.replace(/^[\s•·*–-]+/, '').split(/\s+/)
+    // and a pointer ('please see our Continuity Plan') states nothing itself
+    if (sentence.trim().endsWith('?') || words.length < 7 || POINTER.test(sentence)) continue
+    const sentenceTerms = terms(sentence)
+    const practices = mentions(sentenceTerms).map((m) => m.practice)
+    if (practices.length) statements.push({ sentence, sentenceTerms, practices })
+  }
+  const read = { context: new Set(terms(text)), statements }
+  if (READ.size >= 5_000) READ.clear()
+  READ.set(text, read)
+  return read
 }
 
 type Rank = { scope: number; own: number; fit: number }
