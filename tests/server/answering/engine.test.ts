@@ -3,7 +3,6 @@ import {
   answerFromEvidence,
   CORROBORATED,
   Library,
-  type LibraryEntry,
   NO_EVIDENCE,
   type PassageHit,
   PRACTICE_DENIED,
@@ -12,26 +11,9 @@ import {
   trigrams,
 } from '../../../server/answering/engine.ts'
 import { TfIdf, terms } from '../../../server/answering/text.ts'
+import { fileEntry, qaItem } from '../../fixtures/library.ts'
 
 /** The library engine on its own: no database, entries as ingestion would load them. */
-
-let nextId = 1
-const fileEntry = (
-  fileId: number,
-  question: string,
-  answer: string,
-  detail = '',
-): LibraryEntry => ({
-  source: 'file',
-  id: nextId++,
-  fileId,
-  title: `Completed questionnaire ${fileId}.xlsx`,
-  question,
-  answer,
-  detail,
-  dropdown: null,
-  location: { sheet: 'Questions', row: nextId },
-})
 
 const YES_NO = ['Yes', 'No', 'N/A']
 const answer = (library: Library, text: string, vocabulary: string[] | null = YES_NO) =>
@@ -454,18 +436,6 @@ describe('library engine: answer text', () => {
 })
 
 describe('library engine: approved answers and questionnaire history', () => {
-  const qaItem = (question: string, answer: string): LibraryEntry => ({
-    source: 'qa',
-    id: nextId++,
-    fileId: null,
-    title: 'Knowledge base answer',
-    question,
-    answer,
-    detail: '',
-    dropdown: answer,
-    location: null,
-  })
-
   it('an approved library answer decides over completed questionnaires that disagree with it', () => {
     const files = [fileEntry(1, SSO, 'No'), fileEntry(2, SSO, 'No'), fileEntry(3, SSO, 'Yes')]
     expect(answer(new Library(files), SSO).candidates[0]?.choice).toBe('No')

@@ -2,30 +2,12 @@ import { describe, expect, it } from 'vitest'
 import {
   answerFromEvidence,
   Library,
-  type LibraryEntry,
   TRANSFERRED,
   transferAnswer,
 } from '../../../server/answering/engine.ts'
+import { fileEntry } from '../../fixtures/library.ts'
 
 /** Library answers across frameworks: the same practice and scope, asked in other words. */
-
-let nextId = 1
-const fileEntry = (
-  fileId: number,
-  question: string,
-  answer: string,
-  detail = '',
-): LibraryEntry => ({
-  source: 'file',
-  id: nextId++,
-  fileId,
-  title: `HECVAT ${fileId}.xlsx`,
-  question,
-  answer,
-  detail,
-  dropdown: null,
-  location: { sheet: 'Policies', row: nextId },
-})
 
 const YES_NO = ['Yes', 'No', 'N/A']
 const CAIQ_KEYS =
@@ -66,7 +48,7 @@ describe('library answers across frameworks', () => {
     expect(first?.citations[0]?.snippet).toContain(
       'Do you have a documented key management policy?',
     )
-    expect(first?.citations[0]?.title).toBe('HECVAT 1.xlsx')
+    expect(first?.citations[0]?.title).toBe('Completed questionnaire 1.xlsx')
     expect(first?.citations[0]?.kind).toBe('library')
     expect(first?.confidence).toBeLessThan(0.8)
     expect(first?.confidence).toBeGreaterThanOrEqual(0.5)
