@@ -312,13 +312,21 @@ describe('faults', () => {
     expect(pid).toBeTruthy()
     process.kill(pid as number, 'SIGKILL')
     const seen: { status: number; retryAfter: string | null }[] = []
+    const poll = async () => {
+      const res = await api.get(Q.list)
+      seen.push({ status: res.status, retryAfter: res.headers.get('retry-after') })
+      return res.status
+    }
+    // a killed postmaster's backends may answer a query or two before they notice and exit:
+    // first wait for the outage to show, then for the restart
+    await until(
+      () => `the API to notice the outage (server log: ${server.output().slice(-3000)})`,
+      async () => ((await poll()) !== 200 ? true : undefined),
+      20_000,
+    )
     await until(
       () => `the API to answer again (server log: ${server.output().slice(-3000)})`,
-      async () => {
-        const res = await api.get(Q.list)
-        seen.push({ status: res.status, retryAfter: res.headers.get('retry-after') })
-        return res.status === 200 ? true : undefined
-      },
+      async () => ((await poll()) === 200 ? true : undefined),
       45_000,
     )
     const statuses = new Set(seen.map((s) => s.status))
