@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tempDataDir } from '../bench/support.ts'
@@ -268,6 +268,35 @@ async function runProtocol(
           : null,
       }
     })
+    // EVAL_DUMP=FILE writes every row (answer, reason, citations) for inspection and hand-labelling
+    if (process.env.EVAL_DUMP) {
+      writeFileSync(
+        process.env.EVAL_DUMP,
+        rows
+          .map((row) =>
+            JSON.stringify({
+              protocol: name,
+              ref: row.ref,
+              question: row.text,
+              status: row.answer.status,
+              choice: row.answer.choice,
+              text: row.answer.text,
+              confidence: row.answer.confidence,
+              note: row.answer.note,
+              citations: row.answer.citations.map((c) => ({
+                kind: c.kind,
+                title: c.title,
+                snippet: c.snippet,
+              })),
+            }),
+          )
+          .join('\n'),
+      )
+      writeFileSync(
+        `${process.env.EVAL_DUMP}.library`,
+        library.entries.map((entry) => JSON.stringify(entry)).join('\n'),
+      )
+    }
     if (process.env.EVAL_DEBUG) {
       for (const row of rows) {
         const g = gold.get(keyOf(row.ref, row.text))

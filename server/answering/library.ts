@@ -227,6 +227,23 @@ export class Library {
     return (this.practiceIndex.get(key) ?? []).map((index) => this.entries[index] as LibraryEntry)
   }
 
+  /**
+   * The entries whose question names these practices and more ('a documented policy for firewall
+   * change requests' names firewalls and change management): a Yes to one states each practice it
+   * names; a No says nothing about any one of them.
+   */
+  withMorePractices(ids: string[]): LibraryEntry[] {
+    if (!ids.length) return []
+    this.withPractices(ids)
+    const out: LibraryEntry[] = []
+    for (const [key, indexes] of this.practiceIndex ?? []) {
+      const named = key.split(' ')
+      if (named.length > ids.length && ids.every((id) => named.includes(id)))
+        for (const index of indexes) out.push(this.entries[index] as LibraryEntry)
+    }
+    return out
+  }
+
   /** Similarity of a question's terms to the given entries, best first, above `floor`. */
   private scored(list: string[], candidates: Set<number>, floor: number) {
     const vector = this.space.vector(list)

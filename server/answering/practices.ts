@@ -13,47 +13,47 @@ import { terms } from './text.ts'
  * guidance and from how questionnaires and policies word them.
  */
 const TABLE = `
-encryption-at-rest | SC-28 SC-28.1 | encryptrest; encrypt stor; encrypt disk; encrypt volum; encrypt databas; protect information rest; aes 256
-encryption-in-transit | SC-8 SC-8.1 | encrypttransit; encrypt transport; encrypt transmi; encrypt traffic; encrypt communicat; transmission confidentiality
-key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic key; key establish; manag key; kms; hsm
-backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup
-business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat
-disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site
+encryption-at-rest | SC-28 SC-28.1 | encryptrest; encrypt stor; encrypt disk; encrypt volum; encrypt databas; protect information rest; aes 256; cryptograph rest; storage encrypt
+encryption-in-transit | SC-8 SC-8.1 | encrypttransit; encrypt transport; encrypt transmi; encrypt traffic; encrypt communicat; transmission confidentiality; cryptograph transit; encrypt channel
+key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic key; key establish; manag key; kms; hsm; private key; key generat; key revok; key destroy; destruct key; key deactivat; key archiv; key compromis; key transition; cryptoperiod; key lifecycle
+backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup; back up
+business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat; business recovery; crisis manag; operational resilien; business disruption
+disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site; disaster respons; disaster procedur; alternat site
 incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident plan
 incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
 vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat
 penetration-testing | CA-8 CA-8.1 | pentest
-independent-assessment | CA-2 CA-2.1 CA-7.1 | third party assessment; independent assessor; independent audit; external audit; third party audit; security assessment; external assessor
+independent-assessment | CA-2 CA-2.1 CA-7.1 | third party assessment; independent assessor; independent audit; external audit; third party audit; security assessment; external assessor; assurance assess; audit assuranc
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
 privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement
 security-policy | PL-1 PM-3 | information security policy; security policy; security program; information security program
-personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access; employee leav; employment terminat; new hire; hire process
-background-checks | PS-3 | bgcheck; personnel screening; screen employee
+personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access; employee leav; employment terminat; new hire; hire process; chang employment; terminat employ; mover leaver
+background-checks | PS-3 | bgcheck; personnel screening; screen employee; background verificat
 awareness-training | AT-2 AT-3 | awareness; train employee; train staff; train personnel; secure cod train
-change-management | CM-3 CM-4 | changemanagement; configuration change control; change request; change approv; peer review code
+change-management | CM-3 CM-4 | changemanagement; configuration change control; change request; change approv; peer review code; emergency chang; roll back chang; rollback
 configuration-management | CM-2 CM-6 CM-7 | hardening; configuration management; manag configuration; baseline configuration; configuration standard; infrastructure code; automat deploy
 role-based-access | AC-2 AC-3 AC-6 | rbac; least privilege; access control; need know; role access; permission role; role base
-workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint; employee machine; full disk encrypt; company device
+workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint; employee machine; full disk encrypt; company device; lock screen; screen lock
 input-validation | SI-10 SI-11 | input validation; validat input; error messag; sanitiz input; injection; xss; cross site script
 web-application-firewall | SC-7 | web application firewall; waf
 firewall | SC-7 SC-7.5 | firewall; packet filter; security group
 supply-chain | SR-1 SR-2 SR-3 SR-5 SR-6 | supply chain; software composition; dependenc scan; open source component; third party librar; hardware suppli
-single-sign-on | IA-2 IA-8 | sso; identity provider; federat; oauth; openid; ldap; active directory; cas
+single-sign-on | IA-2 IA-8 | sso; identity provider; federat; oauth; openid; ldap; active directory; cas; directory integrat
 mfa | IA-2.1 IA-2.2 | mfa; second factor
 audit-logging | AU-2 AU-3 AU-6 AU-12 | logging; audit log; audit record; log event; event log; log retain; log review; activity log
 session-timeout | AC-11 AC-12 | sessiontimeout; session lock; lock session; session terminat; session expir; session invalidat; inactiv log; period inactiv
-risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; risk register; risk mitigat; threat model
+risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; risk register; risk mitigat; threat model; enterprise risk; erm
 data-location | SA-9 | data residency; geographic region; data locat; host region; store region; region data
 physical-security | PE-1 PE-2 PE-3 PE-6 | physicalsecurity; physical environmental; badge access; biometric; guard; visitor
 video-surveillance | PE-6 PE-6.1 | surveillance
 network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network
 intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomal detect
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
-secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; code review; static analysis; security test
+secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; secur cod; code review; static analysis; security test; application security; appsec; owasp
 third-party-management | SA-9 SR-6 | thirdparty manag; thirdparty risk; thirdparty assess; thirdparty review; thirdparty security; review thirdparty; assess thirdparty; due diligence
-media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss
+media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss; destroy data; destruct data; physical media
 data-retention | SI-12 | retention
 cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic
 accessibility | SA-8 | wcag; accessib; section 508; screen reader; keyboard
@@ -62,7 +62,32 @@ patching | SI-2 | patching; flaw remediation; security update
 ddos-protection | SC-5 | ddos; rate limit
 data-classification | RA-2 | data classification; classif data; data handl
 asset-inventory | CM-8 | assetinventory; system component inventory
-account-management | AC-2 | account management; manag account; provision account; deprovision; access request
+account-management | AC-2 | account management; manag account; provision account; deprovision; de provision; access request; access provision; provision acces; user provision
+password-policy | IA-5 IA-5.1 | passwordpolicy; password complex; password length; password strength; strong password; passphrase; password manag; password reset; password aging; password stor; plaintext password; hard cod password
+access-review | AC-2 AC-6.7 | accessreview; revalidat acces; review acces; acces review; recertif
+separation-of-duties | AC-5 | separat duty; segregat duty
+privileged-access | AC-6 AC-6.5 AC-2 | admin acces; privileg acces; privileg role; admin right; root acces; elevat privileg
+unique-identification | IA-2 IA-4 | unique identif; uniquely identif; unique user; individual account; shar account; user identifier
+acceptable-use | PL-4 | rules behavior; acceptabl polic; acceptabl asset; acceptabl resourc
+personnel-agreements | PS-6 | non disclosur; nondisclosur; nda; confidentiality agre; employment agre; access agre; employ agre
+remote-access | AC-17 | remote acces; remote work; work remote; telework; remote site; vpn
+mobile-devices | AC-19 | mobile device; mdm; byod; mobile endpoint; bring own device
+software-testing | SA-11 | software test; test process; automat test; test automat; quality assuranc; regression test; unit test; acceptanc test; test strateg; qa program
+high-availability | CP-2 CP-7 CP-6 | high availability; redundan; failover; geographical divers; availability zone; multiple region
+validated-cryptography | SC-13 | fips; cryptograph modul; cryptograph certif; validat cryptograph; approved algorithm; cryptograph librar
+security-monitoring | SI-4 AU-6 | siem; security event; monitor event; event monitor; security monitor; continuous monitor; anomal; alert responsibl; monitor alert
+time-synchronisation | AU-8 | time sourc; time synchroniz; time synchronis; ntp; clock synchroniz; time stamp
+environment-separation | CM-4.1 | separat production; production separat; non production; segregat environ; environ separat; separat environ; test environ separat
+tenant-isolation | SC-4 | tenant isolat; multi tenant; single tenant; tenant segment; isolat tenant; segregat customer; separat customer; logical separat
+data-inventory | CM-12 CM-8 | data inventory; inventory data; data map; data flow; flow diagram; record process
+privacy-impact | RA-8 | privacy impact; dpia; data protection impact
+internal-audit | CA-2 CA-7 | internal audit; audit manag; audit plan; audit finding; internal assess
+corrective-action | CA-5 | corrective action; remediat finding; plan action milestone; poam
+shared-responsibility | SA-9 | shar responsibility; ssrm; responsibility matrix
+data-loss-prevention | SC-7 SI-4 | dlp; data loss; exfiltrat
+capacity-planning | CP-2.2 AU-4 | capacity plan; capacity monitor; capacity manag; resource availab
+digital-certificates | SC-17 IA-5.2 | digital certificat; pki; public key infrastructure; certificat authority
+contract-end-data | SI-12 MP-6 | return data; data return; delet data; data delet; contract terminat; terminat contract; end contract; completion contract; exit plan
 `
 
 export interface Practice {
@@ -91,6 +116,8 @@ export const PRACTICES: Practice[] = TABLE.trim()
 
 /** How many terms apart the words of one cue may stand. */
 const WINDOW = 6
+/** The span of a cue whose words stand together (at most one word between them). */
+const TOGETHER = 3
 
 /** Every cue of the table, indexed by its first term. */
 const BY_TERM = new Map<string, { practice: Practice; cue: string[] }[]>()
@@ -127,13 +154,11 @@ export function mentions(words: string[]): PracticeMention[] {
         // every other word of the cue within WINDOW terms of this one
         let from = index
         let to = index
+        // the nearest occurrence of each, after first then before
         const complete = cue.slice(1).every((other) => {
-          for (
-            let j = Math.max(0, index - WINDOW);
-            j <= Math.min(words.length - 1, index + WINDOW);
-            j++
-          ) {
-            if (j !== index && fits(words[j] as string, other)) {
+          for (let distance = 1; distance <= WINDOW; distance++) {
+            for (const j of [index + distance, index - distance]) {
+              if (j < 0 || j >= words.length || !fits(words[j] as string, other)) continue
               from = Math.min(from, j)
               to = Math.max(to, j)
               return true
@@ -145,7 +170,9 @@ export function mentions(words: string[]): PracticeMention[] {
       }
     }
   })
-  // a practice named inside another's words is that one ('incident response team': the team)
+  // a practice named inside another's words is that one ('incident response team': the team),
+  // when those words stand together ('the incident response plan is reviewed by the security
+  // team' names the plan)
   const all = [...found.values()]
   return all.filter(
     (m) =>
@@ -154,7 +181,8 @@ export function mentions(words: string[]): PracticeMention[] {
           other !== m &&
           other.from <= m.from &&
           other.to >= m.to &&
-          other.to - other.from > m.to - m.from,
+          other.to - other.from > m.to - m.from &&
+          other.to - other.from <= TOGETHER,
       ),
   )
 }
@@ -174,10 +202,9 @@ export function cueTerms(ids: Iterable<string>): Set<string> {
 const BY_ID = new Map(PRACTICES.map((practice) => [practice.id, practice]))
 
 /**
- * The practices a text names, as words to search for (each id read as words and its first cues),
- * or '' for none.
+ * Practices as words to search for (each id read as words and its first cues), or '' for none.
  */
-export const practiceQuery = (text: string) =>
-  practicesOf(text)
+export const practiceQuery = (ids: string[]) =>
+  ids
     .flatMap((id) => [id.replaceAll('-', ' '), ...(BY_ID.get(id)?.phrases.slice(0, 2) ?? [])])
     .join(' ')

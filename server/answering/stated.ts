@@ -1,7 +1,7 @@
 import { passageCitation } from './cite.ts'
 import { YES_NO_QUESTION } from './library.ts'
 import { cueTerms, mentions } from './practices.ts'
-import { leadingChoice, sentences, type TfIdf, terms } from './text.ts'
+import { leadingChoice, sentences, type TfIdf, terms, withFormWords } from './text.ts'
 import { type Candidate, type PassageHit, type QuestionInput, STATED } from './types.ts'
 
 /**
@@ -19,7 +19,7 @@ export const PRACTICE_DENIED =
 /** Words of a question that ask, rather than say what is asked about. */
 const ASKING = new Set(
   terms(
-    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis adopt adopted leverage deploy deployed automatically',
+    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis adopt adopted leverage deploy deployed automatically defined define technical measures relevant appropriate appropriately applicable law laws legal regulations regulatory statutory contractual organizational organizationally associated consider considering practices principle principles conform conformance comply complies compliant undergo undergone underwent manage managing managed management after between until manner possible possibly necessary effective effectively effectiveness conduct conducted develop developed identify identified significant occur occurs',
   ),
 )
 
@@ -34,17 +34,27 @@ const GOVERNANCE = new Set(
   ),
 )
 
-/** How often: a question that names one is answered by a context that names the same. */
+/**
+ * How often, most often first: a question that names one is answered by a context that names the
+ * same or a more frequent one ('at least annually': quarterly will do); one that asks for it
+ * periodically, at planned intervals, by a context that names any.
+ */
 const FREQUENCY: [string, Set<string>][] = (
   [
-    ['annual', 'annual annually yearly year years'],
-    ['quarter', 'quarter quarterly'],
-    ['month', 'month monthly'],
+    ['day', 'daily day days nightly hourly continuous continuously'],
     ['week', 'week weekly'],
-    ['day', 'daily day days nightly'],
+    ['month', 'month monthly'],
+    ['quarter', 'quarter quarterly'],
+    ['annual', 'annual annually yearly year years'],
+    ['periodic', 'periodic periodically regular regularly interval intervals routinely'],
   ] as const
 ).map(([name, words]) => [name, new Set(terms(words))])
 const frequencyOf = (term: string) => FREQUENCY.find(([, words]) => words.has(term))?.[0] ?? null
+/** The words of a frequency and of every more frequent one (any, for 'periodic'). */
+const atLeast = (name: string) => {
+  const upTo = FREQUENCY.findIndex(([other]) => other === name)
+  return new Set(FREQUENCY.slice(0, upTo + 1).flatMap(([, words]) => [...words]))
+}
 
 /** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
 export const SCOPE_FLOOR = 0.5
@@ -96,15 +106,33 @@ export const withoutExamples = (text: string) =>
     .replace(/[,;:]?\s*\b(?:such as|for example|e\.g\.|including|the following)\b[^?]*/gi, ' ')
 
 /**
+ * Words by which a question refers back to the one before it: 'Are the policies and procedures
+ * reviewed and updated at least annually?', 'Is this plan tested?'.
+ */
+const REFERS_BACK =
+  /\b(?:the|these|this|those|such|its|their)\s+(?:(?:above|same|said|aforementioned)\s+)?(?:polic(?:y|ies)|procedures?|plans?|process(?:es)?|programs?|programmes?|scope|exercises?|documentation|requirements?|strateg(?:y|ies)|measures?|assessments?|reviews?|tests?|results?|reports?|agreements?)\b/i
+
+/**
+ * The practices a question names; those of its examples when it names none elsewhere ('any of the
+ * following Web SSO standards'); those of the question before it when it names none and refers
+ * back to it.
+ */
+export function namedPractices(text: string, previous?: string | null): string[] {
+  const own = mentions(terms(withoutExamples(text))).map((m) => m.practice)
+  if (own.length) return own
+  const examples = mentions(terms(text)).map((m) => m.practice)
+  if (examples.length) return examples
+  if (!previous || !REFERS_BACK.test(text)) return []
+  return mentions(terms(withoutExamples(previous))).map((m) => m.practice)
+}
+
+/**
  * What a question asks about: the practices it names, and how much of the rest of it (its scope:
  * whose data, which environment, how often) a context holds, 0-1. Null when it names no practice.
  */
-export function practiceScope(text: string, space: TfIdf) {
+export function practiceScope(text: string, space: TfIdf, previous?: string | null) {
   const asked = terms(withoutExamples(text))
-  // the practices the question names; those of its examples when it names none elsewhere
-  // ('any of the following Web SSO standards')
-  let named = mentions(asked).map((m) => m.practice)
-  if (!named.length) named = mentions(terms(text)).map((m) => m.practice)
+  const named = namedPractices(text, previous)
   if (!named.length) return null
   const cues = cueTerms(named)
   const isCue = (term: string) =>
@@ -112,22 +140,31 @@ export function practiceScope(text: string, space: TfIdf) {
   // what else the question asks, as parts of its scope: its other words, one part for 'documented'
   // (any governance word), one for each frequency it names (any word of that frequency)
   const other = [...new Set(asked.filter((term) => !isCue(term) && !ASKING.has(term)))]
-  const parts: { weight: number; held: (context: Set<string>) => boolean }[] = []
+  const parts: { label: string; weight: number; held: (context: Set<string>) => boolean }[] = []
   if (other.some((term) => GOVERNANCE.has(term)))
-    parts.push({ weight: 1, held: (context) => [...GOVERNANCE].some((t) => context.has(t)) })
-  for (const [name, words] of FREQUENCY)
-    if (other.some((term) => frequencyOf(term) === name))
-      parts.push({ weight: 2, held: (context) => [...words].some((t) => context.has(t)) })
+    parts.push({
+      label: 'documented',
+      weight: 1,
+      held: (context) => [...GOVERNANCE].some((t) => context.has(t)),
+    })
+  for (const [name] of FREQUENCY)
+    if (other.some((term) => frequencyOf(term) === name)) {
+      const words = [...atLeast(name)]
+      parts.push({ label: name, weight: 2, held: (context) => words.some((t) => context.has(t)) })
+    }
   for (const term of other)
     if (!GOVERNANCE.has(term) && !frequencyOf(term))
-      parts.push({ weight: space.idf(term), held: (context) => context.has(term) })
+      parts.push({ label: term, weight: space.idf(term), held: (context) => context.has(term) })
   const restWeight = parts.reduce((sum, part) => sum + part.weight, 0)
   const shareOf = (context: Set<string>) =>
     restWeight
       ? parts.reduce((sum, part) => sum + (part.held(context) ? part.weight : 0), 0) / restWeight
       : 1
+  /** The parts of the scope a context does not hold. */
+  const missing = (context: Set<string>) =>
+    parts.filter((part) => !part.held(context)).map((part) => part.label)
 
-  return { named, shareOf }
+  return { named, shareOf, missing }
 }
 
 export function practiceAnswer(
@@ -140,7 +177,7 @@ export function practiceAnswer(
   const yes = vocabulary.find((value) => leadingChoice(value) === 'yes') ?? null
   const no = vocabulary.find((value) => leadingChoice(value) === 'no') ?? null
   if (!yes) return null
-  const asked = practiceScope(question.text, space)
+  const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
   const { named, shareOf } = asked
   const whole = new Set(terms(question.text))
@@ -155,7 +192,7 @@ export function practiceAnswer(
     for (const { sentence, sentenceTerms, practices } of statements) {
       const said = practices.filter((practice) => named.includes(practice))
       if (!said.length) continue
-      const own = shareOf(new Set(sentenceTerms))
+      const own = shareOf(withFormWords(sentenceTerms))
       const fit = whole.size ? sentenceTerms.filter((t) => whole.has(t)).length / whole.size : 0
       for (const practice of said) {
         const negated = denies(sentence, cueTerms([practice]))
@@ -215,7 +252,7 @@ function readPassage(text: string): ReadPassage {
     const practices = mentions(sentenceTerms).map((m) => m.practice)
     if (practices.length) statements.push({ sentence, sentenceTerms, practices })
   }
-  const read = { context: new Set(terms(text)), statements }
+  const read = { context: withFormWords(terms(text)), statements }
   if (READ.size >= 5_000) READ.clear()
   READ.set(text, read)
   return read

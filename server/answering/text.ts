@@ -188,6 +188,29 @@ export function terms(text: string): string[] {
     .map(stem)
 }
 
+/** The words of each synonym group's forms, stemmed, by the group's term ('sdlc': software, development, lifecycle...). */
+const FORM_WORDS = new Map<string, Set<string>>()
+for (const [canonical, ...forms] of SYNONYMS) {
+  const words = new Set<string>()
+  for (const form of forms)
+    for (const word of form.split(/[^a-z0-9]+/))
+      if (word.length > 1 && !STOP.has(word)) words.add(stem(word))
+  FORM_WORDS.set(stem(canonical as string), words)
+}
+
+/**
+ * A text's terms with the words its folded synonyms stand for: a context that says 'SDLC' holds
+ * 'lifecycle', one that says 'audit logs' holds 'audit'.
+ */
+export function withFormWords(list: Iterable<string>): Set<string> {
+  const out = new Set<string>()
+  for (const term of list) {
+    out.add(term)
+    for (const word of FORM_WORDS.get(term) ?? []) out.add(word)
+  }
+  return out
+}
+
 /** Terms plus adjacent pairs: the features of a question for similarity. */
 export function features(text: string): string[] {
   const words = terms(text)

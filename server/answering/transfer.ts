@@ -1,7 +1,7 @@
 import { citationsOf } from './cite.ts'
 import { type Library, MAJORITY, YES_NO_QUESTION } from './library.ts'
 import { practiceScope, SCOPE_FLOOR } from './stated.ts'
-import { leadingChoice, type TfIdf, terms, toVocabulary } from './text.ts'
+import { leadingChoice, type TfIdf, terms, toVocabulary, withFormWords } from './text.ts'
 import { type Candidate, type LibraryEntry, type QuestionInput, sourceOf } from './types.ts'
 
 /**
@@ -27,14 +27,15 @@ export function transferAnswer(
   space: TfIdf,
 ): Candidate | null {
   if (!YES_NO_QUESTION.test(question.text)) return null
-  const asked = practiceScope(question.text, space)
+  const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
   // the organisation's answers about the same practices, each within the question's scope
   const peers: { entry: LibraryEntry; scope: number; choice: 'yes' | 'no' | 'na' }[] = []
-  for (const entry of library.withPractices(asked.named)) {
+  const exact = new Set(library.withPractices(asked.named))
+  for (const entry of [...exact, ...library.withMorePractices(asked.named)]) {
     const choice = leadingChoice(entry.dropdown ?? entry.answer)
-    if (!choice) continue
-    const scope = asked.shareOf(new Set(terms(`${entry.question} ${entry.detail}`)))
+    if (!choice || (!exact.has(entry) && choice !== 'yes')) continue
+    const scope = asked.shareOf(withFormWords(terms(`${entry.question} ${entry.detail}`)))
     if (scope >= SCOPE_FLOOR) peers.push({ entry, scope, choice })
   }
   if (!peers.length) return null

@@ -40,6 +40,11 @@ export interface EngineAnswer {
 export interface QuestionInput {
   text: string
   vocabulary: string[] | null
+  /**
+   * The question before it on its sheet: what a question that refers back ('Are the policies and
+   * procedures reviewed and updated at least annually?') is about.
+   */
+  previous?: string | null
 }
 
 export interface PassageHit {

@@ -4,9 +4,11 @@ import {
   type Candidate,
   type EngineAnswer,
   type Library,
+  namedPractices,
   type PassageHit,
   type PassageIndex,
   practiceQuery,
+  type QuestionInput,
 } from '../../answering/engine.ts'
 import { toEvidence } from '../../answering/llm.ts'
 import type { Change } from '../questionnaires/service.ts'
@@ -146,7 +148,7 @@ export function createDrafting(deps: AnsweringDeps) {
   async function answerQuestion(
     orgId: number,
     library: Library,
-    question: { text: string; vocabulary: string[] | null },
+    question: QuestionInput,
     evidence?: { text?: string; fileIds?: number[] },
     index?: PassageIndex,
     /** The question's vector, when the job embedded its batch at once. */
@@ -162,7 +164,7 @@ export function createDrafting(deps: AnsweringDeps) {
               fileIds: evidence?.fileIds,
             })
       // the passages about the practices the question names, in any wording (the vocabulary's terms)
-      const named = practiceQuery(question.text)
+      const named = practiceQuery(namedPractices(question.text, question.previous))
       const aboutPractice = !named
         ? []
         : index && !evidence

@@ -12,6 +12,7 @@ import {
   GENERATION_LOCK_CLASS,
   gives,
   HUMAN,
+  PREVIOUS_QUESTION,
   type QuestionDb,
 } from './shared.ts'
 import { embedMissing, loadLibrary, loadPassageIndex } from './store.ts'
@@ -146,7 +147,8 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
     ])
     // questions a person has not answered; a restarted job picks up where it stopped
     const { rows: todo } = await pool.query<QuestionDb>(
-      `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank
+      `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank,
+              ${PREVIOUS_QUESTION}
          from questionnaire_questions qq
          join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
         where qq.questionnaire_id = $1 and qq.deleted_at is null and a.status in ('pending', 'failed', 'generating')

@@ -14,6 +14,7 @@ import {
   gives,
   isAnswered,
   LLM_REQUIRED,
+  PREVIOUS_QUESTION,
   type Queryable,
   type QuestionDb,
   stateOf,
@@ -33,7 +34,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
       QuestionDb & { questionnaire_id: string; answer_rank: number }
     >(
       `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank,
-              qq.questionnaire_id, a.rank as answer_rank
+              qq.questionnaire_id, a.rank as answer_rank, ${PREVIOUS_QUESTION}
          from questionnaire_answers a join questionnaire_questions qq on qq.id = a.question_id
         where a.org_id = $1 and a.id = $2 and qq.deleted_at is null`,
       [orgId, answerId],
@@ -105,7 +106,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
       QuestionDb & AnswerState & { answer_id: string; citations: Citation[] }
     >(
       `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank,
-              a.id as answer_id, a.text as text_answer, a.choice, a.comment, a.status, a.confidence, a.citations, a.note
+              ${PREVIOUS_QUESTION}, a.id as answer_id, a.text as text_answer, a.choice, a.comment, a.status, a.confidence, a.citations, a.note
          from questionnaire_questions qq
          join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
         where qq.org_id = $1 and qq.questionnaire_id = $2 and qq.deleted_at is null ${filter}

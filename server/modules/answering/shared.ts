@@ -39,7 +39,14 @@ export interface QuestionDb {
   section: string | null
   vocabulary: string[] | null
   selected_rank: number
+  /** The question before it on its tab (for questions that refer back to it). */
+  previous: string | null
 }
+
+/** Selects a question's `previous` (the question before it on its tab); `qq` is the question. */
+export const PREVIOUS_QUESTION = `(select p.text from questionnaire_questions p
+    where p.questionnaire_id = qq.questionnaire_id and p.tab_id = qq.tab_id and p.deleted_at is null
+      and p.position < qq.position order by p.position desc limit 1) as previous`
 
 export const HUMAN: AnswerStatus[] = ['edited', 'approved']
 

@@ -98,10 +98,10 @@ describe('practice vocabulary', () => {
   })
 
   it('turns a question into words that find passages about its practices', () => {
-    expect(practiceQuery('Do you have a documented change management process?')).toContain(
-      'change management',
-    )
-    expect(practiceQuery('What is your company called?')).toBe('')
+    expect(
+      practiceQuery(practicesOf('Do you have a documented change management process?')),
+    ).toContain('change management')
+    expect(practiceQuery(practicesOf('What is your company called?'))).toBe('')
   })
 })
 
@@ -200,6 +200,52 @@ describe('answers from documents by practice', () => {
       'For more detail on our incident response plan and its tests, please see the Business Continuity Plan.',
     )
     expect(ask('Do you have a formal incident response plan?', [pointer])).toBeNull()
+  })
+
+  it('takes a more frequent practice for a less frequent one asked, never the reverse', () => {
+    const quarterly = doc(
+      'Security Overview.pdf',
+      'Assessments. Independent penetration tests of the platform are performed quarterly by an outside firm.',
+    )
+    expect(ask('Do you perform penetration tests at least annually?', [quarterly])?.choice).toBe(
+      'Yes',
+    )
+    expect(
+      ask('Are penetration tests performed periodically, at planned intervals?', [quarterly])
+        ?.choice,
+    ).toBe('Yes')
+    const annual = doc(
+      'Security Overview.pdf',
+      'Assessments. Independent penetration tests of the platform are performed annually by an outside firm.',
+    )
+    expect(ask('Do you perform penetration tests monthly?', [annual])).toBeNull()
+  })
+
+  it('reads an abbreviation in a document for the words it stands for', () => {
+    // 'SDLC' in the document holds the question's 'lifecycle'
+    const sdlc = doc(
+      'Engineering.pdf',
+      'Engineering. Our SDLC requires threat modelling and a security design review for every feature.',
+    )
+    expect(ask('Is security designed into the development lifecycle?', [sdlc])?.choice).toBe('Yes')
+  })
+
+  it('reads a question that refers back through the question before it', () => {
+    const reviewed = doc(
+      'Policies.pdf',
+      'Governance. The incident response plan is reviewed and updated annually by the security team and approved by the CISO.',
+    )
+    const followUp = 'Are the policies and procedures reviewed and updated at least annually?'
+    expect(ask(followUp, [reviewed])).toBeNull()
+    const previous =
+      'Are incident response policies and procedures established, documented, approved, communicated and maintained?'
+    expect(
+      practiceAnswer(
+        { text: followUp, vocabulary: YES_NO, previous },
+        [reviewed],
+        spaceOf([reviewed]),
+      )?.choice,
+    ).toBe('Yes')
   })
 
   it('leaves a negation a clause away alone', () => {

@@ -100,6 +100,65 @@ describe('library answers across frameworks', () => {
     expect(transferAnswer({ text: CAIQ_KEYS, vocabulary: YES_NO }, split, split.space)).toBeNull()
   })
 
+  it('takes a Yes about the practice and another as a Yes about the practice; never a No', () => {
+    const asked = 'Do you use firewalls?'
+    const yes = new Library([
+      ...filler,
+      fileEntry(4, 'Do you have a documented policy for firewall change requests?', 'Yes'),
+    ])
+    expect(transferAnswer({ text: asked, vocabulary: YES_NO }, yes, yes.space)).toMatchObject({
+      choice: 'Yes',
+      reason: TRANSFERRED,
+    })
+    // 'no policy for firewall change requests' says nothing about whether there are firewalls
+    const no = new Library([
+      ...filler,
+      fileEntry(4, 'Do you have a documented policy for firewall change requests?', 'No'),
+    ])
+    expect(transferAnswer({ text: asked, vocabulary: YES_NO }, no, no.space)).toBeNull()
+  })
+
+  it('reads a question that refers back through the question before it', () => {
+    const library = new Library([keyPolicy, ...filler])
+    const followUp = 'Are the policies and procedures reviewed and updated at least annually?'
+    // alone, it names no practice
+    expect(
+      transferAnswer({ text: followUp, vocabulary: YES_NO }, library, library.space),
+    ).toBeNull()
+    const annual = new Library([
+      ...filler,
+      fileEntry(
+        5,
+        'Do you have a documented key management policy?',
+        'Yes',
+        'The Encryption Policy is reviewed and updated every year by the security team.',
+      ),
+    ])
+    expect(
+      transferAnswer(
+        { text: followUp, vocabulary: YES_NO, previous: CAIQ_KEYS },
+        annual,
+        annual.space,
+      ),
+    ).toMatchObject({ choice: 'Yes', reason: TRANSFERRED })
+    // the library's answer says nothing of how often: no answer
+    expect(
+      transferAnswer(
+        { text: followUp, vocabulary: YES_NO, previous: CAIQ_KEYS },
+        library,
+        library.space,
+      ),
+    ).toBeNull()
+    // a question that does not refer back is not read through the one before it
+    expect(
+      transferAnswer(
+        { text: 'Is your company publicly traded?', vocabulary: YES_NO, previous: CAIQ_KEYS },
+        annual,
+        annual.space,
+      ),
+    ).toBeNull()
+  })
+
   it('answers nothing for a question that is not Yes/No or names no practice', () => {
     const library = new Library([keyPolicy, ...filler])
     expect(
