@@ -16,8 +16,11 @@ import {
 } from './library.ts'
 import { practiceAnswer } from './stated.ts'
 import {
+  deniesTerms,
+  isNegated,
   leadingChoice,
   PRACTICE_TERMS,
+  PURPOSE,
   sentences,
   type TfIdf,
   terms,
@@ -118,7 +121,7 @@ function coverage(question: string, passage: string, space: TfIdf) {
       const words = new Set(terms(sentence))
       let hits = 0
       for (const term of wanted) if (words.has(term)) hits += space.idf(term)
-      return { sentence, hits, negated: NEGATION.test(sentence) }
+      return { sentence, hits, negated: isNegated(sentence) }
     })
     .filter((item) => item.hits > 0)
     // the sentences that say most of what is asked, weighted as coverage is; a sentence that
@@ -129,7 +132,9 @@ function coverage(question: string, passage: string, space: TfIdf) {
     share: total ? found / total : 0,
     best: ranked.slice(0, 2).map((item) => item.sentence),
     // a sentence left out of the quote that denies what is asked ('we do not encrypt backups')
-    denied: ranked.slice(2).some((item) => item.negated && deniesTerm(item.sentence, wantedSet)),
+    denied: ranked
+      .slice(2)
+      .some((item) => item.negated && deniesTerms(item.sentence, wantedSet, 4)),
   }
 }
 
@@ -162,7 +167,7 @@ function extractive(
       candidates.length === 0 &&
       !contested &&
       (item.share >= AFFIRM_FLOOR || corroboration !== null) &&
-      !NEGATION.test(text) &&
+      !isNegated(text) &&
       !item.denied
     const related = affirms && item.share < AFFIRM_FLOOR ? corroboration : null
     candidates.push({
@@ -179,39 +184,6 @@ function extractive(
   }
   return candidates
 }
-
-/**
- * Whether a negation in the sentence bears on one of the question's terms: one of the four words
- * after it ('we do not encrypt backups'), not a clause away ('will not interfere with the ongoing
- * investigation').
- */
-function deniesTerm(sentence: string, wanted: Set<string>) {
-  const words = sentence
-    .toLowerCase()
-    .replace(/[’']/g, '')
-    .split(/[^a-z0-9]+/)
-  return words.some(
-    (word, index) =>
-      (NEGATION_WORDS.has(word) || NEGATION_PAIRS.has(`${word} ${words[index + 1]}`)) &&
-      words
-        .slice(index + 1, index + 5)
-        .some((next) => terms(next).some((term) => wanted.has(term))),
-  )
-}
-const NEGATION_WORDS = new Set(
-  'not no never none cannot cant dont doesnt isnt arent wont havent hasnt without unless neither nor'.split(
-    ' ',
-  ),
-)
-const NEGATION_PAIRS = new Set(['instead of', 'rather than'])
-
-/** Where a question turns from the practice to its purpose ('... to prevent unauthorized access'). */
-const PURPOSE =
-  /\b(?:in order )?(?:to|so as to) (?:prevent|detect|protect|ensure|avoid|mitigate|reduce|minimi[sz]e|limit|stop|guard)\b/i
-
-/** Words that deny or replace a practice ('instead of providing backups, customers export'). */
-const NEGATION =
-  /\b(not|no|never|none|cannot|can[’']t|don[’']t|doesn[’']t|isn[’']t|aren[’']t|won[’']t|haven[’']t|hasn[’']t|without|unless|neither|nor|instead of|rather than)\b/i
 
 const candidateKey = (candidate: Candidate) =>
   `${candidate.choice ?? ''}\u001f${candidate.text.toLowerCase().replace(/\s+/g, ' ').slice(0, 200)}`

@@ -87,6 +87,7 @@ shared-responsibility | SA-9 | shar responsibility; ssrm; responsibility matrix
 data-loss-prevention | SC-7 SI-4 | dlp; data loss; exfiltrat
 capacity-planning | CP-2.2 AU-4 | capacity plan; capacity monitor; capacity manag; resource availab
 digital-certificates | SC-17 IA-5.2 | digital certificat; pki; public key infrastructure; certificat authority
+third-party-hosting | SA-9 | host thirdparty; thirdparty host; host cloudprovider; cloudprovider host; cloudprovider infrastructur; infrastructur cloudprovider; shar thirdparty; thirdparty shar; subprocessor
 contract-end-data | SI-12 MP-6 | return data; data return; delet data; data delet; contract terminat; terminat contract; end contract; completion contract; exit plan
 `
 

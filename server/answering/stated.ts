@@ -1,7 +1,15 @@
 import { passageCitation } from './cite.ts'
 import { YES_NO_QUESTION } from './library.ts'
 import { cueTerms, mentions } from './practices.ts'
-import { leadingChoice, sentences, type TfIdf, terms, withFormWords } from './text.ts'
+import {
+  deniesTerms,
+  leadingChoice,
+  PURPOSE,
+  sentences,
+  type TfIdf,
+  terms,
+  withFormWords,
+} from './text.ts'
 import { type Candidate, type PassageHit, type QuestionInput, STATED } from './types.ts'
 
 /**
@@ -19,7 +27,7 @@ export const PRACTICE_DENIED =
 /** Words of a question that ask, rather than say what is asked about. */
 const ASKING = new Set(
   terms(
-    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis adopt adopted leverage deploy deployed automatically defined define technical measures relevant appropriate appropriately applicable law laws legal regulations regulatory statutory contractual organizational organizationally associated consider considering practices principle principles conform conformance comply complies compliant undergo undergone underwent manage managing managed management after between until manner possible possibly necessary effective effectively effectiveness conduct conducted develop developed identify identified significant occur occurs',
+    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis adopt adopted leverage deploy deployed automatically defined define technical measures relevant appropriate appropriately applicable law laws legal regulations regulatory statutory contractual organizational organizationally associated consider considering practices principle principles carry meet meets need needs requirement requirements conform conformance comply complies compliant undergo undergone underwent manage managing managed management after between until manner possible possibly necessary effective effectively effectiveness conduct conducted develop developed identify identified significant occur occurs',
   ),
 )
 
@@ -59,12 +67,6 @@ const atLeast = (name: string) => {
 /** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
 export const SCOPE_FLOOR = 0.5
 
-const NEGATION =
-  /\b(not|no|never|none|cannot|can[’']t|don[’']t|doesn[’']t|isn[’']t|aren[’']t|won[’']t|haven[’']t|hasn[’']t|without|neither|nor|instead of|rather than)\b/i
-
-/** Negations of two words: what follows them is replaced, not done. */
-const PAIRS = new Set(['instead of', 'rather than'])
-
 interface Statement {
   sentence: string
   passage: PassageHit
@@ -75,24 +77,6 @@ interface Statement {
   own: number
   /** Share of all the question's words (examples too) the sentence holds: the last tie-break. */
   fit: number
-}
-
-/** Whether a negation bears on the practice's words: one of the five words after it. */
-function denies(sentence: string, cue: Set<string>) {
-  if (!NEGATION.test(sentence)) return false
-  const words = sentence
-    .toLowerCase()
-    .replace(/[’']/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-  return words.some((word, index) => {
-    const pair = PAIRS.has(`${word} ${words[index + 1]}`)
-    if (!pair && !NEGATION.test(word)) return false
-    // 'without' denies what follows it at once ('without encryption'), not a clause away
-    const reach = word === 'without' ? 2 : 5
-    const from = index + (pair ? 2 : 1)
-    return words.slice(from, from + reach).some((next) => terms(next).some((t) => cue.has(t)))
-  })
 }
 
 /**
@@ -118,7 +102,11 @@ const REFERS_BACK =
  * back to it.
  */
 export function namedPractices(text: string, previous?: string | null): string[] {
-  const own = mentions(terms(withoutExamples(text))).map((m) => m.practice)
+  const asked = withoutExamples(text)
+  // what is to be done, not the purpose it serves ('cyber insurance to protect against incidents')
+  const done = mentions(terms(asked.slice(0, PURPOSE.exec(asked)?.index))).map((m) => m.practice)
+  if (done.length) return done
+  const own = mentions(terms(asked)).map((m) => m.practice)
   if (own.length) return own
   const examples = mentions(terms(text)).map((m) => m.practice)
   if (examples.length) return examples
@@ -134,6 +122,11 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
   const asked = terms(withoutExamples(text))
   const named = namedPractices(text, previous)
   if (!named.length) return null
+  // the purpose a practice serves counts at half ('... to prevent unauthorized entry')
+  const plain = withoutExamples(text)
+  const turn = PURPOSE.exec(plain)?.index ?? plain.length
+  const doneTerms = new Set(terms(plain.slice(0, turn)))
+  const purposeOnly = new Set(terms(plain.slice(turn)).filter((term) => !doneTerms.has(term)))
   const cues = cueTerms(named)
   const isCue = (term: string) =>
     cues.has(term) || [...cues].some((cue) => cue.length >= 4 && term.startsWith(cue))
@@ -154,7 +147,11 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
     }
   for (const term of other)
     if (!GOVERNANCE.has(term) && !frequencyOf(term))
-      parts.push({ label: term, weight: space.idf(term), held: (context) => context.has(term) })
+      parts.push({
+        label: term,
+        weight: space.idf(term) * (purposeOnly.has(term) ? 0.5 : 1),
+        held: (context) => context.has(term),
+      })
   const restWeight = parts.reduce((sum, part) => sum + part.weight, 0)
   const shareOf = (context: Set<string>) =>
     restWeight
@@ -195,7 +192,7 @@ export function practiceAnswer(
       const own = shareOf(withFormWords(sentenceTerms))
       const fit = whole.size ? sentenceTerms.filter((t) => whole.has(t)).length / whole.size : 0
       for (const practice of said) {
-        const negated = denies(sentence, cueTerms([practice]))
+        const negated = deniesTerms(sentence, cueTerms([practice]), 5)
         const best = negated ? denied : affirmed
         const current = best.get(practice)
         // the passage that holds more of what the question asks, then the sentence that does

@@ -38,7 +38,7 @@ export const SYNONYMS: string[][] = [
   'patching | patch management | security patches | patches',
   'logging | audit logs | audit logging | audit trail | logs',
   'accessreview | access review | access reviews | review access rights | user access review | access recertification',
-  'thirdparty | third party | third-party | subprocessor | sub-processor | vendor | vendors | subcontractor',
+  'thirdparty | third party | third parties | third-party | subprocessor | sub-processor | vendor | vendors | subcontractor',
   'datacenter | data center | data centre | datacenter | hosting facility',
   'cloudprovider | aws | amazon web services | azure | gcp | google cloud',
   'admin | administrator | administrators | admins | privileged user | privileged users | privileged account | privileged accounts',
@@ -209,6 +209,58 @@ export function withFormWords(list: Iterable<string>): Set<string> {
     for (const word of FORM_WORDS.get(term) ?? []) out.add(word)
   }
   return out
+}
+
+/** Where a question turns from the practice to its purpose ('... to prevent unauthorized access'). */
+export const PURPOSE =
+  /\b(?:in order )?(?:to|so as to) (?:prevent|detect|protect|ensure|avoid|mitigate|reduce|minimi[sz]e|limit|stop|guard)\b/i
+
+/** Words that deny what follows them, and pairs that replace it ('instead of providing backups'). */
+const NEGATION_WORDS = new Set(
+  'not no never none cannot cant dont doesnt isnt arent wont havent hasnt without unless neither nor'.split(
+    ' ',
+  ),
+)
+const NEGATION_PAIRS = new Set(['instead of', 'rather than'])
+/** Phrases with a negation word that deny nothing: 'including but not limited to', 'not only', 'no later than'. */
+const NOT_DENYING =
+  /\b(?:but\s+)?not\s+limited\s+to\b|\bnot\s+only\b|\bno\s+(?:later|more|less|fewer|sooner)\s+than\b|\bwithout\s+limitation\b|\bnot\s+exceed(?:ing)?\b/gi
+
+/** A sentence's words, lower case, apostrophes dropped, its idioms that deny nothing left out. */
+const plainWords = (sentence: string) =>
+  sentence
+    .replace(NOT_DENYING, ' ')
+    .toLowerCase()
+    .replace(/[’']/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+
+/** Where a negation starts in a sentence's words: the first word after it, or -1. */
+const negationAt = (words: string[], index: number) => {
+  const word = words[index] as string
+  if (NEGATION_PAIRS.has(`${word} ${words[index + 1]}`)) return index + 2
+  return NEGATION_WORDS.has(word) ? index + 1 : -1
+}
+
+/** Whether a sentence says not, no, never, instead of... (idioms such as 'not limited to' aside). */
+export function isNegated(sentence: string): boolean {
+  const words = plainWords(sentence)
+  return words.some((_, index) => negationAt(words, index) >= 0)
+}
+
+/**
+ * Whether a negation in the sentence bears on one of the wanted terms: one of the `reach` words
+ * after it ('we do not encrypt backups'), not a clause away ('will not interfere with the ongoing
+ * investigation'); 'without' denies what follows it at once ('without encryption').
+ */
+export function deniesTerms(sentence: string, wanted: Set<string>, reach: number): boolean {
+  const words = plainWords(sentence)
+  return words.some((word, index) => {
+    const from = negationAt(words, index)
+    if (from < 0) return false
+    const span = word === 'without' ? Math.min(reach, 2) : reach
+    return words.slice(from, from + span).some((next) => terms(next).some((t) => wanted.has(t)))
+  })
 }
 
 /** Terms plus adjacent pairs: the features of a question for similarity. */

@@ -248,6 +248,25 @@ describe('answers from documents by practice', () => {
     ).toBe('Yes')
   })
 
+  it('does not take an idiom with a negation word for a denial', () => {
+    const listed = doc(
+      'Continuity Plan.pdf',
+      'Resilience. The plan covers every disruption, including but not limited to cyber-attacks, physical security breaches, pandemics and natural disasters, and physical security controls guard each office.',
+    )
+    expect(
+      ask('Does your organization have physical security controls and policies in place?', [listed])
+        ?.choice,
+    ).toBe('Yes')
+    const denied = doc(
+      'Facilities.pdf',
+      'Offices. We do not operate physical security controls of our own; the landlord guards the building.',
+    )
+    expect(
+      ask('Does your organization have physical security controls and policies in place?', [denied])
+        ?.choice,
+    ).toBe('No')
+  })
+
   it('leaves a negation a clause away alone', () => {
     const statement = doc(
       'Operations.pdf',
