@@ -223,7 +223,8 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   await expect(panel.getByTestId('answer-reason')).toHaveText(
     'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.',
   )
-  await expect(panel).toContainText('Medium confidence · 79%')
+  // stated as document answers measured in the evaluation (server/answering/calibration.json)
+  await expect(panel).toContainText(/High confidence · 9\d%/)
   await expect(panel.getByTestId('answer-origin')).toHaveText('From a document: the quoted passage')
   await expect(panel.getByTestId('source-kind').first()).toHaveText('Document')
   await expect(panel.getByText('Resilience.txt')).toBeVisible()
@@ -368,7 +369,7 @@ test('records that answer a question both ways: the reviewer sees why and choose
   const yes = panel
     .getByRole('listitem')
     .filter({ hasText: 'SAML 2.0 with any identity provider.' })
-  await expect(yes).toContainText(/Low confidence|Medium confidence · 5\d%/)
+  await expect(yes).toContainText(/Low confidence|Medium confidence · [56]\d%/)
   await expect(split).not.toContainText('Your records disagree')
 
   await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })

@@ -2,6 +2,16 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tempDataDir } from '../bench/support.ts'
+import {
+  ANSWER_KINDS,
+  type AnswerKind,
+  CALIBRATION_FILE,
+  type CalibrationTable,
+  fitKind,
+  kindOfReason,
+  mapThrough,
+  setCalibration,
+} from '../server/answering/calibration.ts'
 import { cosine, leadingChoice, TfIdf } from '../server/answering/text.ts'
 import { startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
@@ -102,6 +112,8 @@ function tokenF1(a: string, b: string) {
 
 interface Prediction {
   key: string
+  /** The kind of answer (library, transferred, stated...), for fitting calibration. */
+  kind: AnswerKind
   choice: 'yes' | 'no' | 'na' | null
   text: string
   confidence: number
@@ -110,19 +122,25 @@ interface Prediction {
   hit5: boolean | null
 }
 
-function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
-  const yesNo = predictions.filter((p) => gold.get(p.key)?.choice)
-  const answered = yesNo.filter((p) => p.answered && p.choice)
-  const correct = (p: Prediction) => p.choice === gold.get(p.key)?.choice
+/** An answered Yes/No question: its stated confidence, and whether it was right. */
+interface Judged {
+  confidence: number
+  right: boolean
+}
+
+/** The reliability table: per band, how many answers, their mean stated confidence, their accuracy. */
+function reliability(judged: Judged[]) {
   const bands = { high: [0.8, 1.01], medium: [0.5, 0.8], low: [0, 0.5] } as const
-  const bandFigures = Object.fromEntries(
+  return Object.fromEntries(
     Object.entries(bands).map(([band, [low, high]]) => {
-      const inBand = answered.filter((p) => p.confidence >= low && p.confidence < high)
+      const inBand = judged.filter((p) => p.confidence >= low && p.confidence < high)
       return [
         band,
         {
           answered: inBand.length,
-          accuracy: inBand.length ? round(inBand.filter(correct).length / inBand.length) : null,
+          accuracy: inBand.length
+            ? round(inBand.filter((p) => p.right).length / inBand.length)
+            : null,
           mean_confidence: inBand.length
             ? round(inBand.reduce((sum, p) => sum + p.confidence, 0) / inBand.length)
             : null,
@@ -130,18 +148,33 @@ function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
       ]
     }),
   )
-  // expected calibration error: ten equal bins of stated confidence, each |accuracy - confidence|
-  // weighted by its share of the answered questions
+}
+
+/**
+ * Expected calibration error: ten equal bins of stated confidence, each |accuracy - confidence|
+ * weighted by its share of the answers.
+ */
+function eceOf(judged: Judged[]) {
   let ece = 0
   for (let bin = 0; bin < 10; bin++) {
-    const inBin = answered.filter(
+    const inBin = judged.filter(
       (p) => Math.min(9, Math.floor(p.confidence * 10)) === bin && p.confidence > 0,
     )
     if (!inBin.length) continue
-    const accuracy = inBin.filter(correct).length / inBin.length
+    const accuracy = inBin.filter((p) => p.right).length / inBin.length
     const confidence = inBin.reduce((sum, p) => sum + p.confidence, 0) / inBin.length
-    ece += (inBin.length / answered.length) * Math.abs(accuracy - confidence)
+    ece += (inBin.length / judged.length) * Math.abs(accuracy - confidence)
   }
+  return judged.length ? round(ece) : null
+}
+
+function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
+  const yesNo = predictions.filter((p) => gold.get(p.key)?.choice)
+  const answered = yesNo.filter((p) => p.answered && p.choice)
+  const correct = (p: Prediction) => p.choice === gold.get(p.key)?.choice
+  const judged = answered.map((p) => ({ confidence: p.confidence, right: correct(p) }))
+  const bandFigures = reliability(judged)
+  const ece = eceOf(judged) ?? 0
   const withText = predictions.filter((p) => p.answered && p.text && gold.get(p.key)?.text)
   const hits = predictions.filter((p) => p.hit5 !== null)
   return {
@@ -179,6 +212,7 @@ async function runProtocol(
   kb: string[],
   questionnaireFile: string,
   goldFile?: string,
+  quiet = false,
 ) {
   const dataDir = tempDataDir()
   const pg = await startEmbeddedPostgres({ dataDir, fsync: false })
@@ -257,6 +291,7 @@ async function runProtocol(
       const findable = byText.has(norm(row.text))
       return {
         key: keyOf(row.ref, row.text),
+        kind: kindOfReason(row.answer.note),
         choice,
         text: row.answer.text,
         confidence: row.answer.confidence ?? 0,
@@ -355,6 +390,7 @@ async function runProtocol(
       const answered = Boolean(entry) && bestScore >= 0.5
       return {
         key: keyOf(row.ref, row.text),
+        kind: 'library' as const,
         choice: answered && entry ? leadingChoice(entry.answer) : null,
         text: answered && entry ? entry.detail || entry.answer : '',
         confidence: bestScore,
@@ -363,18 +399,87 @@ async function runProtocol(
       }
     })
     const baseMs = performance.now() - baseStarted
-    console.log(
-      JSON.stringify({
+    if (!quiet)
+      console.log(
+        JSON.stringify({
+          protocol: name,
+          ...score(predictions, gold, ms),
+          baseline: score(baseline, gold, baseMs),
+        }),
+      )
+    // the answered Yes/No questions with gold, by kind, for fitting calibration
+    return predictions
+      .filter((p) => p.answered && p.choice && gold.get(p.key)?.choice)
+      .map((p) => ({
         protocol: name,
-        ...score(predictions, gold, ms),
-        baseline: score(baseline, gold, baseMs),
-      }),
-    )
+        kind: p.kind,
+        raw: p.confidence,
+        right: p.choice === gold.get(p.key)?.choice,
+      }))
   } finally {
     await database.close()
     await pg.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+/** The development protocols with gold answers: calibration is fitted on them. */
+const FIT_ON = ['a', 'b', 'c', 'd', 'd-catalog', 'd-studio']
+/** Kinds with fewer answers than this keep their raw scores. */
+const FIT_MIN = 8
+
+type Sample = { protocol: string; kind: AnswerKind; raw: number; right: boolean }
+
+function fitTable(samples: Sample[]): CalibrationTable {
+  const table: CalibrationTable = {}
+  for (const kind of ANSWER_KINDS) {
+    const own = samples.filter((s) => s.kind === kind)
+    if (own.length >= FIT_MIN) table[kind] = fitKind(own)
+  }
+  return table
+}
+
+const through = (table: CalibrationTable, samples: Sample[]): Judged[] =>
+  samples.map((s) => ({ confidence: mapThrough(table[s.kind], s.raw), right: s.right }))
+
+/**
+ * `--fit`: answers the development protocols with raw scores, fits each kind's points, checks each
+ * protocol on a fit that left it out (its reliability table and ece, raw and fitted), and writes
+ * the fit on all of them to server/answering/calibration.json.
+ */
+async function fitCalibration(protocols: [string, string[], string, string?][]) {
+  setCalibration(null)
+  const samples: Sample[] = []
+  for (const [name, kb, questionnaire, gold] of protocols) {
+    if (![...kb, questionnaire].every((file) => existsSync(file))) continue
+    samples.push(...((await runProtocol(name, kb, questionnaire, gold, true)) ?? []))
+  }
+  const names = [...new Set(samples.map((s) => s.protocol))]
+  for (const held of names) {
+    const table = fitTable(samples.filter((s) => s.protocol !== held))
+    const own = samples.filter((s) => s.protocol === held)
+    const raw = own.map((s) => ({ confidence: s.raw, right: s.right }))
+    const fitted = through(table, own)
+    console.log(
+      JSON.stringify({
+        left_out: held,
+        answers: own.length,
+        ece_raw: eceOf(raw),
+        ece_fitted: eceOf(fitted),
+        reliability_raw: reliability(raw),
+        reliability_fitted: reliability(fitted),
+      }),
+    )
+  }
+  const table = fitTable(samples)
+  const counts = Object.fromEntries(
+    ANSWER_KINDS.map((kind) => [kind, samples.filter((s) => s.kind === kind).length]),
+  )
+  writeFileSync(
+    CALIBRATION_FILE,
+    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table }, null, 2)}\n`,
+  )
+  console.log(JSON.stringify({ calibration: 'written', answers: counts, kinds: table }))
 }
 
 const args = process.argv.slice(2)
@@ -443,6 +548,13 @@ if (args.includes('--questionnaire')) {
       documents,
       path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Lite.xlsx'),
     ],
+    // the same, for two more of the vendor's products: the documents' other protocols, so that
+    // calibration of document answers is checked on a protocol it was not fitted on
+    ...(['Canvas_Catalog', 'Canvas_Studio'] as const).map((product): [string, string[], string] => [
+      `d-${product.split('_')[1]?.toLowerCase()}`,
+      documents,
+      path.join(instructure, `${product}_${product}_HECVAT_Lite.xlsx`),
+    ]),
     // e, across frameworks: a HECVAT library and the documents against a CAIQ (no gold exists)
     [
       'e',
@@ -453,6 +565,10 @@ if (args.includes('--questionnaire')) {
       path.join(shared, 'CSA_CAIQv4.0.3_blank.xlsx'),
     ],
   ]
+  if (args.includes('--fit')) {
+    await fitCalibration(protocols.filter(([name]) => FIT_ON.includes(name)))
+    process.exit(0)
+  }
   for (const [name, kb, questionnaire, gold] of protocols) {
     if (only && only !== name) continue
     if (![...kb, questionnaire].every((file) => existsSync(file))) {

@@ -3,6 +3,7 @@
  * answers (library.ts), answers from evidence (evidence.ts) and a job's in-memory passage index
  * (passage-index.ts). Loading any of them from the database is server/modules/answering/store.ts.
  */
+export * from './calibration.ts'
 export * from './evidence.ts'
 export * from './library.ts'
 export * from './passage-index.ts'

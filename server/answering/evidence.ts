@@ -1,3 +1,4 @@
+import { calibrated } from './calibration.ts'
 import { citationsOf, passageCitation } from './cite.ts'
 import {
   AFFIRM_FLOOR,
@@ -360,5 +361,7 @@ export function answerFromEvidence(
     }
   }
   // the first candidate is the most likely one: library answers by strength, then passages
-  return candidates.length ? { candidates, note: null } : { candidates: [], note: NO_EVIDENCE }
+  return candidates.length
+    ? { candidates: candidates.map(calibrated), note: null }
+    : { candidates: [], note: NO_EVIDENCE }
 }

@@ -1,9 +1,15 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
-import { calibrate, STATED } from '../../../server/answering/engine.ts'
+import {
+  CALIBRATION_FILE,
+  type CalibrationTable,
+  calibrate,
+  mapThrough,
+  STATED,
+} from '../../../server/answering/engine.ts'
 import { leadingChoice, terms, toVocabulary } from '../../../server/answering/text.ts'
 import { createLogger } from '../../../server/logger.ts'
 import { createAnsweringService, LLM_REQUIRED } from '../../../server/modules/answering/service.ts'
@@ -142,8 +148,14 @@ describe('generation with the library engine', () => {
     })
     expect(row.answer.citations[0]).toMatchObject({ kind: 'document' })
     expect(row.answer.text).toContain('tested twice a year')
-    // an inference from a document: medium at most, never high
-    expect(row.answer.band).toBe('medium')
+    // its confidence is what document answers measured in the evaluation (calibration.json),
+    // not the raw score of the sentence
+    const { kinds } = JSON.parse(readFileSync(CALIBRATION_FILE, 'utf8')) as {
+      kinds: CalibrationTable
+    }
+    // a stating sentence scores 0.65-0.79 raw
+    expect(row.answer.confidence).toBeGreaterThanOrEqual(mapThrough(kinds.stated, 0.65) - 0.001)
+    expect(row.answer.confidence).toBeLessThanOrEqual(mapThrough(kinds.stated, 0.79) + 0.001)
   })
 
   it('never overwrites an answer a person edited, and never duplicates rows when run twice (DU2)', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   answerFromEvidence,
   CORROBORATED,
@@ -7,13 +7,24 @@ import {
   type PassageHit,
   PRACTICE_DENIED,
   STATED,
+  setCalibration,
   trigramCosine,
   trigrams,
 } from '../../../server/answering/engine.ts'
 import { TfIdf, terms } from '../../../server/answering/text.ts'
 import { fileEntry, qaItem } from '../../fixtures/library.ts'
 
-/** The library engine on its own: no database, entries as ingestion would load them. */
+/**
+ * The library engine on its own: no database, entries as ingestion would load them; its raw
+ * scores (calibration, which maps them onto measured accuracy, is tested in calibration.test.ts).
+ */
+let shipped: ReturnType<typeof setCalibration> = null
+beforeAll(() => {
+  shipped = setCalibration(null)
+})
+afterAll(() => {
+  setCalibration(shipped)
+})
 
 const YES_NO = ['Yes', 'No', 'N/A']
 const answer = (library: Library, text: string, vocabulary: string[] | null = YES_NO) =>

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs'
+import { PRACTICE_DENIED } from './stated.ts'
+import { TRANSFERRED } from './transfer.ts'
+import { type Candidate, CORROBORATED, STATED } from './types.ts'
+
+/**
+ * Confidence that means something: each kind of answer (a library answer to the question itself,
+ * one transferred from another framework's question, a document sentence that states or denies
+ * the practice) states the probability of being right that the evaluation measured for it. The
+ * engines give a raw score; the shipped table (calibration.json, fitted by
+ * `npm run eval:answers -- --fit` on the development protocols, each checked on a fit that left
+ * it out) maps it onto measured accuracy.
+ */
+
+export const ANSWER_KINDS = ['library', 'transferred', 'stated', 'corroborated', 'denied'] as const
+export type AnswerKind = (typeof ANSWER_KINDS)[number]
+
+/** The kind of an answer, by the reason the engine gave for it. */
+export function kindOfReason(reason: string | null | undefined): AnswerKind {
+  if (reason === TRANSFERRED) return 'transferred'
+  if (reason === STATED) return 'stated'
+  if (reason === CORROBORATED) return 'corroborated'
+  if (reason === PRACTICE_DENIED) return 'denied'
+  return 'library'
+}
+
+/** Per kind, points (raw score, probability of being right), raw ascending. */
+export type CalibrationTable = Partial<Record<AnswerKind, [number, number][]>>
+
+/** Where the fitted table is shipped. */
+export const CALIBRATION_FILE = new URL('./calibration.json', import.meta.url)
+
+let table: CalibrationTable | null = (
+  JSON.parse(readFileSync(CALIBRATION_FILE, 'utf8')) as { kinds: CalibrationTable }
+).kinds
+
+/** Replaces the table (null: raw scores), for fitting it. Returns the one it replaced. */
+export function setCalibration(next: CalibrationTable | null): CalibrationTable | null {
+  const previous = table
+  table = next
+  return previous
+}
+
+/**
+ * A raw score read through a kind's points: piecewise linear; below the first point, on the line
+ * from nothing to it (no answer measured there says more); flat above the last.
+ */
+export function mapThrough(points: [number, number][] | undefined, raw: number): number {
+  if (!points?.length) return raw
+  const [firstRaw, firstP] = points[0] as [number, number]
+  if (raw <= firstRaw) return firstRaw > 0 ? (raw / firstRaw) * firstP : firstP
+  for (let i = 1; i < points.length; i++) {
+    const [x1, y1] = points[i] as [number, number]
+    const [x0, y0] = points[i - 1] as [number, number]
+    if (raw <= x1) return x1 === x0 ? y1 : y0 + ((raw - x0) / (x1 - x0)) * (y1 - y0)
+  }
+  return (points[points.length - 1] as [number, number])[1]
+}
+
+/** A candidate with its confidence stated as the measured accuracy of its kind at its score. */
+export function calibrated(candidate: Candidate): Candidate {
+  if (!table || candidate.withheld || !candidate.choice) return candidate
+  const points = table[kindOfReason(candidate.reason)]
+  if (!points) return candidate
+  const confidence = Math.round(mapThrough(points, candidate.confidence) * 1000) / 1000
+  return { ...candidate, confidence }
+}
+
+/**
+ * Fits one kind's points from (raw score, right or wrong) pairs: isotonic regression (pooling
+ * adjacent violators, and equals, so that the table stays short), then each pooled block's
+ * accuracy shrunk towards its mean raw score by `prior` pseudo-answers, so that a handful of
+ * answers moves a score only a little; kept non-decreasing.
+ */
+export function fitKind(samples: { raw: number; right: boolean }[], prior = 4): [number, number][] {
+  // answers with the same score first make one block
+  const tied = new Map<number, { raw: number; right: number; n: number }>()
+  for (const sample of samples) {
+    const raw = round(sample.raw)
+    const block = tied.get(raw) ?? { raw, right: 0, n: 0 }
+    block.right += sample.right ? 1 : 0
+    block.n += 1
+    tied.set(raw, block)
+  }
+  const blocks: { raw: number; right: number; n: number }[] = []
+  const accuracy = (block: { right: number; n: number }) => block.right / block.n
+  for (const block of [...tied.values()].sort((a, b) => a.raw - b.raw)) {
+    blocks.push(block)
+    while (blocks.length > 1) {
+      const last = blocks[blocks.length - 1] as (typeof blocks)[number]
+      const before = blocks[blocks.length - 2] as (typeof blocks)[number]
+      if (accuracy(before) < accuracy(last)) break
+      blocks.splice(blocks.length - 2, 2, {
+        raw: (before.raw * before.n + last.raw * last.n) / (before.n + last.n),
+        right: before.right + last.right,
+        n: before.n + last.n,
+      })
+    }
+  }
+  let floor = 0
+  return blocks.map((block) => {
+    const shrunk = (block.right + prior * block.raw) / (block.n + prior)
+    floor = Math.max(floor, Math.min(0.99, Math.max(0.05, shrunk)))
+    return [round(block.raw), round(floor)]
+  })
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000
