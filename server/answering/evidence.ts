@@ -15,7 +15,7 @@ import {
   WEAK_MATCH,
   YES_NO_QUESTION,
 } from './library.ts'
-import { practiceAnswer } from './stated.ts'
+import { lookedFor, practiceAnswer } from './stated.ts'
 import {
   deniesTerms,
   isNegated,
@@ -363,5 +363,5 @@ export function answerFromEvidence(
   // the first candidate is the most likely one: library answers by strength, then passages
   return candidates.length
     ? { candidates: candidates.map(calibrated), note: null }
-    : { candidates: [], note: NO_EVIDENCE }
+    : { candidates: [], note: lookedFor(question, space) ?? NO_EVIDENCE }
 }

@@ -16,7 +16,7 @@ const TABLE = `
 encryption-at-rest | SC-28 SC-28.1 | encryptrest; encrypt stor; encrypt disk; encrypt volum; encrypt databas; protect information rest; aes 256; cryptograph rest; storage encrypt
 encryption-in-transit | SC-8 SC-8.1 | encrypttransit; encrypt transport; encrypt transmi; encrypt traffic; encrypt communicat; transmission confidentiality; cryptograph transit; encrypt channel
 key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic key; key establish; manag key; kms; hsm; private key; key generat; key revok; key destroy; destruct key; key deactivat; key archiv; key compromis; key transition; cryptoperiod; key lifecycle
-backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup; back up
+backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup
 business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat; business recovery; crisis manag; operational resilien; business disruption
 disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site; disaster respons; disaster procedur; alternat site
 incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident plan

@@ -27,7 +27,7 @@ export const PRACTICE_DENIED =
 /** Words of a question that ask, rather than say what is asked about. */
 const ASKING = new Set(
   terms(
-    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis adopt adopted leverage deploy deployed automatically defined define technical measures relevant appropriate appropriately applicable law laws legal regulations regulatory statutory contractual organizational organizationally associated consider considering practices principle principles carry meet meets need needs requirement requirements conform conformance comply complies compliant undergo undergone underwent manage managing managed management after between until manner possible possibly necessary effective effectively effectiveness conduct conducted develop developed identify identified significant occur occurs',
+    'have support provide organization organisation company vendor system systems solution product service services institution institutional currently current implemented utilize utilizing employ perform performed available ensure place make made maintain offer offered well specific general generally either following least question type information security secure sensitive data application applications purpose another according completed accommodate able ability capability capable basis adopt adopted leverage deploy deployed automatically defined define technical measures relevant appropriate appropriately applicable law laws legal regulations regulatory statutory contractual organizational organizationally associated consider considering practices principle principles every carry meet meets need needs requirement requirements conform conformance comply complies compliant undergo undergone underwent manage managing managed management after between until manner possible possibly necessary effective effectively effectiveness conduct conducted develop developed identify identified significant occur occurs',
   ),
 )
 
@@ -278,4 +278,36 @@ function candidateOf(
     confidence,
     citations,
   }
+}
+
+/**
+ * What was looked for, for a question left unanswered: the practices it names and what else it
+ * asks of them ('No answer: nothing in the knowledge base states penetration testing, with:
+ * annually, external.'). Null when the question names no practice.
+ */
+export function lookedFor(question: QuestionInput, space: TfIdf): string | null {
+  if (!YES_NO_QUESTION.test(question.text)) return null
+  const asked = practiceScope(question.text, space, question.previous)
+  if (!asked) return null
+  // each part of the scope in the question's own words
+  const wordOf = new Map<string, string>()
+  for (const word of question.text.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []) {
+    const [term] = terms(word)
+    if (term && !wordOf.has(term)) wordOf.set(term, word)
+  }
+  const labels: Record<string, string> = { documented: 'documented', periodic: 'periodically' }
+  const scope = asked
+    .missing(new Set())
+    .map(
+      (part) =>
+        labels[part] ??
+        (FREQUENCY.some(([name]) => name === part) ? `${part}ly` : null) ??
+        wordOf.get(part) ??
+        part,
+    )
+    .map((label) => label.replace(/^dayly$/, 'daily').replace(/^annually$/, 'annually'))
+  const names = asked.named.map((id) => id.replaceAll('-', ' '))
+  const list = (items: string[]) =>
+    items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]
+  return `No answer: nothing in the knowledge base states ${list(names)}${scope.length ? `, with: ${scope.slice(0, 6).join(', ')}` : ''}.`
 }

@@ -25,7 +25,7 @@ export const SYNONYMS: string[][] = [
   'sdlc | software development life cycle | software development lifecycle | secure development lifecycle | ssdlc',
   'incidentresponse | incident response | incident management | security incident',
   'vulnscan | vulnerability scan | vulnerability scanning | vulnerability scans | vulnerability assessment',
-  'backup | backups | back up | back-up | data backup',
+  'backup | backups | back up | back-up | backed up | backing up | data backup',
   'bgcheck | background check | background checks | background screening | criminal background',
   'privacypolicy | privacy policy | data privacy policy | privacy notice',
   'iso27001 | iso 27001 | iso/iec 27001 | iso27001',

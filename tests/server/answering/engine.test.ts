@@ -370,7 +370,10 @@ describe('library engine: answers about the same practice', () => {
       quoted,
     )
     expect(offTopic.candidates).toEqual([])
-    expect(offTopic.note).toBe(NO_EVIDENCE)
+    // and says what it looked for
+    expect(offTopic.note).toBe(
+      'No answer: nothing in the knowledge base states access review, with: quarterly, item.',
+    )
     const onTopic = evidenceAnswer(
       library,
       'Do you keep backups in a second region (data item 4)?',

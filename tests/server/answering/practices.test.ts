@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   answerFromEvidence,
   mentions,
+  NO_EVIDENCE,
   type PassageHit,
   PRACTICE_DENIED,
   PRACTICES,
@@ -265,6 +266,28 @@ describe('answers from documents by practice', () => {
       ask('Does your organization have physical security controls and policies in place?', [denied])
         ?.choice,
     ).toBe('No')
+  })
+
+  it('says what it looked for when nothing states the practice', () => {
+    const result = answerFromEvidence(
+      { text: 'Do you perform external penetration tests at least annually?', vocabulary: YES_NO },
+      [],
+      [statesRest],
+      spaceOf([statesRest]),
+    )
+    expect(result.candidates).toEqual([])
+    expect(result.note).toBe(
+      'No answer: nothing in the knowledge base states penetration testing, with: annually, external.',
+    )
+    // a question about no practice of the vocabulary says there is no evidence
+    expect(
+      answerFromEvidence(
+        { text: 'Do you have an office in Paris?', vocabulary: YES_NO },
+        [],
+        [statesRest],
+        spaceOf([statesRest]),
+      ).note,
+    ).toBe(NO_EVIDENCE)
   })
 
   it('leaves a negation a clause away alone', () => {
