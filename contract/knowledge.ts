@@ -228,6 +228,25 @@ export type DataItemCreate = z.input<typeof dataItemCreateSchema>
 export const dataItemUpdateSchema = z.partial(dataItemCreateSchema)
 export type DataItemUpdate = z.input<typeof dataItemUpdateSchema>
 
+/**
+ * A row of a completed questionnaire in the repository, as the library reads it: the engine
+ * answers from these rows as it does from Q&A items. Read-only; the file is its source.
+ */
+export const answeredRowSchema = z.object({
+  /** The passage the row was read into. */
+  id: z.int(),
+  question: z.string(),
+  /** The answer cell (Yes, No, a value or text). */
+  answer: z.string(),
+  /** The narrative beside it, when the row has one. */
+  detail: z.string(),
+  file_id: z.int(),
+  file_name: z.string(),
+  location: z.nullable(passageLocationSchema),
+})
+export type AnsweredRow = z.infer<typeof answeredRowSchema>
+export const answeredRowListSchema = paged(answeredRowSchema)
+
 /** GET knowledge-base/qa/ and data/: paged, searchable by text and tag. */
 export const itemListQuerySchema = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),

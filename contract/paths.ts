@@ -84,6 +84,8 @@ export const paths = {
     importPreview: '/knowledge-base/qa/import/preview/',
     import: '/knowledge-base/qa/import/',
     search: '/knowledge-base/search/',
+    /** Ours: the rows of completed questionnaires in the repository, as the library reads them. */
+    answered: '/knowledge-base/qa/answered/',
     /** Ours: Q&A items that ask the same question, duplicated or contradicting each other. */
     health: '/knowledge-base/qa/health/',
   },

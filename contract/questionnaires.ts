@@ -413,11 +413,17 @@ export const libraryHealthSchema = z.object({
       kind: z.enum(['duplicate', 'conflict']),
       items: z.array(
         z.object({
+          /** The Q&A item, or for a row of a completed questionnaire its passage. */
           id: z.int(),
+          /** A Q&A item (editable, deletable), or a row of a file in the repository. */
+          source: z._default(z.enum(['qa', 'file']), 'qa'),
           question: z.string(),
           answer: z.string(),
           dropdown_value: z.nullable(z.string()),
-          updated_at: z.string(),
+          /** When a Q&A item was last changed; null for a file's row. */
+          updated_at: z.nullable(z.string()),
+          file_id: z._default(z.nullable(z.int()), null),
+          file_name: z._default(z.nullable(z.string()), null),
         }),
       ),
     }),

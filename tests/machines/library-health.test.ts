@@ -26,8 +26,26 @@ describe('libraryHealthMachine', () => {
         {
           kind: 'conflict',
           items: [
-            { id: 1, question: 'Q', answer: 'Yes', dropdown_value: 'Yes', updated_at: '' },
-            { id: 2, question: 'Q', answer: 'No', dropdown_value: 'No', updated_at: '' },
+            {
+              id: 1,
+              source: 'qa',
+              question: 'Q',
+              answer: 'Yes',
+              dropdown_value: 'Yes',
+              updated_at: '',
+              file_id: null,
+              file_name: null,
+            },
+            {
+              id: 2,
+              source: 'file',
+              question: 'Q',
+              answer: 'No',
+              dropdown_value: null,
+              updated_at: null,
+              file_id: 4,
+              file_name: 'Completed.xlsx',
+            },
           ],
         },
       ],

@@ -1,10 +1,15 @@
 import { QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
-import { Library } from '../../answering/engine.ts'
+import { Library, type LibraryEntry } from '../../answering/engine.ts'
 import { leadingChoice } from '../../answering/text.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { upsertApprovedAnswer } from '../knowledge/approved.ts'
 import { questionKey } from '../knowledge/service.ts'
 import type { AnsweringDeps } from './shared.ts'
+import { loadLibrary } from './store.ts'
+
+/** At most this many groups are listed, conflicts first. */
+const HEALTH_GROUPS = 200
 
 /**
  * The approved library seen from answers: saving an answer to it, and its health (duplicates, conflicts, stale entries).
@@ -29,115 +34,105 @@ export function createLibraryOperations(deps: AnsweringDeps) {
     )
     const row = rows[0]
     if (!row) throw notFound(QUESTIONNAIRE_TEXTS.answerNotFound)
-    const answer = [row.choice && !row.text.trim() ? row.choice : '', row.text.trim()]
-      .filter(Boolean)
-      .join('')
-    if (!answer) throw apiError(400, QUESTIONNAIRE_TEXTS.emptyAnswer, { code: 'validation_error' })
-    const key = questionKey(row.question)
-    return await inTransaction(pool, async (client) => {
-      const existing = await client.query<{ id: string }>(
-        'select id from kb_qa_items where org_id = $1 and question_key = $2 order by id limit 1 for update',
-        [orgId, key],
-      )
-      let id: number
-      let created = false
-      if (existing.rows[0]) {
-        id = Number(existing.rows[0].id)
-        await client.query(
-          `update kb_qa_items set answer = $3, dropdown_value = $4, source = $5, updated_by = $6, updated_at = now()
-            where org_id = $1 and id = $2`,
-          [orgId, id, answer, row.choice, `Questionnaire: ${row.name}`.slice(0, 500), userId],
-        )
-      } else {
-        const inserted = await client.query<{ id: string }>(
-          `insert into kb_qa_items (org_id, question, answer, dropdown_value, source, question_key, created_by, updated_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $7) returning id`,
-          [
-            orgId,
-            row.question,
-            answer,
-            row.choice,
-            `Questionnaire: ${row.name}`.slice(0, 500),
-            key,
-            userId,
-          ],
-        )
-        id = Number(inserted.rows[0]?.id)
-        created = true
-      }
-      return { item_id: id, created }
-    })
+    const saved = await inTransaction(pool, (client) =>
+      upsertApprovedAnswer(client, orgId, userId, {
+        question: row.question,
+        text: row.text,
+        choice: row.choice,
+        questionnaire: row.name,
+      }),
+    )
+    if (!saved) throw apiError(400, QUESTIONNAIRE_TEXTS.emptyAnswer, { code: 'validation_error' })
+    return saved
   }
 
   /**
-   * Library upkeep: Q&A items that ask the same question (same terms, or a match of 0.9 and more).
-   * A group whose items answer Yes and No is a conflict; otherwise the copies are duplicates.
+   * Library upkeep: entries that ask the same question. Q&A items against every entry (the same
+   * terms, or a match of 0.9 and more); rows of completed questionnaires against one another by
+   * their question's words (files repeat questions, and comparing every row with every other would
+   * not scale). A group whose entries answer Yes and No is a conflict; otherwise the copies are
+   * duplicates. Groups of file rows alone are listed only when they conflict: a question answered
+   * alike in several completed questionnaires is expected.
    */
   async function libraryHealth(orgId: number) {
-    const { rows } = await pool.query<{
-      id: string
-      question: string
-      answer: string
-      dropdown_value: string | null
-      updated_at: Date
-    }>(
-      'select id, question, answer, dropdown_value, updated_at from kb_qa_items where org_id = $1 order by id',
-      [orgId],
-    )
+    const [loaded, stamps] = await Promise.all([
+      loadLibrary(deps.database, orgId),
+      pool.query<{ id: string; updated_at: Date }>(
+        'select id, updated_at from kb_qa_items where org_id = $1',
+        [orgId],
+      ),
+    ])
+    const updated = new Map(stamps.rows.map((row) => [Number(row.id), row.updated_at]))
+    const entries = loaded.entries
+    const parent = entries.map((_, index) => index)
+    const find = (index: number): number => {
+      let root = index
+      while (parent[root] !== root) root = parent[root] as number
+      parent[index] = root
+      return root
+    }
+    const join = (a: number, b: number) => {
+      parent[find(a)] = find(b)
+    }
+    // file rows that ask the same question
+    const byKey = new Map<string, number>()
+    entries.forEach((entry, index) => {
+      const key = questionKey(entry.question)
+      const first = byKey.get(key)
+      if (first === undefined) byKey.set(key, index)
+      else join(index, first)
+    })
+    // Q&A items against every entry, in a library where each takes part whatever it answers
+    const indexOf = new Map<LibraryEntry, number>()
     const library = new Library(
-      rows.map((row) => ({
-        source: 'qa' as const,
-        id: Number(row.id),
-        fileId: null,
-        title: '',
-        question: row.question,
-        // every item takes part, whatever its answer says
-        answer: `${row.id}\u001f${row.answer}`,
-        detail: '',
-        dropdown: null,
-        location: null,
-      })),
+      entries.map((entry, index) => {
+        const copy = { ...entry, answer: `${index}\u001f${entry.answer}` }
+        indexOf.set(copy, index)
+        return copy
+      }),
     )
-    const parent = new Map<number, number>()
-    const find = (id: number): number => {
-      const up = parent.get(id) ?? id
-      if (up === id) return id
-      const top = find(up)
-      parent.set(id, top)
-      return top
-    }
-    for (const row of rows) {
-      for (const match of library.match(row.question, 6)) {
-        if (match.score < 0.9 || match.entry.id === Number(row.id)) continue
-        parent.set(find(match.entry.id), find(Number(row.id)))
+    entries.forEach((entry, index) => {
+      if (entry.source !== 'qa') return
+      for (const match of library.match(entry.question, 6)) {
+        const other = indexOf.get(match.entry)
+        if (match.score >= 0.9 && other !== undefined && other !== index) join(index, other)
       }
-    }
-    const groups = new Map<number, typeof rows>()
-    for (const row of rows) {
-      const root = find(Number(row.id))
-      groups.set(root, [...(groups.get(root) ?? []), row])
-    }
+    })
+    const groups = new Map<number, number[]>()
+    entries.forEach((_, index) => {
+      const root = find(index)
+      groups.set(root, [...(groups.get(root) ?? []), index])
+    })
     return {
       groups: [...groups.values()]
         .filter((group) => group.length > 1)
         .map((group) => {
+          const members = group.map((index) => entries[index] as LibraryEntry)
           const choices = new Set(
-            group
-              .map((item) => leadingChoice(item.dropdown_value ?? item.answer))
+            members
+              .map((entry) => leadingChoice(entry.dropdown ?? entry.answer))
               .filter((choice) => choice !== null),
           )
           return {
             kind: choices.size > 1 ? ('conflict' as const) : ('duplicate' as const),
-            items: group.map((item) => ({
-              id: Number(item.id),
-              question: item.question,
-              answer: item.answer,
-              dropdown_value: item.dropdown_value,
-              updated_at: item.updated_at.toISOString(),
+            items: members.map((entry) => ({
+              id: entry.id,
+              source: entry.source === 'qa' ? ('qa' as const) : ('file' as const),
+              question: entry.question,
+              answer: entry.answer,
+              dropdown_value: entry.dropdown,
+              updated_at:
+                entry.source === 'qa' ? (updated.get(entry.id)?.toISOString() ?? null) : null,
+              file_id: entry.fileId,
+              file_name: entry.source === 'file' ? entry.title : null,
             })),
           }
         })
-        .sort((a, b) => Number(b.kind === 'conflict') - Number(a.kind === 'conflict')),
+        .filter(
+          (group) => group.kind === 'conflict' || group.items.some((item) => item.source === 'qa'),
+        )
+        .sort((a, b) => Number(b.kind === 'conflict') - Number(a.kind === 'conflict'))
+        .slice(0, HEALTH_GROUPS),
     }
   }
 

@@ -65,23 +65,25 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       dropdown: row.dropdown_value,
       location: null,
     })),
-    ...passages.rows.map((row) => {
-      // 'Yes\n\nnarrative' from questionnaire ingestion; a label line in older passages
-      const [answer, ...rest] = row.qa_answer.split(/\n\s*\n/)
-      return {
-        source: 'file' as const,
-        id: Number(row.id),
-        fileId: Number(row.file_id),
-        title: row.name,
-        question: row.qa_question,
-        answer: (answer ?? '').trim(),
-        detail: rest.join('\n\n').trim() || detailOf(row.text),
-        dropdown: null,
-        location: row.location,
-      }
-    }),
+    ...passages.rows.map((row) => ({
+      source: 'file' as const,
+      id: Number(row.id),
+      fileId: Number(row.file_id),
+      title: row.name,
+      question: row.qa_question,
+      ...answerOfRow(row),
+      dropdown: null,
+      location: row.location,
+    })),
   ]
   return new Library(entries)
+}
+
+/** A questionnaire row's answer and narrative, from the passage ingestion made of it. */
+export function answerOfRow(row: { qa_answer: string; text: string }) {
+  // 'Yes\n\nnarrative' from questionnaire ingestion; a label line in older passages
+  const [answer, ...rest] = row.qa_answer.split(/\n\s*\n/)
+  return { answer: (answer ?? '').trim(), detail: rest.join('\n\n').trim() || detailOf(row.text) }
 }
 
 /** The question's words as one OR tsquery, with the other forms of any synonym it uses. */

@@ -46,6 +46,9 @@ export function knowledgeRoutes(options: {
   app.get(paths.knowledgeBase.qa, async (c) =>
     c.json(await service.listQa(orgOf(c), query(c, itemListQuerySchema))),
   )
+  app.get(paths.knowledgeBase.answered, async (c) =>
+    c.json(await service.listAnswered(orgOf(c), query(c, itemListQuerySchema))),
+  )
   app.post(paths.knowledgeBase.qa, async (c) => {
     const body = await jsonBody(c, qaItemCreateSchema)
     return c.json(await service.createQa(orgOf(c), c.get('auth').user.id, body), 201)

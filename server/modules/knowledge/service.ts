@@ -1,3 +1,4 @@
+import { createAnsweredRows } from './answered.ts'
 import { createQaImport } from './import.ts'
 import { createItems } from './items.ts'
 import { createSearch } from './search.ts'
@@ -7,7 +8,12 @@ export * from './shared.ts'
 
 /** The knowledge base: Q&A and data items (items.ts), their import (import.ts) and search. */
 export function createKnowledgeService(deps: KnowledgeDeps) {
-  return { ...createItems(deps), ...createQaImport(deps), ...createSearch(deps) }
+  return {
+    ...createItems(deps),
+    ...createAnsweredRows(deps),
+    ...createQaImport(deps),
+    ...createSearch(deps),
+  }
 }
 
 export type KnowledgeService = ReturnType<typeof createKnowledgeService>

@@ -1,5 +1,6 @@
 import { type AnswerEdit, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { upsertApprovedAnswer } from '../knowledge/approved.ts'
 import type { History } from './history.ts'
 import {
   type AnswerRowDb,
@@ -81,6 +82,23 @@ export function createReview(answerWrites: AnswerWrites, history: History) {
       changes.push(
         await writeAnswer(client, answerId, before, { ...before, status: 'approved' }, userId),
       )
+      // an answer a person wrote or changed, once approved, is the organisation's answer to that
+      // question: the library takes it, naming the questionnaire
+      if (before.status === 'edited') {
+        const { rows } = await client.query<{ question: string; name: string }>(
+          `select qq.text as question, q.name from questionnaire_questions qq
+             join questionnaires q on q.id = qq.questionnaire_id where qq.id = $1`,
+          [row.question_id],
+        )
+        const asked = rows[0]
+        if (asked)
+          await upsertApprovedAnswer(client, orgId, userId, {
+            question: asked.question,
+            text: before.text,
+            choice: before.choice,
+            questionnaire: asked.name,
+          })
+      }
       return { kind: 'approve', summary: `Approved the answer to ${label(row)}`, changes }
     })
   }

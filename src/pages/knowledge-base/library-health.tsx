@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { AlertTriangle, Copy, Trash2 } from 'lucide-react'
+import { AlertTriangle, Copy, FileText, Trash2 } from 'lucide-react'
 import { css } from 'styled-system/css'
 import type { ActorRefFrom } from 'xstate'
 import type { libraryHealthMachine } from '../../../machines/library-health/index.ts'
@@ -41,7 +41,10 @@ const item = css({
   _first: { borderTopWidth: '0' },
 })
 
-/** Duplicates and contradicting answers in the Q&A library, each with a way to remove a copy. */
+/**
+ * Duplicates and contradicting answers in the library (Q&A items and rows of completed
+ * questionnaires), each Q&A item with a way to remove it; a file's row names its file.
+ */
 export function LibraryHealthPanel(props: {
   actor: ActorRefFrom<typeof libraryHealthMachine>
   onDelete: (id: number) => void
@@ -58,7 +61,7 @@ export function LibraryHealthPanel(props: {
         {conflicts ? `, ${conflicts} with contradicting answers` : ''}
       </summary>
       {groups.map((entry) => (
-        <div key={entry.items.map((i) => i.id).join('-')} className={group}>
+        <div key={entry.items.map((i) => `${i.source}${i.id}`).join('-')} className={group}>
           <p className={css({ display: 'flex', gap: '1.5', alignItems: 'center', mb: '1' })}>
             {entry.kind === 'conflict' ? (
               <strong className={css({ color: 'red.text' })}>Contradicting answers</strong>
@@ -69,7 +72,7 @@ export function LibraryHealthPanel(props: {
             )}
           </p>
           {entry.items.map((qa) => (
-            <div key={qa.id} className={item}>
+            <div key={`${qa.source}-${qa.id}`} className={item}>
               <div className={css({ minW: '0' })}>
                 <p className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>
                   {qa.question}
@@ -79,15 +82,31 @@ export function LibraryHealthPanel(props: {
                   {qa.answer}
                 </p>
               </div>
-              <Button
-                size="xs"
-                variant="ghost"
-                className={css({ colorPalette: 'red' })}
-                onClick={() => props.onDelete(qa.id)}
-                aria-label={`Delete the copy: ${qa.question}`}
-              >
-                <Trash2 /> Delete
-              </Button>
+              {qa.source === 'qa' ? (
+                <Button
+                  size="xs"
+                  variant="ghost"
+                  className={css({ colorPalette: 'red' })}
+                  onClick={() => props.onDelete(qa.id)}
+                  aria-label={`Delete the copy: ${qa.question}`}
+                >
+                  <Trash2 /> Delete
+                </Button>
+              ) : (
+                <span
+                  className={css({
+                    display: 'inline-flex',
+                    gap: '1',
+                    alignItems: 'center',
+                    color: 'fg.muted',
+                    textStyle: 'xs',
+                    overflowWrap: 'anywhere',
+                  })}
+                  data-testid="health-file"
+                >
+                  <FileText size={12} /> {qa.file_name}
+                </span>
+              )}
             </div>
           ))}
         </div>

@@ -455,6 +455,100 @@ describe('review operations', () => {
     ).toBe(404)
   })
 
+  it('an edited answer, once approved, updates or adds the library item, naming its questionnaire', async () => {
+    const user = await member(ctx)
+    await addQa(ctx, user.token, {
+      question: 'Do you encrypt backups?',
+      answer: 'Not yet.',
+      dropdown_value: 'No',
+    })
+    const q = await questionnaire(ctx, user.token, [
+      'Do you encrypt backups?',
+      'Is MFA required for administrators?',
+    ])
+    const rows = await rowsOf(ctx, user.token, q.id)
+    for (const [row, body] of [
+      [rows[0], { choice: 'Yes', text: 'AES-256 on every backup.' }],
+      [rows[1], { choice: 'Yes', text: '' }],
+    ] as const) {
+      expect((await post(ctx, Q.answer.edit(row.answer.id), body, user.token)).status).toBe(200)
+      expect((await post(ctx, Q.answer.approve(row.answer.id), {}, user.token)).status).toBe(200)
+    }
+    const items = await get(ctx, `${paths.knowledgeBase.qa}?page_size=50`, user.token)
+    const byQuestion = new Map(items.body.results.map((item: Body) => [item.question, item]))
+    expect(items.body.count).toBe(2)
+    expect(byQuestion.get('Do you encrypt backups?')).toMatchObject({
+      answer: 'AES-256 on every backup.',
+      dropdown_value: 'Yes',
+      source: 'Questionnaire: q.xlsx',
+    })
+    expect(byQuestion.get('Is MFA required for administrators?')).toMatchObject({
+      answer: 'Yes',
+      dropdown_value: 'Yes',
+    })
+    // an answer approved as generated, unchanged, adds nothing: its sources are already there
+    const next = await questionnaire(ctx, user.token, ['Do you encrypt backups?'])
+    await post(ctx, Q.generate(next.id), {}, user.token)
+    await settle(ctx, user.token, next.id)
+    const [generated] = await rowsOf(ctx, user.token, next.id)
+    expect(generated.answer.status).toBe('generated')
+    await post(ctx, Q.answer.approve(generated.answer.id), {}, user.token)
+    expect((await get(ctx, paths.knowledgeBase.qa, user.token)).body.count).toBe(2)
+  })
+
+  it('lists the rows of completed questionnaires the library reads, with their file, and their conflicts', async () => {
+    const user = await member(ctx)
+    const completed = (rows: string[][]) =>
+      ['ID,Question,Answer', ...rows.map((row) => row.map((cell) => `"${cell}"`).join(','))].join(
+        '\n',
+      )
+    const first = await uploadFile(
+      ctx,
+      user.token,
+      'Vendor answers 2024.csv',
+      completed([
+        ['A-1', 'Do you encrypt data at rest?', 'Yes'],
+        ['A-2', 'Do you perform annual penetration tests?', 'Yes'],
+      ]),
+    )
+    await uploadFile(
+      ctx,
+      user.token,
+      'Vendor answers 2023.csv',
+      completed([['B-1', 'Do you perform annual penetration tests?', 'No']]),
+    )
+    const listed = await get(ctx, `${paths.knowledgeBase.answered}?page_size=10`, user.token)
+    expect(listed.status).toBe(200)
+    expect(listed.body.count).toBe(3)
+    expect(listed.body.results).toContainEqual(
+      expect.objectContaining({
+        question: 'Do you encrypt data at rest?',
+        answer: 'Yes',
+        file_id: first,
+        file_name: 'Vendor answers 2024.csv',
+      }),
+    )
+    const found = await get(ctx, `${paths.knowledgeBase.answered}?q=encrypt`, user.token)
+    expect(found.body.results.map((row: Body) => row.question)).toEqual([
+      'Do you encrypt data at rest?',
+    ])
+    expect((await get(ctx, `${paths.knowledgeBase.answered}?page=0`, user.token)).status).toBe(400)
+    // the two files contradict each other on one question
+    const health = await get(ctx, paths.knowledgeBase.health, user.token)
+    expect(health.body.groups).toEqual([
+      expect.objectContaining({
+        kind: 'conflict',
+        items: expect.arrayContaining([
+          expect.objectContaining({ source: 'file', file_name: 'Vendor answers 2023.csv' }),
+          expect.objectContaining({ source: 'file', file_name: 'Vendor answers 2024.csv' }),
+        ]),
+      }),
+    ])
+    // another organisation sees none of it
+    const stranger = await member(ctx)
+    expect((await get(ctx, paths.knowledgeBase.answered, stranger.token)).body.count).toBe(0)
+  })
+
   it('regenerates from chosen repository files only, and stops a generation on request', async () => {
     const user = await member(ctx)
     const policy = await uploadFile(

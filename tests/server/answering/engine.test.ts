@@ -3,7 +3,6 @@ import {
   answerFromEvidence,
   CORROBORATED,
   Library,
-  NO_EVIDENCE,
   type PassageHit,
   PRACTICE_DENIED,
   STATED,

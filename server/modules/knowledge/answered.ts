@@ -1,0 +1,66 @@
+import type { PassageLocation } from '../../../contract/knowledge.ts'
+import { fetchPage } from '../../db/paging.ts'
+import { answerOfRow } from '../answering/store.ts'
+import { escapeLike, type KnowledgeDeps } from './shared.ts'
+
+/**
+ * The rows of completed questionnaires in the repository, as the library reads them: what the
+ * engine answers from besides the Q&A items, shown on the Q&A tab with their file, so that people
+ * see and curate it (by replacing or deleting the file, or adding a Q&A item that overrides a row).
+ */
+export function createAnsweredRows(deps: KnowledgeDeps) {
+  const { pool } = deps.database
+
+  async function listAnswered(
+    orgId: number,
+    query: { page: number; page_size: number; q?: string },
+  ) {
+    const where = [
+      'p.org_id = $1',
+      'p.qa_question is not null',
+      'p.qa_answer is not null',
+      "f.status = 'ready'",
+    ]
+    const values: unknown[] = [orgId]
+    const text = query.q?.trim()
+    if (text) {
+      values.push(`%${escapeLike(text)}%`)
+      where.push(
+        `(p.qa_question ilike $${values.length} or p.qa_answer ilike $${values.length} or f.name ilike $${values.length})`,
+      )
+    }
+    const { count, rows } = await fetchPage<{
+      id: string
+      file_id: string
+      name: string
+      qa_question: string
+      qa_answer: string
+      text: string
+      location: PassageLocation | null
+    }>(
+      pool,
+      {
+        select: `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location
+                   from file_passages p join repository_files f on f.id = p.file_id`,
+        counted: 'file_passages p join repository_files f on f.id = p.file_id',
+        where: where.join(' and '),
+        order: 'f.name, p.file_id, p.id',
+      },
+      values,
+      query,
+    )
+    return {
+      count,
+      results: rows.map((row) => ({
+        id: Number(row.id),
+        question: row.qa_question,
+        ...answerOfRow(row),
+        file_id: Number(row.file_id),
+        file_name: row.name,
+        location: row.location,
+      })),
+    }
+  }
+
+  return { listAnswered }
+}
