@@ -61,6 +61,30 @@ test.describe('repository and knowledge base', () => {
     await page.setViewportSize({ width: 1440, height: 900 })
   })
 
+  test('the Q&A tab shows the rows of a completed questionnaire in the repository, with its file', async ({
+    page,
+    request,
+  }) => {
+    await signIn(page, request)
+    await page.goto('/knowledge-base')
+    const section = page.getByRole('region', { name: 'From completed questionnaires' })
+    const row = section.getByTestId('answered-row').filter({
+      hasText: 'Do you run background checks?',
+    })
+    await expect(row).toBeVisible({ timeout: 15_000 })
+    await expect(row).toContainText('Yes, for all staff.')
+    await expect(row.getByRole('button', { name: 'Download Vendor answers.csv' })).toBeVisible()
+    await section.getByRole('searchbox').fill('nothing like this')
+    await expect(section.getByText('Nothing matches')).toBeVisible()
+    await section.getByRole('searchbox').fill('background')
+    await expect(row).toBeVisible()
+    await page.screenshot({ path: 'test-results/screens/kb-answered-1440.png', fullPage: true })
+    await page.setViewportSize({ width: 375, height: 812 })
+    await expect(row).toBeVisible()
+    await page.screenshot({ path: 'test-results/screens/kb-answered-375.png', fullPage: true })
+    await page.setViewportSize({ width: 1440, height: 900 })
+  })
+
   test('add a page by URL from a local site', async ({ page, request }) => {
     await signIn(page, request)
     await page.goto('/repository')

@@ -8,7 +8,8 @@ import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
  * typing waits for a pause, paging and refreshing load at once, a failed load can be retried.
  */
 
-export type ItemListKind = 'qa' | 'data' | 'files'
+/** Q&A items, data items, ready files, or the rows of completed questionnaires ('answered'). */
+export type ItemListKind = 'qa' | 'data' | 'files' | 'answered'
 
 export interface ItemListQuery {
   kind: ItemListKind

@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate'
 import {
+  answeredRowListSchema,
   dataItemListSchema,
   dataItemSchema,
   deleteResponseSchema,
@@ -153,6 +154,8 @@ export function itemListActors(client: ApiClient = api) {
           return client.get(`${paths.knowledgeBase.qa}?${search}`, qaItemListSchema)
         if (input.kind === 'data')
           return client.get(`${paths.knowledgeBase.data}?${search}`, dataItemListSchema)
+        if (input.kind === 'answered')
+          return client.get(`${paths.knowledgeBase.answered}?${search}`, answeredRowListSchema)
         return client.get(`${paths.knowledgeBase.files}?${search}`, repositoryFileListSchema)
       },
     ),

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { fromCallback, fromPromise } from 'xstate'
-import type { RepositoryFile, SearchResult } from '../../contract/knowledge.ts'
+import type { AnsweredRow, RepositoryFile, SearchResult } from '../../contract/knowledge.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
 import type { UploadInput, UploadQueueEvents } from '../../machines/upload-queue/index.ts'
@@ -163,6 +163,41 @@ describe('knowledge base page', () => {
     expect(within(found).getByText('page 4')).toBeTruthy()
     expect(found.querySelector('mark')?.textContent).toBe('encrypted')
     await waitFor(() => expect(screen.getByText('No Q&A items yet')).toBeTruthy())
+  })
+
+  it('shows the rows of completed questionnaires on the Q&A tab with their file', async () => {
+    const row: AnsweredRow = {
+      id: 7,
+      question: 'Do you encrypt data at rest?',
+      answer: 'Yes',
+      detail: 'AES-256 on every volume.',
+      file_id: 3,
+      file_name: 'HECVAT 2024.xlsx',
+      location: { sheet: 'Security', row: 12 },
+    }
+    const asked: string[] = []
+    const logic = createKnowledgeLogic({
+      ...knowledgeActors(),
+      ...itemListActors(),
+      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
+        async ({ input }) => {
+          asked.push(input.kind)
+          return input.kind === 'answered'
+            ? { count: 1, results: [row] }
+            : { count: 0, results: [] }
+        },
+      ),
+    })
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    const answered = await screen.findByTestId('answered-row')
+    expect(within(answered).getByText('Do you encrypt data at rest?')).toBeTruthy()
+    expect(within(answered).getByText('Yes - AES-256 on every volume.')).toBeTruthy()
+    expect(within(answered).getByRole('button', { name: 'Download HECVAT 2024.xlsx' })).toBeTruthy()
+    expect(within(answered).getByText('row 12')).toBeTruthy()
+    // read-only: no edit or delete menu on a file's row
+    expect(within(answered).queryByRole('button', { name: /actions/i })).toBeNull()
+    expect(screen.getByText('No Q&A items yet')).toBeTruthy()
+    expect(asked).toEqual(expect.arrayContaining(['qa', 'answered']))
   })
 
   it('the item editor shows the contract’s words for missing fields', async () => {

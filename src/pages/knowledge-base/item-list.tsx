@@ -4,7 +4,7 @@ import { css, cx } from 'styled-system/css'
 import { grid, stack, wrap } from 'styled-system/patterns'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
-import type { DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
+import type { AnsweredRow, DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
 import type { itemEditorMachine } from '../../../machines/item-editor/index.ts'
 import { type ItemListKind, itemListView } from '../../../machines/item-list/index.ts'
 import type { KnowledgeLogic } from '../../api/knowledge-logic.ts'
@@ -44,18 +44,53 @@ const valueBadge = css({
 })
 const meta = wrap({ gap: '1.5', align: 'center', mt: '1.5', textStyle: 'xs', color: 'fg.muted' })
 
-/** One section of the Knowledge Base: Q&A items, data items or the files read so far. */
+const fileLink = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1',
+  color: 'colorPalette.text',
+  cursor: 'pointer',
+  overflowWrap: 'anywhere',
+  textAlign: 'start',
+  _hover: { textDecoration: 'underline' },
+})
+
+const NOUNS: Record<ItemListKind, string> = {
+  qa: 'Q&A items',
+  data: 'data items',
+  files: 'files',
+  answered: 'rows of completed questionnaires',
+}
+const NOUN: Record<ItemListKind, string> = {
+  qa: 'Q&A item',
+  data: 'data item',
+  files: 'file',
+  answered: 'row of a completed questionnaire',
+}
+const EMPTY: Record<ItemListKind, string> = {
+  qa: 'Add answers you have approved before, or import a completed questionnaire (CSV or Excel) to turn its rows into reusable answers.',
+  data: 'Add facts Quire should know: your legal name, data-centre regions, retention periods, certifications.',
+  files:
+    'Files appear here once the repository has read them. Upload documents on the Repository page.',
+  answered:
+    'Completed questionnaires you upload to the Repository appear here row by row: Quire answers from them as from your Q&A items.',
+}
+
+/**
+ * One section of the Knowledge Base: Q&A items, data items, the files read so far, or the rows of
+ * completed questionnaires in the repository (read-only: their file is their source).
+ */
 export function ItemList(props: {
   kind: ItemListKind
   logic: KnowledgeLogic
   editor: ActorRefFrom<typeof itemEditorMachine>
-  onDownload: (file: RepositoryFile) => void
+  onDownload: (file: { id: number; name: string }) => void
 }) {
   const actor = useActorRef(props.logic.list, { input: { kind: props.kind } })
   const view = useView(actor, itemListView)
   const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
   const { editor } = props
-  const noun = props.kind === 'qa' ? 'Q&A items' : props.kind === 'data' ? 'data items' : 'files'
+  const noun = NOUNS[props.kind]
   return (
     <>
       <div className={toolbar}>
@@ -79,14 +114,35 @@ export function ItemList(props: {
           icon={props.kind === 'files' ? FileText : props.kind === 'data' ? Database : BookOpen}
           title={view.query.q ? 'Nothing matches' : `No ${noun} yet`}
         >
-          {view.query.q
-            ? 'Try other words.'
-            : props.kind === 'qa'
-              ? 'Add answers you have approved before, or import a completed questionnaire (CSV or Excel) to turn its rows into reusable answers.'
-              : props.kind === 'data'
-                ? 'Add facts Quire should know: your legal name, data-centre regions, retention periods, certifications.'
-                : 'Files appear here once the repository has read them. Upload documents on the Repository page.'}
+          {view.query.q ? 'Try other words.' : EMPTY[props.kind]}
         </EmptyState>
+      ) : props.kind === 'answered' ? (
+        <ul className={list}>
+          {(view.items as AnsweredRow[]).map((answered) => (
+            <li key={answered.id} className={row} data-testid="answered-row">
+              <div className={css({ minW: '0', gridColumn: '1 / -1' })}>
+                <div className={rowTitle}>{answered.question}</div>
+                <div className={rowText}>
+                  {[answered.answer, answered.detail].filter(Boolean).join(' - ')}
+                </div>
+                <div className={meta}>
+                  <button
+                    type="button"
+                    className={fileLink}
+                    onClick={() =>
+                      props.onDownload({ id: answered.file_id, name: answered.file_name })
+                    }
+                    aria-label={`Download ${answered.file_name}`}
+                  >
+                    <FileText size={12} /> {answered.file_name}
+                  </button>
+                  {answered.location?.sheet && <span>{answered.location.sheet}</span>}
+                  {answered.location?.row && <span>row {answered.location.row}</span>}
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
       ) : props.kind === 'files' ? (
         <FileTable
           files={view.items as RepositoryFile[]}
@@ -155,7 +211,7 @@ export function ItemList(props: {
         </ul>
       )}
       <Pager
-        total={`${view.count} ${noun}`}
+        total={`${view.count} ${view.count === 1 ? NOUN[props.kind] : noun}`}
         page={view.query.page}
         pages={pages}
         position={`${view.query.page} / ${pages}`}

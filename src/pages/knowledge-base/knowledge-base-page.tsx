@@ -30,6 +30,10 @@ const TABS: { kind: KnowledgeTab; label: string; icon: LucideIcon }[] = [
 const tabList = css({ mb: '4' })
 const tab = css({ display: 'inline-flex', alignItems: 'center', gap: '2' })
 
+const answeredSection = css({ mt: '8' })
+const answeredHeading = css({ textStyle: 'lg', fontWeight: 'semibold' })
+const answeredHint = css({ textStyle: 'sm', color: 'fg.muted', mb: '3', maxW: '3xl' })
+
 const defaultLogic = createKnowledgeLogic()
 
 export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: KnowledgeLogic }) {
@@ -122,6 +126,25 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
           editor={editor}
           onDownload={(file) => download(file.id, file.name)}
         />
+        {kind === 'qa' && (
+          <section className={answeredSection} aria-labelledby="answered-heading">
+            <h2 id="answered-heading" className={answeredHeading}>
+              From completed questionnaires
+            </h2>
+            <p className={answeredHint}>
+              The rows of completed questionnaires in your Repository. Quire answers from them as
+              from your Q&A items; replace or delete a file to change them, or add a Q&A item for
+              the same question.
+            </p>
+            <ItemList
+              key={`answered-${version}`}
+              kind="answered"
+              logic={logic}
+              editor={editor}
+              onDownload={(file) => download(file.id, file.name)}
+            />
+          </section>
+        )}
       </div>
       <ItemEditorDialog actor={editor} />
       <ImportDialog actor={importer} />
