@@ -1,7 +1,13 @@
 import type { MappingState, TabMapping } from '../../contract/questionnaires.ts'
 import { inSqref, type ListValidation } from '../ingest/xlsx.ts'
 import { columnLetters } from './cells.ts'
-import { extractQuestions, looksLikeQuestion, normaliseId } from './extract.ts'
+import {
+  dedupeKey,
+  extractQuestions,
+  looksLikeQuestion,
+  normaliseId,
+  splitLeadingId,
+} from './extract.ts'
 
 /**
  * Analysis of a questionnaire's tabs: which rows are questions, and where each answer, dropdown
@@ -168,15 +174,17 @@ function questionsFromMapping(
       }
     }
     const rawRef = mapping.id_column !== null ? clean(row[mapping.id_column]) : ''
-    const ref = rawRef ? (normaliseId(rawRef) ?? rawRef.slice(0, 60)) : null
+    // no ID cell: the number the question starts with ('1.2 Do you...?')
+    const leading = rawRef ? null : splitLeadingId(text)
+    const ref = rawRef ? (normaliseId(rawRef) ?? rawRef.slice(0, 60)) : (leading?.id ?? null)
     const key = `${sheet.name}\u001f${ref ?? text.toLowerCase()}`
     // an ID counts once in a workbook (analyst copies of the vendor tab repeat them)
-    const dedupe = ref && normaliseId(ref) ? ref : key
+    const dedupe = ref && normaliseId(ref) ? dedupeKey(ref, text) : key
     if (seen.has(dedupe)) continue
     seen.add(dedupe)
     questions.push({
       ref,
-      text,
+      text: leading ? leading.text : text,
       section,
       vocabulary:
         mapping.answer_column !== null
@@ -285,7 +293,7 @@ export function analyseSheets(
         headers: headersOf(sheet.rows, headerRow),
         preview: previewOf(sheet.rows, headerRow),
         questions: found.map((q) => {
-          seen.add(q.id)
+          seen.add(dedupeKey(q.id, q.text))
           return {
             ref: q.id,
             text: clean(q.text),

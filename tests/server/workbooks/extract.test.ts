@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readWorkbook } from '../../../server/ingest/xlsx.ts'
-import { extractQuestions, normaliseId } from '../../../server/workbooks/extract.ts'
+import { extractQuestions, normaliseId, splitLeadingId } from '../../../server/workbooks/extract.ts'
 import { makeZip } from '../../fixtures/zip.ts'
 
 describe('question extraction', () => {
@@ -9,6 +9,71 @@ describe('question extraction', () => {
     expect(normaliseId('A&A-01.1')).toBe('A&A-01.1')
     expect(normaliseId('HLAP-01*')).toBe('HLAP-01')
     expect(normaliseId('Answer')).toBeNull()
+  })
+
+  it('reads SIG-style and numbered IDs, and a number the question cell starts with', () => {
+    expect(normaliseId('A.1.1')).toBe('A.1.1')
+    expect(normaliseId('A.1.1.1')).toBe('A.1.1.1')
+    expect(normaliseId('SL.12')).toBe('SL.12')
+    expect(normaliseId('4.1.3.')).toBe('4.1.3')
+    expect(normaliseId('12')).toBeNull()
+    expect(normaliseId('Version 2.1')).toBeNull()
+    expect(splitLeadingId('1.2 Do you encrypt data at rest?')).toEqual({
+      id: '1.2',
+      text: 'Do you encrypt data at rest?',
+    })
+    expect(splitLeadingId('A.1.1. Is there a security policy?')?.id).toBe('A.1.1')
+    expect(splitLeadingId('Q12. Are backups tested?')).toEqual({
+      id: '12',
+      text: 'Are backups tested?',
+    })
+    expect(splitLeadingId('AIS-01.1: Are application security policies established?')?.id).toBe(
+      'AIS-01.1',
+    )
+    // a number that is part of the sentence is not an ID
+    expect(splitLeadingId('24 hours is our recovery time objective')).toBeNull()
+    expect(splitLeadingId('Do you encrypt data?')).toBeNull()
+  })
+
+  it('finds SIG-style IDs, and numbered questions without an ID column; numbering restarts per tab', () => {
+    const sig = {
+      name: 'SIG Lite',
+      rows: [
+        ['Ques Num', 'Question/Request', 'Response', 'Additional Information'],
+        ['A.1', 'Is there a risk assessment program that has been approved by management?', '', ''],
+        ['A.1.1', 'Does the risk assessment program include a risk governance plan?', '', ''],
+        ['A.1.1.1', 'Is the risk governance plan reviewed at least annually?', '', ''],
+        ['B.1', 'Is there an information security policy?', '', ''],
+      ],
+    }
+    expect(extractQuestions([sig]).map((q) => [q.id, q.row, q.questionColumn])).toEqual([
+      ['A.1', 2, 1],
+      ['A.1.1', 3, 1],
+      ['A.1.1.1', 4, 1],
+      ['B.1', 5, 1],
+    ])
+    const numbered = (name: string, topic: string) => ({
+      name,
+      rows: [
+        [`${topic} questions`, 'Answer'],
+        [`1.1 Do you have a documented ${topic} policy?`, ''],
+        [`1.2 Is the ${topic} policy reviewed annually?`, ''],
+        [`1.3 Who owns the ${topic} policy?`, ''],
+      ],
+    })
+    const found = extractQuestions([
+      numbered('Security', 'security'),
+      numbered('Privacy', 'privacy'),
+    ])
+    expect(found.map((q) => `${q.sheet} ${q.id}: ${q.text}`)).toEqual([
+      'Security 1.1: Do you have a documented security policy?',
+      'Security 1.2: Is the security policy reviewed annually?',
+      'Security 1.3: Who owns the security policy?',
+      'Privacy 1.1: Do you have a documented privacy policy?',
+      'Privacy 1.2: Is the privacy policy reviewed annually?',
+      'Privacy 1.3: Who owns the privacy policy?',
+    ])
+    expect(found[0]).toMatchObject({ idColumn: 0, questionColumn: 0, answerColumn: 1 })
   })
 
   it('finds the ID and question columns, skips instruction and log tabs, and counts an ID once', () => {
