@@ -15,7 +15,8 @@ import {
   WEAK_MATCH,
   YES_NO_QUESTION,
 } from './library.ts'
-import { lookedFor, practiceAnswer } from './stated.ts'
+import { mentions, practicesOf } from './practices.ts'
+import { inheritedPractices, lookedFor, namedPractices, practiceAnswer } from './stated.ts'
 import {
   deniesTerms,
   isNegated,
@@ -93,7 +94,7 @@ function libraryCandidate(
 }
 
 /** How much of the question's weighted terms a passage holds (0-1), with its best sentences. */
-function coverage(question: string, passage: string, space: TfIdf) {
+function coverage(question: string, passage: string, space: TfIdf, practices: string[] = []) {
   const wanted = [...new Set(terms(question))]
   if (!wanted.length) return { share: 0, best: [] as string[], denied: false }
   // 'physical access control and video surveillance to prevent unauthorized access': what is done
@@ -119,10 +120,15 @@ function coverage(question: string, passage: string, space: TfIdf) {
       (sentence) => !sentence.trim().endsWith('?') && !/^\s*(question|order)\s*:/i.test(sentence),
     )
     .map((sentence) => {
-      const words = new Set(terms(sentence))
+      const list = terms(sentence)
+      const words = new Set(list)
       let hits = 0
       for (const term of wanted) if (words.has(term)) hits += space.idf(term)
-      return { sentence, hits, negated: isNegated(sentence) }
+      // a question about a practice (the vocabulary) is quoted from sentences that name it: a
+      // shared word ('reviewed annually') is not a shared practice
+      const names =
+        !practices.length || mentions(list).some((mention) => practices.includes(mention.practice))
+      return { sentence, hits: names ? hits : 0, negated: isNegated(sentence) }
     })
     .filter((item) => item.hits > 0)
     // the sentences that say most of what is asked, weighted as coverage is; a sentence that
@@ -149,8 +155,12 @@ function extractive(
 ): Candidate[] {
   const candidates: Candidate[] = []
   const usedSources = new Set<string>()
+  const named = namedPractices(question.text, question.previous)
   const scored = passages
-    .map((passage) => ({ passage, ...coverage(question.text, passage.text, space) }))
+    .map((passage) => ({
+      passage,
+      ...coverage(question.text, passage.text, space, named),
+    }))
     .filter((item) => item.share >= EXTRACT_FLOOR && item.best.length)
     .sort((a, b) => b.share - a.share)
   for (const item of scored) {
@@ -266,6 +276,17 @@ export function answerFromEvidence(
   /** The whole library, for answers about the same practice in other words. */
   library: Library | null = null,
 ): EngineAnswer {
+  // a question that refers back ('Are the policies and procedures reviewed annually?') says too
+  // little to match on its own words: only answers about the practice it inherits, or the same
+  // question, count
+  const inherited = inheritedPractices(question)
+  if (inherited) {
+    const about = (match: { entry: LibraryEntry; score: number }) =>
+      match.score >= SAME_QUESTION ||
+      practicesOf(match.entry.question).some((id) => inherited.includes(id))
+    matches = matches.filter(about)
+    practice = practice.filter(about)
+  }
   const candidates: Candidate[] = []
   const seen = new Set<string>()
   let strong = matches.filter((match) => match.score >= REUSE_FLOOR)

@@ -8,7 +8,7 @@ import { terms } from './text.ts'
  * Each line: practice id | NIST SP 800-53 rev. 5 controls it corresponds to | cues. A cue is a
  * handful of words; a text names the practice when, after the matcher's folding (synonyms, stop
  * words, stems: `terms`), every word of one cue stands within a few words of the others, in any
- * order. The controls tie the table to the public-domain catalogue (their titles are checked
+ * order ('application+security': those words, next to each other, in that order). The controls tie the table to the public-domain catalogue (their titles are checked
  * against it in the tests); the cues are ours, drawn from the controls' titles, statements and
  * guidance and from how questionnaires and policies word them.
  */
@@ -19,12 +19,12 @@ key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic k
 backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup
 business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat; business recovery; crisis manag; operational resilien; business disruption
 disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site; disaster respons; disaster procedur; alternat site
-incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident plan
+incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident plan; investigat incident; incident investigat
 incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
 vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat
 penetration-testing | CA-8 CA-8.1 | pentest
-independent-assessment | CA-2 CA-2.1 CA-7.1 | third party assessment; independent assessor; independent audit; external audit; third party audit; security assessment; external assessor; assurance assess; audit assuranc
+independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security assessment; external assessor; assurance assess; audit assuranc
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
 privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement
@@ -51,7 +51,7 @@ video-surveillance | PE-6 PE-6.1 | surveillance
 network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network
 intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomal detect
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
-secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; secur cod; code review; static analysis; security test; application security; appsec; owasp
+secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
 third-party-management | SA-9 SR-6 | thirdparty manag; thirdparty risk; thirdparty assess; thirdparty review; thirdparty security; review thirdparty; assess thirdparty; due diligence
 media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss; destroy data; destruct data; physical media
 data-retention | SI-12 | retention
@@ -96,6 +96,8 @@ export interface Practice {
   controls: string[]
   /** Each cue as its folded terms. */
   cues: string[][]
+  /** The cues whose words must stand next to each other, in order (by their index in `cues`). */
+  adjacent: Set<number>
   /** The cues as written. */
   phrases: string[]
 }
@@ -104,14 +106,16 @@ export const PRACTICES: Practice[] = TABLE.trim()
   .split('\n')
   .map((line) => {
     const [id = '', controls = '', cues = ''] = line.split(' | ')
+    const written = cues.split(';').map((cue) => cue.trim())
+    const folded = written
+      .map((cue) => ({ cue: terms(cue.replaceAll('+', ' ')), adjacent: cue.includes('+') }))
+      .filter((cue) => cue.cue.length > 0)
     return {
       id,
       controls: controls.split(' ').filter(Boolean),
-      phrases: cues.split(';').map((cue) => cue.trim()),
-      cues: cues
-        .split(';')
-        .map((cue) => terms(cue.trim()))
-        .filter((cue) => cue.length > 0),
+      phrases: written.map((cue) => cue.replaceAll('+', ' ')),
+      cues: folded.map((cue) => cue.cue),
+      adjacent: new Set(folded.flatMap((cue, index) => (cue.adjacent ? [index] : []))),
     }
   })
 
@@ -121,14 +125,14 @@ const WINDOW = 6
 const TOGETHER = 3
 
 /** Every cue of the table, indexed by its first term. */
-const BY_TERM = new Map<string, { practice: Practice; cue: string[] }[]>()
+const BY_TERM = new Map<string, { practice: Practice; cue: string[]; adjacent: boolean }[]>()
 for (const practice of PRACTICES)
-  for (const cue of practice.cues) {
+  practice.cues.forEach((cue, index) => {
     const first = cue[0] as string
     const list = BY_TERM.get(first) ?? []
-    list.push({ practice, cue })
+    list.push({ practice, cue, adjacent: practice.adjacent.has(index) })
     BY_TERM.set(first, list)
-  }
+  })
 
 /** Where in a text's terms a practice is named: the practice and the span its cue covers. */
 export interface PracticeMention {
@@ -149,9 +153,19 @@ export function mentions(words: string[]): PracticeMention[] {
     for (let length = Math.min(word.length, 4); length <= word.length; length++) {
       const prefix = word.slice(0, length)
       if (prefix.length < word.length && prefix.length < 4) continue
-      for (const { practice, cue } of BY_TERM.get(prefix) ?? []) {
+      for (const { practice, cue, adjacent } of BY_TERM.get(prefix) ?? []) {
         if (found.has(practice.id) || cue[0] !== prefix) continue
         if (prefix !== word && prefix.length < 4) continue
+        if (adjacent) {
+          // the cue's words next to each other, in order
+          if (cue.every((other, offset) => fits((words[index + offset] ?? '') as string, other)))
+            found.set(practice.id, {
+              practice: practice.id,
+              from: index,
+              to: index + cue.length - 1,
+            })
+          continue
+        }
         // every other word of the cue within WINDOW terms of this one
         let from = index
         let to = index

@@ -115,6 +115,16 @@ export function namedPractices(text: string, previous?: string | null): string[]
 }
 
 /**
+ * For a question that names no practice and refers back to the question before it: the practices
+ * of that one ([] when it names none either). Null for any other question.
+ */
+export function inheritedPractices(question: QuestionInput): string[] | null {
+  if (!question.previous || !REFERS_BACK.test(question.text)) return null
+  if (mentions(terms(question.text)).length) return null
+  return mentions(terms(withoutExamples(question.previous))).map((m) => m.practice)
+}
+
+/**
  * What a question asks about: the practices it names, and how much of the rest of it (its scope:
  * whose data, which environment, how often) a context holds, 0-1. Null when it names no practice.
  */
@@ -133,7 +143,14 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
   // what else the question asks, as parts of its scope: its other words, one part for 'documented'
   // (any governance word), one for each frequency it names (any word of that frequency)
   const other = [...new Set(asked.filter((term) => !isCue(term) && !ASKING.has(term)))]
-  const parts: { label: string; weight: number; held: (context: Set<string>) => boolean }[] = []
+  // how often is said of the practice itself: held by the stating sentence, not elsewhere in the
+  // passage ('Backups are encrypted. ... The policy is reviewed annually.')
+  const parts: {
+    label: string
+    weight: number
+    held: (context: Set<string>) => boolean
+    bySentence?: true
+  }[] = []
   if (other.some((term) => GOVERNANCE.has(term)))
     parts.push({
       label: 'documented',
@@ -143,7 +160,12 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
   for (const [name] of FREQUENCY)
     if (other.some((term) => frequencyOf(term) === name)) {
       const words = [...atLeast(name)]
-      parts.push({ label: name, weight: 2, held: (context) => words.some((t) => context.has(t)) })
+      parts.push({
+        label: name,
+        weight: 2,
+        held: (context) => words.some((t) => context.has(t)),
+        bySentence: true,
+      })
     }
   for (const term of other)
     if (!GOVERNANCE.has(term) && !frequencyOf(term))
@@ -153,13 +175,19 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
         held: (context) => context.has(term),
       })
   const restWeight = parts.reduce((sum, part) => sum + part.weight, 0)
-  const shareOf = (context: Set<string>) =>
+  /** Share of the scope a context holds; how often, from the stating sentence when given. */
+  const shareOf = (context: Set<string>, sentence: Set<string> = context) =>
     restWeight
-      ? parts.reduce((sum, part) => sum + (part.held(context) ? part.weight : 0), 0) / restWeight
+      ? parts.reduce(
+          (sum, part) => sum + (part.held(part.bySentence ? sentence : context) ? part.weight : 0),
+          0,
+        ) / restWeight
       : 1
   /** The parts of the scope a context does not hold. */
-  const missing = (context: Set<string>) =>
-    parts.filter((part) => !part.held(context)).map((part) => part.label)
+  const missing = (context: Set<string>, sentence: Set<string> = context) =>
+    parts
+      .filter((part) => !part.held(part.bySentence ? sentence : context))
+      .map((part) => part.label)
 
   return { named, shareOf, missing }
 }
@@ -185,11 +213,12 @@ export function practiceAnswer(
   for (const passage of passages) {
     if (passage.source === 'qa') continue
     const { context, statements } = readPassage(passage.text)
-    const scope = shareOf(context)
     for (const { sentence, sentenceTerms, practices } of statements) {
       const said = practices.filter((practice) => named.includes(practice))
       if (!said.length) continue
-      const own = shareOf(withFormWords(sentenceTerms))
+      const sentenceContext = withFormWords(sentenceTerms)
+      const scope = shareOf(context, sentenceContext)
+      const own = shareOf(sentenceContext)
       const fit = whole.size ? sentenceTerms.filter((t) => whole.has(t)).length / whole.size : 0
       for (const practice of said) {
         const negated = deniesTerms(sentence, cueTerms([practice]), 5)
