@@ -16,7 +16,13 @@ import {
   YES_NO_QUESTION,
 } from './library.ts'
 import { mentions, practicesOf } from './practices.ts'
-import { inheritedPractices, lookedFor, namedPractices, practiceAnswer } from './stated.ts'
+import {
+  inheritedPractices,
+  isFrameTerm,
+  lookedFor,
+  namedPractices,
+  practiceAnswer,
+} from './stated.ts'
 import {
   deniesTerms,
   isNegated,
@@ -128,7 +134,10 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
       // shared word ('reviewed annually') is not a shared practice
       const names =
         !practices.length || mentions(list).some((mention) => practices.includes(mention.practice))
-      return { sentence, hits: names ? hits : 0, negated: isNegated(sentence) }
+      // and a sentence that shares only the question's frame ('reviewed annually') says nothing
+      // of what it asks about
+      const about = wanted.some((term) => !isFrameTerm(term) && words.has(term))
+      return { sentence, hits: names && about ? hits : 0, negated: isNegated(sentence) }
     })
     .filter((item) => item.hits > 0)
     // the sentences that say most of what is asked, weighted as coverage is; a sentence that

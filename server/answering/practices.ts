@@ -77,7 +77,7 @@ high-availability | CP-2 CP-7 CP-6 | high availability; redundan; failover; geog
 validated-cryptography | SC-13 | fips; cryptograph modul; cryptograph certif; validat cryptograph; approved algorithm; cryptograph librar
 security-monitoring | SI-4 AU-6 | siem; security event; monitor event; event monitor; security monitor; continuous monitor; anomal; alert responsibl; monitor alert
 time-synchronisation | AU-8 | time sourc; time synchroniz; time synchronis; ntp; clock synchroniz; time stamp
-environment-separation | CM-4.1 | separat production; production separat; non production; segregat environ; environ separat; separat environ; test environ separat
+environment-separation | CM-4.1 | separat production; production separat; segregat environ; environ separat; separat environ; test environ separat
 tenant-isolation | SC-4 | tenant isolat; multi tenant; single tenant; tenant segment; isolat tenant; segregat customer; separat customer; logical separat
 data-inventory | CM-12 CM-8 | data inventory; inventory data; data map; data flow; flow diagram; record process
 privacy-impact | RA-8 | privacy impact; dpia; data protection impact

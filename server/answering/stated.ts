@@ -64,6 +64,13 @@ const atLeast = (name: string) => {
   return new Set(FREQUENCY.slice(0, upTo + 1).flatMap(([, words]) => [...words]))
 }
 
+/**
+ * Whether a term only frames a question ('Are ... policies and procedures established, reviewed
+ * and updated at least annually?'): what it asks about is in its other terms.
+ */
+export const isFrameTerm = (term: string) =>
+  ASKING.has(term) || GOVERNANCE.has(term) || frequencyOf(term) !== null
+
 /** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
 export const SCOPE_FLOOR = 0.5
 
