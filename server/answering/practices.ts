@@ -19,7 +19,7 @@ key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic k
 backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup
 business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat; business recovery; crisis manag; operational resilien; business disruption
 disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site; disaster respons; disaster procedur; alternat site
-incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident plan; investigat incident; incident investigat
+incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident+plan; investigat incident; incident investigat
 incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
 vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat

@@ -117,16 +117,24 @@ export function namedPractices(text: string, previous?: string | null): string[]
   if (own.length) return own
   const examples = mentions(terms(text)).map((m) => m.practice)
   if (examples.length) return examples
-  if (!previous || !REFERS_BACK.test(text)) return []
+  if (!previous || !refersBack(text)) return []
   return mentions(terms(withoutExamples(previous))).map((m) => m.practice)
 }
+
+/**
+ * Whether a question refers back to the one before it: by its words ('the policies', 'this
+ * plan'), or by having nothing of its own to ask about ('Are policies and procedures reviewed and
+ * updated at least annually?').
+ */
+const refersBack = (text: string) =>
+  REFERS_BACK.test(text) || terms(withoutExamples(text)).every((term) => isFrameTerm(term))
 
 /**
  * For a question that names no practice and refers back to the question before it: the practices
  * of that one ([] when it names none either). Null for any other question.
  */
 export function inheritedPractices(question: QuestionInput): string[] | null {
-  if (!question.previous || !REFERS_BACK.test(question.text)) return null
+  if (!question.previous || !refersBack(question.text)) return null
   if (mentions(terms(question.text)).length) return null
   return mentions(terms(withoutExamples(question.previous))).map((m) => m.practice)
 }
