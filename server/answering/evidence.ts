@@ -17,6 +17,7 @@ import {
 } from './library.ts'
 import { mentions, practicesOf } from './practices.ts'
 import {
+  frequencyStated,
   inheritedPractices,
   isFrameTerm,
   lookedFor,
@@ -188,7 +189,9 @@ function extractive(
       !contested &&
       (item.share >= AFFIRM_FLOOR || corroboration !== null) &&
       !isNegated(text) &&
-      !item.denied
+      !item.denied &&
+      // how often is said of the practice in the quote itself
+      frequencyStated(question.text, terms(text))
     const related = affirms && item.share < AFFIRM_FLOOR ? corroboration : null
     candidates.push({
       text,
@@ -366,9 +369,14 @@ export function answerFromEvidence(
     const related = matches.filter(
       (match) => match.score >= RELATED_FLOOR && match.score < WEAK_MATCH,
     )
+    // (about the practice the question names, when it names one: a Yes about backups does not
+    // corroborate a passage about network reviews)
+    const named = namedPractices(question.text, question.previous)
+    const samePractice = (match: { entry: LibraryEntry }) =>
+      !named.length || practicesOf(match.entry.question).some((id) => named.includes(id))
     const relatedYes =
-      practice.find((match) => choiceOf(match.entry) === 'yes') ??
-      related.find((match) => choiceOf(match.entry) === 'yes') ??
+      practice.find((match) => choiceOf(match.entry) === 'yes' && samePractice(match)) ??
+      related.find((match) => choiceOf(match.entry) === 'yes' && samePractice(match)) ??
       null
     // the organisation's own No about the practice: a document's Yes does not overrule it
     const contested = [...related, ...practice].some((match) => choiceOf(match.entry) === 'no')

@@ -71,6 +71,17 @@ const atLeast = (name: string) => {
 export const isFrameTerm = (term: string) =>
   ASKING.has(term) || GOVERNANCE.has(term) || frequencyOf(term) !== null
 
+/**
+ * Whether a sentence says how often, as often as the question asks or more ('at least annually':
+ * quarterly will do); true when the question names no frequency.
+ */
+export function frequencyStated(question: string, sentenceTerms: string[]): boolean {
+  const asked = new Set(terms(withoutExamples(question)).map(frequencyOf).filter(Boolean))
+  if (!asked.size) return true
+  const said = new Set(sentenceTerms)
+  return [...asked].every((name) => [...atLeast(name as string)].some((word) => said.has(word)))
+}
+
 /** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
 export const SCOPE_FLOOR = 0.5
 

@@ -150,9 +150,10 @@ describe('library engine: related questions', () => {
 })
 
 describe('library engine: document passages', () => {
-  // the passage names the practice but not all the question asks of it (Type II, annually): a
-  // quote, not a Yes of its own
-  const asked = 'Does the hosting provider have a SOC 2 Type II report available, renewed annually?'
+  // the passage names the practice but not all the question asks of it (Type II, each region): a
+  // quote, not a Yes of its own (every region)
+  const asked =
+    'Does the hosting provider have a SOC 2 Type II report available for each data center region?'
   const passage: PassageHit = {
     id: 9,
     fileId: 9,
@@ -208,7 +209,7 @@ describe('library engine: document passages', () => {
     const contested = run(
       new Library([
         related,
-        fileEntry(5, 'Does your hosting provider publish a SOC 2 bridge letter annually?', 'No'),
+        fileEntry(5, 'Does your hosting provider publish a SOC 2 bridge letter for each region?', 'No'),
         ...others,
       ]),
     )
