@@ -24,7 +24,7 @@ incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security op
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
 vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat
 penetration-testing | CA-8 CA-8.1 | pentest
-independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security assessment; external assessor; assurance assess; audit assuranc
+independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security+assess; external assessor; assurance assess; audit assuranc
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
 privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement
@@ -52,7 +52,7 @@ network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual pr
 intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomal detect
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
 secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
-third-party-management | SA-9 SR-6 | thirdparty manag; thirdparty risk; thirdparty assess; thirdparty review; thirdparty security; review thirdparty; assess thirdparty; due diligence
+third-party-management | SA-9 SR-6 | thirdparty+manag; thirdparty+risk; thirdparty+security+risk; review+thirdparty; assess+thirdparty; vet+thirdparty; vendor+manag; vendor+risk; due diligence
 media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss; destroy data; destruct data; physical media
 data-retention | SI-12 | retention
 cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic
@@ -80,14 +80,14 @@ time-synchronisation | AU-8 | time sourc; time synchroniz; time synchronis; ntp;
 environment-separation | CM-4.1 | separat production; production separat; segregat environ; environ separat; separat environ; test environ separat
 tenant-isolation | SC-4 | tenant isolat; multi tenant; single tenant; tenant segment; isolat tenant; segregat customer; separat customer; logical separat
 data-inventory | CM-12 CM-8 | data inventory; inventory data; data map; data flow; flow diagram; record process
-privacy-impact | RA-8 | privacy impact; dpia; data protection impact
+privacy-impact | RA-8 | privacy+impact; dpia; data+protection+impact
 internal-audit | CA-2 CA-7 | internal audit; audit manag; audit plan; audit finding; internal assess
 corrective-action | CA-5 | corrective action; remediat finding; plan action milestone; poam
 shared-responsibility | SA-9 | shar responsibility; ssrm; responsibility matrix
 data-loss-prevention | SC-7 SI-4 | dlp; data loss; exfiltrat
 capacity-planning | CP-2.2 AU-4 | capacity plan; capacity monitor; capacity manag; resource availab
 digital-certificates | SC-17 IA-5.2 | digital certificat; pki; public key infrastructure; certificat authority
-third-party-hosting | SA-9 | host thirdparty; thirdparty host; host cloudprovider; cloudprovider host; cloudprovider infrastructur; infrastructur cloudprovider; shar thirdparty; thirdparty shar; subprocessor
+third-party-hosting | SA-9 | host thirdparty; thirdparty host; host cloudprovider; cloudprovider host; cloudprovider infrastructur; infrastructur cloudprovider; shar thirdparty; thirdparty shar
 contract-end-data | SI-12 MP-6 | return data; data return; delet data; data delet; contract terminat; terminat contract; end contract; completion contract; exit plan
 `
 

@@ -246,8 +246,11 @@ export function practiceAnswer(
       const scope = shareOf(context, sentenceContext)
       const own = shareOf(sentenceContext)
       const fit = whole.size ? sentenceTerms.filter((t) => whole.has(t)).length / whole.size : 0
+      // how often, when asked, is a condition of a Yes: said in the sentence itself
+      const often = frequencyStated(question.text, sentenceTerms)
       for (const practice of said) {
         const negated = deniesTerms(sentence, cueTerms([practice]), 5)
+        if (!negated && !often) continue
         const best = negated ? denied : affirmed
         const current = best.get(practice)
         // the passage that holds more of what the question asks, then the sentence that does

@@ -1,6 +1,6 @@
 import { citationsOf } from './cite.ts'
 import { type Library, MAJORITY, YES_NO_QUESTION } from './library.ts'
-import { practiceScope, SCOPE_FLOOR } from './stated.ts'
+import { frequencyStated, practiceScope, SCOPE_FLOOR } from './stated.ts'
 import { leadingChoice, type TfIdf, terms, toVocabulary, withFormWords } from './text.ts'
 import { type Candidate, type LibraryEntry, type QuestionInput, sourceOf } from './types.ts'
 
@@ -35,7 +35,10 @@ export function transferAnswer(
   for (const entry of [...exact, ...library.withMorePractices(asked.named)]) {
     const choice = leadingChoice(entry.dropdown ?? entry.answer)
     if (!choice || (!exact.has(entry) && choice !== 'yes')) continue
-    const scope = asked.shareOf(withFormWords(terms(`${entry.question} ${entry.detail}`)))
+    const said = terms(`${entry.question} ${entry.detail}`)
+    const scope = asked.shareOf(withFormWords(said))
+    // a Yes says how often when the question asks it
+    if (choice === 'yes' && !frequencyStated(question.text, said)) continue
     if (scope >= SCOPE_FLOOR) peers.push({ entry, scope, choice })
   }
   if (!peers.length) return null

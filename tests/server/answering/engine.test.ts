@@ -209,7 +209,11 @@ describe('library engine: document passages', () => {
     const contested = run(
       new Library([
         related,
-        fileEntry(5, 'Does your hosting provider publish a SOC 2 bridge letter for each region?', 'No'),
+        fileEntry(
+          5,
+          'Does your hosting provider publish a SOC 2 bridge letter for each region?',
+          'No',
+        ),
         ...others,
       ]),
     )

@@ -87,6 +87,26 @@ describe('practice vocabulary', () => {
     expect(far).not.toContain('encryption-at-rest')
   })
 
+  it('tells who assesses whom, and what is done from what is only named', () => {
+    expect(
+      practicesOf('Have your systems had a third-party security assessment completed?'),
+    ).toEqual(['independent-assessment'])
+    expect(practicesOf('Do you perform security assessments of third-party companies?')).toContain(
+      'third-party-management',
+    )
+    // words of a cue far apart in a list are not the practice
+    expect(
+      practicesOf(
+        'The plan covers detecting, assessing, escalating and learning from security incidents.',
+      ),
+    ).not.toContain('independent-assessment')
+    expect(
+      practicesOf(
+        'Backups include operating system software, security software, application software and data.',
+      ),
+    ).toEqual(['backup'])
+  })
+
   it('names public-domain NIST SP 800-53 controls, each in the shipped catalogue', () => {
     const catalogue = JSON.parse(
       readFileSync(new URL('../../../server/answering/nist-800-53.json', import.meta.url), 'utf8'),
