@@ -399,11 +399,16 @@ async function runProtocol(
       }
     })
     const baseMs = performance.now() - baseStarted
+    const judged = judgedShare(name, rows)
     if (!quiet)
       console.log(
         JSON.stringify({
           protocol: name,
           ...score(predictions, gold, ms),
+          answered_with_choice: rows.filter(
+            (row) => row.answer.status === 'generated' && row.answer.choice,
+          ).length,
+          ...(judged ? { judged } : {}),
           baseline: score(baseline, gold, baseMs),
         }),
       )
@@ -421,6 +426,43 @@ async function runProtocol(
     await pg.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * Protocol e has no gold answers: a hand-judged sample (tests/fixtures/eval/) says whether each
+ * answer's first cited source states the practice asked. An answer counts as judged while it gives
+ * the same choice from the same source; the share is over the judged ones.
+ */
+function judgedShare(
+  protocol: string,
+  rows: {
+    ref: string | null
+    answer: { status: string; choice: string | null; citations: { snippet: string }[] }
+  }[],
+) {
+  if (protocol !== 'e') return null
+  const file = path.join(root, 'tests/fixtures/eval/caiq-from-hecvat-judged.json')
+  if (!existsSync(file)) return null
+  const { judged } = JSON.parse(readFileSync(file, 'utf8')) as {
+    judged: { ref: string; choice: string | null; cited: string; states: boolean }[]
+  }
+  const byRef = new Map(judged.map((entry) => [entry.ref, entry]))
+  let same = 0
+  let states = 0
+  let unjudged = 0
+  for (const row of rows) {
+    if (row.answer.status !== 'generated') continue
+    const entry = row.ref ? byRef.get(row.ref) : undefined
+    if (
+      entry &&
+      entry.choice === row.answer.choice &&
+      entry.cited === (row.answer.citations[0]?.snippet ?? '')
+    ) {
+      same += 1
+      if (entry.states) states += 1
+    } else unjudged += 1
+  }
+  return { judged: same, states_practice: same ? round(states / same) : null, unjudged }
 }
 
 /** The development protocols with gold answers: calibration is fitted on them. */
