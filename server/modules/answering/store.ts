@@ -38,15 +38,7 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
     }>('select id, question, answer, dropdown_value, source from kb_qa_items where org_id = $1', [
       orgId,
     ]),
-    pool.query<{
-      id: string
-      file_id: string
-      name: string
-      qa_question: string
-      qa_answer: string
-      text: string
-      location: PassageLocation
-    }>(
+    pool.query<AnsweredRowDb>(
       `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
         where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null`,
@@ -77,6 +69,17 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
     })),
   ]
   return new Library(entries)
+}
+
+/** A row of a completed questionnaire in the repository: its passage, with its file's name. */
+export interface AnsweredRowDb {
+  id: string
+  file_id: string
+  name: string
+  qa_question: string
+  qa_answer: string
+  text: string
+  location: PassageLocation | null
 }
 
 /** A questionnaire row's answer and narrative, from the passage ingestion made of it. */

@@ -1,6 +1,5 @@
-import type { PassageLocation } from '../../../contract/knowledge.ts'
 import { fetchPage } from '../../db/paging.ts'
-import { answerOfRow } from '../answering/store.ts'
+import { type AnsweredRowDb, answerOfRow } from '../answering/store.ts'
 import { escapeLike, type KnowledgeDeps } from './shared.ts'
 
 /**
@@ -29,15 +28,7 @@ export function createAnsweredRows(deps: KnowledgeDeps) {
         `(p.qa_question ilike $${values.length} or p.qa_answer ilike $${values.length} or f.name ilike $${values.length})`,
       )
     }
-    const { count, rows } = await fetchPage<{
-      id: string
-      file_id: string
-      name: string
-      qa_question: string
-      qa_answer: string
-      text: string
-      location: PassageLocation | null
-    }>(
+    const { count, rows } = await fetchPage<AnsweredRowDb>(
       pool,
       {
         select: `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location
