@@ -15,14 +15,16 @@ import {
   WEAK_MATCH,
   YES_NO_QUESTION,
 } from './library.ts'
-import { mentions, practicesOf } from './practices.ts'
+import { practicesOf } from './practices.ts'
+import { reviewQuotes } from './quotes.ts'
 import {
-  frequencyStated,
+  doneAsAsked,
   inheritedPractices,
   isFrameTerm,
   lookedFor,
   namedPractices,
   practiceAnswer,
+  statedIn,
 } from './stated.ts'
 import {
   deniesTerms,
@@ -134,7 +136,7 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
       // a question about a practice (the vocabulary) is quoted from sentences that name it: a
       // shared word ('reviewed annually') is not a shared practice
       const names =
-        !practices.length || mentions(list).some((mention) => practices.includes(mention.practice))
+        !practices.length || statedIn(sentence, list).some((id) => practices.includes(id))
       // and a sentence that shares only the question's frame ('reviewed annually') says nothing
       // of what it asks about
       const about = wanted.some((term) => !isFrameTerm(term) && words.has(term))
@@ -190,8 +192,8 @@ function extractive(
       (item.share >= AFFIRM_FLOOR || corroboration !== null) &&
       !isNegated(text) &&
       !item.denied &&
-      // how often is said of the practice in the quote itself
-      frequencyStated(question.text, terms(text))
+      // how often (and that it is tested) is said of the practice in the quote itself
+      doneAsAsked(question.text, terms(text))
     const related = affirms && item.share < AFFIRM_FLOOR ? corroboration : null
     candidates.push({
       text,
@@ -397,6 +399,11 @@ export function answerFromEvidence(
       candidates.push(candidate)
       if (candidates.length >= 3) break
     }
+  }
+  // no answer: the sentences and answers that speak of the practice, for the reviewer to judge
+  if (!candidates.length) {
+    const quoted = reviewQuotes(question, passages, space, library)
+    if (quoted) candidates.push(quoted)
   }
   // the first candidate is the most likely one: library answers by strength, then passages
   return candidates.length

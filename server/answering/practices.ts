@@ -18,7 +18,7 @@ encryption-in-transit | SC-8 SC-8.1 | encrypttransit; encrypt transport; encrypt
 key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic key; key establish; manag key; kms; hsm; private key; key generat; key revok; key destroy; destruct key; key deactivat; key archiv; key compromis; key transition; cryptoperiod; key lifecycle
 backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup
 business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat; business recovery; crisis manag; operational resilien; business disruption
-disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site; disaster respons; disaster procedur; alternat site
+disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site; disaster respons; disaster procedur; alternat site; dr+test; dr+exercise; dr+response; drt
 incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident+plan; investigat incident; incident investigat
 incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
@@ -28,18 +28,19 @@ independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent 
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
 privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement
-security-policy | PL-1 PM-3 | information security policy; security policy; security program; information security program
+security-policy | PL-1 PM-3 | information security policy; security policy; security program; information security program; governance+program; information+governance; security+governance
 personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access; employee leav; employment terminat; new hire; hire process; chang employment; terminat employ; mover leaver
 background-checks | PS-3 | bgcheck; personnel screening; screen employee; background verificat
 awareness-training | AT-2 AT-3 | awareness; train employee; train staff; train personnel; secure cod train
 change-management | CM-3 CM-4 | changemanagement; configuration change control; change request; change approv; peer review code; emergency chang; roll back chang; rollback
 configuration-management | CM-2 CM-6 CM-7 | hardening; configuration management; manag configuration; baseline configuration; configuration standard; infrastructure code; automat deploy
-role-based-access | AC-2 AC-3 AC-6 | rbac; least privilege; access control; need know; role access; permission role; role base
-workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint; employee machine; full disk encrypt; company device; lock screen; screen lock
+role-based-access | AC-2 AC-3 | rbac; access control; role access; permission role; role base; identity+access
+least-privilege | AC-6 AC-6.1 | least privilege; need know; minimum necessary; minimal access; minimum access; only access need
+workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint device; endpoint security; endpoint protect; endpoint detect; endpoint manag; user endpoint; manag endpoint; employee machine; full disk encrypt; company device; lock screen; screen lock
 input-validation | SI-10 SI-11 | input validation; validat input; error messag; sanitiz input; injection; xss; cross site script
 web-application-firewall | SC-7 | web application firewall; waf
 firewall | SC-7 SC-7.5 | firewall; packet filter; security group
-supply-chain | SR-1 SR-2 SR-3 SR-5 SR-6 | supply chain; software composition; dependenc scan; open source component; third party librar; hardware suppli
+supply-chain | SR-1 SR-2 SR-3 SR-5 SR-6 | supply chain; software composition; dependenc scan; open source component; third party librar; hardware suppli; open+source+librar; dependenc+vulnerab; vulnerab+dependenc
 single-sign-on | IA-2 IA-8 | sso; identity provider; federat; oauth; openid; ldap; active directory; cas; directory integrat
 mfa | IA-2.1 IA-2.2 | mfa; second factor
 audit-logging | AU-2 AU-3 AU-6 AU-12 | logging; audit log; audit record; log event; event log; log retain; log review; activity log
@@ -49,7 +50,7 @@ data-location | SA-9 | data residency; geographic region; data locat; host regio
 physical-security | PE-1 PE-2 PE-3 PE-6 | physicalsecurity; physical environmental; badge access; biometric; guard; visitor
 video-surveillance | PE-6 PE-6.1 | surveillance
 network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network
-intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomal detect
+intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomaly detect; intrusion prevention; network+attack; network+based+attack
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
 secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
 third-party-management | SA-9 SR-6 | thirdparty+manag; thirdparty+risk; thirdparty+security+risk; review+thirdparty; assess+thirdparty; vet+thirdparty; vendor+manag; vendor+risk; due diligence
@@ -57,25 +58,25 @@ media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy 
 data-retention | SI-12 | retention
 cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic
 accessibility | SA-8 | wcag; accessib; section 508; screen reader; keyboard
-antivirus | SI-3 | antivirus; malicious code protection
+antivirus | SI-3 | antivirus; malicious code protection; malware
 patching | SI-2 | patching; flaw remediation; security update
 ddos-protection | SC-5 | ddos; rate limit
 data-classification | RA-2 | data classification; classif data; data handl
-asset-inventory | CM-8 | assetinventory; system component inventory
-account-management | AC-2 | account management; manag account; provision account; deprovision; de provision; access request; access provision; provision acces; user provision
+asset-inventory | CM-8 | assetinventory; system component inventory; asset catalog; catalog assets; inventory assets
+account-management | AC-2 | account management; manag account; provision account; deprovision; de provision; access request; access provision; provision access; user provision
 password-policy | IA-5 IA-5.1 | passwordpolicy; password complex; password length; password strength; strong password; passphrase; password manag; password reset; password aging; password stor; plaintext password; hard cod password
-access-review | AC-2 AC-6.7 | accessreview; revalidat acces; review acces; acces review; recertif
+access-review | AC-2 AC-6.7 | accessreview; revalidat access; review access; access review; recertif
 separation-of-duties | AC-5 | separat duty; segregat duty
-privileged-access | AC-6 AC-6.5 AC-2 | admin acces; privileg acces; privileg role; admin right; root acces; elevat privileg
+privileged-access | AC-6 AC-6.5 AC-2 | admin+access; privileged+access; privileg+role; admin+right; root+access; elevat+privileg; access+privileged
 unique-identification | IA-2 IA-4 | unique identif; uniquely identif; unique user; individual account; shar account; user identifier
 acceptable-use | PL-4 | rules behavior; acceptabl polic; acceptabl asset; acceptabl resourc
 personnel-agreements | PS-6 | non disclosur; nondisclosur; nda; confidentiality agre; employment agre; access agre; employ agre
-remote-access | AC-17 | remote acces; remote work; work remote; telework; remote site; vpn
+remote-access | AC-17 | remote access; remote work; work remote; telework; remote site; vpn
 mobile-devices | AC-19 | mobile device; mdm; byod; mobile endpoint; bring own device
-software-testing | SA-11 | software test; test process; automat test; test automat; quality assuranc; regression test; unit test; acceptanc test; test strateg; qa program
+software-testing | SA-11 | software test; test+process; automat test; test automat; quality assuranc; regression test; unit test; acceptanc test; test strateg; qa program
 high-availability | CP-2 CP-7 CP-6 | high availability; redundan; failover; geographical divers; availability zone; multiple region
 validated-cryptography | SC-13 | fips; cryptograph modul; cryptograph certif; validat cryptograph; approved algorithm; cryptograph librar
-security-monitoring | SI-4 AU-6 | siem; security event; monitor event; event monitor; security monitor; continuous monitor; anomal; alert responsibl; monitor alert
+security-monitoring | SI-4 AU-6 | siem; security event; monitor event; event monitor; security monitor; continuous monitor; anomaly; alert responsibl; monitor alert
 time-synchronisation | AU-8 | time sourc; time synchroniz; time synchronis; ntp; clock synchroniz; time stamp
 environment-separation | CM-4.1 | separat production; production separat; segregat environ; environ separat; separat environ; test environ separat
 tenant-isolation | SC-4 | tenant isolat; multi tenant; single tenant; tenant segment; isolat tenant; segregat customer; separat customer; logical separat
@@ -89,6 +90,10 @@ capacity-planning | CP-2.2 AU-4 | capacity plan; capacity monitor; capacity mana
 digital-certificates | SC-17 IA-5.2 | digital certificat; pki; public key infrastructure; certificat authority
 third-party-hosting | SA-9 | host thirdparty; thirdparty host; host cloudprovider; cloudprovider host; cloudprovider infrastructur; infrastructur cloudprovider; shar thirdparty; thirdparty shar
 contract-end-data | SI-12 MP-6 | return data; data return; delet data; data delet; contract terminat; terminat contract; end contract; completion contract; exit plan
+clear-desk | AC-11 MP-4 | clear desk; clear screen; unattended workspace; unattended desk; unattended equipment
+environmental-protection | PE-9 PE-11 PE-13 PE-14 PE-15 | power cabling; telecommunication cabling; power equipment; utility services; emergency power; fire suppression; fire detection; temperature humidity; water damage; uninterruptible power
+threat-intelligence | SI-5 | threat intelligence; threat signatures; indicators compromise; threat feed; security advisories; security alerts advisories
+security-contacts | IR-6 SI-5 | special interest groups; professional associations; contact+authorities; points+contact
 `
 
 export interface Practice {

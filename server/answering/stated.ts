@@ -49,11 +49,11 @@ const GOVERNANCE = new Set(
  */
 const FREQUENCY: [string, Set<string>][] = (
   [
-    ['day', 'daily day days nightly hourly continuous continuously'],
-    ['week', 'week weekly'],
-    ['month', 'month monthly'],
-    ['quarter', 'quarter quarterly'],
-    ['annual', 'annual annually yearly year years'],
+    ['day', 'daily nightly hourly continuous continuously'],
+    ['week', 'weekly'],
+    ['month', 'monthly'],
+    ['quarter', 'quarterly'],
+    ['annual', 'annual annually yearly'],
     ['periodic', 'periodic periodically regular regularly interval intervals routinely'],
   ] as const
 ).map(([name, words]) => [name, new Set(terms(words))])
@@ -80,6 +80,23 @@ export function frequencyStated(question: string, sentenceTerms: string[]): bool
   if (!asked.size) return true
   const said = new Set(sentenceTerms)
   return [...asked].every((name) => [...atLeast(name as string)].some((word) => said.has(word)))
+}
+
+/** Words that say a plan or control is exercised, not only written or reviewed. */
+const TESTED = new Set(
+  terms('test tested testing exercise exercised drill tabletop simulation pentest vulnscan'),
+)
+
+/**
+ * Whether a sentence says what the question asks be done with the practice: how often (as often
+ * as asked or more) and, when the question asks that it be tested or exercised, that it is ('the
+ * plan is reviewed annually' does not say it is exercised annually). True when it asks neither.
+ */
+export function doneAsAsked(question: string, sentenceTerms: string[]): boolean {
+  if (!frequencyStated(question, sentenceTerms)) return false
+  const asked = terms(withoutExamples(question))
+  if (!asked.some((term) => TESTED.has(term))) return true
+  return sentenceTerms.some((term) => TESTED.has(term))
 }
 
 /** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
@@ -246,8 +263,9 @@ export function practiceAnswer(
       const scope = shareOf(context, sentenceContext)
       const own = shareOf(sentenceContext)
       const fit = whole.size ? sentenceTerms.filter((t) => whole.has(t)).length / whole.size : 0
-      // how often, when asked, is a condition of a Yes: said in the sentence itself
-      const often = frequencyStated(question.text, sentenceTerms)
+      // how often (and that it is tested, when asked) is a condition of a Yes: said in the
+      // sentence itself
+      const often = doneAsAsked(question.text, sentenceTerms)
       for (const practice of said) {
         const negated = deniesTerms(sentence, cueTerms([practice]), 5)
         if (!negated && !often) continue
@@ -281,8 +299,54 @@ export function practiceAnswer(
   return candidateOf(yes, found, STATED, 0.65 + 0.14 * scope)
 }
 
+/**
+ * A sentence that says what the customers do ('best practice dictates that our customers develop
+ * their own recovery plans', 'clients are responsible for their backups'): it states their
+ * practice, not the organisation's. 'Customers can export their data' says what the product
+ * offers, and stays.
+ */
+const CUSTOMERS_DO =
+  /\b(?:customers?|clients?|institutions?|tenants?|subscribers?|end users?)\s+(?:(?:are|is|remain)\s+(?:(?:solely|fully|ultimately)\s+)?(?:responsible|encouraged|advised|expected|required|accountable)|should|must|need to|(?:may )?wish to|(?:develop|maintain|create|establish|implement|manage|configure)s?\b)/i
+
+/** Items of a list ('via governance, risk management, policy, education, ...'). */
+const LIST_SPLIT = /\s*(?:[,;]|\band\b|\bor\b)\s*/i
+/** Fewest items in a row that make a list of topics, and most words an item has. */
+const LIST_ITEMS = 5
+const ITEM_WORDS = 4
+
+/**
+ * The practices a sentence states: those it names, less those it names only as items of a long
+ * list of topics ('responsible for ... via governance, risk management, policy, education,
+ * security engineering, ... and application security' states none of them), and none when it says
+ * what the customers do.
+ */
+export function statedIn(sentence: string, sentenceTerms: string[] = terms(sentence)): string[] {
+  const named = mentions(sentenceTerms).map((m) => m.practice)
+  if (!named.length) return named
+  if (CUSTOMERS_DO.test(sentence)) return named.filter((id) => id === 'shared-responsibility')
+  const items = sentence.split(LIST_SPLIT).filter((item) => item.trim())
+  // runs of short items
+  const kept: string[] = []
+  let run: string[] = []
+  const close = () => {
+    if (run.length < LIST_ITEMS) kept.push(...run)
+    run = []
+  }
+  for (const item of items) {
+    if (item.trim().split(/\s+/).length <= ITEM_WORDS) run.push(item)
+    else {
+      close()
+      kept.push(item)
+    }
+  }
+  close()
+  if (kept.length === items.length) return named
+  const outside = new Set(mentions(terms(kept.join(', '))).map((m) => m.practice))
+  return named.filter((id) => outside.has(id))
+}
+
 /** A passage read for statements: its terms, and its sentences that could state a practice. */
-interface ReadPassage {
+export interface ReadPassage {
   context: Set<string>
   statements: { sentence: string; sentenceTerms: string[]; practices: string[] }[]
 }
@@ -293,7 +357,7 @@ interface ReadPassage {
  */
 const READ = new Map<string, ReadPassage>()
 
-function readPassage(text: string): ReadPassage {
+export function readPassage(text: string): ReadPassage {
   const known = READ.get(text)
   if (known) return known
   const statements: ReadPassage['statements'] = []
@@ -304,7 +368,7 @@ function readPassage(text: string): ReadPassage {
     // and a pointer ('please see our Continuity Plan') states nothing itself
     if (sentence.trim().endsWith('?') || words.length < 7 || POINTER.test(sentence)) continue
     const sentenceTerms = terms(sentence)
-    const practices = mentions(sentenceTerms).map((m) => m.practice)
+    const practices = statedIn(sentence, sentenceTerms)
     if (practices.length) statements.push({ sentence, sentenceTerms, practices })
   }
   const read = { context: withFormWords(terms(text)), statements }
@@ -347,25 +411,33 @@ export function lookedFor(question: QuestionInput, space: TfIdf): string | null 
   if (!YES_NO_QUESTION.test(question.text)) return null
   const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
-  // each part of the scope in the question's own words
+  const scope = scopeWords(question.text, asked.missing(new Set()))
+  return `No answer: nothing in the knowledge base states ${practiceNames(asked.named)}${scope.length ? `, with: ${scope.slice(0, 6).join(', ')}` : ''}.`
+}
+
+/** Practices as words: 'encryption at rest and key management'. */
+export const practiceNames = (ids: string[]) => listOf(ids.map((id) => id.replaceAll('-', ' ')))
+
+const listOf = (items: string[]) =>
+  items.length > 1
+    ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+    : (items[0] ?? '')
+
+/** Parts of a question's scope (practiceScope's labels) in the question's own words. */
+export function scopeWords(question: string, parts: string[]): string[] {
   const wordOf = new Map<string, string>()
-  for (const word of question.text.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []) {
+  for (const word of question.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []) {
     const [term] = terms(word)
     if (term && !wordOf.has(term)) wordOf.set(term, word)
   }
-  const labels: Record<string, string> = { documented: 'documented', periodic: 'periodically' }
-  const scope = asked
-    .missing(new Set())
-    .map(
-      (part) =>
-        labels[part] ??
-        (FREQUENCY.some(([name]) => name === part) ? `${part}ly` : null) ??
-        wordOf.get(part) ??
-        part,
-    )
-    .map((label) => label.replace(/^dayly$/, 'daily').replace(/^annually$/, 'annually'))
-  const names = asked.named.map((id) => id.replaceAll('-', ' '))
-  const list = (items: string[]) =>
-    items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]
-  return `No answer: nothing in the knowledge base states ${list(names)}${scope.length ? `, with: ${scope.slice(0, 6).join(', ')}` : ''}.`
+  const labels: Record<string, string> = {
+    documented: 'documented',
+    periodic: 'periodically',
+    day: 'daily',
+    week: 'weekly',
+    month: 'monthly',
+    quarter: 'quarterly',
+    annual: 'annually',
+  }
+  return parts.map((part) => labels[part] ?? wordOf.get(part) ?? part)
 }

@@ -58,6 +58,14 @@ export const SYNONYMS: string[][] = [
   'sessiontimeout | session timeout | idle timeout | inactivity timeout | automatic logout',
   // a documented way of doing something: questionnaires use these words interchangeably
   'procedure | procedures | process | processes | plan | plans | program | programme | programs',
+  // how often, in the words that say it ('every year', 'once a year'); a bare 'day' or 'year'
+  // ('within 30 days', 'kept for 7 years') says how long, not how often
+  'annual | annually | yearly | every year | each year | per year | once a year | once per year | twice a year | every twelve months | every 12 months',
+  'quarterly | every quarter | each quarter | per quarter | every three months | every 3 months',
+  'monthly | every month | each month | per month | once a month',
+  'weekly | every week | each week | per week | once a week',
+  'daily | every day | each day | per day | once a day',
+  'before | prior to',
   'surveillance | video surveillance | cctv | security cameras | camera surveillance',
 ].map((group) => group.split(' | '))
 
@@ -309,10 +317,33 @@ export function cosine(a: Map<string, number>, b: Map<string, number>) {
 }
 
 /** Sentences of a passage, for extractive answers. */
+/** A line that opens an item of a list: a bullet, a dash, a number. */
+const ITEM_START = /^\s*(?:[•·▪◦*–-]|\(?[0-9]{1,2}[.)]|[a-z][.)]\s)/
+/** Fewest words of a line that is prose wrapped onto the next line, not a heading. */
+const WRAPPED_WORDS = 8
+
+/**
+ * Lines with the prose that a page wrapped rejoined: a long line that does not end a sentence
+ * continues on the next ('To help strengthen our Business Continuity Plan, our Enterprise Risk
+ * Steering' / 'Committee meets quarterly.'), unless that one opens a list item.
+ */
+function joinWrapped(lines: string[]): string[] {
+  const out: string[] = []
+  let open = false
+  for (const line of lines) {
+    const trimmed = line.trim()
+    if (!trimmed) continue
+    if (open && !ITEM_START.test(trimmed)) out[out.length - 1] += ` ${trimmed}`
+    else out.push(trimmed)
+    const last = out[out.length - 1] as string
+    open = !/[.!?:;)\]”"]$/.test(last) && last.split(/\s+/).length >= WRAPPED_WORDS
+  }
+  return out
+}
+
 export function sentences(text: string): string[] {
   // lines first (a heading is not part of the sentence below it), then sentence ends
-  return text
-    .split(/\n+/)
+  return joinWrapped(text.split(/\n+/))
     .flatMap((line) => line.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+(?=[A-Z0-9“"(])/))
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length >= 20)

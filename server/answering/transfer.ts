@@ -1,6 +1,6 @@
 import { citationsOf } from './cite.ts'
 import { type Library, MAJORITY, YES_NO_QUESTION } from './library.ts'
-import { frequencyStated, practiceScope, SCOPE_FLOOR } from './stated.ts'
+import { doneAsAsked, practiceScope, SCOPE_FLOOR } from './stated.ts'
 import { leadingChoice, type TfIdf, terms, toVocabulary, withFormWords } from './text.ts'
 import { type Candidate, type LibraryEntry, type QuestionInput, sourceOf } from './types.ts'
 
@@ -37,8 +37,8 @@ export function transferAnswer(
     if (!choice || (!exact.has(entry) && choice !== 'yes')) continue
     const said = terms(`${entry.question} ${entry.detail}`)
     const scope = asked.shareOf(withFormWords(said))
-    // a Yes says how often when the question asks it
-    if (choice === 'yes' && !frequencyStated(question.text, said)) continue
+    // a Yes says how often (and that it is tested) when the question asks it
+    if (choice === 'yes' && !doneAsAsked(question.text, said)) continue
     if (scope >= SCOPE_FLOOR) peers.push({ entry, scope, choice })
   }
   if (!peers.length) return null

@@ -1,0 +1,101 @@
+import type { Citation } from '../../contract/questionnaires.ts'
+import { citationsOf, passageCitation } from './cite.ts'
+import { type Library, YES_NO_QUESTION } from './library.ts'
+import {
+  practiceNames,
+  practiceScope,
+  readPassage,
+  scopeWords,
+  statedIn,
+  withoutExamples,
+} from './stated.ts'
+import { type TfIdf, terms, withFormWords } from './text.ts'
+import type { Candidate, PassageHit, QuestionInput } from './types.ts'
+
+/**
+ * Evidence for the reviewer where the engine chooses no answer: a Yes/No question about practices
+ * the organisation's documents or answers speak of, but not in all that the question asks ('Are
+ * local emergency authorities included in the exercise?' against 'We conduct annual table-top
+ * exercises'). The sentences and answers that state each practice are quoted, the choice is left
+ * empty, and the note says what they do not say. Never a Yes or a No: a person decides.
+ */
+
+export const QUOTED_FOR_REVIEW_PREFIX = 'No answer chosen: the quotes speak of'
+
+/** Least share of the question's scope a quote's context holds to be worth reading. */
+export const REVIEW_FLOOR = 0.15
+/** Confidence of quotes for review: low, and never a choice. */
+const REVIEW_CONFIDENCE = 0.2
+
+interface Quote {
+  scope: number
+  fit: number
+  text: string
+  citations: Citation[]
+}
+
+export function reviewQuotes(
+  question: QuestionInput,
+  passages: PassageHit[],
+  space: TfIdf,
+  library: Library | null,
+): Candidate | null {
+  if (!YES_NO_QUESTION.test(question.text)) return null
+  const asked = practiceScope(question.text, space, question.previous)
+  if (!asked) return null
+  const { named, shareOf } = asked
+  const whole = new Set(terms(withoutExamples(question.text)))
+  const fitOf = (list: string[]) =>
+    whole.size ? list.filter((term) => whole.has(term)).length / whole.size : 0
+  const best = new Map<string, Quote>()
+  const consider = (practice: string, quote: Quote) => {
+    const current = best.get(practice)
+    // the context that holds more of what is asked, then the words closest to the question's
+    const better =
+      !current ||
+      quote.scope > current.scope ||
+      (quote.scope === current.scope && quote.fit > current.fit)
+    if (better) best.set(practice, quote)
+  }
+  for (const passage of passages) {
+    if (passage.source === 'qa') continue
+    const { context, statements } = readPassage(passage.text)
+    const scope = shareOf(context)
+    if (scope < REVIEW_FLOOR) continue
+    for (const { sentence, sentenceTerms, practices } of statements)
+      for (const practice of practices.filter((id) => named.includes(id)))
+        consider(practice, {
+          scope,
+          fit: fitOf(sentenceTerms),
+          text: sentence,
+          citations: [passageCitation(passage, sentence)],
+        })
+  }
+  for (const entry of library?.withPractices(named) ?? []) {
+    const said = terms(`${entry.question} ${entry.detail}`)
+    const scope = shareOf(withFormWords(said))
+    if (scope < REVIEW_FLOOR || !(entry.answer.trim() || entry.detail.trim())) continue
+    const citations = citationsOf(entry)
+    for (const practice of statedIn(entry.question).filter((id) => named.includes(id)))
+      consider(practice, {
+        scope,
+        fit: fitOf(said),
+        text: citations[0]?.snippet ?? entry.question,
+        citations,
+      })
+  }
+  // every practice the question names, spoken of
+  const quotes = named.map((practice) => best.get(practice))
+  if (quotes.some((quote) => !quote)) return null
+  const unique = (quotes as Quote[]).filter(
+    (quote, index, all) => all.findIndex((other) => other.text === quote.text) === index,
+  )
+  const missing = scopeWords(question.text, asked.missing(new Set()))
+  return {
+    text: unique.map((quote) => quote.text).join(' '),
+    choice: null,
+    reason: `${QUOTED_FOR_REVIEW_PREFIX} ${practiceNames(named)}${missing.length ? `; check what they say of: ${missing.slice(0, 6).join(', ')}` : ''}. Choose the answer yourself.`,
+    confidence: REVIEW_CONFIDENCE,
+    citations: unique.flatMap((quote) => quote.citations),
+  }
+}

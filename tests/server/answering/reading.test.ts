@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import {
+  answerFromEvidence,
+  doneAsAsked,
+  frequencyStated,
+  Library,
+  type LibraryEntry,
+  type PassageHit,
+  PRACTICES,
+  practiceAnswer,
+  practicesOf,
+  QUOTED_FOR_REVIEW_PREFIX,
+  reviewQuotes,
+  STATED,
+  statedIn,
+} from '../../../server/answering/engine.ts'
+import { features, sentences, TfIdf, terms } from '../../../server/answering/text.ts'
+
+/**
+ * How documents are read for practices: what a sentence states (not a list of topics, not what the
+ * customers do), what the question asks be done (tested, how often), prose a page wrapped, and the
+ * quotes left for the reviewer when no answer can be chosen. Documents made for these tests.
+ */
+
+const YES_NO = ['Yes', 'No', 'N/A']
+
+let nextId = 1
+const doc = (title: string, text: string, page = 1): PassageHit => ({
+  id: nextId++,
+  fileId: nextId,
+  source: 'file',
+  title,
+  text,
+  location: { page },
+  rank: 1,
+})
+
+function spaceOf(passages: PassageHit[]) {
+  const space = new TfIdf()
+  for (const passage of passages) space.add(features(passage.text))
+  for (const filler of [
+    'The company was founded to serve schools and universities across the region.',
+    'Our offices are open Monday to Friday and support is reached by email.',
+    'Customers sign an order form and a master subscription agreement.',
+  ])
+    space.add(features(filler))
+  return space
+}
+
+const ask = (text: string, passages: PassageHit[], previous: string | null = null) =>
+  practiceAnswer({ text, vocabulary: YES_NO, previous }, passages, spaceOf(passages))
+
+describe('what a sentence states', () => {
+  it('does not take a long list of topics for a statement of each', () => {
+    const overview =
+      'The security team is responsible for strong practices throughout the company via governance, risk management, policy, education, security engineering, security operations, and application security.'
+    expect(practicesOf(overview)).toEqual(expect.arrayContaining(['risk-management']))
+    expect(statedIn(overview)).not.toContain('risk-management')
+    expect(statedIn(overview)).not.toContain('secure-development')
+    // a short list of controls is still a statement of each
+    expect(
+      statedIn('Our controls include multi-factor authentication, encryption at rest and backups.'),
+    ).toEqual(expect.arrayContaining(['mfa', 'encryption-at-rest', 'backup']))
+    const passage = doc('Overview.pdf', overview)
+    expect(ask('Do you have a documented risk management program?', [passage])).toBeNull()
+  })
+
+  it("does not take what the customers do for the organisation's practice", () => {
+    const theirs = doc(
+      'Continuity.pdf',
+      'Naturally, best practice also dictates that our customers develop and maintain their own documented disaster recovery plans and procedures.',
+    )
+    expect(statedIn(theirs.text)).toEqual([])
+    expect(ask('Do you have a documented disaster recovery plan?', [theirs])).toBeNull()
+    // what the product lets customers do is the organisation's own statement
+    expect(statedIn('Customers can export a full backup of their data at any time.')).toContain(
+      'backup',
+    )
+  })
+
+  it('keeps role-based access and least privilege apart', () => {
+    expect(practicesOf('Access is granted on a least privilege basis.')).toEqual([
+      'least-privilege',
+    ])
+    expect(practicesOf('Access controls are based on roles (RBAC).')).toEqual(['role-based-access'])
+  })
+
+  it('reads every cue word as the matcher folds real words', () => {
+    // a cue word written as a stem ('acces') folds to something no word folds to ('acc')
+    const catalogue = JSON.parse(
+      readFileSync(new URL('../../../server/answering/nist-800-53.json', import.meta.url), 'utf8'),
+    ) as Record<string, string>
+    const written = PRACTICES.flatMap((practice) => practice.phrases.join(' ').split(/\s+/))
+    const corpus = `${Object.values(catalogue).join(' ')} ${written.join(' ')}`
+    const stems = new Set(terms(corpus.toLowerCase()))
+    for (const practice of PRACTICES)
+      practice.phrases.forEach((phrase, index) => {
+        for (const word of practice.cues[index] ?? [])
+          expect(
+            stems.has(word) || [...stems].some((stem) => word.length >= 4 && stem.startsWith(word)),
+            `${practice.id}: '${phrase}' (${word})`,
+          ).toBe(true)
+      })
+    expect(practicesOf('We review user access rights every quarter.')).toContain('access-review')
+    expect(practicesOf('Privileged access is limited to the operations team.')).toContain(
+      'privileged-access',
+    )
+    expect(practicesOf('Alerts are raised on detected anomalies.')).toContain('intrusion-detection')
+  })
+})
+
+describe('what the question asks be done', () => {
+  it('takes "every year" for annually, and a number of days for how long, not how often', () => {
+    const annually = 'Are the policies reviewed at least annually?'
+    expect(frequencyStated(annually, terms('The policies are reviewed every year.'))).toBe(true)
+    expect(frequencyStated(annually, terms('The policies are reviewed once a year.'))).toBe(true)
+    expect(
+      frequencyStated(annually, terms('Screening is done before the first day of work.')),
+    ).toBe(false)
+    expect(frequencyStated(annually, terms('Logs are kept for 7 years.'))).toBe(false)
+    expect(
+      frequencyStated('Are backups taken daily?', terms('Backups are deleted after 30 days.')),
+    ).toBe(false)
+  })
+
+  it('needs a plan exercised or tested when the question asks it, not only reviewed', () => {
+    const asked = 'Is the disaster recovery plan exercised annually?'
+    expect(doneAsAsked(asked, terms('The disaster recovery plan is reviewed annually.'))).toBe(
+      false,
+    )
+    expect(doneAsAsked(asked, terms('Our tabletop DR tests are conducted annually.'))).toBe(true)
+    const reviewed = doc(
+      'Continuity.pdf',
+      'The incident commander ensures our disaster recovery plan is reviewed at least annually and whenever major components change.',
+    )
+    expect(ask(asked, [reviewed])).toBeNull()
+    const tested = doc(
+      'Continuity.pdf',
+      'Our tabletop DR tests are conducted annually, and a letter of attestation is available on request.',
+    )
+    expect(ask(asked, [tested])).toMatchObject({ choice: 'Yes', reason: STATED })
+  })
+})
+
+describe('prose a page wrapped', () => {
+  it('rejoins a long line that does not end a sentence, but not a heading or a list item', () => {
+    expect(
+      sentences(
+        'Business Continuity\nTo strengthen our continuity plan, our enterprise risk steering\ncommittee meets quarterly to review it.\n• A bullet item that is long enough to count\n• Another bullet item that is long enough',
+      ),
+    ).toEqual([
+      'To strengthen our continuity plan, our enterprise risk steering committee meets quarterly to review it.',
+      '• A bullet item that is long enough to count',
+      '• Another bullet item that is long enough',
+    ])
+  })
+})
+
+describe('quotes for the reviewer', () => {
+  const exercise = doc(
+    'Continuity.pdf',
+    'Disaster recovery. We conduct annual table-top exercises of the disaster recovery plan that simulate emergency situations with the operations and support teams.',
+    7,
+  )
+
+  it('quotes what speaks of the practice, chooses nothing and says what to check', () => {
+    const question = {
+      text: 'Are local emergency authorities included, if possible, in the disaster recovery exercise?',
+      vocabulary: YES_NO,
+    }
+    const space = spaceOf([exercise])
+    // no sentence says the authorities take part: no Yes, no No
+    expect(practiceAnswer(question, [exercise], space)).toBeNull()
+    const result = answerFromEvidence(question, [], [exercise], space)
+    expect(result.candidates).toHaveLength(1)
+    const [quote] = result.candidates
+    expect(quote?.choice).toBeNull()
+    expect(quote?.text).toContain('annual table-top exercises')
+    expect(quote?.citations[0]).toMatchObject({ title: 'Continuity.pdf', location: { page: 7 } })
+    expect(quote?.reason).toBe(
+      `${QUOTED_FOR_REVIEW_PREFIX} disaster recovery; check what they say of: local, emergency, authorities, included. Choose the answer yourself.`,
+    )
+    expect(quote?.confidence).toBeLessThan(0.3)
+  })
+
+  it("quotes the organisation's own answer about the practice from the library", () => {
+    const entry: LibraryEntry = {
+      source: 'file',
+      id: 1,
+      fileId: 9,
+      title: 'HECVAT.xlsx',
+      question: 'Do you have a formal incident response plan?',
+      answer: 'Yes',
+      detail: '',
+      dropdown: null,
+      location: { sheet: 'Full', row: 40 },
+    }
+    const library = new Library([entry])
+    const quote = reviewQuotes(
+      {
+        text: 'Is a security incident response plan that includes impacted customers and suppliers established?',
+        vocabulary: YES_NO,
+      },
+      [],
+      library.space,
+      library,
+    )
+    expect(quote?.choice).toBeNull()
+    expect(quote?.citations[0]).toMatchObject({ kind: 'library', title: 'HECVAT.xlsx' })
+  })
+
+  it('quotes nothing when a practice asked is not spoken of, or the passage is about else', () => {
+    const space = spaceOf([exercise])
+    expect(
+      reviewQuotes(
+        { text: 'Are backups encrypted and tested for restoration?', vocabulary: YES_NO },
+        [exercise],
+        space,
+        null,
+      ),
+    ).toBeNull()
+    expect(
+      reviewQuotes(
+        { text: 'Describe your disaster recovery exercises.', vocabulary: null },
+        [exercise],
+        space,
+        null,
+      ),
+    ).toBeNull()
+  })
+})
