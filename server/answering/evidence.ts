@@ -18,6 +18,7 @@ import {
 import { practicesOf } from './practices.ts'
 import { reviewQuotes } from './quotes.ts'
 import {
+  asksOfProvider,
   doneAsAsked,
   inheritedPractices,
   isFrameTerm,
@@ -111,6 +112,7 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
   const purpose = PURPOSE.exec(question)
   const practice = purpose ? new Set(terms(question.slice(0, purpose.index))) : null
   const have = new Set(terms(passage))
+  const ofProvider = asksOfProvider(question)
   // a question that names a practice (access reviews, backups) is not answered by a passage that
   // never mentions it, however many of its other words the passage shares
   const named = wanted.filter((term) => PRACTICE_TERMS.has(term))
@@ -136,7 +138,8 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
       // a question about a practice (the vocabulary) is quoted from sentences that name it: a
       // shared word ('reviewed annually') is not a shared practice
       const names =
-        !practices.length || statedIn(sentence, list).some((id) => practices.includes(id))
+        !practices.length ||
+        statedIn(sentence, list, ofProvider).some((id) => practices.includes(id))
       // and a sentence that shares only the question's frame ('reviewed annually') says nothing
       // of what it asks about
       const about = wanted.some((term) => !isFrameTerm(term) && words.has(term))

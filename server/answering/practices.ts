@@ -5,10 +5,13 @@ import { terms } from './text.ts'
  * any policy document can be mapped onto, so that different wordings of one practice meet
  * ("protection of information at rest", "AES-256-encrypted volumes", "encryption at rest").
  *
- * Each line: practice id | NIST SP 800-53 rev. 5 controls it corresponds to | cues. A cue is a
+ * Each line: practice id | NIST SP 800-53 rev. 5 controls it corresponds to | cues [| not: words].
+ * A cue is a
  * handful of words; a text names the practice when, after the matcher's folding (synonyms, stop
  * words, stems: `terms`), every word of one cue stands within a few words of the others, in any
- * order ('application+security': those words, next to each other, in that order). The controls tie the table to the public-domain catalogue (their titles are checked
+ * order ('application+security': those words, next to each other, in that order). Words after
+ * 'not:' take the practice's name for another sense when they stand within the same few words
+ * ('logging and fixing defects' records bugs; 'physical access control' is not RBAC). The controls tie the table to the public-domain catalogue (their titles are checked
  * against it in the tests); the cues are ours, drawn from the controls' titles, statements and
  * guidance and from how questionnaires and policies word them.
  */
@@ -28,22 +31,22 @@ independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent 
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
 privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement
-security-policy | PL-1 PM-3 | information security policy; security policy; security program; information security program; governance+program; information+governance; security+governance
+security-policy | PL-1 PM-3 | information security policy; security policy; security+program; information+security+program; governance+program; information+governance; security+governance
 personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access; employee leav; employment terminat; new hire; hire process; chang employment; terminat employ; mover leaver
 background-checks | PS-3 | bgcheck; personnel screening; screen employee; background verificat
 awareness-training | AT-2 AT-3 | awareness; train employee; train staff; train personnel; secure cod train
 change-management | CM-3 CM-4 | changemanagement; configuration change control; change request; change approv; peer review code; emergency chang; roll back chang; rollback
 configuration-management | CM-2 CM-6 CM-7 | hardening; configuration management; manag configuration; baseline configuration; configuration standard; infrastructure code; automat deploy
-role-based-access | AC-2 AC-3 | rbac; access control; role access; permission role; role base; identity+access
+role-based-access | AC-2 AC-3 | rbac; access control; role access; permission role; role base; identity+access | not: physical; datacenter; facility; building; badge; surveillance; biometric
 least-privilege | AC-6 AC-6.1 | least privilege; need know; minimum necessary; minimal access; minimum access; only access need
-workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint device; endpoint security; endpoint protect; endpoint detect; endpoint manag; user endpoint; manag endpoint; employee machine; full disk encrypt; company device; lock screen; screen lock
+workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint+device; endpoint+security; endpoint+protection; endpoint+detection; endpoint+management; user+endpoint; managed+endpoint; employee machine; full disk encrypt; company device; lock screen; screen lock | not: api
 input-validation | SI-10 SI-11 | input validation; validat input; error messag; sanitiz input; injection; xss; cross site script
 web-application-firewall | SC-7 | web application firewall; waf
 firewall | SC-7 SC-7.5 | firewall; packet filter; security group
 supply-chain | SR-1 SR-2 SR-3 SR-5 SR-6 | supply chain; software composition; dependenc scan; open source component; third party librar; hardware suppli; open+source+librar; dependenc+vulnerab; vulnerab+dependenc
-single-sign-on | IA-2 IA-8 | sso; identity provider; federat; oauth; openid; ldap; active directory; cas; directory integrat
+single-sign-on | IA-2 IA-8 | sso; identity provider; federat; oauth; openid; ldap; active directory; central authentication service; directory integrat
 mfa | IA-2.1 IA-2.2 | mfa; second factor
-audit-logging | AU-2 AU-3 AU-6 AU-12 | logging; audit log; audit record; log event; event log; log retain; log review; activity log
+audit-logging | AU-2 AU-3 AU-6 AU-12 | logging; audit log; audit record; log event; event log; log retain; log review; activity log | not: defect; bug; ticket; issu; accessib
 session-timeout | AC-11 AC-12 | sessiontimeout; session lock; lock session; session terminat; session expir; session invalidat; inactiv log; period inactiv
 risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; risk register; risk mitigat; threat model; enterprise risk; erm
 data-location | SA-9 | data residency; geographic region; data locat; host region; store region; region data
@@ -52,7 +55,7 @@ video-surveillance | PE-6 PE-6.1 | surveillance
 network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network
 intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomaly detect; intrusion prevention; network+attack; network+based+attack
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
-secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; privacy design; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
+secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
 third-party-management | SA-9 SR-6 | thirdparty+manag; thirdparty+risk; thirdparty+security+risk; review+thirdparty; assess+thirdparty; vet+thirdparty; vendor+manag; vendor+risk; due diligence
 media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss; destroy data; destruct data; physical media
 data-retention | SI-12 | retention
@@ -71,12 +74,13 @@ privileged-access | AC-6 AC-6.5 AC-2 | admin+access; privileged+access; privileg
 unique-identification | IA-2 IA-4 | unique identif; uniquely identif; unique user; individual account; shar account; user identifier
 acceptable-use | PL-4 | rules behavior; acceptabl polic; acceptabl asset; acceptabl resourc
 personnel-agreements | PS-6 | non disclosur; nondisclosur; nda; confidentiality agre; employment agre; access agre; employ agre
-remote-access | AC-17 | remote access; remote work; work remote; telework; remote site; vpn
+remote-access | AC-17 | remote access; remote work; work remote; telework; remote site; vpn | not: backup; replicat; snapshot
 mobile-devices | AC-19 | mobile device; mdm; byod; mobile endpoint; bring own device
-software-testing | SA-11 | software test; test+process; automat test; test automat; quality assuranc; regression test; unit test; acceptanc test; test strateg; qa program
+software-testing | SA-11 | software test; test+process; quality assuranc; regression test; unit test; acceptanc test; test strateg; qa program
+test-automation | SA-11 | automated+test; test+automation; testing+automated; tests+automated; continuous integration; automated+regression
 high-availability | CP-2 CP-7 CP-6 | high availability; redundan; failover; geographical divers; availability zone; multiple region
 validated-cryptography | SC-13 | fips; cryptograph modul; cryptograph certif; validat cryptograph; approved algorithm; cryptograph librar
-security-monitoring | SI-4 AU-6 | siem; security event; monitor event; event monitor; security monitor; continuous monitor; anomaly; alert responsibl; monitor alert
+security-monitoring | SI-4 AU-6 | siem; security+event; monitor event; event monitor; security monitor; continuous monitor; anomaly; alert responsibl; monitor alert
 time-synchronisation | AU-8 | time sourc; time synchroniz; time synchronis; ntp; clock synchroniz; time stamp
 environment-separation | CM-4.1 | separat production; production separat; segregat environ; environ separat; separat environ; test environ separat
 tenant-isolation | SC-4 | tenant isolat; multi tenant; single tenant; tenant segment; isolat tenant; segregat customer; separat customer; logical separat
@@ -85,7 +89,7 @@ privacy-impact | RA-8 | privacy+impact; dpia; data+protection+impact
 internal-audit | CA-2 CA-7 | internal audit; audit manag; audit plan; audit finding; internal assess
 corrective-action | CA-5 | corrective action; remediat finding; plan action milestone; poam
 shared-responsibility | SA-9 | shar responsibility; ssrm; responsibility matrix
-data-loss-prevention | SC-7 SI-4 | dlp; data loss; exfiltrat
+data-loss-prevention | SC-7 SI-4 | dlp; data+loss+prevention; exfiltrat
 capacity-planning | CP-2.2 AU-4 | capacity plan; capacity monitor; capacity manag; resource availab
 digital-certificates | SC-17 IA-5.2 | digital certificat; pki; public key infrastructure; certificat authority
 third-party-hosting | SA-9 | host thirdparty; thirdparty host; host cloudprovider; cloudprovider host; cloudprovider infrastructur; infrastructur cloudprovider; shar thirdparty; thirdparty shar
@@ -94,6 +98,10 @@ clear-desk | AC-11 MP-4 | clear desk; clear screen; unattended workspace; unatte
 environmental-protection | PE-9 PE-11 PE-13 PE-14 PE-15 | power cabling; telecommunication cabling; power equipment; utility services; emergency power; fire suppression; fire detection; temperature humidity; water damage; uninterruptible power
 threat-intelligence | SI-5 | threat intelligence; threat signatures; indicators compromise; threat feed; security advisories; security alerts advisories
 security-contacts | IR-6 SI-5 | special interest groups; professional associations; contact+authorities; points+contact
+pii-processing | PT-2 PT-3 PT-4 PT-5 | consent; data subject; lawful basis; processing purposes; processing+pii; purpose limitation; data minimization
+disclosure-requests | PM-21 | law enforcement; government+request; subpoena; legal+request; disclosure+request
+privacy-by-design | SA-8 PL-8 | privacy design; privacy principl; privacy engineering; privacy default; privacy+settings
+configuration-monitoring | CM-2 CM-3 CM-6 | configuration drift; deviat baseline; baseline deviat; unauthorized+change; change+detection; file integrity monitor
 `
 
 export interface Practice {
@@ -105,12 +113,14 @@ export interface Practice {
   adjacent: Set<number>
   /** The cues as written. */
   phrases: string[]
+  /** Words that, near a cue, mean another sense: no mention there. */
+  not: string[]
 }
 
 export const PRACTICES: Practice[] = TABLE.trim()
   .split('\n')
   .map((line) => {
-    const [id = '', controls = '', cues = ''] = line.split(' | ')
+    const [id = '', controls = '', cues = '', vetoes = ''] = line.split(' | ')
     const written = cues.split(';').map((cue) => cue.trim())
     const folded = written
       .map((cue) => ({ cue: terms(cue.replaceAll('+', ' ')), adjacent: cue.includes('+') }))
@@ -121,6 +131,10 @@ export const PRACTICES: Practice[] = TABLE.trim()
       phrases: written.map((cue) => cue.replaceAll('+', ' ')),
       cues: folded.map((cue) => cue.cue),
       adjacent: new Set(folded.flatMap((cue, index) => (cue.adjacent ? [index] : []))),
+      not: vetoes
+        .replace(/^not:\s*/, '')
+        .split(';')
+        .flatMap((word) => terms(word.trim())),
     }
   })
 
@@ -151,6 +165,14 @@ export interface PracticeMention {
 const fits = (term: string, cueWord: string) =>
   term === cueWord || (cueWord.length >= 4 && term.startsWith(cueWord))
 
+/** Whether a word of another sense ('not:') stands within WINDOW terms of a cue's span. */
+function vetoed(practice: Practice, words: string[], from: number, to: number) {
+  if (!practice.not.length) return false
+  for (let j = Math.max(0, from - WINDOW); j <= Math.min(words.length - 1, to + WINDOW); j++)
+    if (practice.not.some((veto) => fits(words[j] as string, veto))) return true
+  return false
+}
+
 /** The practices a text names, with where (in its folded terms); each practice once, first mention. */
 export function mentions(words: string[]): PracticeMention[] {
   const found = new Map<string, PracticeMention>()
@@ -163,7 +185,10 @@ export function mentions(words: string[]): PracticeMention[] {
         if (prefix !== word && prefix.length < 4) continue
         if (adjacent) {
           // the cue's words next to each other, in order
-          if (cue.every((other, offset) => fits((words[index + offset] ?? '') as string, other)))
+          if (
+            cue.every((other, offset) => fits((words[index + offset] ?? '') as string, other)) &&
+            !vetoed(practice, words, index, index + cue.length - 1)
+          )
             found.set(practice.id, {
               practice: practice.id,
               from: index,
@@ -186,7 +211,8 @@ export function mentions(words: string[]): PracticeMention[] {
           }
           return false
         })
-        if (complete) found.set(practice.id, { practice: practice.id, from, to })
+        if (complete && !vetoed(practice, words, from, to))
+          found.set(practice.id, { practice: practice.id, from, to })
       }
     }
   })

@@ -2,6 +2,7 @@ import type { Citation } from '../../contract/questionnaires.ts'
 import { citationsOf, passageCitation } from './cite.ts'
 import { type Library, YES_NO_QUESTION } from './library.ts'
 import {
+  asksOfProvider,
   practiceNames,
   practiceScope,
   readPassage,
@@ -23,7 +24,7 @@ import type { Candidate, PassageHit, QuestionInput } from './types.ts'
 export const QUOTED_FOR_REVIEW_PREFIX = 'No answer chosen: the quotes speak of'
 
 /** Least share of the question's scope a quote's context holds to be worth reading. */
-export const REVIEW_FLOOR = 0.15
+export const REVIEW_FLOOR = 0
 /** Confidence of quotes for review: low, and never a choice. */
 const REVIEW_CONFIDENCE = 0.2
 
@@ -44,6 +45,7 @@ export function reviewQuotes(
   const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
   const { named, shareOf } = asked
+  const ofProvider = asksOfProvider(question.text)
   const whole = new Set(terms(withoutExamples(question.text)))
   const fitOf = (list: string[]) =>
     whole.size ? list.filter((term) => whole.has(term)).length / whole.size : 0
@@ -62,21 +64,27 @@ export function reviewQuotes(
     const { context, statements } = readPassage(passage.text)
     const scope = shareOf(context)
     if (scope < REVIEW_FLOOR) continue
-    for (const { sentence, sentenceTerms, practices } of statements)
-      for (const practice of practices.filter((id) => named.includes(id)))
+    for (const statement of statements)
+      for (const practice of (ofProvider ? statement.withProvider : statement.practices).filter(
+        (id) => named.includes(id),
+      )) {
+        const { sentence, sentenceTerms } = statement
         consider(practice, {
           scope,
           fit: fitOf(sentenceTerms),
           text: sentence,
           citations: [passageCitation(passage, sentence)],
         })
+      }
   }
   for (const entry of library?.withPractices(named) ?? []) {
     const said = terms(`${entry.question} ${entry.detail}`)
     const scope = shareOf(withFormWords(said))
     if (scope < REVIEW_FLOOR || !(entry.answer.trim() || entry.detail.trim())) continue
     const citations = citationsOf(entry)
-    for (const practice of statedIn(entry.question).filter((id) => named.includes(id)))
+    for (const practice of statedIn(entry.question, said, ofProvider).filter((id) =>
+      named.includes(id),
+    ))
       consider(practice, {
         scope,
         fit: fitOf(said),

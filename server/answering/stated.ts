@@ -87,16 +87,28 @@ const TESTED = new Set(
   terms('test tested testing exercise exercised drill tabletop simulation pentest vulnscan'),
 )
 
+/** Words that say a documented practice is kept current: reviewed, updated, revised. */
+const KEPT_CURRENT = new Set(terms('review reviewed updated revised maintained'))
+const ASKS_KEPT_CURRENT = new Set(terms('review reviewed updated revised'))
+
 /**
  * Whether a sentence says what the question asks be done with the practice: how often (as often
- * as asked or more) and, when the question asks that it be tested or exercised, that it is ('the
- * plan is reviewed annually' does not say it is exercised annually). True when it asks neither.
+ * as asked or more); when the question asks that it be tested or exercised, that it is ('the
+ * plan is reviewed annually' does not say it is exercised annually); when it asks that it be
+ * reviewed or updated, that it is ('yearly planning' does not say the policies are reviewed).
+ * A word that names the practice itself ('access reviews', 'software testing') asks nothing more.
+ * True when it asks none of these.
  */
 export function doneAsAsked(question: string, sentenceTerms: string[]): boolean {
   if (!frequencyStated(question, sentenceTerms)) return false
-  const asked = terms(withoutExamples(question))
-  if (!asked.some((term) => TESTED.has(term))) return true
-  return sentenceTerms.some((term) => TESTED.has(term))
+  const words = terms(withoutExamples(question))
+  const spans = mentions(words)
+  const asked = words.filter((_, i) => !spans.some((m) => i >= m.from && i <= m.to))
+  const said = new Set(sentenceTerms)
+  const holds = (words: Set<string>) => [...words].some((word) => said.has(word))
+  if (asked.some((term) => TESTED.has(term)) && !holds(TESTED)) return false
+  if (asked.some((term) => ASKS_KEPT_CURRENT.has(term)) && !holds(KEPT_CURRENT)) return false
+  return true
 }
 
 /** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
@@ -154,8 +166,19 @@ export function namedPractices(text: string, previous?: string | null): string[]
  * plan'), or by having nothing of its own to ask about ('Are policies and procedures reviewed and
  * updated at least annually?').
  */
-const refersBack = (text: string) =>
-  REFERS_BACK.test(text) || terms(withoutExamples(text)).every((term) => isFrameTerm(term))
+const refersBack = (text: string) => {
+  if (REFERS_BACK.test(text)) return true
+  // 'Are policies and procedures reviewed and updated annually?': nothing of its own but the
+  // review of documented practices ('Are all applicable requirements identified and documented?'
+  // asks about something else, in frame words)
+  const own = terms(withoutExamples(text))
+  return (
+    own.every((term) => isFrameTerm(term)) &&
+    own.some((term) => GOVERNANCE.has(term)) &&
+    own.some((term) => REVIEWED.has(term))
+  )
+}
+const REVIEWED = new Set(terms('reviewed updated revised'))
 
 /**
  * For a question that names no practice and refers back to the question before it: the practices
@@ -249,6 +272,7 @@ export function practiceAnswer(
   if (!asked) return null
   const { named, shareOf } = asked
   const whole = new Set(terms(question.text))
+  const ofProvider = asksOfProvider(question.text)
 
   // per practice, the best sentence that states it and the best that denies it
   const affirmed = new Map<string, Statement>()
@@ -256,7 +280,9 @@ export function practiceAnswer(
   for (const passage of passages) {
     if (passage.source === 'qa') continue
     const { context, statements } = readPassage(passage.text)
-    for (const { sentence, sentenceTerms, practices } of statements) {
+    for (const statement of statements) {
+      const { sentence, sentenceTerms } = statement
+      const practices = ofProvider ? statement.withProvider : statement.practices
       const said = practices.filter((practice) => named.includes(practice))
       if (!said.length) continue
       const sentenceContext = withFormWords(sentenceTerms)
@@ -308,6 +334,30 @@ export function practiceAnswer(
 const CUSTOMERS_DO =
   /\b(?:customers?|clients?|institutions?|tenants?|subscribers?|end users?)\s+(?:(?:are|is|remain)\s+(?:(?:solely|fully|ultimately)\s+)?(?:responsible|encouraged|advised|expected|required|accountable)|should|must|need to|(?:may )?wish to|(?:develop|maintain|create|establish|implement|manage|configure)s?\b)/i
 
+/**
+ * A sentence about what the hosting provider does ('The AWS infrastructure is designed and
+ * managed in accordance with...', 'AWS data centers utilize electronic surveillance'): it states
+ * the controls a customer of that provider inherits (its facilities, their availability), not the
+ * organisation's own practices.
+ */
+const PROVIDER_DOES =
+  /^\W*(?:the\s+)?(?:aws|amazon(?:\s+web\s+services)?|azure|microsoft\s+azure|google\s+cloud(?:\s+platform)?|gcp|(?:our|the)\s+(?:cloud|hosting|infrastructure)\s+(?:service\s+)?provider)(?:['’]s?)?\b/i
+/** A question about the hosting provider itself ('Does your hosting provider have a SOC 2 report?'). */
+export const asksOfProvider = (question: string) =>
+  /\b(?:hosting|cloud|infrastructure|iaas)\s+(?:service\s+)?providers?\b|\b(?:aws|amazon|azure|gcp|google cloud)\b/i.test(
+    question,
+  )
+const INHERITED = new Set([
+  'physical-security',
+  'video-surveillance',
+  'environmental-protection',
+  'high-availability',
+  'data-location',
+  'third-party-hosting',
+  'ddos-protection',
+  'media-handling',
+])
+
 /** Items of a list ('via governance, risk management, policy, education, ...'). */
 const LIST_SPLIT = /\s*(?:[,;]|\band\b|\bor\b)\s*/i
 /** Fewest items in a row that make a list of topics, and most words an item has. */
@@ -320,10 +370,15 @@ const ITEM_WORDS = 4
  * security engineering, ... and application security' states none of them), and none when it says
  * what the customers do.
  */
-export function statedIn(sentence: string, sentenceTerms: string[] = terms(sentence)): string[] {
+export function statedIn(
+  sentence: string,
+  sentenceTerms: string[] = terms(sentence),
+  aboutProvider = false,
+): string[] {
   const named = mentions(sentenceTerms).map((m) => m.practice)
   if (!named.length) return named
   if (CUSTOMERS_DO.test(sentence)) return named.filter((id) => id === 'shared-responsibility')
+  if (!aboutProvider && PROVIDER_DOES.test(sentence)) return named.filter((id) => INHERITED.has(id))
   const items = sentence.split(LIST_SPLIT).filter((item) => item.trim())
   // runs of short items
   const kept: string[] = []
@@ -348,7 +403,14 @@ export function statedIn(sentence: string, sentenceTerms: string[] = terms(sente
 /** A passage read for statements: its terms, and its sentences that could state a practice. */
 export interface ReadPassage {
   context: Set<string>
-  statements: { sentence: string; sentenceTerms: string[]; practices: string[] }[]
+  statements: {
+    sentence: string
+    sentenceTerms: string[]
+    /** The practices it states as the organisation's own. */
+    practices: string[]
+    /** The practices it states, the hosting provider's too (for questions about the provider). */
+    withProvider: string[]
+  }[]
 }
 
 /**
@@ -368,8 +430,10 @@ export function readPassage(text: string): ReadPassage {
     // and a pointer ('please see our Continuity Plan') states nothing itself
     if (sentence.trim().endsWith('?') || words.length < 7 || POINTER.test(sentence)) continue
     const sentenceTerms = terms(sentence)
+    const withProvider = statedIn(sentence, sentenceTerms, true)
+    if (!withProvider.length) continue
     const practices = statedIn(sentence, sentenceTerms)
-    if (practices.length) statements.push({ sentence, sentenceTerms, practices })
+    statements.push({ sentence, sentenceTerms, practices, withProvider })
   }
   const read = { context: withFormWords(terms(text)), statements }
   if (READ.size >= 5_000) READ.clear()

@@ -40,7 +40,7 @@ export const SYNONYMS: string[][] = [
   'accessreview | access review | access reviews | review access rights | user access review | access recertification',
   'thirdparty | third party | third parties | third-party | subprocessor | sub-processor | vendor | vendors | subcontractor',
   'datacenter | data center | data centre | datacenter | hosting facility',
-  'cloudprovider | aws | amazon web services | azure | gcp | google cloud',
+  'cloudprovider | aws | amazon web services | azure | gcp | google cloud | hosting provider | cloud provider | infrastructure provider | iaas provider',
   'admin | administrator | administrators | admins | privileged user | privileged users | privileged account | privileged accounts',
   'require | required | requires | requiring | mandatory | mandated | mandate | enforce | enforced | enforces | enforcing',
   'pci | pci dss | pci-dss | credit card | credit cards | cardholder data | payment card | payment cards',
@@ -66,6 +66,8 @@ export const SYNONYMS: string[][] = [
   'weekly | every week | each week | per week | once a week',
   'daily | every day | each day | per day | once a day',
   'before | prior to',
+  // identifiers, not intrusion detection systems ('user IDs', 'session IDs')
+  'identifier | identifiers | user id | user ids | session id | session ids | unique id | unique ids | customer ids | record ids | tenant ids | account ids',
   'surveillance | video surveillance | cctv | security cameras | camera surveillance',
 ].map((group) => group.split(' | '))
 

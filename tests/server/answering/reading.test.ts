@@ -79,6 +79,52 @@ describe('what a sentence states', () => {
     )
   })
 
+  it("takes what the hosting provider does for the controls it passes on, not for the organisation's own", () => {
+    const provider =
+      'The AWS infrastructure is designed and managed in accordance with security standards and secure design principles.'
+    expect(practicesOf(provider)).toContain('secure-development')
+    expect(statedIn(provider)).not.toContain('secure-development')
+    // a question about the provider itself reads it
+    expect(statedIn(provider, terms(provider), true)).toContain('secure-development')
+    // facilities are the provider's, and the organisation's by inheritance
+    expect(
+      statedIn('AWS data centers utilize state-of-the-art electronic video surveillance.'),
+    ).toContain('video-surveillance')
+    const soc2 = doc(
+      'Overview.pdf',
+      'Amazon Web Services holds a current SOC 2 Type II report for every region it runs.',
+    )
+    expect(ask('Do you have a SOC 2 Type II report?', [soc2])).toBeNull()
+    expect(ask('Does your hosting provider have a SOC 2 Type II report?', [soc2])?.choice).toBe(
+      'Yes',
+    )
+  })
+
+  it('reads a word in the sense the practice has', () => {
+    // 'logging and fixing defects' records bugs; an API's endpoints are no devices; 'test cases'
+    // are no CAS; 'user IDs' are no intrusion detection system
+    expect(
+      practicesOf('Mechanisms are in place for logging and fixing accessibility defects.'),
+    ).not.toContain('audit-logging')
+    expect(practicesOf('Audit logs are kept for a year and reviewed weekly.')).toContain(
+      'audit-logging',
+    )
+    expect(practicesOf('All APIs are available via SSL-protected endpoints.')).not.toContain(
+      'workstation-security',
+    )
+    expect(practicesOf('Endpoint protection software runs on all company laptops.')).toContain(
+      'workstation-security',
+    )
+    expect(practicesOf('Every story has manual test cases.')).not.toContain('single-sign-on')
+    expect(practicesOf('Users have unique user IDs and session IDs.')).not.toContain(
+      'intrusion-detection',
+    )
+    expect(practicesOf('An IDS watches the network.')).toContain('intrusion-detection')
+    // automated tests are a practice of their own: a testing process does not say it is automated
+    expect(practicesOf('Is testing automated when possible?')).toEqual(['test-automation'])
+    expect(practicesOf('Do you have software testing processes?')).toEqual(['software-testing'])
+  })
+
   it('keeps role-based access and least privilege apart', () => {
     expect(practicesOf('Access is granted on a least privilege basis.')).toEqual([
       'least-privilege',
@@ -140,6 +186,30 @@ describe('what the question asks be done', () => {
       'Our tabletop DR tests are conducted annually, and a letter of attestation is available on request.',
     )
     expect(ask(asked, [tested])).toMatchObject({ choice: 'Yes', reason: STATED })
+  })
+
+  it('needs the policies reviewed or updated when the question asks it, not only planned', () => {
+    const asked =
+      'Are risk management policies and procedures reviewed and updated at least annually?'
+    expect(
+      doneAsAsked(
+        asked,
+        terms('The security team leads risk analysis and quarterly and yearly planning.'),
+      ),
+    ).toBe(false)
+    expect(
+      doneAsAsked(
+        asked,
+        terms('Risk management policies are reviewed every year by the security team.'),
+      ),
+    ).toBe(true)
+    // a word that names the practice asks nothing more: access reviews are reviews
+    expect(
+      doneAsAsked(
+        'Are access rights reviewed quarterly?',
+        terms('User access reviews are performed quarterly.'),
+      ),
+    ).toBe(true)
   })
 })
 
