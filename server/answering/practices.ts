@@ -30,7 +30,7 @@ penetration-testing | CA-8 CA-8.1 | pentest
 independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security+assess; external assessor; assurance assess; audit assuranc
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
-privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement
+privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement; data protection policy
 security-policy | PL-1 PM-3 | information security policy; security policy; security+program; information+security+program; governance+program; information+governance; security+governance
 personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access; employee leav; employment terminat; new hire; hire process; chang employment; terminat employ; mover leaver
 background-checks | PS-3 | bgcheck; personnel screening; screen employee; background verificat
@@ -39,7 +39,7 @@ change-management | CM-3 CM-4 | changemanagement; configuration change control; 
 configuration-management | CM-2 CM-6 CM-7 | hardening; configuration management; manag configuration; baseline configuration; configuration standard; infrastructure code; automat deploy
 role-based-access | AC-2 AC-3 | rbac; access control; role access; permission role; role base; identity+access | not: physical; datacenter; facility; building; badge; surveillance; biometric
 least-privilege | AC-6 AC-6.1 | least privilege; need know; minimum necessary; minimal access; minimum access; only access need
-workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint+device; endpoint+security; endpoint+protection; endpoint+detection; endpoint+management; user+endpoint; managed+endpoint; employee machine; full disk encrypt; company device; lock screen; screen lock | not: api
+workstation-security | AC-11 SC-28 MP-7 SI-3 | workstation; laptop; endpoint+device; endpoint+security; endpoint+protection; endpoint+detection; endpoint+management; user+endpoint; managed+endpoint; employee machine; full disk encrypt; company device | not: api
 input-validation | SI-10 SI-11 | input validation; validat input; error messag; sanitiz input; injection; xss; cross site script
 web-application-firewall | SC-7 | web application firewall; waf
 firewall | SC-7 SC-7.5 | firewall; packet filter; security group
@@ -47,7 +47,7 @@ supply-chain | SR-1 SR-2 SR-3 SR-5 SR-6 | supply chain; software composition; de
 single-sign-on | IA-2 IA-8 | sso; identity provider; federat; oauth; openid; ldap; active directory; central authentication service; directory integrat
 mfa | IA-2.1 IA-2.2 | mfa; second factor
 audit-logging | AU-2 AU-3 AU-6 AU-12 | logging; audit log; audit record; log event; event log; log retain; log review; activity log | not: defect; bug; ticket; issu; accessib
-session-timeout | AC-11 AC-12 | sessiontimeout; session lock; lock session; session terminat; session expir; session invalidat; inactiv log; period inactiv
+session-timeout | AC-11 AC-12 | sessiontimeout; session lock; lock session; lock screen; screen lock; session terminat; session expir; session invalidat; inactiv log; period inactiv
 risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; risk register; risk mitigat; threat model; enterprise risk; erm
 data-location | SA-9 | data residency; geographic region; data locat; host region; store region; region data
 physical-security | PE-1 PE-2 PE-3 PE-6 | physicalsecurity; physical environmental; badge access; biometric; guard; visitor
@@ -62,7 +62,7 @@ data-retention | SI-12 | retention
 cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic
 accessibility | SA-8 | wcag; accessib; section 508; screen reader; keyboard
 antivirus | SI-3 | antivirus; malicious code protection; malware
-patching | SI-2 | patching; flaw remediation; security update
+patching | SI-2 | patching; flaw remediation; security+update
 ddos-protection | SC-5 | ddos; rate limit
 data-classification | RA-2 | data classification; classif data; data handl
 asset-inventory | CM-8 | assetinventory; system component inventory; asset catalog; catalog assets; inventory assets
@@ -71,7 +71,7 @@ password-policy | IA-5 IA-5.1 | passwordpolicy; password complex; password lengt
 access-review | AC-2 AC-6.7 | accessreview; revalidat access; review access; access review; recertif
 separation-of-duties | AC-5 | separat duty; segregat duty
 privileged-access | AC-6 AC-6.5 AC-2 | admin+access; privileged+access; privileg+role; admin+right; root+access; elevat+privileg; access+privileged
-unique-identification | IA-2 IA-4 | unique identif; uniquely identif; unique user; individual account; shar account; user identifier
+unique-identification | IA-2 IA-4 | unique identif; uniquely identif; unique+user; individual account; shar account; user identifier
 acceptable-use | PL-4 | rules behavior; acceptabl polic; acceptabl asset; acceptabl resourc
 personnel-agreements | PS-6 | non disclosur; nondisclosur; nda; confidentiality agre; employment agre; access agre; employ agre
 remote-access | AC-17 | remote access; remote work; work remote; telework; remote site; vpn | not: backup; replicat; snapshot

@@ -2,6 +2,7 @@ import type { Citation } from '../../contract/questionnaires.ts'
 import { citationsOf, passageCitation } from './cite.ts'
 import { type Library, YES_NO_QUESTION } from './library.ts'
 import {
+  actsStated,
   asksOfProvider,
   practiceNames,
   practiceScope,
@@ -29,6 +30,8 @@ export const REVIEW_FLOOR = 0
 const REVIEW_CONFIDENCE = 0.2
 
 interface Quote {
+  /** Share of the question's scope the quoted words themselves hold. */
+  own: number
   scope: number
   fit: number
   text: string
@@ -52,24 +55,28 @@ export function reviewQuotes(
   const best = new Map<string, Quote>()
   const consider = (practice: string, quote: Quote) => {
     const current = best.get(practice)
-    // the context that holds more of what is asked, then the words closest to the question's
-    const better =
-      !current ||
-      quote.scope > current.scope ||
-      (quote.scope === current.scope && quote.fit > current.fit)
-    if (better) best.set(practice, quote)
+    // the quote that says more of what is asked, then its context, then the words closest to
+    // the question's
+    const order = current
+      ? quote.own - current.own || quote.scope - current.scope || quote.fit - current.fit
+      : 1
+    if (order > 0) best.set(practice, quote)
   }
   for (const passage of passages) {
     if (passage.source === 'qa') continue
     const { context, statements } = readPassage(passage.text)
     const scope = shareOf(context)
-    if (scope < REVIEW_FLOOR) continue
     for (const statement of statements)
       for (const practice of (ofProvider ? statement.withProvider : statement.practices).filter(
         (id) => named.includes(id),
       )) {
         const { sentence, sentenceTerms } = statement
+        const own = shareOf(withFormWords(sentenceTerms))
+        // a sentence that names the practice and nothing of what is asked of it is no evidence;
+        // nor one that does not say it is tested, or reviewed, when the question asks that
+        if (own <= REVIEW_FLOOR || !actsStated(question.text, sentenceTerms)) continue
         consider(practice, {
+          own,
           scope,
           fit: fitOf(sentenceTerms),
           text: sentence,
@@ -80,12 +87,14 @@ export function reviewQuotes(
   for (const entry of library?.withPractices(named) ?? []) {
     const said = terms(`${entry.question} ${entry.detail}`)
     const scope = shareOf(withFormWords(said))
-    if (scope < REVIEW_FLOOR || !(entry.answer.trim() || entry.detail.trim())) continue
+    if (scope <= REVIEW_FLOOR || !(entry.answer.trim() || entry.detail.trim())) continue
+    if (!actsStated(question.text, said)) continue
     const citations = citationsOf(entry)
     for (const practice of statedIn(entry.question, said, ofProvider).filter((id) =>
       named.includes(id),
     ))
       consider(practice, {
+        own: scope,
         scope,
         fit: fitOf(said),
         text: citations[0]?.snippet ?? entry.question,

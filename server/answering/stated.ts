@@ -100,7 +100,11 @@ const ASKS_KEPT_CURRENT = new Set(terms('review reviewed updated revised'))
  * True when it asks none of these.
  */
 export function doneAsAsked(question: string, sentenceTerms: string[]): boolean {
-  if (!frequencyStated(question, sentenceTerms)) return false
+  return frequencyStated(question, sentenceTerms) && actsStated(question, sentenceTerms)
+}
+
+/** Whether a sentence says the practice is tested, or reviewed, when the question asks it. */
+export function actsStated(question: string, sentenceTerms: string[]): boolean {
   const words = terms(withoutExamples(question))
   const spans = mentions(words)
   const asked = words.filter((_, i) => !spans.some((m) => i >= m.from && i <= m.to))
