@@ -25,13 +25,13 @@ disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; re
 incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident+plan; investigat incident; incident investigat
 incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
-vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat
+vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat; vulnerab identif
 penetration-testing | CA-8 CA-8.1 | pentest
 independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security+assess; external assessor; assurance assess; audit assuranc
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
 privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement; data protection policy
-security-policy | PL-1 PM-3 | information security policy; security policy; security+program; information+security+program; governance+program; information+governance; security+governance
+security-policy | PL-1 PM-3 | information security policy; security policy; security+program; information+security+program; governance+program; organizational+policies; information+governance; security+governance
 personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access; employee leav; employment terminat; new hire; hire process; chang employment; terminat employ; mover leaver
 background-checks | PS-3 | bgcheck; personnel screening; screen employee; background verificat
 awareness-training | AT-2 AT-3 | awareness; train employee; train staff; train personnel; secure cod train
@@ -52,7 +52,7 @@ risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; 
 data-location | SA-9 | data residency; geographic region; data locat; host region; store region; region data
 physical-security | PE-1 PE-2 PE-3 PE-6 | physicalsecurity; physical environmental; badge access; biometric; guard; visitor
 video-surveillance | PE-6 PE-6.1 | surveillance
-network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network
+network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network; communications+between+environments; traffic+between+environments
 intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomaly detect; intrusion prevention; network+attack; network+based+attack
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
 secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
@@ -84,7 +84,7 @@ security-monitoring | SI-4 AU-6 | siem; security+event; monitor event; event mon
 time-synchronisation | AU-8 | time sourc; time synchroniz; time synchronis; ntp; clock synchroniz; time stamp
 environment-separation | CM-4.1 | separat production; production separat; segregat environ; environ separat; separat environ; test environ separat
 tenant-isolation | SC-4 | tenant isolat; multi tenant; single tenant; tenant segment; isolat tenant; segregat customer; separat customer; logical separat
-data-inventory | CM-12 CM-8 | data inventory; inventory data; data map; data flow; flow diagram; record process
+data-inventory | CM-12 CM-8 | data inventory; inventory data; data map; data flow; flow diagram; record process; data owner; data stewardship; ownership+stewardship
 privacy-impact | RA-8 | privacy+impact; dpia; data+protection+impact
 internal-audit | CA-2 CA-7 | internal audit; audit manag; audit plan; audit finding; internal assess
 corrective-action | CA-5 | corrective action; remediat finding; plan action milestone; poam
@@ -163,7 +163,7 @@ export interface PracticeMention {
 
 /** Whether a text's term is a cue word: the same, or (for cue words of four letters or more) it starts with it. */
 const fits = (term: string, cueWord: string) =>
-  term === cueWord || (cueWord.length >= 4 && term.startsWith(cueWord))
+  term === cueWord || term === `${cueWord}s` || (cueWord.length >= 4 && term.startsWith(cueWord))
 
 /** Whether a word of another sense ('not:') stands within WINDOW terms of a cue's span. */
 function vetoed(practice: Practice, words: string[], from: number, to: number) {
@@ -177,12 +177,14 @@ function vetoed(practice: Practice, words: string[], from: number, to: number) {
 export function mentions(words: string[]): PracticeMention[] {
   const found = new Map<string, PracticeMention>()
   words.forEach((word, index) => {
-    for (let length = Math.min(word.length, 4); length <= word.length; length++) {
-      const prefix = word.slice(0, length)
-      if (prefix.length < word.length && prefix.length < 4) continue
+    // the cue words this word fits: its prefixes of four letters or more, itself, and its
+    // singular ('keys': 'key')
+    const heads = new Set<string>([word])
+    for (let length = 4; length < word.length; length++) heads.add(word.slice(0, length))
+    if (word.endsWith('s') && word.length > 2) heads.add(word.slice(0, -1))
+    for (const prefix of heads) {
       for (const { practice, cue, adjacent } of BY_TERM.get(prefix) ?? []) {
         if (found.has(practice.id) || cue[0] !== prefix) continue
-        if (prefix !== word && prefix.length < 4) continue
         if (adjacent) {
           // the cue's words next to each other, in order
           if (

@@ -24,10 +24,12 @@ import type { Candidate, PassageHit, QuestionInput } from './types.ts'
 
 export const QUOTED_FOR_REVIEW_PREFIX = 'No answer chosen: the quotes speak of'
 
-/** Least share of the question's scope a quote's context holds to be worth reading. */
-export const REVIEW_FLOOR = 0
-/** Confidence of quotes for review: low, and never a choice. */
-const REVIEW_CONFIDENCE = 0.2
+/**
+ * How often a quote was found to state the practice the question asks (protocol e, judged by
+ * hand: tests/fixtures/eval/caiq-from-hecvat-judged.json): quotes that also say something of what
+ * is asked of the practice, and quotes that only name it. Low either way; never a choice.
+ */
+export const QUOTE_CONFIDENCE = { about: 0.3, named: 0.15 } as const
 
 interface Quote {
   /** Share of the question's scope the quoted words themselves hold. */
@@ -47,7 +49,7 @@ export function reviewQuotes(
   if (!YES_NO_QUESTION.test(question.text)) return null
   const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
-  const { named, shareOf } = asked
+  const { named, shareOf, detailShareOf } = asked
   const ofProvider = asksOfProvider(question.text)
   const whole = new Set(terms(withoutExamples(question.text)))
   const fitOf = (list: string[]) =>
@@ -71,10 +73,10 @@ export function reviewQuotes(
         (id) => named.includes(id),
       )) {
         const { sentence, sentenceTerms } = statement
-        const own = shareOf(withFormWords(sentenceTerms))
-        // a sentence that names the practice and nothing of what is asked of it is no evidence;
-        // nor one that does not say it is tested, or reviewed, when the question asks that
-        if (own <= REVIEW_FLOOR || !actsStated(question.text, sentenceTerms)) continue
+        const own = detailShareOf(withFormWords(sentenceTerms))
+        // a sentence that does not say the practice is tested, or reviewed, when the question
+        // asks that, is no evidence of it
+        if (!actsStated(question.text, sentenceTerms)) continue
         consider(practice, {
           own,
           scope,
@@ -87,14 +89,15 @@ export function reviewQuotes(
   for (const entry of library?.withPractices(named) ?? []) {
     const said = terms(`${entry.question} ${entry.detail}`)
     const scope = shareOf(withFormWords(said))
-    if (scope <= REVIEW_FLOOR || !(entry.answer.trim() || entry.detail.trim())) continue
+    const own = detailShareOf(withFormWords(said))
+    if (!(entry.answer.trim() || entry.detail.trim())) continue
     if (!actsStated(question.text, said)) continue
     const citations = citationsOf(entry)
     for (const practice of statedIn(entry.question, said, ofProvider).filter((id) =>
       named.includes(id),
     ))
       consider(practice, {
-        own: scope,
+        own,
         scope,
         fit: fitOf(said),
         text: citations[0]?.snippet ?? entry.question,
@@ -112,7 +115,10 @@ export function reviewQuotes(
     text: unique.map((quote) => quote.text).join(' '),
     choice: null,
     reason: `${QUOTED_FOR_REVIEW_PREFIX} ${practiceNames(named)}${missing.length ? `; check what they say of: ${missing.slice(0, 6).join(', ')}` : ''}. Choose the answer yourself.`,
-    confidence: REVIEW_CONFIDENCE,
+    // quotes that say something of what is asked of the practice are more often to the point
+    confidence: unique.every((quote) => quote.own > 0)
+      ? QUOTE_CONFIDENCE.about
+      : QUOTE_CONFIDENCE.named,
     citations: unique.flatMap((quote) => quote.citations),
   }
 }

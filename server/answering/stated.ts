@@ -259,7 +259,19 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
       .filter((part) => !part.held(part.bySentence ? sentence : context))
       .map((part) => part.label)
 
-  return { named, shareOf, missing }
+  /**
+   * Share of what else the question asks of the practice (not whether it is documented, nor how
+   * often) a context holds; 1 when it asks nothing else.
+   */
+  const details = parts.filter((part) => part.label !== 'documented' && !part.bySentence)
+  const detailWeight = details.reduce((sum, part) => sum + part.weight, 0)
+  const detailShareOf = (context: Set<string>) =>
+    detailWeight
+      ? details.reduce((sum, part) => sum + (part.held(context) ? part.weight : 0), 0) /
+        detailWeight
+      : 1
+
+  return { named, shareOf, missing, detailShareOf }
 }
 
 export function practiceAnswer(

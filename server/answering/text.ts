@@ -14,7 +14,7 @@ export const SYNONYMS: string[][] = [
   'encrypttransit | encryption in transit | encrypted in transit | data in transit | tls | ssl | transport layer security | https',
   'pentest | penetration test | penetration testing | pen test | pentesting | penetration tests',
   'soc2 | soc 2 | soc ii | ssae 18 | ssae18 | soc2 type 2 | soc 2 type ii',
-  'pii | personally identifiable information | personal data | personal information',
+  'pii | personally identifiable information | personal data | personal information | personal and sensitive data | personal or sensitive data | sensitive personal data',
   'phi | protected health information | health information | hipaa',
   'rbac | role based access control | role-based access control | role based access',
   'siem | security information and event management | log management | centralized logging | centralised logging',
