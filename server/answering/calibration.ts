@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs'
-import { QUOTED_FOR_REVIEW_PREFIX } from './quotes.ts'
 import { PRACTICE_DENIED } from './stated.ts'
 import { TRANSFERRED } from './transfer.ts'
 import { type Candidate, CORROBORATED, STATED } from './types.ts'
@@ -13,14 +12,7 @@ import { type Candidate, CORROBORATED, STATED } from './types.ts'
  * it out) maps it onto measured accuracy.
  */
 
-export const ANSWER_KINDS = [
-  'library',
-  'transferred',
-  'stated',
-  'corroborated',
-  'denied',
-  'quoted',
-] as const
+export const ANSWER_KINDS = ['library', 'transferred', 'stated', 'corroborated', 'denied'] as const
 export type AnswerKind = (typeof ANSWER_KINDS)[number]
 
 /** The kind of an answer, by the reason the engine gave for it. */
@@ -29,7 +21,6 @@ export function kindOfReason(reason: string | null | undefined): AnswerKind {
   if (reason === STATED) return 'stated'
   if (reason === CORROBORATED) return 'corroborated'
   if (reason === PRACTICE_DENIED) return 'denied'
-  if (reason?.startsWith(QUOTED_FOR_REVIEW_PREFIX)) return 'quoted'
   return 'library'
 }
 

@@ -16,7 +16,7 @@ import {
   YES_NO_QUESTION,
 } from './library.ts'
 import { practicesOf } from './practices.ts'
-import { reviewQuotes } from './quotes.ts'
+import { NEAREST_CITED, nearestEvidence } from './quotes.ts'
 import {
   asksOfProvider,
   doneAsAsked,
@@ -160,6 +160,17 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
   }
 }
 
+/**
+ * A form field rather than a question: a label of a word or two of its own ('Date', 'Product
+ * Name', 'Vendor Hosting Regions'), neither asked ('...?') nor an instruction ('Describe ...').
+ */
+const FIELD_TERMS = 3
+const INSTRUCTION = /^\s*(?:please\s+)?(?:describe|explain|list|provide|state|give|specify|indicate|detail|outline|summari[sz]e|identify|attach|share)\b/i
+const isFormField = (text: string) =>
+  !text.includes('?') &&
+  !INSTRUCTION.test(text) &&
+  new Set(terms(text).filter((term) => !isFrameTerm(term))).size < FIELD_TERMS
+
 function extractive(
   question: QuestionInput,
   passages: PassageHit[],
@@ -169,6 +180,9 @@ function extractive(
   contested = false,
 ): Candidate[] {
   const candidates: Candidate[] = []
+  // a form field ('Date', 'Product Name', 'Vendor Hosting Regions') is answered by the
+  // organisation's own record of it, never by a passage that happens to share its words
+  if (isFormField(question.text)) return candidates
   const usedSources = new Set<string>()
   const named = namedPractices(question.text, question.previous)
   const scored = passages
@@ -403,13 +417,13 @@ export function answerFromEvidence(
       if (candidates.length >= 3) break
     }
   }
-  // no answer: the sentences and answers that speak of the practice, for the reviewer to judge
-  if (!candidates.length) {
-    const quoted = reviewQuotes(question, passages, space, library)
-    if (quoted) candidates.push(quoted)
-  }
   // the first candidate is the most likely one: library answers by strength, then passages
-  return candidates.length
-    ? { candidates: candidates.map(calibrated), note: null }
-    : { candidates: [], note: lookedFor(question, space) ?? NO_EVIDENCE }
+  if (candidates.length) return { candidates: candidates.map(calibrated), note: null }
+  // no answer: what was looked for, and the nearest passages that speak of the practice, cited
+  // for the reviewer who writes the answer
+  const note = lookedFor(question, space) ?? NO_EVIDENCE
+  const nearest = nearestEvidence(question, passages, space, library)
+  if (!nearest) return { candidates: [], note }
+  const lead = { text: '', choice: null, confidence: 0, citations: nearest }
+  return { candidates: [{ ...lead, withheld: `${note} ${NEAREST_CITED}` }], note: null }
 }

@@ -4,32 +4,25 @@ import { type Library, YES_NO_QUESTION } from './library.ts'
 import {
   actsStated,
   asksOfProvider,
-  practiceNames,
   practiceScope,
   readPassage,
-  scopeWords,
   statedIn,
   withoutExamples,
 } from './stated.ts'
 import { type TfIdf, terms, withFormWords } from './text.ts'
-import type { Candidate, PassageHit, QuestionInput } from './types.ts'
+import type { PassageHit, QuestionInput } from './types.ts'
 
 /**
- * Evidence for the reviewer where the engine chooses no answer: a Yes/No question about practices
- * the organisation's documents or answers speak of, but not in all that the question asks ('Are
- * local emergency authorities included in the exercise?' against 'We conduct annual table-top
- * exercises'). The sentences and answers that state each practice are quoted, the choice is left
- * empty, and the note says what they do not say. Never a Yes or a No: a person decides.
+ * The nearest evidence, where the engine abstains: a Yes/No question about practices the
+ * organisation's documents or answers speak of, but not in all that the question asks ('Are local
+ * emergency authorities included in the exercise?' against 'We conduct annual table-top
+ * exercises'). No sentence states the practice as asked, so there is no answer; the sentences and
+ * answers that speak of each practice are cited with the abstention, so that the reviewer who
+ * writes the answer starts from them. Measured on protocol e, such passages state the practice
+ * asked about a third of the time: they are leads, not answers.
  */
 
-export const QUOTED_FOR_REVIEW_PREFIX = 'No answer chosen: the quotes speak of'
-
-/**
- * How often a quote was found to state the practice the question asks (protocol e, judged by
- * hand: tests/fixtures/eval/caiq-from-hecvat-judged.json): quotes that also say something of what
- * is asked of the practice, and quotes that only name it. Low either way; never a choice.
- */
-export const QUOTE_CONFIDENCE = { about: 0.3, named: 0.15 } as const
+export const NEAREST_CITED = 'The nearest passages about it are cited for review.'
 
 interface Quote {
   /** Share of the question's scope the quoted words themselves hold. */
@@ -40,12 +33,12 @@ interface Quote {
   citations: Citation[]
 }
 
-export function reviewQuotes(
+export function nearestEvidence(
   question: QuestionInput,
   passages: PassageHit[],
   space: TfIdf,
   library: Library | null,
-): Candidate | null {
+): Citation[] | null {
   if (!YES_NO_QUESTION.test(question.text)) return null
   const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
@@ -110,15 +103,6 @@ export function reviewQuotes(
   const unique = (quotes as Quote[]).filter(
     (quote, index, all) => all.findIndex((other) => other.text === quote.text) === index,
   )
-  const missing = scopeWords(question.text, asked.missing(new Set()))
-  return {
-    text: unique.map((quote) => quote.text).join(' '),
-    choice: null,
-    reason: `${QUOTED_FOR_REVIEW_PREFIX} ${practiceNames(named)}${missing.length ? `; check what they say of: ${missing.slice(0, 6).join(', ')}` : ''}. Choose the answer yourself.`,
-    // quotes that say something of what is asked of the practice are more often to the point
-    confidence: unique.every((quote) => quote.own > 0)
-      ? QUOTE_CONFIDENCE.about
-      : QUOTE_CONFIDENCE.named,
-    citations: unique.flatMap((quote) => quote.citations),
-  }
+  const citations = unique.flatMap((quote) => quote.citations)
+  return citations.length ? citations : null
 }

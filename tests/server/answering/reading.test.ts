@@ -6,13 +6,12 @@ import {
   frequencyStated,
   Library,
   type LibraryEntry,
+  NEAREST_CITED,
+  nearestEvidence,
   type PassageHit,
   PRACTICES,
   practiceAnswer,
   practicesOf,
-  QUOTE_CONFIDENCE,
-  QUOTED_FOR_REVIEW_PREFIX,
-  reviewQuotes,
   STATED,
   statedIn,
 } from '../../../server/answering/engine.ts'
@@ -214,6 +213,32 @@ describe('what the question asks be done', () => {
   })
 })
 
+describe('form fields', () => {
+  it("answers a form field only from the organisation's record of it, never from a passage that shares its word", () => {
+    const passage = doc(
+      'Security.pdf',
+      'Keeping systems up to date: we remove end-of-life operating systems and apply security patches within a week.',
+    )
+    const space = spaceOf([passage])
+    for (const field of ['Date', 'Product Name'])
+      expect(
+        answerFromEvidence({ text: field, vocabulary: null }, [], [passage], space).candidates,
+      ).toEqual([])
+    // a question, or an instruction, of as few words is answered from the passage
+    const officer = doc(
+      'Privacy.pdf',
+      'Our data protection officer is Jane Smith, reachable at dpo@example.com.',
+    )
+    const asked = answerFromEvidence(
+      { text: 'Who is your data protection officer?', vocabulary: null },
+      [],
+      [officer],
+      spaceOf([officer]),
+    )
+    expect(asked.candidates[0]?.text).toContain('Jane Smith')
+  })
+})
+
 describe('prose a page wrapped', () => {
   it('rejoins a long line that does not end a sentence, but not a heading or a list item', () => {
     expect(
@@ -228,14 +253,14 @@ describe('prose a page wrapped', () => {
   })
 })
 
-describe('quotes for the reviewer', () => {
+describe('the nearest evidence of an abstention', () => {
   const exercise = doc(
     'Continuity.pdf',
     'Disaster recovery. We conduct annual table-top exercises of the disaster recovery plan that simulate emergency situations with the operations and support teams.',
     7,
   )
 
-  it('quotes what speaks of the practice, chooses nothing and says what to check', () => {
+  it('abstains, says what it looked for and cites what speaks of the practice', () => {
     const question = {
       text: 'Are local emergency authorities included, if possible, in the disaster recovery exercise?',
       vocabulary: YES_NO,
@@ -245,18 +270,17 @@ describe('quotes for the reviewer', () => {
     expect(practiceAnswer(question, [exercise], space)).toBeNull()
     const result = answerFromEvidence(question, [], [exercise], space)
     expect(result.candidates).toHaveLength(1)
-    const [quote] = result.candidates
-    expect(quote?.choice).toBeNull()
-    expect(quote?.text).toContain('annual table-top exercises')
-    expect(quote?.citations[0]).toMatchObject({ title: 'Continuity.pdf', location: { page: 7 } })
-    expect(quote?.reason).toBe(
-      `${QUOTED_FOR_REVIEW_PREFIX} disaster recovery; check what they say of: local, emergency, authorities, included. Choose the answer yourself.`,
+    const [lead] = result.candidates
+    // not an answer: nothing chosen, nothing written, no confidence
+    expect(lead).toMatchObject({ text: '', choice: null, confidence: 0 })
+    expect(lead?.withheld).toBe(
+      `No answer: nothing in the knowledge base states disaster recovery, with: local, emergency, authorities, included. ${NEAREST_CITED}`,
     )
-    // it says something of what is asked (the exercise's emergency situations)
-    expect(quote?.confidence).toBe(QUOTE_CONFIDENCE.about)
+    expect(lead?.citations[0]).toMatchObject({ title: 'Continuity.pdf', location: { page: 7 } })
+    expect(lead?.citations[0]?.snippet).toContain('annual table-top exercises')
   })
 
-  it("quotes the organisation's own answer about the practice from the library", () => {
+  it("cites the organisation's own answer about the practice from the library", () => {
     const entry: LibraryEntry = {
       source: 'file',
       id: 1,
@@ -269,7 +293,7 @@ describe('quotes for the reviewer', () => {
       location: { sheet: 'Full', row: 40 },
     }
     const library = new Library([entry])
-    const quote = reviewQuotes(
+    const nearest = nearestEvidence(
       {
         text: 'Is a security incident response plan that includes impacted customers and suppliers established?',
         vocabulary: YES_NO,
@@ -278,14 +302,13 @@ describe('quotes for the reviewer', () => {
       library.space,
       library,
     )
-    expect(quote?.choice).toBeNull()
-    expect(quote?.citations[0]).toMatchObject({ kind: 'library', title: 'HECVAT.xlsx' })
+    expect(nearest?.[0]).toMatchObject({ kind: 'library', title: 'HECVAT.xlsx' })
   })
 
-  it('quotes nothing when a practice asked is not spoken of, or the passage is about else', () => {
+  it('cites nothing when a practice asked is not spoken of, or for a question that is not Yes/No', () => {
     const space = spaceOf([exercise])
     expect(
-      reviewQuotes(
+      nearestEvidence(
         { text: 'Are backups encrypted and tested for restoration?', vocabulary: YES_NO },
         [exercise],
         space,
@@ -293,8 +316,20 @@ describe('quotes for the reviewer', () => {
       ),
     ).toBeNull()
     expect(
-      reviewQuotes(
+      nearestEvidence(
         { text: 'Describe your disaster recovery exercises.', vocabulary: null },
+        [exercise],
+        space,
+        null,
+      ),
+    ).toBeNull()
+    // and a sentence that does not say the plan is reviewed, when that is asked, is no lead
+    expect(
+      nearestEvidence(
+        {
+          text: 'Is the disaster recovery plan reviewed and updated at least annually?',
+          vocabulary: YES_NO,
+        },
         [exercise],
         space,
         null,
