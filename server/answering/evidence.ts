@@ -165,7 +165,8 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
  * Name', 'Vendor Hosting Regions'), neither asked ('...?') nor an instruction ('Describe ...').
  */
 const FIELD_TERMS = 3
-const INSTRUCTION = /^\s*(?:please\s+)?(?:describe|explain|list|provide|state|give|specify|indicate|detail|outline|summari[sz]e|identify|attach|share)\b/i
+const INSTRUCTION =
+  /^\s*(?:please\s+)?(?:describe|explain|list|provide|state|give|specify|indicate|detail|outline|summari[sz]e|identify|attach|share)\b/i
 const isFormField = (text: string) =>
   !text.includes('?') &&
   !INSTRUCTION.test(text) &&
