@@ -408,6 +408,10 @@ async function runProtocol(
           answered_with_choice: rows.filter(
             (row) => row.answer.status === 'generated' && row.answer.choice,
           ).length,
+          // abstentions that cite the nearest passages about the practice, for the reviewer
+          abstained_with_leads: rows.filter(
+            (row) => row.answer.status === 'no_answer' && row.answer.citations.length,
+          ).length,
           ...(judged ? { judged } : {}),
           baseline: score(baseline, gold, baseMs),
         }),
