@@ -38,7 +38,7 @@ export const SYNONYMS: string[][] = [
   'patching | patch management | security patches | patches',
   'logging | audit logs | audit logging | audit trail | logs',
   'accessreview | access review | access reviews | review access rights | user access review | access recertification',
-  'thirdparty | third party | third parties | third-party | subprocessor | sub-processor | vendor | vendors | subcontractor | independent',
+  'thirdparty | third party | third parties | third-party | subprocessor | sub-processor | vendor | vendors | subcontractor',
   'datacenter | data center | data centre | datacenter | hosting facility',
   'cloudprovider | aws | amazon web services | azure | gcp | google cloud | hosting provider | cloud provider | infrastructure provider | iaas provider',
   'admin | administrator | administrators | admins | privileged user | privileged users | privileged account | privileged accounts',
