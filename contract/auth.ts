@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { ROLES } from './roles.ts'
 
 // The contract is written with zod/mini: the same zod, a fraction of the bytes in the browser.
 
@@ -112,8 +113,7 @@ export const forcedChangeResponseSchema = z.object({
 export type ForcedChangeResponse = z.infer<typeof forcedChangeResponseSchema>
 export const logoutRequestSchema = z.object({ refresh: z.optional(z.string()) })
 
-export const ROLES = ['admin', 'member'] as const
-export type Role = (typeof ROLES)[number]
+export { ROLES, type Role } from './roles.ts'
 
 /** A person of the organisation as the profile and the member calls show them. */
 const memberSchema = z.object({

@@ -362,6 +362,8 @@ export const searchResponseSchema = z.object({ results: z.array(searchResultSche
 export const KNOWLEDGE_TEXTS = {
   fileNotFound: 'File not found',
   itemNotFound: 'Item not found',
+  deleteOthersFiles:
+    'You can delete only files you uploaded. Ask an approver or an admin to delete the others.',
   noFiles: 'Choose at least one file to upload',
   tooManyFiles: `Upload at most ${MAX_FILES_PER_UPLOAD} files at a time`,
   /** `{name}` and `{limit}` are replaced. */

@@ -381,6 +381,8 @@ export const QUESTIONNAIRE_TEXTS = {
   pageTitle: 'Questionnaire Automation',
   notFound: 'Questionnaire not found',
   questionNotFound: 'Question not found',
+  deleteOthers:
+    'You can delete only questionnaires you uploaded, and their questions. Ask an approver or an admin.',
   answerNotFound: 'Answer not found',
   noFile: 'Choose a questionnaire file to upload',
   oneFile: 'Upload one questionnaire at a time',

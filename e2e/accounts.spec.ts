@@ -104,7 +104,7 @@ test.describe('accounts and sessions', () => {
     const invitee = `invitee-${Date.now()}@example.com`
     const invite = await request.post('/api/v1/admin/users/invite/', {
       headers: { Authorization: `Bearer ${access}` },
-      data: { email: invitee, first_name: 'Grace', last_name: 'Hopper', role: 'member' },
+      data: { email: invitee, first_name: 'Grace', last_name: 'Hopper', role: 'contributor' },
     })
     expect(invite.status(), await invite.text()).toBeLessThan(300)
     await logOut(page)

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_UPLOAD_MB } from '../contract/knowledge.ts'
 import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
 import { createEmbedder, type EmbeddingOptions } from './answering/embeddings.ts'
 import { bearerToken } from './auth/middleware.ts'
+import { permissions } from './auth/permissions.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
 import { type Clock, createTokenService } from './auth/tokens.ts'
 import {
@@ -170,12 +171,14 @@ export function createApp(deps: AppDeps) {
     logger: deps.logger,
     limits: { ...DEFAULT_AUTH_LIMITS, ...deps.authLimits },
   })
+  // roles: every authenticated route names the capability it needs (contract/roles.ts)
+  const permit = permissions(deps.database)
   api.route(
     '/',
-    authRoutes({ auth, database: deps.database, trustProxy: deps.trustProxy ?? false }),
+    authRoutes({ auth, permit, database: deps.database, trustProxy: deps.trustProxy ?? false }),
   )
-  api.route('/', accountRoutes({ auth, database: deps.database }))
-  api.route('/', supportRoutes({ auth, database: deps.database, limiter }))
+  api.route('/', accountRoutes({ auth, permit, database: deps.database }))
+  api.route('/', supportRoutes({ auth, permit, database: deps.database, limiter }))
   const storage = createDiskStorage(
     deps.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-blobs-')),
   )
@@ -198,6 +201,7 @@ export function createApp(deps: AppDeps) {
     '/',
     repositoryRoutes({
       auth,
+      permit,
       service: repository,
       storage,
       maxUploadBytes,
@@ -208,6 +212,7 @@ export function createApp(deps: AppDeps) {
     '/',
     knowledgeRoutes({
       auth,
+      permit,
       service: createKnowledgeService({ database: deps.database }),
       repository,
       storage,
@@ -219,6 +224,7 @@ export function createApp(deps: AppDeps) {
     '/',
     answeringRoutes({
       auth,
+      permit,
       service: createAnsweringService({
         database: deps.database,
         logger: deps.logger,
@@ -233,6 +239,7 @@ export function createApp(deps: AppDeps) {
     '/',
     questionnaireRoutes({
       auth,
+      permit,
       service: questionnaires,
       exports: createExportService({
         database: deps.database,

@@ -2,8 +2,6 @@ import type { MiddlewareHandler } from 'hono'
 import { AUTH_ERROR_CODES } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import { ERROR_CODES } from '../../contract/errors.ts'
-import type { Database } from '../db/index.ts'
-import { auditEvents } from '../db/schema.ts'
 import type { AppEnv } from '../http/env.ts'
 import { apiError } from '../http/errors.ts'
 import type { AuthContext } from './context.ts'
@@ -44,28 +42,6 @@ export function requireAuth(
       })
     }
     c.set('auth', auth)
-    await next()
-  }
-}
-
-/** Administrator calls: members get 403, and the denial is audited with tenant, actor and target (TI7). */
-export function requireAdmin(database: Database): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
-    const auth = c.get('auth')
-    if (auth.role !== 'admin') {
-      await database.db.insert(auditEvents).values({
-        orgId: auth.org.id,
-        actorId: auth.user.id,
-        action: 'authorization.denied',
-        target: `${c.req.method} ${c.req.path}`,
-        requestId: c.get('requestId'),
-        detail: { role: auth.role },
-      })
-      throw apiError(403, AUTH_TEXTS.permissionDenied, {
-        msg: AUTH_TEXTS.permissionDenied,
-        code: ERROR_CODES.forbidden,
-      })
-    }
     await next()
   }
 }

@@ -39,7 +39,7 @@ describe('support tickets', () => {
     ctx.database.db.select().from(supportTickets).where(eq(supportTickets.orgId, orgId))
 
   async function member(orgId?: number) {
-    const fixture = await insertUser(ctx.database, { role: 'member', orgId })
+    const fixture = await insertUser(ctx.database, { role: 'approver', orgId })
     const session = await signIn(ctx, fixture.email)
     return { ...fixture, token: session.access }
   }

@@ -48,7 +48,7 @@ export const users = pgTable(
     lastName: text('last_name').notNull().default(''),
     /** argon2id PHC string; null until an invited user sets a first password. */
     passwordHash: text('password_hash'),
-    role: text('role').$type<UserRole>().notNull().default('member'),
+    role: text('role').$type<UserRole>().notNull().default('contributor'),
     /** `invited`: an invite link and no password yet; `removed` keeps the row for the audit trail. */
     status: text('status').$type<UserStatus>().notNull().default('active'),
     emailConfirmedAt: at('email_confirmed_at'),
@@ -62,7 +62,7 @@ export const users = pgTable(
   (table) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`),
     index('users_org_idx').on(table.orgId),
-    check('users_role_check', sql`${table.role} in ('admin', 'member')`),
+    check('users_role_check', sql`${table.role} in ('admin', 'approver', 'contributor', 'viewer')`),
     check(
       'users_status_check',
       sql`${table.status} in ('active', 'invited', 'disabled', 'removed')`,

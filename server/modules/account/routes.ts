@@ -4,17 +4,22 @@ import type { License, ProfileResponse } from '../../../contract/auth.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
 import type { Database } from '../../db/index.ts'
 import { licenses, organizations } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
 import { FREE_TIER } from './license.ts'
 
 /** GET admin/profile/ and GET admin/get_license/: always the caller's own organisation. */
-export function accountRoutes(options: { auth: Authenticator; database: Database }) {
+export function accountRoutes(options: {
+  auth: Authenticator
+  permit: Permit
+  database: Database
+}) {
   const { db } = options.database
   const app = new Hono<AuthEnv>()
 
-  app.get(paths.account.profile, requireAuth(options.auth), async (c) => {
+  app.get(paths.account.profile, requireAuth(options.auth), options.permit('read'), async (c) => {
     const auth = c.get('auth')
     const [org] = await db
       .select({ id: organizations.id, name: organizations.name })
@@ -34,7 +39,7 @@ export function accountRoutes(options: { auth: Authenticator; database: Database
     return c.json(body)
   })
 
-  app.get(paths.account.license, requireAuth(options.auth), async (c) => {
+  app.get(paths.account.license, requireAuth(options.auth), options.permit('read'), async (c) => {
     const auth = c.get('auth')
     const [row] = await db.select().from(licenses).where(eq(licenses.orgId, auth.org.id))
     const tier = row ?? {

@@ -9,6 +9,7 @@ import {
 } from '../../../contract/questionnaires.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
 import { jsonBody, params } from '../../http/validate.ts'
 import type { AnsweringService } from './service.ts'
 
@@ -16,48 +17,58 @@ const idParams = z.object({ id: z.coerce.number().int().positive() })
 const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /** Generation and the review operations of spec section 7 (answers/{id}/..., {id}/sections/...). */
-export function answeringRoutes(options: { auth: Authenticator; service: AnsweringService }) {
-  const { service } = options
+export function answeringRoutes(options: {
+  auth: Authenticator
+  permit: Permit
+  service: AnsweringService
+}) {
+  const { service, permit } = options
   const app = new Hono<AuthEnv>()
   app.use('/filler/questionnaires/*', requireAuth(options.auth))
   const org = (c: Context<AuthEnv>) => c.get('auth').org.id
   const user = (c: Context<AuthEnv>) => c.get('auth').user.id
   const Q = paths.questionnaires
 
-  app.post(at(Q.generate('{id}')), async (c) => {
+  app.post(at(Q.generate('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.start(org(c), user(c), id), 202)
   })
-  app.post(at(Q.cancelGeneration('{id}')), async (c) => {
+  app.post(at(Q.cancelGeneration('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.cancel(org(c), id))
   })
-  app.post(at(Q.answer.regenerate('{id}')), async (c) => {
+  app.post(at(Q.answer.regenerate('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.regenerate(org(c), user(c), id))
   })
-  app.post(at(Q.answer.regenerateWithEvidence('{id}')), async (c) => {
-    const { id } = params(c, idParams)
-    const body = await jsonBody(c, regenerateWithEvidenceSchema)
-    return c.json(
-      await service.regenerate(org(c), user(c), id, {
-        text: body.evidence,
-        fileIds: body.file_ids,
-      }),
-    )
-  })
-  app.post(at(Q.answer.applyConsistency('{id}')), async (c) => {
+  app.post(
+    at(Q.answer.regenerateWithEvidence('{id}')),
+    permit('questionnaires.write'),
+    async (c) => {
+      const { id } = params(c, idParams)
+      const body = await jsonBody(c, regenerateWithEvidenceSchema)
+      return c.json(
+        await service.regenerate(org(c), user(c), id, {
+          text: body.evidence,
+          fileIds: body.file_ids,
+        }),
+      )
+    },
+  )
+  app.post(at(Q.answer.applyConsistency('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.applyConsistency(org(c), user(c), id))
   })
-  app.post(at(Q.answer.saveToLibrary('{id}')), async (c) => {
+  app.post(at(Q.answer.saveToLibrary('{id}')), permit('library.manage'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.saveToLibrary(org(c), user(c), id))
   })
   app.use(paths.knowledgeBase.health, requireAuth(options.auth))
-  app.get(paths.knowledgeBase.health, async (c) => c.json(await service.libraryHealth(org(c))))
+  app.get(paths.knowledgeBase.health, permit('read'), async (c) =>
+    c.json(await service.libraryHealth(org(c))),
+  )
   for (const kind of SECTION_OPERATIONS) {
-    app.post(at(Q.sections[kind]('{id}')), async (c) => {
+    app.post(at(Q.sections[kind]('{id}')), permit('questionnaires.write'), async (c) => {
       const { id } = params(c, idParams)
       const body = await jsonBody(c, sectionRequestSchema)
       return c.json(await service.section(org(c), user(c), id, kind, body))

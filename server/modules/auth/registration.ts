@@ -197,7 +197,7 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
               email,
               firstName: input.first_name?.trim() ?? '',
               lastName: input.last_name?.trim() ?? '',
-              role: input.role ?? 'member',
+              role: input.role ?? 'contributor',
               status: 'invited',
               createdAt: at,
               updatedAt: at,

@@ -17,7 +17,8 @@ import {
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import { paths } from '../../../contract/paths.ts'
-import { type AuthEnv, bearerToken, requireAdmin, requireAuth } from '../../auth/middleware.ts'
+import { type AuthEnv, bearerToken, requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
 import type { Database } from '../../db/index.ts'
 import { clientAddress } from '../../http/client-address.ts'
 import type { AppEnv } from '../../http/env.ts'
@@ -28,10 +29,11 @@ import type { AuthService } from './service.ts'
 /** The calls of spec section 7 'Auth and account', plus the invite that the invite journey needs. */
 export function authRoutes(options: {
   auth: AuthService
+  permit: Permit
   database: Database
   trustProxy: boolean
 }) {
-  const { auth } = options
+  const { auth, permit } = options
   const app = new Hono<AppEnv>()
   const authed = new Hono<AuthEnv>()
   const address = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, options.trustProxy)
@@ -123,7 +125,7 @@ export function authRoutes(options: {
     c.json(await auth.tokenGet(c.get('auth'))),
   )
 
-  authed.post(paths.users.invite, requireAuth(auth), requireAdmin(options.database), async (c) => {
+  authed.post(paths.users.invite, requireAuth(auth), permit('users.manage'), async (c) => {
     const body = await jsonBody(c, inviteUserRequestSchema)
     return c.json(await auth.inviteUser(c.get('auth'), body, c.get('requestId')), 201)
   })

@@ -17,6 +17,7 @@ import {
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
 import { apiError, validationError } from '../../http/errors.ts'
 import { readMultipart } from '../../http/multipart.ts'
 import { createResponseCache } from '../../http/response-cache.ts'
@@ -32,68 +33,69 @@ const ID = ':id{[0-9]+}'
 
 export function knowledgeRoutes(options: {
   auth: Authenticator
+  permit: Permit
   service: KnowledgeService
   repository: RepositoryService
   storage: Storage
   maxUploadBytes: number
 }) {
-  const { service } = options
+  const { service, permit } = options
   const app = new Hono<AuthEnv>()
   const searchCache = createResponseCache(32 * 1024 * 1024)
   app.use('/knowledge-base/*', requireAuth(options.auth))
   const orgOf = (c: import('hono').Context<AuthEnv>) => c.get('auth').org.id
 
-  app.get(paths.knowledgeBase.qa, async (c) =>
+  app.get(paths.knowledgeBase.qa, permit('read'), async (c) =>
     c.json(await service.listQa(orgOf(c), query(c, itemListQuerySchema))),
   )
-  app.get(paths.knowledgeBase.answered, async (c) =>
+  app.get(paths.knowledgeBase.answered, permit('read'), async (c) =>
     c.json(await service.listAnswered(orgOf(c), query(c, itemListQuerySchema))),
   )
-  app.post(paths.knowledgeBase.qa, async (c) => {
+  app.post(paths.knowledgeBase.qa, permit('library.manage'), async (c) => {
     const body = await jsonBody(c, qaItemCreateSchema)
     return c.json(await service.createQa(orgOf(c), c.get('auth').user.id, body), 201)
   })
-  app.get(`/knowledge-base/qa/${ID}/`, async (c) =>
+  app.get(`/knowledge-base/qa/${ID}/`, permit('read'), async (c) =>
     c.json(await service.getQa(orgOf(c), params(c, idParams).id)),
   )
-  app.patch(`/knowledge-base/qa/${ID}/`, async (c) => {
+  app.patch(`/knowledge-base/qa/${ID}/`, permit('library.manage'), async (c) => {
     const body = await jsonBody(c, qaItemUpdateSchema)
     return c.json(
       await service.updateQa(orgOf(c), c.get('auth').user.id, params(c, idParams).id, body),
     )
   })
-  app.delete(`/knowledge-base/qa/${ID}/delete/`, async (c) => {
+  app.delete(`/knowledge-base/qa/${ID}/delete/`, permit('library.manage'), async (c) => {
     await service.deleteQa(orgOf(c), params(c, idParams).id)
     return c.json({ deleted: 1 })
   })
 
-  app.get(paths.knowledgeBase.data, async (c) =>
+  app.get(paths.knowledgeBase.data, permit('read'), async (c) =>
     c.json(await service.listData(orgOf(c), query(c, itemListQuerySchema))),
   )
-  app.post(paths.knowledgeBase.data, async (c) => {
+  app.post(paths.knowledgeBase.data, permit('library.manage'), async (c) => {
     const body = await jsonBody(c, dataItemCreateSchema)
     return c.json(await service.createData(orgOf(c), c.get('auth').user.id, body), 201)
   })
-  app.get(`/knowledge-base/data/${ID}/`, async (c) =>
+  app.get(`/knowledge-base/data/${ID}/`, permit('read'), async (c) =>
     c.json(await service.getData(orgOf(c), params(c, idParams).id)),
   )
-  app.patch(`/knowledge-base/data/${ID}/`, async (c) => {
+  app.patch(`/knowledge-base/data/${ID}/`, permit('library.manage'), async (c) => {
     const body = await jsonBody(c, dataItemUpdateSchema)
     return c.json(
       await service.updateData(orgOf(c), c.get('auth').user.id, params(c, idParams).id, body),
     )
   })
-  app.delete(`/knowledge-base/data/${ID}/delete/`, async (c) => {
+  app.delete(`/knowledge-base/data/${ID}/delete/`, permit('library.manage'), async (c) => {
     await service.deleteData(orgOf(c), params(c, idParams).id)
     return c.json({ deleted: 1 })
   })
 
-  app.get(paths.knowledgeBase.files, async (c) => {
+  app.get(paths.knowledgeBase.files, permit('read'), async (c) => {
     const q = query(c, fileListQuerySchema)
     return c.json(await options.repository.list(orgOf(c), { ...q, status: 'ready' }))
   })
 
-  app.get(paths.knowledgeBase.search, async (c) => {
+  app.get(paths.knowledgeBase.search, permit('read'), async (c) => {
     const parsed = safeParse(searchQuerySchema, c.req.query())
     if (!parsed.success) throw validationError(parsed.error, parsed.error.issues[0]?.message)
     const orgId = orgOf(c)
@@ -141,7 +143,7 @@ export function knowledgeRoutes(options: {
     }
   }
 
-  app.post(paths.knowledgeBase.importPreview, async (c) => {
+  app.post(paths.knowledgeBase.importPreview, permit('library.manage'), async (c) => {
     const { table, kind, filename } = await tableOf(c)
     const body: ImportPreview = {
       filename,
@@ -180,7 +182,7 @@ export function knowledgeRoutes(options: {
     return c.json(body)
   })
 
-  app.post(paths.knowledgeBase.import, async (c) => {
+  app.post(paths.knowledgeBase.import, permit('library.manage'), async (c) => {
     const { table, filename, fields } = await tableOf(c)
     let raw: unknown
     try {

@@ -1,5 +1,6 @@
 import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
+import { forbidden } from '../../auth/permissions.ts'
 import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
@@ -123,7 +124,9 @@ export function createRecords(
     return get(orgId, id)
   }
 
-  async function remove(orgId: number, ids: number[]) {
+  /** Deletes questionnaires; with `ownedBy`, only when every one is that user's (else 403). */
+  async function remove(orgId: number, ids: number[], ownedBy?: number) {
+    if (ownedBy !== undefined) await assertOwned(orgId, ids, ownedBy)
     const files = await pool.query<{ org_id: string; storage_key: string }>(
       `select f.org_id, f.storage_key from filled_files f
          join questionnaires q on q.id = f.questionnaire_id
@@ -137,6 +140,16 @@ export function createRecords(
     for (const key of [...rows, ...files.rows].map((row) => row.storage_key))
       await deps.storage.delete(orgId, key).catch(() => undefined)
     return rows.length
+  }
+
+  /** 403 unless every questionnaire of `ids` (in the organisation) was uploaded by `userId`. */
+  async function assertOwned(orgId: number, ids: number[], userId: number) {
+    const { rows } = await pool.query(
+      `select 1 from questionnaires
+        where org_id = $1 and id = any($2::bigint[]) and created_by is distinct from $3 limit 1`,
+      [orgId, ids, userId],
+    )
+    if (rows.length) throw forbidden(QUESTIONNAIRE_TEXTS.deleteOthers)
   }
 
   async function original(orgId: number, id: number) {

@@ -1,4 +1,5 @@
 import { type AnswerEdit, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
+import { forbidden } from '../../auth/permissions.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { upsertApprovedAnswer } from '../knowledge/approved.ts'
 import type { History } from './history.ts'
@@ -16,8 +17,15 @@ import type { AnswerWrites } from './writes.ts'
  * Review operations on one answer: edit, approve, un-approve, select a candidate, delete a question.
  */
 export function createReview(answerWrites: AnswerWrites, history: History) {
-  const { writeAnswer, findAnswer, lockAnswer, checkAnswerLimit, checkChoice, questionOf } =
-    answerWrites
+  const {
+    writeAnswer,
+    findAnswer,
+    lockAnswer,
+    checkAnswerLimit,
+    checkChoice,
+    questionOf,
+    uploaderOf,
+  } = answerWrites
   const { change } = history
 
   async function edit(orgId: number, userId: number, answerId: number, body: AnswerEdit) {
@@ -167,8 +175,16 @@ export function createReview(answerWrites: AnswerWrites, history: History) {
     })
   }
 
-  async function deleteQuestion(orgId: number, userId: number, questionId: number) {
+  /** Deletes a question; with `ownedBy`, only from a questionnaire that user uploaded (else 403). */
+  async function deleteQuestion(
+    orgId: number,
+    userId: number,
+    questionId: number,
+    ownedBy?: number,
+  ) {
     const questionnaireId = await questionOf(orgId, questionId)
+    if (ownedBy !== undefined && (await uploaderOf(orgId, questionnaireId)) !== ownedBy)
+      throw forbidden(QUESTIONNAIRE_TEXTS.deleteOthers)
     const result = await change(orgId, questionnaireId, userId, async (client) => {
       const { rows } = await client.query<{
         selected_rank: number

@@ -13,8 +13,10 @@ import {
   questionnaireListQuerySchema,
   reanalyzeRequestSchema,
 } from '../../../contract/questionnaires.ts'
+import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
 import { sendDownload as download } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
 import { readMultipart } from '../../http/multipart.ts'
@@ -39,12 +41,13 @@ const BASE = '/filler/questionnaires'
 
 export function questionnaireRoutes(options: {
   auth: Authenticator
+  permit: Permit
   service: QuestionnaireService
   exports: ExportService
   storage: Storage
   maxUploadBytes: number
 }) {
-  const { service, exports } = options
+  const { service, exports, permit } = options
   const app = new Hono<AuthEnv>()
   const answersCache = createResponseCache()
   app.use(`${BASE}/*`, requireAuth(options.auth))
@@ -52,11 +55,11 @@ export function questionnaireRoutes(options: {
   const org = (c: Context<AuthEnv>) => c.get('auth').org.id
   const user = (c: Context<AuthEnv>) => c.get('auth').user.id
 
-  app.get(paths.questionnaires.list, async (c) =>
+  app.get(paths.questionnaires.list, permit('read'), async (c) =>
     c.json(await service.list(org(c), query(c, questionnaireListQuerySchema))),
   )
 
-  app.post(paths.questionnaires.upload, async (c) => {
+  app.post(paths.questionnaires.upload, permit('questionnaires.write'), async (c) => {
     const { uploads } = await readMultipart(c, options.storage, {
       maxBytes: options.maxUploadBytes,
       maxFiles: 1,
@@ -71,44 +74,50 @@ export function questionnaireRoutes(options: {
     }
   })
 
-  app.post(paths.questionnaires.batchDelete, async (c) => {
+  /** Deleting anyone's questionnaires takes questionnaires.delete; without it, only one's own. */
+  const ownerOf = (c: Context<AuthEnv>) => {
+    const auth = c.get('auth')
+    return can(auth.role, 'questionnaires.delete') ? undefined : auth.user.id
+  }
+
+  app.post(paths.questionnaires.batchDelete, permit('questionnaires.write'), async (c) => {
     const body = await jsonBody(c, batchDeleteQuestionnairesSchema)
-    return c.json({ deleted: await service.remove(org(c), body.file_ids) })
+    return c.json({ deleted: await service.remove(org(c), body.file_ids, ownerOf(c)) })
   })
 
-  app.post(paths.questionnaires.exportOriginal, async (c) => {
+  app.post(paths.questionnaires.exportOriginal, permit('read'), async (c) => {
     const body = await jsonBody(c, exportRequestSchema)
     return c.json(await exports.exportOriginal(org(c), user(c), body.questionnaire_id), 201)
   })
-  app.post(paths.questionnaires.exportBasic, async (c) => {
+  app.post(paths.questionnaires.exportBasic, permit('read'), async (c) => {
     const body = await jsonBody(c, exportBasicRequestSchema)
     return c.json(
       await exports.exportBasic(org(c), user(c), body.questionnaire_id, body.format),
       201,
     )
   })
-  app.post(paths.questionnaires.checkFilledFile, async (c) => {
+  app.post(paths.questionnaires.checkFilledFile, permit('read'), async (c) => {
     const body = await jsonBody(c, exportRequestSchema)
     return c.json(await exports.check(org(c), body.questionnaire_id))
   })
-  app.get(paths.questionnaires.checkFilledFile, async (c) => {
+  app.get(paths.questionnaires.checkFilledFile, permit('read'), async (c) => {
     const { questionnaire_id } = query(c, filledFileQuerySchema)
     return c.json(await exports.check(org(c), questionnaire_id))
   })
-  app.get(paths.questionnaires.downloadFilledFile, async (c) => {
+  app.get(paths.questionnaires.downloadFilledFile, permit('read'), async (c) => {
     const { questionnaire_id } = query(c, filledFileQuerySchema)
     return download(c, await exports.latestBlob(org(c), questionnaire_id))
   })
-  app.get(at(paths.questionnaires.filledFileDownload('{id}')), async (c) => {
+  app.get(at(paths.questionnaires.filledFileDownload('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return download(c, await exports.blob(org(c), id))
   })
 
-  app.get(at(paths.questionnaires.get('{id}')), async (c) => {
+  app.get(at(paths.questionnaires.get('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.get(org(c), id))
   })
-  app.get(at(paths.questionnaires.answers('{id}')), async (c) => {
+  app.get(at(paths.questionnaires.answers('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     const filter = query(c, answersQuerySchema)
     const orgId = org(c)
@@ -118,52 +127,56 @@ export function questionnaireRoutes(options: {
     const key = JSON.stringify(['answers', orgId, id, stamp, filter])
     return answersCache.respond(c, key, () => service.answers(orgId, id, filter))
   })
-  app.get(at(paths.questionnaires.answersByTab('{id}')), async (c) => {
+  app.get(at(paths.questionnaires.answersByTab('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.answersByTab(org(c), id))
   })
-  app.get(at(paths.questionnaires.tabs('{id}')), async (c) => {
+  app.get(at(paths.questionnaires.tabs('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json({ tabs: await service.tabs(org(c), id) })
   })
-  app.get(at(paths.questionnaires.download('{id}')), async (c) => {
+  app.get(at(paths.questionnaires.download('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     const file = await service.original(org(c), id)
     return download(c, { ...file, stream: file.stream() })
   })
   const remove = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
-    const deleted = await service.remove(org(c), [id])
+    const deleted = await service.remove(org(c), [id], ownerOf(c))
     if (!deleted) throw apiError(404, QUESTIONNAIRE_TEXTS.notFound, { code: 'not_found' })
     return c.json({ deleted })
   }
-  app.get(at(paths.questionnaires.delete('{id}')), remove)
-  app.delete(at(paths.questionnaires.delete('{id}')), remove)
-  app.post(at(paths.questionnaires.delete('{id}')), remove)
+  app.get(at(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
+  app.delete(at(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
+  app.post(at(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
 
-  app.post(at(paths.questionnaires.reAnalyze('{id}')), async (c) => {
-    const { id } = params(c, idParams)
-    const text = await c.req.text()
-    let raw: unknown = {}
-    try {
-      raw = text.trim() ? JSON.parse(text) : {}
-    } catch {
-      throw apiError(400, 'The request body is not valid JSON', { code: 'validation_error' })
-    }
-    const body = reanalyzeRequestSchema.safeParse(raw)
-    if (!body.success)
-      throw apiError(400, 'The mapping is not valid', {
-        code: 'validation_error',
-        msg: body.error.issues[0]?.message,
-      })
-    return c.json(await service.reanalyze(org(c), id, body.data.mappings))
-  })
+  app.post(
+    at(paths.questionnaires.reAnalyze('{id}')),
+    permit('questionnaires.write'),
+    async (c) => {
+      const { id } = params(c, idParams)
+      const text = await c.req.text()
+      let raw: unknown = {}
+      try {
+        raw = text.trim() ? JSON.parse(text) : {}
+      } catch {
+        throw apiError(400, 'The request body is not valid JSON', { code: 'validation_error' })
+      }
+      const body = reanalyzeRequestSchema.safeParse(raw)
+      if (!body.success)
+        throw apiError(400, 'The mapping is not valid', {
+          code: 'validation_error',
+          msg: body.error.issues[0]?.message,
+        })
+      return c.json(await service.reanalyze(org(c), id, body.data.mappings))
+    },
+  )
 
-  app.get(at(paths.questionnaires.operations('{id}')), async (c) => {
+  app.get(at(paths.questionnaires.operations('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json({ operations: await service.operations(org(c), id) })
   })
-  app.post(at(paths.questionnaires.undo('{id}')), async (c) => {
+  app.post(at(paths.questionnaires.undo('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.undo(org(c), user(c), id))
   })
@@ -173,27 +186,47 @@ export function questionnaireRoutes(options: {
     const body = await jsonBody(c, answerEditSchema)
     return c.json(await service.edit(org(c), user(c), id, body))
   }
-  app.post(at(paths.questionnaires.answer.edit('{id}')), edit)
-  app.patch(at(paths.questionnaires.answer.edit('{id}')), edit)
-  app.put(at(paths.questionnaires.answer.edit('{id}')), edit)
-  app.post(at(paths.questionnaires.answer.approve('{id}')), async (c) => {
-    const { id } = params(c, idParams)
-    return c.json(await service.approve(org(c), user(c), id))
-  })
-  app.post(at(paths.questionnaires.answer.unApprove('{id}')), async (c) => {
-    const { id } = params(c, idParams)
-    return c.json(await service.unApprove(org(c), user(c), id))
-  })
-  app.post(at(paths.questionnaires.selectAnswer('{qid}', '{aid}')), async (c) => {
-    const { qid, aid } = params(c, selectParams)
-    return c.json(await service.select(org(c), user(c), qid, aid))
-  })
+  app.post(at(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
+  app.patch(at(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
+  app.put(at(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
+  app.post(
+    at(paths.questionnaires.answer.approve('{id}')),
+    permit('answers.approve'),
+    async (c) => {
+      const { id } = params(c, idParams)
+      return c.json(await service.approve(org(c), user(c), id))
+    },
+  )
+  app.post(
+    at(paths.questionnaires.answer.unApprove('{id}')),
+    permit('answers.approve'),
+    async (c) => {
+      const { id } = params(c, idParams)
+      return c.json(await service.unApprove(org(c), user(c), id))
+    },
+  )
+  app.post(
+    at(paths.questionnaires.selectAnswer('{qid}', '{aid}')),
+    permit('questionnaires.write'),
+    async (c) => {
+      const { qid, aid } = params(c, selectParams)
+      return c.json(await service.select(org(c), user(c), qid, aid))
+    },
+  )
   const deleteQuestion = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
-    return c.json(await service.deleteQuestion(org(c), user(c), id))
+    return c.json(await service.deleteQuestion(org(c), user(c), id, ownerOf(c)))
   }
-  app.post(at(paths.questionnaires.deleteQuestion('{id}')), deleteQuestion)
-  app.delete(at(paths.questionnaires.deleteQuestion('{id}')), deleteQuestion)
+  app.post(
+    at(paths.questionnaires.deleteQuestion('{id}')),
+    permit('questionnaires.write'),
+    deleteQuestion,
+  )
+  app.delete(
+    at(paths.questionnaires.deleteQuestion('{id}')),
+    permit('questionnaires.write'),
+    deleteQuestion,
+  )
 
   return app
 }

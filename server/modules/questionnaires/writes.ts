@@ -107,7 +107,24 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
     return Number(rows[0].questionnaire_id)
   }
 
-  return { writeAnswer, findAnswer, lockAnswer, checkAnswerLimit, checkChoice, questionOf }
+  /** Who uploaded a questionnaire (null when that user is gone). */
+  async function uploaderOf(orgId: number, questionnaireId: number) {
+    const { rows } = await pool.query<{ created_by: string | null }>(
+      'select created_by from questionnaires where org_id = $1 and id = $2',
+      [orgId, questionnaireId],
+    )
+    return rows[0]?.created_by ? Number(rows[0].created_by) : null
+  }
+
+  return {
+    writeAnswer,
+    findAnswer,
+    lockAnswer,
+    checkAnswerLimit,
+    checkChoice,
+    questionOf,
+    uploaderOf,
+  }
 }
 
 export type AnswerWrites = ReturnType<typeof createAnswerWrites>

@@ -1,5 +1,6 @@
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
 import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { forbidden } from '../../auth/permissions.ts'
 import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
@@ -167,7 +168,16 @@ export function createFiles(deps: RepositoryDeps) {
   }
 
   /** Deletes files of the org; other ids are ignored. Blobs go after the rows are gone. */
-  async function remove(orgId: number, ids: number[]) {
+  /** Deletes files; with `ownedBy`, only when every one of them is that user's (else 403). */
+  async function remove(orgId: number, ids: number[], ownedBy?: number) {
+    if (ownedBy !== undefined) {
+      const { rows: others } = await pool.query(
+        `select 1 from repository_files
+          where org_id = $1 and id = any($2::bigint[]) and created_by is distinct from $3 limit 1`,
+        [orgId, ids, ownedBy],
+      )
+      if (others.length) throw forbidden(KNOWLEDGE_TEXTS.deleteOthersFiles)
+    }
     const { rows } = await pool.query<{ storage_key: string | null }>(
       'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning storage_key',
       [orgId, ids],

@@ -8,8 +8,10 @@ import {
   urlUploadRequestSchema,
 } from '../../../contract/knowledge.ts'
 import { paths } from '../../../contract/paths.ts'
+import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
 import { sendDownload } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
 import { parseTagsField, readMultipart } from '../../http/multipart.ts'
@@ -24,22 +26,23 @@ const at = (path: string) => path.replace('{id}', ID)
 
 export function repositoryRoutes(options: {
   auth: Authenticator
+  permit: Permit
   service: RepositoryService
   storage: Storage
   maxUploadBytes: number
   urlFetchAllow: string[]
 }) {
-  const { service } = options
+  const { service, permit } = options
   const app = new Hono<AuthEnv>()
   app.use('/files/*', requireAuth(options.auth))
   app.use('/urls/*', requireAuth(options.auth))
   app.use(paths.account.fileStats, requireAuth(options.auth))
 
-  app.get(paths.files.list, async (c) => {
+  app.get(paths.files.list, permit('read'), async (c) => {
     return c.json(await service.list(c.get('auth').org.id, query(c, fileListQuerySchema)))
   })
 
-  app.post(paths.files.upload, async (c) => {
+  app.post(paths.files.upload, permit('repository.write'), async (c) => {
     const auth = c.get('auth')
     const { uploads, fields } = await readMultipart(c, options.storage, {
       maxBytes: options.maxUploadBytes,
@@ -67,7 +70,7 @@ export function repositoryRoutes(options: {
     }
   })
 
-  app.post(paths.files.uploadUrls, async (c) => {
+  app.post(paths.files.uploadUrls, permit('repository.write'), async (c) => {
     const auth = c.get('auth')
     const body = await jsonBody(c, urlUploadRequestSchema)
     const checked = checkUrl(body.url, options.urlFetchAllow)
@@ -79,31 +82,39 @@ export function repositoryRoutes(options: {
     return c.json(await service.addUrl(auth.org.id, auth.user.id, checked.url, body.tags), 201)
   })
 
-  app.post(paths.files.batchDelete, async (c) => {
+  /** Deleting anyone's files takes repository.delete; without it, one deletes only one's own. */
+  const ownerOf = (c: import('hono').Context<AuthEnv>) => {
+    const auth = c.get('auth')
+    return can(auth.role, 'repository.delete') ? undefined : auth.user.id
+  }
+
+  app.post(paths.files.batchDelete, permit('repository.write'), async (c) => {
     const body = await jsonBody(c, batchDeleteRequestSchema)
-    return c.json({ deleted: await service.remove(c.get('auth').org.id, body.file_ids) })
+    return c.json({
+      deleted: await service.remove(c.get('auth').org.id, body.file_ids, ownerOf(c)),
+    })
   })
 
-  app.get(at('/files/{id}/'), async (c) => {
+  app.get(at('/files/{id}/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.getFile(c.get('auth').org.id, id))
   })
 
-  app.get(at('/files/{id}/download/'), async (c) => {
+  app.get(at('/files/{id}/download/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return sendDownload(c, await service.blob(c.get('auth').org.id, id))
   })
 
   const remove = async (c: import('hono').Context<AuthEnv>) => {
     const { id } = params(c, idParams)
-    const deleted = await service.remove(c.get('auth').org.id, [id])
+    const deleted = await service.remove(c.get('auth').org.id, [id], ownerOf(c))
     if (!deleted) throw apiError(404, KNOWLEDGE_TEXTS.fileNotFound, { code: 'not_found' })
     return c.json({ deleted })
   }
-  app.get(at('/files/{id}/delete/'), remove)
-  app.delete(at('/files/{id}/delete/'), remove)
+  app.get(at('/files/{id}/delete/'), permit('repository.write'), remove)
+  app.delete(at('/files/{id}/delete/'), permit('repository.write'), remove)
 
-  app.post(at('/files/{id}/reprocess/'), async (c) => {
+  app.post(at('/files/{id}/reprocess/'), permit('repository.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.reprocess(c.get('auth').org.id, id))
   })
@@ -113,11 +124,13 @@ export function repositoryRoutes(options: {
     const body = await jsonBody(c, updateTagsRequestSchema)
     return c.json(await service.updateTags(c.get('auth').org.id, id, body.tags))
   }
-  app.post(at('/files/{id}/update-tags/'), tags)
-  app.patch(at('/files/{id}/update-tags/'), tags)
-  app.put(at('/files/{id}/update-tags/'), tags)
+  app.post(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
+  app.patch(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
+  app.put(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
 
-  app.get(paths.account.fileStats, async (c) => c.json(await service.stats(c.get('auth').org.id)))
+  app.get(paths.account.fileStats, permit('read'), async (c) =>
+    c.json(await service.stats(c.get('auth').org.id)),
+  )
 
   return app
 }

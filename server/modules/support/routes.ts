@@ -13,6 +13,7 @@ import {
 } from '../../../contract/support.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
 import type { RateLimiter } from '../../auth/rate-limit.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
@@ -61,48 +62,58 @@ function plainIssue(issue: { path: PropertyKey[]; code: string; message: string 
 /** POST ticketing/tasks/: any signed-in user sends a support ticket for their organisation. */
 export function supportRoutes(options: {
   auth: Authenticator
+  permit: Permit
   database: Database
   limiter: RateLimiter
 }) {
   const support = createSupportService({ database: options.database })
   const app = new Hono<AuthEnv>()
 
-  app.post(paths.support.createTask, requireAuth(options.auth), async (c) => {
-    const raw = await readJson(c)
-    const parsed = safeParse(ticketRequestSchema, raw)
-    if (!parsed.success) {
-      const detail = parsed.error.issues.map((issue) => ({
-        field: issue.path.map(String).join('.') || null,
-        message: plainIssue(issue),
-      }))
-      const first = detail[0]?.message ?? ERROR_TEXTS.validation
-      throw apiError(400, first, { code: ERROR_CODES.validation, msg: first, detail })
-    }
-    // tickets per user and hour, counted in PostgreSQL so that the limit holds across nodes; the
-    // client shows the spec's failure toast and keeps the draft
-    const auth = c.get('auth')
-    const sent = await options.limiter.hit(`tickets:${auth.user.id}`, TICKET_RATE)
-    if (sent.limited) {
-      const msg = SUPPORT_TEXTS.tooManyTickets.replace('{limit}', String(TICKETS_PER_USER_PER_HOUR))
-      throw apiError(
-        429,
-        SUPPORT_TEXTS.failed,
-        { msg, code: ERROR_CODES.rateLimited },
-        { 'Retry-After': String(sent.retryAfterS) },
-      )
-    }
-    const ticket = await support.createTicket(auth, parsed.data, c.get('log'))
-    const body: output<typeof ticketResponseSchema> = {
-      status: 'success',
-      ticket: {
-        id: ticket.id,
-        type: ticket.type,
-        summary: ticket.summary,
-        created_at: ticket.createdAt.toISOString(),
-      },
-    }
-    return c.json(body, 201)
-  })
+  // every role may ask for help
+  app.post(
+    paths.support.createTask,
+    requireAuth(options.auth),
+    options.permit('read'),
+    async (c) => {
+      const raw = await readJson(c)
+      const parsed = safeParse(ticketRequestSchema, raw)
+      if (!parsed.success) {
+        const detail = parsed.error.issues.map((issue) => ({
+          field: issue.path.map(String).join('.') || null,
+          message: plainIssue(issue),
+        }))
+        const first = detail[0]?.message ?? ERROR_TEXTS.validation
+        throw apiError(400, first, { code: ERROR_CODES.validation, msg: first, detail })
+      }
+      // tickets per user and hour, counted in PostgreSQL so that the limit holds across nodes; the
+      // client shows the spec's failure toast and keeps the draft
+      const auth = c.get('auth')
+      const sent = await options.limiter.hit(`tickets:${auth.user.id}`, TICKET_RATE)
+      if (sent.limited) {
+        const msg = SUPPORT_TEXTS.tooManyTickets.replace(
+          '{limit}',
+          String(TICKETS_PER_USER_PER_HOUR),
+        )
+        throw apiError(
+          429,
+          SUPPORT_TEXTS.failed,
+          { msg, code: ERROR_CODES.rateLimited },
+          { 'Retry-After': String(sent.retryAfterS) },
+        )
+      }
+      const ticket = await support.createTicket(auth, parsed.data, c.get('log'))
+      const body: output<typeof ticketResponseSchema> = {
+        status: 'success',
+        ticket: {
+          id: ticket.id,
+          type: ticket.type,
+          summary: ticket.summary,
+          created_at: ticket.createdAt.toISOString(),
+        },
+      }
+      return c.json(body, 201)
+    },
+  )
 
   return app
 }

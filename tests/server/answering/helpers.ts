@@ -11,7 +11,7 @@ const Q = paths.questionnaires
 
 /** A member of a new organisation, or of `orgId`, with an access token. */
 export async function member(ctx: TestApp, orgId?: number) {
-  const fixture = await insertUser(ctx.database, { role: 'member', orgId })
+  const fixture = await insertUser(ctx.database, { role: 'approver', orgId })
   const session = await signIn(ctx, fixture.email)
   return { ...fixture, token: session.access }
 }

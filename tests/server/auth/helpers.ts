@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
+import type { Role } from '../../../contract/roles.ts'
 import { hashPassword } from '../../../server/auth/password.ts'
 import type { Database } from '../../../server/db/index.ts'
 import { licenses, organizations, users } from '../../../server/db/schema.ts'
@@ -116,7 +117,7 @@ export async function insertUser(
   database: Database,
   input: {
     email?: string
-    role?: 'admin' | 'member'
+    role?: Role
     status?: 'active' | 'invited' | 'disabled' | 'removed'
     confirmed?: boolean
     orgId?: number

@@ -55,7 +55,7 @@ describe('invites and set-password', () => {
       email,
       first_name: 'Grace',
       last_name: 'Hopper',
-      role: 'member',
+      role: 'contributor',
     })
     expect(res.status).toBe(201)
     const body = inviteUserResponseSchema.parse(res.body)
@@ -63,7 +63,7 @@ describe('invites and set-password', () => {
       email,
       first_name: 'Grace',
       last_name: 'Hopper',
-      role: 'member',
+      role: 'contributor',
       status: 'invited',
     })
     const { mail, url, uid } = await inviteLink(email)
@@ -88,7 +88,7 @@ describe('invites and set-password', () => {
       orgId: admin.orgId,
       actorId: admin.user.id,
       target: `user:${res.body.user.id}`,
-      detail: { role: 'member' },
+      detail: { role: 'contributor' },
     })
     expect(event?.requestId).toBeTruthy()
     expect(JSON.stringify(event)).not.toContain(token)
@@ -96,7 +96,7 @@ describe('invites and set-password', () => {
 
   it('TI7: a member calling an admin action gets 403, and the denial is audited', async () => {
     const admin = await adminSession()
-    const member = await insertUser(ctx.database, { orgId: admin.orgId, role: 'member' })
+    const member = await insertUser(ctx.database, { orgId: admin.orgId, role: 'contributor' })
     const session = await signIn(ctx, member.email, member.password)
     const res = await invite(session.access, { email: inviteeAddress() })
     expect(res.status).toBe(403)
@@ -130,7 +130,7 @@ describe('invites and set-password', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ status: 'success' })
     const [row] = await ctx.database.db.select().from(users).where(eq(users.email, email))
-    expect(row).toMatchObject({ status: 'active', orgId: admin.orgId, role: 'member' })
+    expect(row).toMatchObject({ status: 'active', orgId: admin.orgId, role: 'contributor' })
     expect(row?.emailConfirmedAt).toBeInstanceOf(Date)
     const session = await signIn(ctx, email, 'Grace-first-password-1')
     expect(session.requires_password_change).toBe(false)
@@ -282,7 +282,7 @@ describe('invites and set-password', () => {
       .set({ maxUsers: 5 })
       .where(eq(licenses.orgId, admin.orgId))
     for (let i = 0; i < 3; i += 1) {
-      await insertUser(ctx.database, { orgId: admin.orgId, role: 'member' })
+      await insertUser(ctx.database, { orgId: admin.orgId, role: 'contributor' })
     }
     const results = await Promise.all(
       Array.from({ length: 20 }, () => invite(admin.access, { email: inviteeAddress() })),

@@ -311,7 +311,7 @@ describe('access tokens, refresh rotation, sessions', () => {
     }
     const { email, password, user } = await insertUser(ctx.database)
     const session = await signIn(ctx, email, password)
-    await ctx.database.db.update(users).set({ role: 'member' }).where(eq(users.id, user.id))
+    await ctx.database.db.update(users).set({ role: 'contributor' }).where(eq(users.id, user.id))
     const invite = await post(
       ctx,
       paths.users.invite,
@@ -319,7 +319,9 @@ describe('access tokens, refresh rotation, sessions', () => {
       session.access,
     )
     expect(invite.status).toBe(403)
-    expect((await get(ctx, paths.account.profile, session.access)).body.user.role).toBe('member')
+    expect((await get(ctx, paths.account.profile, session.access)).body.user.role).toBe(
+      'contributor',
+    )
   })
 
   it('GET admin/profile/ answers the user and organisation', async () => {

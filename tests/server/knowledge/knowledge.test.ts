@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
+import type { Role } from '../../../contract/roles.ts'
 import { makeCsv, makeXlsx } from '../../fixtures/documents.ts'
 import { call, get, insertUser, post, signIn } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
@@ -9,7 +10,7 @@ type Body = any
 
 const ctx = withTestApp()
 
-async function member(role: 'admin' | 'member' = 'member') {
+async function member(role: Role = 'approver') {
   const fixture = await insertUser(ctx.database, { role })
   return { ...fixture, token: (await signIn(ctx, fixture.email)).access }
 }

@@ -17,7 +17,7 @@ const Q = paths.questionnaires
 const ctx = withTestApp({ jobs: true })
 
 async function member(orgId?: number) {
-  const fixture = await insertUser(ctx.database, { role: 'member', orgId })
+  const fixture = await insertUser(ctx.database, { role: 'approver', orgId })
   const session = await signIn(ctx, fixture.email)
   return { ...fixture, token: session.access }
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
+import type { Role } from '../../../contract/roles.ts'
 import { makeCsv, makeDocx, makePdf, makeXlsx } from '../../fixtures/documents.ts'
 import { streamedBody } from '../../support/streams.ts'
 import { call, get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
@@ -45,7 +46,7 @@ afterAll(async () => {
   server.close()
 })
 
-async function member(orgId?: number, role: 'admin' | 'member' = 'member') {
+async function member(orgId?: number, role: Role = 'approver') {
   const fixture = await insertUser(ctx.database, { role, orgId })
   const session = await signIn(ctx, fixture.email)
   return { ...fixture, token: session.access }
