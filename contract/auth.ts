@@ -193,4 +193,4 @@ export const REFRESH_TOKEN_TTL_S = 14 * 24 * 60 * 60
 export const RESET_LINK_TTL_S = 60 * 60
 export const CONFIRM_LINK_TTL_S = 24 * 60 * 60
 export const INVITE_LINK_TTL_S = 7 * 24 * 60 * 60
-export const MAGIC_LINK_TTL_S = 15 * 60
+export const MAGIC_LINK_TTL_S = 10 * 60

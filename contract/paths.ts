@@ -31,6 +31,8 @@ export const paths = {
     logout: '/logout/',
     googleStart: '/admin/auth/social/google/',
     googleCallback: '/admin/auth/social/google/callback/',
+    /** Ours: redeem an admin's one-time sign-in link (POST only: LT9). */
+    magicLink: '/admin/magic-link/',
   },
 
   /** Single sign-on (under /admin/sso). */

@@ -124,6 +124,25 @@ export function inviteMail(
   })
 }
 
+export function magicLinkMail(
+  target: LinkTarget,
+  input: { to: string; firstName: string; userId: number; token: string },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: 'Your sign-in link for Quire',
+    greeting: greet(input.firstName),
+    paragraphs: [
+      'Your administrator sent you a link to sign in to Quire without your password.',
+      'The link works once, within 10 minutes. If you did not expect it, ignore this email and tell your administrator.',
+    ],
+    action: {
+      label: 'Sign in to Quire',
+      url: link(target.publicUrl, '/magic-link', { uid: input.userId, token: input.token }),
+    },
+  })
+}
+
 export function passwordChangedMail(
   target: LinkTarget,
   input: { to: string; firstName: string },

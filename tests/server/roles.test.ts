@@ -34,6 +34,12 @@ const TABLE: Row[] = [
   ['GET', () => paths.account.fileStats, 'read'],
   ['POST', () => paths.auth.tokenGet, 'read'],
   ['POST', () => paths.users.invite, 'users.manage'],
+  ['GET', () => paths.users.list, 'users.manage'],
+  ['POST', () => paths.users.update(NONE), 'users.manage'],
+  ['POST', () => paths.users.role(NONE), 'users.manage'],
+  ['POST', () => paths.users.remove(NONE), 'users.manage'],
+  ['POST', () => paths.users.sendMagicLink(NONE), 'users.manage'],
+  ['POST', () => paths.users.generateTemporaryPassword(NONE), 'users.manage'],
   ['POST', () => paths.support.createTask, 'read'],
   // repository
   ['GET', () => paths.files.list, 'read'],
@@ -119,6 +125,7 @@ const PUBLIC = [
   paths.auth.setPassword,
   paths.auth.logout,
   paths.sso.discover,
+  paths.auth.magicLink,
   // a flagged account may change its password and nothing else (AS7): any role
   paths.auth.changePasswordForced,
 ]

@@ -102,7 +102,7 @@ export function createLinks(deps: AuthServiceDeps) {
     return Boolean(row)
   }
 
-  /** Issues a magic link (15 minutes); no call consumes one yet, the admin call comes later. */
+  /** Issues a magic link (10 minutes, once), for an admin's send-magic-link/. */
   async function issueMagicLink(tx: Tx, user: UserRow) {
     return issueLink(tx, user, 'magic_link')
   }

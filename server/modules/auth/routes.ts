@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { z } from 'zod'
 import { safeParse } from 'zod/v4/core'
 import {
   confirmEmailRequestSchema,
@@ -17,16 +18,25 @@ import {
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import { paths } from '../../../contract/paths.ts'
+import {
+  magicLinkRedeemSchema,
+  userListQuerySchema,
+  userRoleSchema,
+  userUpdateSchema,
+} from '../../../contract/users.ts'
 import { type AuthEnv, bearerToken, requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import type { Database } from '../../db/index.ts'
 import { clientAddress } from '../../http/client-address.ts'
 import type { AppEnv } from '../../http/env.ts'
 import { apiError, validationError } from '../../http/errors.ts'
-import { jsonBody, refuseNul } from '../../http/validate.ts'
+import { jsonBody, params, query, refuseNul } from '../../http/validate.ts'
 import type { AuthService } from './service.ts'
 
-/** The calls of spec section 7 'Auth and account', plus the invite that the invite journey needs. */
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
+
+/** The calls of spec section 7 'Auth and account' and 'Users' (under /admin/users/). */
 export function authRoutes(options: {
   auth: AuthService
   permit: Permit
@@ -105,6 +115,11 @@ export function authRoutes(options: {
     return c.json(await auth.logout(claims, body.refresh))
   })
 
+  app.post(paths.auth.magicLink, async (c) => {
+    const body = await jsonBody(c, magicLinkRedeemSchema)
+    return c.json(await auth.people.redeemMagicLink(body, address(c)))
+  })
+
   // SSO is not built yet: every organisation signs in with a password
   app.post(paths.sso.discover, async (c) => {
     await jsonBody(c, ssoDiscoverRequestSchema)
@@ -129,6 +144,52 @@ export function authRoutes(options: {
     const body = await jsonBody(c, inviteUserRequestSchema)
     return c.json(await auth.inviteUser(c.get('auth'), body, c.get('requestId')), 201)
   })
+
+  // the people of the organisation (admins): another organisation's user is a 404
+  const userId = (c: import('hono').Context<AuthEnv>) => params(c, idParams).id
+  authed.get(paths.users.list, requireAuth(auth), permit('users.manage'), async (c) =>
+    c.json(await auth.people.list(c.get('auth'), query(c, userListQuerySchema))),
+  )
+  authed.post(
+    at(paths.users.update('{id}')),
+    requireAuth(auth),
+    permit('users.manage'),
+    async (c) => {
+      const body = await jsonBody(c, userUpdateSchema)
+      return c.json(await auth.people.update(c.get('auth'), userId(c), body, c.get('requestId')))
+    },
+  )
+  authed.post(
+    at(paths.users.role('{id}')),
+    requireAuth(auth),
+    permit('users.manage'),
+    async (c) => {
+      const body = await jsonBody(c, userRoleSchema)
+      return c.json(
+        await auth.people.changeRole(c.get('auth'), userId(c), body.role, c.get('requestId')),
+      )
+    },
+  )
+  authed.post(
+    at(paths.users.remove('{id}')),
+    requireAuth(auth),
+    permit('users.manage'),
+    async (c) => c.json(await auth.people.remove(c.get('auth'), userId(c), c.get('requestId'))),
+  )
+  authed.post(
+    at(paths.users.sendMagicLink('{id}')),
+    requireAuth(auth),
+    permit('users.manage'),
+    async (c) =>
+      c.json(await auth.people.sendMagicLink(c.get('auth'), userId(c), c.get('requestId'))),
+  )
+  authed.post(
+    at(paths.users.generateTemporaryPassword('{id}')),
+    requireAuth(auth),
+    permit('users.manage'),
+    async (c) =>
+      c.json(await auth.people.temporaryPassword(c.get('auth'), userId(c), c.get('requestId'))),
+  )
 
   app.route('/', authed)
   return app

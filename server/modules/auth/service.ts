@@ -1,6 +1,7 @@
 import { createLinks } from './links.ts'
 import { createLogin } from './login.ts'
 import { createPasswords } from './passwords.ts'
+import { createPeople } from './people.ts'
 import { createRegistration } from './registration.ts'
 import { createSessions } from './sessions.ts'
 import type { AuthServiceDeps } from './shared.ts'
@@ -17,6 +18,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   const login = createLogin(deps, sessions)
   const registration = createRegistration(deps, { login, links, sessions })
   const passwords = createPasswords(deps, { login, links, sessions })
+  const people = createPeople(deps, { login, links, sessions })
   return {
     login: login.login,
     ...registration,
@@ -25,6 +27,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     logout: sessions.logout,
     authenticate: sessions.authenticate,
     ...passwords,
+    people,
     issueMagicLink: links.issueMagicLink,
     consumeLink: links.consumeLink,
     verifyAccess: deps.tokens.verifyAccess,

@@ -135,11 +135,11 @@ describe('tokens at rest and in logs', () => {
   })
 })
 
-describe('LT2: magic links last 15 minutes (injected clock)', () => {
+describe('LT2: magic links last 10 minutes (injected clock)', () => {
   const clock = manualClock()
   const ctx = withTestApp({ now: clock.now })
 
-  it('LT2: a magic link is consumed once before 15 min and refused after', async () => {
+  it('LT2: a magic link is consumed once before 10 min and refused after', async () => {
     const auth = createAuthService({
       database: ctx.database,
       tokens: createTokenService({ secret: TEST_JWT_SECRET, now: clock.now }),
@@ -153,12 +153,12 @@ describe('LT2: magic links last 15 minutes (injected clock)', () => {
     const { user } = await insertUser(ctx.database)
     const { db } = ctx.database
     const early = await db.transaction((tx) => auth.issueMagicLink(tx, user))
-    clock.advance(15 * MINUTE - 1000)
+    clock.advance(10 * MINUTE - 1000)
     expect(await auth.consumeLink(db, 'magic_link', early, user.id)).not.toBeNull()
     expect(await auth.consumeLink(db, 'magic_link', early, user.id)).toBeNull()
 
     const late = await db.transaction((tx) => auth.issueMagicLink(tx, user))
-    clock.advance(15 * MINUTE + 1000)
+    clock.advance(10 * MINUTE + 1000)
     expect(await auth.consumeLink(db, 'magic_link', late, user.id)).toBeNull()
     const [row] = (
       await db.execute<{ used_at: Date | null }>(
