@@ -120,6 +120,39 @@ test.describe('accounts and sessions', () => {
     await expect(page).toHaveURL(/\/$/)
   })
 
+  test("an admin's one-time sign-in link signs a colleague in once", async ({ page, request }) => {
+    const admin = newAccount('magic-admin')
+    await registerAndConfirm(page, admin)
+    const access = await page.evaluate(() => localStorage.getItem('access_token'))
+    const headers = { Authorization: `Bearer ${access}` }
+    const colleague = `colleague-${Date.now()}@example.com`
+    const invite = await request.post('/api/v1/admin/users/invite/', {
+      headers,
+      data: { email: colleague, first_name: 'Katherine', role: 'viewer' },
+    })
+    expect(invite.status(), await invite.text()).toBeLessThan(300)
+    const { user } = (await invite.json()) as { user: { id: number } }
+    await sql("update users set status = 'active', email_confirmed_at = now() where id = $1", [
+      user.id,
+    ])
+    const sent = await request.post(`/api/v1/admin/users/${user.id}/send-magic-link/`, { headers })
+    expect(sent.status(), await sent.text()).toBe(200)
+    await logOut(page)
+    const mail = await waitForMail(colleague, /sign-in link/i)
+    const url = linkIn(mail, '/magic-link')
+    await page.goto(url)
+    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 })
+    await page.getByRole('button', { name: 'User menu' }).click()
+    await expect(page.getByTestId('user-menu-email')).toHaveText(colleague)
+    await page.keyboard.press('Escape')
+    await logOut(page)
+    // the link works once
+    await page.goto(url)
+    await expect(page.getByRole('heading', { name: 'Sign-in Link Not Valid' })).toBeVisible()
+    await expect(page.getByText(/invalid or has expired/)).toBeVisible()
+    await expect(page).toHaveURL(/\/login/, { timeout: 10_000 })
+  })
+
   test('a user flagged to change the password is sent to /force-password-change', async ({
     page,
   }) => {

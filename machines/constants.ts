@@ -51,6 +51,8 @@ export const PASSWORD_SAVED_REDIRECT_MS = 3 * SECOND
 export const RESET_LINK_REJECTED_REDIRECT_MS = 3 * SECOND
 /** After an email confirmation failed. */
 export const CONFIRM_EMAIL_FAILED_REDIRECT_MS = 3 * SECOND
+/** After an administrator's sign-in link was refused (used, expired or wrong). */
+export const MAGIC_LINK_FAILED_REDIRECT_MS = 3 * SECOND
 
 /** Yearly plan saving advertised. */
 export const YEARLY_SAVING_PERCENT = 20

@@ -111,6 +111,11 @@ const confirmEmailRoute = accountRoute(
   z.object({ uuid: linkParam }),
   lazyRouteComponent(() => import('./pages/auth/confirm-email-page.tsx')),
 )
+const magicLinkRoute = accountRoute(
+  '/magic-link',
+  z.object({ uid: linkParam, token: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/magic-link-page.tsx')),
+)
 const ssoCallbackRoute = publicRoute(
   '/auth/callback',
   'Signing you in',
@@ -222,6 +227,7 @@ export const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   forcePasswordChangeRoute,
   confirmEmailRoute,
+  magicLinkRoute,
   ssoCallbackRoute,
   googleCallbackRoute,
   extensionAuthRoute,

@@ -3,6 +3,7 @@ import {
   type AccessClaims,
   confirmEmailResponseSchema,
   forcedChangeResponseSchema,
+  loginResponseSchema,
   type RegisterRequest,
   statusResponseSchema,
   type TokenPair,
@@ -84,7 +85,21 @@ export function accountActors(client: ApiClient = api) {
     return signInWith(answer)
   })
 
+  // a one-time sign-in link is spent by its first POST: one request per link while it runs
+  const redeem = sharedWhileRunning(async (key) => {
+    const [uid = '', token = ''] = JSON.parse(key) as string[]
+    const answer = await client.post(paths.auth.magicLink, { uid, token }, loginResponseSchema)
+    return {
+      claims: signInWith(answer),
+      requiresPasswordChange: answer.requires_password_change,
+    }
+  })
+
   return {
+    redeemMagicLink: fromPromise<
+      { claims: AccessClaims; requiresPasswordChange: boolean },
+      { uid: string; token: string }
+    >(({ input }) => call(() => redeem(JSON.stringify([input.uid, input.token])))),
     register: fromPromise<void, Required<RegisterRequest>>(({ input }) =>
       call(() => client.requestVoid(paths.auth.register, { method: 'POST', body: input })),
     ),

@@ -174,7 +174,9 @@ interface Emitter<TEvent> {
 }
 
 /** Follows the machine's `navigate` (after a pause, to /login), replacing the link's address. */
-export function useNavigateEmitted(actor: Emitter<{ type: 'navigate'; to: '/login' }>) {
+export function useNavigateEmitted(
+  actor: Emitter<{ type: 'navigate'; to: '/login' | '/force-password-change' }>,
+) {
   const navigate = useNavigate()
   useEmitted(
     () => [actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))],
