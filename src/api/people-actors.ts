@@ -20,7 +20,8 @@ export function peopleActors(client: ApiClient = api) {
         page: String(input.page),
         page_size: String(input.page_size),
       })
-      for (const key of ['q', 'role', 'status'] as const) if (input[key]) search.set(key, input[key])
+      for (const key of ['q', 'role', 'status'] as const)
+        if (input[key]) search.set(key, input[key])
       return client.get(`${paths.users.list}?${search}`, adminUserListSchema)
     }),
     invite: fromPromise<AdminUser, InviteForm>(async ({ input }) => {
