@@ -1,0 +1,101 @@
+import { expect, type Page, test } from '@playwright/test'
+import { logOut, newAccount, registerAndConfirm, signInWithPassword } from './support/accounts.ts'
+import { linkIn, waitForMail } from './support/mailbox.ts'
+
+/**
+ * Settings → People: an admin invites a colleague who sets a password and signs in; changes a
+ * role; removes someone whose open session then ends.
+ */
+
+async function inviteFromSettings(page: Page, email: string, role: string) {
+  await page.goto('/settings')
+  await expect(page.getByRole('heading', { name: 'People' })).toBeVisible()
+  await page.getByRole('button', { name: 'Invite' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Invite a colleague' })
+  await dialog.getByLabel(/work email/i).fill(email)
+  await dialog.getByLabel('First name').fill('Grace')
+  await dialog.getByLabel('Last name').fill('Hopper')
+  await dialog.getByLabel('Role').selectOption(role)
+  await dialog.getByRole('button', { name: 'Send invitation' }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: `Invitation sent to ${email}` }),
+  ).toBeVisible()
+  await expect(dialog).toBeHidden()
+}
+
+async function acceptInvite(page: Page, email: string, password: string) {
+  const mail = await waitForMail(email, /invit/i)
+  await page.goto(linkIn(mail, '/set-password'))
+  await page.getByLabel(/^new password/i).fill(password)
+  await page.getByLabel(/confirm/i).fill(password)
+  await page.getByRole('button', { name: /set password/i }).click()
+  await expect(page).toHaveURL(/\/login/, { timeout: 15_000 })
+  await signInWithPassword(page, email, password)
+  await expect(page).toHaveURL(/\/$/)
+}
+
+test('an admin invites a colleague from Settings, who sets a password and signs in', async ({
+  page,
+}) => {
+  const admin = newAccount('people-admin')
+  await registerAndConfirm(page, admin)
+  const colleague = `grace-${Date.now()}@example.com`
+  await inviteFromSettings(page, colleague, 'approver')
+  const people = page.getByRole('list', { name: 'People' })
+  const row = people.getByRole('listitem').filter({ hasText: colleague })
+  await expect(row).toContainText('Invited')
+  await expect(row.getByRole('combobox', { name: /Role of/ })).toHaveValue('approver')
+  // the roles are explained to everyone
+  await expect(page.getByRole('heading', { name: 'Roles' })).toBeVisible()
+  await expect(page.getByText(/approves answers/).first()).toBeVisible()
+  await logOut(page)
+
+  await acceptInvite(page, colleague, 'Grace-first-password-42')
+  // not an admin: Settings explains, and offers no people to manage
+  await page.goto('/settings')
+  await expect(page.getByText(/You are an approver of/)).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'People' })).toBeHidden()
+})
+
+test('an admin changes a role and removes a colleague, whose open session ends at once', async ({
+  browser,
+  page,
+}) => {
+  const admin = newAccount('remover')
+  await registerAndConfirm(page, admin)
+  const colleague = `leaver-${Date.now()}@example.com`
+  await inviteFromSettings(page, colleague, 'contributor')
+
+  const theirs = await browser.newContext()
+  const theirPage = await theirs.newPage()
+  await acceptInvite(theirPage, colleague, 'Leaver-password-42')
+
+  await page.reload()
+  const row = page.getByRole('list', { name: 'People' }).getByRole('listitem').filter({
+    hasText: colleague,
+  })
+  await expect(row).toContainText('Active')
+  await row.getByRole('combobox', { name: /Role of/ }).selectOption('viewer')
+  await expect(row.getByRole('combobox', { name: /Role of/ })).toHaveValue('viewer')
+  // the only admin cannot step down: the server says why
+  const mine = page.getByRole('list', { name: 'People' }).getByRole('listitem').filter({
+    hasText: '(you)',
+  })
+  await mine.getByRole('combobox', { name: /Role of/ }).selectOption('viewer')
+  await expect(page.getByRole('alert').filter({ hasText: /last admin/ })).toBeVisible()
+  await expect(mine.getByRole('combobox', { name: /Role of/ })).toHaveValue('admin')
+
+  await row.getByRole('button', { name: /Actions for/ }).click()
+  await page.getByRole('menuitem', { name: 'Remove' }).click()
+  const confirm = page.getByRole('alertdialog', { name: /Remove/ })
+  await confirm.getByRole('button', { name: 'Remove' }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Their sessions have ended' }),
+  ).toBeVisible()
+  await expect(row).toBeHidden()
+
+  // their open page: the next call finds the session ended
+  await theirPage.goto('/repository')
+  await expect(theirPage).toHaveURL(/\/login/, { timeout: 15_000 })
+  await theirs.close()
+})

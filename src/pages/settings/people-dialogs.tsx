@@ -1,0 +1,133 @@
+import { css } from 'styled-system/css'
+import { ROLE_TEXTS, ROLES, type Role } from '../../../contract/roles.ts'
+import type { TemporaryPassword } from '../../../contract/users.ts'
+import type { InviteForm } from '../../../machines/people/index.ts'
+import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { dialogBox, fieldLabel, grid2, selectClass } from '../../components/styles.ts'
+import { Button } from '../../components/ui/button.tsx'
+import * as Field from '../../components/ui/field.tsx'
+
+const errorText = css({ textStyle: 'sm', color: 'fg.error' })
+const secret = css({
+  fontFamily: 'mono',
+  textStyle: 'lg',
+  letterSpacing: 'wide',
+  p: '3',
+  borderRadius: 'l2',
+  bg: 'gray.a3',
+  textAlign: 'center',
+  userSelect: 'all',
+  wordBreak: 'break-all',
+})
+const hint = css({ textStyle: 'sm', color: 'fg.muted' })
+
+/** Invite a colleague: they get an email with a link to set their password (valid 7 days). */
+export function InviteDialog(props: {
+  open: boolean
+  form: InviteForm
+  busy: boolean
+  error: string | null
+  onEdit: (change: Partial<InviteForm>) => void
+  onSubmit: () => void
+  onClose: () => void
+}) {
+  const { form } = props
+  return (
+    <DialogFrame
+      open={props.open}
+      onClose={props.onClose}
+      className={dialogBox({ size: 'md' })}
+      title="Invite a colleague"
+      description="They get an email with a link to set their password. The link works once, within 7 days."
+    >
+      <DialogForm onSubmit={props.onSubmit} noValidate>
+        <Field.Root required>
+          <Field.Label>
+            Work email <Field.RequiredIndicator />
+          </Field.Label>
+          <Field.Input
+            type="email"
+            autoComplete="off"
+            value={form.email}
+            onChange={(event) => props.onEdit({ email: event.target.value })}
+          />
+        </Field.Root>
+        <div className={grid2}>
+          <Field.Root>
+            <Field.Label>First name</Field.Label>
+            <Field.Input
+              value={form.first_name}
+              onChange={(event) => props.onEdit({ first_name: event.target.value })}
+            />
+          </Field.Root>
+          <Field.Root>
+            <Field.Label>Last name</Field.Label>
+            <Field.Input
+              value={form.last_name}
+              onChange={(event) => props.onEdit({ last_name: event.target.value })}
+            />
+          </Field.Root>
+        </div>
+        <div>
+          <label className={fieldLabel} htmlFor="invite-role">
+            Role
+          </label>
+          <select
+            id="invite-role"
+            className={selectClass}
+            value={form.role}
+            onChange={(event) => props.onEdit({ role: event.target.value as Role })}
+          >
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_TEXTS[role].name}
+              </option>
+            ))}
+          </select>
+          <p className={css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })}>
+            {ROLE_TEXTS[form.role].summary}
+          </p>
+        </div>
+        {props.error && (
+          <p className={errorText} role="alert">
+            {props.error}
+          </p>
+        )}
+        <DialogActions
+          onCancel={props.onClose}
+          lockCancel
+          busy={props.busy}
+          confirmLabel="Send invitation"
+        />
+      </DialogForm>
+    </DialogFrame>
+  )
+}
+
+/** A temporary password, shown this once: the admin hands it over in person or by phone. */
+export function TemporaryPasswordDialog(props: {
+  temporary: TemporaryPassword | null
+  onClose: () => void
+}) {
+  return (
+    <DialogFrame
+      open={props.temporary !== null}
+      onClose={props.onClose}
+      role="alertdialog"
+      className={dialogBox({ size: 'md' })}
+      title="Temporary password"
+      description="Shown this once. It works for one sign-in, until the time below, and that sign-in must set a new password."
+    >
+      <p className={secret} data-testid="temporary-password">
+        {props.temporary?.temporary_password}
+      </p>
+      <p className={hint}>
+        Valid until {props.temporary ? new Date(props.temporary.expires_at).toLocaleString() : ''}.
+        Hand it over in person or by phone, not in the same email as the address.
+      </p>
+      <div className={css({ display: 'flex', justifyContent: 'flex-end' })}>
+        <Button onClick={props.onClose}>Done</Button>
+      </div>
+    </DialogFrame>
+  )
+}
