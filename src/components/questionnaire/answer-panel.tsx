@@ -19,8 +19,11 @@ import {
   type AnswerChange,
   type QuestionRow,
 } from '../../../contract/questionnaires.ts'
+import { type Capability, can } from '../../../contract/roles.ts'
 import { type answerMachine, answerPanelView } from '../../../machines/answer/index.ts'
 import type { questionnaireWorkspaceMachine } from '../../../machines/questionnaire-workspace/index.ts'
+import { selectProfile } from '../../../machines/session/index.ts'
+import { SessionContext } from '../../app/session.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { Button } from '../ui/button.tsx'
@@ -90,6 +93,10 @@ export function AnswerPanel(props: {
   }, [answer, onChange, onLibrarySaved, actorRef, workspace, rowId])
 
   const showChoice = (row.vocabulary ?? []).length > 0
+  // what the signed-in role may do (the server checks every call; until the profile loads, all)
+  const role = SessionContext.useSelector(selectProfile)?.user.role ?? null
+  const may = (capability: Capability) => role === null || can(role, capability)
+  const mayWrite = may('questionnaires.write')
 
   return (
     <section className={panel} aria-label="Answer">
@@ -164,10 +171,18 @@ export function AnswerPanel(props: {
             )}
           </div>
           <div className={actions}>
-            <Button size="sm" variant="outline" onClick={() => answer.send({ type: 'edit' })}>
-              <Pencil /> Edit
-            </Button>
-            {view.approved ? (
+            {mayWrite && (
+              <Button size="sm" variant="outline" onClick={() => answer.send({ type: 'edit' })}>
+                <Pencil /> Edit
+              </Button>
+            )}
+            {!may('answers.approve') ? (
+              mayWrite && (
+                <p className={hint} data-testid="approval-hint">
+                  Approving answers needs an approver or an admin.
+                </p>
+              )
+            ) : view.approved ? (
               <>
                 <Button
                   size="sm"
@@ -177,14 +192,16 @@ export function AnswerPanel(props: {
                 >
                   <Undo2 /> Un-approve
                 </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  loading={view.savingLibrary}
-                  onClick={() => answer.send({ type: 'library.save' })}
-                >
-                  <BookPlus /> Save to library
-                </Button>
+                {may('library.manage') && (
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    loading={view.savingLibrary}
+                    onClick={() => answer.send({ type: 'library.save' })}
+                  >
+                    <BookPlus /> Save to library
+                  </Button>
+                )}
               </>
             ) : (
               <Button
@@ -202,46 +219,51 @@ export function AnswerPanel(props: {
                 <Check /> Approve
               </Button>
             )}
-            <Button
-              size="sm"
-              variant="outline"
-              loading={view.regenerating}
-              disabled={view.saving && !view.regenerating}
-              onClick={() => answer.send({ type: 'regenerate' })}
-            >
-              <Sparkles /> Regenerate
-            </Button>
+            {mayWrite && (
+              <Button
+                size="sm"
+                variant="outline"
+                loading={view.regenerating}
+                disabled={view.saving && !view.regenerating}
+                onClick={() => answer.send({ type: 'regenerate' })}
+              >
+                <Sparkles /> Regenerate
+              </Button>
+            )}
           </div>
-          <div className={actions}>
-            <Button
-              size="xs"
-              variant="ghost"
-              onClick={() => {
-                if (!evidenceOpen) props.onWantFiles()
-                setEvidenceOpen((open) => !open)
-              }}
-              aria-expanded={evidenceOpen}
-            >
-              <FileText /> Regenerate with evidence
-            </Button>
-            <Button
-              size="xs"
-              variant="ghost"
-              disabled={props.busy || (!row.answer.text && !row.answer.choice)}
-              onClick={() => props.onApplyConsistency(row.answer.id)}
-            >
-              <Copy /> Apply to matching questions
-            </Button>
-            <Button
-              size="xs"
-              variant="ghost"
-              className={css({ colorPalette: 'red' })}
-              disabled={props.busy}
-              onClick={() => props.onDelete(row)}
-            >
-              <Trash2 /> Delete question
-            </Button>
-          </div>
+          {mayWrite && (
+            <div className={actions}>
+              <Button
+                size="xs"
+                variant="ghost"
+                onClick={() => {
+                  if (!evidenceOpen) props.onWantFiles()
+                  setEvidenceOpen((open) => !open)
+                }}
+                aria-expanded={evidenceOpen}
+              >
+                <FileText /> Regenerate with evidence
+              </Button>
+              <Button
+                size="xs"
+                variant="ghost"
+                disabled={props.busy || (!row.answer.text && !row.answer.choice)}
+                onClick={() => props.onApplyConsistency(row.answer.id)}
+              >
+                <Copy /> Apply to matching questions
+              </Button>
+              <Button
+                size="xs"
+                variant="ghost"
+                className={css({ colorPalette: 'red' })}
+                disabled={props.busy}
+                onClick={() => props.onDelete(row)}
+              >
+                <Trash2 /> Delete question
+              </Button>
+            </div>
+          )}
+
           {evidenceOpen && (
             <EvidenceForm
               files={props.evidenceFiles}
