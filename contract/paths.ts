@@ -53,6 +53,10 @@ export const paths = {
     licenseTiers: '/admin/license_tiers/',
     fileStats: '/admin/file_stats/',
     updateOrganization: '/admin/update_organization/',
+    /** Ours: the organisation's settings, its audit log and the log as CSV. */
+    organization: '/admin/organization/',
+    auditLog: '/admin/audit-log/',
+    auditLogExport: '/admin/audit-log/export/',
   },
   payouts: {
     webhook: '/payouts/webhook/',

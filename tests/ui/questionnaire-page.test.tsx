@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { fromPromise } from 'xstate'
+import { fromCallback, fromPromise } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
 import type {
   AnswerChange,
   ExportFormat,
@@ -16,6 +17,8 @@ import {
   type WorkspaceData,
   type WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
+import { sessionMachine } from '../../machines/session/index.ts'
+import { SessionContext } from '../../src/app/session.tsx'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { QuestionnaireWorkspace } from '../../src/pages/questionnaire/questionnaire-page.tsx'
 import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
@@ -147,11 +150,24 @@ function logic(
   }
 }
 
+/** A session still reading its tokens: no profile, so the panel offers everything (as an admin). */
+const session = sessionMachine.provide({
+  actors: {
+    readSession: fromPromise(() => new Promise(() => {})),
+    refreshSession: fromPromise<AccessClaims>(() => Promise.reject(new Error('refused'))),
+    logout: fromPromise<void>(async () => {}),
+    clearSession: fromPromise<void>(async () => {}),
+    authEvents: fromCallback(() => () => {}),
+  },
+})
+
 const renderPage = (setup: ReturnType<typeof logic>) =>
   render(
-    <ToasterContext.Provider>
-      <QuestionnaireWorkspace id={7} logic={setup.logic} />
-    </ToasterContext.Provider>,
+    <SessionContext.Provider logic={session}>
+      <ToasterContext.Provider>
+        <QuestionnaireWorkspace id={7} logic={setup.logic} />
+      </ToasterContext.Provider>
+    </SessionContext.Provider>,
   )
 
 describe('questionnaire page', () => {

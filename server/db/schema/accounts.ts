@@ -32,8 +32,28 @@ export const authored = () => ({
 export const organizations = pgTable('organizations', {
   id: identity(),
   name: text('name').notNull(),
+  /** Answer-style defaults (contract/organization.ts). */
+  answerTone: text('answer_tone').notNull().default('neutral'),
+  answerLength: text('answer_length').notNull().default('standard'),
   ...timestamps,
 })
+
+/**
+ * Email domains an organisation verified: an admin with a confirmed address at the domain added
+ * it. One organisation per domain (the primary key), so that a join request has one home.
+ */
+export const organizationDomains = pgTable(
+  'organization_domains',
+  {
+    domain: text('domain').primaryKey(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    addedBy: bigint('added_by', { mode: 'number' }),
+    createdAt: stamp('created_at'),
+  },
+  (table) => [index('organization_domains_org_idx').on(table.orgId)],
+)
 
 export type UserRole = Role
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import type { License, ProfileResponse } from '../../../contract/auth.ts'
+import { auditQuerySchema, organizationUpdateSchema } from '../../../contract/organization.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
@@ -8,7 +9,9 @@ import type { Permit } from '../../auth/permissions.ts'
 import type { Database } from '../../db/index.ts'
 import { licenses, organizations } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
+import { jsonBody, query } from '../../http/validate.ts'
 import { FREE_TIER } from './license.ts'
+import { createOrganizationService } from './organization.ts'
 
 /** GET admin/profile/ and GET admin/get_license/: always the caller's own organisation. */
 export function accountRoutes(options: {
@@ -64,6 +67,43 @@ export function accountRoutes(options: {
     }
     return c.json(body)
   })
+
+  const organization = createOrganizationService({ database: options.database })
+  app.get(
+    paths.account.organization,
+    requireAuth(options.auth),
+    options.permit('read'),
+    async (c) => c.json(await organization.get(c.get('auth').org.id)),
+  )
+  app.post(
+    paths.account.updateOrganization,
+    requireAuth(options.auth),
+    options.permit('organization.manage'),
+    async (c) => {
+      const body = await jsonBody(c, organizationUpdateSchema)
+      return c.json(await organization.update(c.get('auth'), body, c.get('requestId')))
+    },
+  )
+  app.get(
+    paths.account.auditLog,
+    requireAuth(options.auth),
+    options.permit('organization.manage'),
+    async (c) =>
+      c.json(await organization.auditLog(c.get('auth').org.id, query(c, auditQuerySchema))),
+  )
+  app.get(
+    paths.account.auditLogExport,
+    requireAuth(options.auth),
+    options.permit('organization.manage'),
+    async (c) => {
+      query(c, auditQuerySchema)
+      const csv = await organization.auditCsv(c.get('auth').org.id, c.req.query())
+      return c.body(csv, 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': 'attachment; filename="audit-log.csv"',
+      })
+    },
+  )
 
   return app
 }

@@ -1,0 +1,93 @@
+import * as z from 'zod/mini'
+import { paged } from './paging.ts'
+
+/** The organisation's settings and its audit log, for its admins. */
+
+export const ANSWER_TONES = ['neutral', 'formal', 'friendly'] as const
+export const ANSWER_LENGTHS = ['brief', 'standard', 'detailed'] as const
+
+export const organizationSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  /** Email domains whose people may ask to join (an admin with an address there added each). */
+  verified_domains: z.array(z.string()),
+  answer_tone: z.enum(ANSWER_TONES),
+  answer_length: z.enum(ANSWER_LENGTHS),
+})
+export type Organization = z.infer<typeof organizationSchema>
+
+const domain = z
+  .string()
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.regex(
+      /^(?=.{3,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'Enter a domain such as example.com',
+    ),
+  )
+
+/** POST admin/update_organization/: any of the fields; the others stay. */
+export const organizationUpdateSchema = z.object({
+  name: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'Enter the organisation’s name'),
+        z.maxLength(200, 'The name is at most 200 characters'),
+      ),
+  ),
+  verified_domains: z.optional(z.array(domain).check(z.maxLength(20, 'At most 20 domains'))),
+  answer_tone: z.optional(z.enum(ANSWER_TONES)),
+  answer_length: z.optional(z.enum(ANSWER_LENGTHS)),
+})
+export type OrganizationUpdate = z.input<typeof organizationUpdateSchema>
+
+export const auditEventSchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  actor: z.nullable(z.object({ id: z.number(), email: z.string() })),
+  target: z.nullable(z.string()),
+  detail: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+})
+export type AuditEvent = z.infer<typeof auditEventSchema>
+export const auditEventListSchema = paged(auditEventSchema)
+
+/** GET admin/audit-log/ (and its CSV export): newest first, by action prefix and actor. */
+export const auditQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 50),
+  action: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  actor: z.optional(z.coerce.number().check(z.int(), z.positive())),
+})
+
+export const ORGANIZATION_TEXTS = {
+  /** {domain} is replaced. */
+  domainNotYours:
+    'You can add only a domain of a confirmed address of an admin of this organisation: {domain} is not one.',
+  publicDomain: '{domain} is a public email provider: anyone can have an address there.',
+  /** {domain} is replaced. */
+  domainTaken: '{domain} is already verified by another organisation.',
+} as const
+
+/** Providers where anyone can open an address: never an organisation's domain. */
+export const PUBLIC_EMAIL_DOMAINS = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'yahoo.com',
+  'icloud.com',
+  'me.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.com',
+  'gmx.de',
+  'mail.com',
+  'yandex.com',
+  'zoho.com',
+])
