@@ -99,3 +99,35 @@ test('an admin changes a role and removes a colleague, whose open session ends a
   await expect(theirPage).toHaveURL(/\/login/, { timeout: 15_000 })
   await theirs.close()
 })
+
+test('an admin renames the organisation, sets the answer style, and reads and downloads the audit log', async ({
+  page,
+}) => {
+  const admin = newAccount('org-admin')
+  await registerAndConfirm(page, admin)
+  await page.goto('/settings')
+  const organisation = page.getByRole('region', { name: 'Organisation' })
+  await expect(organisation.getByLabel('Name')).toHaveValue(admin.organization)
+  const save = organisation.getByRole('button', { name: 'Save changes' })
+  await expect(save).toBeDisabled()
+  await organisation.getByLabel('Name').fill('Acme Security')
+  await organisation.getByLabel('Answer tone').selectOption('formal')
+  await save.click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(save).toBeDisabled()
+  // a domain no admin has an address at is refused, and said why
+  await organisation.getByLabel('Verified email domains').fill('not-ours.test')
+  await organisation.getByRole('button', { name: 'Add domain' }).click()
+  await save.click()
+  await expect(organisation.getByRole('alert')).toContainText('not-ours.test')
+
+  const log = page.getByRole('list', { name: 'Audit log' })
+  await expect(log.getByRole('listitem').first()).toContainText('Organisation settings changed')
+  await expect(log.getByRole('listitem').first()).toContainText('Acme Security')
+  await expect(log.getByRole('listitem').first()).toContainText(admin.email)
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download CSV' }).click()
+  expect((await download).suggestedFilename()).toBe('audit-log.csv')
+  await page.getByRole('combobox', { name: 'Filter the audit log' }).selectOption('user.')
+  await expect(log).toContainText('Nothing recorded yet.')
+})

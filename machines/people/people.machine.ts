@@ -1,4 +1,4 @@
-import { assign, fromPromise, raise, setup } from 'xstate'
+import { assign, emit, fromPromise, raise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { Role } from '../../contract/roles.ts'
 import type { AdminUser, TemporaryPassword } from '../../contract/users.ts'
@@ -26,6 +26,8 @@ export const peopleMachine = setup({
   types: {
     context: {} as PeopleContext,
     events: {} as PeopleEvents,
+    /** After each change the server recorded: the page refreshes the audit log. */
+    emitted: {} as { type: 'changed' },
   },
   actors: {
     loadPeople: fromPromise<{ count: number; results: AdminUser[] }, PeopleQuery>(
@@ -76,6 +78,7 @@ export const peopleMachine = setup({
     dismissNotice: assign({ notice: null }),
     // the list region reloads after a change
     reloadList: raise({ type: 'refresh' }),
+    emitChanged: emit({ type: 'changed' as const }),
   },
   guards: {
     inviteHasEmail: ({ context }) => context.invite.email.trim().includes('@'),
@@ -217,6 +220,7 @@ export const peopleMachine = setup({
                       params: ({ event }) => `Invitation sent to ${event.output.email}.`,
                     },
                     'reloadList',
+                    'emitChanged',
                   ],
                 },
                 onError: {
@@ -239,7 +243,7 @@ export const peopleMachine = setup({
               id: context.action?.id ?? 0,
               role: context.action?.role ?? 'viewer',
             }),
-            onDone: { target: 'idle', actions: ['clearAction', 'reloadList'] },
+            onDone: { target: 'idle', actions: ['clearAction', 'reloadList', 'emitChanged'] },
             onError: {
               target: 'idle',
               actions: [
@@ -272,6 +276,7 @@ export const peopleMachine = setup({
                 'clearAction',
                 { type: 'setNotice', params: 'Removed. Their sessions have ended.' },
                 'reloadList',
+                'emitChanged',
               ],
             },
             onError: {
@@ -297,6 +302,7 @@ export const peopleMachine = setup({
                   type: 'setNotice',
                   params: 'Sign-in link sent. It works once, within 10 minutes.',
                 },
+                'emitChanged',
               ],
             },
             onError: {
@@ -326,7 +332,10 @@ export const peopleMachine = setup({
             input: ({ context }) => ({ id: context.action?.id ?? 0 }),
             onDone: {
               target: 'showingPassword',
-              actions: { type: 'setTemporary', params: ({ event }) => event.output },
+              actions: [
+                { type: 'setTemporary', params: ({ event }) => event.output },
+                'emitChanged',
+              ],
             },
             onError: {
               target: 'confirmingTemporaryPassword',

@@ -102,8 +102,13 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
     }
   }
 
-  /** The user of the caller's organisation, locked for the change; another's is a 404. */
+  /**
+   * The user of the caller's organisation, locked for the change; another's is a 404. The
+   * organisation is locked first: changes to its people run one at a time, so that two admins
+   * demoting each other lock in one order and cannot deadlock.
+   */
   async function lockUser(tx: Tx, auth: AuthContext, id: number) {
+    await tx.execute(sql`select id from organizations where id = ${auth.org.id} for update`)
     const [row] = await tx
       .select()
       .from(users)
@@ -114,14 +119,13 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
   }
 
   /**
-   * 409 when `row` is the organisation's last active admin and the change would leave none. The
-   * admins are locked first, so two admins demoting each other at once cannot both succeed.
+   * 409 when `row` is the organisation's last active admin and the change would leave none (the
+   * organisation is locked by `lockUser`, so two demotions at once are decided one after the other).
    */
   async function keepAnAdmin(tx: Tx, row: UserRow) {
     if (row.role !== 'admin' || row.status !== 'active') return
     const { rows } = await tx.execute<{ id: string }>(
-      sql`select id from users where org_id = ${row.orgId} and role = 'admin' and status = 'active'
-          order by id for update`,
+      sql`select id from users where org_id = ${row.orgId} and role = 'admin' and status = 'active'`,
     )
     if (rows.filter((admin) => Number(admin.id) !== row.id).length === 0)
       throw apiError(409, USER_TEXTS.lastAdmin, {

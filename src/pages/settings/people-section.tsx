@@ -7,6 +7,7 @@ import { ROLE_TEXTS, ROLES, type Role } from '../../../contract/roles.ts'
 import type { AdminUser } from '../../../contract/users.ts'
 import { peopleMachine, peopleView } from '../../../machines/people/index.ts'
 import { peopleActors } from '../../api/people-actors.ts'
+import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { Pager } from '../../components/files/pager.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
@@ -82,12 +83,16 @@ const fullName = (person: AdminUser) =>
 export function PeopleSection({
   logic = defaultLogic,
   selfId,
+  onChanged,
 }: {
   logic?: PeopleLogic
   selfId: number | null
+  /** After a change the server recorded (an invite, a role, a removal, a link, a password). */
+  onChanged?: () => void
 }) {
   const people = useActorRef(logic)
   const view = useView(people, peopleView)
+  useEmitted(() => [people.on('changed', () => onChanged?.())], [people, onChanged])
   const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
   const target = view.target
 

@@ -4,6 +4,8 @@ import { selectProfile } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { card, muted } from '../../components/styles.ts'
 import { PageHeader } from '../page-header.tsx'
+import { type AuditLogic, AuditSection, useAuditLog } from './audit-section.tsx'
+import { type OrganizationLogic, OrganizationSection } from './organization-section.tsx'
 import { type PeopleLogic, PeopleSection } from './people-section.tsx'
 
 const sections = css({ display: 'flex', flexDirection: 'column', gap: '8' })
@@ -16,15 +18,23 @@ const roles = css({
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
 
 /** /settings: the organisation's people and what each role may do. */
-export default function SettingsPage({ people }: { people?: PeopleLogic }) {
+export default function SettingsPage(props: {
+  people?: PeopleLogic
+  organization?: OrganizationLogic
+  audit?: AuditLogic
+}) {
   const profile = SessionContext.useSelector(selectProfile)
   const role = profile?.user.role ?? null
+  const admin = role !== null && can(role, 'organization.manage')
   return (
     <>
-      <PageHeader title="Settings" description="Your organisation's people and their roles." />
+      <PageHeader
+        title="Settings"
+        description="Your organisation, its people and their roles, and what its admins did."
+      />
       <div className={sections}>
-        {role && can(role, 'users.manage') ? (
-          <PeopleSection logic={people} selfId={profile?.user.id ?? null} />
+        {admin ? (
+          <AdminSections {...props} selfId={profile?.user.id ?? null} />
         ) : (
           <p className={muted}>
             {role
@@ -49,6 +59,27 @@ export default function SettingsPage({ people }: { people?: PeopleLogic }) {
           </ul>
         </section>
       </div>
+    </>
+  )
+}
+
+/**
+ * What admins manage: the organisation's settings, its people, and the audit log (which refreshes
+ * after a change made here).
+ */
+function AdminSections(props: {
+  people?: PeopleLogic
+  organization?: OrganizationLogic
+  audit?: AuditLogic
+  selfId: number | null
+}) {
+  const audit = useAuditLog(props.audit)
+  const refresh = () => audit.send({ type: 'refresh' })
+  return (
+    <>
+      <OrganizationSection logic={props.organization} onSaved={refresh} />
+      <PeopleSection logic={props.people} selfId={props.selfId} onChanged={refresh} />
+      <AuditSection audit={audit} />
     </>
   )
 }

@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { AuditEvent } from '../../contract/organization.ts'
+import { type AuditQuery, auditLogMachine } from '../../machines/audit-log/index.ts'
+import { testEveryPath } from './every-path.ts'
+
+const event: AuditEvent = {
+  id: 'a',
+  action: 'user.removed',
+  actor: { id: 1, email: 'admin@acme.test' },
+  target: 'user:2',
+  detail: {},
+  created_at: '2026-11-26T00:00:00.000Z',
+}
+const never = <T>() => new Promise<T>(() => {})
+const pending = auditLogMachine.provide({
+  actors: {
+    loadAudit: fromPromise<{ count: number; results: AuditEvent[] }, AuditQuery>(never),
+    downloadAudit: fromPromise<void, AuditQuery>(never),
+  },
+})
+const events: AnyEventObject[] = [
+  { type: 'action.change', action: 'user.' },
+  { type: 'page.change', page: 2 },
+  { type: 'refresh' },
+  { type: 'download' },
+  { type: 'xstate.done.actor.loadAudit', output: { count: 1, results: [event] } },
+  { type: 'xstate.error.actor.loadAudit', error: new Error('offline') },
+  { type: 'xstate.done.actor.downloadAudit' },
+  { type: 'xstate.error.actor.downloadAudit', error: new Error('offline') },
+]
+
+describe('auditLogMachine', () => {
+  testEveryPath(pending, events)
+
+  test('filters by kind from the first page, and downloads the filtered log', async () => {
+    const loads: AuditQuery[] = []
+    const downloads: AuditQuery[] = []
+    const actor = createActor(
+      auditLogMachine.provide({
+        actors: {
+          loadAudit: fromPromise<{ count: number; results: AuditEvent[] }, AuditQuery>(
+            async ({ input }) => {
+              loads.push(input)
+              return { count: 60, results: [event] }
+            },
+          ),
+          downloadAudit: fromPromise<void, AuditQuery>(async ({ input }) => {
+            downloads.push(input)
+          }),
+        },
+      }),
+    ).start()
+    const settle = () => new Promise((r) => setTimeout(r, 0))
+    await settle()
+    actor.send({ type: 'page.change', page: 2 })
+    await settle()
+    actor.send({ type: 'action.change', action: 'user.' })
+    await settle()
+    actor.send({ type: 'download' })
+    await settle()
+    expect(loads.map((q) => [q.page, q.action])).toEqual([
+      [1, ''],
+      [2, ''],
+      [1, 'user.'],
+    ])
+    expect(downloads).toEqual([{ page: 1, page_size: 25, action: 'user.' }])
+  })
+})
