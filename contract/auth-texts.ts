@@ -54,6 +54,12 @@ export const AUTH_TEXTS = {
   passwordTooCommon: 'This password is too common. Please choose another one.',
   passwordTooLong: 'Password must be at most 256 characters long',
   registrationSent: 'Please check your email for the activation link.',
+  /** {organization} is replaced. */
+  joinRequested:
+    'Your email is confirmed. An admin of {organization} must approve your request to join before you can sign in; we will email you.',
+  /** {organization} is replaced. */
+  joinPending:
+    'Your request to join {organization} is waiting for an admin’s approval. We will email you when it is approved.',
   resetSent:
     'If an account exists for this email, we sent instructions to reset your password. The link expires in 1 hour.',
   authenticationRequired: 'Authentication credentials were not provided or are invalid',

@@ -156,7 +156,8 @@ export const ssoDiscoverResponseSchema = z.looseObject({
 })
 export type SsoDiscoverResponse = z.infer<typeof ssoDiscoverResponseSchema>
 
-export const USER_STATUSES = ['active', 'invited', 'disabled', 'removed'] as const
+/** `pending`: registered with an address at a verified domain, waiting for an admin's approval. */
+export const USER_STATUSES = ['active', 'invited', 'pending', 'disabled', 'removed'] as const
 export type UserStatus = (typeof USER_STATUSES)[number]
 
 /** POST admin/users/invite/ (admins only): the invitee gets a set-password link valid 7 days. */
@@ -185,6 +186,8 @@ export const AUTH_ERROR_CODES = {
   invalidToken: 'invalid_token',
   sessionExpired: 'session_expired',
   licenseLimit: 'license_limit',
+  /** The address is confirmed; an admin has yet to approve the request to join. */
+  pendingApproval: 'pending_approval',
 } as const
 
 /** Lifetimes (issue 3): access 2 h (the extension hand-off says expires_in 7200). */

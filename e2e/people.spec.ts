@@ -1,5 +1,11 @@
 import { expect, type Page, test } from '@playwright/test'
-import { logOut, newAccount, registerAndConfirm, signInWithPassword } from './support/accounts.ts'
+import {
+  logOut,
+  newAccount,
+  register,
+  registerAndConfirm,
+  signInWithPassword,
+} from './support/accounts.ts'
 import { linkIn, waitForMail } from './support/mailbox.ts'
 
 /**
@@ -130,4 +136,45 @@ test('an admin renames the organisation, sets the answer style, and reads and do
   expect((await download).suggestedFilename()).toBe('audit-log.csv')
   await page.getByRole('combobox', { name: 'Filter the audit log' }).selectOption('user.')
   await expect(log).toContainText('Nothing recorded yet.')
+})
+
+test('someone at the verified domain asks to join, confirms the address, and is approved', async ({
+  page,
+}) => {
+  const domain = `join-${Date.now()}.test`
+  const admin = { ...newAccount('join-admin'), email: `boss@${domain}` }
+  await registerAndConfirm(page, admin)
+  await page.goto('/settings')
+  const organisation = page.getByRole('region', { name: 'Organisation' })
+  await organisation.getByLabel('Verified email domains').fill(domain)
+  await organisation.getByRole('button', { name: 'Add domain' }).click()
+  await organisation.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(organisation.getByRole('list', { name: 'Verified domains' })).toContainText(domain)
+  await logOut(page)
+
+  const requester = { ...newAccount('joiner'), email: `joiner@${domain}` }
+  await register(page, requester)
+  const mail = await waitForMail(requester.email, /confirm|activat|verify/i)
+  await page.goto(linkIn(mail, '/confirm_email'))
+  await expect(page.getByRole('heading', { name: 'Request Sent' })).toBeVisible()
+  await expect(page.getByText(/must approve your request to join/)).toBeVisible()
+  // signing in before the approval says what it waits for
+  await signInWithPassword(page, requester.email, requester.password)
+  await expect(page.getByText(/waiting for an admin’s approval/)).toBeVisible()
+
+  await signInWithPassword(page, admin.email, admin.password)
+  await expect(page).toHaveURL(/\/$/)
+  await page.goto('/settings')
+  const row = page.getByRole('list', { name: 'People' }).getByRole('listitem').filter({
+    hasText: requester.email,
+  })
+  await expect(row).toContainText('Asks to join')
+  await row.getByRole('button', { name: 'Approve' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Approved' })).toBeVisible()
+  await expect(row).toContainText('Active')
+  await logOut(page)
+
+  await signInWithPassword(page, requester.email, requester.password)
+  await expect(page).toHaveURL(/\/$/)
 })

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import type { AccessClaims } from '../../contract/auth.ts'
+import { type AccessClaims, AUTH_ERROR_CODES } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import type { RequestFailure } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { CONFIRM_EMAIL_FAILED_REDIRECT_MS } from '../constants.ts'
 import type { ConfirmEmailRequest, ConfirmEmailSchema } from './confirm-email.types.ts'
@@ -18,12 +19,17 @@ export const confirmEmailMachine = setup({
   },
   actions: {
     markLinkIncomplete: assign({ error: AUTH_TEXTS.invalidConfirmationLink }),
+    showPending: assign((_, error: unknown) => ({
+      error: (error as RequestFailure).msg ?? (error as RequestFailure).error ?? null,
+    })),
     showFailure: assign({ error: AUTH_TEXTS.confirmEmailFailed }),
     signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
   },
   guards: {
     linkIsIncomplete: ({ context }) => !context.uuid,
+    waitsForApproval: (_, error: unknown) =>
+      (error as RequestFailure | undefined)?.code === AUTH_ERROR_CODES.pendingApproval,
   },
   delays: {
     failedRedirect: CONFIRM_EMAIL_FAILED_REDIRECT_MS,
@@ -46,8 +52,26 @@ export const confirmEmailMachine = setup({
           target: 'confirmed',
           actions: { type: 'signIn', params: ({ event }) => event.output },
         },
-        onError: { target: 'failed', actions: 'showFailure' },
+        onError: [
+          {
+            guard: {
+              type: 'waitsForApproval',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            target: 'awaitingApproval',
+            actions: {
+              type: 'showPending',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+          },
+          { target: 'failed', actions: 'showFailure' },
+        ],
       },
+    },
+    awaitingApproval: {
+      description:
+        'The address is confirmed, but it asked to join an organisation whose admin has yet to approve: says so, and stays.',
+      type: 'final',
     },
     confirmed: {
       description: 'Tokens are stored; the session signs in and the user goes to /.',

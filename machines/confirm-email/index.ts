@@ -8,7 +8,13 @@ type Snapshot = SnapshotFrom<typeof confirmEmailMachine>
 
 /** Which screen shows. */
 export const selectScreen = (snapshot: Snapshot) =>
-  snapshot.matches('failed') ? 'failed' : snapshot.matches('confirmed') ? 'confirmed' : 'confirming'
+  snapshot.matches('failed')
+    ? 'failed'
+    : snapshot.matches('confirmed')
+      ? 'confirmed'
+      : snapshot.matches('awaitingApproval')
+        ? 'awaitingApproval'
+        : 'confirming'
 export type ConfirmEmailScreen = ReturnType<typeof selectScreen>
 
 export const selectError = (snapshot: Snapshot) => snapshot.context.error

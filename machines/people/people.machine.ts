@@ -36,6 +36,8 @@ export const peopleMachine = setup({
     invite: fromPromise<AdminUser, InviteForm>(mustBeProvided('invite')),
     changeRole: fromPromise<AdminUser, { id: number; role: Role }>(mustBeProvided('changeRole')),
     removePerson: fromPromise<void, { id: number }>(mustBeProvided('removePerson')),
+    approvePerson: fromPromise<void, { id: number }>(mustBeProvided('approvePerson')),
+    rejectPerson: fromPromise<void, { id: number }>(mustBeProvided('rejectPerson')),
     sendMagicLink: fromPromise<void, { id: number }>(mustBeProvided('sendMagicLink')),
     temporaryPassword: fromPromise<TemporaryPassword, { id: number }>(
       mustBeProvided('temporaryPassword'),
@@ -167,6 +169,14 @@ export const peopleMachine = setup({
                 params: ({ event }) => ({ kind: 'remove', id: event.id }),
               },
             },
+            'join.approve': {
+              target: 'approving',
+              actions: { type: 'target', params: ({ event }) => ({ kind: 'join', id: event.id }) },
+            },
+            'join.reject': {
+              target: 'rejecting',
+              actions: { type: 'target', params: ({ event }) => ({ kind: 'join', id: event.id }) },
+            },
             'magicLink.send': {
               target: 'sendingLink',
               actions: {
@@ -285,6 +295,60 @@ export const peopleMachine = setup({
                 type: 'setActionError',
                 params: ({ event }: { event: { error: unknown } }) => event.error,
               },
+            },
+          },
+        },
+        approving: {
+          tags: 'busy',
+          invoke: {
+            id: 'approvePerson',
+            src: 'approvePerson',
+            input: ({ context }) => ({ id: context.action?.id ?? 0 }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                'clearAction',
+                { type: 'setNotice', params: 'Approved. They can sign in now; we emailed them.' },
+                'reloadList',
+                'emitChanged',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: [
+                {
+                  type: 'setActionError',
+                  params: ({ event }: { event: { error: unknown } }) => event.error,
+                },
+                'clearAction',
+              ],
+            },
+          },
+        },
+        rejecting: {
+          tags: 'busy',
+          invoke: {
+            id: 'rejectPerson',
+            src: 'rejectPerson',
+            input: ({ context }) => ({ id: context.action?.id ?? 0 }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                'clearAction',
+                { type: 'setNotice', params: 'Request to join rejected.' },
+                'reloadList',
+                'emitChanged',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: [
+                {
+                  type: 'setActionError',
+                  params: ({ event }: { event: { error: unknown } }) => event.error,
+                },
+                'clearAction',
+              ],
             },
           },
         },

@@ -21,7 +21,7 @@ export interface InviteForm {
 /** The person an action is about. */
 export type PersonAction =
   | { kind: 'role'; id: number; role: Role }
-  | { kind: 'remove' | 'magicLink' | 'temporaryPassword'; id: number; role?: undefined }
+  | { kind: 'remove' | 'magicLink' | 'temporaryPassword' | 'join'; id: number; role?: undefined }
 
 export interface PeopleContext {
   query: PeopleQuery
@@ -49,6 +49,8 @@ export type PeopleEvents =
   | { type: 'role.change'; id: number; role: Role }
   | { type: 'remove.ask'; id: number }
   | { type: 'remove.confirm' }
+  | { type: 'join.approve'; id: number }
+  | { type: 'join.reject'; id: number }
   | { type: 'magicLink.send'; id: number }
   | { type: 'temporaryPassword.ask'; id: number }
   | { type: 'temporaryPassword.confirm' }

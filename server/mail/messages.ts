@@ -124,6 +124,41 @@ export function inviteMail(
   })
 }
 
+export function joinRequestMail(
+  target: LinkTarget,
+  input: {
+    to: string
+    firstName: string
+    organization: string
+    requester: string
+    requesterEmail: string
+  },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: `${input.requester} asks to join ${input.organization} on Quire`,
+    greeting: greet(input.firstName),
+    paragraphs: [
+      `${input.requester} (${input.requesterEmail}) registered with an address at your verified domain and asks to join ${input.organization}.`,
+      'Approve or reject the request in Settings, under People.',
+    ],
+    action: { label: 'Open Settings', url: link(target.publicUrl, '/settings', {}) },
+  })
+}
+
+export function joinApprovedMail(
+  target: LinkTarget,
+  input: { to: string; firstName: string; organization: string },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: `You can now sign in to ${input.organization} on Quire`,
+    greeting: greet(input.firstName),
+    paragraphs: [`An admin approved your request to join ${input.organization}.`],
+    action: { label: 'Sign in', url: link(target.publicUrl, '/login', {}) },
+  })
+}
+
 export function magicLinkMail(
   target: LinkTarget,
   input: { to: string; firstName: string; userId: number; token: string },

@@ -34,6 +34,12 @@ export function peopleActors(client: ApiClient = api) {
     removePerson: fromPromise<void, { id: number }>(({ input }) =>
       client.requestVoid(paths.users.remove(input.id), { method: 'POST', body: {} }),
     ),
+    approvePerson: fromPromise<void, { id: number }>(({ input }) =>
+      client.requestVoid(paths.users.approve(input.id), { method: 'POST', body: {} }),
+    ),
+    rejectPerson: fromPromise<void, { id: number }>(({ input }) =>
+      client.requestVoid(paths.users.reject(input.id), { method: 'POST', body: {} }),
+    ),
     sendMagicLink: fromPromise<void, { id: number }>(({ input }) =>
       client.requestVoid(paths.users.sendMagicLink(input.id), { method: 'POST', body: {} }),
     ),

@@ -26,6 +26,14 @@ const pending = confirmEmailMachine.provide({
 const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.confirmEmail', output: claims },
   { type: 'xstate.error.actor.confirmEmail', error: { status: 400 } },
+  {
+    type: 'xstate.error.actor.confirmEmail',
+    error: {
+      status: 403,
+      code: 'pending_approval',
+      msg: 'Your email is confirmed. An admin of Acme must approve your request.',
+    },
+  },
 ]
 
 function start(
@@ -89,6 +97,18 @@ describe('confirmEmailMachine', () => {
     expect(emitted).toEqual([])
     clock.increment(1)
     expect(emitted).toEqual([{ type: 'navigate', to: '/login' }])
+  })
+
+  test('a request to join: the address is confirmed, the page says an admin must approve, and stays', async () => {
+    const text = 'Your email is confirmed. An admin of Acme must approve your request.'
+    const { clock, emitted, snapshot } = start({ uuid }, () =>
+      Promise.reject({ status: 403, code: 'pending_approval', msg: text }),
+    )
+    await settle()
+    expect(selectScreen(snapshot())).toBe('awaitingApproval')
+    expect(selectError(snapshot())).toBe(text)
+    clock.increment(CONFIRM_EMAIL_FAILED_REDIRECT_MS * 2)
+    expect(emitted).toEqual([])
   })
 
   test('a failed confirmation says so, then goes to /login after 3 s and not 1 ms before', async () => {

@@ -85,7 +85,7 @@ export const users = pgTable(
     check('users_role_check', sql`${table.role} in ('admin', 'approver', 'contributor', 'viewer')`),
     check(
       'users_status_check',
-      sql`${table.status} in ('active', 'invited', 'disabled', 'removed')`,
+      sql`${table.status} in ('active', 'invited', 'pending', 'disabled', 'removed')`,
     ),
   ],
 )

@@ -3,7 +3,7 @@ import { AUTH_ERROR_CODES, type LoginResponse } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { dummyPasswordHash, verifyPassword } from '../../auth/password.ts'
 import type { DbOrTx } from '../../db/index.ts'
-import { users } from '../../db/schema.ts'
+import { organizations, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
 import type { Sessions } from './sessions.ts'
 import {
@@ -58,6 +58,21 @@ export function createLogin(deps: AuthServiceDeps, sessions: Sessions) {
     const matches = await verifyPassword(storedHash, input.password)
     const at = deps.now()
     const tempExpired = Boolean(user?.tempPasswordExpiresAt && user.tempPasswordExpiresAt <= at)
+    if (user?.status === 'pending' && matches) {
+      // the right password of someone who asked to join: say what they wait for
+      await deps.limiter.clear(failKey)
+      if (!user.emailConfirmedAt)
+        throw apiError(403, AUTH_TEXTS.emailNotConfirmed, {
+          msg: AUTH_TEXTS.emailNotConfirmed,
+          code: AUTH_ERROR_CODES.emailNotConfirmed,
+        })
+      const [org] = await db
+        .select({ name: organizations.name })
+        .from(organizations)
+        .where(eq(organizations.id, user.orgId))
+      const text = AUTH_TEXTS.joinPending.replace('{organization}', org?.name ?? 'the organisation')
+      throw apiError(403, text, { msg: text, code: AUTH_ERROR_CODES.pendingApproval })
+    }
     if (!user?.passwordHash || !matches || user.status !== 'active' || tempExpired) {
       throw wrongCredentials()
     }

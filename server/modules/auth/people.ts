@@ -313,7 +313,16 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
     }
   }
 
-  return { list, update, changeRole, remove, sendMagicLink, temporaryPassword, redeemMagicLink }
+  return {
+    helpers: { lockUser, audit, toAdminUser },
+    list,
+    update,
+    changeRole,
+    remove,
+    sendMagicLink,
+    temporaryPassword,
+    redeemMagicLink,
+  }
 }
 
 /** 16 characters from an alphabet without look-alikes, with letters and digits both (policy). */

@@ -9,10 +9,16 @@ import { AUTH_TEXTS, registrationEmailError, userLimitText } from '../../../cont
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { hashPassword, passwordPolicyError } from '../../auth/password.ts'
-import { auditEvents, licenses, organizations, users } from '../../db/schema.ts'
+import {
+  auditEvents,
+  licenses,
+  organizationDomains,
+  organizations,
+  users,
+} from '../../db/schema.ts'
 import { ApiException, apiError } from '../../http/errors.ts'
 import type { MailMessage } from '../../mail/index.ts'
-import { confirmationMail, inviteMail } from '../../mail/messages.ts'
+import { confirmationMail, inviteMail, joinRequestMail } from '../../mail/messages.ts'
 import { FREE_TIER } from '../account/license.ts'
 import type { AuthParts } from './parts.ts'
 import {
@@ -69,7 +75,7 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
       await db.transaction(async (tx) => {
         const existing = await findUserByEmail(tx, email)
         if (existing) {
-          if (existing.status === 'active' && !existing.emailConfirmedAt) {
+          if (['active', 'pending'].includes(existing.status) && !existing.emailConfirmedAt) {
             const token = await issueLink(tx, existing, 'confirm_email')
             mails.push(
               confirmationMail(target, {
@@ -79,6 +85,34 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
               }),
             )
           }
+          return
+        }
+        // an address at a domain an organisation verified asks to join it, and waits
+        const [home] = await tx
+          .select({ orgId: organizationDomains.orgId })
+          .from(organizationDomains)
+          .where(eq(organizationDomains.domain, email.split('@')[1] ?? ''))
+        if (home) {
+          const [pending] = await tx
+            .insert(users)
+            .values({
+              orgId: home.orgId,
+              email,
+              firstName: input.firstName.trim(),
+              lastName: input.lastName.trim(),
+              passwordHash,
+              role: 'contributor',
+              status: 'pending',
+              marketingConsent: input.marketing_consent,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .returning()
+          if (!pending) throw new Error('user insert returned no row')
+          const token = await issueLink(tx, pending, 'confirm_email')
+          mails.push(
+            confirmationMail(target, { to: pending.email, firstName: pending.firstName, token }),
+          )
           return
         }
         const [org] = await tx
@@ -125,6 +159,34 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
         .from(users)
         .where(and(eq(users.id, link.userId), eq(users.orgId, link.orgId)))
         .for('update')
+      if (user?.status === 'pending') {
+        // the address is proved: the organisation's admins are asked to approve
+        const at = deps.now()
+        await tx
+          .update(users)
+          .set({ emailConfirmedAt: user.emailConfirmedAt ?? at, updatedAt: at })
+          .where(eq(users.id, user.id))
+        await revokeLinks(tx, user.id, ['confirm_email'])
+        const [org] = await tx
+          .select({ name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, user.orgId))
+        const admins = await tx
+          .select({ email: users.email, firstName: users.firstName })
+          .from(users)
+          .where(
+            and(eq(users.orgId, user.orgId), eq(users.role, 'admin'), eq(users.status, 'active')),
+          )
+        await tx.insert(auditEvents).values({
+          orgId: user.orgId,
+          actorId: user.id,
+          action: 'user.join_requested',
+          target: `user:${user.id}`,
+          detail: {},
+          createdAt: at,
+        })
+        return { pending: { user, organization: org?.name ?? 'the organisation', admins } }
+      }
       if (user?.status !== 'active') return null
       const at = deps.now()
       await tx
@@ -136,6 +198,22 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
       return { pair, user }
     })
     if (!result) throw invalidLink(AUTH_TEXTS.confirmEmailFailed)
+    if (result.pending) {
+      const { user, organization, admins } = result.pending
+      afterCommit(
+        admins.map((admin) =>
+          joinRequestMail(target, {
+            to: admin.email,
+            firstName: admin.firstName,
+            organization,
+            requester: `${user.firstName} ${user.lastName}`.trim() || user.email,
+            requesterEmail: user.email,
+          }),
+        ),
+      )
+      const text = AUTH_TEXTS.joinRequested.replace('{organization}', organization)
+      throw apiError(403, text, { msg: text, code: AUTH_ERROR_CODES.pendingApproval })
+    }
     return {
       access: result.pair.access,
       refresh: result.pair.refresh,
@@ -182,7 +260,10 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
           const [seats] = await tx
             .select({ count: sql<number>`count(*)::int` })
             .from(users)
-            .where(and(eq(users.orgId, orgId), ne(users.status, 'removed')))
+            // a request to join takes a seat only once approved
+            .where(
+              and(eq(users.orgId, orgId), ne(users.status, 'removed'), ne(users.status, 'pending')),
+            )
           const maxUsers = license?.maxUsers ?? FREE_TIER.maxUsers
           if ((seats?.count ?? 0) >= maxUsers) {
             return apiError(409, userLimitText(maxUsers), {

@@ -171,6 +171,18 @@ export function authRoutes(options: {
     },
   )
   authed.post(
+    at(paths.users.approve('{id}')),
+    requireAuth(auth),
+    permit('users.manage'),
+    async (c) => c.json(await auth.people.approve(c.get('auth'), userId(c), c.get('requestId'))),
+  )
+  authed.post(
+    at(paths.users.reject('{id}')),
+    requireAuth(auth),
+    permit('users.manage'),
+    async (c) => c.json(await auth.people.reject(c.get('auth'), userId(c), c.get('requestId'))),
+  )
+  authed.post(
     at(paths.users.remove('{id}')),
     requireAuth(auth),
     permit('users.manage'),

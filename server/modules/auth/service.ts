@@ -1,3 +1,4 @@
+import { createJoins } from './joins.ts'
 import { createLinks } from './links.ts'
 import { createLogin } from './login.ts'
 import { createPasswords } from './passwords.ts'
@@ -19,6 +20,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   const registration = createRegistration(deps, { login, links, sessions })
   const passwords = createPasswords(deps, { login, links, sessions })
   const people = createPeople(deps, { login, links, sessions })
+  const joins = createJoins(deps, { login, links, sessions }, people)
   return {
     login: login.login,
     ...registration,
@@ -27,7 +29,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     logout: sessions.logout,
     authenticate: sessions.authenticate,
     ...passwords,
-    people,
+    people: { ...people, ...joins },
     issueMagicLink: links.issueMagicLink,
     consumeLink: links.consumeLink,
     verifyAccess: deps.tokens.verifyAccess,

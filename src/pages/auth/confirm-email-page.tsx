@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { MailX } from 'lucide-react'
+import { MailCheck, MailX } from 'lucide-react'
 import {
   confirmEmailMachine,
   selectError,
@@ -39,6 +39,14 @@ function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
 
   const screen = useSelector(actor, selectScreen)
   const error = useSelector(actor, selectError)
+
+  if (screen === 'awaitingApproval') {
+    return (
+      <StatusScreen title="Request Sent" tone="success" icon={<MailCheck />} text={error}>
+        <BackToLogin alone />
+      </StatusScreen>
+    )
+  }
 
   if (screen === 'failed') {
     return (

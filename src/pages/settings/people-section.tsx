@@ -27,12 +27,14 @@ const defaultLogic = createPeopleLogic()
 const STATUS_LABELS: Record<UserStatus, string> = {
   active: 'Active',
   invited: 'Invited',
+  pending: 'Asks to join',
   disabled: 'Disabled',
   removed: 'Removed',
 }
 const STATUS_COLOURS: Record<UserStatus, string> = {
   active: css({ bg: 'green.a3', color: 'green.11' }),
   invited: css({ bg: 'amber.a3', color: 'amber.11' }),
+  pending: css({ bg: 'blue.a3', color: 'blue.11' }),
   disabled: css({ bg: 'gray.a3', color: 'fg.muted' }),
   removed: css({ bg: 'gray.a3', color: 'fg.muted' }),
 }
@@ -214,7 +216,26 @@ export function PeopleSection({
                   {person.last_login_at ? formatRelative(person.last_login_at) : 'Never signed in'}
                 </span>
                 <div className={actionsCell}>
-                  {person.status !== 'removed' && (
+                  {person.status === 'pending' && (
+                    <div className={flex({ gap: '1' })}>
+                      <Button
+                        size="xs"
+                        disabled={view.busy}
+                        onClick={() => people.send({ type: 'join.approve', id: person.id })}
+                      >
+                        Approve
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="outline"
+                        disabled={view.busy}
+                        onClick={() => people.send({ type: 'join.reject', id: person.id })}
+                      >
+                        Reject
+                      </Button>
+                    </div>
+                  )}
+                  {!['removed', 'pending'].includes(person.status) && (
                     <RowActions name={fullName(person)}>
                       {person.status === 'active' && person.id !== selfId && (
                         <>

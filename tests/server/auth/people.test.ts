@@ -12,7 +12,9 @@ import {
   login,
   MINUTE,
   manualClock,
+  newAccount,
   post,
+  registerBody,
   signIn,
   tokenOf,
   withMailApp,
@@ -230,5 +232,75 @@ describe('people of the organisation', () => {
     )
     clock.advance(24 * HOUR + MINUTE)
     expect((await login(ctx, other.email, again.body.temporary_password)).status).toBe(401)
+  })
+
+  it('someone at a verified domain asks to join: confirms the address, waits, is approved or rejected', async () => {
+    const domain = `join-${Date.now()}.test`
+    const admin = await insertUser(ctx.database, { role: 'admin', email: `boss@${domain}` })
+    const adminToken = (await signIn(ctx, admin.email)).access
+    expect(
+      (
+        await post(
+          ctx,
+          paths.account.updateOrganization,
+          { verified_domains: [domain] },
+          adminToken,
+        )
+      ).status,
+    ).toBe(200)
+    const org = (await get(ctx, paths.account.organization, adminToken)).body.name as string
+
+    async function ask(name: string) {
+      const account = { ...newAccount(name), email: `${name}@${domain}` }
+      const registered = await post(ctx, paths.auth.register, registerBody(account))
+      // the same answer as any registration (LT6)
+      expect(registered.body).toEqual({ status: 'success', msg: AUTH_TEXTS.registrationSent })
+      await ctx.mailer.idle()
+      const { token } = tokenOf(
+        await smtp.waitFor(account.email, { subject: /confirm/i }),
+        '/confirm_email',
+      )
+      const confirmed = await post(ctx, paths.auth.confirmEmail, { uuid: token })
+      expect(confirmed.status).toBe(403)
+      expect(confirmed.body).toMatchObject({
+        code: 'pending_approval',
+        error: AUTH_TEXTS.joinRequested.replace('{organization}', org),
+      })
+      return account
+    }
+
+    const ada = await ask('ada')
+    await ctx.mailer.idle()
+    const notice = await smtp.waitFor(admin.email, { subject: /asks to join/i })
+    expect(notice.text).toContain(ada.email)
+    const waiting = await login(ctx, ada.email, ada.password)
+    expect(waiting.status).toBe(403)
+    expect(waiting.body.error).toBe(AUTH_TEXTS.joinPending.replace('{organization}', org))
+    // a wrong password says nothing of the request
+    expect((await login(ctx, ada.email, 'Not-her-password-1')).status).toBe(401)
+
+    const pending = await get(ctx, `${paths.users.list}?status=pending`, adminToken)
+    expect(pending.body.results.map((u: { email: string }) => u.email)).toEqual([ada.email])
+    const adaId = pending.body.results[0].id as number
+    const approved = await post(ctx, paths.users.approve(adaId), {}, adminToken)
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200)
+    expect(approved.body).toMatchObject({ status: 'active', role: 'contributor' })
+    await ctx.mailer.idle()
+    await smtp.waitFor(ada.email, { subject: /can now sign in/i })
+    expect((await login(ctx, ada.email, ada.password)).status).toBe(200)
+    expect((await post(ctx, paths.users.approve(adaId), {}, adminToken)).status).toBe(409)
+
+    const bob = await ask('bob')
+    const bobId = (await get(ctx, `${paths.users.list}?status=pending`, adminToken)).body.results[0]
+      .id as number
+    expect((await post(ctx, paths.users.reject(bobId), {}, adminToken)).status).toBe(200)
+    expect((await login(ctx, bob.email, bob.password)).status).toBe(401)
+    const events = await ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.orgId, admin.orgId))
+    expect(events.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['user.join_requested', 'user.join_approved', 'user.join_rejected']),
+    )
   })
 })
