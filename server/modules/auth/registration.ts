@@ -247,7 +247,9 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
         const existing = await findUserByEmail(tx, email)
         let user: UserRow | undefined
         const at = deps.now()
-        if (existing) {
+        // someone this organisation removed may be invited back: a fresh start, no password
+        const returning = existing?.orgId === orgId && existing.status === 'removed'
+        if (existing && !returning) {
           if (existing.orgId !== orgId || existing.status !== 'invited') {
             return apiError(409, AUTH_TEXTS.emailInUse, {
               msg: AUTH_TEXTS.emailInUse,
@@ -271,19 +273,29 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
               code: AUTH_ERROR_CODES.licenseLimit,
             })
           }
-          ;[user] = await tx
-            .insert(users)
-            .values({
-              orgId,
-              email,
-              firstName: input.first_name?.trim() ?? '',
-              lastName: input.last_name?.trim() ?? '',
-              role: input.role ?? 'contributor',
-              status: 'invited',
-              createdAt: at,
-              updatedAt: at,
-            })
-            .returning()
+          const fields = {
+            firstName: input.first_name?.trim() ?? '',
+            lastName: input.last_name?.trim() ?? '',
+            role: input.role ?? ('contributor' as const),
+            status: 'invited' as const,
+            updatedAt: at,
+          }
+          ;[user] =
+            returning && existing
+              ? await tx
+                  .update(users)
+                  .set({
+                    ...fields,
+                    passwordHash: null,
+                    mustChangePassword: false,
+                    tempPasswordExpiresAt: null,
+                  })
+                  .where(eq(users.id, existing.id))
+                  .returning()
+              : await tx
+                  .insert(users)
+                  .values({ orgId, email, ...fields, createdAt: at })
+                  .returning()
         }
         if (!user) throw new Error('user insert returned no row')
         const token = await issueLink(tx, user, 'invite')

@@ -157,6 +157,27 @@ describe('people of the organisation', () => {
     const last = await post(ctx, paths.users.remove(admin.user.id), {}, admin.token)
     expect(last.status).toBe(409)
     expect(last.body.error).toBe(USER_TEXTS.lastAdmin)
+
+    // invited back: a fresh start, without the old password
+    const back = await post(
+      ctx,
+      paths.users.invite,
+      { email: leaver.email, role: 'viewer' },
+      admin.token,
+    )
+    expect(back.status, JSON.stringify(back.body)).toBe(201)
+    expect(back.body.user).toMatchObject({ id: leaver.user.id, status: 'invited', role: 'viewer' })
+    expect((await login(ctx, leaver.email, leaver.password)).status).toBe(401)
+    await ctx.mailer.idle()
+    const { uid, token } = tokenOf(
+      await smtp.waitFor(leaver.email, { subject: /invit/i }),
+      '/set-password',
+    )
+    expect(
+      (await post(ctx, paths.auth.setPassword, { uid, token, new_password: 'Back-again-42' }))
+        .status,
+    ).toBe(200)
+    expect((await login(ctx, leaver.email, 'Back-again-42')).status).toBe(200)
   })
 
   it('sends a one-time sign-in link that works once, within 10 minutes, by POST only', async () => {
