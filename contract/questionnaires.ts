@@ -381,6 +381,8 @@ export const QUESTIONNAIRE_TEXTS = {
   pageTitle: 'Questionnaire Automation',
   notFound: 'Questionnaire not found',
   questionNotFound: 'Question not found',
+  approvedLocked:
+    'This answer is approved: only an approver or an admin can change it. Ask one to un-approve it first.',
   deleteOthers:
     'You can delete only questionnaires you uploaded, and their questions. Ask an approver or an admin.',
   answerNotFound: 'Answer not found',

@@ -225,6 +225,7 @@ export function createApp(deps: AppDeps) {
     answeringRoutes({
       auth,
       permit,
+      answerApproved: questionnaires.answerApproved,
       service: createAnsweringService({
         database: deps.database,
         logger: deps.logger,

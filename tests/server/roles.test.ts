@@ -289,4 +289,34 @@ describe('roles, on every call', () => {
       (await call(ctx, 'POST', Q.delete(adminQ.id), { token: approverToken, body: {} })).status,
     ).toBe(200)
   })
+
+  it('lets only an approver or an admin change an approved answer', async () => {
+    const admin = await insertUser(ctx.database, { role: 'admin' })
+    const adminToken = (await signIn(ctx, admin.email)).access
+    const contributor = await insertUser(ctx.database, { role: 'contributor', orgId: admin.orgId })
+    const contributorToken = (await signIn(ctx, contributor.email)).access
+    const approver = await insertUser(ctx.database, { role: 'approver', orgId: admin.orgId })
+    const approverToken = (await signIn(ctx, approver.email)).access
+    const q = await questionnaire(ctx, adminToken, ['Do you encrypt backups?'])
+    const [row] = await rowsOf(ctx, adminToken, q.id)
+    const answer = row.answer.id as number
+    const edit = (token: string, text: string) =>
+      call(ctx, 'POST', Q.answer.edit(answer), { token, body: { choice: 'Yes', text } })
+    expect((await edit(contributorToken, 'Backups are encrypted.')).status).toBe(200)
+    expect(
+      (await call(ctx, 'POST', Q.answer.approve(answer), { token: adminToken, body: {} })).status,
+    ).toBe(200)
+    for (const [method, path, body] of [
+      ['POST', Q.answer.edit(answer), { text: 'Changed after approval.' }],
+      ['POST', Q.answer.regenerate(answer), {}],
+      ['POST', Q.answer.regenerateWithEvidence(answer), { evidence: 'Backups use AES-256.' }],
+      ['POST', Q.selectAnswer(row.id, answer), {}],
+    ] as const) {
+      const refused = await call(ctx, method, path, { token: contributorToken, body })
+      expect(refused.status, path).toBe(403)
+      expect(refused.body.error).toMatch(/This answer is approved/)
+    }
+    expect((await rowsOf(ctx, adminToken, q.id))[0].answer.status).toBe('approved')
+    expect((await edit(approverToken, 'Backups are encrypted with AES-256.')).status).toBe(200)
+  })
 })

@@ -3,13 +3,15 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { paths } from '../../../contract/paths.ts'
 import {
+  QUESTIONNAIRE_TEXTS,
   regenerateWithEvidenceSchema,
   SECTION_OPERATIONS,
   sectionRequestSchema,
 } from '../../../contract/questionnaires.ts'
+import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
-import type { Permit } from '../../auth/permissions.ts'
+import { forbidden, type Permit } from '../../auth/permissions.ts'
 import { jsonBody, params } from '../../http/validate.ts'
 import type { AnsweringService } from './service.ts'
 
@@ -21,6 +23,8 @@ export function answeringRoutes(options: {
   auth: Authenticator
   permit: Permit
   service: AnsweringService
+  /** Whether an answer is approved: regenerating it then takes an approver. */
+  answerApproved: (orgId: number, answerId: number) => Promise<boolean>
 }) {
   const { service, permit } = options
   const app = new Hono<AuthEnv>()
@@ -37,8 +41,14 @@ export function answeringRoutes(options: {
     const { id } = params(c, idParams)
     return c.json(await service.cancel(org(c), id))
   })
+  const guardApproved = async (c: Context<AuthEnv>, id: number) => {
+    if (!can(c.get('auth').role, 'answers.approve') && (await options.answerApproved(org(c), id)))
+      throw forbidden(QUESTIONNAIRE_TEXTS.approvedLocked)
+  }
+
   app.post(at(Q.answer.regenerate('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
+    await guardApproved(c, id)
     return c.json(await service.regenerate(org(c), user(c), id))
   })
   app.post(
@@ -47,6 +57,7 @@ export function answeringRoutes(options: {
     async (c) => {
       const { id } = params(c, idParams)
       const body = await jsonBody(c, regenerateWithEvidenceSchema)
+      await guardApproved(c, id)
       return c.json(
         await service.regenerate(org(c), user(c), id, {
           text: body.evidence,

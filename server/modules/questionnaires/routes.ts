@@ -16,7 +16,7 @@ import {
 import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
-import type { Permit } from '../../auth/permissions.ts'
+import { forbidden, type Permit } from '../../auth/permissions.ts'
 import { sendDownload as download } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
 import { readMultipart } from '../../http/multipart.ts'
@@ -181,9 +181,16 @@ export function questionnaireRoutes(options: {
     return c.json(await service.undo(org(c), user(c), id))
   })
 
+  /** An approved answer is changed only by those who may approve (it loses its approval). */
+  const guardApproved = async (c: Context<AuthEnv>, approved: boolean) => {
+    if (approved && !can(c.get('auth').role, 'answers.approve'))
+      throw forbidden(QUESTIONNAIRE_TEXTS.approvedLocked)
+  }
+
   const edit = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
     const body = await jsonBody(c, answerEditSchema)
+    await guardApproved(c, await service.answerApproved(org(c), id))
     return c.json(await service.edit(org(c), user(c), id, body))
   }
   app.post(at(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
@@ -210,6 +217,7 @@ export function questionnaireRoutes(options: {
     permit('questionnaires.write'),
     async (c) => {
       const { qid, aid } = params(c, selectParams)
+      await guardApproved(c, await service.questionApproved(org(c), qid))
       return c.json(await service.select(org(c), user(c), qid, aid))
     },
   )

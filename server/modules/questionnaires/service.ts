@@ -27,6 +27,8 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
     ...createReview(writes, history),
     writeAnswer: writes.writeAnswer,
     checkAnswerLimit: writes.checkAnswerLimit,
+    answerApproved: writes.answerApproved,
+    questionApproved: writes.questionApproved,
   }
 }
 

@@ -107,6 +107,26 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
     return Number(rows[0].questionnaire_id)
   }
 
+  /** Whether an answer is approved (changing it then takes an approver); false when not found. */
+  async function answerApproved(orgId: number, answerId: number) {
+    const { rows } = await pool.query<{ status: string }>(
+      'select status from questionnaire_answers where org_id = $1 and id = $2',
+      [orgId, answerId],
+    )
+    return rows[0]?.status === 'approved'
+  }
+
+  /** Whether a question's answer in use is approved. */
+  async function questionApproved(orgId: number, questionId: number) {
+    const { rows } = await pool.query<{ status: string }>(
+      `select a.status from questionnaire_questions q
+         join questionnaire_answers a on a.question_id = q.id and a.rank = q.selected_rank
+        where q.org_id = $1 and q.id = $2`,
+      [orgId, questionId],
+    )
+    return rows[0]?.status === 'approved'
+  }
+
   /** Who uploaded a questionnaire (null when that user is gone). */
   async function uploaderOf(orgId: number, questionnaireId: number) {
     const { rows } = await pool.query<{ created_by: string | null }>(
@@ -124,6 +144,8 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
     checkChoice,
     questionOf,
     uploaderOf,
+    answerApproved,
+    questionApproved,
   }
 }
 

@@ -97,6 +97,8 @@ export function AnswerPanel(props: {
   const role = SessionContext.useSelector(selectProfile)?.user.role ?? null
   const may = (capability: Capability) => role === null || can(role, capability)
   const mayWrite = may('questionnaires.write')
+  // an approved answer changes only by someone who may approve (the server says the same)
+  const mayChange = mayWrite && (!view.approved || may('answers.approve'))
 
   return (
     <section className={panel} aria-label="Answer">
@@ -171,7 +173,7 @@ export function AnswerPanel(props: {
             )}
           </div>
           <div className={actions}>
-            {mayWrite && (
+            {mayChange && (
               <Button size="sm" variant="outline" onClick={() => answer.send({ type: 'edit' })}>
                 <Pencil /> Edit
               </Button>
@@ -219,7 +221,7 @@ export function AnswerPanel(props: {
                 <Check /> Approve
               </Button>
             )}
-            {mayWrite && (
+            {mayChange && (
               <Button
                 size="sm"
                 variant="outline"
@@ -233,17 +235,19 @@ export function AnswerPanel(props: {
           </div>
           {mayWrite && (
             <div className={actions}>
-              <Button
-                size="xs"
-                variant="ghost"
-                onClick={() => {
-                  if (!evidenceOpen) props.onWantFiles()
-                  setEvidenceOpen((open) => !open)
-                }}
-                aria-expanded={evidenceOpen}
-              >
-                <FileText /> Regenerate with evidence
-              </Button>
+              {mayChange && (
+                <Button
+                  size="xs"
+                  variant="ghost"
+                  onClick={() => {
+                    if (!evidenceOpen) props.onWantFiles()
+                    setEvidenceOpen((open) => !open)
+                  }}
+                  aria-expanded={evidenceOpen}
+                >
+                  <FileText /> Regenerate with evidence
+                </Button>
+              )}
               <Button
                 size="xs"
                 variant="ghost"
