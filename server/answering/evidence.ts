@@ -18,15 +18,14 @@ import {
 import { practicesOf } from './practices.ts'
 import { NEAREST_CITED, nearestEvidence } from './quotes.ts'
 import {
-  asksOfProvider,
   doneAsAsked,
   inheritedPractices,
   isFrameTerm,
   lookedFor,
   namedPractices,
   practiceAnswer,
-  statedIn,
 } from './stated.ts'
+import { asksOfProvider, statedIn } from './statements.ts'
 import {
   deniesTerms,
   isNegated,

@@ -1,14 +1,8 @@
 import type { Citation } from '../../contract/questionnaires.ts'
 import { citationsOf, passageCitation } from './cite.ts'
 import { type Library, YES_NO_QUESTION } from './library.ts'
-import {
-  actsStated,
-  asksOfProvider,
-  practiceScope,
-  readPassage,
-  statedIn,
-  withoutExamples,
-} from './stated.ts'
+import { actsStated, practiceScope, withoutExamples } from './stated.ts'
+import { asksOfProvider, readPassage, statedIn } from './statements.ts'
 import { type TfIdf, terms, withFormWords } from './text.ts'
 import type { PassageHit, QuestionInput } from './types.ts'
 

@@ -12,38 +12,14 @@ import {
   practicesOf,
   STATED,
 } from '../../../server/answering/engine.ts'
-import { features, TfIdf, terms } from '../../../server/answering/text.ts'
+import { terms } from '../../../server/answering/text.ts'
+
+import { doc, spaceOf, YES_NO } from './passages.ts'
 
 /**
  * The practice vocabulary and answers from documents by practice, on documents made for these
  * tests: ones that state a practice, deny it, state it for another scope, or half-state it.
  */
-
-const YES_NO = ['Yes', 'No', 'N/A']
-
-let nextId = 1
-const doc = (title: string, text: string, page = 1): PassageHit => ({
-  id: nextId++,
-  fileId: nextId,
-  source: 'file',
-  title,
-  text,
-  location: { page },
-  rank: 1,
-})
-
-/** A space over the passages plus some unrelated text, as a knowledge base would give. */
-function spaceOf(passages: PassageHit[]) {
-  const space = new TfIdf()
-  for (const passage of passages) space.add(features(passage.text))
-  for (const filler of [
-    'The company was founded to serve schools and universities across the region.',
-    'Our offices are open Monday to Friday and support is reached by email.',
-    'Customers sign an order form and a master subscription agreement.',
-  ])
-    space.add(features(filler))
-  return space
-}
 
 const ask = (text: string, passages: PassageHit[], vocabulary: string[] | null = YES_NO) =>
   practiceAnswer({ text, vocabulary }, passages, spaceOf(passages))

@@ -15,38 +15,15 @@ import {
   STATED,
   statedIn,
 } from '../../../server/answering/engine.ts'
-import { features, sentences, TfIdf, terms } from '../../../server/answering/text.ts'
+import { sentences, terms } from '../../../server/answering/text.ts'
+
+import { doc, spaceOf, YES_NO } from './passages.ts'
 
 /**
  * How documents are read for practices: what a sentence states (not a list of topics, not what the
  * customers do), what the question asks be done (tested, how often), prose a page wrapped, and the
  * quotes left for the reviewer when no answer can be chosen. Documents made for these tests.
  */
-
-const YES_NO = ['Yes', 'No', 'N/A']
-
-let nextId = 1
-const doc = (title: string, text: string, page = 1): PassageHit => ({
-  id: nextId++,
-  fileId: nextId,
-  source: 'file',
-  title,
-  text,
-  location: { page },
-  rank: 1,
-})
-
-function spaceOf(passages: PassageHit[]) {
-  const space = new TfIdf()
-  for (const passage of passages) space.add(features(passage.text))
-  for (const filler of [
-    'The company was founded to serve schools and universities across the region.',
-    'Our offices are open Monday to Friday and support is reached by email.',
-    'Customers sign an order form and a master subscription agreement.',
-  ])
-    space.add(features(filler))
-  return space
-}
 
 const ask = (text: string, passages: PassageHit[], previous: string | null = null) =>
   practiceAnswer({ text, vocabulary: YES_NO, previous }, passages, spaceOf(passages))
