@@ -57,10 +57,15 @@ export const paths = {
     organization: '/admin/organization/',
     auditLog: '/admin/audit-log/',
     auditLogExport: '/admin/audit-log/export/',
+    /** Ours: what the organisation uses of each limit of its license. */
+    usage: '/admin/usage/',
   },
   payouts: {
     webhook: '/payouts/webhook/',
     subscription: '/payouts/subscription/',
+    /** Ours: a reference binding a checkout to the organisation, and the checkout settings. */
+    checkout: '/payouts/checkout/',
+    config: '/payouts/config/',
   },
 
   /** Repository. */

@@ -31,11 +31,13 @@ import type { Jobs } from './jobs/index.ts'
 import { type LlmOptions, llmEngineOf } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import type { Mailer } from './mail/index.ts'
+import { type TierCatalog, tierCatalog } from './modules/account/license.ts'
 import { accountRoutes } from './modules/account/routes.ts'
 import { answeringRoutes } from './modules/answering/routes.ts'
 import { createAnsweringService } from './modules/answering/service.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modules/auth/service.ts'
+import { billingRoutes, type PaymentSettings } from './modules/billing/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
 import { createKnowledgeService } from './modules/knowledge/service.ts'
@@ -81,6 +83,10 @@ export interface AppDeps {
   embeddings?: EmbeddingOptions
   /** Whether the database is reachable (the runtime shares it with the embedded supervisor). */
   databaseWatch?: DatabaseWatch
+  /** The checkout provider (PADDLE_*): off unless enabled. */
+  payments?: PaymentSettings
+  /** License tiers (LICENSE_TIERS_FILE); the shipped ones when omitted. */
+  tiers?: TierCatalog
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
@@ -178,6 +184,17 @@ export function createApp(deps: AppDeps) {
     authRoutes({ auth, permit, database: deps.database, trustProxy: deps.trustProxy ?? false }),
   )
   api.route('/', accountRoutes({ auth, permit, database: deps.database }))
+  const billing = billingRoutes({
+    auth,
+    permit,
+    database: deps.database,
+    logger: deps.logger,
+    catalog: deps.tiers ? () => deps.tiers as TierCatalog : tierCatalog,
+    payments: deps.payments ?? { enabled: false, environment: 'sandbox' },
+    now,
+  })
+  api.route('/', billing.app)
+  api.route('/', billing.webhook)
   api.route('/', supportRoutes({ auth, permit, database: deps.database, limiter }))
   const storage = createDiskStorage(
     deps.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-blobs-')),

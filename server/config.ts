@@ -150,6 +150,23 @@ export const configSchema = z.object({
       .default('true')
       .transform((value) => value === 'true'),
   ),
+  /** License tiers (a copy of config/license-tiers.json); the shipped file when unset. */
+  LICENSE_TIERS_FILE: optionalString,
+  /** The checkout provider (Paddle): off by default, as the spec's flag says. */
+  PADDLE_ENABLED: booleanFlag,
+  PADDLE_ENVIRONMENT: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['sandbox', 'production'], { message: 'must be sandbox or production' })
+      .default('sandbox'),
+  ),
+  /** Paddle.js client-side token (public by design). */
+  PADDLE_CLIENT_TOKEN: optionalString,
+  /** Secret of the notification destination: webhook deliveries are verified with it. */
+  PADDLE_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  ),
 })
 
 export type RawConfig = z.infer<typeof configSchema>
@@ -193,6 +210,11 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   ) {
     throw new ConfigError(
       'Invalid configuration:\n  EMBEDDING_MODEL: needs EMBEDDING_BASE_URL (or LLM_BASE_URL) for its endpoint',
+    )
+  }
+  if (result.data.PADDLE_ENABLED && !result.data.PADDLE_CLIENT_TOKEN) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PADDLE_CLIENT_TOKEN: is required when PADDLE_ENABLED is on',
     )
   }
   return result.data

@@ -24,6 +24,7 @@ import {
 } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
+import { configureTiers, syncLicenses } from './modules/account/license.ts'
 import { createDiskStorage, isAlive } from './storage/index.ts'
 import { VERSION } from './version.ts'
 
@@ -128,6 +129,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const watch = databaseWatch
     cleanups.push(() => watch.stop())
     await runMigrations(database)
+    // a bad tiers file stops the start here, naming what is wrong
+    const tiers = configureTiers(config.LICENSE_TIERS_FILE)
+    const synced = await syncLicenses(database.pool, tiers)
+    if (synced) logger.info({ licenses: synced }, 'licenses brought to their configured tiers')
 
     const jobDeps: JobDeps = {
       database,
@@ -213,6 +218,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       llm: jobDeps.llm,
       embeddings: jobDeps.embeddings,
       databaseWatch,
+      tiers,
+      payments: {
+        enabled: config.PADDLE_ENABLED,
+        environment: config.PADDLE_ENVIRONMENT,
+        clientToken: config.PADDLE_CLIENT_TOKEN,
+        webhookSecret: config.PADDLE_WEBHOOK_SECRET,
+      },
       authLimits: {
         perAddress: { limit: config.AUTH_RATE_LIMIT_PER_MINUTE, windowMs: 60_000, bucketMs: 5_000 },
       },

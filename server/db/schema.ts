@@ -4,6 +4,7 @@
  * `npm run db:generate`, committed, and applied at start.
  */
 export * from './schema/accounts.ts'
+export * from './schema/billing.ts'
 export * from './schema/knowledge.ts'
 export * from './schema/questionnaires.ts'
 export * from './schema/support.ts'

@@ -36,6 +36,11 @@ const TABLE: Row[] = [
   ['POST', () => paths.account.updateOrganization, 'organization.manage'],
   ['GET', () => paths.account.auditLog, 'organization.manage'],
   ['GET', () => paths.account.auditLogExport, 'organization.manage'],
+  ['GET', () => paths.account.licenseTiers, 'read'],
+  ['GET', () => paths.account.usage, 'read'],
+  ['GET', () => paths.payouts.subscription, 'read'],
+  ['GET', () => paths.payouts.config, 'read'],
+  ['POST', () => paths.payouts.checkout, 'organization.manage'],
   ['POST', () => paths.auth.tokenGet, 'read'],
   ['POST', () => paths.users.invite, 'users.manage'],
   ['GET', () => paths.users.list, 'users.manage'],
@@ -132,6 +137,8 @@ const PUBLIC = [
   paths.auth.logout,
   paths.sso.discover,
   paths.auth.magicLink,
+  // the provider's signed deliveries, and the landing page's confirmation (any caller)
+  paths.payouts.webhook,
   // a flagged account may change its password and nothing else (AS7): any role
   paths.auth.changePasswordForced,
 ]

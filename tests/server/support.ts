@@ -10,6 +10,7 @@ import { createJobDefinitions } from '../../server/jobs/registry.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import { createMailer } from '../../server/mail/index.ts'
 import type { AuthLimits } from '../../server/modules/auth/service.ts'
+import type { PaymentSettings } from '../../server/modules/billing/routes.ts'
 import { createDiskStorage } from '../../server/storage/index.ts'
 import { createTestDatabase } from '../support/db.ts'
 import type { MailCapture } from '../support/smtp.ts'
@@ -35,6 +36,8 @@ export interface TestAppOptions {
   llmModel?: LanguageModel
   /** Embeddings with this (mock) model. */
   embeddingModel?: EmbeddingModel
+  /** The checkout provider's settings (the webhook's secret). */
+  payments?: PaymentSettings
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -85,6 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     jwtSecret: TEST_JWT_SECRET,
     mailer,
     now: options.now,
+    payments: options.payments,
     // every request of a test shares one address: only the test of this limit keeps it low
     authLimits: {
       perAddress: { limit: 100_000, windowMs: 60_000 },

@@ -169,6 +169,8 @@ export const licenses = pgTable('licenses', {
   orgId: bigint('org_id', { mode: 'number' })
     .primaryKey()
     .references(() => organizations.id, { onDelete: 'cascade' }),
+  /** The configured tier (config/license-tiers.json) whose limits these are. */
+  tierKey: text('tier_key').notNull().default('free'),
   tierName: text('tier_name').notNull(),
   maxUsers: integer('max_users').notNull(),
   maxRepository: integer('max_repository').notNull(),

@@ -10,7 +10,7 @@ import type { Database } from '../../db/index.ts'
 import { licenses, organizations } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
 import { jsonBody, query } from '../../http/validate.ts'
-import { FREE_TIER } from './license.ts'
+import { defaultLimits } from './license.ts'
 import { createOrganizationService } from './organization.ts'
 
 /** GET admin/profile/ and GET admin/get_license/: always the caller's own organisation. */
@@ -46,7 +46,7 @@ export function accountRoutes(options: {
     const auth = c.get('auth')
     const [row] = await db.select().from(licenses).where(eq(licenses.orgId, auth.org.id))
     const tier = row ?? {
-      ...FREE_TIER,
+      ...defaultLimits(),
       isActive: true,
       expirationDate: null,
       createdAt: new Date(),

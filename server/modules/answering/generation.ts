@@ -3,6 +3,7 @@ import { type AnswerStatus, QUESTIONNAIRE_TEXTS } from '../../../contract/questi
 import type { EngineAnswer } from '../../answering/engine.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
+import { limitOf } from '../account/license.ts'
 import type { Change } from '../questionnaires/service.ts'
 import type { Drafting } from './drafting.ts'
 import {
@@ -208,10 +209,7 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
           await deps.questionnaires.checkAnswerLimit(client, orgId, adding)
         } catch (error) {
           await client.query('rollback')
-          const { rows: license } = await pool.query<{ max_answers: number }>(
-            'select max_answers from licenses where org_id = $1',
-            [orgId],
-          )
+          const maxAnswers = (await limitOf(pool, orgId, 'max_answers', false)) ?? 0
           await pool.query(
             `update questionnaires set status = 'ready', progress = 100, progress_label = null, error = null,
                 updated_at = now() where id = $1`,
@@ -228,7 +226,7 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
           const answeredSoFar = op[0]?.answered_count ?? 0
           await pool.query(`update questionnaire_operations set summary = $2 where id = $1`, [
             operationId,
-            `Generated ${answeredSoFar.toLocaleString('en')} answers, then stopped: ${fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: license[0]?.max_answers ?? 0 })}`,
+            `Generated ${answeredSoFar.toLocaleString('en')} answers, then stopped: ${fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: maxAnswers })}`,
           ])
           return
         }

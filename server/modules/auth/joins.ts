@@ -7,7 +7,7 @@ import type { AuthContext } from '../../auth/context.ts'
 import { licenses, organizations, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
 import { joinApprovedMail } from '../../mail/messages.ts'
-import { FREE_TIER } from '../account/license.ts'
+import { effectiveLimit } from '../account/license.ts'
 import type { AuthParts } from './parts.ts'
 import type { People } from './people.ts'
 import { type AuthServiceDeps, mailingFlow, type UserRow } from './shared.ts'
@@ -40,7 +40,7 @@ export function createJoins(deps: AuthServiceDeps, parts: AuthParts, people: Peo
         .from(licenses)
         .where(eq(licenses.orgId, auth.org.id))
         .for('update')
-      const maxUsers = license?.maxUsers ?? FREE_TIER.maxUsers
+      const maxUsers = effectiveLimit(license, 'max_users', deps.now())
       const [seats] = await tx
         .select({ count: sql<number>`count(*)::int` })
         .from(users)
@@ -51,10 +51,11 @@ export function createJoins(deps: AuthServiceDeps, parts: AuthParts, people: Peo
             ne(users.status, 'pending'),
           ),
         )
-      if ((seats?.count ?? 0) >= maxUsers)
+      if (maxUsers !== null && (seats?.count ?? 0) >= maxUsers)
         throw apiError(409, userLimitText(maxUsers), {
           msg: userLimitText(maxUsers),
           code: AUTH_ERROR_CODES.licenseLimit,
+          detail: { limit: 'max_users', max: maxUsers },
         })
       const [updated] = await tx
         .update(users)

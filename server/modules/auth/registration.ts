@@ -19,7 +19,7 @@ import {
 import { ApiException, apiError } from '../../http/errors.ts'
 import type { MailMessage } from '../../mail/index.ts'
 import { confirmationMail, inviteMail, joinRequestMail } from '../../mail/messages.ts'
-import { FREE_TIER } from '../account/license.ts'
+import { defaultLimits, effectiveLimit } from '../account/license.ts'
 import type { AuthParts } from './parts.ts'
 import {
   type AuthServiceDeps,
@@ -136,7 +136,7 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
           })
           .returning()
         if (!user) throw new Error('user insert returned no row')
-        await tx.insert(licenses).values({ orgId: org.id, ...FREE_TIER, createdAt: at })
+        await tx.insert(licenses).values({ orgId: org.id, ...defaultLimits(), createdAt: at })
         const token = await issueLink(tx, user, 'confirm_email')
         mails.push(confirmationMail(target, { to: user.email, firstName: user.firstName, token }))
       })
@@ -266,11 +266,12 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
             .where(
               and(eq(users.orgId, orgId), ne(users.status, 'removed'), ne(users.status, 'pending')),
             )
-          const maxUsers = license?.maxUsers ?? FREE_TIER.maxUsers
-          if ((seats?.count ?? 0) >= maxUsers) {
+          const maxUsers = effectiveLimit(license, 'max_users', at)
+          if (maxUsers !== null && (seats?.count ?? 0) >= maxUsers) {
             return apiError(409, userLimitText(maxUsers), {
               msg: userLimitText(maxUsers),
               code: AUTH_ERROR_CODES.licenseLimit,
+              detail: { limit: 'max_users', max: maxUsers },
             })
           }
           const fields = {

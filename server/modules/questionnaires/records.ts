@@ -1,3 +1,4 @@
+import { LICENSE_LIMIT } from '../../../contract/billing.ts'
 import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
 import { forbidden } from '../../auth/permissions.ts'
@@ -6,6 +7,7 @@ import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
+import { limitOf } from '../account/license.ts'
 import {
   ANALYSE_JOB,
   KINDS,
@@ -94,12 +96,8 @@ export function createRecords(
   ) {
     const { name, kind } = await detectUpload(upload, KINDS, QUESTIONNAIRE_TEXTS.unsupported)
     const id = await inTransaction(pool, async (client) => {
-      const license = await client.query<{ max_questionnaire: number }>(
-        'select max_questionnaire from licenses where org_id = $1 for update',
-        [orgId],
-      )
-      const limit = license.rows[0]?.max_questionnaire
-      if (limit !== undefined && limit !== null && limit >= 0) {
+      const limit = await limitOf(client, orgId, 'max_questionnaire', true)
+      if (limit !== null) {
         const used = await client.query<{ count: string }>(
           'select count(*) from questionnaires where org_id = $1',
           [orgId],
@@ -108,7 +106,7 @@ export function createRecords(
           throw apiError(
             403,
             fillText(QUESTIONNAIRE_TEXTS.questionnairesLimit, { max_questionnaire: limit }),
-            { code: 'license_limit' },
+            { code: LICENSE_LIMIT, detail: { limit: 'max_questionnaire', max: limit } },
           )
         }
       }

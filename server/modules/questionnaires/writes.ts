@@ -1,6 +1,8 @@
+import { LICENSE_LIMIT } from '../../../contract/billing.ts'
 import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { limitOf } from '../account/license.ts'
 import {
   ANSWERED_SQL,
   type AnswerRowDb,
@@ -71,12 +73,8 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
   /** max_answers (TI6): called under the questionnaire lock; another org's answers never count. */
   async function checkAnswerLimit(client: Queryable, orgId: number, adding: number) {
     if (adding <= 0) return
-    const license = await client.query<{ max_answers: number }>(
-      'select max_answers from licenses where org_id = $1 for update',
-      [orgId],
-    )
-    const limit = license.rows[0]?.max_answers
-    if (limit === undefined || limit === null || limit <= 0) return
+    const limit = await limitOf(client, orgId, 'max_answers', true)
+    if (limit === null) return
     const used = await client.query<{ count: string }>(
       `select count(*) from questionnaire_answers a
          join questionnaire_questions qq on qq.id = a.question_id and a.rank = qq.selected_rank
@@ -85,7 +83,8 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
     )
     if (Number(used.rows[0]?.count ?? 0) + adding > limit) {
       throw apiError(403, fillText(QUESTIONNAIRE_TEXTS.answersLimit, { max_answers: limit }), {
-        code: 'license_limit',
+        code: LICENSE_LIMIT,
+        detail: { limit: 'max_answers', max: limit },
       })
     }
   }

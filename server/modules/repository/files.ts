@@ -1,3 +1,4 @@
+import { LICENSE_LIMIT } from '../../../contract/billing.ts'
 import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
 import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import { forbidden } from '../../auth/permissions.ts'
@@ -6,6 +7,7 @@ import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
+import { limitOf } from '../account/license.ts'
 import {
   cleanTags,
   displayName,
@@ -88,19 +90,16 @@ export function createFiles(deps: RepositoryDeps) {
 
   /** Locks the org's license row and refuses when `adding` more files would pass max_repository (TI6). */
   async function reserve(client: { query: typeof pool.query }, orgId: number, adding: number) {
-    const { rows } = await client.query<{ max_repository: number }>(
-      'select max_repository from licenses where org_id = $1 for update',
-      [orgId],
-    )
-    const limit = rows[0]?.max_repository
-    if (limit === undefined || limit === null || limit < 0) return
+    const limit = await limitOf(client, orgId, 'max_repository', true)
+    if (limit === null) return
     const used = await client.query<{ count: string }>(
       'select count(*) from repository_files where org_id = $1',
       [orgId],
     )
     if (Number(used.rows[0]?.count ?? 0) + adding > limit) {
       throw apiError(403, fillText(KNOWLEDGE_TEXTS.repositoryFull, { limit }), {
-        code: 'limit_reached',
+        code: LICENSE_LIMIT,
+        detail: { limit: 'max_repository', max: limit },
       })
     }
   }
@@ -237,13 +236,9 @@ export function createFiles(deps: RepositoryDeps) {
       'select status, count(*) from repository_files where org_id = $1 group by status order by status',
       [orgId],
     )
-    const license = await pool.query<{ max_repository: number }>(
-      'select max_repository from licenses where org_id = $1',
-      [orgId],
-    )
+    const max = await limitOf(pool, orgId, 'max_repository', false)
     const count = byKind.rows.reduce((sum, row) => sum + Number(row.count), 0)
     const bytes = byKind.rows.reduce((sum, row) => sum + Number(row.bytes), 0)
-    const max = license.rows[0]?.max_repository ?? null
     return {
       total: { count, bytes },
       by_kind: byKind.rows.map((row) => ({

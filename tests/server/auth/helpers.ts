@@ -5,7 +5,7 @@ import type { Role } from '../../../contract/roles.ts'
 import { hashPassword } from '../../../server/auth/password.ts'
 import type { Database } from '../../../server/db/index.ts'
 import { licenses, organizations, users } from '../../../server/db/schema.ts'
-import { FREE_TIER } from '../../../server/modules/account/license.ts'
+import { defaultLimits } from '../../../server/modules/account/license.ts'
 import { type Account, newAccount } from '../../support/account.ts'
 import type { CapturedMail, MailCapture } from '../../support/smtp.ts'
 import { linkIn, startSmtpCapture } from '../../support/smtp.ts'
@@ -131,7 +131,7 @@ export async function insertUser(
     const [org] = await db.insert(organizations).values({ name: 'Fixture org' }).returning()
     if (!org) throw new Error('no org')
     orgId = org.id
-    await db.insert(licenses).values({ orgId, ...FREE_TIER })
+    await db.insert(licenses).values({ orgId, ...defaultLimits() })
   }
   const email = input.email ?? `fixture-${randomBytes(5).toString('hex')}@example.com`
   const [user] = await db
