@@ -101,3 +101,8 @@ export const MAX_PARALLEL_UPLOADS = 3
 
 /** Questionnaires (ours). While a questionnaire is analysed or answered, it is fetched this often. */
 export const QUESTIONNAIRE_PROGRESS_POLL_MS = 1_000
+
+/** /payouts: how often the landing page asks again while the provider's delivery is on its way. */
+export const PAYOUT_POLL_MS = 2 * SECOND
+/** ...and how many times before it gives up ('Failed to process webhook'). */
+export const PAYOUT_POLL_ATTEMPTS = 15

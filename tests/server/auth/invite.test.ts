@@ -269,6 +269,7 @@ describe('invites and set-password', () => {
       error: userLimitText(3),
       msg: userLimitText(3),
       code: 'license_limit',
+      detail: { limit: 'max_users', max: 3 },
     })
     expect(full.body.error).toBe(
       'Your license allows 3 users. Remove a user or upgrade your plan to invite more.',

@@ -1,0 +1,2 @@
+export { checkoutMachine } from './checkout.machine.ts'
+export type * from './checkout.types.ts'
