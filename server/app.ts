@@ -122,7 +122,13 @@ export function createApp(deps: AppDeps) {
     if (c.req.path === `${API_PREFIX}/health`) log.debug(entry, 'request')
     else log.info(entry, 'request')
   })
-  app.use('*', securityHeaders({ hsts: deps.publicUrl.startsWith('https://') }))
+  app.use(
+    '*',
+    securityHeaders({
+      hsts: deps.publicUrl.startsWith('https://'),
+      payments: deps.payments?.enabled ?? false,
+    }),
+  )
 
   const api = new Hono<AppEnv>()
   const jsonBodyLimit = bodyLimit({

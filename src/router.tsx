@@ -131,7 +131,11 @@ const extensionAuthRoute = publicRoute(
   'Extension Authentication',
   z.object({ redirect_uri: text, state: text, extension_id: text }),
 )
-const payoutsRoute = publicRoute('/payouts', 'Payment', z.object({ data: text }))
+const payoutsRoute = accountRoute(
+  '/payouts',
+  z.object({ data: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/payouts-page.tsx')),
+)
 
 // ---------------------------------------------------------------------------------------------
 // The authenticated area

@@ -11,3 +11,5 @@ export const SITE_URL = `http://127.0.0.1:${SITE_PORT}`
 export const BASE_URL = `http://localhost:${E2E_PORT}`
 /** Under the system temp directory, so PostgreSQL's system user (as root) can reach it. */
 export const DATA_DIR = path.join(tmpdir(), `quire-e2e-${E2E_PORT}`)
+/** The payment webhook's secret in the journeys: they sign the provider's deliveries with it. */
+export const PADDLE_TEST_SECRET = 'pdl_ntfset_e2e_secret_of_quire_journeys'

@@ -1,5 +1,12 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
-import { DATA_DIR, E2E_PORT, MAILBOX_PORT, SITE_PORT, SMTP_PORT } from './env.ts'
+import {
+  DATA_DIR,
+  E2E_PORT,
+  MAILBOX_PORT,
+  PADDLE_TEST_SECRET,
+  SITE_PORT,
+  SMTP_PORT,
+} from './env.ts'
 import { startMailCapture } from './mail-capture.ts'
 import { startSite } from './site.ts'
 
@@ -22,4 +29,6 @@ process.env.MAIL_TRANSPORT = 'smtp'
 process.env.SMTP_URL = `smtp://127.0.0.1:${SMTP_PORT}`
 // only the journeys' local site may be fetched although it is loopback (SS1-SS4)
 process.env.URL_FETCH_ALLOW = `127.0.0.1:${SITE_PORT}`
+// the payments flag stays off (the default); deliveries the journeys sign are verified
+process.env.PADDLE_WEBHOOK_SECRET = PADDLE_TEST_SECRET
 await import('../../scripts/start.ts')

@@ -2,15 +2,7 @@ import { passageCitation } from './cite.ts'
 import { YES_NO_QUESTION } from './library.ts'
 import { cueTerms, mentions } from './practices.ts'
 import { asksOfProvider, readPassage } from './statements.ts'
-import {
-  deniesTerms,
-  leadingChoice,
-  PURPOSE,
-  sentences,
-  type TfIdf,
-  terms,
-  withFormWords,
-} from './text.ts'
+import { deniesTerms, leadingChoice, PURPOSE, type TfIdf, terms, withFormWords } from './text.ts'
 import { type Candidate, type PassageHit, type QuestionInput, STATED } from './types.ts'
 
 /**

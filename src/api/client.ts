@@ -1,9 +1,10 @@
 import { FetchError, type FetchOptions, ofetch } from 'ofetch'
 import { type $ZodType, type output, safeParse } from 'zod/v4/core'
 import { tokenRefreshResponseSchema } from '../../contract/auth.ts'
+import { LICENSE_LIMIT } from '../../contract/billing.ts'
 import { errorSchema, errorText } from '../../contract/errors.ts'
 import { API_PREFIX, NO_REFRESH_ON_401, paths } from '../../contract/paths.ts'
-import { authEvents } from './events.ts'
+import { authEvents, limitEvents } from './events.ts'
 import { withRefreshLock } from './refresh-lock.ts'
 import { clearTokens, readTokens, storeTokens } from './tokens.ts'
 
@@ -31,6 +32,18 @@ export class ApiError extends Error {
     const parsed = errorSchema.safeParse(this.body)
     return parsed.success ? parsed.data.code : undefined
   }
+}
+
+/** Tells the layout that a call was refused at a license limit (it opens the pricing dialog). */
+export function reportLimit(error: ApiError) {
+  if (error.code !== LICENSE_LIMIT) return error
+  const detail = (error.body as { detail?: { limit?: unknown } } | undefined)?.detail
+  limitEvents.emit({
+    type: 'limit-reached',
+    message: error.message,
+    limit: typeof detail?.limit === 'string' ? detail.limit : null,
+  })
+  return error
 }
 
 export type RequestOptions = Omit<FetchOptions<'json'>, 'baseURL'>
@@ -108,7 +121,7 @@ export function createApiClient(options: ApiClientOptions) {
       return await raw(path, requestOptions)
     } catch (error) {
       const failure = toApiError(error)
-      if (failure.status !== 401 || skipsRefresh(path)) throw failure
+      if (failure.status !== 401 || skipsRefresh(path)) throw reportLimit(failure)
       if (!(await refreshTokens())) {
         sessionLost(path)
         throw failure

@@ -16,3 +16,22 @@ export const authEvents = {
     for (const listener of [...listeners]) listener(event)
   },
 }
+
+/**
+ * Raised by the API client for every answer refused at a license limit (code license_limit): the
+ * signed-in layout opens 'Choose Your Plan' with the refusal's text.
+ */
+export type LimitEvent = { type: 'limit-reached'; message: string; limit: string | null }
+
+type LimitListener = (event: LimitEvent) => void
+const limitListeners = new Set<LimitListener>()
+
+export const limitEvents = {
+  on(listener: LimitListener): () => void {
+    limitListeners.add(listener)
+    return () => limitListeners.delete(listener)
+  },
+  emit(event: LimitEvent) {
+    for (const listener of [...limitListeners]) listener(event)
+  },
+}

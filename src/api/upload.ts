@@ -2,7 +2,7 @@ import { type EventObject, fromCallback, fromPromise } from 'xstate'
 import { errorText } from '../../contract/errors.ts'
 import { batchDeleteResponseSchema } from '../../contract/knowledge.ts'
 import { API_PREFIX } from '../../contract/paths.ts'
-import { type ApiClient, ApiError } from './client.ts'
+import { type ApiClient, ApiError, reportLimit } from './client.ts'
 import { readTokens } from './tokens.ts'
 
 /**
@@ -58,10 +58,12 @@ export async function uploadWithProgress(
     result = await sendForm(`${API_PREFIX}${path}`, form(), onProgress, signal)
   }
   if (result.status < 200 || result.status >= 300) {
-    throw new ApiError(
-      result.status,
-      result.body,
-      errorText(result.body, `Upload failed (${result.status})`),
+    throw reportLimit(
+      new ApiError(
+        result.status,
+        result.body,
+        errorText(result.body, `Upload failed (${result.status})`),
+      ),
     )
   }
   return result.body

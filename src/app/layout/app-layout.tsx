@@ -11,6 +11,8 @@ import {
   sidebarMachine,
 } from '../../../machines/sidebar/index.ts'
 import { Drawer, IconButton, Portal } from '../../components/ui'
+import { PricingDialog } from '../pricing/pricing-dialog.tsx'
+import { PricingContext, usePricing } from '../pricing/use-pricing.ts'
 import { SupportDialog } from '../support/support-dialog.tsx'
 import { useSupportTicket } from '../support/use-support-ticket.ts'
 import { SidebarNav } from './sidebar.tsx'
@@ -76,6 +78,7 @@ export function AppLayout() {
     },
   })
   const support = useSupportTicket()
+  const pricing = usePricing()
   const openSupport = () => support.send({ type: 'open' })
   const askForFeature = () => support.send({ type: 'open', ticketType: 'Feature Request' })
   const expanded = useSelector(sidebar, selectExpanded)
@@ -171,10 +174,13 @@ export function AppLayout() {
           <UserMenu onAskForFeature={askForFeature} />
         </header>
         <main className={content} id="main">
-          <Outlet />
+          <PricingContext.Provider value={pricing}>
+            <Outlet />
+          </PricingContext.Provider>
         </main>
       </div>
       <SupportDialog actor={support} />
+      <PricingDialog actor={pricing} />
     </div>
   )
 }

@@ -150,7 +150,7 @@ export { BackToLogin } from './auth-layout.tsx'
  * A text query parameter of the current address. The router's default parser turns a number-like
  * value into a number, so numbers are read back as text.
  */
-export function useSearchText(key: 'uid' | 'token' | 'uuid'): string | undefined {
+export function useSearchText(key: 'uid' | 'token' | 'uuid' | 'data'): string | undefined {
   const search: Record<string, unknown> = useSearch({ strict: false })
   const value = search[key]
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined

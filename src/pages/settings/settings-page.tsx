@@ -7,6 +7,7 @@ import { PageHeader } from '../page-header.tsx'
 import { type AuditLogic, AuditSection, useAuditLog } from './audit-section.tsx'
 import { type OrganizationLogic, OrganizationSection } from './organization-section.tsx'
 import { type PeopleLogic, PeopleSection } from './people-section.tsx'
+import { type PlanLogic, PlanSection } from './plan-section.tsx'
 
 const sections = css({ display: 'flex', flexDirection: 'column', gap: '8' })
 const roles = css({
@@ -22,6 +23,7 @@ export default function SettingsPage(props: {
   people?: PeopleLogic
   organization?: OrganizationLogic
   audit?: AuditLogic
+  plan?: PlanLogic
 }) {
   const profile = SessionContext.useSelector(selectProfile)
   const role = profile?.user.role ?? null
@@ -30,7 +32,7 @@ export default function SettingsPage(props: {
     <>
       <PageHeader
         title="Settings"
-        description="Your organisation, its people and their roles, and what its admins did."
+        description="Your organisation, its people and their roles, its plan, and what its admins did."
       />
       <div className={sections}>
         {admin ? (
@@ -42,6 +44,7 @@ export default function SettingsPage(props: {
               : 'Loading your profile...'}
           </p>
         )}
+        <PlanSection logic={props.plan} canChange={admin} />
         <section aria-labelledby="roles-heading">
           <h2 id="roles-heading" className={heading}>
             Roles
