@@ -1,4 +1,4 @@
-import { Check } from 'lucide-react'
+import { Check, X } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { flex, grid, stack } from 'styled-system/patterns'
 import { BILLING_TEXTS, type PricingTier } from '../../../contract/billing.ts'
@@ -7,6 +7,7 @@ import { pricingView } from '../../../machines/pricing/index.ts'
 import { DialogFrame } from '../../components/dialog-frame.tsx'
 import { dialogBox } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { IconButton } from '../../components/ui/icon-button.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { useView } from '../use-view.ts'
 import type { PricingActorRef } from './use-pricing.ts'
@@ -15,6 +16,7 @@ const box = cx(
   dialogBox({ size: 'wide' }),
   css({ w: { base: 'calc(100vw - 1rem)', md: '3xl', xl: '5xl' } }),
 )
+const closeButton = css({ position: 'absolute', top: '3', right: '3' })
 const toggle = flex({
   alignSelf: 'center',
   gap: '1',
@@ -99,6 +101,15 @@ export function PricingDialog({ actor }: { actor: PricingActorRef }) {
       lazyMount
       unmountOnExit
     >
+      <IconButton
+        aria-label="Close"
+        variant="ghost"
+        size="sm"
+        className={closeButton}
+        onClick={close}
+      >
+        <X size={18} aria-hidden />
+      </IconButton>
       {view.reason && (
         <p className={notice} role="status">
           {view.reason}

@@ -38,13 +38,15 @@ export default function SettingsPage(props: {
         {admin ? (
           <AdminSections {...props} selfId={profile?.user.id ?? null} />
         ) : (
-          <p className={muted}>
-            {role
-              ? `You are ${/^[aeiou]/i.test(ROLE_TEXTS[role].name) ? 'an' : 'a'} ${ROLE_TEXTS[role].name.toLowerCase()} of ${profile?.organization.name}. Your admins manage people and roles.`
-              : 'Loading your profile...'}
-          </p>
+          <>
+            <p className={muted}>
+              {role
+                ? `You are ${/^[aeiou]/i.test(ROLE_TEXTS[role].name) ? 'an' : 'a'} ${ROLE_TEXTS[role].name.toLowerCase()} of ${profile?.organization.name}. Your admins manage people and roles.`
+                : 'Loading your profile...'}
+            </p>
+            <PlanSection logic={props.plan} canChange={false} />
+          </>
         )}
-        <PlanSection logic={props.plan} canChange={admin} />
         <section aria-labelledby="roles-heading">
           <h2 id="roles-heading" className={heading}>
             Roles
@@ -74,6 +76,7 @@ function AdminSections(props: {
   people?: PeopleLogic
   organization?: OrganizationLogic
   audit?: AuditLogic
+  plan?: PlanLogic
   selfId: number | null
 }) {
   const audit = useAuditLog(props.audit)
@@ -81,6 +84,7 @@ function AdminSections(props: {
   return (
     <>
       <OrganizationSection logic={props.organization} onSaved={refresh} />
+      <PlanSection logic={props.plan} canChange />
       <PeopleSection logic={props.people} selfId={props.selfId} onChanged={refresh} />
       <AuditSection audit={audit} />
     </>
