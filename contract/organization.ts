@@ -13,6 +13,8 @@ export const organizationSchema = z.object({
   verified_domains: z.array(z.string()),
   answer_tone: z.enum(ANSWER_TONES),
   answer_length: z.enum(ANSWER_LENGTHS),
+  /** When the logo last changed (null: none); GET admin/organization/logo/ serves it. */
+  logo_updated_at: z.nullable(z.string()),
 })
 export type Organization = z.infer<typeof organizationSchema>
 
@@ -70,7 +72,13 @@ export const ORGANIZATION_TEXTS = {
   publicDomain: '{domain} is a public email provider: anyone can have an address there.',
   /** {domain} is replaced. */
   domainTaken: '{domain} is already verified by another organisation.',
+  logoType: 'The logo must be a PNG, JPEG or WebP image',
+  logoTooLarge: 'The logo must be at most 512 KB',
+  noLogo: 'The organisation has no logo',
 } as const
+
+/** The largest logo accepted. */
+export const LOGO_MAX_BYTES = 512 * 1024
 
 /** Providers where anyone can open an address: never an organisation's domain. */
 export const PUBLIC_EMAIL_DOMAINS = new Set([

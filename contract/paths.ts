@@ -55,6 +55,8 @@ export const paths = {
     updateOrganization: '/admin/update_organization/',
     /** Ours: the organisation's settings, its audit log and the log as CSV. */
     organization: '/admin/organization/',
+    /** Ours: the organisation's logo (GET the image, POST an image body, DELETE it). */
+    organizationLogo: '/admin/organization/logo/',
     auditLog: '/admin/audit-log/',
     auditLogExport: '/admin/audit-log/export/',
     /** Ours: what the organisation uses of each limit of its license. */

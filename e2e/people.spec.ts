@@ -126,11 +126,28 @@ test('an admin renames the organisation, sets the answer style, and reads and do
   await organisation.getByRole('button', { name: 'Add domain' }).click()
   await save.click()
   await expect(organisation.getByRole('alert')).toContainText('not-ours.test')
+  // a logo: an SVG is refused, a PNG shows
+  await organisation.getByTestId('logo-picker').setInputFiles({
+    name: 'logo.svg',
+    mimeType: 'image/svg+xml',
+    buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+  })
+  await expect(organisation.getByText('The logo must be a PNG, JPEG or WebP image')).toBeVisible()
+  await organisation.getByTestId('logo-picker').setInputFiles({
+    name: 'logo.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  })
+  await expect(organisation.getByRole('img', { name: 'The organisation’s logo' })).toBeVisible()
 
   const log = page.getByRole('list', { name: 'Audit log' })
-  await expect(log.getByRole('listitem').first()).toContainText('Organisation settings changed')
-  await expect(log.getByRole('listitem').first()).toContainText('Acme Security')
-  await expect(log.getByRole('listitem').first()).toContainText(admin.email)
+  await expect(log.getByRole('listitem').first()).toContainText('Logo changed')
+  await expect(log.getByRole('listitem').nth(1)).toContainText('Organisation settings changed')
+  await expect(log.getByRole('listitem').nth(1)).toContainText('Acme Security')
+  await expect(log.getByRole('listitem').nth(1)).toContainText(admin.email)
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download CSV' }).click()
   expect((await download).suggestedFilename()).toBe('audit-log.csv')

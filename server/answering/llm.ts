@@ -99,6 +99,29 @@ export function sanitize(text: string, evidence: string) {
   return { text: stripped, foreign }
 }
 
+/** How the organisation wants answers written (Settings → answer style), and in which language. */
+export interface AnswerStyle {
+  tone: 'neutral' | 'formal' | 'friendly'
+  length: 'brief' | 'standard' | 'detailed'
+  /** The language to write in: the question's with a multi-language license, else English. */
+  language: string
+}
+
+const TONES: Record<AnswerStyle['tone'], string> = {
+  neutral: 'a neutral, factual tone',
+  formal: 'a formal tone, in the first person plural ("we")',
+  friendly: 'a friendly, plain-spoken tone',
+}
+const LENGTHS: Record<AnswerStyle['length'], string> = {
+  brief: 'one or two sentences',
+  standard: 'a short paragraph of at most four sentences',
+  detailed: 'a complete paragraph with every specific the evidence gives (scope, frequency, tools)',
+}
+
+/** The prompt line of a style; the evidence rules above it stay first. */
+export const styleInstruction = (style: AnswerStyle) =>
+  `Write the answer in ${style.language}, in ${TONES[style.tone]}, as ${LENGTHS[style.length]}.`
+
 /** The model's token usage per organisation and day, kept by whoever hands it in (the store). */
 export interface LlmUsage {
   spend(orgId: number, tokens: number): Promise<void>
@@ -195,6 +218,7 @@ export function createLlmEngine(options: {
     orgId: number,
     question: QuestionInput,
     evidence: Evidence[],
+    style?: AnswerStyle,
   ): Promise<EngineAnswer> {
     if (!evidence.length) return { candidates: [], note: NO_EVIDENCE }
     const vocabulary = question.vocabulary?.length ? question.vocabulary : null
@@ -204,6 +228,7 @@ export function createLlmEngine(options: {
       vocabulary
         ? `Allowed values for choice: ${vocabulary.map((v) => JSON.stringify(v)).join(', ')}.`
         : 'There is no list of allowed values: choice is null.',
+      ...(style ? [styleInstruction(style)] : []),
       quoted,
     ].join('\n\n')
     let output: z.infer<typeof answerSchema>
@@ -243,6 +268,7 @@ export function createLlmEngine(options: {
     question: string,
     current: string,
     evidence: Evidence[],
+    style?: AnswerStyle,
   ): Promise<{ text: string; citations: Citation[] } | null> {
     const { kept, quoted } = pack(`${question}\n${current}`, evidence, task)
     const prompt = [
@@ -250,6 +276,7 @@ export function createLlmEngine(options: {
       `<question>\n${question}\n</question>`,
       `<answer>\n${current}\n</answer>`,
       quoted,
+      ...(style ? [styleInstruction(style)] : []),
       'Keep every fact of the answer true to the evidence; cite what you used.',
     ].join('\n\n')
     const output = await call(orgId, rewriteSchema, prompt)

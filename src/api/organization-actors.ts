@@ -8,8 +8,37 @@ import {
 } from '../../contract/organization.ts'
 import { paths } from '../../contract/paths.ts'
 import type { AuditQuery } from '../../machines/audit-log/index.ts'
-import { type ApiClient, api } from './client.ts'
-import { downloadPath } from './download.ts'
+import { type ApiClient, ApiError, api } from './client.ts'
+import { downloadPath, fetchBlob } from './download.ts'
+
+let logoUrl: string | null = null
+/** The logo as an address the page can show; the previous one is released. */
+async function readLogo(client: ApiClient): Promise<string | null> {
+  const blob = await fetchBlob(paths.account.organizationLogo, client).catch((error) => {
+    if (error instanceof ApiError && error.status === 404) return null
+    throw error
+  })
+  if (logoUrl) URL.revokeObjectURL(logoUrl)
+  logoUrl = blob ? URL.createObjectURL(blob) : null
+  return logoUrl
+}
+
+/** The real side effects of the organisation's logo. */
+export function logoActors(client: ApiClient = api) {
+  return {
+    loadLogo: fromPromise<string | null, void>(() => readLogo(client)),
+    uploadLogo: fromPromise<void, { file: File }>(async ({ input }) => {
+      await client.requestVoid(paths.account.organizationLogo, {
+        method: 'POST',
+        body: input.file,
+        headers: { 'content-type': input.file.type || 'application/octet-stream' },
+      })
+    }),
+    removeLogo: fromPromise<void, void>(async () => {
+      await client.requestVoid(paths.account.organizationLogo, { method: 'DELETE' })
+    }),
+  }
+}
 
 /** The real side effects of Settings → Organisation and the audit log. */
 export function organizationActors(client: ApiClient = api) {

@@ -13,6 +13,7 @@ const org: Organization = {
   verified_domains: ['acme.test'],
   answer_tone: 'neutral',
   answer_length: 'standard',
+  logo_updated_at: null,
 }
 const never = <T>() => new Promise<T>(() => {})
 const pending = organizationSettingsMachine.provide({

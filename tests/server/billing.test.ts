@@ -163,18 +163,28 @@ describe('license tiers and usage', () => {
     }
   })
 
-  it('brings licenses to an edited tiers file, and refuses a bad file with what is wrong', async () => {
+  it('moves licenses on a tier to its edited limits, keeps hand-set ones, and refuses a bad file', async () => {
     const admin = await member('admin')
+    const custom = await member('admin')
+    // a custom deal: limits set by hand on the default tier
+    await ctx.database.pool.query('update licenses set max_answers = 99999 where org_id = $1', [
+      custom.orgId,
+    ])
     const dir = mkdtempSync(path.join(tmpdir(), 'quire-tiers-'))
     const file = path.join(dir, 'tiers.json')
+    await syncLicenses(ctx.database.pool, tierCatalog())
     const edited = JSON.parse(JSON.stringify({ default_tier: 'free', tiers: tierCatalog().tiers }))
     edited.tiers[0].limits.max_answers = 750
     writeFileSync(file, JSON.stringify(edited))
-    const changed = await syncLicenses(ctx.database.pool, loadTierCatalog(file))
-    expect(changed).toBeGreaterThanOrEqual(1)
+    expect(await syncLicenses(ctx.database.pool, loadTierCatalog(file))).toBeGreaterThanOrEqual(1)
     expect((await licenseOf(admin.orgId)).max_answers).toBe(750)
-    // put back for the other tests
+    expect((await licenseOf(custom.orgId)).max_answers).toBe(99999)
+    // the same file again changes nothing; the shipped one puts the tier back
+    expect(await syncLicenses(ctx.database.pool, loadTierCatalog(file))).toBe(0)
     await syncLicenses(ctx.database.pool, tierCatalog())
+    expect((await licenseOf(admin.orgId)).max_answers).toBe(
+      tierCatalog().defaultTier.limits.max_answers,
+    )
     writeFileSync(file, JSON.stringify({ ...edited, default_tier: 'gold' }))
     expect(() => loadTierCatalog(file)).toThrow(/default_tier must be the key of one of the tiers/)
     edited.tiers[1].prices.yearly.paddle_price_id = edited.tiers[1].prices.monthly.paddle_price_id

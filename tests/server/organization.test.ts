@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
-import { ORGANIZATION_TEXTS } from '../../contract/organization.ts'
-import { paths } from '../../contract/paths.ts'
+import { LOGO_MAX_BYTES, ORGANIZATION_TEXTS } from '../../contract/organization.ts'
+import { apiPath, paths } from '../../contract/paths.ts'
 import { call, get, insertUser, post, signIn } from './auth/helpers.ts'
 import { withTestApp } from './support.ts'
 
@@ -113,5 +113,56 @@ describe('organisation settings', () => {
     expect(first).toContain('"organization.updated"')
     expect(first).toContain(admin.email)
     expect(text).not.toMatch(/(^|,)"=/m)
+  })
+})
+
+describe('the organisation’s logo', () => {
+  const PNG = Buffer.concat([
+    Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+    Buffer.alloc(64, 1),
+  ])
+  const send = (token: string, body: Buffer | string, method = 'POST') =>
+    ctx.app.request(apiPath(paths.account.organizationLogo), {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body:
+        method === 'POST' ? (typeof body === 'string' ? body : new Uint8Array(body)) : undefined,
+    })
+
+  it('admins set a PNG, JPEG or WebP logo everyone reads; SVG and large files are refused', async () => {
+    const admin = await member('admin')
+    const viewer = await member('viewer', admin.orgId)
+    const stranger = await member('admin')
+    expect((await get(ctx, paths.account.organizationLogo, viewer.token)).status).toBe(404)
+    const set = await send(admin.token, PNG)
+    expect(set.status).toBe(200)
+    const image = await ctx.app.request(apiPath(paths.account.organizationLogo), {
+      headers: { authorization: `Bearer ${viewer.token}` },
+    })
+    expect(image.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true)
+    expect((await get(ctx, paths.account.organization, viewer.token)).body.logo_updated_at).toMatch(
+      /^\d{4}-/,
+    )
+    // another organisation has its own (none)
+    expect((await get(ctx, paths.account.organizationLogo, stranger.token)).status).toBe(404)
+
+    const svg = await send(
+      admin.token,
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    )
+    expect(svg.status).toBe(415)
+    expect((await svg.json()).error).toBe(ORGANIZATION_TEXTS.logoType)
+    const large = await send(admin.token, Buffer.concat([PNG, Buffer.alloc(LOGO_MAX_BYTES)]))
+    expect(large.status).toBe(413)
+    expect((await send(viewer.token, PNG)).status).toBe(403)
+
+    expect((await send(admin.token, '', 'DELETE')).status).toBe(200)
+    expect((await get(ctx, paths.account.organizationLogo, viewer.token)).status).toBe(404)
+    const log = await get(ctx, `${paths.account.auditLog}?action=organization.logo`, admin.token)
+    expect(log.body.results.map((entry: { action: string }) => entry.action)).toEqual([
+      'organization.logo_removed',
+      'organization.logo_changed',
+    ])
   })
 })

@@ -36,6 +36,9 @@ const TABLE: Row[] = [
   ['POST', () => paths.account.updateOrganization, 'organization.manage'],
   ['GET', () => paths.account.auditLog, 'organization.manage'],
   ['GET', () => paths.account.auditLogExport, 'organization.manage'],
+  ['GET', () => paths.account.organizationLogo, 'read'],
+  ['POST', () => paths.account.organizationLogo, 'organization.manage'],
+  ['DELETE', () => paths.account.organizationLogo, 'organization.manage'],
   ['GET', () => paths.account.licenseTiers, 'read'],
   ['GET', () => paths.account.usage, 'read'],
   ['GET', () => paths.payouts.subscription, 'read'],
@@ -324,6 +327,16 @@ describe('roles, on every call', () => {
       expect(refused.body.error).toMatch(/This answer is approved/)
     }
     expect((await rowsOf(ctx, adminToken, q.id))[0].answer.status).toBe('approved')
+    // nor may a contributor undo the approval (the latest operation)
+    const undo = (token: string) => call(ctx, 'POST', Q.undo(q.id), { token, body: {} })
+    const refusedUndo = await undo(contributorToken)
+    expect(refusedUndo.status).toBe(403)
+    expect(refusedUndo.body.error).toMatch(/This answer is approved/)
+    expect((await rowsOf(ctx, adminToken, q.id))[0].answer.status).toBe('approved')
     expect((await edit(approverToken, 'Backups are encrypted with AES-256.')).status).toBe(200)
+    // the approver's change of the approved answer is theirs to undo, not a contributor's
+    expect((await undo(contributorToken)).status).toBe(403)
+    expect((await undo(approverToken)).status).toBe(200)
+    expect((await rowsOf(ctx, adminToken, q.id))[0].answer.status).toBe('approved')
   })
 })

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -54,6 +55,18 @@ export const organizationDomains = pgTable(
   },
   (table) => [index('organization_domains_org_idx').on(table.orgId)],
 )
+
+/** The organisation's logo: a small PNG, JPEG or WebP image (never SVG: it can carry script). */
+export const organizationLogos = pgTable('organization_logos', {
+  orgId: bigint('org_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  mime: text('mime').notNull(),
+  data: customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })(
+    'data',
+  ).notNull(),
+  updatedAt: stamp('updated_at'),
+})
 
 export type UserRole = Role
 

@@ -81,3 +81,14 @@ export const paymentEvents = pgTable('payment_events', {
   payload: jsonb('payload').notNull(),
   receivedAt: stamp('created_at'),
 })
+
+/**
+ * The limits each configured tier had at the last start. An edited tiers file moves the licenses
+ * still on a tier's previous limits to its new ones; a license whose limits were set by hand (a
+ * custom deal) keeps them.
+ */
+export const licenseTierConfigs = pgTable('license_tier_configs', {
+  key: text('key').primaryKey(),
+  limits: jsonb('limits').notNull(),
+  updatedAt: stamp('updated_at'),
+})

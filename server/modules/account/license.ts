@@ -173,31 +173,79 @@ export function configureTiers(file: string | undefined): TierCatalog {
   return shared
 }
 
+const LIMIT_FIELDS = [
+  'tierName',
+  'maxUsers',
+  'maxRepository',
+  'maxQuestionnaire',
+  'maxAnswers',
+  'multiLanguage',
+  'isEvaluation',
+] as const
+const sameLimits = (a: TierLimits, b: TierLimits) =>
+  LIMIT_FIELDS.every((field) => a[field] === b[field])
+
 /**
- * Brings every organisation on a configured tier to that tier's limits, so that an edited tiers
- * file applies at the next start. Returns how many licenses changed.
+ * Applies an edited tiers file at start: the licenses of a tier still on the limits that tier had
+ * at the previous start move to its new limits (and name); a license whose limits were set by
+ * hand keeps them. Returns how many licenses changed. Several nodes may start at once: the
+ * remembered limits are locked while they are compared and replaced.
  */
-export async function syncLicenses(pool: Queryable, catalog: TierCatalog): Promise<number> {
+export async function syncLicenses(
+  pool: Pick<Database['pool'], 'connect'>,
+  catalog: TierCatalog,
+): Promise<number> {
+  const client = await pool.connect()
   let changed = 0
-  for (const tier of catalog.tiers) {
-    const limits = limitsOf(tier)
-    const { rowCount } = await pool.query(
-      `update licenses set tier_name = $2, max_users = $3, max_repository = $4, max_questionnaire = $5,
-              max_answers = $6, multi_language = $7, is_evaluation = $8
-        where tier_key = $1 and (tier_name, max_users, max_repository, max_questionnaire, max_answers,
-              multi_language, is_evaluation) is distinct from ($2, $3, $4, $5, $6, $7, $8)`,
-      [
-        tier.key,
-        limits.tierName,
-        limits.maxUsers,
-        limits.maxRepository,
-        limits.maxQuestionnaire,
-        limits.maxAnswers,
-        limits.multiLanguage,
-        limits.isEvaluation,
-      ],
-    )
-    changed += rowCount ?? 0
+  try {
+    await client.query('begin')
+    await client.query('lock table license_tier_configs in share row exclusive mode')
+    for (const tier of catalog.tiers) {
+      const limits = limitsOf(tier)
+      const { rows } = await client.query<{ limits: TierLimits }>(
+        'select limits from license_tier_configs where key = $1',
+        [tier.key],
+      )
+      const before = rows[0]?.limits
+      if (before && !sameLimits(before, limits)) {
+        const { rowCount } = await client.query(
+          `update licenses set tier_name = $2, max_users = $3, max_repository = $4,
+                  max_questionnaire = $5, max_answers = $6, multi_language = $7, is_evaluation = $8
+            where tier_key = $1 and (tier_name, max_users, max_repository, max_questionnaire,
+                  max_answers, multi_language, is_evaluation)
+                  = ($9, $10, $11, $12, $13, $14, $15)`,
+          [
+            tier.key,
+            limits.tierName,
+            limits.maxUsers,
+            limits.maxRepository,
+            limits.maxQuestionnaire,
+            limits.maxAnswers,
+            limits.multiLanguage,
+            limits.isEvaluation,
+            before.tierName,
+            before.maxUsers,
+            before.maxRepository,
+            before.maxQuestionnaire,
+            before.maxAnswers,
+            before.multiLanguage,
+            before.isEvaluation,
+          ],
+        )
+        changed += rowCount ?? 0
+      }
+      await client.query(
+        `insert into license_tier_configs (key, limits, updated_at) values ($1, $2, now())
+         on conflict (key) do update set limits = excluded.limits, updated_at = now()`,
+        [tier.key, limits],
+      )
+    }
+    await client.query('commit')
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
   }
   return changed
 }

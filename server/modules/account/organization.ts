@@ -41,9 +41,14 @@ export function createOrganizationService(deps: { database: Database }) {
       .from(organizationDomains)
       .where(eq(organizationDomains.orgId, orgId))
       .orderBy(organizationDomains.domain)
+    const { rows: logo } = await pool.query<{ updated_at: Date }>(
+      'select updated_at from organization_logos where org_id = $1',
+      [orgId],
+    )
     return {
       id: org.id,
       name: org.name,
+      logo_updated_at: logo[0]?.updated_at.toISOString() ?? null,
       verified_domains: domains.map((row) => row.domain),
       answer_tone: org.answerTone as Organization['answer_tone'],
       answer_length: org.answerLength as Organization['answer_length'],

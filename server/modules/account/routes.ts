@@ -1,16 +1,23 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import type { License, ProfileResponse } from '../../../contract/auth.ts'
-import { auditQuerySchema, organizationUpdateSchema } from '../../../contract/organization.ts'
+import { ERROR_CODES } from '../../../contract/errors.ts'
+import {
+  auditQuerySchema,
+  LOGO_MAX_BYTES,
+  ORGANIZATION_TEXTS,
+  organizationUpdateSchema,
+} from '../../../contract/organization.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import type { Database } from '../../db/index.ts'
 import { licenses, organizations } from '../../db/schema.ts'
-import { notFound } from '../../http/errors.ts'
+import { apiError, notFound } from '../../http/errors.ts'
 import { jsonBody, query } from '../../http/validate.ts'
 import { defaultLimits } from './license.ts'
+import { createLogoService } from './logo.ts'
 import { createOrganizationService } from './organization.ts'
 
 /** GET admin/profile/ and GET admin/get_license/: always the caller's own organisation. */
@@ -83,6 +90,38 @@ export function accountRoutes(options: {
       const body = await jsonBody(c, organizationUpdateSchema)
       return c.json(await organization.update(c.get('auth'), body, c.get('requestId')))
     },
+  )
+  const logo = createLogoService({ database: options.database })
+  app.get(
+    paths.account.organizationLogo,
+    requireAuth(options.auth),
+    options.permit('read'),
+    async (c) => {
+      const image = await logo.get(c.get('auth').org.id)
+      return c.body(new Uint8Array(image.data), 200, {
+        'content-type': image.mime,
+        'cache-control': 'private, no-cache',
+        'content-disposition': 'inline; filename="logo"',
+      })
+    },
+  )
+  app.post(
+    paths.account.organizationLogo,
+    requireAuth(options.auth),
+    options.permit('organization.manage'),
+    async (c) => {
+      const declared = Number(c.req.header('content-length') ?? 0)
+      if (declared > LOGO_MAX_BYTES)
+        throw apiError(413, ORGANIZATION_TEXTS.logoTooLarge, { code: ERROR_CODES.tooLarge })
+      const bytes = Buffer.from(await c.req.arrayBuffer())
+      return c.json(await logo.put(c.get('auth'), bytes, c.get('requestId')))
+    },
+  )
+  app.delete(
+    paths.account.organizationLogo,
+    requireAuth(options.auth),
+    options.permit('organization.manage'),
+    async (c) => c.json(await logo.remove(c.get('auth'), c.get('requestId'))),
   )
   app.get(
     paths.account.auditLog,

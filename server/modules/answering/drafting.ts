@@ -22,6 +22,7 @@ import {
   stateOf,
 } from './shared.ts'
 import { searchPassages, semanticSearch } from './store.ts'
+import { answerStyleOf } from './style.ts'
 
 /**
  * Drafting one question's answer: evidence from the library, the passages (by words and, with an embedding model, by meaning) and the engines; writing its candidates.
@@ -192,7 +193,8 @@ export function createDrafting(deps: AnsweringDeps) {
     if (deps.llm) {
       // the model sees the passages too, even when the library matched
       if (strong && !evidence) passages = await find()
-      return deps.llm.answer(orgId, question, toEvidence(matches, passages))
+      const style = (await answerStyleOf(deps.database.pool, orgId))(question.text)
+      return deps.llm.answer(orgId, question, toEvidence(matches, passages), style)
     }
     const practice = evidence?.fileIds?.length ? [] : library.about(question.text)
     return answerFromEvidence(

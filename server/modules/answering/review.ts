@@ -20,6 +20,7 @@ import {
   stateOf,
 } from './shared.ts'
 import { loadLibrary, searchPassages } from './store.ts'
+import { answerStyleOf } from './style.ts'
 
 /**
  * Review operations on one answer or a section: regenerate, apply consistency, shorten, examples and custom instructions; each is one operation in the history and one undo.
@@ -207,6 +208,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
     if (deps.llm && kind !== 'consistency') {
       const llm = deps.llm
       const library = await loadLibrary(deps.database, orgId)
+      const styleFor = await answerStyleOf(pool, orgId)
       const candidates = await sectionRows(pool, orgId, questionnaireId, scope)
       const task =
         kind === 'shorten'
@@ -228,6 +230,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
               row.question.text,
               row.state.text,
               toEvidence(matches, passages),
+              styleFor(row.question.text),
             )
             if (result && result.text !== row.state.text)
               rewrites.set(Number(row.question.id), result)

@@ -130,8 +130,11 @@ export function createHistory(
     return { questionnaire, questions, operation }
   }
 
-  /** Reverts the latest operation that has not been undone; one undo per call. */
-  async function undo(orgId: number, userId: number, questionnaireId: number) {
+  /**
+   * Reverts the latest operation that has not been undone; one undo per call. An operation that
+   * approved an answer, or changed an approved one, is undone only by someone who may approve.
+   */
+  async function undo(orgId: number, userId: number, questionnaireId: number, canApprove = true) {
     await get(orgId, questionnaireId)
     let questionIds: number[] = []
     let operationId: number | null = null
@@ -149,6 +152,11 @@ export function createHistory(
       const operation = rows[0]
       if (!operation || operation.kind === 'reanalyze')
         throw apiError(409, QUESTIONNAIRE_TEXTS.nothingToUndo, { code: 'conflict' })
+      const touchesApproved = operation.changes.some(
+        (c) => c.t === 'a' && (c.before?.status === 'approved' || c.after.status === 'approved'),
+      )
+      if (touchesApproved && !canApprove)
+        throw apiError(403, QUESTIONNAIRE_TEXTS.approvedLocked, { code: 'forbidden' })
       const answered: { before: boolean; after: boolean }[] = []
       const touched = operation.changes.filter((c) => c.t === 'a').map((c) => c.id)
       if (touched.length) {

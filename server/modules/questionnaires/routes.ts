@@ -178,7 +178,9 @@ export function questionnaireRoutes(options: {
   })
   app.post(at(paths.questionnaires.undo('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json(await service.undo(org(c), user(c), id))
+    return c.json(
+      await service.undo(org(c), user(c), id, can(c.get('auth').role, 'answers.approve')),
+    )
   })
 
   /** An approved answer is changed only by those who may approve (it loses its approval). */

@@ -22,6 +22,7 @@ const KINDS: [string, string][] = [
   ['', 'All actions'],
   ['user.', 'People'],
   ['organization.', 'Organisation'],
+  ['license.', 'Plan'],
   ['authorization.', 'Refused calls'],
 ]
 
@@ -35,6 +36,9 @@ const ACTIONS: Record<string, string> = {
   'user.magic_link_sent': 'Sign-in link sent',
   'user.temporary_password': 'Temporary password set',
   'organization.updated': 'Organisation settings changed',
+  'organization.logo_changed': 'Logo changed',
+  'organization.logo_removed': 'Logo removed',
+  'license.changed': 'Plan changed',
   'authorization.denied': 'Call refused for the role',
 }
 const labelOf = (event: AuditEvent) => ACTIONS[event.action] ?? event.action

@@ -16,6 +16,7 @@ import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
 import { Input } from '../../components/ui/input.tsx'
+import { LogoField, type LogoLogic } from './logo-field.tsx'
 
 export const createOrganizationLogic = (actors = organizationActors()) =>
   organizationSettingsMachine.provide({ actors })
@@ -42,9 +43,11 @@ const domainChip = css({ display: 'inline-flex', alignItems: 'center', gap: '1',
 /** Settings → Organisation (admins): its name, answer style and verified email domains. */
 export function OrganizationSection({
   logic = defaultLogic,
+  logoLogic,
   onSaved,
 }: {
   logic?: OrganizationLogic
+  logoLogic?: LogoLogic
   onSaved?: () => void
 }) {
   const settings = useActorRef(logic)
@@ -88,6 +91,7 @@ export function OrganizationSection({
               }
             />
           </Field.Root>
+          <LogoField logic={logoLogic} onChanged={onSaved} />
           <div className={grid2}>
             <div>
               <label className={fieldLabel} htmlFor="answer-tone">
