@@ -54,7 +54,7 @@ export function LogoField({
         Logo
       </span>
       <div className={row}>
-        <div className={frame} aria-labelledby="logo-label">
+        <div className={frame}>
           {view.url ? (
             <img className={image} src={view.url} alt="The organisation’s logo" />
           ) : (
