@@ -44,6 +44,8 @@ export const paths = {
     settings: '/admin/sso/settings/',
     settingsUpdate: '/admin/sso/settings/update/',
     providersStatus: '/admin/sso/providers/status/',
+    /** Ours: reads the provider's discovery document with the settings being edited. */
+    test: '/admin/sso/test/',
   },
 
   /** Profile, license, billing. */

@@ -46,6 +46,8 @@ import { questionnaireRoutes } from './modules/questionnaires/routes.ts'
 import { createQuestionnaireService } from './modules/questionnaires/service.ts'
 import { repositoryRoutes } from './modules/repository/routes.ts'
 import { createRepositoryService } from './modules/repository/service.ts'
+import { ssoRoutes } from './modules/sso/routes.ts'
+import type { GoogleSettings } from './modules/sso/settings.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
 import { createDiskStorage } from './storage/index.ts'
 
@@ -87,6 +89,8 @@ export interface AppDeps {
   payments?: PaymentSettings
   /** License tiers (LICENSE_TIERS_FILE); the shipped ones when omitted. */
   tiers?: TierCatalog
+  /** Google sign-in (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, GOOGLE_ISSUER); off when omitted. */
+  google?: GoogleSettings
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
@@ -200,6 +204,20 @@ export function createApp(deps: AppDeps) {
     now,
   })
   api.route('/', billing.app)
+  const sso = ssoRoutes({
+    auth,
+    permit,
+    database: deps.database,
+    logger: deps.logger,
+    publicUrl: deps.publicUrl,
+    jwtSecret: deps.jwtSecret,
+    urlFetchAllow: deps.urlFetchAllow ?? [],
+    google: deps.google,
+    now,
+    startSession: (userId) => auth.startSessionFor(userId),
+  })
+  api.route('/', sso.app)
+  api.route('/', sso.admin)
   api.route('/', billing.webhook)
   api.route('/', supportRoutes({ auth, permit, database: deps.database, limiter }))
   const storage = createDiskStorage(

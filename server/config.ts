@@ -150,6 +150,17 @@ export const configSchema = z.object({
       .default('true')
       .transform((value) => value === 'true'),
   ),
+  /** Google sign-in: the OAuth client of the Google Cloud project (both set, or neither). */
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  /** Google's issuer; only tests point it at a provider of their own. */
+  GOOGLE_ISSUER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .url({ message: 'must be an http:// or https:// URL' })
+      .default('https://accounts.google.com'),
+  ),
   /** License tiers (a copy of config/license-tiers.json); the shipped file when unset. */
   LICENSE_TIERS_FILE: optionalString,
   /** The checkout provider (Paddle): off by default, as the spec's flag says. */
@@ -210,6 +221,11 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   ) {
     throw new ConfigError(
       'Invalid configuration:\n  EMBEDDING_MODEL: needs EMBEDDING_BASE_URL (or LLM_BASE_URL) for its endpoint',
+    )
+  }
+  if (Boolean(result.data.GOOGLE_CLIENT_ID) !== Boolean(result.data.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
     )
   }
   if (result.data.PADDLE_ENABLED && !result.data.PADDLE_CLIENT_TOKEN) {

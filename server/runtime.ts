@@ -219,6 +219,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       embeddings: jobDeps.embeddings,
       databaseWatch,
       tiers,
+      google:
+        config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+          ? {
+              clientId: config.GOOGLE_CLIENT_ID,
+              clientSecret: config.GOOGLE_CLIENT_SECRET,
+              issuer: config.GOOGLE_ISSUER,
+            }
+          : undefined,
       payments: {
         enabled: config.PADDLE_ENABLED,
         environment: config.PADDLE_ENVIRONMENT,

@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../../server/logger.ts'
 import { createMailer } from '../../server/mail/index.ts'
 import type { AuthLimits } from '../../server/modules/auth/service.ts'
 import type { PaymentSettings } from '../../server/modules/billing/routes.ts'
+import type { GoogleSettings } from '../../server/modules/sso/settings.ts'
 import { createDiskStorage } from '../../server/storage/index.ts'
 import { createTestDatabase } from '../support/db.ts'
 import type { MailCapture } from '../support/smtp.ts'
@@ -38,6 +39,8 @@ export interface TestAppOptions {
   embeddingModel?: EmbeddingModel
   /** The checkout provider's settings (the webhook's secret). */
   payments?: PaymentSettings
+  /** Google sign-in against a test provider. */
+  google?: GoogleSettings
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -89,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     mailer,
     now: options.now,
     payments: options.payments,
+    google: options.google,
     // every request of a test shares one address: only the test of this limit keeps it low
     authLimits: {
       perAddress: { limit: 100_000, windowMs: 60_000 },

@@ -1,7 +1,9 @@
 import { eq, sql } from 'drizzle-orm'
 import { AUTH_ERROR_CODES, type LoginResponse } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
+import { SSO_TEXTS } from '../../../contract/sso.ts'
 import { dummyPasswordHash, verifyPassword } from '../../auth/password.ts'
+import { ssoRequiredFor } from '../../auth/sso-policy.ts'
 import type { DbOrTx } from '../../db/index.ts'
 import { organizations, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
@@ -52,6 +54,14 @@ export function createLogin(deps: AuthServiceDeps, sessions: Sessions) {
     // verified (AS2); the right password clears the count. Unknown addresses are counted alike.
     const attempt = await deps.limiter.hit(failKey, deps.limits.loginFailures)
     if (attempt.limited) throw tooManyAttempts(attempt.retryAfterS)
+    // AS12: an organisation that requires single sign-on has no password sign-in, for any address
+    const required = await ssoRequiredFor(deps.database.pool, email)
+    if (required)
+      throw apiError(403, SSO_TEXTS.ssoRequired, {
+        msg: SSO_TEXTS.ssoRequired,
+        code: 'sso_required',
+        ...({ redirect_to_google: required === 'google' } as object),
+      })
 
     const user = await findUserByEmail(db, email)
     const storedHash = user?.passwordHash ?? (await dummyPasswordHash())

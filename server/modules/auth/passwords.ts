@@ -9,6 +9,7 @@ import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { hashPassword, passwordPolicyError, verifyPassword } from '../../auth/password.ts'
+import { ssoRequiredFor } from '../../auth/sso-policy.ts'
 import { hashToken } from '../../auth/tokens.ts'
 import type { DbOrTx } from '../../db/index.ts'
 import { linkTokens, users } from '../../db/schema.ts'
@@ -47,6 +48,8 @@ export function createPasswords(deps: AuthServiceDeps, parts: AuthParts) {
     deps.mailer.later(async () => {
       const user = await findUserByEmail(db, email)
       if (user?.status !== 'active') return []
+      // AS12: no reset for people who must sign in with single sign-on (same answer)
+      if (await ssoRequiredFor(deps.database.pool, email)) return []
       const sent = await deps.limiter.hit(`reset-mail:${user.id}`, deps.limits.resetMails)
       if (sent.limited) return []
       const token = await db.transaction((tx) => issueLink(tx, user, 'password_reset'))

@@ -3,6 +3,7 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { AUTH_ERROR_CODES } from '../../../contract/auth.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import type { Role } from '../../../contract/roles.ts'
+import { SSO_TEXTS } from '../../../contract/sso.ts'
 import {
   type AdminUser,
   type AdminUserList,
@@ -14,6 +15,7 @@ import {
 } from '../../../contract/users.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { hashPassword } from '../../auth/password.ts'
+import { ssoRequiredFor } from '../../auth/sso-policy.ts'
 import type { Tx } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { auditEvents, users } from '../../db/schema.ts'
@@ -218,6 +220,12 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
   async function sendMagicLink(auth: AuthContext, id: number, requestId: string) {
     const mail = await db.transaction(async (tx) => {
       const row = await lockUser(tx, auth, id)
+      // AS12: people who must sign in with single sign-on get no sign-in links
+      if (await ssoRequiredFor(deps.database.pool, row.email))
+        throw apiError(409, SSO_TEXTS.ssoRequired, {
+          msg: SSO_TEXTS.ssoRequired,
+          code: ERROR_CODES.conflict,
+        })
       if (row.status !== 'active')
         throw apiError(409, USER_TEXTS.notActive, {
           msg: USER_TEXTS.notActive,
@@ -289,6 +297,12 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
       })
     const uid = parseUid(input.uid)
     if (uid === null) throw invalid()
+    const { rows: owner } = await deps.database.pool.query<{ email: string }>(
+      'select email from users where id = $1',
+      [uid],
+    )
+    // AS12: a link issued before the organisation required single sign-on no longer signs in
+    if (owner[0] && (await ssoRequiredFor(deps.database.pool, owner[0].email))) throw invalid()
     if (!(await parts.links.linkUsable('magic_link', input.token, uid))) {
       await parts.links.recordWrongToken(uid, 'magic_link', input.token)
       throw invalid()

@@ -10,9 +10,7 @@ import {
   logoutRequestSchema,
   registerRequestSchema,
   requestPasswordResetSchema,
-  type SsoDiscoverResponse,
   setPasswordRequestSchema,
-  ssoDiscoverRequestSchema,
   tokenRefreshRequestSchema,
 } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
@@ -118,13 +116,6 @@ export function authRoutes(options: {
   app.post(paths.auth.magicLink, async (c) => {
     const body = await jsonBody(c, magicLinkRedeemSchema)
     return c.json(await auth.people.redeemMagicLink(body, address(c)))
-  })
-
-  // SSO is not built yet: every organisation signs in with a password
-  app.post(paths.sso.discover, async (c) => {
-    await jsonBody(c, ssoDiscoverRequestSchema)
-    const body: SsoDiscoverResponse = { sso_enabled: false }
-    return c.json(body)
   })
 
   authed.post(

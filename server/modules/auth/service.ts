@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm'
+import { users } from '../../db/schema.ts'
 import { createJoins } from './joins.ts'
 import { createLinks } from './links.ts'
 import { createLogin } from './login.ts'
@@ -33,6 +35,13 @@ export function createAuthService(deps: AuthServiceDeps) {
     issueMagicLink: links.issueMagicLink,
     consumeLink: links.consumeLink,
     verifyAccess: deps.tokens.verifyAccess,
+    /** A session for someone an identity provider vouched for (single sign-on, Google). */
+    async startSessionFor(userId: number) {
+      const [user] = await deps.database.db.select().from(users).where(eq(users.id, userId))
+      if (!user || user.status !== 'active') throw new Error('no active user to sign in')
+      const pair = await sessions.startSession(deps.database.db, user)
+      return { access: pair.access, refresh: pair.refresh, email: user.email }
+    },
   }
 }
 

@@ -1,0 +1,117 @@
+import * as z from 'zod/mini'
+import { SSO_PROVIDERS } from './paths.ts'
+
+/**
+ * Single sign-on and Google sign-in (spec sections 3, 5, 7 and 8): each organisation's identity
+ * provider, set by its admins, the one-time code exchange, and Google's callback.
+ */
+
+const optionalText = (max: number) =>
+  z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))))
+
+const domain = z
+  .string()
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.regex(
+      /^(?=.{3,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'Enter a domain such as example.com',
+    ),
+  )
+
+/** POST admin/sso/settings/update/: the provider and how people of the domains sign in. */
+export const ssoSettingsUpdateSchema = z.object({
+  enabled: z.boolean(),
+  provider: z.enum(SSO_PROVIDERS),
+  /** OIDC: the issuer whose discovery document is read (any standard provider). */
+  issuer: optionalText(500),
+  client_id: optionalText(500),
+  /** Write-only: omitted or empty keeps the stored one. */
+  client_secret: optionalText(2000),
+  metadata_url: optionalText(500),
+  metadata_xml: optionalText(200_000),
+  domains: z._default(z.array(domain).check(z.maxLength(20, 'At most 20 domains')), []),
+  enforce_sso: z._default(z.boolean(), false),
+  jit_provisioning: z._default(z.boolean(), false),
+})
+export type SsoSettingsUpdate = z.input<typeof ssoSettingsUpdateSchema>
+
+/** GET admin/sso/settings/: the same fields, the secret never echoed (only whether one is set). */
+export const ssoSettingsSchema = z.object({
+  enabled: z.boolean(),
+  provider: z.nullable(z.enum(SSO_PROVIDERS)),
+  issuer: z.nullable(z.string()),
+  client_id: z.nullable(z.string()),
+  has_client_secret: z.boolean(),
+  metadata_url: z.nullable(z.string()),
+  metadata_xml: z.nullable(z.string()),
+  domains: z.array(z.string()),
+  enforce_sso: z.boolean(),
+  jit_provisioning: z.boolean(),
+  /** Where the identity provider sends people back (to register there). */
+  redirect_uri: z.nullable(z.string()),
+})
+export type SsoSettings = z.infer<typeof ssoSettingsSchema>
+
+/** GET admin/sso/providers/status/: which sign-in methods this deployment offers. */
+export const ssoProvidersStatusSchema = z.object({
+  google: z.object({ enabled: z.boolean() }),
+  providers: z.array(z.enum(SSO_PROVIDERS)),
+})
+export type SsoProvidersStatus = z.infer<typeof ssoProvidersStatusSchema>
+
+/** POST admin/sso/exchange/: the one-time code of /auth/callback for tokens. */
+export const ssoExchangeRequestSchema = z.object({
+  code: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+})
+export const ssoExchangeResponseSchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+  user_email: z.string(),
+})
+export type SsoExchangeResponse = z.infer<typeof ssoExchangeResponseSchema>
+
+/** GET admin/auth/social/google/: where the browser goes to sign in with Google. */
+export const googleStartResponseSchema = z.object({ authorization_url: z.string() })
+export const googleCallbackResponseSchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+  user: z.object({ email: z.string() }),
+})
+export type GoogleCallbackResponse = z.infer<typeof googleCallbackResponseSchema>
+
+export const SSO_TEXTS = {
+  settingsSaved: 'Single sign-on settings saved',
+  issuerRequired: 'Enter the issuer of your identity provider',
+  clientIdRequired: 'Enter the client id your identity provider gave Quire',
+  clientSecretRequired: 'Enter the client secret your identity provider gave Quire',
+  metadataRequired: 'Enter the metadata address or paste the metadata XML of your identity provider',
+  /** {domain} is replaced. */
+  domainNotVerified:
+    '{domain} is not a verified domain of this organisation. Verify it in Organisation first.',
+  domainRequired: 'Enter at least one email domain whose people sign in with single sign-on',
+  enforceNeedsEnabled: 'Single sign-on must be on to require it',
+  discoveryFailed: 'The identity provider could not be reached at that issuer',
+  googleDisabled: 'Google sign-in is not configured on this server',
+  codeInvalid: 'The sign-in code is invalid or expired. Please sign in again.',
+  notAllowed: 'Your account is not authorized. Please contact your administrator.',
+  sessionExpired: 'Your authentication session expired. Please try logging in again.',
+  /** AS12: the same words for password login, reset and magic links. */
+  ssoRequired: 'Your organization signs in with single sign-on. Use Continue on the login page.',
+  testOk: 'The identity provider answered: its sign-in page is ready.',
+} as const
+
+/** The codes /login?message= carries (spec section 8), as the server sends them. */
+export const SSO_ERROR_CODES = [
+  'sso_not_enabled',
+  'invalid_provider',
+  'session_expired',
+  'invalid_session',
+  'provider_error',
+  'invalid_state',
+  'missing_verifier',
+  'system_error',
+  'unauthorized',
+] as const
+export type SsoErrorCode = (typeof SSO_ERROR_CODES)[number]

@@ -1,0 +1,150 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { type SsoDiscoverResponse, ssoDiscoverRequestSchema } from '../../../contract/auth.ts'
+import { paths, SSO_PROVIDERS, type SsoProvider } from '../../../contract/paths.ts'
+import {
+  type SsoProvidersStatus,
+  ssoExchangeRequestSchema,
+  ssoSettingsUpdateSchema,
+} from '../../../contract/sso.ts'
+import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
+import type { Database } from '../../db/index.ts'
+import type { AppEnv } from '../../http/env.ts'
+import { apiError } from '../../http/errors.ts'
+import { jsonBody, query } from '../../http/validate.ts'
+import type { Logger } from '../../logger.ts'
+import { createSsoFlows, SsoFailure } from './flows.ts'
+import { createOidc } from './oidc.ts'
+import { createSecretBox } from './secrets.ts'
+import { createSsoSettings, type GoogleSettings } from './settings.ts'
+
+const providerParams = z.object({ provider: z.enum(SSO_PROVIDERS) })
+const loginQuery = z.object({ email: z.string().trim().max(320).optional() })
+const googleCallbackQuery = z.object({
+  code: z.string().trim().min(1).max(2000),
+  state: z.string().trim().min(1).max(500),
+  iss: z.string().trim().max(500).optional(),
+})
+
+/** The calls of spec section 7 'SSO' and Google sign-in. */
+export function ssoRoutes(options: {
+  auth: Authenticator
+  permit: Permit
+  database: Database
+  logger: Logger
+  publicUrl: string
+  jwtSecret: string
+  urlFetchAllow: string[]
+  google?: GoogleSettings
+  now: () => Date
+  startSession: (userId: number) => Promise<{ access: string; refresh: string; email: string }>
+}) {
+  const oidc = createOidc({ allow: options.urlFetchAllow })
+  const settings = createSsoSettings({
+    database: options.database,
+    secrets: createSecretBox(options.jwtSecret),
+    oidc,
+    google: options.google,
+    publicUrl: options.publicUrl,
+  })
+  const flows = createSsoFlows({ ...options, oidc, settings })
+  const app = new Hono<AppEnv>()
+  const admin = new Hono<AuthEnv>()
+  const toLogin = (code: string) => `${options.publicUrl}/login?message=${encodeURIComponent(code)}`
+  const providerOf = (raw: string | undefined): SsoProvider | null => {
+    const parsed = providerParams.safeParse({ provider: raw })
+    return parsed.success ? parsed.data.provider : null
+  }
+
+  app.post(paths.sso.discover, async (c) => {
+    const { email } = await jsonBody(c, ssoDiscoverRequestSchema)
+    const found = await settings.forEmail(email)
+    const body: SsoDiscoverResponse = found
+      ? {
+          sso_enabled: true,
+          provider: found.provider,
+          organization: found.org_name,
+          result: { provider: found.provider, organization: found.org_name },
+        }
+      : { sso_enabled: false }
+    return c.json(body)
+  })
+
+  app.get(paths.sso.providersStatus, (c) => {
+    const body: SsoProvidersStatus = {
+      google: { enabled: Boolean(options.google) },
+      providers: SSO_PROVIDERS.filter(
+        (provider) => provider !== 'microsoft_saml' && (provider !== 'google' || options.google),
+      ),
+    }
+    return c.json(body)
+  })
+
+  // the browser's navigation to the organisation's provider, and the provider's return
+  app.get(decodeURIComponent(paths.sso.login(':provider' as SsoProvider)), async (c) => {
+    const provider = providerOf(c.req.param('provider'))
+    if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
+    const { email } = query(c, loginQuery)
+    try {
+      return c.redirect(await flows.start(provider, email), 302)
+    } catch (error) {
+      if (error instanceof SsoFailure) return c.redirect(toLogin(error.code), 302)
+      c.get('log').error({ err: error }, 'sso start failed')
+      return c.redirect(toLogin('system_error'), 302)
+    }
+  })
+  app.get(decodeURIComponent(paths.sso.callback(':provider' as SsoProvider)), async (c) => {
+    const provider = providerOf(c.req.param('provider'))
+    if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
+    try {
+      return c.redirect(await flows.callback(provider, new URL(c.req.url)), 302)
+    } catch (error) {
+      if (error instanceof SsoFailure) return c.redirect(toLogin(error.code), 302)
+      c.get('log').error({ err: error }, 'sso callback failed')
+      return c.redirect(toLogin('system_error'), 302)
+    }
+  })
+  app.post(paths.sso.exchange, async (c) => {
+    const { code } = await jsonBody(c, ssoExchangeRequestSchema)
+    return c.json(await flows.exchange(code))
+  })
+
+  app.get(paths.auth.googleStart, async (c) => c.json(await flows.googleStart()))
+  app.get(paths.auth.googleCallback, async (c) => {
+    const parsed = googleCallbackQuery.safeParse(c.req.query())
+    if (!parsed.success) throw apiError(400, 'Invalid OAuth request', { code: 'validation_error' })
+    return c.json(await flows.googleCallback(parsed.data.code, parsed.data.state, parsed.data.iss))
+  })
+
+  const signedIn = requireAuth(options.auth)
+  admin.get(paths.sso.settings, signedIn, options.permit('organization.manage'), async (c) =>
+    c.json(await settings.get(c.get('auth').org.id)),
+  )
+  admin.post(
+    paths.sso.settingsUpdate,
+    signedIn,
+    options.permit('organization.manage'),
+    async (c) => {
+      const body = await jsonBody(c, ssoSettingsUpdateSchema)
+      const saved = await settings.update(c.get('auth'), body, c.get('requestId'))
+      return c.json({ data: saved })
+    },
+  )
+  admin.post(paths.sso.test, signedIn, options.permit('organization.manage'), async (c) => {
+    const body = await jsonBody(c, ssoSettingsUpdateSchema)
+    const stored = await settings.row(c.get('auth').org.id)
+    return c.json(
+      await settings.test({
+        provider: body.provider,
+        issuer: body.issuer ?? null,
+        client_id: body.client_id ?? null,
+        client_secret: body.client_secret
+          ? createSecretBox(options.jwtSecret).seal(body.client_secret)
+          : (stored?.client_secret ?? null),
+      }),
+    )
+  })
+
+  return { app, admin }
+}

@@ -1,0 +1,234 @@
+import { ERROR_CODES } from '../../../contract/errors.ts'
+import { apiPath, paths, type SsoProvider } from '../../../contract/paths.ts'
+import {
+  SSO_TEXTS,
+  type SsoSettings,
+  type SsoSettingsUpdate,
+  type ssoSettingsUpdateSchema,
+} from '../../../contract/sso.ts'
+import type { AuthContext } from '../../auth/context.ts'
+import type { Database } from '../../db/index.ts'
+import { apiError } from '../../http/errors.ts'
+import type { Oidc, OidcClientSettings } from './oidc.ts'
+import type { SecretBox } from './secrets.ts'
+
+type Update = ReturnType<(typeof ssoSettingsUpdateSchema)['parse']>
+
+export interface SsoRow {
+  org_id: string
+  enabled: boolean
+  provider: SsoProvider
+  issuer: string | null
+  client_id: string | null
+  client_secret: string | null
+  metadata_url: string | null
+  metadata_xml: string | null
+  domains: string[]
+  enforce_sso: boolean
+  jit_provisioning: boolean
+}
+
+/** The server's own Google client (GOOGLE_*), for Google sign-in and orgs that require it. */
+export interface GoogleSettings {
+  clientId: string
+  clientSecret: string
+  /** https://accounts.google.com, or a test's loopback provider. */
+  issuer: string
+}
+
+export const isOidc = (provider: SsoProvider) => provider !== 'microsoft_saml'
+
+const invalid = (text: string) => apiError(400, text, { msg: text, code: ERROR_CODES.validation })
+
+/**
+ * Each organisation's identity provider (admins): OIDC providers by issuer, client id and secret
+ * (the secret sealed at rest, never echoed), Google through the server's own client, the email
+ * domains whose people sign in there (verified domains of the organisation only), whether it is
+ * required (AS12) and whether people are created at their first sign-in. Saving checks that the
+ * issuer answers, and is audited without the secret.
+ */
+export function createSsoSettings(deps: {
+  database: Database
+  secrets: SecretBox
+  oidc: Oidc
+  google?: GoogleSettings
+  publicUrl: string
+}) {
+  const { pool } = deps.database
+
+  const redirectUri = (provider: SsoProvider) =>
+    `${deps.publicUrl}${apiPath(paths.sso.callback(provider))}`
+
+  async function row(orgId: number): Promise<SsoRow | undefined> {
+    const { rows } = await pool.query<SsoRow>('select * from sso_settings where org_id = $1', [
+      orgId,
+    ])
+    return rows[0]
+  }
+
+  function view(settings: SsoRow | undefined): SsoSettings {
+    return {
+      enabled: settings?.enabled ?? false,
+      provider: settings?.provider ?? null,
+      issuer: settings?.issuer ?? null,
+      client_id: settings?.client_id ?? null,
+      has_client_secret: Boolean(settings?.client_secret),
+      metadata_url: settings?.metadata_url ?? null,
+      metadata_xml: settings?.metadata_xml ?? null,
+      domains: settings?.domains ?? [],
+      enforce_sso: settings?.enforce_sso ?? false,
+      jit_provisioning: settings?.jit_provisioning ?? false,
+      redirect_uri: settings ? redirectUri(settings.provider) : null,
+    }
+  }
+
+  /** The OIDC client of a settings row (Google's from the server's configuration). */
+  function clientOf(
+    settings: Pick<SsoRow, 'provider' | 'issuer' | 'client_id' | 'client_secret'>,
+  ): OidcClientSettings | undefined {
+    if (settings.provider === 'google')
+      return deps.google
+        ? {
+            issuer: deps.google.issuer,
+            clientId: deps.google.clientId,
+            clientSecret: deps.google.clientSecret,
+          }
+        : undefined
+    if (!isOidc(settings.provider) || !settings.issuer || !settings.client_id) return undefined
+    return {
+      issuer: settings.issuer,
+      clientId: settings.client_id,
+      clientSecret: settings.client_secret ? deps.secrets.open(settings.client_secret) : '',
+    }
+  }
+
+  async function check(orgId: number, input: Update, before: SsoRow | undefined) {
+    if (input.enforce_sso && !input.enabled) throw invalid(SSO_TEXTS.enforceNeedsEnabled)
+    if (input.enabled && !input.domains.length) throw invalid(SSO_TEXTS.domainRequired)
+    if (input.domains.length) {
+      const { rows } = await pool.query<{ domain: string }>(
+        'select domain from organization_domains where org_id = $1 and domain = any($2::text[])',
+        [orgId, input.domains],
+      )
+      const verified = new Set(rows.map((r) => r.domain))
+      const foreign = input.domains.find((domain) => !verified.has(domain))
+      if (foreign) throw invalid(SSO_TEXTS.domainNotVerified.replace('{domain}', foreign))
+    }
+    if (!input.enabled) return
+    if (input.provider === 'google') {
+      if (!deps.google) throw invalid(SSO_TEXTS.googleDisabled)
+      return
+    }
+    if (input.provider === 'microsoft_saml') {
+      if (!input.metadata_url && !input.metadata_xml) throw invalid(SSO_TEXTS.metadataRequired)
+      return
+    }
+    if (!input.issuer) throw invalid(SSO_TEXTS.issuerRequired)
+    if (!input.client_id) throw invalid(SSO_TEXTS.clientIdRequired)
+    if (!input.client_secret && !before?.client_secret)
+      throw invalid(SSO_TEXTS.clientSecretRequired)
+  }
+
+  /** Reads the provider's discovery document with these settings: the 'test connection'. */
+  async function test(
+    settings: Pick<SsoRow, 'provider' | 'issuer' | 'client_id' | 'client_secret'>,
+  ) {
+    const oidcClient = clientOf(settings)
+    if (!oidcClient) throw invalid(SSO_TEXTS.issuerRequired)
+    try {
+      await deps.oidc.configOf(oidcClient)
+    } catch (error) {
+      throw apiError(400, SSO_TEXTS.discoveryFailed, {
+        msg: error instanceof Error ? error.message : SSO_TEXTS.discoveryFailed,
+        code: ERROR_CODES.validation,
+      })
+    }
+    return { ok: true, message: SSO_TEXTS.testOk }
+  }
+
+  async function update(auth: AuthContext, body: SsoSettingsUpdate, requestId: string) {
+    const input = body as Update
+    const orgId = auth.org.id
+    const before = await row(orgId)
+    await check(orgId, input, before)
+    const secret = input.client_secret
+      ? deps.secrets.seal(input.client_secret)
+      : (before?.client_secret ?? null)
+    const next = {
+      provider: input.provider,
+      issuer: input.issuer || null,
+      client_id: input.client_id || null,
+      client_secret: secret,
+    }
+    if (input.enabled && isOidc(input.provider)) await test(next)
+    await pool.query(
+      `insert into sso_settings (org_id, enabled, provider, issuer, client_id, client_secret,
+                                 metadata_url, metadata_xml, domains, enforce_sso, jit_provisioning, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+       on conflict (org_id) do update set enabled = excluded.enabled, provider = excluded.provider,
+         issuer = excluded.issuer, client_id = excluded.client_id, client_secret = excluded.client_secret,
+         metadata_url = excluded.metadata_url, metadata_xml = excluded.metadata_xml,
+         domains = excluded.domains, enforce_sso = excluded.enforce_sso,
+         jit_provisioning = excluded.jit_provisioning, updated_at = now()`,
+      [
+        orgId,
+        input.enabled,
+        input.provider,
+        next.issuer,
+        next.client_id,
+        secret,
+        input.metadata_url || null,
+        input.metadata_xml || null,
+        input.domains,
+        input.enforce_sso,
+        input.jit_provisioning,
+      ],
+    )
+    const after = await row(orgId)
+    const audited = (settings: SsoRow | undefined) => {
+      const { has_client_secret, redirect_uri, metadata_xml, ...rest } = view(settings)
+      return { ...rest, client_secret_set: has_client_secret, metadata_xml: Boolean(metadata_xml) }
+    }
+    await pool.query(
+      `insert into audit_events (org_id, actor_id, action, target, request_id, detail)
+       values ($1, $2, 'sso.updated', $3, $4, $5)`,
+      [
+        orgId,
+        auth.user.id,
+        `organization:${orgId}`,
+        requestId,
+        {
+          before: audited(before),
+          after: audited(after),
+          ...(input.client_secret ? { secret_changed: true } : {}),
+        },
+      ],
+    )
+    return view(after)
+  }
+
+  /** The enabled settings whose domains hold this email's domain. */
+  async function forEmail(email: string) {
+    const domain = email.trim().toLowerCase().split('@')[1]
+    if (!domain) return undefined
+    const { rows } = await pool.query<SsoRow & { org_name: string }>(
+      `select s.*, o.name as org_name from sso_settings s join organizations o on o.id = s.org_id
+        where s.enabled and $1 = any(s.domains) limit 1`,
+      [domain],
+    )
+    return rows[0]
+  }
+
+  return {
+    row,
+    view,
+    get: async (orgId: number) => view(await row(orgId)),
+    update,
+    test,
+    forEmail,
+    clientOf,
+    redirectUri,
+  }
+}
+
+export type SsoSettingsService = ReturnType<typeof createSsoSettings>
