@@ -86,7 +86,8 @@ export const SSO_TEXTS = {
   issuerRequired: 'Enter the issuer of your identity provider',
   clientIdRequired: 'Enter the client id your identity provider gave Quire',
   clientSecretRequired: 'Enter the client secret your identity provider gave Quire',
-  metadataRequired: 'Enter the metadata address or paste the metadata XML of your identity provider',
+  metadataRequired:
+    'Enter the metadata address or paste the metadata XML of your identity provider',
   /** {domain} is replaced. */
   domainNotVerified:
     '{domain} is not a verified domain of this organisation. Verify it in Organisation first.',
