@@ -103,6 +103,29 @@ export const SSO_TEXTS = {
   testOk: 'The identity provider answered: its sign-in page is ready.',
 } as const
 
+/** /auth/callback (spec sections 2, 5 and 8). */
+export const SSO_CALLBACK_TEXTS = {
+  processing: 'Completing single sign-on...',
+  success: 'Signed in. Opening Quire...',
+  errorTitle: 'Sign-in Failed',
+  noCode: 'No authorization code received',
+  unknown: 'Unknown error occurred',
+  tryAgain: 'Try Again',
+} as const
+
+/** /auth/social/google/callback (spec sections 2, 5 and 8). */
+export const GOOGLE_CALLBACK_TEXTS = {
+  completing: 'Completing sign in...',
+  errorTitle: 'Authentication Error',
+  providerError: 'Authentication was cancelled or failed. Please try again.',
+  missingParameters: 'Invalid authentication response. Please try again.',
+  forbidden: 'Authentication failed',
+  badRequest: 'Invalid OAuth request',
+  expired: 'Your authentication session expired. Please try logging in again.',
+  other: 'Failed to complete Google login. Please try again.',
+  redirecting: 'Taking you back to the login page...',
+} as const
+
 /** The codes /login?message= carries (spec section 8), as the server sends them. */
 export const SSO_ERROR_CODES = [
   'sso_not_enabled',

@@ -17,6 +17,9 @@ export interface RequestFailure {
   msg?: string
   detail?: string
   code?: string
+  message?: string
+  /** Google's callback: the sign-in's state expired, the person must log in again. */
+  redirect_to_login?: boolean
 }
 
 /**

@@ -116,15 +116,15 @@ const magicLinkRoute = accountRoute(
   z.object({ uid: linkParam, token: linkParam }),
   lazyRouteComponent(() => import('./pages/auth/magic-link-page.tsx')),
 )
-const ssoCallbackRoute = publicRoute(
+const ssoCallbackRoute = accountRoute(
   '/auth/callback',
-  'Signing you in',
-  z.object({ code: text, state: text, error: text, error_description: text }),
+  z.object({ code: linkParam, state: linkParam, error: linkParam, error_description: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/sso-callback-page.tsx')),
 )
-const googleCallbackRoute = publicRoute(
+const googleCallbackRoute = accountRoute(
   '/auth/social/google/callback',
-  'Completing sign in...',
-  z.object({ code: text, state: text, error: text }),
+  z.object({ code: linkParam, state: linkParam, error: linkParam, iss: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/google-callback-page.tsx')),
 )
 const extensionAuthRoute = publicRoute(
   '/extension/auth',

@@ -11,6 +11,7 @@ import {
   validateResetTokenResponseSchema,
 } from '../../contract/auth.ts'
 import { paths } from '../../contract/paths.ts'
+import { googleCallbackResponseSchema, ssoExchangeResponseSchema } from '../../contract/sso.ts'
 import type { RequestFailure } from '../../machines/account.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
 import { decodeAccessToken, storeTokens } from './tokens.ts'
@@ -22,7 +23,7 @@ import { decodeAccessToken, storeTokens } from './tokens.ts'
  * error texts from; the machines decide what to show.
  */
 
-const TEXT_FIELDS = ['error', 'msg', 'detail', 'code'] as const
+const TEXT_FIELDS = ['error', 'msg', 'detail', 'code', 'message'] as const
 
 export function toRequestFailure(error: unknown): RequestFailure {
   if (!(error instanceof ApiError)) return { status: 0 }
@@ -33,6 +34,7 @@ export function toRequestFailure(error: unknown): RequestFailure {
       const value: unknown = Reflect.get(body, key)
       if (typeof value === 'string' && value.trim()) failure[key] = value
     }
+    if (Reflect.get(body, 'redirect_to_login') === true) failure.redirect_to_login = true
   }
   return failure
 }
@@ -96,6 +98,26 @@ export function accountActors(client: ApiClient = api) {
   })
 
   return {
+    exchangeSsoCode: fromPromise<AccessClaims, { code: string }>(({ input }) =>
+      call(async () =>
+        signInWith(
+          await client.post(paths.sso.exchange, { code: input.code }, ssoExchangeResponseSchema),
+        ),
+      ),
+    ),
+    completeGoogle: fromPromise<AccessClaims, { code: string; state: string; iss: string | null }>(
+      ({ input }) =>
+        call(async () => {
+          const search = new URLSearchParams({ code: input.code, state: input.state })
+          if (input.iss) search.set('iss', input.iss)
+          return signInWith(
+            await client.get(
+              `${paths.auth.googleCallback}?${search}`,
+              googleCallbackResponseSchema,
+            ),
+          )
+        }),
+    ),
     redeemMagicLink: fromPromise<
       { claims: AccessClaims; requiresPasswordChange: boolean },
       { uid: string; token: string }

@@ -150,7 +150,9 @@ export { BackToLogin } from './auth-layout.tsx'
  * A text query parameter of the current address. The router's default parser turns a number-like
  * value into a number, so numbers are read back as text.
  */
-export function useSearchText(key: 'uid' | 'token' | 'uuid' | 'data'): string | undefined {
+export function useSearchText(
+  key: 'uid' | 'token' | 'uuid' | 'data' | 'code' | 'state' | 'error' | 'error_description' | 'iss',
+): string | undefined {
   const search: Record<string, unknown> = useSearch({ strict: false })
   const value = search[key]
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
@@ -175,12 +177,25 @@ interface Emitter<TEvent> {
 
 /** Follows the machine's `navigate` (after a pause, to /login), replacing the link's address. */
 export function useNavigateEmitted(
-  actor: Emitter<{ type: 'navigate'; to: '/login' | '/force-password-change' }>,
+  actor: Emitter<{ type: 'navigate'; to: '/' | '/login' | '/force-password-change' }>,
 ) {
   const navigate = useNavigate()
   useEmitted(
     () => [actor.on('navigate', (event) => void navigate({ to: event.to, replace: true }))],
     [actor, navigate],
+  )
+}
+
+/** On the machine's `signedIn`, the session starts on the new tokens; the machine navigates. */
+export function useSessionLoginEmitted(actor: Emitter<{ type: 'signedIn'; claims: AccessClaims }>) {
+  const session = SessionContext.useActorRef()
+  useEmitted(
+    () => [
+      actor.on('signedIn', (event) =>
+        session.send({ type: 'session.login', claims: event.claims }),
+      ),
+    ],
+    [actor, session],
   )
 }
 

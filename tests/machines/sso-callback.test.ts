@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
+import { SSO_CALLBACK_TEXTS } from '../../contract/sso.ts'
+import { SSO_SUCCESS_REDIRECT_MS } from '../../machines/constants.ts'
+import { selectError, selectScreen, ssoCallbackMachine } from '../../machines/sso-callback/index.ts'
+import { testEveryPath } from './every-path.ts'
+
+const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ada@acme.test' } }
+const never = <T>() => new Promise<T>(() => {})
+const pending = ssoCallbackMachine.provide({
+  actors: { exchangeCode: fromPromise<AccessClaims, { code: string }>(never) },
+})
+const events: AnyEventObject[] = [
+  { type: 'retry' },
+  { type: 'xstate.done.actor.exchangeCode', output: claims },
+  {
+    type: 'xstate.error.actor.exchangeCode',
+    error: { status: 400, error: 'The sign-in code is invalid or expired. Please sign in again.' },
+  },
+  { type: 'xstate.error.actor.exchangeCode', error: { status: 0 } },
+]
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+function start(input: object, exchange: () => Promise<AccessClaims> = async () => claims) {
+  const clock = new SimulatedClock()
+  const actor = createActor(
+    ssoCallbackMachine.provide({
+      actors: { exchangeCode: fromPromise<AccessClaims, { code: string }>(exchange) },
+    }),
+    { input, clock },
+  )
+  const emitted: AnyEventObject[] = []
+  actor.on('*', (event) => emitted.push(event))
+  actor.start()
+  return { actor, clock, emitted }
+}
+
+describe('ssoCallbackMachine', () => {
+  testEveryPath(pending, events, {
+    inputs: [
+      { code: 'one-time' },
+      { error: 'access_denied', error_description: 'The user declined' },
+      {},
+    ],
+  })
+
+  test(`signs in, then goes to / after ${SSO_SUCCESS_REDIRECT_MS} ms replacing history`, async () => {
+    const { actor, clock, emitted } = start({ code: 'one-time' })
+    await settle()
+    expect(selectScreen(actor.getSnapshot())).toBe('success')
+    expect(emitted).toEqual([{ type: 'signedIn', claims }])
+    clock.increment(SSO_SUCCESS_REDIRECT_MS - 1)
+    expect(emitted).toHaveLength(1)
+    clock.increment(1)
+    expect(emitted.at(-1)).toEqual({ type: 'navigate', to: '/', replace: true })
+  })
+
+  test('shows the provider’s words, the missing code, or the server’s error; Try Again goes to login', async () => {
+    expect(
+      selectError(
+        start({
+          error: 'access_denied',
+          error_description: 'The user declined',
+        }).actor.getSnapshot(),
+      ),
+    ).toBe('The user declined')
+    expect(selectError(start({ error: 'access_denied' }).actor.getSnapshot())).toBe('access_denied')
+    expect(selectError(start({}).actor.getSnapshot())).toBe(SSO_CALLBACK_TEXTS.noCode)
+    const refused = start({ code: 'old' }, () =>
+      Promise.reject({ status: 400, error: 'Expired code' }),
+    )
+    await settle()
+    expect(selectError(refused.actor.getSnapshot())).toBe('Expired code')
+    const offline = start({ code: 'x' }, () => Promise.reject({ status: 0 }))
+    await settle()
+    expect(selectError(offline.actor.getSnapshot())).toBe(SSO_CALLBACK_TEXTS.unknown)
+    offline.actor.send({ type: 'retry' })
+    expect(offline.emitted.at(-1)).toEqual({ type: 'navigate', to: '/login', replace: false })
+  })
+})
