@@ -13,3 +13,10 @@ export const BASE_URL = `http://localhost:${E2E_PORT}`
 export const DATA_DIR = path.join(tmpdir(), `quire-e2e-${E2E_PORT}`)
 /** The payment webhook's secret in the journeys: they sign the provider's deliveries with it. */
 export const PADDLE_TEST_SECRET = 'pdl_ntfset_e2e_secret_of_quire_journeys'
+/** The loopback OpenID Connect provider playing Microsoft Entra and Google in the journeys. */
+export const IDP_PORT = E2E_PORT + 4
+export const IDP_URL = `http://127.0.0.1:${IDP_PORT}`
+export const IDP_CLIENTS = {
+  entra: { client_id: 'quire-e2e-entra', client_secret: 'e2e-entra-client-secret-of-quire' },
+  google: { client_id: 'quire-e2e-google', client_secret: 'e2e-google-client-secret-of-quire' },
+}

@@ -37,13 +37,20 @@ export interface TestIdp {
   close(): Promise<void>
 }
 
-export async function startIdp(clients: IdpClient[]): Promise<TestIdp> {
+/**
+ * Who signs in: the account set with `signInAs` (or POSTed as JSON to /__next-account by a
+ * journey in another process); with none set, the address of the request's login_hint, verified.
+ */
+export async function startIdp(
+  clients: IdpClient[],
+  options: { port?: number } = {},
+): Promise<TestIdp> {
   const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   const issuer = `http://127.0.0.1:${port}`
   const accounts = new Map<string, IdpAccount>()
-  let current: IdpAccount = { sub: 'nobody' }
+  let current: IdpAccount | null = null
 
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   const provider = new Provider(issuer, {
@@ -82,10 +89,26 @@ export async function startIdp(clients: IdpClient[]): Promise<TestIdp> {
   const handle = provider.callback()
 
   server.on('request', async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/__next-account' && req.method === 'POST') {
+      let body = ''
+      for await (const chunk of req) body += chunk
+      current = JSON.parse(body) as IdpAccount
+      res.end('ok')
+      return
+    }
     if (!req.url?.startsWith('/interaction/')) return handle(req, res)
     try {
       const details = await provider.interactionDetails(req, res)
-      const account = current
+      const hint = String(details.params.login_hint ?? '').toLowerCase()
+      const account: IdpAccount = current ?? {
+        sub: `sub-${hint}`,
+        email: hint,
+        email_verified: true,
+        hd: hint.split('@')[1],
+        given_name: 'Single',
+        family_name: 'Sign-On',
+      }
+      current = null
       accounts.set(account.sub, account)
       const grant = new provider.Grant({
         accountId: account.sub,
