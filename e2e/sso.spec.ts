@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { SSO_MESSAGES } from '../contract/auth-texts.ts'
+import { SSO_TEXTS } from '../contract/sso.ts'
 import { hashPassword } from '../server/auth/password.ts'
 import { newAccount, registerAndConfirm } from './support/accounts.ts'
 import { sql } from './support/db.ts'
@@ -37,21 +38,23 @@ test('a member signs in through the organisation’s identity provider', async (
   browser,
   request,
 }) => {
-  const { admin, domain, headers } = await organisationWithDomain(page, 'sso')
-  const saved = await request.post('/api/v1/admin/sso/settings/update/', {
-    headers,
-    data: {
-      enabled: true,
-      provider: 'microsoft_oidc',
-      issuer: IDP_URL,
-      client_id: IDP_CLIENTS.entra.client_id,
-      client_secret: IDP_CLIENTS.entra.client_secret,
-      domains: [domain],
-      enforce_sso: true,
-      jit_provisioning: false,
-    },
-  })
-  expect(saved.status(), await saved.text()).toBe(200)
+  const { admin, domain } = await organisationWithDomain(page, 'sso')
+  // the admin sets the provider in Settings, tests the connection and saves
+  await page.goto('/settings')
+  const section = page.getByRole('region', { name: 'Single sign-on' })
+  await section.getByLabel('People of the domains below sign in').check()
+  await section.getByLabel('Identity provider', { exact: true }).selectOption('microsoft_oidc')
+  await section.getByLabel('Issuer').fill(IDP_URL)
+  await section.getByLabel('Client ID').fill(IDP_CLIENTS.entra.client_id)
+  await section.getByLabel('Client secret').fill(IDP_CLIENTS.entra.client_secret)
+  await section.getByLabel('Email domains').fill(domain)
+  await section.getByLabel('Require single sign-on').check()
+  await section.getByRole('button', { name: 'Test connection' }).click()
+  await expect(section.getByRole('status')).toHaveText(SSO_TEXTS.testOk)
+  await section.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText(SSO_TEXTS.settingsSaved)).toBeVisible()
+  await expect(section.getByText('/api/v1/admin/sso/callback/microsoft_oidc/')).toBeVisible()
+  await expect(section.getByLabel('Client secret')).toHaveValue('')
   const email = `ada@${domain}`
   await member(admin.email, email)
 

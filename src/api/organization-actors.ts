@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate'
+import * as z from 'zod/mini'
 import {
   type AuditEvent,
   auditEventListSchema,
@@ -7,6 +8,7 @@ import {
   organizationSchema,
 } from '../../contract/organization.ts'
 import { paths } from '../../contract/paths.ts'
+import { type SsoSettings, type SsoSettingsUpdate, ssoSettingsSchema } from '../../contract/sso.ts'
 import type { AuditQuery } from '../../machines/audit-log/index.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
 import { downloadPath, fetchBlob } from './download.ts'
@@ -37,6 +39,24 @@ export function logoActors(client: ApiClient = api) {
     removeLogo: fromPromise<void, void>(async () => {
       await client.requestVoid(paths.account.organizationLogo, { method: 'DELETE' })
     }),
+  }
+}
+
+/** The real side effects of Settings → Single sign-on. */
+export function ssoActors(client: ApiClient = api) {
+  return {
+    loadSso: fromPromise<SsoSettings, void>(() =>
+      client.get(paths.sso.settings, ssoSettingsSchema),
+    ),
+    saveSso: fromPromise<SsoSettings, SsoSettingsUpdate>(async ({ input }) => {
+      const answer = await client.post(paths.sso.settingsUpdate, input, z.looseObject({}))
+      // the answer is read from data.data, or from data if that is absent (spec section 7)
+      const body = (answer as { data?: unknown }).data ?? answer
+      return ssoSettingsSchema.parse(body)
+    }),
+    testSso: fromPromise<{ ok: boolean; message: string }, SsoSettingsUpdate>(({ input }) =>
+      client.post(paths.sso.test, input, z.object({ ok: z.boolean(), message: z.string() })),
+    ),
   }
 }
 

@@ -133,8 +133,12 @@ export function createSsoSettings(deps: {
   async function test(
     settings: Pick<SsoRow, 'provider' | 'issuer' | 'client_id' | 'client_secret'>,
   ) {
+    if (settings.provider !== 'google') {
+      if (!settings.issuer) throw invalid(SSO_TEXTS.issuerRequired)
+      if (!settings.client_id) throw invalid(SSO_TEXTS.clientIdRequired)
+    }
     const oidcClient = clientOf(settings)
-    if (!oidcClient) throw invalid(SSO_TEXTS.issuerRequired)
+    if (!oidcClient) throw invalid(SSO_TEXTS.googleDisabled)
     try {
       await deps.oidc.configOf(oidcClient)
     } catch (error) {

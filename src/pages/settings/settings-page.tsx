@@ -8,6 +8,7 @@ import { type AuditLogic, AuditSection, useAuditLog } from './audit-section.tsx'
 import { type OrganizationLogic, OrganizationSection } from './organization-section.tsx'
 import { type PeopleLogic, PeopleSection } from './people-section.tsx'
 import { type PlanLogic, PlanSection } from './plan-section.tsx'
+import { type SsoLogic, SsoSection } from './sso-section.tsx'
 
 const sections = css({ display: 'flex', flexDirection: 'column', gap: '8' })
 const roles = css({
@@ -24,6 +25,7 @@ export default function SettingsPage(props: {
   organization?: OrganizationLogic
   audit?: AuditLogic
   plan?: PlanLogic
+  sso?: SsoLogic
 }) {
   const profile = SessionContext.useSelector(selectProfile)
   const role = profile?.user.role ?? null
@@ -77,6 +79,7 @@ function AdminSections(props: {
   organization?: OrganizationLogic
   audit?: AuditLogic
   plan?: PlanLogic
+  sso?: SsoLogic
   selfId: number | null
 }) {
   const audit = useAuditLog(props.audit)
@@ -86,6 +89,7 @@ function AdminSections(props: {
       <OrganizationSection logic={props.organization} onSaved={refresh} />
       <PlanSection logic={props.plan} canChange />
       <PeopleSection logic={props.people} selfId={props.selfId} onChanged={refresh} />
+      <SsoSection logic={props.sso} onSaved={refresh} />
       <AuditSection audit={audit} />
     </>
   )

@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
+import { ssoSettingsMachine, ssoSettingsView, updateOf } from '../../machines/sso-settings/index.ts'
+import { testEveryPath } from './every-path.ts'
+
+const saved: SsoSettings = {
+  enabled: true,
+  provider: 'microsoft_oidc',
+  issuer: 'https://login.example/tenant/v2.0',
+  client_id: 'quire',
+  has_client_secret: true,
+  metadata_url: null,
+  metadata_xml: null,
+  domains: ['acme.test'],
+  enforce_sso: false,
+  jit_provisioning: false,
+  redirect_uri: 'https://quire.example/api/v1/admin/sso/callback/microsoft_oidc/',
+}
+const never = <T>() => new Promise<T>(() => {})
+const pending = ssoSettingsMachine.provide({
+  actors: {
+    loadSso: fromPromise<SsoSettings, void>(never),
+    saveSso: fromPromise<SsoSettings, SsoSettingsUpdate>(never),
+    testSso: fromPromise<{ ok: boolean; message: string }, SsoSettingsUpdate>(never),
+  },
+})
+const events: AnyEventObject[] = [
+  { type: 'edit', change: { enforce_sso: true } },
+  { type: 'save' },
+  { type: 'test' },
+  { type: 'reset' },
+  { type: 'retry' },
+  { type: 'xstate.done.actor.loadSso', output: saved },
+  { type: 'xstate.error.actor.loadSso', error: new Error('offline') },
+  { type: 'xstate.done.actor.saveSso', output: saved },
+  { type: 'xstate.error.actor.saveSso', error: new Error('acme.org is not a verified domain') },
+  { type: 'xstate.done.actor.testSso', output: { ok: true, message: 'ok' } },
+  { type: 'xstate.error.actor.testSso', error: new Error('unreachable') },
+]
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+describe('ssoSettingsMachine', () => {
+  testEveryPath(pending, events)
+
+  test('sends the secret only when typed, tests and saves, and says why a save is refused', async () => {
+    const sent: SsoSettingsUpdate[] = []
+    let refuse = true
+    const actor = createActor(
+      ssoSettingsMachine.provide({
+        actors: {
+          loadSso: fromPromise<SsoSettings, void>(async () => saved),
+          saveSso: fromPromise<SsoSettings, SsoSettingsUpdate>(async ({ input }) => {
+            sent.push(input)
+            if (refuse) throw new Error('acme.org is not a verified domain')
+            return { ...saved, enforce_sso: true }
+          }),
+          testSso: fromPromise<{ ok: boolean; message: string }, SsoSettingsUpdate>(async () => ({
+            ok: true,
+            message: 'The identity provider answered',
+          })),
+        },
+      }),
+    )
+    let saves = 0
+    actor.on('saved', () => {
+      saves += 1
+    })
+    actor.start()
+    await settle()
+    expect(ssoSettingsView.form(actor.getSnapshot()).client_secret).toBe('')
+    expect(updateOf(ssoSettingsView.form(actor.getSnapshot())).client_secret).toBeNull()
+    actor.send({ type: 'test' })
+    await settle()
+    expect(ssoSettingsView.tested(actor.getSnapshot())).toEqual({
+      ok: true,
+      message: 'The identity provider answered',
+    })
+    actor.send({ type: 'edit', change: { enforce_sso: true, domains: ['acme.org'] } })
+    actor.send({ type: 'save' })
+    await settle()
+    expect(ssoSettingsView.error(actor.getSnapshot())).toBe('acme.org is not a verified domain')
+    refuse = false
+    actor.send({ type: 'save' })
+    await settle()
+    expect(saves).toBe(1)
+    expect(sent.at(-1)).toMatchObject({ enforce_sso: true, client_secret: null })
+    expect(ssoSettingsView.form(actor.getSnapshot()).enforce_sso).toBe(true)
+  })
+})
