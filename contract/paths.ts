@@ -64,6 +64,11 @@ export const paths = {
     /** Ours: what the organisation uses of each limit of its license. */
     usage: '/admin/usage/',
   },
+  /** Ours: the browser extension's hand-off (its allowlist, and tokens for a signed-in user). */
+  extension: {
+    config: '/admin/extension/config/',
+    handoff: '/admin/extension/handoff/',
+  },
   payouts: {
     webhook: '/payouts/webhook/',
     subscription: '/payouts/subscription/',

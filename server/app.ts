@@ -7,6 +7,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
+import { QUIRE_EXTENSION_ID } from '../contract/extension.ts'
 import { DEFAULT_MAX_UPLOAD_MB } from '../contract/knowledge.ts'
 import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
 import { createEmbedder, type EmbeddingOptions } from './answering/embeddings.ts'
@@ -38,6 +39,7 @@ import { createAnsweringService } from './modules/answering/service.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modules/auth/service.ts'
 import { billingRoutes, type PaymentSettings } from './modules/billing/routes.ts'
+import { extensionRoutes } from './modules/extension/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
 import { createKnowledgeService } from './modules/knowledge/service.ts'
@@ -89,6 +91,8 @@ export interface AppDeps {
   payments?: PaymentSettings
   /** License tiers (LICENSE_TIERS_FILE); the shipped ones when omitted. */
   tiers?: TierCatalog
+  /** Browser extensions allowed besides Quire's own (EXTENSION_IDS). */
+  extensionIds?: string[]
   /** Google sign-in (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, GOOGLE_ISSUER); off when omitted. */
   google?: GoogleSettings
 }
@@ -217,6 +221,15 @@ export function createApp(deps: AppDeps) {
     startSession: (userId) => auth.startSessionFor(userId),
   })
   api.route('/', sso.app)
+  api.route(
+    '/',
+    extensionRoutes({
+      auth,
+      permit,
+      extensionIds: [...new Set([QUIRE_EXTENSION_ID, ...(deps.extensionIds ?? [])])],
+      tokenGet: (context) => auth.tokenGet(context),
+    }),
+  )
   api.route('/', sso.admin)
   api.route('/', billing.webhook)
   api.route('/', supportRoutes({ auth, permit, database: deps.database, limiter }))

@@ -161,6 +161,20 @@ export const configSchema = z.object({
       .url({ message: 'must be an http:// or https:// URL' })
       .default('https://accounts.google.com'),
   ),
+  /**
+   * Browser extensions allowed to receive sign-in tokens (AS13), comma separated; the extension
+   * this repository builds is always allowed.
+   */
+  EXTENSION_IDS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\s*[a-p]{32}\s*(,\s*[a-p]{32}\s*)*$/, {
+        message: 'must be a comma-separated list of 32-letter extension ids (a to p)',
+      })
+      .optional()
+      .transform((value) => (value ? value.split(',').map((id) => id.trim()) : [])),
+  ),
   /** License tiers (a copy of config/license-tiers.json); the shipped file when unset. */
   LICENSE_TIERS_FILE: optionalString,
   /** The checkout provider (Paddle): off by default, as the spec's flag says. */

@@ -219,6 +219,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       embeddings: jobDeps.embeddings,
       databaseWatch,
       tiers,
+      extensionIds: config.EXTENSION_IDS,
       google:
         config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
           ? {

@@ -54,18 +54,6 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
 // Public routes
 // ---------------------------------------------------------------------------------------------
 
-const publicRoute = <TPath extends string, TSearch extends z.ZodMiniObject>(
-  path: TPath,
-  title: string,
-  search: TSearch,
-) =>
-  createRoute({
-    getParentRoute: () => rootRoute,
-    path,
-    validateSearch: search,
-    component: () => <PublicPlaceholder title={title} />,
-  })
-
 /** An account screen: its page loads lazily, except /login, which is the first screen. */
 const accountRoute = <TPath extends string, TSearch extends z.ZodMiniObject>(
   path: TPath,
@@ -126,10 +114,10 @@ const googleCallbackRoute = accountRoute(
   z.object({ code: linkParam, state: linkParam, error: linkParam, iss: linkParam }),
   lazyRouteComponent(() => import('./pages/auth/google-callback-page.tsx')),
 )
-const extensionAuthRoute = publicRoute(
+const extensionAuthRoute = accountRoute(
   '/extension/auth',
-  'Extension Authentication',
-  z.object({ redirect_uri: text, state: text, extension_id: text }),
+  z.object({ redirect_uri: linkParam, state: linkParam, extension_id: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/extension-auth-page.tsx')),
 )
 const payoutsRoute = accountRoute(
   '/payouts',

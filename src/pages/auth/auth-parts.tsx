@@ -151,7 +151,18 @@ export { BackToLogin } from './auth-layout.tsx'
  * value into a number, so numbers are read back as text.
  */
 export function useSearchText(
-  key: 'uid' | 'token' | 'uuid' | 'data' | 'code' | 'state' | 'error' | 'error_description' | 'iss',
+  key:
+    | 'uid'
+    | 'token'
+    | 'uuid'
+    | 'data'
+    | 'code'
+    | 'state'
+    | 'error'
+    | 'error_description'
+    | 'iss'
+    | 'redirect_uri'
+    | 'extension_id',
 ): string | undefined {
   const search: Record<string, unknown> = useSearch({ strict: false })
   const value = search[key]

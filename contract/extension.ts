@@ -1,0 +1,45 @@
+import * as z from 'zod/mini'
+
+/** The browser-extension hand-off (spec sections 2, 3, 5 and 8; security AS13). */
+
+/** The hand-off's expires_in (spec section 9). */
+export const EXTENSION_EXPIRES_IN_S = 7_200
+
+/** The only scheme a hand-off may go to. */
+export const EXTENSION_SCHEME = 'chrome-extension://'
+/** The id of the extension this repository builds (its manifest carries the key). */
+export const QUIRE_EXTENSION_ID = 'hacckalpnagcinfnoagldlfbihhgkldc'
+
+/** The one redirect address an allowed extension may give: byte-equal, nothing more (AS13). */
+export const extensionRedirectUri = (id: string) => `${EXTENSION_SCHEME}${id}/`
+
+export const extensionConfigSchema = z.object({ extension_ids: z.array(z.string()) })
+export type ExtensionConfig = z.infer<typeof extensionConfigSchema>
+
+export const extensionHandoffRequestSchema = z.object({
+  redirect_uri: z.string().check(z.minLength(1), z.maxLength(200)),
+  state: z.string().check(z.minLength(1), z.maxLength(500)),
+})
+export const extensionHandoffResponseSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number(),
+  state: z.string(),
+})
+export type ExtensionHandoffResponse = z.infer<typeof extensionHandoffResponseSchema>
+
+export const EXTENSION_TEXTS = {
+  title: 'Extension Authentication',
+  checking: 'Checking your session...',
+  missingRedirect: 'Missing redirect_uri parameter',
+  /** {address} is the scheme. */
+  invalidRedirect: 'Invalid redirect_uri: must be {address} URL',
+  securityTitle: 'Security validation failed',
+  notAllowed: 'This extension is not allowed to connect to Quire',
+  missingState: 'Missing state parameter',
+  notAuthenticated: 'Sign in to Quire to connect the browser extension.',
+  continueToLogin: 'Continue to Login',
+  redirecting: 'Connecting the extension...',
+  closeWindow: 'Close Window',
+  failed: 'The extension could not be connected. Please try again.',
+} as const
