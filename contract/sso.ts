@@ -51,6 +51,8 @@ export const ssoSettingsSchema = z.object({
   jit_provisioning: z.boolean(),
   /** Where the identity provider sends people back (to register there). */
   redirect_uri: z.nullable(z.string()),
+  /** SAML: Quire's entity id (the audience of the provider's assertions). */
+  entity_id: z.string(),
 })
 export type SsoSettings = z.infer<typeof ssoSettingsSchema>
 
@@ -88,6 +90,8 @@ export const SSO_TEXTS = {
   clientSecretRequired: 'Enter the client secret your identity provider gave Quire',
   metadataRequired:
     'Enter the metadata address or paste the metadata XML of your identity provider',
+  metadataInvalid: 'The metadata cannot be used:',
+  metadataUnreachable: 'The metadata could not be read at that address',
   /** {domain} is replaced. */
   domainNotVerified:
     '{domain} is not a verified domain of this organisation. Verify it in Organisation first.',

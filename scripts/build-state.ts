@@ -7,6 +7,7 @@ const SOURCES = [
   'machines',
   'contract',
   'public',
+  'extension',
   'index.html',
   'panda.config.ts',
   'vite.config.ts',
@@ -26,7 +27,8 @@ function newestMtime(full: string): number {
 /** True when dist/ is missing or older than any of its sources. */
 export function buildIsStaleFor(root: string): boolean {
   const built = path.join(root, 'dist', 'index.html')
-  if (!existsSync(built)) return true
+  if (!existsSync(built) || !existsSync(path.join(root, 'dist', 'extension', 'manifest.json')))
+    return true
   const builtAt = statSync(built).mtimeMs
   return SOURCES.some((entry) => newestMtime(path.join(root, entry)) > builtAt)
 }

@@ -110,6 +110,7 @@ export const ssoSettingsMachine = setup({
       enforce_sso: false,
       jit_provisioning: false,
       redirect_uri: null,
+      entity_id: '',
     }),
     error: null,
     tested: null,

@@ -16,6 +16,7 @@ const saved: SsoSettings = {
   enforce_sso: false,
   jit_provisioning: false,
   redirect_uri: 'https://quire.example/api/v1/admin/sso/callback/microsoft_oidc/',
+  entity_id: 'https://quire.example/api/v1/admin/sso/saml/',
 }
 const never = <T>() => new Promise<T>(() => {})
 const pending = ssoSettingsMachine.provide({

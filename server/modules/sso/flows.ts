@@ -111,8 +111,8 @@ export function createSsoFlows(deps: {
   async function start(provider: SsoProvider, email: string | undefined): Promise<string> {
     const settings = email ? await deps.settings.forEmail(email) : undefined
     if (!settings) throw new SsoFailure('sso_not_enabled')
-    if (settings.provider !== provider) throw new SsoFailure('invalid_provider')
-    if (!isOidc(provider)) throw new SsoFailure('invalid_provider')
+    if (settings.provider !== provider || !isOidc(provider))
+      throw new SsoFailure('invalid_provider')
     const client = deps.settings.clientOf(settings)
     if (!client) throw new SsoFailure('sso_not_enabled')
     const started = await deps.oidc
@@ -373,7 +373,19 @@ export function createSsoFlows(deps: {
     return { access: session.access, refresh: session.refresh, user: { email: session.email } }
   }
 
-  return { start, callback, exchange, googleStart, googleCallback }
+  return {
+    start,
+    callback,
+    exchange,
+    googleStart,
+    googleCallback,
+    // for the SAML flow (saml-flows.ts)
+    saveFlow,
+    takeFlow,
+    resolveMember,
+    link,
+    issueCode,
+  }
 }
 
 export type SsoFlows = ReturnType<typeof createSsoFlows>

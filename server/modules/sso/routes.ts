@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { type SsoDiscoverResponse, ssoDiscoverRequestSchema } from '../../../contract/auth.ts'
 import { paths, SSO_PROVIDERS, type SsoProvider } from '../../../contract/paths.ts'
 import {
+  SSO_TEXTS,
   type SsoProvidersStatus,
   ssoExchangeRequestSchema,
   ssoSettingsUpdateSchema,
@@ -14,8 +15,11 @@ import type { AppEnv } from '../../http/env.ts'
 import { apiError } from '../../http/errors.ts'
 import { jsonBody, query } from '../../http/validate.ts'
 import type { Logger } from '../../logger.ts'
+import { safeFetch } from '../../net/safe-fetch.ts'
 import { createSsoFlows, SsoFailure } from './flows.ts'
 import { createOidc } from './oidc.ts'
+import { createSaml } from './saml.ts'
+import { createSamlFlows } from './saml-flows.ts'
 import { createSecretBox } from './secrets.ts'
 import { createSsoSettings, type GoogleSettings } from './settings.ts'
 
@@ -47,8 +51,30 @@ export function ssoRoutes(options: {
     oidc,
     google: options.google,
     publicUrl: options.publicUrl,
+    fetchMetadata: async (url) => {
+      try {
+        const fetched = await safeFetch(url, {
+          allow: options.urlFetchAllow,
+          maxBytes: 1024 * 1024,
+        })
+        return fetched.body.toString('utf8')
+      } catch {
+        throw apiError(400, SSO_TEXTS.metadataUnreachable, { code: 'validation_error' })
+      }
+    },
   })
   const flows = createSsoFlows({ ...options, oidc, settings })
+  const samlFlows = createSamlFlows({
+    saml: createSaml({
+      database: options.database,
+      publicUrl: options.publicUrl,
+      callbackUrl: settings.redirectUri('microsoft_saml'),
+    }),
+    flows,
+    settings,
+    logger: options.logger,
+    publicUrl: options.publicUrl,
+  })
   const app = new Hono<AppEnv>()
   const admin = new Hono<AuthEnv>()
   const toLogin = (code: string) => `${options.publicUrl}/login?message=${encodeURIComponent(code)}`
@@ -74,9 +100,7 @@ export function ssoRoutes(options: {
   app.get(paths.sso.providersStatus, (c) => {
     const body: SsoProvidersStatus = {
       google: { enabled: Boolean(options.google) },
-      providers: SSO_PROVIDERS.filter(
-        (provider) => provider !== 'microsoft_saml' && (provider !== 'google' || options.google),
-      ),
+      providers: SSO_PROVIDERS.filter((provider) => provider !== 'google' || options.google),
     }
     return c.json(body)
   })
@@ -87,7 +111,11 @@ export function ssoRoutes(options: {
     if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
     const { email } = query(c, loginQuery)
     try {
-      return c.redirect(await flows.start(provider, email), 302)
+      const address =
+        provider === 'microsoft_saml'
+          ? await samlFlows.start(email)
+          : await flows.start(provider, email)
+      return c.redirect(address, 302)
     } catch (error) {
       if (error instanceof SsoFailure) return c.redirect(toLogin(error.code), 302)
       c.get('log').error({ err: error }, 'sso start failed')
@@ -102,6 +130,23 @@ export function ssoRoutes(options: {
     } catch (error) {
       if (error instanceof SsoFailure) return c.redirect(toLogin(error.code), 302)
       c.get('log').error({ err: error }, 'sso callback failed')
+      return c.redirect(toLogin('system_error'), 302)
+    }
+  })
+  // SAML responses arrive by HTTP-POST (SAMLResponse, RelayState)
+  app.post(decodeURIComponent(paths.sso.callback('microsoft_saml')), async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
+    const text = (value: unknown) =>
+      typeof value === 'string' && value.length < 500_000 ? value : undefined
+    try {
+      const address = await samlFlows.callback({
+        SAMLResponse: text(form.SAMLResponse),
+        RelayState: text(form.RelayState),
+      })
+      return c.redirect(address, 302)
+    } catch (error) {
+      if (error instanceof SsoFailure) return c.redirect(toLogin(error.code), 302)
+      c.get('log').error({ err: error }, 'saml callback failed')
       return c.redirect(toLogin('system_error'), 302)
     }
   })

@@ -10,6 +10,7 @@ import type { AuthContext } from '../../auth/context.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import type { Oidc, OidcClientSettings } from './oidc.ts'
+import { parseIdpMetadata } from './saml.ts'
 import type { SecretBox } from './secrets.ts'
 
 type Update = ReturnType<(typeof ssoSettingsUpdateSchema)['parse']>
@@ -53,6 +54,8 @@ export function createSsoSettings(deps: {
   oidc: Oidc
   google?: GoogleSettings
   publicUrl: string
+  /** Reads metadata by address through the guarded fetch (SS1-SS4). */
+  fetchMetadata: (url: string) => Promise<string>
 }) {
   const { pool } = deps.database
 
@@ -79,6 +82,7 @@ export function createSsoSettings(deps: {
       enforce_sso: settings?.enforce_sso ?? false,
       jit_provisioning: settings?.jit_provisioning ?? false,
       redirect_uri: settings ? redirectUri(settings.provider) : null,
+      entity_id: `${deps.publicUrl}/api/v1/admin/sso/saml/`,
     }
   }
 
@@ -165,6 +169,19 @@ export function createSsoSettings(deps: {
       client_secret: secret,
     }
     if (input.enabled && isOidc(input.provider)) await test(next)
+    // SAML: the metadata must name the provider's sign-in address and signing certificate
+    let metadataXml = input.metadata_xml || null
+    if (input.provider === 'microsoft_saml' && (metadataXml || input.metadata_url)) {
+      if (!metadataXml && input.metadata_url)
+        metadataXml = await deps.fetchMetadata(input.metadata_url)
+      try {
+        parseIdpMetadata(metadataXml ?? '')
+      } catch (error) {
+        throw invalid(
+          `${SSO_TEXTS.metadataInvalid} ${error instanceof Error ? error.message : ''}`.trim(),
+        )
+      }
+    }
     await pool.query(
       `insert into sso_settings (org_id, enabled, provider, issuer, client_id, client_secret,
                                  metadata_url, metadata_xml, domains, enforce_sso, jit_provisioning, updated_at)
@@ -182,7 +199,7 @@ export function createSsoSettings(deps: {
         next.client_id,
         secret,
         input.metadata_url || null,
-        input.metadata_xml || null,
+        metadataXml,
         input.domains,
         input.enforce_sso,
         input.jit_provisioning,
@@ -190,7 +207,7 @@ export function createSsoSettings(deps: {
     )
     const after = await row(orgId)
     const audited = (settings: SsoRow | undefined) => {
-      const { has_client_secret, redirect_uri, metadata_xml, ...rest } = view(settings)
+      const { has_client_secret, redirect_uri, entity_id, metadata_xml, ...rest } = view(settings)
       return { ...rest, client_secret_set: has_client_secret, metadata_xml: Boolean(metadata_xml) }
     }
     await pool.query(

@@ -202,6 +202,11 @@ export function SsoSection({
             />
             <span>Create people of these domains at their first sign-in (as contributors)</span>
           </label>
+          {!oidc && view.saved && (
+            <p className={help}>
+              Quire's entity id (audience): <span className={code}>{view.saved.entity_id}</span>
+            </p>
+          )}
           {view.saved?.redirect_uri && (
             <p className={help}>
               Redirect address to register at your provider:{' '}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto'
+import type { Logger } from '../../logger.ts'
+import { SsoFailure, type SsoFlows } from './flows.ts'
+import { type IdpMetadata, parseIdpMetadata, type Saml } from './saml.ts'
+import type { SsoRow, SsoSettingsService } from './settings.ts'
+
+/**
+ * The SAML sign-in (microsoft_saml): the same flow rows, member rules and one-time code as the
+ * OpenID Connect one (flows.ts); the state travels as RelayState.
+ */
+export function createSamlFlows(deps: {
+  saml: Saml
+  flows: SsoFlows
+  settings: SsoSettingsService
+  logger: Logger
+  publicUrl: string
+}) {
+  const log = deps.logger.child({ component: 'sso' })
+
+  function metadataOf(settings: SsoRow): IdpMetadata {
+    try {
+      return parseIdpMetadata(settings.metadata_xml ?? '')
+    } catch (error) {
+      log.warn({ err: String(error) }, 'SAML metadata unusable')
+      throw new SsoFailure('provider_error')
+    }
+  }
+
+  /** GET login/microsoft_saml/?email=: the provider's sign-in address. */
+  async function start(email: string | undefined): Promise<string> {
+    const settings = email ? await deps.settings.forEmail(email) : undefined
+    if (!settings) throw new SsoFailure('sso_not_enabled')
+    if (settings.provider !== 'microsoft_saml') throw new SsoFailure('invalid_provider')
+    const orgId = Number(settings.org_id)
+    const state = randomBytes(24).toString('base64url')
+    const url = await deps.saml.start(orgId, metadataOf(settings), state)
+    await deps.flows.saveFlow(state, {
+      orgId,
+      provider: 'microsoft_saml',
+      verifier: 'saml',
+      nonce: '',
+      email: email?.trim().toLowerCase() ?? null,
+    })
+    return url
+  }
+
+  /** POST callback/microsoft_saml/ (SAMLResponse, RelayState): where the browser goes next. */
+  async function callback(form: { SAMLResponse?: string; RelayState?: string }): Promise<string> {
+    if (!form.SAMLResponse) throw new SsoFailure('invalid_session')
+    const flow = await deps.flows.takeFlow(form.RelayState, 'microsoft_saml')
+    const settings = flow.org_id ? await deps.settings.row(Number(flow.org_id)) : undefined
+    if (!settings?.enabled || settings.provider !== 'microsoft_saml')
+      throw new SsoFailure('sso_not_enabled')
+    const orgId = Number(settings.org_id)
+    const identity = await deps.saml
+      .complete(orgId, metadataOf(settings), form.SAMLResponse)
+      .catch((error: unknown) => {
+        log.warn({ err: String(error) }, 'SAML response refused')
+        throw new SsoFailure('provider_error')
+      })
+    const userId = await deps.flows.resolveMember(settings, identity)
+    await deps.flows.link(userId, identity)
+    return `${deps.publicUrl}/auth/callback?code=${encodeURIComponent(await deps.flows.issueCode(userId))}`
+  }
+
+  return { start, callback }
+}
