@@ -10,8 +10,15 @@ export const EXTENSION_SCHEME = 'chrome-extension://'
 /** The id of the extension this repository builds (its manifest carries the key). */
 export const QUIRE_EXTENSION_ID = 'hacckalpnagcinfnoagldlfbihhgkldc'
 
-/** The one redirect address an allowed extension may give: byte-equal, nothing more (AS13). */
-export const extensionRedirectUri = (id: string) => `${EXTENSION_SCHEME}${id}/`
+/**
+ * The redirect addresses an allowed extension may give, each byte-equal (AS13): its root, and its
+ * page `connected.html`, which a web page may open (Chrome blocks navigation to an extension's
+ * root from a web page, so Quire's own extension receives the hand-off there).
+ */
+export const extensionRedirectUris = (id: string) => [
+  `${EXTENSION_SCHEME}${id}/`,
+  `${EXTENSION_SCHEME}${id}/connected.html`,
+]
 
 export const extensionConfigSchema = z.object({ extension_ids: z.array(z.string()) })
 export type ExtensionConfig = z.infer<typeof extensionConfigSchema>

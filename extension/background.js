@@ -1,12 +1,12 @@
 import { receive } from './quire.js'
 
 /**
- * Catches Quire's hand-off: the sign-in tab is sent to chrome-extension://<id>/#access_token=...;
- * the tokens are stored (when the state matches) and the tab closes.
+ * The hand-off lands on connected.html (connected.js keeps the tokens); a tab that reaches the
+ * extension's address some other way is read here too.
  */
 chrome.tabs.onUpdated.addListener(async (tabId, change) => {
   const address = change.url
-  if (!address?.startsWith(`chrome-extension://${chrome.runtime.id}/`)) return
+  if (!address?.startsWith(chrome.runtime.getURL('connected.html'))) return
   if (await receive(address)) await chrome.tabs.remove(tabId).catch(() => null)
 })
 

@@ -23,7 +23,7 @@ export async function setServer(address) {
 }
 
 /** The address this extension's hand-off comes back to (AS13: exactly this). */
-export const redirectUri = () => `chrome-extension://${chrome.runtime.id}/`
+export const redirectUri = () => chrome.runtime.getURL('connected.html')
 
 /** Opens Quire's /extension/auth with a fresh state; the background catches the return. */
 export async function connect() {
@@ -40,7 +40,7 @@ export async function connect() {
 /** Reads a hand-off address; stores the tokens when its state is the one this extension sent. */
 export async function receive(address) {
   const url = new URL(address)
-  if (`${url.origin}/` !== redirectUri() && !address.startsWith(redirectUri())) return false
+  if (`${url.origin}${url.pathname}` !== redirectUri()) return false
   const fragment = new URLSearchParams(url.hash.slice(1))
   const access = fragment.get('access_token')
   const refresh = fragment.get('refresh_token')

@@ -2,7 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import {
   EXTENSION_SCHEME,
   EXTENSION_TEXTS,
-  extensionRedirectUri,
+  extensionRedirectUris,
 } from '../../contract/extension.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { EXTENSION_EXPIRES_IN_S, EXTENSION_REDIRECT_MS } from '../constants.ts'
@@ -89,7 +89,9 @@ export const extensionAuthMachine = setup({
     notExtension: ({ context }) => !context.redirectUri?.startsWith(EXTENSION_SCHEME),
     noState: ({ context }) => !context.state,
     notAllowed: ({ context }, check: ExtensionSessionCheck) =>
-      !check.extensionIds.some((id) => extensionRedirectUri(id) === context.redirectUri),
+      !check.extensionIds.some((id) =>
+        extensionRedirectUris(id).some((uri) => uri === context.redirectUri),
+      ),
     signedIn: (_, check: ExtensionSessionCheck) => check.signedIn,
   },
   delays: { extensionRedirect: EXTENSION_REDIRECT_MS },

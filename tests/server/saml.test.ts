@@ -98,11 +98,8 @@ describe('SAML sign-in', () => {
   it('refuses unsigned, foreign-signed and wrapped responses, and wrong Destination, Audience, time or request', async () => {
     const { ada, domain } = await organisation()
     const evil = `mallory@${domain}`
-    await insertUser(ctx.database, {
-      role: 'admin',
-      orgId: undefined,
-      email: `mallory@other-${domain}`,
-    })
+    // a real member: a wrapped assertion for her would sign in as her if it were accepted
+    await insertUser(ctx.database, { role: 'admin', orgId: ada.orgId, email: evil })
     const cases: [string, (request: { id: string }) => string][] = [
       ['unsigned', (r) => samlResponse(answer(r, ada.email, { signWith: 'none' }))],
       [

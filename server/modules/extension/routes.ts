@@ -6,7 +6,7 @@ import {
   type ExtensionConfig,
   type ExtensionHandoffResponse,
   extensionHandoffRequestSchema,
-  extensionRedirectUri,
+  extensionRedirectUris,
 } from '../../../contract/extension.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthContext } from '../../auth/context.ts'
@@ -27,7 +27,7 @@ export function extensionRoutes(options: {
   tokenGet: (auth: AuthContext) => Promise<{ access: string; refresh: string }>
 }) {
   const app = new Hono<AuthEnv>()
-  const allowed = new Set(options.extensionIds.map(extensionRedirectUri))
+  const allowed = new Set(options.extensionIds.flatMap(extensionRedirectUris))
 
   app.get(paths.extension.config, (c) => {
     const body: ExtensionConfig = { extension_ids: options.extensionIds }
