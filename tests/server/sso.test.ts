@@ -243,6 +243,33 @@ describe('single sign-on', () => {
     expect(other).toBeTruthy()
   })
 
+  it('refuses an ID token for another audience or with another nonce (AS9)', async () => {
+    const org = await organisation()
+    const ada = await insertUser(ctx.database, {
+      role: 'viewer',
+      orgId: org.orgId,
+      email: `ada@${org.domain}`,
+    })
+    await post(ctx, paths.sso.settingsUpdate, entraSettings(org.domain), org.token)
+    const account = { sub: 'entra-aud', email: ada.email, email_verified: true }
+    for (const change of [
+      (claims: Record<string, unknown>) => ({ ...claims, aud: 'another-client' }),
+      (claims: Record<string, unknown>) => ({ ...claims, nonce: 'another-nonce' }),
+      (claims: Record<string, unknown>) => ({ ...claims, iss: 'https://impostor.example' }),
+      (claims: Record<string, unknown>) => ({
+        ...claims,
+        exp: Math.floor(Date.now() / 1000) - 3600,
+      }),
+    ]) {
+      const returned = await throughProvider('microsoft_oidc', ada.email, account)
+      idp.tamperNextIdToken(change)
+      expect((await finish(returned)).searchParams.get('message')).toBe('provider_error')
+    }
+    // untouched, the same person signs in
+    const fine = await throughProvider('microsoft_oidc', ada.email, account)
+    expect((await finish(fine)).pathname).toBe('/auth/callback')
+  })
+
   it('creates a person of the verified domain at the first sign-in when just-in-time is on, within the seats', async () => {
     const org = await organisation()
     await post(

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { decodeJwt, SignJWT } from 'jose'
 import Provider from 'oidc-provider'
 
 /**
@@ -34,6 +35,11 @@ export interface TestIdp {
   /** host:port, for URL_FETCH_ALLOW. */
   hostPort: string
   signInAs(account: IdpAccount): void
+  /**
+   * The next ID token the token endpoint gives is changed (another audience, another nonce) and
+   * signed again with the provider's own key: a provider that misbehaves, for the refusals (AS9).
+   */
+  tamperNextIdToken(change: (claims: Record<string, unknown>) => Record<string, unknown>): void
   close(): Promise<void>
 }
 
@@ -53,6 +59,7 @@ export async function startIdp(
   let current: IdpAccount | null = null
 
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  let tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | null = null
   const provider = new Provider(issuer, {
     jwks: {
       keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'test', alg: 'RS256', use: 'sig' }],
@@ -96,6 +103,33 @@ export async function startIdp(
       res.end('ok')
       return
     }
+    if (req.url?.startsWith('/token') && tamper) {
+      const change = tamper
+      tamper = null
+      const chunks: Buffer[] = []
+      const write = res.write.bind(res)
+      const end = res.end.bind(res)
+      res.write = ((chunk: Buffer | string) => {
+        chunks.push(Buffer.from(chunk))
+        return true
+      }) as typeof res.write
+      res.end = ((chunk?: Buffer | string) => {
+        if (chunk) chunks.push(Buffer.from(chunk))
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+        const claims = decodeJwt(body.id_token)
+        void new SignJWT(change({ ...claims }))
+          .setProtectedHeader({ alg: 'RS256', kid: 'test' })
+          .sign(privateKey)
+          .then((token) => {
+            const text = JSON.stringify({ ...body, id_token: token })
+            res.setHeader('content-length', Buffer.byteLength(text))
+            write(text)
+            end()
+          })
+        return res
+      }) as typeof res.end
+      return handle(req, res)
+    }
     if (!req.url?.startsWith('/interaction/')) return handle(req, res)
     try {
       const details = await provider.interactionDetails(req, res)
@@ -131,6 +165,9 @@ export async function startIdp(
   return {
     issuer,
     hostPort: `127.0.0.1:${port}`,
+    tamperNextIdToken(change) {
+      tamper = change
+    },
     signInAs(account) {
       current = account
       accounts.set(account.sub, account)

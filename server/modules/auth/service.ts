@@ -38,7 +38,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** A session for someone an identity provider vouched for (single sign-on, Google). */
     async startSessionFor(userId: number) {
       const [user] = await deps.database.db.select().from(users).where(eq(users.id, userId))
-      if (!user || user.status !== 'active') throw new Error('no active user to sign in')
+      if (user?.status !== 'active') throw new Error('no active user to sign in')
       const pair = await sessions.startSession(deps.database.db, user)
       return { access: pair.access, refresh: pair.refresh, email: user.email }
     },

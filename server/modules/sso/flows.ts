@@ -360,7 +360,7 @@ export function createSsoFlows(deps: {
     } else {
       // an unknown Google account: only through an organisation that signs in with Google for its domain
       const settings = identity.email ? await deps.settings.forEmail(identity.email) : undefined
-      if (!settings || settings.provider !== 'google') throw notAllowed()
+      if (settings?.provider !== 'google') throw notAllowed()
       try {
         userId = await resolveMember(settings, identity)
       } catch (error) {
