@@ -39,6 +39,8 @@ import { createAnsweringService } from './modules/answering/service.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modules/auth/service.ts'
 import { billingRoutes, type PaymentSettings } from './modules/billing/routes.ts'
+import { chatRoutes } from './modules/chat/routes.ts'
+import { createChatService } from './modules/chat/service.ts'
 import { extensionRoutes } from './modules/extension/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
@@ -274,19 +276,36 @@ export function createApp(deps: AppDeps) {
     }),
   )
   const questionnaires = createQuestionnaireService(fileWork)
+  const llm = llmEngineOf(deps)
+  const answering = createAnsweringService({
+    database: deps.database,
+    logger: deps.logger,
+    jobs: deps.jobs,
+    questionnaires,
+    llm,
+    embedder,
+  })
   api.route(
     '/',
     answeringRoutes({
       auth,
       permit,
       answerApproved: questionnaires.answerApproved,
-      service: createAnsweringService({
+      service: answering,
+    }),
+  )
+  api.route(
+    '/',
+    chatRoutes({
+      auth,
+      permit,
+      chat: createChatService({
         database: deps.database,
-        logger: deps.logger,
-        jobs: deps.jobs,
-        questionnaires,
-        llm: llmEngineOf(deps),
-        embedder,
+        catalog: deps.tiers ? () => deps.tiers as TierCatalog : tierCatalog,
+        now,
+        answerQuestion: (orgId, library, question) =>
+          answering.answerQuestion(orgId, library, question),
+        hasModel: Boolean(llm),
       }),
     }),
   )

@@ -37,6 +37,8 @@ const tierConfig = z.object({
     max_answers: z.int(),
     multi_language: z._default(z.boolean(), false),
     is_evaluation: z._default(z.boolean(), false),
+    /** Chat questions per month (0: no limit); read from the tier, not copied to licenses. */
+    max_chat_questions: z._default(z.int(), 100),
   }),
   prices: z.object({ monthly: price, yearly: price }),
 })

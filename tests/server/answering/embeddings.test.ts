@@ -67,6 +67,12 @@ describe('embeddings (EMBEDDING_MODEL)', () => {
       'endpoints.txt',
       `${PASSAGE}\n\nVisitors sign in at reception and wear a badge.`,
     )
+    // the file is ready (searchable by its words) first; its vectors follow just after
+    await expect
+      .poll(async () => (await vectorsOf(fileId)).every((row) => row.embedding_model), {
+        timeout: 10_000,
+      })
+      .toBe(true)
     const rows = await vectorsOf(fileId)
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) {

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { CHAT_TEXTS } from '../../contract/chat.ts'
+import { apiPath, paths } from '../../contract/paths.ts'
+import { addQa, member } from './answering/helpers.ts'
+import { call, get, post } from './auth/helpers.ts'
+import { withTestApp } from './support.ts'
+
+/**
+ * The chat assistant's calls: conversations of their own, questions answered from the
+ * organisation's knowledge with numbered citations (as JSON or as server-sent events), no claim
+ * without evidence, and the monthly quota.
+ */
+const ctx = withTestApp()
+const C = paths.chat
+
+async function conversation(token: string, title?: string) {
+  const res = await post(ctx, title ? C.create : C.createUnnamed, title ? { title } : {}, token)
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body as { id: number; title: string }
+}
+
+/** The events of a streamed answer, in order. */
+async function streamed(token: string, id: number, content: string) {
+  const res = await ctx.app.request(apiPath(C.messages(id)), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+    },
+    body: JSON.stringify({ content }),
+  })
+  expect(res.headers.get('content-type')).toContain('text/event-stream')
+  const text = await res.text()
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim())
+    .map((block) => {
+      const event = /^event: (.+)$/m.exec(block)?.[1] ?? ''
+      const data = JSON.parse(/^data: (.+)$/m.exec(block)?.[1] ?? 'null')
+      return { event, data }
+    })
+}
+
+describe('chat conversations', () => {
+  it('creates, lists, searches, renames and deletes one’s own conversations; others get 404', async () => {
+    const user = await member(ctx)
+    const colleague = await member(ctx, user.orgId)
+    const stranger = await member(ctx)
+    const named = await conversation(user.token, 'Backups for Acme')
+    const unnamed = await conversation(user.token)
+    expect(unnamed.title).toBe(CHAT_TEXTS.newConversation)
+    const listed = await get(ctx, C.sessions, user.token)
+    expect(listed.body.results.map((s: { id: number }) => s.id)).toEqual([unnamed.id, named.id])
+    expect((await get(ctx, `${C.sessions}?q=acme`, user.token)).body.results).toHaveLength(1)
+    const renamed = await post(ctx, C.update(named.id), { title: 'Backups' }, user.token)
+    expect(renamed.body.title).toBe('Backups')
+    expect((await post(ctx, C.update(named.id), { title: '  ' }, user.token)).status).toBe(400)
+    for (const token of [colleague.token, stranger.token]) {
+      expect((await get(ctx, C.session(named.id), token)).status).toBe(404)
+      expect((await post(ctx, C.messages(named.id), { content: 'Hello?' }, token)).status).toBe(404)
+      expect((await post(ctx, C.delete(named.id), {}, token)).status).toBe(404)
+      expect((await get(ctx, C.sessions, token)).body.results).toEqual([])
+    }
+    expect((await post(ctx, C.delete(named.id), {}, user.token)).status).toBe(200)
+    expect((await get(ctx, C.session(named.id), user.token)).status).toBe(404)
+  })
+})
+
+describe('chat answers', () => {
+  it('answers from the knowledge with numbered citations, and names the conversation', async () => {
+    const user = await member(ctx)
+    await addQa(ctx, user.token, {
+      question: 'Do you encrypt backups?',
+      answer: 'Yes, backups are encrypted with AES-256 and kept in a second region.',
+    })
+    const chat = await conversation(user.token)
+    const reply = await post(
+      ctx,
+      C.messages(chat.id),
+      { content: 'Do you encrypt backups?' },
+      user.token,
+    )
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    expect(reply.body.question).toMatchObject({ role: 'user', content: 'Do you encrypt backups?' })
+    expect(reply.body.answer.content).toContain('AES-256')
+    expect(reply.body.answer.content).toContain('[1]')
+    expect(reply.body.answer.content).toContain(CHAT_TEXTS.extractiveNote)
+    expect(reply.body.answer.citations[0]).toMatchObject({
+      source: 'qa',
+      title: expect.any(String),
+    })
+    expect(reply.body.session.title).toBe('Do you encrypt backups?')
+    const history = await get(ctx, C.messages(chat.id), user.token)
+    expect(history.body.messages.map((m: { role: string }) => m.role)).toEqual([
+      'user',
+      'assistant',
+    ])
+  })
+
+  it('says what it looked for when nothing states it, and claims nothing', async () => {
+    const user = await member(ctx)
+    const chat = await conversation(user.token)
+    const reply = await post(
+      ctx,
+      C.messages(chat.id),
+      { content: 'Do you run a bug bounty on Mars?' },
+      user.token,
+    )
+    expect(reply.body.answer.content).toMatch(
+      /^I looked for “Do you run a bug bounty on Mars\?”.*found nothing that states it/,
+    )
+    expect(reply.body.answer.content).not.toMatch(/\bYes\b/)
+  })
+
+  it('streams the answer as server-sent events: start, tokens, citations, done', async () => {
+    const user = await member(ctx)
+    await addQa(ctx, user.token, {
+      question: 'Is data encrypted at rest?',
+      answer: 'Yes, all customer data is encrypted at rest with AES-256 managed in a KMS.',
+    })
+    const chat = await conversation(user.token)
+    const events = await streamed(user.token, chat.id, 'Is data encrypted at rest?')
+    expect(events[0]?.event).toBe('start')
+    expect(events.filter((e) => e.event === 'token').length).toBeGreaterThan(1)
+    const text = events
+      .filter((e) => e.event === 'token')
+      .map((e) => e.data.text)
+      .join('')
+    const done = events.find((e) => e.event === 'done')?.data
+    expect(done.answer.content).toBe(text)
+    expect(done.answer.status).toBe('complete')
+    expect(events.find((e) => e.event === 'citations')?.data[0]).toMatchObject({ source: 'qa' })
+    expect(events.at(-1)?.event).toBe('done')
+  })
+
+  it('refuses an empty question, and questions past the month’s quota (parallel: one gets the last)', async () => {
+    const user = await member(ctx)
+    const chat = await conversation(user.token)
+    expect((await post(ctx, C.messages(chat.id), { content: '   ' }, user.token)).status).toBe(400)
+    const quota = await get(ctx, C.quota, user.token)
+    expect(quota.body).toMatchObject({ used: 0, limit: 100 })
+    await ctx.database.pool.query(
+      `insert into chat_messages (org_id, session_id, role, content)
+       select $1, $2, 'user', 'earlier question ' || n from generate_series(1, 99) n`,
+      [user.orgId, chat.id],
+    )
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) =>
+        call(ctx, 'POST', C.messages(chat.id), {
+          token: user.token,
+          body: { content: `Question ${n}?` },
+        }),
+      ),
+    )
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429])
+    const refused = answers.find((a) => a.status === 429)
+    expect(refused?.body.error).toMatch(
+      /^Your organisation has used its 100 chat questions for this month/,
+    )
+    expect((await get(ctx, C.quota, user.token)).body.used).toBe(100)
+  })
+})
