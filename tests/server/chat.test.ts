@@ -134,6 +134,89 @@ describe('chat answers', () => {
     expect(events.at(-1)?.event).toBe('done')
   })
 
+  it('stops a streamed answer when the client leaves: the part sent is kept, marked stopped', async () => {
+    const user = await member(ctx)
+    await addQa(ctx, user.token, {
+      question: 'How do you manage vulnerabilities?',
+      answer:
+        'We scan every host weekly with an authenticated scanner, fix critical findings within seven days, high ones within thirty days, and track every exception in the risk register reviewed monthly by the security officer.',
+    })
+    const chat = await conversation(user.token)
+    const controller = new AbortController()
+    const res = await ctx.app.request(apiPath(C.messages(chat.id)), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${user.token}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify({ content: 'How do you manage vulnerabilities?' }),
+      signal: controller.signal,
+    })
+    const reader = res.body?.getReader()
+    let seen = ''
+    while (!seen.includes('event: token')) {
+      const chunk = await reader?.read()
+      if (!chunk || chunk.done) break
+      seen += new TextDecoder().decode(chunk.value)
+    }
+    controller.abort()
+    await reader?.cancel().catch(() => undefined)
+    await expect
+      .poll(async () => {
+        const history = await get(ctx, C.messages(chat.id), user.token)
+        return history.body.messages.find((m: { role: string }) => m.role === 'assistant')?.status
+      })
+      .toBe('stopped')
+    const history = await get(ctx, C.messages(chat.id), user.token)
+    const answer = history.body.messages.find((m: { role: string }) => m.role === 'assistant')
+    expect(answer.content.length).toBeGreaterThan(0)
+    expect(answer.content).not.toContain('risk register reviewed monthly')
+  })
+
+  it('exports a conversation as Markdown and as PDF, with its sources', async () => {
+    const user = await member(ctx)
+    await addQa(ctx, user.token, {
+      question: 'Do you have a DPO?',
+      answer: 'Yes, our DPO is Jane Roe.',
+    })
+    const chat = await conversation(user.token, 'Privacy questions')
+    await post(ctx, C.messages(chat.id), { content: 'Do you have a DPO?' }, user.token)
+    const markdown = await call(ctx, 'GET', C.export(chat.id), { token: user.token })
+    expect(markdown.headers.get('content-type')).toContain('text/markdown')
+    expect(markdown.headers.get('content-disposition')).toContain('Privacy questions.md')
+    expect(String(markdown.body)).toMatch(/^# Privacy questions/)
+    expect(String(markdown.body)).toContain('Jane Roe')
+    expect(String(markdown.body)).toContain('Sources:')
+    const pdf = await ctx.app.request(apiPath(`${C.export(chat.id)}?format=pdf`), {
+      headers: { authorization: `Bearer ${user.token}` },
+    })
+    expect(pdf.headers.get('content-type')).toBe('application/pdf')
+    const bytes = new Uint8Array(await pdf.arrayBuffer())
+    expect(Buffer.from(bytes.slice(0, 5)).toString()).toBe('%PDF-')
+    const { extractText } = await import('unpdf')
+    const { text } = await extractText(bytes, { mergePages: true })
+    expect(text).toContain('Jane Roe')
+  })
+
+  it('suggests follow-ups that have answers behind them, not the questions already asked', async () => {
+    const user = await member(ctx)
+    await addQa(
+      ctx,
+      user.token,
+      { question: 'Do you encrypt backups?', answer: 'Yes.' },
+      { question: 'How often are backups tested?', answer: 'Quarterly.' },
+      { question: 'Where are backups stored?', answer: 'In a second region.' },
+    )
+    const chat = await conversation(user.token)
+    await post(ctx, C.messages(chat.id), { content: 'Do you encrypt backups?' }, user.token)
+    const suggested = await get(ctx, `${C.dynamicQuestions}?session_id=${chat.id}`, user.token)
+    expect(suggested.body.questions).toEqual(
+      expect.arrayContaining(['How often are backups tested?', 'Where are backups stored?']),
+    )
+    expect(suggested.body.questions).not.toContain('Do you encrypt backups?')
+  })
+
   it('refuses an empty question, and questions past the month’s quota (parallel: one gets the last)', async () => {
     const user = await member(ctx)
     const chat = await conversation(user.token)

@@ -11,10 +11,14 @@ import {
 import { paths } from '../../../contract/paths.ts'
 import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
+import { attachment } from '../../http/download.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
+import { conversationMarkdown, conversationPdf } from './export.ts'
 import type { ChatService } from './service.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
+const exportQuery = z.object({ format: z.enum(['markdown', 'pdf']).default('markdown') })
+const followUpQuery = z.object({ session_id: z.coerce.number().int().positive().optional() })
 const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /** Words per streamed token event, and the pause between them (a reader's pace, and a stop). */
@@ -52,6 +56,29 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
       const { id } = params(c, idParams)
       return c.json(await chat.remove(c.get('auth'), id))
     })
+  app.get(at(paths.chat.export('{id}')), signedIn, read, async (c) => {
+    const { id } = params(c, idParams)
+    const { format } = query(c, exportQuery)
+    const { session, messages } = await chat.get(c.get('auth'), id)
+    const name =
+      session.title
+        .replace(/[^\p{L}\p{N} ._-]+/gu, '')
+        .trim()
+        .slice(0, 80) || 'conversation'
+    if (format === 'pdf')
+      return c.body(new Uint8Array(await conversationPdf(session, messages)), 200, {
+        'content-type': 'application/pdf',
+        'content-disposition': attachment(`${name}.pdf`),
+      })
+    return c.body(conversationMarkdown(session, messages), 200, {
+      'content-type': 'text/markdown; charset=utf-8',
+      'content-disposition': attachment(`${name}.md`),
+    })
+  })
+  app.get(paths.chat.dynamicQuestions, signedIn, read, async (c) => {
+    const { session_id } = query(c, followUpQuery)
+    return c.json(await chat.followUps(c.get('auth'), session_id))
+  })
   app.get(paths.chat.quota, signedIn, read, async (c) =>
     c.json(await chat.quota(c.get('auth').org.id)),
   )
@@ -76,29 +103,51 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
       const reply: ChatReply = { question: asked.question, ...saved }
       return c.json(reply)
     }
+    // the answer is stored from the start as stopped, and kept up to date as it streams: a
+    // client that leaves (Stop) finds what it was sent, however the connection ended
+    const { answer } = await chat.saveAnswer(auth, id, {
+      content: '',
+      citations: asked.citations,
+      status: 'stopped',
+    })
     return streamSSE(c, async (stream) => {
-      let aborted = false
-      stream.onAbort(() => {
-        aborted = true
-      })
-      await stream.writeSSE({ event: 'start', data: JSON.stringify({ question: asked.question }) })
-      const words = asked.content.split(/(?<=\s)/)
       let sent = ''
-      for (let index = 0; index < words.length && !aborted; index += WORDS_PER_TOKEN) {
-        const token = words.slice(index, index + WORDS_PER_TOKEN).join('')
-        await stream.writeSSE({ event: 'token', data: JSON.stringify({ text: token }) })
-        sent += token
-        if (index + WORDS_PER_TOKEN < words.length) await stream.sleep(TOKEN_PAUSE_MS)
-      }
-      const complete = !aborted && sent === asked.content
-      const saved = await chat.saveAnswer(auth, id, {
-        content: complete ? asked.content : sent,
-        citations: asked.citations,
-        status: complete ? 'complete' : 'stopped',
+      let aborted = false
+      stream.onAbort(async () => {
+        aborted = true
+        await chat.updateAnswer(answer.id, { content: sent, status: 'stopped' })
       })
-      if (aborted) return
+      const words = asked.content.split(/(?<=\s)/)
+      try {
+        await stream.writeSSE({
+          event: 'start',
+          data: JSON.stringify({ question: asked.question }),
+        })
+        for (let index = 0; index < words.length && !aborted; index += WORDS_PER_TOKEN) {
+          const token = words.slice(index, index + WORDS_PER_TOKEN).join('')
+          await stream.writeSSE({ event: 'token', data: JSON.stringify({ text: token }) })
+          sent += token
+          if ((index / WORDS_PER_TOKEN) % 4 === 0)
+            await chat.updateAnswer(answer.id, { content: sent, status: 'stopped' })
+          if (index + WORDS_PER_TOKEN < words.length) await stream.sleep(TOKEN_PAUSE_MS)
+        }
+      } catch {
+        aborted = true
+      }
+      if (aborted) {
+        await chat.updateAnswer(answer.id, { content: sent, status: 'stopped' })
+        return
+      }
+      await chat.updateAnswer(answer.id, { content: asked.content, status: 'complete' })
+      const saved = await chat.get(auth, id)
       await stream.writeSSE({ event: 'citations', data: JSON.stringify(asked.citations) })
-      await stream.writeSSE({ event: 'done', data: JSON.stringify(saved) })
+      await stream.writeSSE({
+        event: 'done',
+        data: JSON.stringify({
+          answer: saved.messages.find((message) => message.id === answer.id),
+          session: saved.session,
+        }),
+      })
     })
   })
 

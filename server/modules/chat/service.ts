@@ -253,7 +253,56 @@ export function createChatService(deps: {
     }
   }
 
-  return { list, create, get, rename, remove, quota, ask, saveAnswer }
+  /**
+   * Follow-up questions: the approved library's questions nearest to the conversation's last
+   * question (not the ones already asked), else the library's own, so every suggestion has an
+   * answer behind it.
+   */
+  async function followUps(auth: AuthContext, sessionId: number | undefined) {
+    const asked: string[] = []
+    if (sessionId !== undefined) {
+      await own(pool, auth, sessionId)
+      const { rows } = await pool.query<{ content: string }>(
+        `select content from chat_messages where session_id = $1 and role = 'user' order by id desc limit 5`,
+        [sessionId],
+      )
+      asked.push(...rows.map((row) => row.content))
+    }
+    const library = await loadLibrary(deps.database, auth.org.id)
+    const seen = new Set(asked.map((text) => text.trim().toLowerCase()))
+    // the nearest by the library's own ranking, then those sharing a word of the question
+    const words = new Set((asked[0] ?? '').toLowerCase().match(/\p{L}{4,}/gu) ?? [])
+    const sharing = library.entries.filter((entry) =>
+      (entry.question.toLowerCase().match(/\p{L}{4,}/gu) ?? []).some((word) => words.has(word)),
+    )
+    const pool_ = asked[0]
+      ? [...library.match(asked[0], 24).map((match) => match.entry), ...sharing]
+      : library.entries.slice(0, 24)
+    const questions: string[] = []
+    for (const entry of pool_) {
+      const text = entry.question.trim()
+      const key = text.toLowerCase()
+      if (!text || seen.has(key) || entry.source !== 'qa') continue
+      seen.add(key)
+      questions.push(text)
+      if (questions.length === 4) break
+    }
+    return { questions }
+  }
+
+  /** A streamed answer's progress: what was sent so far, and whether it ended. */
+  async function updateAnswer(
+    answerId: number,
+    answer: { content: string; status: ChatMessage['status'] },
+  ) {
+    await pool.query('update chat_messages set content = $2, status = $3 where id = $1', [
+      answerId,
+      answer.content,
+      answer.status,
+    ])
+  }
+
+  return { list, create, get, rename, remove, quota, ask, saveAnswer, updateAnswer, followUps }
 }
 
 export type ChatService = ReturnType<typeof createChatService>

@@ -1,0 +1,209 @@
+import { assign, emit, fromCallback, fromPromise, setup } from 'xstate'
+import type { ChatMessage, ChatQuota, ChatSession } from '../../contract/chat.ts'
+import { errorMessage } from '../../contract/errors.ts'
+import type { Citation } from '../../contract/questionnaires.ts'
+import { mustBeProvidedIn } from '../actors.ts'
+
+/** What the streaming actor tells the conversation, in order. */
+export type StreamEvent =
+  | { type: 'stream.token'; text: string }
+  | { type: 'stream.citations'; citations: Citation[] }
+  | { type: 'stream.done'; answer: ChatMessage; session: ChatSession }
+  | { type: 'stream.error'; status: number; message: string }
+
+export type ChatConversationEvents =
+  | { type: 'draft.change'; value: string }
+  | { type: 'send' }
+  /** A suggested follow-up, asked as it is. */
+  | { type: 'ask'; content: string }
+  | { type: 'stop' }
+  | { type: 'retry' }
+  /** Downloads the conversation. */
+  | { type: 'export'; format: 'markdown' | 'pdf' }
+  | StreamEvent
+
+export interface ConversationLoad {
+  messages: ChatMessage[]
+  quota: ChatQuota
+  followUps: string[]
+}
+
+export interface ChatConversationContext {
+  sessionId: number
+  messages: ChatMessage[]
+  draft: string
+  /** The question on its way, and the answer as it streams in. */
+  asking: string | null
+  streamed: string
+  citations: Citation[]
+  error: string | null
+  quota: ChatQuota | null
+  followUps: string[]
+}
+
+const mustBeProvided = mustBeProvidedIn('chatConversationMachine')
+
+/**
+ * One conversation (spec section 7 'Chat'; issue 19): reads its messages, the quota and suggested
+ * follow-ups; a question streams its answer in (the tokens as they come, then the sources);
+ * 'Stop' ends the stream and keeps what came; a failure offers 'Retry'; past the month's quota
+ * the composer says so and waits for next month or a larger plan.
+ */
+export const chatConversationMachine = setup({
+  types: {
+    context: {} as ChatConversationContext,
+    input: {} as { sessionId: number },
+    events: {} as ChatConversationEvents,
+    emitted: {} as { type: 'changed' },
+    tags: {} as 'loading' | 'streaming',
+  },
+  actors: {
+    loadConversation: fromPromise<ConversationLoad, { sessionId: number }>(
+      mustBeProvided('loadConversation'),
+    ),
+    exportConversation: fromPromise<void, { sessionId: number; format: 'markdown' | 'pdf' }>(
+      mustBeProvided('exportConversation'),
+    ),
+    streamAnswer: fromCallback<ChatConversationEvents, { sessionId: number; content: string }>(
+      mustBeProvided('streamAnswer'),
+    ),
+  },
+  actions: {
+    changed: emit({ type: 'changed' } as const),
+  },
+  guards: {
+    hasDraft: ({ context }) => context.draft.trim().length > 0,
+    quotaError: ({ event }) => event.type === 'stream.error' && event.status === 429,
+  },
+}).createMachine({
+  id: 'chatConversation',
+  context: ({ input }) => ({
+    sessionId: input.sessionId,
+    messages: [],
+    draft: '',
+    asking: null,
+    streamed: '',
+    citations: [],
+    error: null,
+    quota: null,
+    followUps: [],
+  }),
+  initial: 'loading',
+  on: { 'draft.change': { actions: assign({ draft: ({ event }) => event.value }) } },
+  states: {
+    loading: {
+      description: 'Reads the messages, the quota and the suggested follow-ups.',
+      tags: ['loading'],
+      invoke: {
+        id: 'loadConversation',
+        src: 'loadConversation',
+        input: ({ context }) => ({ sessionId: context.sessionId }),
+        onDone: {
+          target: 'idle',
+          actions: assign(({ event }) => ({
+            messages: event.output.messages,
+            quota: event.output.quota,
+            followUps: event.output.followUps,
+            asking: null,
+            streamed: '',
+            citations: [],
+          })),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            error: ({ event }) =>
+              errorMessage(event.error, 'The conversation could not be loaded.'),
+          }),
+        },
+      },
+    },
+    idle: {
+      description: 'The composer; a question or a suggested follow-up is sent.',
+      on: {
+        send: {
+          guard: 'hasDraft',
+          target: 'streaming',
+          actions: assign(({ context }) => ({
+            asking: context.draft.trim(),
+            draft: '',
+            error: null,
+          })),
+        },
+        ask: {
+          target: 'streaming',
+          actions: assign(({ event }) => ({ asking: event.content, error: null })),
+        },
+        export: 'exporting',
+      },
+    },
+    exporting: {
+      description: 'Downloads the conversation as Markdown or PDF.',
+      tags: ['loading'],
+      invoke: {
+        id: 'exportConversation',
+        src: 'exportConversation',
+        input: ({ context, event }) => ({
+          sessionId: context.sessionId,
+          format: event.type === 'export' ? event.format : 'markdown',
+        }),
+        onDone: 'idle',
+        onError: {
+          target: 'idle',
+          actions: assign({
+            error: ({ event }) =>
+              errorMessage(event.error, 'The conversation could not be exported.'),
+          }),
+        },
+      },
+    },
+    streaming: {
+      description: 'The answer streams in; Stop keeps what came.',
+      tags: ['streaming'],
+      entry: assign({ streamed: '', citations: [] }),
+      invoke: {
+        id: 'streamAnswer',
+        src: 'streamAnswer',
+        input: ({ context }) => ({ sessionId: context.sessionId, content: context.asking ?? '' }),
+      },
+      on: {
+        'stream.token': {
+          actions: assign({ streamed: ({ context, event }) => context.streamed + event.text }),
+        },
+        'stream.citations': { actions: assign({ citations: ({ event }) => event.citations }) },
+        'stream.done': { target: 'loading', actions: 'changed' },
+        'stream.error': [
+          {
+            guard: 'quotaError',
+            target: 'quotaExhausted',
+            actions: assign({ error: ({ event }) => event.message }),
+          },
+          { target: 'failed', actions: assign({ error: ({ event }) => event.message }) },
+        ],
+        // leaving the state stops the stream: the server keeps the part sent, marked stopped
+        stop: { target: 'loading', actions: 'changed' },
+      },
+    },
+    failed: {
+      description: "The reason, and 'Retry' (the same question again).",
+      on: {
+        retry: [
+          { guard: ({ context }) => context.asking !== null, target: 'streaming' },
+          { target: 'loading' },
+        ],
+        send: {
+          guard: 'hasDraft',
+          target: 'streaming',
+          actions: assign(({ context }) => ({
+            asking: context.draft.trim(),
+            draft: '',
+            error: null,
+          })),
+        },
+      },
+    },
+    quotaExhausted: {
+      description: 'The month’s questions are used up: the reason; nothing more is sent.',
+    },
+  },
+})

@@ -1,0 +1,139 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import type { ChatSession } from '../../contract/chat.ts'
+import { errorMessage } from '../../contract/errors.ts'
+import { mustBeProvidedIn } from '../actors.ts'
+
+export type ChatSessionsEvents =
+  | { type: 'search'; q: string }
+  | { type: 'select'; id: number }
+  | { type: 'create' }
+  | { type: 'rename'; id: number; title: string }
+  | { type: 'delete'; id: number }
+  | { type: 'refresh' }
+  | { type: 'retry' }
+
+export interface ChatSessionsContext {
+  sessions: ChatSession[]
+  q: string
+  selectedId: number | null
+  error: string | null
+}
+
+const mustBeProvided = mustBeProvidedIn('chatSessionsMachine')
+const failed = (fallback: string) => ({
+  type: 'fail' as const,
+  params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, fallback }),
+})
+
+/**
+ * The chat page's conversation list: loads (and searches) one's conversations, opens one, starts a
+ * new one, renames and deletes; a conversation the server named after its first question shows
+ * the new name after `refresh`.
+ */
+export const chatSessionsMachine = setup({
+  types: {
+    context: {} as ChatSessionsContext,
+    events: {} as ChatSessionsEvents,
+    emitted: {} as { type: 'selected'; id: number | null },
+    tags: {} as 'loading' | 'busy',
+  },
+  actors: {
+    loadSessions: fromPromise<ChatSession[], { q: string }>(mustBeProvided('loadSessions')),
+    createSession: fromPromise<ChatSession, void>(mustBeProvided('createSession')),
+    renameSession: fromPromise<ChatSession, { id: number; title: string }>(
+      mustBeProvided('renameSession'),
+    ),
+    deleteSession: fromPromise<void, { id: number }>(mustBeProvided('deleteSession')),
+  },
+  actions: {
+    fail: assign((_, params: { error: unknown; fallback: string }) => ({
+      error: errorMessage(params.error, params.fallback),
+    })),
+    announce: emit(({ context }) => ({ type: 'selected' as const, id: context.selectedId })),
+  },
+}).createMachine({
+  id: 'chatSessions',
+  context: { sessions: [], q: '', selectedId: null, error: null },
+  initial: 'loading',
+  on: {
+    search: { target: '.loading', actions: assign({ q: ({ event }) => event.q }) },
+    refresh: '.loading',
+  },
+  states: {
+    loading: {
+      description: 'Reads the conversations (matching the search); the first is opened if none is.',
+      tags: ['loading'],
+      invoke: {
+        id: 'loadSessions',
+        src: 'loadSessions',
+        input: ({ context }) => ({ q: context.q }),
+        onDone: {
+          target: 'ready',
+          actions: [
+            assign(({ context, event }) => ({
+              sessions: event.output,
+              error: null,
+              selectedId:
+                context.selectedId !== null &&
+                (event.output.some((s) => s.id === context.selectedId) || context.q)
+                  ? context.selectedId
+                  : (event.output[0]?.id ?? null),
+            })),
+            'announce',
+          ],
+        },
+        onError: { target: 'failed', actions: failed('The conversations could not be loaded.') },
+      },
+    },
+    failed: { description: 'The list could not be read: a retry.', on: { retry: 'loading' } },
+    ready: {
+      description: 'The list; open, start, rename or delete a conversation.',
+      on: {
+        select: { actions: [assign({ selectedId: ({ event }) => event.id }), 'announce'] },
+        create: 'creating',
+        rename: 'renaming',
+        delete: 'deleting',
+      },
+    },
+    creating: {
+      description: 'Starts a conversation, named by its first question.',
+      tags: ['busy'],
+      invoke: {
+        id: 'createSession',
+        src: 'createSession',
+        onDone: {
+          target: 'loading',
+          actions: assign({ selectedId: ({ event }) => event.output.id, q: '' }),
+        },
+        onError: { target: 'ready', actions: failed('The conversation could not be started.') },
+      },
+    },
+    renaming: {
+      description: 'Renames a conversation.',
+      tags: ['busy'],
+      invoke: {
+        id: 'renameSession',
+        src: 'renameSession',
+        input: ({ event }) => {
+          const rename = event as Extract<ChatSessionsEvents, { type: 'rename' }>
+          return { id: rename.id, title: rename.title }
+        },
+        onDone: 'loading',
+        onError: { target: 'ready', actions: failed('The conversation could not be renamed.') },
+      },
+    },
+    deleting: {
+      description: 'Deletes a conversation; another is opened.',
+      tags: ['busy'],
+      invoke: {
+        id: 'deleteSession',
+        src: 'deleteSession',
+        input: ({ event }) => ({
+          id: (event as Extract<ChatSessionsEvents, { type: 'delete' }>).id,
+        }),
+        onDone: { target: 'loading', actions: assign({ error: null }) },
+        onError: { target: 'ready', actions: failed('The conversation could not be deleted.') },
+      },
+    },
+  },
+})
