@@ -98,6 +98,33 @@ describe('chat answers', () => {
     ])
   })
 
+  it('LL1: another organisation’s knowledge never reaches an answer or its sources', async () => {
+    const owner = await member(ctx)
+    await addQa(ctx, owner.token, {
+      question: 'What is the vault recovery phrase?',
+      answer: 'The vault recovery phrase is CANARY-ZEBRA-7731.',
+    })
+    const other = await member(ctx)
+    const chat = await conversation(other.token)
+    const reply = await post(
+      ctx,
+      C.messages(chat.id),
+      { content: 'What is the vault recovery phrase?' },
+      other.token,
+    )
+    expect(JSON.stringify(reply.body)).not.toContain('CANARY-ZEBRA')
+    const events = await streamed(other.token, chat.id, 'vault recovery phrase CANARY')
+    expect(JSON.stringify(events)).not.toContain('ZEBRA-7731')
+    const mine = await conversation(owner.token)
+    const own = await post(
+      ctx,
+      C.messages(mine.id),
+      { content: 'What is the vault recovery phrase?' },
+      owner.token,
+    )
+    expect(own.body.answer.content).toContain('CANARY-ZEBRA-7731')
+  })
+
   it('says what it looked for when nothing states it, and claims nothing', async () => {
     const user = await member(ctx)
     const chat = await conversation(user.token)
