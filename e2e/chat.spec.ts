@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test } from '@playwright/test'
 import { extractText } from 'unpdf'
+import { makePdf } from '../tests/fixtures/documents.ts'
 import { newAccount, registerAndConfirm } from './support/accounts.ts'
 import { sql } from './support/db.ts'
 
@@ -88,4 +89,43 @@ test('ask with sources, stop, rename, export as PDF, reach the quota', async ({
     'used its 100 chat questions for this month',
   )
   await expect(conversation.getByRole('textbox', { name: 'Your question' })).toBeDisabled()
+})
+
+test('a cited document opens at its page', async ({ page, request, context }) => {
+  test.setTimeout(60_000)
+  const account = newAccount('chat-source')
+  await registerAndConfirm(page, account)
+  const access = await page.evaluate(() => localStorage.getItem('access_token'))
+  const upload = await request.post('/api/v1/files/upload/', {
+    headers: { authorization: `Bearer ${access}` },
+    multipart: {
+      files: {
+        name: 'Backup policy.pdf',
+        mimeType: 'application/pdf',
+        buffer: await makePdf([
+          ['Backup policy'],
+          ['Backups are encrypted with AES-256 every night.'],
+        ]),
+      },
+    },
+  })
+  expect(upload.status()).toBeLessThan(300)
+  await expect
+    .poll(async () => {
+      const res = await request.get('/api/v1/files/', {
+        headers: { authorization: `Bearer ${access}` },
+      })
+      return ((await res.json()) as { results: { status: string }[] }).results[0]?.status
+    })
+    .toBe('ready')
+  await page.goto('/chat')
+  await page.getByRole('button', { name: 'New conversation' }).click()
+  const conversation = page.getByRole('region', { name: 'Conversation' })
+  await conversation.getByRole('textbox', { name: 'Your question' }).fill('Are backups encrypted?')
+  await conversation.getByRole('button', { name: 'Ask' }).click()
+  const source = conversation.getByRole('button', { name: /Backup policy\.pdf, page 2/ })
+  await expect(source).toBeVisible()
+  const opened = context.waitForEvent('page')
+  await source.click()
+  expect((await opened).url()).toMatch(/^blob:.*#page=2$/)
 })

@@ -20,6 +20,8 @@ export type ChatConversationEvents =
   | { type: 'retry' }
   /** Downloads the conversation. */
   | { type: 'export'; format: 'markdown' | 'pdf' }
+  /** Opens a cited document at the cited page. */
+  | { type: 'source.open'; fileId: number; page: number | null }
   | StreamEvent
 
 export interface ConversationLoad {
@@ -60,6 +62,9 @@ export const chatConversationMachine = setup({
   actors: {
     loadConversation: fromPromise<ConversationLoad, { sessionId: number }>(
       mustBeProvided('loadConversation'),
+    ),
+    openSource: fromPromise<void, { fileId: number; page: number | null }>(
+      mustBeProvided('openSource'),
     ),
     exportConversation: fromPromise<void, { sessionId: number; format: 'markdown' | 'pdf' }>(
       mustBeProvided('exportConversation'),
@@ -135,6 +140,26 @@ export const chatConversationMachine = setup({
           actions: assign(({ event }) => ({ asking: event.content, error: null })),
         },
         export: 'exporting',
+        'source.open': 'openingSource',
+      },
+    },
+    openingSource: {
+      description: 'Opens the cited document at its page, in a new tab.',
+      tags: ['loading'],
+      invoke: {
+        id: 'openSource',
+        src: 'openSource',
+        input: ({ event }) =>
+          event.type === 'source.open'
+            ? { fileId: event.fileId, page: event.page }
+            : { fileId: 0, page: null },
+        onDone: 'idle',
+        onError: {
+          target: 'idle',
+          actions: assign({
+            error: ({ event }) => errorMessage(event.error, 'The document could not be opened.'),
+          }),
+        },
       },
     },
     exporting: {

@@ -17,7 +17,7 @@ import type {
   ConversationLoad,
 } from '../../machines/chat-conversation/index.ts'
 import { type ApiClient, api } from './client.ts'
-import { downloadPath } from './download.ts'
+import { downloadPath, fetchBlob } from './download.ts'
 import { readTokens } from './tokens.ts'
 
 const doneSchema = z.object({ answer: chatMessageSchema, session: chatSessionSchema })
@@ -82,6 +82,12 @@ export function chatActors(client: ApiClient = api) {
           .catch(() => ({ questions: [] })),
       ])
       return { messages: history.messages as ChatMessage[], quota, followUps: followUps.questions }
+    }),
+    openSource: fromPromise<void, { fileId: number; page: number | null }>(async ({ input }) => {
+      const blob = await fetchBlob(paths.files.download(input.fileId), client)
+      const url = URL.createObjectURL(blob)
+      window.open(input.page ? `${url}#page=${input.page}` : url, '_blank', 'noopener')
+      setTimeout(() => URL.revokeObjectURL(url), 60_000)
     }),
     exportConversation: fromPromise<void, { sessionId: number; format: 'markdown' | 'pdf' }>(
       async ({ input }) =>

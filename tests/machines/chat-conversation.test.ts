@@ -34,6 +34,7 @@ const pending = chatConversationMachine.provide({
   actors: {
     loadConversation: fromPromise<ConversationLoad, { sessionId: number }>(never),
     exportConversation: fromPromise<void, { sessionId: number; format: 'markdown' | 'pdf' }>(never),
+    openSource: fromPromise<void, { fileId: number; page: number | null }>(never),
     streamAnswer: fromCallback<ChatConversationEvents, { sessionId: number; content: string }>(
       () => () => {},
     ),
@@ -46,6 +47,9 @@ const events: AnyEventObject[] = [
   { type: 'stop' },
   { type: 'retry' },
   { type: 'export', format: 'pdf' },
+  { type: 'source.open', fileId: 3, page: 2 },
+  { type: 'xstate.done.actor.openSource' },
+  { type: 'xstate.error.actor.openSource', error: new Error('offline') },
   { type: 'stream.token', text: 'Yes, ' },
   { type: 'stream.citations', citations: [] },
   { type: 'stream.done', answer: message(2, 'assistant', 'Yes.'), session },

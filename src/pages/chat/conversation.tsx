@@ -51,16 +51,41 @@ const copyText = (message: ChatMessage) =>
     '\n',
   )
 
-function Sources({ citations }: { citations: Citation[] }) {
-  if (!citations.length) return null
+const openLink = css({
+  fontWeight: 'semibold',
+  color: 'colorPalette.text',
+  textDecoration: 'underline',
+  cursor: 'pointer',
+})
+
+function Sources(props: {
+  citations: Citation[]
+  onOpen?: (fileId: number, page: number | null) => void
+}) {
+  if (!props.citations.length) return null
   return (
     <ol className={sources} aria-label="Sources">
-      {citations.map((citation) => (
-        <li key={`${citation.source}-${citation.id}-${citation.snippet.slice(0, 40)}`}>
-          <strong>{citation.title}</strong>
-          {citation.location?.page ? `, page ${citation.location.page}` : ''}: {citation.snippet}
-        </li>
-      ))}
+      {props.citations.map((citation) => {
+        const page = citation.location?.page ?? null
+        const name = `${citation.title}${page ? `, page ${page}` : ''}`
+        const fileId = citation.source === 'file' ? citation.id : null
+        return (
+          <li key={`${citation.source}-${citation.id}-${citation.snippet.slice(0, 40)}`}>
+            {fileId !== null && props.onOpen ? (
+              <button
+                type="button"
+                className={openLink}
+                onClick={() => props.onOpen?.(fileId, page)}
+              >
+                {name}
+              </button>
+            ) : (
+              <strong>{name}</strong>
+            )}
+            : {citation.snippet}
+          </li>
+        )
+      })}
     </ol>
   )
 }
@@ -144,7 +169,10 @@ export function Conversation(props: {
             {message.content}
             {message.role === 'assistant' && (
               <>
-                <Sources citations={message.citations} />
+                <Sources
+                  citations={message.citations}
+                  onOpen={(fileId, page) => chat.send({ type: 'source.open', fileId, page })}
+                />
                 <Button
                   size="xs"
                   variant="ghost"
