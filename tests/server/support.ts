@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { EmbeddingModel, LanguageModel } from 'ai'
 import { afterAll, beforeAll } from 'vitest'
+import type { LlmSettings } from '../../server/answering/llm.ts'
 import { createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
 import { type Jobs, startJobs } from '../../server/jobs/index.ts'
@@ -35,6 +36,8 @@ export interface TestAppOptions {
   parserTimeoutMs?: number
   /** The language-model engine with this (mock) model. */
   llmModel?: LanguageModel
+  /** The language-model engine against an OpenAI-compatible server (a scripted one on loopback). */
+  llmSettings?: LlmSettings
   /** Embeddings with this (mock) model. */
   embeddingModel?: EmbeddingModel
   /** The checkout provider's settings (the webhook's secret). */
@@ -81,7 +84,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
     maxUploadMb: options.maxUploadMb,
     urlFetchAllow: options.urlFetchAllow,
     parseLimits,
-    llm: options.llmModel ? { model: options.llmModel } : undefined,
+    llm: options.llmModel
+      ? { model: options.llmModel }
+      : options.llmSettings
+        ? { settings: options.llmSettings }
+        : undefined,
     embeddings: options.embeddingModel ? { model: options.embeddingModel } : undefined,
     logger,
     version: 'test',

@@ -229,8 +229,15 @@ export function createChatService(deps: {
       )
       return rows[0] as MessageRow
     })
-    const library = await loadLibrary(deps.database, orgId)
-    const engine = await deps.answerQuestion(orgId, library, { text: content, vocabulary: null })
+    let engine: EngineAnswer
+    try {
+      const library = await loadLibrary(deps.database, orgId)
+      engine = await deps.answerQuestion(orgId, library, { text: content, vocabulary: null })
+    } catch (error) {
+      // no answer (the model's budget, a failure): the question is not kept nor counted
+      await pool.query('delete from chat_messages where id = $1', [question.id])
+      throw error
+    }
     return { question: toMessage(question), ...composeAnswer(content, engine, !deps.hasModel) }
   }
 
