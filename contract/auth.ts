@@ -197,3 +197,23 @@ export const RESET_LINK_TTL_S = 60 * 60
 export const CONFIRM_LINK_TTL_S = 24 * 60 * 60
 export const INVITE_LINK_TTL_S = 7 * 24 * 60 * 60
 export const MAGIC_LINK_TTL_S = 10 * 60
+
+/** POST admin/sso/exchange/: the one-time code of /auth/callback for tokens. */
+export const ssoExchangeRequestSchema = z.object({
+  code: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+})
+export const ssoExchangeResponseSchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+  user_email: z.string(),
+})
+export type SsoExchangeResponse = z.infer<typeof ssoExchangeResponseSchema>
+
+/** GET admin/auth/social/google/: where the browser goes to sign in with Google. */
+export const googleStartResponseSchema = z.object({ authorization_url: z.string() })
+export const googleCallbackResponseSchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+  user: z.object({ email: z.string() }),
+})
+export type GoogleCallbackResponse = z.infer<typeof googleCallbackResponseSchema>

@@ -40,8 +40,7 @@ export const pricingTierSchema = z.object({
 export type PricingTier = z.infer<typeof pricingTierSchema>
 export const pricingTiersSchema = z.array(pricingTierSchema)
 
-/** The code of every error that refuses work past a license limit; its detail names the limit. */
-export const LICENSE_LIMIT = 'license_limit'
+export { LICENSE_LIMIT } from './errors.ts'
 
 /** The limits a license carries; 0 or less on a limit means no limit. */
 export const LIMITS = ['max_users', 'max_repository', 'max_questionnaire', 'max_answers'] as const

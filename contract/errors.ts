@@ -29,6 +29,9 @@ export const ERROR_CODES = {
 } as const
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES]
 
+/** The code of every error that refuses work past a license limit; its detail names the limit. */
+export const LICENSE_LIMIT = 'license_limit'
+
 /** Plain-words texts for errors the spec leaves unnamed. */
 export const ERROR_TEXTS = {
   notFound: 'Not found',

@@ -63,25 +63,14 @@ export const ssoProvidersStatusSchema = z.object({
 })
 export type SsoProvidersStatus = z.infer<typeof ssoProvidersStatusSchema>
 
-/** POST admin/sso/exchange/: the one-time code of /auth/callback for tokens. */
-export const ssoExchangeRequestSchema = z.object({
-  code: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
-})
-export const ssoExchangeResponseSchema = z.object({
-  access: z.string(),
-  refresh: z.string(),
-  user_email: z.string(),
-})
-export type SsoExchangeResponse = z.infer<typeof ssoExchangeResponseSchema>
-
-/** GET admin/auth/social/google/: where the browser goes to sign in with Google. */
-export const googleStartResponseSchema = z.object({ authorization_url: z.string() })
-export const googleCallbackResponseSchema = z.object({
-  access: z.string(),
-  refresh: z.string(),
-  user: z.object({ email: z.string() }),
-})
-export type GoogleCallbackResponse = z.infer<typeof googleCallbackResponseSchema>
+export {
+  type GoogleCallbackResponse,
+  googleCallbackResponseSchema,
+  googleStartResponseSchema,
+  type SsoExchangeResponse,
+  ssoExchangeRequestSchema,
+  ssoExchangeResponseSchema,
+} from './auth.ts'
 
 export const SSO_TEXTS = {
   settingsSaved: 'Single sign-on settings saved',

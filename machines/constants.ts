@@ -13,7 +13,7 @@ export const RESET_LINK_VALIDITY_MS = 60 * MINUTE
 /** Minimum email domain length (registration). */
 export const MIN_EMAIL_DOMAIN_LENGTH = 3
 /** Extension hand-off `expires_in`, seconds. */
-export { EXTENSION_EXPIRES_IN_S } from '../contract/extension.ts'
+export { EXTENSION_EXPIRES_IN_S } from '../contract/extension-texts.ts'
 
 /** A refresh is scheduled only when fewer than this many seconds remain on the access token. */
 export const REFRESH_SCHEDULE_THRESHOLD_S = 3_600

@@ -3,7 +3,7 @@ import {
   EXTENSION_SCHEME,
   EXTENSION_TEXTS,
   extensionRedirectUris,
-} from '../../contract/extension.ts'
+} from '../../contract/extension-texts.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { EXTENSION_EXPIRES_IN_S, EXTENSION_REDIRECT_MS } from '../constants.ts'
 

@@ -3,15 +3,16 @@ import {
   type AccessClaims,
   confirmEmailResponseSchema,
   forcedChangeResponseSchema,
+  googleCallbackResponseSchema,
   loginResponseSchema,
   type RegisterRequest,
+  ssoExchangeResponseSchema,
   statusResponseSchema,
   type TokenPair,
   type ValidateResetTokenResponse,
   validateResetTokenResponseSchema,
 } from '../../contract/auth.ts'
 import { paths } from '../../contract/paths.ts'
-import { googleCallbackResponseSchema, ssoExchangeResponseSchema } from '../../contract/sso.ts'
 import type { RequestFailure } from '../../machines/account.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
 import { decodeAccessToken, storeTokens } from './tokens.ts'

@@ -9,7 +9,8 @@ import {
   selectScreen,
   selectSecurity,
 } from '../../../machines/extension-auth/index.ts'
-import { extensionActors, storePendingExtension } from '../../api/extension-handoff.ts'
+import { extensionActors } from '../../api/extension-actors.ts'
+import { storePendingExtension } from '../../api/extension-handoff.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout } from './auth-layout.tsx'
