@@ -6,7 +6,14 @@ import { createAnsweringService } from '../server/modules/answering/service.ts'
 import { loadLibrary, loadPassageIndex } from '../server/modules/answering/store.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import { benchDatabase, round, seedAccount, tempDataDir } from './support.ts'
+import {
+  benchDatabase,
+  round,
+  seedAccount,
+  seedCorpus,
+  syntheticText,
+  tempDataDir,
+} from './support.ts'
 
 /**
  * The library engine at scale: 50,000 document passages and 2,000 library Q&A pairs indexed, a
@@ -14,19 +21,10 @@ import { benchDatabase, round, seedAccount, tempDataDir } from './support.ts'
  * latency per question (library match plus the job's in-memory passage search; budget p95 under
  * 10 ms), after the index is loaded once per job.
  */
-let seed = 7
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-  return seed / 2 ** 31
-}
-const TOPICS =
-  'encryption backup retention incident vendor access password logging monitoring firewall vulnerability penetration recovery continuity privacy consent region subprocessor change release secrets laptop antivirus patching inventory classification training audit policy review approval deletion'.split(
-    ' ',
-  )
-const FILLER = Array.from({ length: 6000 }, (_, i) => `term${i.toString(36)}`)
-const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)] as T
-const sentence = (n: number) =>
-  Array.from({ length: n }, () => (random() < 0.3 ? pick(TOPICS) : pick(FILLER))).join(' ')
+const text = syntheticText(7)
+const { pick } = text
+const TOPICS = text.topics
+const FILLER = text.filler
 
 const dataDir = tempDataDir()
 const { database, stop } = await benchDatabase(dataDir, 6)
@@ -37,30 +35,11 @@ try {
     name: 'Bench',
     license: { users: 5, repository: 1000, questionnaires: 1000, answers: 0 },
   })
-  const { rows: files } = await database.pool.query<{ id: string }>(
-    `insert into repository_files (org_id, name, kind, mime, status) values ($1, 'Corpus.pdf', 'pdf', 'application/pdf', 'ready') returning id`,
-    [orgId],
-  )
-  const fileId = Number(files[0]?.id)
-  for (let start = 0; start < 50_000; start += 5_000) {
-    const texts = Array.from({ length: 5_000 }, () => `${sentence(18)}. ${sentence(22)}.`)
-    await database.pool.query(
-      `insert into file_passages (org_id, file_id, ordinal, text)
-       select $1, $2, $3 + n - 1, t from unnest($4::text[]) with ordinality as x(t, n)`,
-      [orgId, fileId, start, texts],
-    )
-  }
-  const questions = Array.from(
-    { length: 2_000 },
-    (_, i) =>
-      `Do you apply ${pick(TOPICS)} and ${pick(TOPICS)} controls to ${pick(FILLER)} item ${i}?`,
-  )
-  await database.pool.query(
-    `insert into kb_qa_items (org_id, question, answer, dropdown_value, question_key)
-     select $1, q, 'Yes, documented and reviewed yearly.', 'Yes', lower(q) from unnest($2::text[]) as q`,
-    [orgId, questions],
-  )
-  await database.pool.query('analyze')
+  const questions = await seedCorpus(database.pool, orgId, text, {
+    passages: 50_000,
+    pairs: 2_000,
+    answer: 'Yes, documented and reviewed yearly.',
+  })
 
   // retrieval latency per question
   const library = await loadLibrary(database, orgId)

@@ -4,26 +4,24 @@ import { apiPath, paths } from '../contract/paths.ts'
 import { createApp } from '../server/app.ts'
 import { createLogger } from '../server/logger.ts'
 import { createMailer } from '../server/mail/index.ts'
-import { benchDatabase, round, seedAccount, tempDataDir } from './support.ts'
+import {
+  benchDatabase,
+  round,
+  seedAccount,
+  seedCorpus,
+  syntheticText,
+  tempDataDir,
+} from './support.ts'
 
 /**
  * The chat assistant over 50,000 document passages and 2,000 library Q&A pairs, through the HTTP
  * app as the page calls it (server-sent events): the first streamed token (budget: under 1 s) and
  * the whole extractive answer (budget: under 2 s), over 20 questions after 3 warm-ups.
  */
-let seed = 11
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-  return seed / 2 ** 31
-}
-const TOPICS =
-  'encryption backup retention incident vendor access password logging monitoring firewall vulnerability penetration recovery continuity privacy consent region subprocessor change release secrets laptop antivirus patching inventory classification training audit policy review approval deletion'.split(
-    ' ',
-  )
-const FILLER = Array.from({ length: 6000 }, (_, i) => `term${i.toString(36)}`)
-const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)] as T
-const sentence = (n: number) =>
-  Array.from({ length: n }, () => (random() < 0.3 ? pick(TOPICS) : pick(FILLER))).join(' ')
+const text = syntheticText(11)
+const { pick } = text
+const TOPICS = text.topics
+const FILLER = text.filler
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number
@@ -39,29 +37,12 @@ try {
     license: { users: 5, repository: 1000, questionnaires: 1000, answers: 0 },
     password,
   })
-  const { rows: files } = await database.pool.query<{ id: string }>(
-    `insert into repository_files (org_id, name, kind, mime, status) values ($1, 'Corpus.pdf', 'pdf', 'application/pdf', 'ready') returning id`,
-    [orgId],
-  )
-  for (let start = 0; start < 50_000; start += 5_000) {
-    const texts = Array.from({ length: 5_000 }, () => `${sentence(18)}. ${sentence(22)}.`)
-    await database.pool.query(
-      `insert into file_passages (org_id, file_id, ordinal, text)
-       select $1, $2, $3 + n - 1, t from unnest($4::text[]) with ordinality as x(t, n)`,
-      [orgId, Number(files[0]?.id), start, texts],
-    )
-  }
-  const questions = Array.from(
-    { length: 2_000 },
-    (_, i) =>
-      `Do you apply ${pick(TOPICS)} and ${pick(TOPICS)} controls to ${pick(FILLER)} item ${i}?`,
-  )
-  await database.pool.query(
-    `insert into kb_qa_items (org_id, question, answer, dropdown_value, question_key)
-     select $1, q, 'Yes, documented, owned by the security team and reviewed every year by the risk committee.', 'Yes', lower(q) from unnest($2::text[]) as q`,
-    [orgId, questions],
-  )
-  await database.pool.query('analyze')
+  const questions = await seedCorpus(database.pool, orgId, text, {
+    passages: 50_000,
+    pairs: 2_000,
+    answer:
+      'Yes, documented, owned by the security team and reviewed every year by the risk committee.',
+  })
 
   const app = createApp({
     database,

@@ -149,3 +149,63 @@ export async function benchDatabase(dataDir: string, poolSize: number) {
   }
   return { database, stop }
 }
+
+/**
+ * The synthetic corpus of the answering and chat benches: security-shaped sentences (a topic word
+ * in three, the rest from 6,000 rare terms), seeded so every run writes the same text.
+ */
+export function syntheticText(seed: number) {
+  let state = seed
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+    return state / 2 ** 31
+  }
+  const topics =
+    'encryption backup retention incident vendor access password logging monitoring firewall vulnerability penetration recovery continuity privacy consent region subprocessor change release secrets laptop antivirus patching inventory classification training audit policy review approval deletion'.split(
+      ' ',
+    )
+  const filler = Array.from({ length: 6000 }, (_, i) => `term${i.toString(36)}`)
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)] as T
+  const sentence = (n: number) =>
+    Array.from({ length: n }, () => (random() < 0.3 ? pick(topics) : pick(filler))).join(' ')
+  return { random, pick, sentence, topics, filler }
+}
+
+/**
+ * One ready repository file of `passages` synthetic passages and `pairs` library Q&A pairs
+ * ('Do you apply X and Y controls to Z item i?'), then ANALYZE. Returns the pairs' questions.
+ */
+export async function seedCorpus(
+  db: Pick<pg.ClientBase, 'query'>,
+  orgId: number,
+  text: ReturnType<typeof syntheticText>,
+  options: { passages: number; pairs: number; answer: string },
+) {
+  const { rows } = await db.query<{ id: string }>(
+    `insert into repository_files (org_id, name, kind, mime, status) values ($1, 'Corpus.pdf', 'pdf', 'application/pdf', 'ready') returning id`,
+    [orgId],
+  )
+  for (let start = 0; start < options.passages; start += 5_000) {
+    const texts = Array.from(
+      { length: Math.min(5_000, options.passages - start) },
+      () => `${text.sentence(18)}. ${text.sentence(22)}.`,
+    )
+    await db.query(
+      `insert into file_passages (org_id, file_id, ordinal, text)
+       select $1, $2, $3 + n - 1, t from unnest($4::text[]) with ordinality as x(t, n)`,
+      [orgId, Number(rows[0]?.id), start, texts],
+    )
+  }
+  const questions = Array.from(
+    { length: options.pairs },
+    (_, i) =>
+      `Do you apply ${text.pick(text.topics)} and ${text.pick(text.topics)} controls to ${text.pick(text.filler)} item ${i}?`,
+  )
+  await db.query(
+    `insert into kb_qa_items (org_id, question, answer, dropdown_value, question_key)
+     select $1, q, $3, 'Yes', lower(q) from unnest($2::text[]) as q`,
+    [orgId, questions, options.answer],
+  )
+  await db.query('analyze')
+  return questions
+}

@@ -125,8 +125,8 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
         })
         for (let index = 0; index < words.length && !aborted; index += WORDS_PER_TOKEN) {
           const token = words.slice(index, index + WORDS_PER_TOKEN).join('')
-          await stream.writeSSE({ event: 'token', data: JSON.stringify({ text: token }) })
           sent += token
+          await stream.writeSSE({ event: 'token', data: JSON.stringify({ text: token }) })
           if ((index / WORDS_PER_TOKEN) % 4 === 0)
             await chat.updateAnswer(answer.id, { content: sent, status: 'stopped' })
           if (index + WORDS_PER_TOKEN < words.length) await stream.sleep(TOKEN_PAUSE_MS)
