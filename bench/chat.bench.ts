@@ -1,10 +1,8 @@
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { apiPath, paths } from '../contract/paths.ts'
-import { createApp } from '../server/app.ts'
-import { createLogger } from '../server/logger.ts'
-import { createMailer } from '../server/mail/index.ts'
 import {
+  benchApp,
   benchDatabase,
   round,
   seedAccount,
@@ -30,7 +28,6 @@ const percentile = (values: number[], p: number) => {
 const dataDir = tempDataDir()
 const { database, stop } = await benchDatabase(dataDir, 6)
 try {
-  const logger = createLogger('silent')
   const password = 'Bench-password-of-the-chat-42'
   const { orgId } = await seedAccount(database.pool, {
     name: 'Chat bench',
@@ -44,23 +41,7 @@ try {
       'Yes, documented, owned by the security team and reviewed every year by the risk committee.',
   })
 
-  const app = createApp({
-    database,
-    logger,
-    version: 'bench',
-    embedded: true,
-    publicUrl: 'http://localhost:3000',
-    jwtSecret: 'bench-secret-of-quire-at-least-32-characters',
-    mailer: createMailer({ transport: 'log', from: 'Quire <bench@example.com>', logger }),
-    dataDir: path.join(dataDir, 'blobs'),
-  })
-  const login = await app.request(apiPath(paths.auth.login), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password }),
-  })
-  if (login.status !== 200) throw new Error(`login answered ${login.status}`)
-  const { access } = (await login.json()) as { access: string }
+  const { app, access } = await benchApp(database, dataDir, { password })
   const headers = { authorization: `Bearer ${access}`, 'content-type': 'application/json' }
   const created = await app.request(apiPath(paths.chat.createUnnamed), {
     method: 'POST',

@@ -2,14 +2,12 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { apiPath, paths } from '../contract/paths.ts'
-import { createApp } from '../server/app.ts'
 import { readQuestionnaire } from '../server/ingest/index.ts'
 import { createLogger } from '../server/logger.ts'
-import { createMailer } from '../server/mail/index.ts'
 import { createExportService } from '../server/modules/questionnaires/export.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import { benchDatabase, root, round, seedAccount, tempDataDir } from './support.ts'
+import { benchApp, benchDatabase, root, round, seedAccount, tempDataDir } from './support.ts'
 
 /**
  * Questionnaire figures:
@@ -180,24 +178,8 @@ try {
     figures.answers_2000q_rows = rows
 
     // through the HTTP app, as the page calls it: authentication, tenancy, zod, gzipped JSON
-    const app = createApp({
-      database,
-      logger,
-      version: 'bench',
-      embedded: true,
-      publicUrl: 'http://localhost:3000',
-      jwtSecret: 'bench-secret-of-quire-at-least-32-characters',
-      mailer: createMailer({ transport: 'log', from: 'Quire <bench@example.com>', logger }),
-      // the same blobs the service above stored
-      dataDir: path.join(dataDir, 'blobs'),
-    })
-    const login = await app.request(apiPath(paths.auth.login), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', password }),
-    })
-    if (login.status !== 200) throw new Error(`login answered ${login.status}`)
-    const { access } = (await login.json()) as { access: string }
+    // (the same blobs the service above stored)
+    const { app, access } = await benchApp(database, dataDir, { password })
     const times: number[] = []
     const healthDuringExport: number[] = []
     let bytes = 0

@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
+import { apiPath, paths } from '../contract/paths.ts'
+import { createApp } from '../server/app.ts'
 import { hashPassword } from '../server/auth/password.ts'
 import { freePort, startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
+import { createLogger } from '../server/logger.ts'
+import { createMailer } from '../server/mail/index.ts'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -208,4 +212,37 @@ export async function seedCorpus(
   )
   await db.query('analyze')
   return questions
+}
+
+/**
+ * The HTTP app in this process on a bench database (as the page calls it: authentication,
+ * tenancy, zod, gzip), and the access token of `email` signed in with `password`.
+ */
+export async function benchApp(
+  database: Parameters<typeof createApp>[0]['database'],
+  dataDir: string,
+  credentials: { email?: string; password: string },
+) {
+  const logger = createLogger('silent')
+  const app = createApp({
+    database,
+    logger,
+    version: 'bench',
+    embedded: true,
+    publicUrl: 'http://localhost:3000',
+    jwtSecret: 'bench-secret-of-quire-at-least-32-characters',
+    mailer: createMailer({ transport: 'log', from: 'Quire <bench@example.com>', logger }),
+    dataDir: path.join(dataDir, 'blobs'),
+  })
+  const login = await app.request(apiPath(paths.auth.login), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: credentials.email ?? 'bench@example.com',
+      password: credentials.password,
+    }),
+  })
+  if (login.status !== 200) throw new Error(`login answered ${login.status}`)
+  const { access } = (await login.json()) as { access: string }
+  return { app, access }
 }

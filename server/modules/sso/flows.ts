@@ -1,5 +1,5 @@
 import type { SsoProvider } from '../../../contract/paths.ts'
-import { SSO_TEXTS, type SsoErrorCode } from '../../../contract/sso.ts'
+import { GOOGLE_CALLBACK_TEXTS, SSO_TEXTS, type SsoErrorCode } from '../../../contract/sso.ts'
 import { hashToken, randomToken } from '../../auth/tokens.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
@@ -349,7 +349,7 @@ export function createSsoFlows(deps: {
       .complete(client, url, { state, nonce: flow.nonce, codeVerifier: flow.code_verifier })
       .catch((error: unknown) => {
         log.warn({ err: String(error) }, 'Google response refused')
-        throw apiError(400, 'Invalid OAuth request', { code: 'provider_error' })
+        throw apiError(400, GOOGLE_CALLBACK_TEXTS.badRequest, { code: 'provider_error' })
       })
     const notAllowed = () => apiError(403, SSO_TEXTS.notAllowed, { code: 'unauthorized' })
     let userId: number | undefined

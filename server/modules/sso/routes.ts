@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { type SsoDiscoverResponse, ssoDiscoverRequestSchema } from '../../../contract/auth.ts'
 import { paths, SSO_PROVIDERS, type SsoProvider } from '../../../contract/paths.ts'
 import {
+  GOOGLE_CALLBACK_TEXTS,
   SSO_TEXTS,
   type SsoProvidersStatus,
   ssoExchangeRequestSchema,
@@ -158,7 +159,8 @@ export function ssoRoutes(options: {
   app.get(paths.auth.googleStart, async (c) => c.json(await flows.googleStart()))
   app.get(paths.auth.googleCallback, async (c) => {
     const parsed = googleCallbackQuery.safeParse(c.req.query())
-    if (!parsed.success) throw apiError(400, 'Invalid OAuth request', { code: 'validation_error' })
+    if (!parsed.success)
+      throw apiError(400, GOOGLE_CALLBACK_TEXTS.badRequest, { code: 'validation_error' })
     return c.json(await flows.googleCallback(parsed.data.code, parsed.data.state, parsed.data.iss))
   })
 
