@@ -41,7 +41,9 @@ export const organizations = pgTable('organizations', {
 
 /**
  * Email domains an organisation verified: an admin with a confirmed address at the domain added
- * it. One organisation per domain (the primary key), so that a join request has one home.
+ * it (a mailbox proof), or a DNS TXT record proved control of it (`dns_verified_at`). One
+ * organisation per domain (the primary key), so that a join request has one home; single sign-on
+ * discovery and just-in-time creation need the DNS proof.
  */
 export const organizationDomains = pgTable(
   'organization_domains',
@@ -52,6 +54,7 @@ export const organizationDomains = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     addedBy: bigint('added_by', { mode: 'number' }),
     createdAt: stamp('created_at'),
+    dnsVerifiedAt: at('dns_verified_at'),
   },
   (table) => [index('organization_domains_org_idx').on(table.orgId)],
 )

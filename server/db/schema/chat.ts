@@ -41,3 +41,18 @@ export const chatMessages = pgTable(
     check('chat_messages_status_check', sql`${table.status} in ('complete', 'stopped', 'failed')`),
   ],
 )
+
+/**
+ * One row per question asked, kept when its conversation is deleted: the monthly quota counts
+ * these, so deleting conversations never gives questions back.
+ */
+export const chatUsage = pgTable(
+  'chat_usage',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    userId: bigint('user_id', { mode: 'number' }),
+    createdAt: stamp('created_at'),
+  },
+  (table) => [index('chat_usage_org_month_idx').on(table.orgId, table.createdAt)],
+)

@@ -21,6 +21,8 @@ export const ssoSettings = pgTable(
     /** SAML: the IdP's metadata, by address or as XML. */
     metadataUrl: text('metadata_url'),
     metadataXml: text('metadata_xml'),
+    /** When metadata given by address was last read (it is read again on a schedule). */
+    metadataFetchedAt: at('metadata_fetched_at'),
     /** Email domains whose people sign in here (each a verified domain of the organisation). */
     domains: text('domains').array().notNull().default(sql`'{}'::text[]`),
     /** Password login, reset and magic links refused for the organisation's people (AS12). */
@@ -37,10 +39,19 @@ export const ssoSettings = pgTable(
   ],
 )
 
-/** An account at an identity provider, keyed on (issuer, subject), never on email (AS9). */
+/**
+ * An account at an identity provider, keyed on the provider configuration that vouched for it
+ * (the organisation, its provider, the provider's issuer) and the subject there, never on email
+ * (AS9). Google sign-in without an organisation's flow is the provider 'google' of the person's
+ * organisation, found only through Google's own issuer (flows.ts).
+ */
 export const userIdentities = pgTable(
   'user_identities',
   {
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
     userId: bigint('user_id', { mode: 'number' })
@@ -51,7 +62,8 @@ export const userIdentities = pgTable(
     lastUsedAt: at('last_used_at'),
   },
   (table) => [
-    primaryKey({ columns: [table.issuer, table.subject] }),
+    primaryKey({ columns: [table.orgId, table.provider, table.issuer, table.subject] }),
+    index('user_identities_subject_idx').on(table.provider, table.issuer, table.subject),
     index('user_identities_user_idx').on(table.userId),
   ],
 )
@@ -69,6 +81,8 @@ export const ssoFlows = pgTable('sso_flows', {
   codeVerifier: text('code_verifier').notNull(),
   nonce: text('nonce').notNull(),
   email: text('email'),
+  /** The hash of the starting browser's binding cookie: the return must come from that browser. */
+  browserHash: text('browser_hash'),
   createdAt: stamp('created_at'),
   expiresAt: at('expires_at').notNull(),
   usedAt: at('used_at'),
@@ -80,6 +94,8 @@ export const ssoCodes = pgTable('sso_codes', {
   userId: bigint('user_id', { mode: 'number' })
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
+  /** The flow's browser binding: the exchange must carry the same cookie. */
+  browserHash: text('browser_hash'),
   createdAt: stamp('created_at'),
   expiresAt: at('expires_at').notNull(),
   usedAt: at('used_at'),
