@@ -5,7 +5,7 @@ import { CHAT_TEXTS } from '../../contract/chat.ts'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { DEFAULT_LLM_SETTINGS } from '../../server/answering/llm.ts'
 import { addQa, member } from './answering/helpers.ts'
-import { post } from './auth/helpers.ts'
+import { get, post } from './auth/helpers.ts'
 import { createTestApp, lateBound } from './support.ts'
 
 /**
@@ -149,5 +149,6 @@ describe('chat with a language model', () => {
       headers: { authorization: `Bearer ${user.token}` },
     })
     expect((await history.json()).messages).toEqual([])
+    expect((await get(ctx, paths.chat.quota, user.token)).body.used).toBe(0)
   })
 })

@@ -19,6 +19,23 @@ async function conversation(token: string, title?: string) {
   return res.body as { id: number; title: string }
 }
 
+/**
+ * Questions asked earlier this month in a conversation, as the server keeps them: the messages
+ * and one usage-ledger row each.
+ */
+async function earlierQuestions(orgId: number, sessionId: number, count: number) {
+  await ctx.database.pool.query(
+    `insert into chat_messages (org_id, session_id, role, content)
+     select $1, $2, 'user', 'earlier question ' || n from generate_series(1, $3) n`,
+    [orgId, sessionId, count],
+  )
+  await ctx.database.pool.query(
+    `insert into chat_usage (org_id, user_id)
+     select $1, s.user_id from chat_sessions s, generate_series(1, $3) where s.id = $2`,
+    [orgId, sessionId, count],
+  )
+}
+
 /** The events of a streamed answer, in order. */
 async function streamed(token: string, id: number, content: string) {
   const res = await ctx.app.request(apiPath(C.messages(id)), {
@@ -252,11 +269,7 @@ describe('chat answers', () => {
     expect((await post(ctx, C.messages(chat.id), { content: '   ' }, user.token)).status).toBe(400)
     const quota = await get(ctx, C.quota, user.token)
     expect(quota.body).toMatchObject({ used: 0, limit: 100 })
-    await ctx.database.pool.query(
-      `insert into chat_messages (org_id, session_id, role, content)
-       select $1, $2, 'user', 'earlier question ' || n from generate_series(1, 99) n`,
-      [user.orgId, chat.id],
-    )
+    await earlierQuestions(user.orgId, chat.id, 99)
     const answers = await Promise.all(
       [1, 2, 3].map((n) =>
         call(ctx, 'POST', C.messages(chat.id), {
@@ -271,5 +284,25 @@ describe('chat answers', () => {
       /^Your organisation has used its 100 chat questions for this month/,
     )
     expect((await get(ctx, C.quota, user.token)).body.used).toBe(100)
+  })
+
+  it('deleting conversations does not give back the month’s questions (the usage ledger counts them)', async () => {
+    const user = await member(ctx)
+    const first = await conversation(user.token)
+    await earlierQuestions(user.orgId, first.id, 99)
+    const last = await post(
+      ctx,
+      C.messages(first.id),
+      { content: 'The last question?' },
+      user.token,
+    )
+    expect(last.status).toBe(200)
+    expect((await get(ctx, C.quota, user.token)).body).toMatchObject({ used: 100, limit: 100 })
+    expect((await post(ctx, C.delete(first.id), {}, user.token)).status).toBe(200)
+    const again = await conversation(user.token)
+    const refused = await post(ctx, C.messages(again.id), { content: 'One more?' }, user.token)
+    expect(refused.status).toBe(429)
+    expect(refused.body.code).toBe('chat_quota')
+    expect((await get(ctx, C.quota, user.token)).body).toMatchObject({ used: 100, limit: 100 })
   })
 })

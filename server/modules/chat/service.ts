@@ -185,7 +185,8 @@ export function createChatService(deps: {
 
   async function usedThisMonth(client: Pick<Client, 'query'>, orgId: number) {
     const { rows } = await client.query<{ n: string }>(
-      `select count(*) as n from chat_messages where org_id = $1 and role = 'user' and created_at >= $2`,
+      // the usage ledger: one row per accepted question, which deleting conversations never removes
+      `select count(*) as n from chat_usage where org_id = $1 and created_at >= $2`,
       [orgId, monthStart(deps.now())],
     )
     return Number(rows[0]?.n ?? 0)
@@ -221,13 +222,17 @@ export function createChatService(deps: {
          returning id, role, content, citations, status, created_at`,
         [orgId, id, content],
       )
+      const usage = await client.query<{ id: string }>(
+        'insert into chat_usage (org_id, user_id) values ($1, $2) returning id',
+        [orgId, auth.user.id],
+      )
       await client.query(
         `update chat_sessions set updated_at = now(),
                 title = case when named then title else $2 end, named = true
           where id = $1`,
         [id, session.named ? session.title : titleFrom(content)],
       )
-      return rows[0] as MessageRow
+      return { message: rows[0] as MessageRow, usageId: usage.rows[0]?.id }
     })
     let engine: EngineAnswer
     try {
@@ -235,10 +240,16 @@ export function createChatService(deps: {
       engine = await deps.answerQuestion(orgId, library, { text: content, vocabulary: null })
     } catch (error) {
       // no answer (the model's budget, a failure): the question is not kept nor counted
-      await pool.query('delete from chat_messages where id = $1', [question.id])
+      await inTransaction(pool, async (client) => {
+        await client.query('delete from chat_messages where id = $1', [question.message.id])
+        await client.query('delete from chat_usage where id = $1', [question.usageId])
+      })
       throw error
     }
-    return { question: toMessage(question), ...composeAnswer(content, engine, !deps.hasModel) }
+    return {
+      question: toMessage(question.message),
+      ...composeAnswer(content, engine, !deps.hasModel),
+    }
   }
 
   /** Stores the answer as it was given (stopped: the part the person saw). */
