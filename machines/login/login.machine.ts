@@ -73,7 +73,7 @@ export const loginMachine = setup({
     startGoogle: fromPromise<void>(mustBeProvided('startGoogle')),
     /** Sends the browser to the organisation's SSO login address. */
     startSso: fromPromise<void, SsoStartInput>(mustBeProvided('startSso')),
-    /** Sends the browser back to the extension with the tokens in the URL fragment. */
+    /** Sends the browser back to the extension with a child session's tokens in the URL fragment. */
     handOffToExtension: fromPromise<void, HandOffInput>(mustBeProvided('handOffToExtension')),
   },
   actions: {
@@ -379,7 +379,7 @@ export const loginMachine = setup({
     },
     handingOff: {
       description:
-        'A browser extension asked for the sign-in: the tokens and state go back to it (expires_in 7200).',
+        'A browser extension asked for the sign-in: a session of its own (the hand-off call, a child of the one just stored) and the state go back to it (expires_in 7200).',
       tags: ['loading'],
       invoke: {
         id: 'handOffToExtension',

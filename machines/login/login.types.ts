@@ -62,6 +62,7 @@ export interface SsoStartInput {
 }
 export interface HandOffInput {
   extension: ExtensionHandOff
+  /** The web app's own pair: it asks for the extension's child session, never goes to it. */
   tokens: TokenPair
 }
 

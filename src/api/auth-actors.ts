@@ -7,6 +7,7 @@ import {
   ssoDiscoverResponseSchema,
   type TokenPair,
 } from '../../contract/auth.ts'
+import { extensionHandoffResponseSchema } from '../../contract/extension.ts'
 import { API_PREFIX, paths, SSO_PROVIDERS, type SsoProvider } from '../../contract/paths.ts'
 import type {
   DiscoverInput,
@@ -80,12 +81,26 @@ export function loginActors(options: LoginActorOptions = {}) {
       const query = new URLSearchParams({ email: input.email })
       navigate(`${API_PREFIX}${paths.sso.login(input.provider)}?${query.toString()}`)
     }),
+    /** Asks the hand-off call for the extension's own session and sends the browser back with it. */
     handOffToExtension: fromPromise<void, HandOffInput>(async ({ input }) => {
       if (!isExtensionRedirectUri(input.extension.redirectUri)) {
         throw new Error('The extension address is not an extension address')
       }
+      // a session of the extension's own (a child of the one just stored): handing over the web
+      // app's pair would make the first refresh rotation by either sign the other out
+      const child = await client.post(
+        paths.extension.handoff,
+        { redirect_uri: input.extension.redirectUri, state: input.extension.state },
+        extensionHandoffResponseSchema,
+        { headers: { Authorization: `Bearer ${input.tokens.access}` } },
+      )
       clearPendingExtension()
-      navigate(extensionHandOffUrl(input.extension, input.tokens))
+      navigate(
+        extensionHandOffUrl(input.extension, {
+          access: child.access_token,
+          refresh: child.refresh_token,
+        }),
+      )
     }),
   }
 }

@@ -29,6 +29,13 @@ describe('extension hand-off', () => {
     expect((await get(ctx, paths.account.profile, res.body.access_token)).body.user.email).toBe(
       user.email,
     )
+    // a family of its own: the extension's rotation leaves the web app's session signed in
+    const rotated = await post(ctx, paths.auth.tokenRefresh, { refresh: res.body.refresh_token })
+    expect(rotated.status).toBe(200)
+    expect((await get(ctx, paths.account.profile, session.access)).status).toBe(200)
+    expect((await post(ctx, paths.auth.tokenRefresh, { refresh: session.refresh })).status).toBe(
+      200,
+    )
     for (const redirect_uri of [
       `${allowed}callback`,
       allowed.slice(0, -1),

@@ -30,6 +30,8 @@ let server: ReturnType<typeof serve>
 let baseURL = ''
 let authorizationUrl = 'https://accounts.google.com/o/oauth2/v2/auth?x=1'
 let refreshCalls = 0
+/** The hand-off calls the server received: their Authorization header and body. */
+const handoffCalls: { authorization: string | undefined; body: unknown }[] = []
 
 beforeAll(async () => {
   const app = new Hono()
@@ -37,6 +39,16 @@ beforeAll(async () => {
     c.json({ authorization_url: authorizationUrl }),
   )
   app.get(`/api/v1${paths.account.profile}`, (c) => c.json(profile))
+  app.post(`/api/v1${paths.extension.handoff}`, async (c) => {
+    const body = (await c.req.json()) as { state: string }
+    handoffCalls.push({ authorization: c.req.header('authorization'), body })
+    return c.json({
+      access_token: 'CHILD.ACCESS.TOKEN',
+      refresh_token: 'CHILD-R',
+      expires_in: 7_200,
+      state: body.state,
+    })
+  })
   app.post(`/api/v1${paths.auth.tokenRefresh}`, (c) => {
     refreshCalls += 1
     return c.json({ error: 'Invalid refresh token' }, 401)
@@ -115,22 +127,34 @@ describe('login actors', () => {
     expect(readTokens()).toEqual({ access: null, refresh: null })
   })
 
-  it('the hand-off sends the tokens, expires_in 7200 and the state in the fragment', async () => {
+  it('the hand-off gives the extension a child session of its own (the hand-off call’s tokens), never the web app’s', async () => {
     const navigated: string[] = []
+    handoffCalls.length = 0
+    storeTokens({ access: 'WEB.ACCESS.TOKEN', refresh: 'WEB-R' })
     storePendingExtension({ redirectUri: 'chrome-extension://abc/', state: 's 1' })
     await run(loginWith(navigated).handOffToExtension, {
       extension: { redirectUri: 'chrome-extension://abc/', state: 's 1' },
-      tokens: { access: 'A.B.C', refresh: 'R1' },
+      tokens: { access: 'WEB.ACCESS.TOKEN', refresh: 'WEB-R' },
     })
-    expect(navigated).toEqual([
-      'chrome-extension://abc/#access_token=A.B.C&refresh_token=R1&expires_in=7200&state=s+1',
+    expect(handoffCalls).toEqual([
+      {
+        authorization: 'Bearer WEB.ACCESS.TOKEN',
+        body: { redirect_uri: 'chrome-extension://abc/', state: 's 1' },
+      },
     ])
+    expect(navigated).toEqual([
+      'chrome-extension://abc/#access_token=CHILD.ACCESS.TOKEN&refresh_token=CHILD-R&expires_in=7200&state=s+1',
+    ])
+    expect(navigated[0]).not.toContain('WEB')
+    // the web app keeps its own session
+    expect(readTokens()).toEqual({ access: 'WEB.ACCESS.TOKEN', refresh: 'WEB-R' })
     expect(sessionStorage.getItem(EXTENSION_REDIRECT_URI_KEY)).toBeNull()
     expect(sessionStorage.getItem(EXTENSION_STATE_KEY)).toBeNull()
   })
 
   it('the hand-off refuses an address that is not an extension', async () => {
     const navigated: string[] = []
+    handoffCalls.length = 0
     await expect(
       run(loginWith(navigated).handOffToExtension, {
         extension: { redirectUri: 'https://evil.example/', state: 's1' },
@@ -138,6 +162,7 @@ describe('login actors', () => {
       }),
     ).rejects.toThrow()
     expect(navigated).toEqual([])
+    expect(handoffCalls).toHaveLength(0)
   })
 
   it('SSO goes to the login address of the provider with the email', async () => {
