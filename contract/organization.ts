@@ -11,6 +11,11 @@ export const organizationSchema = z.object({
   name: z.string(),
   /** Email domains whose people may ask to join (an admin with an address there added each). */
   verified_domains: z.array(z.string()),
+  /**
+   * The verified domains also proved by a DNS TXT record: only these reach people without an
+   * account through single sign-on (discovery, just-in-time creation).
+   */
+  dns_verified_domains: z.array(z.string()),
   answer_tone: z.enum(ANSWER_TONES),
   answer_length: z.enum(ANSWER_LENGTHS),
   /** When the logo last changed (null: none); GET admin/organization/logo/ serves it. */
@@ -46,6 +51,20 @@ export const organizationUpdateSchema = z.object({
 })
 export type OrganizationUpdate = z.input<typeof organizationUpdateSchema>
 
+/** GET admin/organization/domains/dns-record/?domain=: the TXT record that proves a domain. */
+export const domainQuerySchema = z.object({ domain })
+export const dnsRecordSchema = z.object({
+  domain: z.string(),
+  type: z.literal('TXT'),
+  /** Where the record goes: the domain itself. */
+  name: z.string(),
+  value: z.string(),
+})
+export type DnsRecord = z.infer<typeof dnsRecordSchema>
+
+/** POST admin/organization/domains/verify-dns/ {domain}: reads the record; the organisation. */
+export const verifyDnsSchema = z.object({ domain })
+
 export const auditEventSchema = z.object({
   id: z.string(),
   action: z.string(),
@@ -72,6 +91,14 @@ export const ORGANIZATION_TEXTS = {
   publicDomain: '{domain} is a public email provider: anyone can have an address there.',
   /** {domain} is replaced. */
   domainTaken: '{domain} is already verified by another organisation.',
+  /** {domain} and {value} are replaced. */
+  dnsNotFound:
+    'No TXT record "{value}" was found at {domain}. DNS changes can take a few minutes to appear: try again shortly.',
+  /** {domain} is replaced. */
+  dnsUnreachable: 'The DNS records of {domain} could not be read just now. Please try again.',
+  /** {domain} is replaced. */
+  dnsTaken: '{domain} is already proved by DNS by another organisation.',
+  dnsVerified: 'Domain verified by DNS',
   logoType: 'The logo must be a PNG, JPEG or WebP image',
   logoTooLarge: 'The logo must be at most 512 KB',
   noLogo: 'The organisation has no logo',

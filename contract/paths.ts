@@ -59,6 +59,8 @@ export const paths = {
     organization: '/admin/organization/',
     /** Ours: the organisation's logo (GET the image, POST an image body, DELETE it). */
     organizationLogo: '/admin/organization/logo/',
+    domainDnsRecord: '/admin/organization/domains/dns-record/',
+    domainVerifyDns: '/admin/organization/domains/verify-dns/',
     auditLog: '/admin/audit-log/',
     auditLogExport: '/admin/audit-log/export/',
     /** Ours: what the organisation uses of each limit of its license. */

@@ -94,6 +94,10 @@ export const SSO_TEXTS = {
   /** AS12: the same words for password login, reset and magic links. */
   ssoRequired: 'Your organization signs in with single sign-on. Use Continue on the login page.',
   testOk: 'The identity provider answered: its sign-in page is ready.',
+  /** Changing where the stored secret would be sent needs it typed again. */
+  clientSecretReenter:
+    'Enter the client secret again: it is sent only to the issuer it was entered for',
+  tooManyStarts: 'Too many sign-in attempts from this address. Please wait a minute and try again.',
 } as const
 
 /** /auth/callback (spec sections 2, 5 and 8). */

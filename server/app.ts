@@ -32,6 +32,7 @@ import type { Jobs } from './jobs/index.ts'
 import { type LlmOptions, llmEngineOf } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import type { Mailer } from './mail/index.ts'
+import { createTxtLookup, type TxtLookup } from './modules/account/domains.ts'
 import { type TierCatalog, tierCatalog } from './modules/account/license.ts'
 import { accountRoutes } from './modules/account/routes.ts'
 import { answeringRoutes } from './modules/answering/routes.ts'
@@ -97,6 +98,8 @@ export interface AppDeps {
   extensionIds?: string[]
   /** Google sign-in (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, GOOGLE_ISSUER); off when omitted. */
   google?: GoogleSettings
+  /** TXT lookups for domain proofs (DNS_RESOLVER); the system's resolvers when omitted. */
+  txtLookup?: TxtLookup
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
@@ -199,7 +202,18 @@ export function createApp(deps: AppDeps) {
     '/',
     authRoutes({ auth, permit, database: deps.database, trustProxy: deps.trustProxy ?? false }),
   )
-  api.route('/', accountRoutes({ auth, permit, database: deps.database }))
+  api.route(
+    '/',
+    accountRoutes({
+      auth,
+      permit,
+      database: deps.database,
+      secret: deps.jwtSecret,
+      txtLookup: deps.txtLookup ?? createTxtLookup(),
+      mailer: deps.mailer,
+      publicUrl: deps.publicUrl,
+    }),
+  )
   const billing = billingRoutes({
     auth,
     permit,
@@ -221,6 +235,9 @@ export function createApp(deps: AppDeps) {
     google: deps.google,
     now,
     startSession: (userId) => auth.startSessionFor(userId),
+    limiter,
+    startLimit: { ...DEFAULT_AUTH_LIMITS, ...deps.authLimits }.ssoStarts,
+    trustProxy: deps.trustProxy ?? false,
   })
   api.route('/', sso.app)
   api.route(

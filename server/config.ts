@@ -162,6 +162,19 @@ export const configSchema = z.object({
       .default('https://accounts.google.com'),
   ),
   /**
+   * The DNS server that reads domain proofs (TXT records): `host` or `host:port` (an IPv6 address
+   * in brackets with a port); the system's resolvers when empty.
+   */
+  DNS_RESOLVER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|[0-9a-fA-F:]+)(:\d{1,5})?$/, {
+        message: 'must be an IP address, optionally with :port',
+      })
+      .optional(),
+  ),
+  /**
    * Browser extensions allowed to receive sign-in tokens (AS13), comma separated; the extension
    * this repository builds is always allowed.
    */

@@ -24,6 +24,7 @@ import {
 } from './jobs/registry.ts'
 import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
+import { createTxtLookup } from './modules/account/domains.ts'
 import { configureTiers, syncLicenses } from './modules/account/license.ts'
 import { createDiskStorage, isAlive } from './storage/index.ts'
 import { VERSION } from './version.ts'
@@ -220,6 +221,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       databaseWatch,
       tiers,
       extensionIds: config.EXTENSION_IDS,
+      txtLookup: createTxtLookup(config.DNS_RESOLVER),
       google:
         config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
           ? {

@@ -14,6 +14,8 @@ export interface JobDefinition<T extends object = object> {
   batchSize?: number
   /** How often an idle worker looks for work when no notification arrives. */
   pollingIntervalSeconds?: number
+  /** A cron expression: worker nodes schedule the job (pg-boss sends it once per tick). */
+  cron?: string
   handler: (job: Job<T>) => Promise<unknown>
 }
 
@@ -63,6 +65,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   for (const definition of options.definitions) {
     await boss.createQueue(definition.name, { notify: true, ...definition.queue })
     if (!options.workers) continue
+    if (definition.cron) await boss.schedule(definition.name, definition.cron)
     await boss.work<object>(
       definition.name,
       {

@@ -8,6 +8,7 @@ import { createAnsweringService, GENERATE_JOB } from '../modules/answering/servi
 import { llmUsage } from '../modules/answering/store.ts'
 import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
 import { createRepositoryService, INGEST_JOB } from '../modules/repository/service.ts'
+import { metadataFetcher, ssoHousekeeping } from '../modules/sso/metadata.ts'
 import type { Storage } from '../storage/index.ts'
 import { defineJob, type JobDefinition } from './index.ts'
 
@@ -47,6 +48,9 @@ export function llmEngineOf(deps: Pick<JobDeps, 'database' | 'logger' | 'llm'>) 
   })
 }
 
+/** Every ten minutes: expired sign-in flows and codes go, SAML metadata by address is re-read. */
+export const SSO_HOUSEKEEPING_JOB = 'sso-housekeeping'
+
 export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
   const embedder = createEmbedder(deps.embeddings)
   const repository = createRepositoryService({ ...deps, jobs: undefined, embedder })
@@ -71,6 +75,14 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
       batchSize: 1,
       handler: async (job) => {
         await questionnaires.analyse(Number(job.data.questionnaireId))
+      },
+    }),
+    defineJob<object>({
+      name: SSO_HOUSEKEEPING_JOB,
+      cron: '*/10 * * * *',
+      handler: async () => {
+        const done = await ssoHousekeeping(deps.database, metadataFetcher(deps.urlFetchAllow))
+        deps.logger.info({ job: SSO_HOUSEKEEPING_JOB, ...done }, 'sso housekeeping')
       },
     }),
     defineJob<{ fileId: number }>({

@@ -193,3 +193,20 @@ export function passwordChangedMail(
     action: { label: 'Sign in', url: link(target.publicUrl, '/login', {}) },
   })
 }
+
+export function domainMovedMail(
+  target: LinkTarget,
+  input: { to: string; firstName: string; domain: string; organization: string },
+): MailMessage {
+  return compose({
+    to: input.to,
+    subject: `${input.domain} is no longer a verified domain of ${input.organization}`,
+    greeting: greet(input.firstName),
+    paragraphs: [
+      `Another organisation on Quire proved that it controls ${input.domain} with a DNS record, so the domain now belongs to it. ${input.organization} had verified it only through an administrator's mailbox, which a DNS proof outranks.`,
+      `People at ${input.domain} can no longer ask to join ${input.organization}, and single sign-on no longer applies to new addresses there. Your members keep their accounts.`,
+      'If your organisation controls this domain, add the DNS record shown in Settings and verify it again.',
+    ],
+    action: { label: 'Open settings', url: link(target.publicUrl, '/settings', {}) },
+  })
+}

@@ -11,6 +11,7 @@ const org: Organization = {
   id: 1,
   name: 'Acme',
   verified_domains: ['acme.test'],
+  dns_verified_domains: [],
   answer_tone: 'neutral',
   answer_length: 'standard',
   logo_updated_at: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../contract/paths.ts'
+import { cookieBrowser } from '../support/browser-cookies.ts'
 import {
   idpMetadata,
   type ResponseOptions,
@@ -18,6 +19,8 @@ import { TEST_PUBLIC_URL, withTestApp } from './support.ts'
 const ctx = withTestApp()
 const CALLBACK = `${TEST_PUBLIC_URL}${apiPath(paths.sso.callback('microsoft_saml'))}`
 const AUDIENCE = `${TEST_PUBLIC_URL}/api/v1/admin/sso/saml/`
+/** The browser that starts the sign-in and exchanges its code (the IdP's POST carries no cookie). */
+const browser = cookieBrowser(() => ctx.app)
 
 let counter = 0
 async function organisation() {
@@ -25,7 +28,8 @@ async function organisation() {
   const domain = `saml-${Date.now().toString(36)}-${counter}.test`
   const admin = await insertUser(ctx.database, { role: 'admin', email: `admin@${domain}` })
   await ctx.database.pool.query(
-    'insert into organization_domains (domain, org_id, added_by) values ($1, $2, $3)',
+    `insert into organization_domains (domain, org_id, added_by, dns_verified_at)
+     values ($1, $2, $3, now())`,
     [domain, admin.orgId, admin.user.id],
   )
   const token = (await signIn(ctx, admin.email)).access
@@ -45,7 +49,7 @@ async function organisation() {
 }
 
 async function startFlow(email: string) {
-  const res = await ctx.app.request(
+  const res = await browser.request(
     `${apiPath(paths.sso.login('microsoft_saml'))}?email=${encodeURIComponent(email)}`,
   )
   expect(res.status).toBe(302)
@@ -80,7 +84,9 @@ describe('SAML sign-in', () => {
     const response = samlResponse(answer(request, ada.email))
     const done = await postResponse(response, request.relayState)
     expect(done.pathname).toBe('/auth/callback')
-    const exchanged = await post(ctx, paths.sso.exchange, { code: done.searchParams.get('code') })
+    const exchanged = await browser.post(paths.sso.exchange, {
+      code: done.searchParams.get('code'),
+    })
     expect(exchanged.body.user_email).toBe(ada.email)
     expect((await get(ctx, paths.account.profile, exchanged.body.access)).body.user.email).toBe(
       ada.email,

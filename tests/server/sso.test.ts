@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { SSO_TEXTS } from '../../contract/sso.ts'
+import { cookieBrowser } from '../support/browser-cookies.ts'
 import { browse, type IdpAccount, startIdp, type TestIdp } from '../support/oidc-idp.ts'
 import { call, get, insertUser, post, signIn } from './auth/helpers.ts'
 import { createTestApp, lateBound, TEST_PUBLIC_URL } from './support.ts'
@@ -23,6 +24,8 @@ let rival: TestIdp
 let app: Awaited<ReturnType<typeof createTestApp>> | undefined
 const ctx = lateBound(() => app, 'the test app')
 let clockOffset = 0
+/** The browser that starts and finishes the sign-ins (it carries the binding cookie). */
+const browser = cookieBrowser(() => ctx.app)
 
 beforeAll(async () => {
   const clients = [
@@ -47,13 +50,14 @@ afterAll(async () => {
 })
 
 let domainCounter = 0
-/** An admin of an organisation that verified a domain of its own. */
+/** An admin of an organisation that verified a domain of its own (proved by DNS). */
 async function organisation() {
   domainCounter += 1
   const domain = `acme-${Date.now().toString(36)}-${domainCounter}.test`
   const admin = await insertUser(ctx.database, { role: 'admin', email: `admin@${domain}` })
   await ctx.database.pool.query(
-    'insert into organization_domains (domain, org_id, added_by) values ($1, $2, $3)',
+    `insert into organization_domains (domain, org_id, added_by, dns_verified_at)
+     values ($1, $2, $3, now())`,
     [domain, admin.orgId, admin.user.id],
   )
   return { ...admin, domain, token: (await signIn(ctx, admin.email)).access }
@@ -72,9 +76,11 @@ const entraSettings = (domain: string, extra: object = {}) => ({
 })
 
 async function request(path: string) {
-  const res = await ctx.app.request(path)
+  const res = await browser.request(path)
   return { status: res.status, location: res.headers.get('location') ?? '' }
 }
+
+const exchange = (code: string | null) => browser.post(paths.sso.exchange, { code })
 
 /** From 'Continue to {organization}' to the provider's return at Quire's callback. */
 async function throughProvider(provider: string, email: string, account: IdpAccount, via = idp) {
@@ -173,7 +179,7 @@ describe('single sign-on', () => {
     const done = await finish(returned)
     expect(done.pathname).toBe('/auth/callback')
     const code = done.searchParams.get('code') as string
-    const exchanged = await post(ctx, paths.sso.exchange, { code })
+    const exchanged = await browser.post(paths.sso.exchange, { code })
     expect(exchanged.status).toBe(200)
     expect(exchanged.body).toMatchObject({
       user_email: ada.email,
@@ -184,7 +190,7 @@ describe('single sign-on', () => {
       ada.email,
     )
     // the code works once; the provider's return works once
-    expect((await post(ctx, paths.sso.exchange, { code })).status).toBe(400)
+    expect((await browser.post(paths.sso.exchange, { code })).status).toBe(400)
     expect((await finish(returned)).searchParams.get('message')).toBe('invalid_session')
 
     // the identity is the key: the same account with another address is still Ada
@@ -192,7 +198,7 @@ describe('single sign-on', () => {
       ...account,
       email: `ada.lovelace@${org.domain}`,
     })
-    const again = await post(ctx, paths.sso.exchange, {
+    const again = await browser.post(paths.sso.exchange, {
       code: (await finish(renamed)).searchParams.get('code'),
     })
     expect(again.body.user_email).toBe(ada.email)
@@ -286,7 +292,7 @@ describe('single sign-on', () => {
       given_name: 'Grace',
       family_name: 'Hopper',
     })
-    const exchanged = await post(ctx, paths.sso.exchange, {
+    const exchanged = await browser.post(paths.sso.exchange, {
       code: (await finish(returned)).searchParams.get('code'),
     })
     expect(exchanged.body.user_email).toBe(email)
@@ -333,7 +339,7 @@ describe('Google sign-in', () => {
       orgId: org.orgId,
       email: `lin@${org.domain}`,
     })
-    const start = await get(ctx, paths.auth.googleStart)
+    const start = await browser.get(paths.auth.googleStart)
     expect(start.status).toBe(200)
     idp.signInAs({ sub: 'google-lin', email: member.email, email_verified: true, hd: org.domain })
     const back = await browse(
@@ -341,15 +347,15 @@ describe('Google sign-in', () => {
       `${TEST_PUBLIC_URL}/auth/social/google/callback`,
     )
     const query = `?code=${encodeURIComponent(back.searchParams.get('code') as string)}&state=${encodeURIComponent(back.searchParams.get('state') as string)}`
-    const done = await get(ctx, `${paths.auth.googleCallback}${query}`)
+    const done = await browser.get(`${paths.auth.googleCallback}${query}`)
     expect(done.status, JSON.stringify(done.body)).toBe(200)
     expect(done.body.user.email).toBe(member.email)
-    const replay = await get(ctx, `${paths.auth.googleCallback}${query}`)
+    const replay = await browser.get(`${paths.auth.googleCallback}${query}`)
     expect(replay.status).toBe(400)
     expect(replay.body.redirect_to_login).toBe(true)
 
     // a Google account of another hosted domain is not a member
-    const second = await get(ctx, paths.auth.googleStart)
+    const second = await browser.get(paths.auth.googleStart)
     idp.signInAs({
       sub: 'google-mallory',
       email: `mallory@${org.domain}`,
@@ -360,8 +366,7 @@ describe('Google sign-in', () => {
       second.body.authorization_url,
       `${TEST_PUBLIC_URL}/auth/social/google/callback`,
     )
-    const refused = await get(
-      ctx,
+    const refused = await browser.get(
       `${paths.auth.googleCallback}?code=${encodeURIComponent(back2.searchParams.get('code') as string)}&state=${encodeURIComponent(back2.searchParams.get('state') as string)}`,
     )
     expect(refused.status).toBe(403)

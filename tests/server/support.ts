@@ -10,6 +10,7 @@ import { type Jobs, startJobs } from '../../server/jobs/index.ts'
 import { createJobDefinitions } from '../../server/jobs/registry.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
 import { createMailer } from '../../server/mail/index.ts'
+import { createTxtLookup } from '../../server/modules/account/domains.ts'
 import type { AuthLimits } from '../../server/modules/auth/service.ts'
 import type { PaymentSettings } from '../../server/modules/billing/routes.ts'
 import type { GoogleSettings } from '../../server/modules/sso/settings.ts'
@@ -44,6 +45,8 @@ export interface TestAppOptions {
   payments?: PaymentSettings
   /** Google sign-in against a test provider. */
   google?: GoogleSettings
+  /** DNS proofs read through this resolver (a loopback DNS server). */
+  dnsResolver?: string
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -100,9 +103,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
     now: options.now,
     payments: options.payments,
     google: options.google,
+    txtLookup: createTxtLookup(options.dnsResolver ?? '127.0.0.1:9'),
     // every request of a test shares one address: only the test of this limit keeps it low
     authLimits: {
       perAddress: { limit: 100_000, windowMs: 60_000 },
+      ssoStarts: { limit: 100_000, windowMs: 60_000 },
       ...options.authLimits,
     },
   })

@@ -37,7 +37,7 @@ export function createOrganizationService(deps: { database: Database }) {
     const [org] = await db.select().from(organizations).where(eq(organizations.id, orgId))
     if (!org) throw notFound()
     const domains = await db
-      .select({ domain: organizationDomains.domain })
+      .select({ domain: organizationDomains.domain, dns: organizationDomains.dnsVerifiedAt })
       .from(organizationDomains)
       .where(eq(organizationDomains.orgId, orgId))
       .orderBy(organizationDomains.domain)
@@ -50,6 +50,7 @@ export function createOrganizationService(deps: { database: Database }) {
       name: org.name,
       logo_updated_at: logo[0]?.updated_at.toISOString() ?? null,
       verified_domains: domains.map((row) => row.domain),
+      dns_verified_domains: domains.filter((row) => row.dns).map((row) => row.domain),
       answer_tone: org.answerTone as Organization['answer_tone'],
       answer_length: org.answerLength as Organization['answer_length'],
     }
@@ -93,7 +94,7 @@ export function createOrganizationService(deps: { database: Database }) {
             if (!admin) throw badDomain(fill(ORGANIZATION_TEXTS.domainNotYours, domain))
             await tx.insert(organizationDomains).values({ domain, orgId, addedBy: auth.user.id })
           }
-          if (dropped.length)
+          if (dropped.length) {
             await tx
               .delete(organizationDomains)
               .where(
@@ -102,6 +103,13 @@ export function createOrganizationService(deps: { database: Database }) {
                   inArray(organizationDomains.domain, dropped),
                 ),
               )
+            // single sign-on domains are always verified ones: a dropped domain leaves them
+            await tx.execute(
+              sql`update sso_settings set updated_at = now(), domains = array(
+                    select d from unnest(domains) d where d <> all(${dropped}::text[]))
+                   where org_id = ${orgId}`,
+            )
+          }
         }
       })
     } catch (error) {

@@ -4,9 +4,11 @@ import type { License, ProfileResponse } from '../../../contract/auth.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import {
   auditQuerySchema,
+  domainQuerySchema,
   LOGO_MAX_BYTES,
   ORGANIZATION_TEXTS,
   organizationUpdateSchema,
+  verifyDnsSchema,
 } from '../../../contract/organization.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
@@ -16,6 +18,8 @@ import type { Database } from '../../db/index.ts'
 import { licenses, organizations } from '../../db/schema.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { jsonBody, query } from '../../http/validate.ts'
+import type { Mailer } from '../../mail/index.ts'
+import { createDomainProofs, type TxtLookup } from './domains.ts'
 import { defaultLimits } from './license.ts'
 import { createLogoService } from './logo.ts'
 import { createOrganizationService } from './organization.ts'
@@ -25,6 +29,11 @@ export function accountRoutes(options: {
   auth: Authenticator
   permit: Permit
   database: Database
+  /** The server secret: DNS proof tokens are HMACs under it. */
+  secret: string
+  txtLookup: TxtLookup
+  mailer: Mailer
+  publicUrl: string
 }) {
   const { db } = options.database
   const app = new Hono<AuthEnv>()
@@ -89,6 +98,29 @@ export function accountRoutes(options: {
     async (c) => {
       const body = await jsonBody(c, organizationUpdateSchema)
       return c.json(await organization.update(c.get('auth'), body, c.get('requestId')))
+    },
+  )
+  const proofs = createDomainProofs({
+    database: options.database,
+    secret: options.secret,
+    lookup: options.txtLookup,
+    mailer: options.mailer,
+    publicUrl: options.publicUrl,
+  })
+  app.get(
+    paths.account.domainDnsRecord,
+    requireAuth(options.auth),
+    options.permit('organization.manage'),
+    (c) => c.json(proofs.record(c.get('auth').org.id, query(c, domainQuerySchema).domain)),
+  )
+  app.post(
+    paths.account.domainVerifyDns,
+    requireAuth(options.auth),
+    options.permit('organization.manage'),
+    async (c) => {
+      const { domain } = await jsonBody(c, verifyDnsSchema)
+      await proofs.verify(c.get('auth'), domain, c.get('requestId'))
+      return c.json(await organization.get(c.get('auth').org.id))
     },
   )
   const logo = createLogoService({ database: options.database })

@@ -30,6 +30,8 @@ export interface AuthLimits {
   resetMails: RateRule
   /** Wrong tokens tried for a uid before even the right one fails (LT5). */
   linkAttempts: number
+  /** Single sign-on and Google sign-in starts per client address (each writes a flow). */
+  ssoStarts: RateRule
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
@@ -37,6 +39,7 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   perAddress: { limit: 60, windowMs: 60_000, bucketMs: 5_000 },
   resetMails: { limit: 5, windowMs: 60 * 60_000, bucketMs: 5 * 60_000 },
   linkAttempts: 5,
+  ssoStarts: { limit: 20, windowMs: 60_000, bucketMs: 5_000 },
 }
 
 export interface AuthServiceDeps {

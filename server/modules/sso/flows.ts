@@ -1,41 +1,42 @@
 import type { SsoProvider } from '../../../contract/paths.ts'
-import { GOOGLE_CALLBACK_TEXTS, SSO_TEXTS, type SsoErrorCode } from '../../../contract/sso.ts'
+import { GOOGLE_CALLBACK_TEXTS, SSO_TEXTS } from '../../../contract/sso.ts'
 import { hashToken, randomToken } from '../../auth/tokens.ts'
 import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import type { Logger } from '../../logger.ts'
-import { effectiveLimit, type LicenseRow } from '../account/license.ts'
-import type { Oidc, OidcIdentity } from './oidc.ts'
-import { type GoogleSettings, isOidc, type SsoRow, type SsoSettingsService } from './settings.ts'
+import { SsoFailure } from './failure.ts'
+import { createSsoMembers } from './members.ts'
+import type { Oidc } from './oidc.ts'
+import { type GoogleSettings, isOidc, type SsoSettingsService } from './settings.ts'
 
 /** A flow waits this long for the provider's return; a one-time code this long for its exchange. */
 export const SSO_FLOW_TTL_MS = 10 * 60_000
 export const SSO_CODE_TTL_MS = 60_000
 
-/** A refusal that sends the browser to /login?message=<code>. */
-export class SsoFailure extends Error {
-  override name = 'SsoFailure'
-  readonly code: SsoErrorCode
-  constructor(code: SsoErrorCode) {
-    super(code)
-    this.code = code
-  }
+export { SsoFailure }
+
+/**
+ * The browser a flow belongs to: the secret of its binding cookie (HttpOnly, SameSite=Lax), kept
+ * or made at the start; the flow and its one-time code store only its hash. A return or an
+ * exchange from another browser (a victim sent the attacker's callback link) is refused.
+ */
+export interface Browser {
+  secret: string | undefined
 }
 
-interface UserRecord {
-  id: number
-  org_id: string
-  email: string
-  status: string
-}
+const BROWSER_SECRET = /^[A-Za-z0-9_-]{43}$/
+/** The binding secret a start uses: the browser's own when it has one, else a new one. */
+export const bindingSecret = (browser: Browser) =>
+  browser.secret && BROWSER_SECRET.test(browser.secret) ? browser.secret : randomToken()
+const browserHash = (browser: Browser) =>
+  browser.secret && BROWSER_SECRET.test(browser.secret) ? hashToken(browser.secret) : null
 
 /**
  * Single sign-on and Google sign-in flows: the start stores state, nonce and PKCE verifier
- * (state hashed) for one return within ten minutes; the return is checked by openid-client (AS9)
- * and resolves the person by (issuer, subject); an unknown identity is linked to a person of the
- * organisation only through the organisation's own provider for its own verified domains, or
- * created there when just-in-time creation is on (a seat must be free); the browser then gets a
- * one-time code, exchanged once within a minute for a session.
+ * (state hashed) and the starting browser's binding for one return within ten minutes; the return
+ * is checked by openid-client (AS9) and resolves the person by the identity of the organisation's
+ * own provider (members.ts); the browser then gets a one-time code, exchanged once within a
+ * minute, by the same browser, for a session.
  */
 export function createSsoFlows(deps: {
   database: Database
@@ -49,6 +50,7 @@ export function createSsoFlows(deps: {
 }) {
   const { pool } = deps.database
   const log = deps.logger.child({ component: 'sso' })
+  const members = createSsoMembers(deps)
 
   const googleRedirect = () => `${deps.publicUrl}/auth/social/google/callback`
 
@@ -60,11 +62,13 @@ export function createSsoFlows(deps: {
       verifier: string
       nonce: string
       email: string | null
+      secret: string
     },
   ) {
     await pool.query(
-      `insert into sso_flows (state_hash, org_id, provider, code_verifier, nonce, email, expires_at)
-       values ($1, $2, $3, $4, $5, $6, $7)`,
+      `insert into sso_flows (state_hash, org_id, provider, code_verifier, nonce, email, browser_hash,
+                              expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         hashToken(state),
         flow.orgId,
@@ -72,35 +76,49 @@ export function createSsoFlows(deps: {
         flow.verifier,
         flow.nonce,
         flow.email,
+        hashToken(flow.secret),
         new Date(deps.now().getTime() + SSO_FLOW_TTL_MS),
       ],
     )
   }
 
-  /** Takes the flow of a state once: missing, used or expired ones are refused with their code. */
-  async function takeFlow(state: string | undefined, provider: SsoProvider) {
+  /**
+   * Takes the flow of a state once: missing, used, expired ones, and (unless `browser` is
+   * 'cross-site': a SAML POST carries no SameSite=Lax cookie, its code is checked at the exchange)
+   * one started by another browser, are refused with their code. A refused browser does not use
+   * the flow up.
+   */
+  async function takeFlow(
+    state: string | undefined,
+    provider: SsoProvider,
+    browser: Browser | 'cross-site',
+  ) {
     if (!state) throw new SsoFailure('invalid_state')
     type Flow = {
       org_id: string | null
       provider: SsoProvider
       code_verifier: string
       nonce: string
+      browser_hash: string | null
       expires_at: Date
     }
+    const bound = browser === 'cross-site' ? null : browserHash(browser)
     // taken once: of two returns with one state only one finds it unused
     const { rows } = await pool.query<Flow>(
-      `update sso_flows set used_at = $2 where state_hash = $1 and used_at is null
-       returning org_id, provider, code_verifier, nonce, expires_at`,
-      [hashToken(state), deps.now()],
+      `update sso_flows set used_at = $2
+        where state_hash = $1 and used_at is null and ($3::boolean or browser_hash = $4)
+       returning org_id, provider, code_verifier, nonce, browser_hash, expires_at`,
+      [hashToken(state), deps.now(), browser === 'cross-site', bound],
     )
-    if (!rows[0]) {
+    const flow = rows[0]
+    if (!flow) {
       const { rows: seen } = await pool.query('select 1 from sso_flows where state_hash = $1', [
         hashToken(state),
       ])
+      if (seen[0] && browser !== 'cross-site')
+        log.warn({ provider }, 'sso return from a browser that did not start the flow')
       throw new SsoFailure(seen[0] ? 'invalid_session' : 'invalid_state')
     }
-    const flow = rows[0]
-    if (!flow) throw new SsoFailure('invalid_state')
     if (flow.expires_at.getTime() <= deps.now().getTime()) throw new SsoFailure('session_expired')
     if (flow.provider !== provider) throw new SsoFailure('invalid_provider')
     if (!flow.code_verifier) throw new SsoFailure('missing_verifier')
@@ -108,7 +126,7 @@ export function createSsoFlows(deps: {
   }
 
   /** GET admin/sso/login/{provider}/?email=: the address of the organisation's provider. */
-  async function start(provider: SsoProvider, email: string | undefined): Promise<string> {
+  async function start(provider: SsoProvider, email: string | undefined, browser: Browser) {
     const settings = email ? await deps.settings.forEmail(email) : undefined
     if (!settings) throw new SsoFailure('sso_not_enabled')
     if (settings.provider !== provider || !isOidc(provider))
@@ -124,135 +142,36 @@ export function createSsoFlows(deps: {
         log.warn({ err: String(error), provider }, 'identity provider could not be reached')
         throw new SsoFailure('provider_error')
       })
+    const secret = bindingSecret(browser)
     await saveFlow(started.state, {
       orgId: Number(settings.org_id),
       provider,
       verifier: started.codeVerifier,
       nonce: started.nonce,
       email: email?.trim().toLowerCase() ?? null,
+      secret,
     })
-    return started.url
+    return { url: started.url, secret }
   }
 
-  async function identityUser(identity: OidcIdentity): Promise<UserRecord | undefined> {
-    const { rows } = await pool.query<UserRecord>(
-      `select u.id, u.org_id, u.email, u.status from user_identities i join users u on u.id = i.user_id
-        where i.issuer = $1 and i.subject = $2`,
-      [identity.issuer, identity.subject],
-    )
-    return rows[0]
-  }
-
-  async function link(userId: number, identity: OidcIdentity) {
-    await pool.query(
-      `insert into user_identities (issuer, subject, user_id, email, last_used_at)
-       values ($1, $2, $3, $4, now())
-       on conflict (issuer, subject) do update set last_used_at = now()`,
-      [identity.issuer, identity.subject, userId, identity.email],
-    )
-  }
-
-  /**
-   * The person an organisation's provider vouches for: the linked identity, else (only for the
-   * organisation's own domains, and an address the provider verified) the member with that
-   * address, else a new member when just-in-time creation is on.
-   */
-  async function resolveMember(settings: SsoRow, identity: OidcIdentity): Promise<number> {
-    const orgId = Number(settings.org_id)
-    const known = await identityUser(identity)
-    if (known) {
-      if (Number(known.org_id) !== orgId || known.status !== 'active')
-        throw new SsoFailure('unauthorized')
-      return known.id
-    }
-    const domain = identity.email?.split('@')[1]
-    if (!identity.email || !identity.emailVerified || !domain || !settings.domains.includes(domain))
-      throw new SsoFailure('unauthorized')
-    if (settings.provider === 'google' && identity.hd !== domain)
-      throw new SsoFailure('unauthorized')
-    const client = await pool.connect()
-    try {
-      await client.query('begin')
-      const { rows: licenseRows } = await client.query<{
-        max_users: number
-        max_repository: number
-        max_questionnaire: number
-        max_answers: number
-        is_active: boolean
-        expiration_date: Date | null
-      }>('select * from licenses where org_id = $1 for update', [orgId])
-      const { rows: existing } = await client.query<UserRecord>(
-        'select id, org_id, email, status from users where lower(email) = $1',
-        [identity.email],
-      )
-      let userId: number
-      const member = existing[0]
-      if (member) {
-        if (Number(member.org_id) !== orgId || member.status !== 'active')
-          throw new SsoFailure('unauthorized')
-        userId = member.id
-      } else {
-        if (!settings.jit_provisioning) throw new SsoFailure('unauthorized')
-        const license = licenseRows[0]
-        const licenseRow: LicenseRow | undefined = license && {
-          maxUsers: license.max_users,
-          maxRepository: license.max_repository,
-          maxQuestionnaire: license.max_questionnaire,
-          maxAnswers: license.max_answers,
-          isActive: license.is_active,
-          expirationDate: license.expiration_date,
-        }
-        const seats = effectiveLimit(licenseRow, 'max_users', deps.now())
-        const { rows: used } = await client.query<{ n: number }>(
-          `select count(*)::int as n from users where org_id = $1 and status not in ('removed', 'pending')`,
-          [orgId],
-        )
-        if (seats !== null && (used[0]?.n ?? 0) >= seats) throw new SsoFailure('unauthorized')
-        const { rows: created } = await client.query<{ id: string }>(
-          `insert into users (org_id, email, first_name, last_name, role, status, email_confirmed_at)
-           values ($1, $2, $3, $4, 'contributor', 'active', now()) returning id`,
-          [orgId, identity.email, identity.firstName, identity.lastName],
-        )
-        userId = Number(created[0]?.id)
-        await client.query(
-          `insert into audit_events (org_id, actor_id, action, target, detail)
-           values ($1, null, 'user.created_by_sso', $2, $3)`,
-          [orgId, `user:${userId}`, { after: { email: identity.email, role: 'contributor' } }],
-        )
-      }
-      await client.query(
-        `insert into user_identities (issuer, subject, user_id, email, last_used_at)
-         values ($1, $2, $3, $4, now()) on conflict (issuer, subject) do nothing`,
-        [identity.issuer, identity.subject, userId, identity.email],
-      )
-      await client.query('commit')
-      return userId
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
-  }
-
-  async function issueCode(userId: number) {
+  async function issueCode(userId: number, boundTo: string | null) {
     const code = randomToken()
-    await pool.query('insert into sso_codes (code_hash, user_id, expires_at) values ($1, $2, $3)', [
-      hashToken(code),
-      userId,
-      new Date(deps.now().getTime() + SSO_CODE_TTL_MS),
-    ])
-    return code
+    await pool.query(
+      `insert into sso_codes (code_hash, user_id, browser_hash, expires_at)
+       values ($1, $2, $3, $4)`,
+      [hashToken(code), userId, boundTo, new Date(deps.now().getTime() + SSO_CODE_TTL_MS)],
+    )
+    return `${deps.publicUrl}/auth/callback?code=${encodeURIComponent(code)}`
   }
 
   /** callback/{provider}/: the provider's return; the address the browser goes to next. */
-  async function callback(provider: SsoProvider, currentUrl: URL): Promise<string> {
+  async function callback(provider: SsoProvider, currentUrl: URL, browser: Browser) {
     const query = currentUrl.searchParams
     if (query.get('error')) {
       log.info({ provider, error: query.get('error') }, 'identity provider refused the sign-in')
       throw new SsoFailure('provider_error')
     }
-    const flow = await takeFlow(query.get('state') ?? undefined, provider)
+    const flow = await takeFlow(query.get('state') ?? undefined, provider, browser)
     const settings = flow.org_id ? await deps.settings.row(Number(flow.org_id)) : undefined
     if (!settings?.enabled || settings.provider !== provider)
       throw new SsoFailure('sso_not_enabled')
@@ -271,17 +190,18 @@ export function createSsoFlows(deps: {
         log.warn({ err: String(error), provider }, 'sso response refused')
         throw new SsoFailure('provider_error')
       })
-    const userId = await resolveMember(settings, identity)
-    await link(userId, identity)
-    return `${deps.publicUrl}/auth/callback?code=${encodeURIComponent(await issueCode(userId))}`
+    // openid-client checked the ID token's iss against the configured issuer's discovery
+    const userId = await members.resolve(settings, { ...identity, issuer: client.issuer })
+    return issueCode(userId, flow.browser_hash)
   }
 
-  /** POST admin/sso/exchange/: a one-time code for a session, once, within a minute. */
-  async function exchange(code: string) {
+  /** POST admin/sso/exchange/: a one-time code for a session, once, within a minute, same browser. */
+  async function exchange(code: string, browser: Browser) {
     const { rows } = await pool.query<{ user_id: string }>(
       `update sso_codes set used_at = $2
-        where code_hash = $1 and used_at is null and expires_at > $2 returning user_id`,
-      [hashToken(code), deps.now()],
+        where code_hash = $1 and used_at is null and expires_at > $2 and browser_hash = $3
+       returning user_id`,
+      [hashToken(code), deps.now(), browserHash(browser)],
     )
     const row = rows[0]
     if (!row)
@@ -305,33 +225,41 @@ export function createSsoFlows(deps: {
       : undefined
 
   /** GET admin/auth/social/google/: Google's sign-in address. */
-  async function googleStart() {
+  async function googleStart(browser: Browser) {
     const client = googleClient()
     if (!client) throw apiError(400, SSO_TEXTS.googleDisabled, { code: 'google_disabled' })
     const started = await deps.oidc.start(client, googleRedirect()).catch((error: unknown) => {
       log.warn({ err: String(error) }, 'Google could not be reached')
       throw apiError(502, SSO_TEXTS.googleDisabled, { code: 'provider_error' })
     })
+    const secret = bindingSecret(browser)
     await saveFlow(started.state, {
       orgId: null,
       provider: 'google',
       verifier: started.codeVerifier,
       nonce: started.nonce,
       email: null,
+      secret,
     })
-    return { authorization_url: started.url }
+    return { body: { authorization_url: started.url }, secret }
   }
 
   /**
    * GET admin/auth/social/google/callback/?code&state: tokens and the user's email. An expired or
-   * unknown state is 400 with redirect_to_login; someone Quire cannot vouch for is 403.
+   * unknown state (or another browser's) is 400 with redirect_to_login; someone Quire cannot vouch
+   * for, or whose organisation requires another provider, is 403.
    */
-  async function googleCallback(code: string, state: string, iss?: string) {
+  async function googleCallback(
+    code: string,
+    state: string,
+    iss: string | undefined,
+    browser: Browser,
+  ) {
     const client = googleClient()
     if (!client) throw apiError(400, SSO_TEXTS.googleDisabled, { code: 'google_disabled' })
     let flow: Awaited<ReturnType<typeof takeFlow>>
     try {
-      flow = await takeFlow(state, 'google')
+      flow = await takeFlow(state, 'google', browser)
     } catch {
       throw apiError(400, SSO_TEXTS.sessionExpired, {
         msg: SSO_TEXTS.sessionExpired,
@@ -351,24 +279,7 @@ export function createSsoFlows(deps: {
         log.warn({ err: String(error) }, 'Google response refused')
         throw apiError(400, GOOGLE_CALLBACK_TEXTS.badRequest, { code: 'provider_error' })
       })
-    const notAllowed = () => apiError(403, SSO_TEXTS.notAllowed, { code: 'unauthorized' })
-    let userId: number | undefined
-    const known = await identityUser(identity)
-    if (known) {
-      if (known.status !== 'active') throw notAllowed()
-      userId = known.id
-    } else {
-      // an unknown Google account: only through an organisation that signs in with Google for its domain
-      const settings = identity.email ? await deps.settings.forEmail(identity.email) : undefined
-      if (settings?.provider !== 'google') throw notAllowed()
-      try {
-        userId = await resolveMember(settings, identity)
-      } catch (error) {
-        if (error instanceof SsoFailure) throw notAllowed()
-        throw error
-      }
-    }
-    await link(userId, identity)
+    const userId = await members.resolveGoogle({ ...identity, issuer: client.issuer })
     const session = await deps.startSession(userId)
     return { access: session.access, refresh: session.refresh, user: { email: session.email } }
   }
@@ -382,8 +293,7 @@ export function createSsoFlows(deps: {
     // for the SAML flow (saml-flows.ts)
     saveFlow,
     takeFlow,
-    resolveMember,
-    link,
+    resolveMember: members.resolve,
     issueCode,
   }
 }

@@ -148,12 +148,14 @@ export function createOidc(options: { allow: string[] }) {
     const text = (value: unknown) => (typeof value === 'string' ? value : null)
     const tid = text(claims.tid)
     const oid = text(claims.oid)
-    const email = text(claims.email) ?? text(claims.preferred_username)
+    // only the email claim, and only when the provider says it verified it (Entra's optional
+    // xms_edov: the domain's owner verified it); never preferred_username or another display name
+    const email = text(claims.email)
     return {
       issuer: claims.iss,
       subject: tid && oid ? `${tid}:${oid}` : claims.sub,
       email: email?.includes('@') ? email.toLowerCase() : null,
-      emailVerified: claims.email_verified === true || (Boolean(tid) && Boolean(email)),
+      emailVerified: claims.email_verified === true || claims.xms_edov === true,
       firstName: text(claims.given_name) ?? '',
       lastName: text(claims.family_name) ?? '',
       hd: text(claims.hd),

@@ -1,6 +1,8 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { type SsoDiscoverResponse, ssoDiscoverRequestSchema } from '../../../contract/auth.ts'
+import { ERROR_CODES } from '../../../contract/errors.ts'
 import { paths, SSO_PROVIDERS, type SsoProvider } from '../../../contract/paths.ts'
 import {
   GOOGLE_CALLBACK_TEXTS,
@@ -11,13 +13,15 @@ import {
 } from '../../../contract/sso.ts'
 import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
+import type { RateLimiter, RateRule } from '../../auth/rate-limit.ts'
 import type { Database } from '../../db/index.ts'
+import { clientAddress } from '../../http/client-address.ts'
 import type { AppEnv } from '../../http/env.ts'
 import { apiError } from '../../http/errors.ts'
 import { jsonBody, query } from '../../http/validate.ts'
 import type { Logger } from '../../logger.ts'
-import { safeFetch } from '../../net/safe-fetch.ts'
-import { createSsoFlows, SsoFailure } from './flows.ts'
+import { type Browser, createSsoFlows, SSO_FLOW_TTL_MS, SsoFailure } from './flows.ts'
+import { metadataFetcher, rereadMetadata } from './metadata.ts'
 import { createOidc } from './oidc.ts'
 import { createSaml } from './saml.ts'
 import { createSamlFlows } from './saml-flows.ts'
@@ -32,6 +36,9 @@ const googleCallbackQuery = z.object({
   iss: z.string().trim().max(500).optional(),
 })
 
+/** The browser binding cookie of sign-in flows (flows.ts `Browser`): only the API reads it. */
+export const SSO_BINDING_COOKIE = 'quire_sso'
+
 /** The calls of spec section 7 'SSO' and Google sign-in. */
 export function ssoRoutes(options: {
   auth: Authenticator
@@ -44,25 +51,20 @@ export function ssoRoutes(options: {
   google?: GoogleSettings
   now: () => Date
   startSession: (userId: number) => Promise<{ access: string; refresh: string; email: string }>
+  limiter: RateLimiter
+  /** Sign-in starts per client address. */
+  startLimit: RateRule
+  trustProxy: boolean
 }) {
   const oidc = createOidc({ allow: options.urlFetchAllow })
+  const fetchMetadata = metadataFetcher(options.urlFetchAllow)
   const settings = createSsoSettings({
     database: options.database,
     secrets: createSecretBox(options.jwtSecret),
     oidc,
     google: options.google,
     publicUrl: options.publicUrl,
-    fetchMetadata: async (url) => {
-      try {
-        const fetched = await safeFetch(url, {
-          allow: options.urlFetchAllow,
-          maxBytes: 1024 * 1024,
-        })
-        return fetched.body.toString('utf8')
-      } catch {
-        throw apiError(400, SSO_TEXTS.metadataUnreachable, { code: 'validation_error' })
-      }
-    },
+    fetchMetadata,
   })
   const flows = createSsoFlows({ ...options, oidc, settings })
   const samlFlows = createSamlFlows({
@@ -75,7 +77,29 @@ export function ssoRoutes(options: {
     settings,
     logger: options.logger,
     publicUrl: options.publicUrl,
+    rereadMetadata: (orgId) => rereadMetadata(options.database, orgId, fetchMetadata),
   })
+  const browserOf = (c: Context): Browser => ({ secret: getCookie(c, SSO_BINDING_COOKIE) })
+  const bind = (c: Context, secret: string) =>
+    setCookie(c, SSO_BINDING_COOKIE, secret, {
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: options.publicUrl.startsWith('https:'),
+      path: '/api/',
+      maxAge: SSO_FLOW_TTL_MS / 1000,
+    })
+  /** Each start writes a flow: per client address, at most `startLimit` (429 past it). */
+  const limitStarts = async (c: Context) => {
+    const address = clientAddress(c, options.trustProxy)
+    const state = await options.limiter.hit(`sso-start:${address}`, options.startLimit)
+    if (state.limited)
+      throw apiError(
+        429,
+        SSO_TEXTS.tooManyStarts,
+        { msg: SSO_TEXTS.tooManyStarts, code: ERROR_CODES.rateLimited },
+        { 'Retry-After': String(state.retryAfterS) },
+      )
+  }
   const app = new Hono<AppEnv>()
   const admin = new Hono<AuthEnv>()
   const toLogin = (code: string) => `${options.publicUrl}/login?message=${encodeURIComponent(code)}`
@@ -111,12 +135,14 @@ export function ssoRoutes(options: {
     const provider = providerOf(c.req.param('provider'))
     if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
     const { email } = query(c, loginQuery)
+    await limitStarts(c)
     try {
-      const address =
+      const started =
         provider === 'microsoft_saml'
-          ? await samlFlows.start(email)
-          : await flows.start(provider, email)
-      return c.redirect(address, 302)
+          ? await samlFlows.start(email, browserOf(c))
+          : await flows.start(provider, email, browserOf(c))
+      bind(c, started.secret)
+      return c.redirect(started.url, 302)
     } catch (error) {
       if (error instanceof SsoFailure) return c.redirect(toLogin(error.code), 302)
       c.get('log').error({ err: error }, 'sso start failed')
@@ -127,14 +153,13 @@ export function ssoRoutes(options: {
     const provider = providerOf(c.req.param('provider'))
     if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
     try {
-      return c.redirect(await flows.callback(provider, new URL(c.req.url)), 302)
+      return c.redirect(await flows.callback(provider, new URL(c.req.url), browserOf(c)), 302)
     } catch (error) {
       if (error instanceof SsoFailure) return c.redirect(toLogin(error.code), 302)
       c.get('log').error({ err: error }, 'sso callback failed')
       return c.redirect(toLogin('system_error'), 302)
     }
   })
-  // SAML responses arrive by HTTP-POST (SAMLResponse, RelayState)
   app.post(decodeURIComponent(paths.sso.callback('microsoft_saml')), async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
     const text = (value: unknown) =>
@@ -153,15 +178,21 @@ export function ssoRoutes(options: {
   })
   app.post(paths.sso.exchange, async (c) => {
     const { code } = await jsonBody(c, ssoExchangeRequestSchema)
-    return c.json(await flows.exchange(code))
+    return c.json(await flows.exchange(code, browserOf(c)))
   })
 
-  app.get(paths.auth.googleStart, async (c) => c.json(await flows.googleStart()))
+  app.get(paths.auth.googleStart, async (c) => {
+    await limitStarts(c)
+    const started = await flows.googleStart(browserOf(c))
+    bind(c, started.secret)
+    return c.json(started.body)
+  })
   app.get(paths.auth.googleCallback, async (c) => {
     const parsed = googleCallbackQuery.safeParse(c.req.query())
     if (!parsed.success)
       throw apiError(400, GOOGLE_CALLBACK_TEXTS.badRequest, { code: 'validation_error' })
-    return c.json(await flows.googleCallback(parsed.data.code, parsed.data.state, parsed.data.iss))
+    const { code, state, iss } = parsed.data
+    return c.json(await flows.googleCallback(code, state, iss, browserOf(c)))
   })
 
   const signedIn = requireAuth(options.auth)
@@ -180,17 +211,7 @@ export function ssoRoutes(options: {
   )
   admin.post(paths.sso.test, signedIn, options.permit('organization.manage'), async (c) => {
     const body = await jsonBody(c, ssoSettingsUpdateSchema)
-    const stored = await settings.row(c.get('auth').org.id)
-    return c.json(
-      await settings.test({
-        provider: body.provider,
-        issuer: body.issuer ?? null,
-        client_id: body.client_id ?? null,
-        client_secret: body.client_secret
-          ? createSecretBox(options.jwtSecret).seal(body.client_secret)
-          : (stored?.client_secret ?? null),
-      }),
-    )
+    return c.json(await settings.testInput(c.get('auth').org.id, body))
   })
 
   return { app, admin }

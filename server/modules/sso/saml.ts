@@ -1,4 +1,4 @@
-import { type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml'
+import { type CacheProvider, type Profile, SAML, ValidateInResponseTo } from '@node-saml/node-saml'
 import { DOMParser } from '@xmldom/xmldom'
 import type { Database } from '../../db/index.ts'
 import type { OidcIdentity } from './oidc.ts'
@@ -42,21 +42,67 @@ export function parseIdpMetadata(xml: string): IdpMetadata {
     .map((node) => (node.textContent ?? '').replace(/\s+/g, ''))
     .filter(Boolean)
   if (!certificates.length) throw new Error('The metadata has no signing certificate')
-  return { entityId: entity.getAttribute('entityID') ?? '', ssoUrl, certificates }
+  const entityId = entity.getAttribute('entityID')?.trim() ?? ''
+  if (!entityId) throw new Error('The metadata has no entity id (entityID)')
+  return { entityId, ssoUrl, certificates }
 }
 
-/** The Destination of a posted response, read before node-saml validates the rest. */
-export function responseDestination(samlResponse: string): string | null {
+/** The signature of a response did not verify with the certificates Quire holds. */
+export const isSignatureFailure = (error: unknown) =>
+  error instanceof Error && /signature/i.test(error.message)
+
+const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion'
+
+/** The Issuer of the response itself (optional in SAML), read before node-saml validates. */
+function responseIssuer(doc: Document): string | null {
+  const response = doc.getElementsByTagNameNS(PROTOCOL_NS, 'Response')[0]
+  if (!response) return null
+  for (const child of Array.from(response.childNodes)) {
+    const element = child as Element
+    if (element.namespaceURI === ASSERTION_NS && element.localName === 'Issuer')
+      return (element.textContent ?? '').trim()
+  }
+  return null
+}
+
+/** The Destination and Issuer of a posted response, read before node-saml validates the rest. */
+export function responseEnvelope(samlResponse: string) {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8')
   const doc = new DOMParser({
     errorHandler: { error: () => {}, fatalError: () => {} },
   }).parseFromString(xml, 'text/xml')
   const response = doc.getElementsByTagNameNS(PROTOCOL_NS, 'Response')[0]
-  return response?.getAttribute('Destination') ?? null
+  return {
+    destination: response?.getAttribute('Destination') ?? null,
+    issuer: responseIssuer(doc as unknown as Document),
+  }
 }
 
-/** node-saml's request ids, in PostgreSQL so that every API node knows them; taken once. */
-function requestCache(database: Database, orgId: number): CacheProvider {
+/**
+ * node-saml's request ids, in PostgreSQL so that every API node knows them; taken once. Removal
+ * waits for `settle`, so that a response whose signature failed can be tried once more against
+ * metadata read again (a rotated certificate) with its request still open.
+ */
+function requestCache(database: Database, orgId: number) {
+  const taken = new Set<string>()
+  const cache = store(database, orgId)
+  const deferred: CacheProvider = {
+    saveAsync: cache.saveAsync,
+    getAsync: cache.getAsync,
+    async removeAsync(id) {
+      if (id) taken.add(id)
+      return id ? cache.getAsync(id) : null
+    },
+  }
+  return {
+    cache: deferred,
+    async settle() {
+      for (const id of taken) await cache.removeAsync(id)
+    },
+  }
+}
+
+function store(database: Database, orgId: number): CacheProvider {
   const { pool } = database
   const key = (id: string) => `saml:${orgId}:${id}`
   return {
@@ -93,7 +139,7 @@ export function createSaml(deps: { database: Database; publicUrl: string; callba
   /** Quire's entity id at every identity provider (the audience of their assertions). */
   const entityId = `${deps.publicUrl}/api/v1/admin/sso/saml/`
 
-  function clientOf(orgId: number, metadata: IdpMetadata) {
+  function clientOf(orgId: number, metadata: IdpMetadata, cache?: CacheProvider) {
     return new SAML({
       entryPoint: metadata.ssoUrl,
       idpIssuer: metadata.entityId || undefined,
@@ -105,7 +151,7 @@ export function createSaml(deps: { database: Database; publicUrl: string; callba
       wantAuthnResponseSigned: false,
       validateInResponseTo: ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-      cacheProvider: requestCache(deps.database, orgId),
+      cacheProvider: cache ?? store(deps.database, orgId),
       acceptedClockSkewMs: 5_000,
       identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
       disableRequestedAuthnContext: true,
@@ -117,18 +163,45 @@ export function createSaml(deps: { database: Database; publicUrl: string; callba
     return clientOf(orgId, metadata).getAuthorizeUrlAsync(relayState, undefined, {})
   }
 
-  /** A posted response, validated; the account it vouches for. */
+  /**
+   * A posted response, validated; the account it vouches for. The response and its assertion
+   * must name the configured identity provider as their Issuer (node-saml checks it only on
+   * logout): an identity is its provider's. When the signature fails and `reread` gives other
+   * metadata (the provider rotated its certificate), the response is tried once more with it.
+   */
   async function complete(
     orgId: number,
     metadata: IdpMetadata,
     samlResponse: string,
+    reread?: () => Promise<IdpMetadata | undefined>,
   ): Promise<OidcIdentity> {
-    if (responseDestination(samlResponse) !== deps.callbackUrl)
+    const envelope = responseEnvelope(samlResponse)
+    if (envelope.destination !== deps.callbackUrl)
       throw new Error('The response is not addressed to this callback (Destination)')
-    const { profile } = await clientOf(orgId, metadata).validatePostResponseAsync({
-      SAMLResponse: samlResponse,
-    })
+    const requests = requestCache(deps.database, orgId)
+    let current = metadata
+    let profile: Profile | null | undefined
+    try {
+      try {
+        ;({ profile } = await clientOf(orgId, current, requests.cache).validatePostResponseAsync({
+          SAMLResponse: samlResponse,
+        }))
+      } catch (error) {
+        const fresh = isSignatureFailure(error) && reread ? await reread() : undefined
+        if (!fresh) throw error
+        current = fresh
+        ;({ profile } = await clientOf(orgId, current, requests.cache).validatePostResponseAsync({
+          SAMLResponse: samlResponse,
+        }))
+      }
+    } finally {
+      await requests.settle()
+    }
+    if (envelope.issuer !== null && envelope.issuer !== current.entityId)
+      throw new Error('The response was issued by another identity provider (Issuer)')
     if (!profile) throw new Error('The response carries no assertion')
+    if (profile.issuer !== current.entityId)
+      throw new Error('The assertion was issued by another identity provider (Issuer)')
     const attribute = (name: string) => {
       const value = (profile as Record<string, unknown>)[name]
       return typeof value === 'string' ? value : null

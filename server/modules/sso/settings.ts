@@ -24,6 +24,7 @@ export interface SsoRow {
   client_secret: string | null
   metadata_url: string | null
   metadata_xml: string | null
+  metadata_fetched_at: Date | null
   domains: string[]
   enforce_sso: boolean
   jit_provisioning: boolean
@@ -133,6 +134,35 @@ export function createSsoSettings(deps: {
       throw invalid(SSO_TEXTS.clientSecretRequired)
   }
 
+  /**
+   * The stored secret goes only to the provider it was entered for: another provider or issuer
+   * needs it typed again (it would be posted to the new issuer's token endpoint).
+   */
+  function storedSecretFor(
+    input: Pick<Update, 'provider' | 'issuer' | 'client_secret'>,
+    before: SsoRow | undefined,
+  ): string | null {
+    if (input.client_secret) return deps.secrets.seal(input.client_secret)
+    if (!before?.client_secret || !input.issuer) return null
+    if (before.provider !== input.provider || (before.issuer ?? '') !== (input.issuer ?? '')) {
+      if (isOidc(input.provider) && input.provider !== 'google')
+        throw invalid(SSO_TEXTS.clientSecretReenter)
+      return null
+    }
+    return before.client_secret
+  }
+
+  /** 'Test connection' with the form's values (the stored secret only for its own issuer). */
+  async function testInput(orgId: number, input: Update) {
+    const before = await row(orgId)
+    return test({
+      provider: input.provider,
+      issuer: input.issuer ?? null,
+      client_id: input.client_id ?? null,
+      client_secret: storedSecretFor(input, before),
+    })
+  }
+
   /** Reads the provider's discovery document with these settings: the 'test connection'. */
   async function test(
     settings: Pick<SsoRow, 'provider' | 'issuer' | 'client_id' | 'client_secret'>,
@@ -159,9 +189,7 @@ export function createSsoSettings(deps: {
     const orgId = auth.org.id
     const before = await row(orgId)
     await check(orgId, input, before)
-    const secret = input.client_secret
-      ? deps.secrets.seal(input.client_secret)
-      : (before?.client_secret ?? null)
+    const secret = storedSecretFor(input, before)
     const next = {
       provider: input.provider,
       issuer: input.issuer || null,
@@ -171,9 +199,12 @@ export function createSsoSettings(deps: {
     if (input.enabled && isOidc(input.provider)) await test(next)
     // SAML: the metadata must name the provider's sign-in address and signing certificate
     let metadataXml = input.metadata_xml || null
+    let fetchedAt: Date | null = null
     if (input.provider === 'microsoft_saml' && (metadataXml || input.metadata_url)) {
-      if (!metadataXml && input.metadata_url)
+      if (!metadataXml && input.metadata_url) {
         metadataXml = await deps.fetchMetadata(input.metadata_url)
+        fetchedAt = new Date()
+      }
       try {
         parseIdpMetadata(metadataXml ?? '')
       } catch (error) {
@@ -184,11 +215,13 @@ export function createSsoSettings(deps: {
     }
     await pool.query(
       `insert into sso_settings (org_id, enabled, provider, issuer, client_id, client_secret,
-                                 metadata_url, metadata_xml, domains, enforce_sso, jit_provisioning, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+                                 metadata_url, metadata_xml, domains, enforce_sso, jit_provisioning,
+                                 metadata_fetched_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
        on conflict (org_id) do update set enabled = excluded.enabled, provider = excluded.provider,
          issuer = excluded.issuer, client_id = excluded.client_id, client_secret = excluded.client_secret,
          metadata_url = excluded.metadata_url, metadata_xml = excluded.metadata_xml,
+         metadata_fetched_at = excluded.metadata_fetched_at,
          domains = excluded.domains, enforce_sso = excluded.enforce_sso,
          jit_provisioning = excluded.jit_provisioning, updated_at = now()`,
       [
@@ -203,6 +236,7 @@ export function createSsoSettings(deps: {
         input.domains,
         input.enforce_sso,
         input.jit_provisioning,
+        fetchedAt,
       ],
     )
     const after = await row(orgId)
@@ -228,16 +262,39 @@ export function createSsoSettings(deps: {
     return view(after)
   }
 
-  /** The enabled settings whose domains hold this email's domain. */
+  /**
+   * The enabled settings that govern an address: its member's own organisation (when the address
+   * is at one of its single sign-on domains, or the organisation requires SSO), else, for an
+   * address without an account, the organisation that proved the domain by DNS and signs it in
+   * with SSO. Another organisation's settings never reach a member.
+   */
   async function forEmail(email: string) {
-    const domain = email.trim().toLowerCase().split('@')[1]
+    const address = email.trim().toLowerCase()
+    const domain = address.split('@')[1]
     if (!domain) return undefined
     const { rows } = await pool.query<SsoRow & { org_name: string }>(
-      `select s.*, o.name as org_name from sso_settings s join organizations o on o.id = s.org_id
-        where s.enabled and $1 = any(s.domains) limit 1`,
-      [domain],
+      `with member as (
+         select org_id from users where lower(email) = $2 and status <> 'removed'
+       )
+       select s.*, o.name as org_name from sso_settings s join organizations o on o.id = s.org_id
+        where s.enabled and (
+          (s.org_id = (select org_id from member) and ($1 = any(s.domains) or s.enforce_sso))
+          or (not exists (select 1 from member) and $1 = any(s.domains) and exists (
+                select 1 from organization_domains d
+                 where d.org_id = s.org_id and d.domain = $1 and d.dns_verified_at is not null)))
+        limit 1`,
+      [domain, address],
     )
     return rows[0]
+  }
+
+  /** The settings' domains that are still verified domains of the organisation. */
+  async function domainsOf(settings: Pick<SsoRow, 'org_id' | 'domains'>) {
+    const { rows } = await pool.query<{ domain: string }>(
+      'select domain from organization_domains where org_id = $1 and domain = any($2::text[])',
+      [settings.org_id, settings.domains],
+    )
+    return rows.map((r) => r.domain)
   }
 
   return {
@@ -246,7 +303,9 @@ export function createSsoSettings(deps: {
     get: async (orgId: number) => view(await row(orgId)),
     update,
     test,
+    testInput,
     forEmail,
+    domainsOf,
     clientOf,
     redirectUri,
   }
