@@ -268,13 +268,16 @@ describe('payment webhook', () => {
     expect((await licenseOf(admin.orgId)).tier_key).toBe('free')
   })
 
-  it('refuses a missing, wrong, re-serialised or stale signature with 400 and no change', async () => {
+  it('refuses a missing (401: no session either), wrong, re-serialised or stale signature (400), changing nothing', async () => {
     const admin = await member('admin')
     const reference = await referenceFor(admin.token)
     const event = notification('subscription.created', subscriptionData(id('sub'), reference))
     const raw = JSON.stringify(event)
+    // unsigned, it is the landing page's call, which needs a session
+    const unsigned = await deliver(raw, { header: null })
+    expect(unsigned.status).toBe(401)
+    expect(unsigned.body.error).toBe(AUTH_TEXTS.authenticationRequired)
     const refusals = [
-      await deliver(raw, { header: null }),
       await deliver(raw, { secret: 'another-secret-of-someone-else' }),
       await deliver(raw, { header: 'ts=12;h1=zz' }),
       // signed, then re-serialised with other whitespace
@@ -387,21 +390,45 @@ describe('payment webhook', () => {
       tier_name: 'Team',
     })
     expect((await licenseOf(admin.orgId)).tier_key).toBe('team')
-    // another organisation's transaction is a 404; anonymous callers learn only the status
+    // another organisation's transaction is a 404
     expect(
       (await post(ctx, paths.payouts.webhook, { data: transactionId }, other.token)).status,
     ).toBe(404)
-    const anonymous = await post(ctx, paths.payouts.webhook, { data: transactionId })
-    expect(anonymous.body).toEqual({
-      status: 'processed',
-      transaction_status: 'completed',
-      tier_name: null,
-    })
     // a payload that is no transaction id
-    const invalid = await post(ctx, paths.payouts.webhook, { data: 'not-a-transaction' })
+    const invalid = await post(
+      ctx,
+      paths.payouts.webhook,
+      { data: 'not-a-transaction' },
+      admin.token,
+    )
     expect(invalid.status).toBe(400)
     expect(invalid.body.error).toBe(BILLING_TEXTS.webhookFailed)
-    expect((await post(ctx, paths.payouts.webhook, {})).status).toBe(400)
+    expect((await post(ctx, paths.payouts.webhook, {}, admin.token)).status).toBe(400)
+  })
+
+  it('the landing page’s transaction status needs a signed-in session (401 without one)', async () => {
+    const admin = await member('admin')
+    const reference = await referenceFor(admin.token)
+    const transactionId = id('txn')
+    await send(
+      notification('transaction.completed', {
+        id: transactionId,
+        status: 'completed',
+        subscription_id: null,
+        items: [{ price: { id: TEAM_MONTHLY }, quantity: 1 }],
+        custom_data: { quire_reference: reference },
+      }),
+    )
+    for (const token of [undefined, 'not-a-token']) {
+      const anonymous = await post(ctx, paths.payouts.webhook, { data: transactionId }, token)
+      expect(anonymous.status, String(token)).toBe(401)
+      expect(anonymous.body).not.toHaveProperty('transaction_status')
+      // an unknown transaction is no different: nothing is read without a session
+      expect((await post(ctx, paths.payouts.webhook, { data: id('txn') }, token)).status).toBe(401)
+    }
+    expect(
+      (await post(ctx, paths.payouts.webhook, { data: transactionId }, admin.token)).status,
+    ).toBe(200)
   })
 
   it('the subscription needs sign-in', async () => {

@@ -165,7 +165,8 @@ const PUBLIC = [
   paths.auth.googleStart,
   paths.auth.googleCallback,
   paths.auth.magicLink,
-  // the provider's signed deliveries, and the landing page's confirmation (any caller)
+  // the provider's signed deliveries (any caller), and the landing page's confirmation (any
+  // signed-in role, its own organisation's transactions: tests/server/billing.test.ts)
   paths.payouts.webhook,
   // a flagged account may change its password and nothing else (AS7): any role
   paths.auth.changePasswordForced,

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Context, Hono, type Next } from 'hono'
 import { safeParse } from 'zod/mini'
 import {
   BILLING_TEXTS,
@@ -9,10 +9,9 @@ import {
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { bearerToken, requireAuth } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import type { Database } from '../../db/index.ts'
-import type { AppEnv } from '../../http/env.ts'
 import { apiError } from '../../http/errors.ts'
 import { jsonBody } from '../../http/validate.ts'
 import type { Logger } from '../../logger.ts'
@@ -72,18 +71,19 @@ export function billingRoutes(options: {
 
   /**
    * Two callers: the provider's signed delivery (Paddle-Signature over the raw body), and the
-   * landing page's {data} (a transaction id), which only reads what a verified delivery recorded.
+   * landing page's {data} (a transaction id), which only reads what a verified delivery recorded,
+   * for a signed-in caller and that caller's organisation only (401 without a session).
    */
-  const webhook = new Hono<AppEnv>()
-  webhook.post(paths.payouts.webhook, async (c) => {
+  const webhook = new Hono<AuthEnv>()
+  const landing = (c: Context<AuthEnv>, next: Next) =>
+    c.req.header('paddle-signature') === undefined ? signedIn(c, next) : next()
+  webhook.post(paths.payouts.webhook, landing, async (c) => {
     const log = c.get('log')
     const header = c.req.header('paddle-signature')
     if (header === undefined) {
       const body = safeParse(payoutConfirmSchema, await c.req.json().catch(() => null))
       if (!body.success) throw failed()
-      const token = bearerToken(c.req.header('authorization'))
-      const auth = token ? await options.auth.authenticate(token) : null
-      const result = await billing.confirm(auth?.org.id ?? null, body.data.data)
+      const result = await billing.confirm(c.get('auth').org.id, body.data.data)
       return c.json(result, result.status === 'processed' ? 200 : 202)
     }
     const secret = options.payments.webhookSecret

@@ -137,7 +137,7 @@ export function createBillingService(deps: {
    * reads what a verified delivery recorded: pending until that delivery arrived, 404 when the
    * transaction belongs to another organisation than the signed-in caller's.
    */
-  async function confirm(orgId: number | null, data: string): Promise<PayoutConfirmation> {
+  async function confirm(orgId: number, data: string): Promise<PayoutConfirmation> {
     if (!/^txn_[a-z0-9]{10,64}$/.test(data))
       throw apiError(400, BILLING_TEXTS.webhookFailed, { code: ERROR_CODES.validation })
     const { rows } = await pool.query<{
@@ -147,7 +147,7 @@ export function createBillingService(deps: {
     }>('select org_id, status, tier_key from payment_transactions where id = $1', [data])
     const row = rows[0]
     if (!row) return { status: 'pending' }
-    if (orgId !== null && Number(row.org_id) !== orgId) throw notFound(BILLING_TEXTS.webhookFailed)
+    if (Number(row.org_id) !== orgId) throw notFound(BILLING_TEXTS.webhookFailed)
     const settled = row.status === 'completed' || row.status === 'paid' || row.status === 'billed'
     if (row.status === 'canceled' || row.status === 'past_due')
       throw apiError(409, BILLING_TEXTS.webhookFailed, { code: ERROR_CODES.conflict })
@@ -155,8 +155,7 @@ export function createBillingService(deps: {
     return {
       status: 'processed',
       transaction_status: row.status,
-      tier_name:
-        orgId !== null && row.tier_key ? (deps.catalog().byKey(row.tier_key)?.name ?? null) : null,
+      tier_name: row.tier_key ? (deps.catalog().byKey(row.tier_key)?.name ?? null) : null,
     }
   }
 
