@@ -61,6 +61,7 @@ export const USER_TEXTS = {
   removed: 'This person was removed from the organisation.',
   notActive: 'Only an active account can be sent a sign-in link or given a temporary password.',
   notPending: 'Only a request to join can be approved or rejected.',
+  emailNotConfirmed: 'This person has not confirmed their email address yet.',
   magicLinkSent: 'A sign-in link was sent. It works once, within 10 minutes.',
   invalidMagicLink: 'This sign-in link is invalid or has expired. Ask your admin for a new one.',
 } as const

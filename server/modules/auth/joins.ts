@@ -24,8 +24,8 @@ export function createJoins(deps: AuthServiceDeps, parts: AuthParts, people: Peo
 
   /**
    * Approves a request to join (someone who registered with an address at a verified domain and
-   * confirmed it): they become an active contributor, if a seat is free (the license is locked,
-   * as for invites), and are told by mail.
+   * confirmed it; an unconfirmed address is refused, 409): they become an active contributor, if a
+   * seat is free (the license is locked, as for invites), and are told by mail.
    */
   async function approve(auth: AuthContext, id: number, requestId: string) {
     const result = await db.transaction(async (tx) => {
@@ -33,6 +33,12 @@ export function createJoins(deps: AuthServiceDeps, parts: AuthParts, people: Peo
       if (row.status !== 'pending')
         throw apiError(409, USER_TEXTS.notPending, {
           msg: USER_TEXTS.notPending,
+          code: ERROR_CODES.conflict,
+        })
+      // the address must be proved theirs before anyone lets them in
+      if (!row.emailConfirmedAt)
+        throw apiError(409, USER_TEXTS.emailNotConfirmed, {
+          msg: USER_TEXTS.emailNotConfirmed,
           code: ERROR_CODES.conflict,
         })
       const [license] = await tx

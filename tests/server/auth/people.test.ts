@@ -324,4 +324,42 @@ describe('people of the organisation', () => {
       expect.arrayContaining(['user.join_requested', 'user.join_approved', 'user.join_rejected']),
     )
   })
+
+  it('refuses to approve a request to join whose address was never confirmed (409), changing nothing', async () => {
+    const domain = `unconfirmed-${Date.now()}.test`
+    const admin = await insertUser(ctx.database, { role: 'admin', email: `boss@${domain}` })
+    const adminToken = (await signIn(ctx, admin.email)).access
+    const verified = await post(
+      ctx,
+      paths.account.updateOrganization,
+      { verified_domains: [domain] },
+      adminToken,
+    )
+    expect(verified.status).toBe(200)
+    const account = { ...newAccount('eve'), email: `eve@${domain}` }
+    expect((await post(ctx, paths.auth.register, registerBody(account))).status).toBe(200)
+    const [before] = await ctx.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, account.email))
+    expect(before).toMatchObject({ status: 'pending', emailConfirmedAt: null })
+    const id = before?.id as number
+
+    const refused = await post(ctx, paths.users.approve(id), {}, adminToken)
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({
+      error: USER_TEXTS.emailNotConfirmed,
+      code: 'conflict',
+    })
+    const [after] = await ctx.database.db.select().from(users).where(eq(users.id, id))
+    expect(after).toEqual(before)
+    const approvals = await ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.orgId, admin.orgId), eq(auditEvents.action, 'user.join_approved')))
+    expect(approvals).toEqual([])
+    expect((await login(ctx, account.email, account.password)).status).not.toBe(200)
+    // rejecting it stays possible
+    expect((await post(ctx, paths.users.reject(id), {}, adminToken)).status).toBe(200)
+  })
 })
