@@ -247,6 +247,15 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
         const existing = await findUserByEmail(tx, email)
         let user: UserRow | undefined
         const at = deps.now()
+        // what this invitation says: a person invited again (or invited back) takes these, never
+        // what an earlier invitation or their removed account held
+        const fields = {
+          firstName: input.first_name?.trim() ?? '',
+          lastName: input.last_name?.trim() ?? '',
+          role: input.role ?? ('contributor' as const),
+          status: 'invited' as const,
+          updatedAt: at,
+        }
         // someone this organisation removed may be invited back: a fresh start, no password
         const returning = existing?.orgId === orgId && existing.status === 'removed'
         if (existing && !returning) {
@@ -256,8 +265,9 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
               code: ERROR_CODES.conflict,
             })
           }
-          // inviting an invited user again sends a new link; the old one dies (LT10)
-          user = existing
+          // inviting an invited user again sends a new link (the old one dies, LT10) and the
+          // newest invitation's role and names hold
+          ;[user] = await tx.update(users).set(fields).where(eq(users.id, existing.id)).returning()
         } else {
           const [seats] = await tx
             .select({ count: sql<number>`count(*)::int` })
@@ -274,22 +284,20 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
               detail: { limit: 'max_users', max: maxUsers },
             })
           }
-          const fields = {
-            firstName: input.first_name?.trim() ?? '',
-            lastName: input.last_name?.trim() ?? '',
-            role: input.role ?? ('contributor' as const),
-            status: 'invited' as const,
-            updatedAt: at,
-          }
           ;[user] =
             returning && existing
               ? await tx
                   .update(users)
                   .set({
                     ...fields,
+                    // as a new row: the address is proved again by the new link, no password,
+                    // no sign-in and no consent carried over from the removed account
                     passwordHash: null,
+                    emailConfirmedAt: null,
                     mustChangePassword: false,
                     tempPasswordExpiresAt: null,
+                    marketingConsent: false,
+                    lastLoginAt: null,
                   })
                   .where(eq(users.id, existing.id))
                   .returning()
@@ -306,7 +314,9 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
           action: existing ? 'user.reinvited' : 'user.invited',
           target: `user:${user.id}`,
           requestId,
-          detail: { role: user.role },
+          detail: existing
+            ? { role: user.role, before: { role: existing.role, status: existing.status } }
+            : { role: user.role },
           createdAt: at,
         })
         const [org] = await tx

@@ -258,6 +258,55 @@ describe('invites and set-password', () => {
     })
   })
 
+  it('a removed person invited again gets the new invitation’s role, and nothing else of before', async () => {
+    const admin = await adminSession()
+    const email = inviteeAddress()
+    await invite(admin.access, { email, first_name: 'Old', last_name: 'Name', role: 'admin' })
+    const first = await inviteLink(email)
+    expect((await setPassword(first.uid, first.token, 'Old-admin-password-1')).status).toBe(200)
+    const before = await signIn(ctx, email, 'Old-admin-password-1')
+    expect((await post(ctx, paths.users.remove(first.uid), {}, admin.access)).status).toBe(200)
+
+    const again = await invite(admin.access, { email, first_name: 'New', role: 'viewer' })
+    expect(again.status, JSON.stringify(again.body)).toBe(201)
+    expect(again.body.user).toMatchObject({
+      role: 'viewer',
+      status: 'invited',
+      first_name: 'New',
+      last_name: '',
+    })
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.email, email))
+    expect(row).toMatchObject({
+      role: 'viewer',
+      status: 'invited',
+      passwordHash: null,
+      emailConfirmedAt: null,
+      lastLoginAt: null,
+      mustChangePassword: false,
+      tempPasswordExpiresAt: null,
+    })
+    // the old password and session are gone
+    expect((await login(ctx, email, 'Old-admin-password-1')).status).toBe(401)
+    expect(
+      (await post(ctx, paths.users.invite, { email: inviteeAddress() }, before.access)).status,
+    ).toBe(401)
+    const second = await inviteLink(email, 2)
+    // the invitation is corrected before it is accepted: the newest one's role holds
+    const corrected = await invite(admin.access, { email, first_name: 'New', role: 'approver' })
+    expect(corrected.status).toBe(201)
+    expect(corrected.body.user).toMatchObject({ role: 'approver', status: 'invited' })
+    const third = await inviteLink(email, 3)
+    expect((await setPassword(second.uid, second.token, 'New-password-2')).status).toBe(400)
+    expect((await setPassword(third.uid, third.token, 'New-password-3')).status).toBe(200)
+    const session = await signIn(ctx, email, 'New-password-3')
+    const profile = await ctx.app.request(`/api/v1${paths.account.profile}`, {
+      headers: { authorization: `Bearer ${session.access}` },
+    })
+    expect((await profile.json()).user).toMatchObject({ role: 'approver', first_name: 'New' })
+    // not an admin any more
+    expect((await invite(session.access, { email: inviteeAddress() })).status).toBe(403)
+  })
+
   it('respects max_users: 409 with a clear message when every seat is taken', async () => {
     const admin = await adminSession()
     // the Free tier has 3 seats: the admin and two invitees
