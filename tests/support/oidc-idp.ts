@@ -22,6 +22,8 @@ export interface IdpAccount {
   /** Entra's tenant and object ids. */
   tid?: string
   oid?: string
+  /** A display name that looks like an address (never to be trusted as one). */
+  preferred_username?: string
 }
 
 export interface IdpClient {
@@ -73,7 +75,7 @@ export async function startIdp(
     claims: {
       openid: ['sub'],
       email: ['email', 'email_verified'],
-      profile: ['given_name', 'family_name', 'hd', 'tid', 'oid'],
+      profile: ['given_name', 'family_name', 'hd', 'tid', 'oid', 'preferred_username'],
     },
     // the claims of the scopes go into the ID token itself, as Google's and Entra's do
     conformIdTokenClaims: false,

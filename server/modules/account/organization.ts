@@ -104,11 +104,11 @@ export function createOrganizationService(deps: { database: Database }) {
                 ),
               )
             // single sign-on domains are always verified ones: a dropped domain leaves them
-            await tx.execute(
-              sql`update sso_settings set updated_at = now(), domains = array(
-                    select d from unnest(domains) d where d <> all(${dropped}::text[]))
-                   where org_id = ${orgId}`,
-            )
+            for (const domain of dropped)
+              await tx.execute(
+                sql`update sso_settings set updated_at = now(), domains = array_remove(domains, ${domain})
+                     where org_id = ${orgId}`,
+              )
           }
         }
       })
