@@ -88,6 +88,16 @@ async function referenceFor(token: string, priceId = TEAM_MONTHLY) {
   return res.body.reference as string
 }
 
+/** A signed delivery's transaction.completed for the Team tier, bound by a checkout reference. */
+const transactionCompleted = (transactionId: string, reference: string) =>
+  notification('transaction.completed', {
+    id: transactionId,
+    status: 'completed',
+    subscription_id: null,
+    items: [{ price: { id: TEAM_MONTHLY }, quantity: 1 }],
+    custom_data: { quire_reference: reference },
+  })
+
 const subscriptionData = (subscriptionId: string, reference: string | null, extra = {}) => ({
   id: subscriptionId,
   status: 'active',
@@ -373,15 +383,7 @@ describe('payment webhook', () => {
     const pending = await post(ctx, paths.payouts.webhook, { data: transactionId }, admin.token)
     expect(pending.status).toBe(202)
     expect(pending.body).toEqual({ status: 'pending' })
-    await send(
-      notification('transaction.completed', {
-        id: transactionId,
-        status: 'completed',
-        subscription_id: null,
-        items: [{ price: { id: TEAM_MONTHLY }, quantity: 1 }],
-        custom_data: { quire_reference: reference },
-      }),
-    )
+    await send(transactionCompleted(transactionId, reference))
     const done = await post(ctx, paths.payouts.webhook, { data: transactionId }, admin.token)
     expect(done.status).toBe(200)
     expect(done.body).toEqual({
@@ -410,15 +412,7 @@ describe('payment webhook', () => {
     const admin = await member('admin')
     const reference = await referenceFor(admin.token)
     const transactionId = id('txn')
-    await send(
-      notification('transaction.completed', {
-        id: transactionId,
-        status: 'completed',
-        subscription_id: null,
-        items: [{ price: { id: TEAM_MONTHLY }, quantity: 1 }],
-        custom_data: { quire_reference: reference },
-      }),
-    )
+    await send(transactionCompleted(transactionId, reference))
     for (const token of [undefined, 'not-a-token']) {
       const anonymous = await post(ctx, paths.payouts.webhook, { data: transactionId }, token)
       expect(anonymous.status, String(token)).toBe(401)
