@@ -39,6 +39,8 @@ const TABLE: Row[] = [
   ['GET', () => paths.account.organizationLogo, 'read'],
   ['POST', () => paths.account.organizationLogo, 'organization.manage'],
   ['DELETE', () => paths.account.organizationLogo, 'organization.manage'],
+  ['GET', () => `${paths.account.domainDnsRecord}?domain=example.com`, 'organization.manage'],
+  ['POST', () => paths.account.domainVerifyDns, 'organization.manage'],
   ['POST', () => paths.extension.handoff, 'read'],
   ['GET', () => paths.chat.sessions, 'read'],
   ['POST', () => paths.chat.create, 'read'],
