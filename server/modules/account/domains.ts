@@ -41,9 +41,9 @@ export function createTxtLookup(server?: string): TxtLookup {
  * Proof of a domain by DNS: the organisation publishes `quire-verification=<token>` as a TXT
  * record of the domain (the token is an HMAC of the organisation and the domain under the server
  * secret, so nothing is stored until it is proved). A proved domain is the organisation's even
- * when another organisation held it through an admin's mailbox only: that one loses it (and the
- * domain leaves its single sign-on settings), and its admins are told by email. A domain another
- * organisation proved by DNS stays theirs (409).
+ * when another organisation held it through an admin's mailbox only, or by a DNS record it no
+ * longer publishes: that one loses it (and the domain leaves its single sign-on settings), and its
+ * admins are told by email. A domain whose holder's record is still published stays theirs (409).
  */
 export function createDomainProofs(deps: {
   database: Database
@@ -90,7 +90,9 @@ export function createDomainProofs(deps: {
       const held = rows[0]
       let moved: number | null = null
       if (held && Number(held.org_id) !== orgId) {
-        if (held.dns_verified_at) {
+        // a DNS proof stands while its record is still published: the DNS of today decides
+        const holderRecord = record(Number(held.org_id), domain).value
+        if (held.dns_verified_at && found.some((value) => value.trim() === holderRecord)) {
           const text = fill(ORGANIZATION_TEXTS.dnsTaken, { domain })
           throw apiError(409, text, { msg: text, code: ERROR_CODES.conflict })
         }
@@ -104,7 +106,16 @@ export function createDomainProofs(deps: {
         await client.query(
           `insert into audit_events (org_id, actor_id, action, target, detail)
            values ($1, null, 'organization.domain_lost', $2, $3)`,
-          [moved, `organization:${moved}`, { domain, reason: 'proved by DNS elsewhere' }],
+          [
+            moved,
+            `organization:${moved}`,
+            {
+              domain,
+              reason: held.dns_verified_at
+                ? 'its DNS record is gone and another organisation proved the domain'
+                : 'proved by DNS elsewhere',
+            },
+          ],
         )
       }
       await client.query(

@@ -291,6 +291,16 @@ describe("an organisation's sign-in policy reaches only its own people (fix 3)",
     const retake = await post(w.ctx, paths.account.domainVerifyDns, { domain }, insider.token)
     expect(retake.status).toBe(409)
     expect(retake.body.error).toBe(ORGANIZATION_TEXTS.dnsTaken.replace('{domain}', domain))
+    // once the company's record is gone, the DNS of today decides
+    w.dns.publish(domain, [insiderRecord.body.value])
+    const moved = await post(w.ctx, paths.account.domainVerifyDns, { domain }, insider.token)
+    expect(moved.status).toBe(200)
+    expect(moved.body.dns_verified_domains).toEqual([domain])
+    await w.smtp.waitFor(company.email, { subject: /no longer a verified domain/ })
+    w.dns.publish(domain, [record.body.value])
+    expect(
+      (await post(w.ctx, paths.account.domainVerifyDns, { domain }, company.token)).status,
+    ).toBe(200)
     const byMailbox = await post(
       w.ctx,
       paths.account.updateOrganization,
