@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs'
-import path from 'node:path'
 import { apiPath, paths } from '../contract/paths.ts'
 import {
   benchApp,

@@ -80,8 +80,6 @@ async function request(path: string) {
   return { status: res.status, location: res.headers.get('location') ?? '' }
 }
 
-const exchange = (code: string | null) => browser.post(paths.sso.exchange, { code })
-
 /** From 'Continue to {organization}' to the provider's return at Quire's callback. */
 async function throughProvider(provider: string, email: string, account: IdpAccount, via = idp) {
   via.signInAs(account)

@@ -57,7 +57,7 @@ describe('an identity belongs to the provider configuration that vouched for it 
 
     // the attacker's organisation uses SAML; its IdP signs whatever its admin asks
     const attackerOrg = await organisation(w, uniqueDomain('attacker'))
-    await save(attackerOrg, samlSettings(w, [attackerOrg.domain]))
+    await save(attackerOrg, samlSettings([attackerOrg.domain]))
     const mallory = await insertUser(w.ctx.database, {
       role: 'viewer',
       orgId: attackerOrg.orgId,
@@ -94,7 +94,7 @@ describe('an identity belongs to the provider configuration that vouched for it 
     // the attacker's SAML metadata names that issuer as its own entity id (its admin wrote it)
     const attackerOrg = await organisation(w, uniqueDomain('attacker'))
     await save(attackerOrg, {
-      ...samlSettings(w, [attackerOrg.domain]),
+      ...samlSettings([attackerOrg.domain]),
       metadata_xml: idpMetadata(undefined, w.idp.issuer),
     })
     const mallory = await insertUser(w.ctx.database, {
@@ -174,7 +174,7 @@ describe('sign-in is bound to the browser that started it (fix 2, login CSRF)', 
 
   it("a SAML response's code and a Google return are bound the same way", async () => {
     const org = await organisation(w, uniqueDomain())
-    await save(org, samlSettings(w, [org.domain]))
+    await save(org, samlSettings([org.domain]))
     const ida = await insertUser(w.ctx.database, {
       role: 'viewer',
       orgId: org.orgId,
@@ -371,7 +371,7 @@ describe('Google sign-in never goes around a required provider (fix 5)', () => {
     })
     const account = { sub: 'google-lin-2', email: lin.email, email_verified: true, hd: org.domain }
     expect((await person(w).google(account)).email).toBe(lin.email)
-    await save(org, samlSettings(w, [org.domain], { enforce_sso: true }))
+    await save(org, samlSettings([org.domain], { enforce_sso: true }))
     const refused = await person(w).google(account)
     expect(refused.status).toBe(403)
     expect(refused.email).toBeNull()
@@ -460,7 +460,7 @@ describe('sign-in starts are limited and their rows expire (fix 8)', () => {
       [domain, admin.orgId],
     )
     const token = (await signIn(limited, admin.email)).access
-    const saved = await post(limited, paths.sso.settingsUpdate, samlSettings(w, [domain]), token)
+    const saved = await post(limited, paths.sso.settingsUpdate, samlSettings([domain]), token)
     expect(saved.status).toBe(200)
     const statuses: number[] = []
     let retryAfter: string | null = null
@@ -526,7 +526,7 @@ describe('SAML metadata given by address follows a rotated certificate (fix 10)'
     w.metadata.xml = idpMetadata()
     const org = await organisation(w, uniqueDomain())
     await save(org, {
-      ...samlSettings(w, [org.domain]),
+      ...samlSettings([org.domain]),
       metadata_xml: null,
       metadata_url: w.metadata.url,
     })

@@ -41,7 +41,7 @@ interface AConfig {
 
 function settingsFor(world: World, provider: Provider, domains: string[], extra: object) {
   if (provider === 'microsoft_oidc') return oidcSettings(world, domains, extra)
-  if (provider === 'microsoft_saml') return samlSettings(world, domains, extra)
+  if (provider === 'microsoft_saml') return samlSettings(domains, extra)
   return googleSettings(domains, extra)
 }
 

@@ -128,7 +128,7 @@ export const googleSettings = (domains: string[], extra: object = {}) => ({
   jit_provisioning: false,
   ...extra,
 })
-export const samlSettings = (w: World, domains: string[], extra: object = {}) => ({
+export const samlSettings = (domains: string[], extra: object = {}) => ({
   enabled: true,
   provider: 'microsoft_saml',
   metadata_xml: idpMetadata(),
