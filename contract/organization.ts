@@ -99,6 +99,18 @@ export const ORGANIZATION_TEXTS = {
   /** {domain} is replaced. */
   dnsTaken: '{domain} is already proved by DNS by another organisation.',
   dnsVerified: 'Domain verified by DNS',
+  /** Why a domain is proved by DNS, beside the field that starts it. */
+  dnsWhy: 'Single sign-on lets in people who have no account yet only on domains proved by DNS.',
+  /** {domain} is replaced. */
+  dnsPublish:
+    'Add this TXT record to the DNS of {domain} (at your domain registrar or DNS host), then check it.',
+  dnsRecordFailed: 'The DNS record could not be prepared. Please try again.',
+  dnsCheckFailed: 'The DNS record could not be checked. Please try again.',
+  dnsBadge: 'DNS verified',
+  mailboxBadge: 'Mailbox only',
+  unsavedBadge: 'Not saved yet',
+  copied: 'Copied',
+  copyFailed: 'Copying did not work: select the value and copy it yourself.',
   logoType: 'The logo must be a PNG, JPEG or WebP image',
   logoTooLarge: 'The logo must be at most 512 KB',
   noLogo: 'The organisation has no logo',

@@ -57,6 +57,9 @@ export const MAGIC_LINK_FAILED_REDIRECT_MS = 3 * SECOND
 /** Yearly plan saving advertised. */
 export const YEARLY_SAVING_PERCENT = 20
 
+/** How long the Copy button of a value says 'Copied'. */
+export const COPY_NOTICE_MS = 2 * SECOND
+
 /** Toasts: default duration and how many are visible at once. */
 export const TOAST_DURATION_MS = 4 * SECOND
 export const TOAST_MAX_VISIBLE = 3

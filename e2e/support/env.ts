@@ -20,3 +20,6 @@ export const IDP_CLIENTS = {
   entra: { client_id: 'quire-e2e-entra', client_secret: 'e2e-entra-client-secret-of-quire' },
   google: { client_id: 'quire-e2e-google', client_secret: 'e2e-google-client-secret-of-quire' },
 }
+/** The HTTP control (POST /publish) of the journeys' DNS server, where domain proofs are read. */
+export const DNS_CONTROL_PORT = E2E_PORT + 5
+export const DNS_CONTROL_URL = `http://127.0.0.1:${DNS_CONTROL_PORT}`

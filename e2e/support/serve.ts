@@ -1,7 +1,9 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { startIdp } from '../../tests/support/oidc-idp.ts'
+import { startJourneyDns } from './dns.ts'
 import {
   DATA_DIR,
+  DNS_CONTROL_PORT,
   E2E_PORT,
   IDP_CLIENTS,
   IDP_PORT,
@@ -15,13 +17,16 @@ import { startSite } from './site.ts'
 
 /**
  * Playwright's web server: a fresh DATA_DIR for every run, a real SMTP capture for the emailed
- * links, the production build (rebuilt when stale) and the real server on its embedded PostgreSQL.
+ * links, a DNS server for domain proofs, the production build (rebuilt when stale) and the real
+ * server on its embedded PostgreSQL.
  */
 rmSync(DATA_DIR, { recursive: true, force: true })
 mkdirSync(DATA_DIR, { recursive: true })
 chmodSync(DATA_DIR, 0o755)
 await startMailCapture(SMTP_PORT, MAILBOX_PORT)
 await startSite(SITE_PORT)
+// domain proofs read TXT records from a DNS server on loopback that the journeys publish to
+process.env.DNS_RESOLVER = await startJourneyDns(DNS_CONTROL_PORT)
 const base = `http://localhost:${E2E_PORT}`
 const idp = await startIdp(
   [

@@ -1,7 +1,13 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, emit, fromPromise, not, setup, stateIn } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { Organization, OrganizationUpdate } from '../../contract/organization.ts'
+import {
+  type DnsRecord,
+  ORGANIZATION_TEXTS,
+  type Organization,
+  type OrganizationUpdate,
+} from '../../contract/organization.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { COPY_NOTICE_MS } from '../constants.ts'
 
 /** The form: the organisation's settings as edited, domains one per entry. */
 export type OrganizationForm = Pick<
@@ -15,6 +21,13 @@ export interface OrganizationSettingsContext {
   /** The domain being typed, added to the list on `domain.add`. */
   domain: string
   error: string | null
+  /** The "Verify a domain by DNS" field. */
+  dnsDomain: string
+  /** The domain whose TXT record is asked for, shown and checked. */
+  dnsTarget: string | null
+  record: DnsRecord | null
+  /** Why the record could not be read or the check failed (the server's text). */
+  dnsError: string | null
 }
 
 export type OrganizationSettingsEvents =
@@ -25,6 +38,12 @@ export type OrganizationSettingsEvents =
   | { type: 'save' }
   | { type: 'reset' }
   | { type: 'retry' }
+  | { type: 'dns.type'; value: string }
+  /** Shows the TXT record of `domain`, or of the domain typed in the DNS field. */
+  | { type: 'dns.show'; domain?: string }
+  | { type: 'dns.check' }
+  | { type: 'dns.copy' }
+  | { type: 'dns.close' }
 
 const mustBeProvided = mustBeProvidedIn('organizationSettingsMachine')
 
@@ -35,22 +54,63 @@ const formOf = (org: Organization): OrganizationForm => ({
   verified_domains: org.verified_domains,
 })
 
+const normalDomain = (value: string) => value.trim().toLowerCase()
+
+/**
+ * The form after a domain was proved by DNS: the organisation's domains as the server now has
+ * them, with the domains added or removed in the form and not saved yet still added or removed
+ * (never the proved one: it stays).
+ */
+export function formAfterProof(
+  form: OrganizationForm,
+  before: Organization | null,
+  after: Organization,
+  proved: string,
+): OrganizationForm {
+  const was = before?.verified_domains ?? []
+  const added = form.verified_domains.filter((d) => !was.includes(d))
+  const removed = was.filter((d) => d !== proved && !form.verified_domains.includes(d))
+  return {
+    ...form,
+    verified_domains: [
+      ...after.verified_domains.filter((d) => !removed.includes(d)),
+      ...added.filter((d) => !after.verified_domains.includes(d)),
+    ],
+  }
+}
+
 /**
  * Settings → Organisation (admins): loads the settings, edits name, answer style and verified
  * domains, saves them in one call (the server refuses a domain it cannot verify, and nothing is
- * half-written), says why when refused, and tells the page when saved.
+ * half-written), says why when refused, and tells the page when saved. Beside the form, a domain
+ * is proved by DNS: its TXT record is asked for and shown (its value copied on request), then
+ * checked; the server's reason is shown when the check fails, and the organisation it returns
+ * when it succeeds. A save and a check never run at once (each changes the domains).
  */
 export const organizationSettingsMachine = setup({
   types: {
     context: {} as OrganizationSettingsContext,
     events: {} as OrganizationSettingsEvents,
-    emitted: {} as { type: 'saved'; organization: Organization },
+    emitted: {} as
+      | { type: 'saved'; organization: Organization }
+      | { type: 'dnsVerified'; organization: Organization },
   },
   actors: {
     loadOrganization: fromPromise<Organization, void>(mustBeProvided('loadOrganization')),
     saveOrganization: fromPromise<Organization, OrganizationUpdate>(
       mustBeProvided('saveOrganization'),
     ),
+    loadDnsRecord: fromPromise<DnsRecord, { domain: string }>(mustBeProvided('loadDnsRecord')),
+    verifyDns: fromPromise<Organization, { domain: string }>(mustBeProvided('verifyDns')),
+    copyText: fromPromise<void, { text: string }>(mustBeProvided('copyText')),
+  },
+  delays: { copyNotice: COPY_NOTICE_MS },
+  guards: {
+    hasDnsTarget: ({ context }, domain: string | undefined) =>
+      normalDomain(domain ?? context.dnsDomain) !== '',
+    hasRecord: ({ context }) => context.record !== null,
+    checking: stateIn('#organizationSettings.ready.dns.checking'),
+    saving: stateIn('#organizationSettings.ready.form.saving'),
   },
   actions: {
     setSaved: assign((_, organization: Organization) => ({
@@ -65,7 +125,7 @@ export const organizationSettingsMachine = setup({
     })),
     typeDomain: assign((_, value: string) => ({ domain: value })),
     addDomain: assign(({ context }) => {
-      const domain = context.domain.trim().toLowerCase()
+      const domain = normalDomain(context.domain)
       if (!domain || context.form.verified_domains.includes(domain)) return { domain: '' }
       return {
         domain: '',
@@ -93,6 +153,25 @@ export const organizationSettingsMachine = setup({
       type: 'saved' as const,
       organization,
     })),
+    typeDnsDomain: assign((_, value: string) => ({ dnsDomain: value })),
+    setDnsTarget: assign(({ context }, domain: string | undefined) => {
+      const target = normalDomain(domain ?? context.dnsDomain)
+      return { dnsDomain: target, dnsTarget: target, record: null, dnsError: null }
+    }),
+    clearDns: assign({ dnsTarget: null, record: null, dnsError: null }),
+    setRecord: assign((_, record: DnsRecord) => ({ record, dnsError: null })),
+    setDnsError: assign((_, error: { error: unknown; fallback: string }) => ({
+      dnsError: errorMessage(error.error, error.fallback),
+    })),
+    setProved: assign(({ context }, organization: Organization) => ({
+      saved: organization,
+      form: formAfterProof(context.form, context.saved, organization, context.dnsTarget ?? ''),
+      dnsError: null,
+    })),
+    emitDnsVerified: emit((_, organization: Organization) => ({
+      type: 'dnsVerified' as const,
+      organization,
+    })),
   },
 }).createMachine({
   id: 'organizationSettings',
@@ -101,6 +180,10 @@ export const organizationSettingsMachine = setup({
     form: { name: '', answer_tone: 'neutral', answer_length: 'standard', verified_domains: [] },
     domain: '',
     error: null,
+    dnsDomain: '',
+    dnsTarget: null,
+    record: null,
+    dnsError: null,
   },
   initial: 'loading',
   states: {
@@ -110,7 +193,7 @@ export const organizationSettingsMachine = setup({
         id: 'loadOrganization',
         src: 'loadOrganization',
         onDone: {
-          target: 'editing',
+          target: 'ready',
           actions: { type: 'setSaved', params: ({ event }) => event.output },
         },
         onError: {
@@ -123,34 +206,152 @@ export const organizationSettingsMachine = setup({
       },
     },
     failed: { on: { retry: 'loading' } },
-    editing: {
-      on: {
-        edit: { actions: { type: 'edit', params: ({ event }) => event.change } },
-        'domain.type': { actions: { type: 'typeDomain', params: ({ event }) => event.value } },
-        'domain.add': { actions: 'addDomain' },
-        'domain.remove': { actions: { type: 'removeDomain', params: ({ event }) => event.domain } },
-        reset: { actions: 'reset' },
-        save: 'saving',
-      },
-    },
-    saving: {
-      tags: 'busy',
-      invoke: {
-        id: 'saveOrganization',
-        src: 'saveOrganization',
-        input: ({ context }) => context.form,
-        onDone: {
-          target: 'editing',
-          actions: [
-            { type: 'setSaved', params: ({ event }) => event.output },
-            { type: 'emitSaved', params: ({ event }) => event.output },
-          ],
+    ready: {
+      type: 'parallel',
+      states: {
+        form: {
+          initial: 'editing',
+          states: {
+            editing: {
+              on: {
+                edit: { actions: { type: 'edit', params: ({ event }) => event.change } },
+                'domain.type': {
+                  actions: { type: 'typeDomain', params: ({ event }) => event.value },
+                },
+                'domain.add': { actions: 'addDomain' },
+                'domain.remove': {
+                  actions: { type: 'removeDomain', params: ({ event }) => event.domain },
+                },
+                reset: { actions: 'reset' },
+                save: { guard: not('checking'), target: 'saving' },
+              },
+            },
+            saving: {
+              tags: 'busy',
+              invoke: {
+                id: 'saveOrganization',
+                src: 'saveOrganization',
+                input: ({ context }) => context.form,
+                onDone: {
+                  target: 'editing',
+                  actions: [
+                    { type: 'setSaved', params: ({ event }) => event.output },
+                    { type: 'emitSaved', params: ({ event }) => event.output },
+                  ],
+                },
+                onError: {
+                  target: 'editing',
+                  actions: {
+                    type: 'setError',
+                    params: ({ event }: { event: { error: unknown } }) => event.error,
+                  },
+                },
+              },
+            },
+          },
         },
-        onError: {
-          target: 'editing',
-          actions: {
-            type: 'setError',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
+        dns: {
+          initial: 'idle',
+          on: {
+            'dns.type': { actions: { type: 'typeDnsDomain', params: ({ event }) => event.value } },
+            'dns.show': {
+              guard: { type: 'hasDnsTarget', params: ({ event }) => event.domain },
+              target: '.loadingRecord',
+              actions: { type: 'setDnsTarget', params: ({ event }) => event.domain },
+            },
+            'dns.close': { target: '.idle', actions: 'clearDns' },
+          },
+          states: {
+            idle: {},
+            loadingRecord: {
+              tags: 'dnsLoading',
+              on: {
+                // another domain while one loads: its record is asked for instead
+                'dns.show': {
+                  guard: { type: 'hasDnsTarget', params: ({ event }) => event.domain },
+                  target: 'loadingRecord',
+                  reenter: true,
+                  actions: { type: 'setDnsTarget', params: ({ event }) => event.domain },
+                },
+              },
+              invoke: {
+                id: 'loadDnsRecord',
+                src: 'loadDnsRecord',
+                input: ({ context }) => ({ domain: context.dnsTarget ?? '' }),
+                onDone: {
+                  target: 'showing',
+                  actions: { type: 'setRecord', params: ({ event }) => event.output },
+                },
+                onError: {
+                  target: 'recordFailed',
+                  actions: {
+                    type: 'setDnsError',
+                    params: ({ event }: { event: { error: unknown } }) => ({
+                      error: event.error,
+                      fallback: ORGANIZATION_TEXTS.dnsRecordFailed,
+                    }),
+                  },
+                },
+              },
+            },
+            recordFailed: {},
+            showing: {
+              on: { 'dns.check': { guard: not('saving'), target: 'checking' } },
+            },
+            checking: {
+              tags: 'dnsChecking',
+              // the check runs to its end: another record or closing waits for it
+              on: { 'dns.show': {}, 'dns.close': {} },
+              invoke: {
+                id: 'verifyDns',
+                src: 'verifyDns',
+                input: ({ context }) => ({ domain: context.record?.domain ?? '' }),
+                onDone: {
+                  target: 'verified',
+                  actions: [
+                    { type: 'setProved', params: ({ event }) => event.output },
+                    { type: 'emitDnsVerified', params: ({ event }) => event.output },
+                  ],
+                },
+                onError: {
+                  target: 'checkFailed',
+                  actions: {
+                    type: 'setDnsError',
+                    params: ({ event }: { event: { error: unknown } }) => ({
+                      error: event.error,
+                      fallback: ORGANIZATION_TEXTS.dnsCheckFailed,
+                    }),
+                  },
+                },
+              },
+            },
+            checkFailed: {
+              on: { 'dns.check': { guard: not('saving'), target: 'checking' } },
+            },
+            verified: {},
+          },
+        },
+        copy: {
+          initial: 'idle',
+          on: {
+            'dns.copy': { guard: 'hasRecord', target: '.copying' },
+            // a copy of another record is not a copy of this one
+            'dns.show': { guard: not('checking'), target: '.idle' },
+            'dns.close': { guard: not('checking'), target: '.idle' },
+          },
+          states: {
+            idle: {},
+            copying: {
+              invoke: {
+                id: 'copyText',
+                src: 'copyText',
+                input: ({ context }) => ({ text: context.record?.value ?? '' }),
+                onDone: 'copied',
+                onError: 'copyFailed',
+              },
+            },
+            copied: { after: { copyNotice: 'idle' } },
+            copyFailed: {},
           },
         },
       },

@@ -3,6 +3,8 @@ import * as z from 'zod/mini'
 import {
   type AuditEvent,
   auditEventListSchema,
+  type DnsRecord,
+  dnsRecordSchema,
   type Organization,
   type OrganizationUpdate,
   organizationSchema,
@@ -77,6 +79,19 @@ export function organizationActors(client: ApiClient = api) {
     saveOrganization: fromPromise<Organization, OrganizationUpdate>(({ input }) =>
       client.post(paths.account.updateOrganization, input, organizationSchema),
     ),
+    loadDnsRecord: fromPromise<DnsRecord, { domain: string }>(({ input }) =>
+      client.get(
+        `${paths.account.domainDnsRecord}?${new URLSearchParams({ domain: input.domain })}`,
+        dnsRecordSchema,
+      ),
+    ),
+    verifyDns: fromPromise<Organization, { domain: string }>(({ input }) =>
+      client.post(paths.account.domainVerifyDns, { domain: input.domain }, organizationSchema),
+    ),
+    copyText: fromPromise<void, { text: string }>(async ({ input }) => {
+      if (!navigator.clipboard) throw new Error('no clipboard')
+      await navigator.clipboard.writeText(input.text)
+    }),
     loadAudit: fromPromise<{ count: number; results: AuditEvent[] }, AuditQuery>(({ input }) =>
       client.get(`${paths.account.auditLog}?${auditSearch(input)}`, auditEventListSchema),
     ),

@@ -1,5 +1,4 @@
 import { useActorRef } from '@xstate/react'
-import { Plus, X } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { ANSWER_LENGTHS, ANSWER_TONES } from '../../../contract/organization.ts'
 import {
@@ -11,11 +10,11 @@ import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { RetryAlert } from '../../components/row-actions.tsx'
-import { chip, fieldLabel, grid2, muted, selectClass, toolbar } from '../../components/styles.ts'
+import { fieldLabel, grid2, muted, selectClass, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
-import { IconButton } from '../../components/ui/icon-button.tsx'
-import { Input } from '../../components/ui/input.tsx'
+import { DnsProof } from './dns-proof.tsx'
+import { DomainList } from './domain-list.tsx'
 import { LogoField, type LogoLogic } from './logo-field.tsx'
 
 export const createOrganizationLogic = (actors = organizationActors()) =>
@@ -36,11 +35,12 @@ const LENGTHS: Record<(typeof ANSWER_LENGTHS)[number], string> = {
 
 const form = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '3', maxW: '2xl' })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
-const help = css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })
 const errorText = css({ textStyle: 'sm', color: 'fg.error' })
-const domainChip = css({ display: 'inline-flex', alignItems: 'center', gap: '1', pr: '1' })
 
-/** Settings → Organisation (admins): its name, answer style and verified email domains. */
+/**
+ * Settings → Organisation (admins): its name, answer style and verified email domains, each domain
+ * proved by DNS or by an admin's mailbox only.
+ */
 export function OrganizationSection({
   logic = defaultLogic,
   logoLogic,
@@ -59,6 +59,8 @@ export function OrganizationSection({
         toaster.send({ type: 'toast.show', toast: { type: 'success', title: 'Settings saved' } })
         onSaved?.()
       }),
+      // the proof is audited: the page's audit log reads it again
+      settings.on('dnsVerified', () => onSaved?.()),
     ],
     [settings, toaster, onSaved],
   )
@@ -140,61 +142,15 @@ export function OrganizationSection({
               </select>
             </div>
           </div>
-          <div>
-            <label className={fieldLabel} htmlFor="new-domain">
-              Verified email domains
-            </label>
-            <div className={toolbar}>
-              <Input
-                id="new-domain"
-                className={css({ flex: '1', minW: '12rem' })}
-                placeholder="example.com"
-                value={view.domain}
-                onChange={(event) =>
-                  settings.send({ type: 'domain.type', value: event.target.value })
-                }
-                onKeyDown={(event) => {
-                  if (event.key !== 'Enter') return
-                  event.preventDefault()
-                  settings.send({ type: 'domain.add' })
-                }}
-              />
-              <Button
-                type="button"
-                variant="outline"
-                onClick={() => settings.send({ type: 'domain.add' })}
-              >
-                <Plus /> Add domain
-              </Button>
-            </div>
-            <p className={help}>
-              Only a domain of an admin’s confirmed address, and never a public email provider.
-            </p>
-            {view.form.verified_domains.length > 0 && (
-              <ul className={`${toolbar} ${css({ mt: '2' })}`} aria-label="Verified domains">
-                {view.form.verified_domains.map((domain) => (
-                  <li key={domain} className={`${chip} ${domainChip}`}>
-                    {domain}
-                    <IconButton
-                      size="xs"
-                      variant="ghost"
-                      aria-label={`Remove ${domain}`}
-                      onClick={() => settings.send({ type: 'domain.remove', domain })}
-                    >
-                      <X />
-                    </IconButton>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <DomainList settings={settings} />
+          <DnsProof settings={settings} />
           {view.error && (
             <p className={errorText} role="alert">
               {view.error}
             </p>
           )}
           <div className={toolbar}>
-            <Button type="submit" loading={view.saving} disabled={!view.changed}>
+            <Button type="submit" loading={view.saving} disabled={!view.changed || view.checking}>
               Save changes
             </Button>
             {view.changed && (
