@@ -190,8 +190,8 @@ export function createSsoFlows(deps: {
         log.warn({ err: String(error), provider }, 'sso response refused')
         throw new SsoFailure('provider_error')
       })
-    // openid-client checked the ID token's iss against the configured issuer's discovery
-    const userId = await members.resolve(settings, { ...identity, issuer: client.issuer })
+    // openid-client refused any ID token whose iss is not the configured issuer's (discovery)
+    const userId = await members.resolve(settings, identity)
     return issueCode(userId, flow.browser_hash)
   }
 
@@ -279,7 +279,7 @@ export function createSsoFlows(deps: {
         log.warn({ err: String(error) }, 'Google response refused')
         throw apiError(400, GOOGLE_CALLBACK_TEXTS.badRequest, { code: 'provider_error' })
       })
-    const userId = await members.resolveGoogle({ ...identity, issuer: client.issuer })
+    const userId = await members.resolveGoogle(identity)
     const session = await deps.startSession(userId)
     return { access: session.access, refresh: session.refresh, user: { email: session.email } }
   }
