@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { PRACTICE_DENIED } from './stated.ts'
+import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX, PRACTICE_DENIED } from './stated.ts'
 import { TRANSFERRED } from './transfer.ts'
 import { type Candidate, CORROBORATED, STATED } from './types.ts'
 
@@ -12,7 +12,14 @@ import { type Candidate, CORROBORATED, STATED } from './types.ts'
  * it out) maps it onto measured accuracy.
  */
 
-export const ANSWER_KINDS = ['library', 'transferred', 'stated', 'corroborated', 'denied'] as const
+export const ANSWER_KINDS = [
+  'library',
+  'transferred',
+  'stated',
+  'corroborated',
+  'denied',
+  'partial',
+] as const
 export type AnswerKind = (typeof ANSWER_KINDS)[number]
 
 /** The kind of an answer, by the reason the engine gave for it. */
@@ -21,6 +28,7 @@ export function kindOfReason(reason: string | null | undefined): AnswerKind {
   if (reason === STATED) return 'stated'
   if (reason === CORROBORATED) return 'corroborated'
   if (reason === PRACTICE_DENIED) return 'denied'
+  if (reason?.startsWith(PARTLY_STATED_PREFIX)) return 'partial'
   return 'library'
 }
 
@@ -60,9 +68,12 @@ export function mapThrough(points: [number, number][] | undefined, raw: number):
 /** A candidate with its confidence stated as the measured accuracy of its kind at its score. */
 export function calibrated(candidate: Candidate): Candidate {
   if (!table || candidate.withheld || !candidate.choice) return candidate
-  const points = table[kindOfReason(candidate.reason)]
+  const kind = kindOfReason(candidate.reason)
+  const points = table[kind]
   if (!points) return candidate
-  const confidence = Math.round(mapThrough(points, candidate.confidence) * 1000) / 1000
+  const mapped = Math.round(mapThrough(points, candidate.confidence) * 1000) / 1000
+  // an unstated qualifier is never High, whatever a fit says of its kind
+  const confidence = kind === 'partial' ? Math.min(mapped, PARTLY_STATED_CAP) : mapped
   return { ...candidate, confidence }
 }
 

@@ -23,7 +23,10 @@ import {
   isFrameTerm,
   lookedFor,
   namedPractices,
+  PARTLY_STATED_CAP,
+  partlyStated,
   practiceAnswer,
+  unstatedQualifiers,
 } from './stated.ts'
 import { asksOfProvider, statedIn } from './statements.ts'
 import {
@@ -212,11 +215,20 @@ function extractive(
       // how often (and that it is tested) is said of the practice in the quote itself
       doneAsAsked(question.text, terms(text))
     const related = affirms && item.share < AFFIRM_FLOOR ? corroboration : null
+    // a qualifier asked (automated, measured, independent, protected) and not in the quote: partly
+    // stated, never High, and said in words
+    const unstated = affirms ? unstatedQualifiers(question.text, [text]) : []
+    const named = unstated.length ? namedPractices(question.text, question.previous) : []
+    const reason = unstated.length ? partlyStated(named, unstated) : related ? CORROBORATED : STATED
     candidates.push({
       text,
       choice: affirms ? yes : null,
-      ...(affirms ? { reason: related ? CORROBORATED : STATED } : {}),
-      confidence: affirms ? AFFIRMED : Math.min(0.6, 0.15 + 0.5 * item.share),
+      ...(affirms ? { reason } : {}),
+      confidence: affirms
+        ? unstated.length
+          ? Math.min(AFFIRMED, PARTLY_STATED_CAP)
+          : AFFIRMED
+        : Math.min(0.6, 0.15 + 0.5 * item.share),
       citations: [
         passageCitation(item.passage, text),
         ...(related ? citationsOf(related.entry) : []),

@@ -108,6 +108,89 @@ export function actsStated(question: string, sentenceTerms: string[]): boolean {
   return true
 }
 
+/**
+ * What a question may ask of a practice beyond doing it (issue 27): that it is automated, measured
+ * by metrics, independent, or itself protected against change. A sentence that states the practice
+ * without the qualifier's words states only the base practice ('we scan for vulnerabilities' does
+ * not say that remediation is automated): its Yes is given as partly stated, never High, and says
+ * which part no sentence states. A qualifier word that is part of the practice's own name
+ * ('independent assessment') asks nothing more.
+ */
+export interface Qualifier {
+  label: string
+  phrase: string
+  /** Word stems that ask it in a question, and that say it in a sentence. */
+  asks: string[]
+  says: string[]
+  /** Phrases of several words that ask and say it ('read-only', 'write once'). */
+  phrases?: RegExp
+}
+export const QUALIFIERS: Qualifier[] = [
+  {
+    label: 'automated',
+    phrase: 'it is automated',
+    // 'automatically' describes how a practice works ('automatically lock the session'): not asked
+    asks: ['automat'],
+    says: ['automat', 'automatic', 'automatical', 'automation', 'orchestrat'],
+  },
+  {
+    label: 'measured',
+    phrase: 'it is measured by metrics',
+    asks: ['metric', 'kpi', 'measur'],
+    says: ['metric', 'kpi', 'measur', 'dashboard'],
+  },
+  {
+    label: 'independent',
+    phrase: 'it is independent',
+    asks: ['independent', 'impartial'],
+    says: ['independent', 'impartial', 'external'],
+  },
+  {
+    label: 'protected',
+    phrase: 'it is protected against change (read-only, immutable)',
+    asks: ['immutabl', 'tamper', 'worm'],
+    says: ['immutabl', 'tamper', 'worm'],
+    phrases: /\b(?:read[- ]only|write[- ]once)\b/i,
+  },
+]
+
+/** Whether a term is one of the stems (asked: exactly), or begins with one (said). */
+const holdsStem = (stems: string[], term: string, exact = false) =>
+  stems.some((stem) => term === stem || (!exact && stem.length >= 5 && term.startsWith(stem)))
+
+/**
+ * The qualifiers (QUALIFIERS' labels) a question asks that none of the stating sentences holds;
+ * [] when it asks none or the sentences state each.
+ */
+export function unstatedQualifiers(question: string, sentences: string[]): string[] {
+  const plain = withoutExamples(question)
+  const words = terms(plain)
+  const spans = mentions(words)
+  const asked = words.filter((_, i) => !spans.some((m) => i >= m.from && i <= m.to))
+  const said = sentences.flatMap((sentence) => terms(sentence))
+  return QUALIFIERS.filter(
+    (qualifier) =>
+      (asked.some((term) => holdsStem(qualifier.asks, term, true)) ||
+        Boolean(qualifier.phrases?.test(plain))) &&
+      !said.some((term) => holdsStem(qualifier.says, term)) &&
+      !sentences.some((sentence) => qualifier.phrases?.test(sentence)),
+  ).map((qualifier) => qualifier.label)
+}
+
+/** Reasons of Yes answers whose sentences state the practice but not every qualifier asked. */
+export const PARTLY_STATED_PREFIX = 'Partly stated:'
+/** The highest confidence such an answer is given: below the High band, whatever its score. */
+export const PARTLY_STATED_CAP = 0.6
+
+/** 'Partly stated: the documents state vulnerability scanning; none says that it is automated.' */
+export function partlyStated(named: string[], unstated: string[]): string {
+  const phrases = unstated.map(
+    (label) => QUALIFIERS.find((qualifier) => qualifier.label === label)?.phrase ?? label,
+  )
+  const practice = named.length ? practiceNames(named) : 'the practice asked'
+  return `${PARTLY_STATED_PREFIX} the documents state ${practice}; none says that ${listOf(phrases)}. Check before approving.`
+}
+
 /** Share of the question's other terms (idf-weighted) the context must hold for a Yes. */
 export const SCOPE_FLOOR = 0.5
 
@@ -205,7 +288,16 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
     cues.has(term) || [...cues].some((cue) => cue.length >= 4 && term.startsWith(cue))
   // what else the question asks, as parts of its scope: its other words, one part for 'documented'
   // (any governance word), one for each frequency it names (any word of that frequency)
-  const other = [...new Set(asked.filter((term) => !isCue(term) && !ASKING.has(term)))]
+  // a qualifier asked (automated, measured, ...) is no part of the scope: the stating sentence
+  // itself must say it, or the Yes is partly stated (unstatedQualifiers)
+  const askedQualifiers = QUALIFIERS.filter((qualifier) =>
+    asked.some((term) => !isCue(term) && holdsStem(qualifier.asks, term, true)),
+  )
+  const isQualifier = (term: string) =>
+    askedQualifiers.some((qualifier) => holdsStem(qualifier.asks, term, true))
+  const other = [
+    ...new Set(asked.filter((term) => !isCue(term) && !ASKING.has(term) && !isQualifier(term))),
+  ]
   // how often is said of the practice itself: held by the stating sentence, not elsewhere in the
   // passage ('Backups are encrypted. ... The policy is reviewed annually.')
   const parts: {
@@ -246,11 +338,15 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
           0,
         ) / restWeight
       : 1
-  /** The parts of the scope a context does not hold. */
-  const missing = (context: Set<string>, sentence: Set<string> = context) =>
-    parts
+  /** The parts of the scope a context does not hold, and the qualifiers its sentence does not. */
+  const missing = (context: Set<string>, sentence: Set<string> = context) => [
+    ...parts
       .filter((part) => !part.held(part.bySentence ? sentence : context))
-      .map((part) => part.label)
+      .map((part) => part.label),
+    ...askedQualifiers
+      .filter((qualifier) => ![...sentence].some((term) => holdsStem(qualifier.says, term)))
+      .map((qualifier) => qualifier.label),
+  ]
 
   /**
    * Share of what else the question asks of the practice (not whether it is documented, nor how
@@ -331,6 +427,17 @@ export function practiceAnswer(
   }
   const scope = Math.min(...found.map((statement) => statement.scope))
   if (scope < SCOPE_FLOOR) return null
+  const unstated = unstatedQualifiers(
+    question.text,
+    found.map((statement) => statement.sentence),
+  )
+  if (unstated.length)
+    return candidateOf(
+      yes,
+      found,
+      partlyStated(named, unstated),
+      Math.min(PARTLY_STATED_CAP, 0.45 + 0.14 * scope),
+    )
   return candidateOf(yes, found, STATED, 0.65 + 0.14 * scope)
 }
 
@@ -392,6 +499,10 @@ export function scopeWords(question: string, parts: string[]): string[] {
     month: 'monthly',
     quarter: 'quarterly',
     annual: 'annually',
+    automated: 'automated',
+    measured: 'measured by metrics',
+    independent: 'independent',
+    protected: 'protected against change',
   }
   return parts.map((part) => labels[part] ?? wordOf.get(part) ?? part)
 }
