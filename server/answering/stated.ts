@@ -290,14 +290,9 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
   // (any governance word), one for each frequency it names (any word of that frequency)
   // a qualifier asked (automated, measured, ...) is no part of the scope: the stating sentence
   // itself must say it, or the Yes is partly stated (unstatedQualifiers)
-  const askedQualifiers = QUALIFIERS.filter((qualifier) =>
-    asked.some((term) => !isCue(term) && holdsStem(qualifier.asks, term, true)),
-  )
-  const isQualifier = (term: string) =>
-    askedQualifiers.some((qualifier) => holdsStem(qualifier.asks, term, true))
-  const other = [
-    ...new Set(asked.filter((term) => !isCue(term) && !ASKING.has(term) && !isQualifier(term))),
-  ]
+  const qualifierOf = (term: string) =>
+    QUALIFIERS.find((qualifier) => holdsStem(qualifier.asks, term, true))
+  const other = [...new Set(asked.filter((term) => !isCue(term) && !ASKING.has(term)))]
   // how often is said of the practice itself: held by the stating sentence, not elsewhere in the
   // passage ('Backups are encrypted. ... The policy is reviewed annually.')
   const parts: {
@@ -322,13 +317,27 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
         bySentence: true,
       })
     }
-  for (const term of other)
-    if (!GOVERNANCE.has(term) && !frequencyOf(term))
+  const qualifiers = new Set<string>()
+  for (const term of other) {
+    // a qualifier weighs nothing in the scope (the sentence must say it, or the Yes is partly
+    // stated) but is named, in the question's order, among what was looked for
+    const qualifier = qualifierOf(term)
+    if (qualifier) {
+      if (!qualifiers.has(qualifier.label))
+        parts.push({
+          label: qualifier.label,
+          weight: 0,
+          held: (context) => [...context].some((word) => holdsStem(qualifier.says, word)),
+          bySentence: true,
+        })
+      qualifiers.add(qualifier.label)
+    } else if (!GOVERNANCE.has(term) && !frequencyOf(term))
       parts.push({
         label: term,
         weight: space.idf(term) * (purposeOnly.has(term) ? 0.5 : 1),
         held: (context) => context.has(term),
       })
+  }
   const restWeight = parts.reduce((sum, part) => sum + part.weight, 0)
   /** Share of the scope a context holds; how often, from the stating sentence when given. */
   const shareOf = (context: Set<string>, sentence: Set<string> = context) =>
@@ -343,9 +352,6 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
     ...parts
       .filter((part) => !part.held(part.bySentence ? sentence : context))
       .map((part) => part.label),
-    ...askedQualifiers
-      .filter((qualifier) => ![...sentence].some((term) => holdsStem(qualifier.says, term)))
-      .map((qualifier) => qualifier.label),
   ]
 
   /**
