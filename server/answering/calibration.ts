@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX, PRACTICE_DENIED } from './stated.ts'
+import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
+import { PRACTICE_DENIED } from './stated.ts'
 import { TRANSFERRED } from './transfer.ts'
 import { type Candidate, CORROBORATED, STATED } from './types.ts'
 

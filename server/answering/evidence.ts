@@ -16,6 +16,7 @@ import {
   YES_NO_QUESTION,
 } from './library.ts'
 import { practicesOf } from './practices.ts'
+import { PARTLY_STATED_CAP, unstatedQualifiers } from './qualifiers.ts'
 import { NEAREST_CITED, nearestEvidence } from './quotes.ts'
 import {
   doneAsAsked,
@@ -23,10 +24,8 @@ import {
   isFrameTerm,
   lookedFor,
   namedPractices,
-  PARTLY_STATED_CAP,
   partlyStated,
   practiceAnswer,
-  unstatedQualifiers,
 } from './stated.ts'
 import { asksOfProvider, statedIn } from './statements.ts'
 import {

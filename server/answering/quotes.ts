@@ -1,9 +1,9 @@
 import type { Citation } from '../../contract/questionnaires.ts'
 import { citationsOf, passageCitation } from './cite.ts'
 import { type Library, YES_NO_QUESTION } from './library.ts'
-import { actsStated, practiceScope, withoutExamples } from './stated.ts'
+import { actsStated, practiceScope } from './stated.ts'
 import { asksOfProvider, readPassage, statedIn } from './statements.ts'
-import { type TfIdf, terms, withFormWords } from './text.ts'
+import { type TfIdf, terms, withFormWords, withoutExamples } from './text.ts'
 import type { PassageHit, QuestionInput } from './types.ts'
 
 /**

@@ -380,3 +380,13 @@ export function toVocabulary(value: string, vocabulary: string[]): string | null
     vocabulary.find((entry) => leadingChoice(entry) === choice && norm(entry).length <= 20) ?? null
   )
 }
+
+/**
+ * A question without its examples: '(e.g., disk encryption)', '[SAML2, OIDC]', 'such as RBAC, ABAC
+ * or PBAC', 'all of the following: login, logout, ...' illustrate what is asked; they are not its
+ * scope.
+ */
+export const withoutExamples = (text: string) =>
+  text
+    .replace(/\((?:e\.?g|i\.?e|for example|such as)\b[^)]*\)|\[[^\]]*\]/gi, ' ')
+    .replace(/[,;:]?\s*\b(?:such as|for example|e\.g\.|including|the following)\b[^?]*/gi, ' ')
