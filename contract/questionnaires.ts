@@ -160,6 +160,24 @@ export const ANSWER_ORIGIN_LABELS: Record<AnswerOrigin, string> = {
   document: 'From a document: the quoted passage',
 }
 
+/**
+ * One part of what a question asks (the practice, that it is documented, how often, tested,
+ * automated, ...) and the cited sentence that states it; null: no cited sentence states it.
+ */
+export const ANSWER_PART_KINDS = [
+  'practice',
+  'qualifier',
+  'frequency',
+  'documented',
+  'tested',
+] as const
+export const answerPartSchema = z.object({
+  label: z.string(),
+  kind: z.enum(ANSWER_PART_KINDS),
+  sentence: z.nullable(z.string()),
+})
+export type AnswerPart = z.infer<typeof answerPartSchema>
+
 export const answerSchema = z.object({
   id: z.int(),
   question_id: z.int(),
@@ -181,6 +199,16 @@ export const answerSchema = z.object({
   note: z.nullable(z.string()),
   /** Where a generated answer came from; absent for answers a person wrote. */
   origin: z.optional(z.enum(ANSWER_ORIGINS)),
+  /**
+   * For an answer from documents: each part the question asks and the cited sentence that states
+   * it (absent for library answers, which answer the whole question).
+   */
+  parts: z.optional(z.array(answerPartSchema)),
+  /**
+   * What the answer's confidence band means, measured: 'High: right 96 % of the time on
+   * questionnaires like this one.' Absent without a confidence.
+   */
+  assurance: z.optional(z.string()),
   updated_at: z.string(),
 })
 export type Answer = z.infer<typeof answerSchema>

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -5,13 +6,17 @@ import { tempDataDir } from '../bench/support.ts'
 import {
   ANSWER_KINDS,
   type AnswerKind,
+  type BandMeasures,
   CALIBRATION_FILE,
   type CalibrationTable,
   fitKind,
   kindOfReason,
   mapThrough,
+  pointsFor,
   setCalibration,
+  shapeKey,
 } from '../server/answering/calibration.ts'
+import { type QuestionShape, shapeOf } from '../server/answering/parts.ts'
 import { cosine, leadingChoice, TfIdf } from '../server/answering/text.ts'
 import { startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
@@ -114,6 +119,8 @@ interface Prediction {
   key: string
   /** The kind of answer (library, transferred, stated...), for fitting calibration. */
   kind: AnswerKind
+  /** The shape of the question (single practice, with qualifiers, ...), for the same. */
+  shape: QuestionShape
   choice: 'yes' | 'no' | 'na' | null
   text: string
   confidence: number
@@ -286,12 +293,14 @@ async function runProtocol(
         .replace(/[^a-z0-9]+/g, ' ')
         .trim()
     const byText = new Set(library.entries.map((entry) => norm(entry.question)))
-    const predictions: Prediction[] = rows.map((row) => {
+    const predictions: Prediction[] = rows.map((row, index) => {
       const choice = leadingChoice(row.answer.choice ?? row.answer.text)
       const findable = byText.has(norm(row.text))
+      const before = rows[index - 1]
       return {
         key: keyOf(row.ref, row.text),
         kind: kindOfReason(row.answer.note),
+        shape: shapeOf(row.text, before?.tab_id === row.tab_id ? before.text : null),
         choice,
         text: row.answer.text,
         confidence: row.answer.confidence ?? 0,
@@ -391,6 +400,7 @@ async function runProtocol(
       return {
         key: keyOf(row.ref, row.text),
         kind: 'library' as const,
+        shape: 'none' as const,
         choice: answered && entry ? leadingChoice(entry.answer) : null,
         text: answered && entry ? entry.detail || entry.answer : '',
         confidence: bestScore,
@@ -399,7 +409,7 @@ async function runProtocol(
       }
     })
     const baseMs = performance.now() - baseStarted
-    const judged = judgedShare(name, rows)
+    const judged = judgedFigures(name, rows)
     if (!quiet)
       console.log(
         JSON.stringify({
@@ -412,19 +422,35 @@ async function runProtocol(
           abstained_with_leads: rows.filter(
             (row) => row.answer.status === 'no_answer' && row.answer.citations.length,
           ).length,
-          ...(judged ? { judged } : {}),
+          ...(judged ? { judged: judged.figures } : {}),
           baseline: score(baseline, gold, baseMs),
         }),
       )
-    // the answered Yes/No questions with gold, by kind, for fitting calibration
-    return predictions
+    // the answered Yes/No questions with gold (or judged by hand), by kind and shape, for fitting
+    // calibration
+    const samples: Sample[] = predictions
       .filter((p) => p.answered && p.choice && gold.get(p.key)?.choice)
       .map((p) => ({
         protocol: name,
         kind: p.kind,
+        shape: p.shape,
         raw: p.confidence,
         right: p.choice === gold.get(p.key)?.choice,
       }))
+    if (judged)
+      rows.forEach((row, index) => {
+        const label = judged.labels.get(row.id)
+        const p = predictions[index]
+        if (!label || !p?.choice) return
+        samples.push({
+          protocol: name,
+          kind: p.kind,
+          shape: p.shape,
+          raw: p.confidence,
+          right: label === 'states',
+        })
+      })
+    return samples
   } finally {
     await database.close()
     await pg.stop()
@@ -432,66 +458,127 @@ async function runProtocol(
   }
 }
 
+type Label = 'states' | 'half' | 'none'
+
 /**
- * Protocol e has no gold answers: a hand-judged sample (tests/fixtures/eval/) says whether each
- * answer's first cited source states the practice asked. An answer counts as judged while it gives
- * the same choice from the same source; the share is over the judged ones.
+ * Protocols without gold answers (e, f, g) are judged by hand (tests/fixtures/eval/judged-P.json,
+ * its rule at its top): does each answer's cited source state what the question asks (states,
+ * half, none)? An answer counts as judged while it gives the same choice citing the same first
+ * sentence; the figures are over the judged ones, overall and per confidence band, with how many
+ * answers are new since the judging (unjudged).
  */
-function judgedShare(
+function judgedFigures(
   protocol: string,
   rows: {
+    id: number
     ref: string | null
-    answer: { status: string; choice: string | null; citations: { snippet: string }[] }
+    answer: {
+      status: string
+      choice: string | null
+      confidence: number | null
+      citations: { snippet: string }[]
+    }
   }[],
 ) {
-  if (protocol !== 'e') return null
-  const file = path.join(root, 'tests/fixtures/eval/caiq-from-hecvat-judged.json')
+  const file = path.join(root, `tests/fixtures/eval/judged-${protocol}.json`)
   if (!existsSync(file)) return null
   const { judged } = JSON.parse(readFileSync(file, 'utf8')) as {
-    judged: { ref: string; choice: string | null; cited: string; states: boolean }[]
+    judged: { ref: string; choice: string | null; cited_sha1: string; label: Label }[]
   }
   const byRef = new Map(judged.map((entry) => [entry.ref, entry]))
-  let same = 0
-  let states = 0
+  const labels = new Map<number, Label>()
+  const bands: Record<string, Record<Label | 'answers', number>> = {}
   let unjudged = 0
   for (const row of rows) {
     if (row.answer.status !== 'generated') continue
     const entry = row.ref ? byRef.get(row.ref) : undefined
-    if (
-      entry &&
-      entry.choice === row.answer.choice &&
-      entry.cited === (row.answer.citations[0]?.snippet ?? '')
-    ) {
-      same += 1
-      if (entry.states) states += 1
-    } else unjudged += 1
+    const cited = createHash('sha1')
+      .update(row.answer.citations[0]?.snippet ?? '')
+      .digest('hex')
+    if (!entry || entry.choice !== row.answer.choice || entry.cited_sha1 !== cited) {
+      unjudged += 1
+      continue
+    }
+    labels.set(row.id, entry.label)
+    const confidence = row.answer.confidence ?? 0
+    const band = confidence >= 0.8 ? 'high' : confidence >= 0.5 ? 'medium' : 'low'
+    const figures = (bands[band] ??= { answers: 0, states: 0, half: 0, none: 0 })
+    figures.answers += 1
+    figures[entry.label] += 1
   }
-  return { judged: same, states_practice: same ? round(states / same) : null, unjudged }
+  const total = (label: Label | 'answers') =>
+    Object.values(bands).reduce((sum, figures) => sum + figures[label], 0)
+  const share = (n: number, of: number) => (of ? round(n / of) : null)
+  return {
+    labels,
+    figures: {
+      judged: total('answers'),
+      unjudged,
+      states: share(total('states'), total('answers')),
+      half: share(total('half'), total('answers')),
+      none: share(total('none'), total('answers')),
+      // of the High answers, the share whose source states everything asked
+      high_precision: share(bands.high?.states ?? 0, bands.high?.answers ?? 0),
+      by_band: Object.fromEntries(
+        Object.entries(bands).map(([band, figures]) => [
+          band,
+          {
+            answers: figures.answers,
+            states: share(figures.states, figures.answers),
+            half: share(figures.half, figures.answers),
+            none: share(figures.none, figures.answers),
+          },
+        ]),
+      ),
+    },
+  }
 }
 
-/** The development protocols with gold answers: calibration is fitted on them. */
-const FIT_ON = ['a', 'b', 'c', 'd', 'd-catalog', 'd-studio']
-/** Kinds with fewer answers than this keep their raw scores. */
+/**
+ * The development protocols calibration is fitted on: those with gold answers, and those judged by
+ * hand across frameworks (e, f, g).
+ */
+const FIT_ON = ['a', 'b', 'c', 'd', 'd-catalog', 'd-studio', 'e', 'f', 'g']
+/** Kinds (and kinds on one shape of question) with fewer answers than this have no points. */
 const FIT_MIN = 8
 
-type Sample = { protocol: string; kind: AnswerKind; raw: number; right: boolean }
+type Sample = {
+  protocol: string
+  kind: AnswerKind
+  shape: QuestionShape
+  raw: number
+  right: boolean
+}
 
+const SHAPES: QuestionShape[] = ['single', 'qualified', 'governance', 'compound', 'none']
+
+/** Each kind's points, and each kind's on each shape of question that has answers enough. */
 function fitTable(samples: Sample[]): CalibrationTable {
   const table: CalibrationTable = {}
   for (const kind of ANSWER_KINDS) {
     const own = samples.filter((s) => s.kind === kind)
-    if (own.length >= FIT_MIN) table[kind] = fitKind(own)
+    if (own.length < FIT_MIN) continue
+    table[kind] = fitKind(own)
+    for (const shape of SHAPES) {
+      const shaped = own.filter((s) => s.shape === shape)
+      if (shaped.length >= FIT_MIN) table[shapeKey(kind, shape)] = fitKind(shaped)
+    }
   }
   return table
 }
 
 const through = (table: CalibrationTable, samples: Sample[]): Judged[] =>
-  samples.map((s) => ({ confidence: mapThrough(table[s.kind], s.raw), right: s.right }))
+  samples.map((s) => ({
+    confidence: mapThrough(pointsFor(table, s.kind, s.shape), s.raw),
+    right: s.right,
+  }))
 
 /**
- * `--fit`: answers the development protocols with raw scores, fits each kind's points, checks each
- * protocol on a fit that left it out (its reliability table and ece, raw and fitted), and writes
- * the fit on all of them to server/answering/calibration.json.
+ * `--fit`: answers the development protocols with raw scores, fits each kind's points (and each
+ * kind's per shape of question), checks each protocol on a fit that left it out (its reliability
+ * table and ece, raw and fitted), and writes the fit on all of them to
+ * server/answering/calibration.json, with what each band meant on the protocols left out (the
+ * answer panel quotes it).
  */
 async function fitCalibration(protocols: [string, string[], string, string?][]) {
   setCalibration(null)
@@ -501,11 +588,26 @@ async function fitCalibration(protocols: [string, string[], string, string?][]) 
     samples.push(...((await runProtocol(name, kb, questionnaire, gold, true)) ?? []))
   }
   const names = [...new Set(samples.map((s) => s.protocol))]
+  const bands: BandMeasures = {}
+  const measure = (key: string, confidence: number, right: boolean) => {
+    const band = confidence >= 0.8 ? 'high' : confidence >= 0.5 ? 'medium' : 'low'
+    const figures = (bands[key] ??= {})
+    const figure = (figures[band] ??= { answers: 0, right: 0 })
+    figure.answers += 1
+    figure.right += right ? 1 : 0
+  }
+  const allOut: Judged[] = []
   for (const held of names) {
     const table = fitTable(samples.filter((s) => s.protocol !== held))
     const own = samples.filter((s) => s.protocol === held)
     const raw = own.map((s) => ({ confidence: s.raw, right: s.right }))
     const fitted = through(table, own)
+    fitted.forEach((judged, index) => {
+      const sample = own[index] as Sample
+      measure(sample.kind, judged.confidence, judged.right)
+      measure(shapeKey(sample.kind, sample.shape), judged.confidence, judged.right)
+    })
+    allOut.push(...fitted)
     console.log(
       JSON.stringify({
         left_out: held,
@@ -517,13 +619,22 @@ async function fitCalibration(protocols: [string, string[], string, string?][]) 
       }),
     )
   }
+  console.log(
+    JSON.stringify({
+      leave_one_protocol_out: {
+        answers: allOut.length,
+        ece: eceOf(allOut),
+        ...reliability(allOut),
+      },
+    }),
+  )
   const table = fitTable(samples)
   const counts = Object.fromEntries(
     ANSWER_KINDS.map((kind) => [kind, samples.filter((s) => s.kind === kind).length]),
   )
   writeFileSync(
     CALIBRATION_FILE,
-    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table }, null, 2)}\n`,
+    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table, bands }, null, 2)}\n`,
   )
   console.log(JSON.stringify({ calibration: 'written', answers: counts, kinds: table }))
 }
@@ -609,6 +720,24 @@ if (args.includes('--questionnaire')) {
         ...documents,
       ],
       path.join(shared, 'CSA_CAIQv4.0.3_blank.xlsx'),
+    ],
+    // f, another vendor and framework, documents only: Amazon Web Services' completed CAIQ (a
+    // PDF) and compliance papers against a blank HECVAT Full (judged by hand)
+    [
+      'f',
+      [
+        path.join(instructure, 'Amazon_Web_Services_AWS_CAIQ_v4.0.2.pdf'),
+        path.join(shared, 'AWS_2018_AWS_Answers_to_Key_Compliance_Questions.pdf'),
+        path.join(shared, 'AWS_2018_AWS_NCSC_UK_Cloud_Security_Principles.pdf'),
+      ],
+      path.join(shared, 'HECVAT_Full_v3.06_blank.xlsx'),
+    ],
+    // g, across frameworks the other way: a completed CAIQ as the library against a blank HECVAT
+    // Full (judged by hand)
+    [
+      'g',
+      [path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx')],
+      path.join(shared, 'HECVAT_Full_v3.06_blank.xlsx'),
     ],
   ]
   if (args.includes('--fit')) {

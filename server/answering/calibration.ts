@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { type ConfidenceBand, confidenceBand } from '../../contract/questionnaires.ts'
+import type { QuestionShape } from './parts.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
 import { PRACTICE_DENIED } from './stated.ts'
 import { TRANSFERRED } from './transfer.ts'
@@ -33,15 +35,40 @@ export function kindOfReason(reason: string | null | undefined): AnswerKind {
   return 'library'
 }
 
-/** Per kind, points (raw score, probability of being right), raw ascending. */
-export type CalibrationTable = Partial<Record<AnswerKind, [number, number][]>>
+/**
+ * Per kind, and per kind and shape of question ('stated/qualified': a document sentence for a
+ * practice with qualifiers), points (raw score, probability of being right), raw ascending. A
+ * kind and shape with too few measured answers to fit has no points of its own: its kind's apply.
+ */
+export type CalibrationTable = Partial<Record<string, [number, number][]>>
+
+/** The table's key for a kind of answer to a shape of question. */
+export const shapeKey = (kind: AnswerKind, shape: QuestionShape) => `${kind}/${shape}`
+
+/** The points that apply to a kind of answer to a shape of question (the kind's, failing its own). */
+export const pointsFor = (
+  from: CalibrationTable | null,
+  kind: AnswerKind,
+  shape: QuestionShape | null,
+) => (shape ? from?.[shapeKey(kind, shape)] : undefined) ?? from?.[kind]
+
+/**
+ * What each band meant where it was measured: per key of the table (and per kind), per band, how
+ * many answers and how many of them were right.
+ */
+export type BandMeasures = Partial<
+  Record<string, Partial<Record<ConfidenceBand, { answers: number; right: number }>>>
+>
 
 /** Where the fitted table is shipped. */
 export const CALIBRATION_FILE = new URL('./calibration.json', import.meta.url)
 
-let table: CalibrationTable | null = (
-  JSON.parse(readFileSync(CALIBRATION_FILE, 'utf8')) as { kinds: CalibrationTable }
-).kinds
+const shipped = JSON.parse(readFileSync(CALIBRATION_FILE, 'utf8')) as {
+  kinds: CalibrationTable
+  bands?: BandMeasures
+}
+let table: CalibrationTable | null = shipped.kinds
+const measured: BandMeasures = shipped.bands ?? {}
 
 /** Replaces the table (null: raw scores), for fitting it. Returns the one it replaced. */
 export function setCalibration(next: CalibrationTable | null): CalibrationTable | null {
@@ -66,16 +93,44 @@ export function mapThrough(points: [number, number][] | undefined, raw: number):
   return (points[points.length - 1] as [number, number])[1]
 }
 
-/** A candidate with its confidence stated as the measured accuracy of its kind at its score. */
-export function calibrated(candidate: Candidate): Candidate {
+/**
+ * A candidate with its confidence stated as the measured accuracy of its kind, on questions of its
+ * shape, at its score.
+ */
+export function calibrated(candidate: Candidate, shape: QuestionShape | null = null): Candidate {
   if (!table || candidate.withheld || !candidate.choice) return candidate
   const kind = kindOfReason(candidate.reason)
-  const points = table[kind]
+  const points = pointsFor(table, kind, shape)
   if (!points) return candidate
   const mapped = Math.round(mapThrough(points, candidate.confidence) * 1000) / 1000
   // an unstated qualifier is never High, whatever a fit says of its kind
   const confidence = kind === 'partial' ? Math.min(mapped, PARTLY_STATED_CAP) : mapped
   return { ...candidate, confidence }
+}
+
+const BAND_NAMES: Record<ConfidenceBand, string> = { high: 'High', medium: 'Medium', low: 'Low' }
+/** Fewest measured answers in a band for its share to be quoted. */
+const QUOTED_MIN = 8
+
+/**
+ * What an answer's band means, in words: how often answers of its kind, to questions of its shape,
+ * in its band were right where that was measured ('High: right 96 % of the time on questionnaires
+ * like this one.'); without such a measure, what its calibrated confidence says. Null without a
+ * confidence.
+ */
+export function assuranceOf(
+  reason: string | null,
+  shape: QuestionShape | null,
+  confidence: number | null,
+): string | null {
+  if (confidence === null || confidence <= 0) return null
+  const band = confidenceBand(confidence) as ConfidenceBand
+  const kind = kindOfReason(reason)
+  const own = shape ? measured[shapeKey(kind, shape)]?.[band] : undefined
+  const figure = [own, measured[kind]?.[band]].find((m) => m && m.answers >= QUOTED_MIN)
+  if (figure)
+    return `${BAND_NAMES[band]}: right ${Math.round((100 * figure.right) / figure.answers)} % of the time on questionnaires like this one (${figure.answers} answers measured).`
+  return `${BAND_NAMES[band]}: answers like this one are right about ${Math.round(confidence * 100)} % of the time.`
 }
 
 /**

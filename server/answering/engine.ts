@@ -6,6 +6,7 @@
 export * from './calibration.ts'
 export * from './evidence.ts'
 export * from './library.ts'
+export * from './parts.ts'
 export * from './passage-index.ts'
 export * from './practices.ts'
 export * from './qualifiers.ts'

@@ -15,6 +15,7 @@ import {
   WEAK_MATCH,
   YES_NO_QUESTION,
 } from './library.ts'
+import { shapeOf } from './parts.ts'
 import { practicesOf } from './practices.ts'
 import { PARTLY_STATED_CAP, unstatedQualifiers } from './qualifiers.ts'
 import { NEAREST_CITED, nearestEvidence } from './quotes.ts'
@@ -429,7 +430,10 @@ export function answerFromEvidence(
     }
   }
   // the first candidate is the most likely one: library answers by strength, then passages
-  if (candidates.length) return { candidates: candidates.map(calibrated), note: null }
+  if (candidates.length) {
+    const shape = shapeOf(question.text, question.previous)
+    return { candidates: candidates.map((candidate) => calibrated(candidate, shape)), note: null }
+  }
   // no answer: what was looked for, and the nearest passages that speak of the practice, cited
   // for the reviewer who writes the answer
   const note = lookedFor(question, space) ?? NO_EVIDENCE

@@ -45,7 +45,7 @@ const ASKING = new Set(
  * documented, approved, communicated, applied, evaluated and maintained'): any of them in the
  * context answers all of them, as one part of the scope.
  */
-const GOVERNANCE = new Set(
+export const GOVERNANCE = new Set(
   terms(
     'policy policies procedure procedures process processes plan plans program programme strategy documented documentation formal formally standard standards guideline guidelines established approved communicated applied evaluated reviewed updated disseminated',
   ),
@@ -56,7 +56,7 @@ const GOVERNANCE = new Set(
  * same or a more frequent one ('at least annually': quarterly will do); one that asks for it
  * periodically, at planned intervals, by a context that names any.
  */
-const FREQUENCY: [string, Set<string>][] = (
+export const FREQUENCY: [string, Set<string>][] = (
   [
     ['day', 'daily nightly hourly continuous continuously'],
     ['week', 'weekly'],
@@ -66,9 +66,10 @@ const FREQUENCY: [string, Set<string>][] = (
     ['periodic', 'periodic periodically regular regularly interval intervals routinely'],
   ] as const
 ).map(([name, words]) => [name, new Set(terms(words))])
-const frequencyOf = (term: string) => FREQUENCY.find(([, words]) => words.has(term))?.[0] ?? null
+export const frequencyOf = (term: string) =>
+  FREQUENCY.find(([, words]) => words.has(term))?.[0] ?? null
 /** The words of a frequency and of every more frequent one (any, for 'periodic'). */
-const atLeast = (name: string) => {
+export const atLeast = (name: string) => {
   const upTo = FREQUENCY.findIndex(([other]) => other === name)
   return new Set(FREQUENCY.slice(0, upTo + 1).flatMap(([, words]) => [...words]))
 }
@@ -92,13 +93,13 @@ export function frequencyStated(question: string, sentenceTerms: string[]): bool
 }
 
 /** Words that say a plan or control is exercised, not only written or reviewed. */
-const TESTED = new Set(
+export const TESTED = new Set(
   terms('test tested testing exercise exercised drill tabletop simulation pentest vulnscan'),
 )
 
 /** Words that say a documented practice is kept current: reviewed, updated, revised. */
-const KEPT_CURRENT = new Set(terms('review reviewed updated revised maintained'))
-const ASKS_KEPT_CURRENT = new Set(terms('review reviewed updated revised'))
+export const KEPT_CURRENT = new Set(terms('review reviewed updated revised maintained'))
+export const ASKS_KEPT_CURRENT = new Set(terms('review reviewed updated revised'))
 
 /**
  * Whether a sentence says what the question asks be done with the practice: how often (as often
@@ -417,7 +418,7 @@ export function lookedFor(question: QuestionInput, space: TfIdf): string | null 
 /** Practices as words: 'encryption at rest and key management'. */
 export const practiceNames = (ids: string[]) => listOf(ids.map((id) => id.replaceAll('-', ' ')))
 
-const listOf = (items: string[]) =>
+export const listOf = (items: string[]) =>
   items.length > 1
     ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
     : (items[0] ?? '')

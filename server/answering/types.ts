@@ -1,5 +1,5 @@
 import type { PassageLocation } from '../../contract/knowledge.ts'
-import type { Citation } from '../../contract/questionnaires.ts'
+import type { AnswerPart, Citation } from '../../contract/questionnaires.ts'
 
 /** What the engines take and give: library entries, passages, candidates and answers. */
 
@@ -29,7 +29,17 @@ export interface Candidate {
   withheld?: string
   /** Why the engine gave this answer, where the reviewer should know before approving it. */
   reason?: string
+  /**
+   * What the question asks, part by part, and the cited sentence that states each (null: not
+   * stated). Given with answers from document sentences; absent where the engine matched a whole
+   * question (a library answer) rather than reading the question's parts.
+   */
+  parts?: AnswerPart[]
 }
+
+/** One part of a question ('vulnerability scanning', 'automated', 'annually') and what states it. */
+export type { AnswerPart }
+export type PartKind = AnswerPart['kind']
 
 export interface EngineAnswer {
   candidates: Candidate[]

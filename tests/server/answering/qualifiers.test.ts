@@ -114,7 +114,9 @@ describe('qualifiers a question asks of a practice', () => {
       passages,
       spaceOf(passages),
     )
-    const given = answer.candidates.filter((candidate) => candidate.choice).map(calibrated)
+    const given = answer.candidates
+      .filter((candidate) => candidate.choice)
+      .map((candidate) => calibrated(candidate))
     expect(given.length).toBeGreaterThan(0)
     for (const candidate of given) {
       expect(candidate.confidence).toBeLessThan(HIGH)
