@@ -1,4 +1,4 @@
-import { calibrated } from './calibration.ts'
+import { calibrated, kindOfReason } from './calibration.ts'
 import { citationsOf, passageCitation } from './cite.ts'
 import {
   AFFIRM_FLOOR,
@@ -15,7 +15,7 @@ import {
   WEAK_MATCH,
   YES_NO_QUESTION,
 } from './library.ts'
-import { shapeOf } from './parts.ts'
+import { partsOf, shapeOf } from './parts.ts'
 import { practicesOf } from './practices.ts'
 import { PARTLY_STATED_CAP, unstatedQualifiers } from './qualifiers.ts'
 import { NEAREST_CITED, nearestEvidence } from './quotes.ts'
@@ -239,6 +239,20 @@ function extractive(
   return candidates
 }
 
+/**
+ * A Yes or No from document sentences, with the question's parts and the quoted sentence that
+ * states each (what the reviewer checks, and what a language model is asked to confirm).
+ */
+function withParts(question: QuestionInput, candidate: Candidate): Candidate {
+  const kind = kindOfReason(candidate.reason)
+  if (!candidate.choice || kind === 'library' || kind === 'transferred') return candidate
+  const sentences = candidate.citations
+    .filter((citation) => citation.kind === 'document')
+    .map((citation) => citation.snippet)
+  const parts = partsOf(question.text, sentences, question.previous)
+  return parts.length ? { ...candidate, parts } : candidate
+}
+
 const candidateKey = (candidate: Candidate) =>
   `${candidate.choice ?? ''}\u001f${candidate.text.toLowerCase().replace(/\s+/g, ' ').slice(0, 200)}`
 
@@ -432,7 +446,10 @@ export function answerFromEvidence(
   // the first candidate is the most likely one: library answers by strength, then passages
   if (candidates.length) {
     const shape = shapeOf(question.text, question.previous)
-    return { candidates: candidates.map((candidate) => calibrated(candidate, shape)), note: null }
+    return {
+      candidates: candidates.map((candidate) => calibrated(withParts(question, candidate), shape)),
+      note: null,
+    }
   }
   // no answer: what was looked for, and the nearest passages that speak of the practice, cited
   // for the reviewer who writes the answer

@@ -5,6 +5,8 @@ import type {
   Tab,
   TabMapping,
 } from '../../../contract/questionnaires.ts'
+import { assuranceOf } from '../../answering/calibration.ts'
+import { partsOf, shapeOf } from '../../answering/parts.ts'
 import type { AnswerTarget } from '../../workbooks/analyse.ts'
 import type { Records } from './records.ts'
 import {
@@ -127,8 +129,13 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
       list.push(toAnswer(row))
       byQuestion.set(row.question_id, list)
     }
-    return questions.map((q) => {
-      const candidates = byQuestion.get(q.id) ?? []
+    return questions.map((q, index) => {
+      const before = questions[index - 1]
+      const candidates = explained(
+        q.text,
+        before?.tab_id === q.tab_id ? before.text : null,
+        byQuestion.get(q.id) ?? [],
+      )
       const answer = candidates.find((c) => c.rank === q.selected_rank) ??
         candidates[0] ?? {
           id: 0,
@@ -156,6 +163,32 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
         vocabulary: q.vocabulary,
         answer,
         candidates,
+      }
+    })
+  }
+
+  /**
+   * Generated answers with what their confidence band means, and answers from documents with the
+   * question's parts and the cited sentence that states each (issue 27).
+   */
+  function explained(text: string, previous: string | null, answers: Answer[]): Answer[] {
+    if (!answers.some((answer) => answer.status === 'generated')) return answers
+    const shape = shapeOf(text, previous)
+    return answers.map((answer) => {
+      if (answer.status !== 'generated') return answer
+      const assurance = assuranceOf(answer.note, shape, answer.confidence)
+      const parts =
+        answer.origin === 'document' && answer.choice
+          ? partsOf(
+              text,
+              answer.citations.map((citation) => citation.snippet),
+              previous,
+            )
+          : []
+      return {
+        ...answer,
+        ...(assurance ? { assurance } : {}),
+        ...(parts.length ? { parts } : {}),
       }
     })
   }
