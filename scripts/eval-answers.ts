@@ -16,12 +16,15 @@ import {
   setCalibration,
   shapeKey,
 } from '../server/answering/calibration.ts'
+import { DEFAULT_LLM_SETTINGS } from '../server/answering/llm.ts'
 import { type QuestionShape, shapeOf } from '../server/answering/parts.ts'
 import { cosine, leadingChoice, TfIdf } from '../server/answering/text.ts'
+import { parseConfig } from '../server/config.ts'
 import { startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
+import { type LlmOptions, llmEngineOf } from '../server/jobs/registry.ts'
 import { createLogger } from '../server/logger.ts'
 import { createAnsweringService } from '../server/modules/answering/service.ts'
 import { loadLibrary } from '../server/modules/answering/store.ts'
@@ -265,7 +268,13 @@ async function runProtocol(
       logger,
       parseLimits: {},
     })
-    const answering = createAnsweringService({ database, logger, questionnaires })
+    const answering = createAnsweringService({
+      database,
+      // with --llm, the model's failures (the rules' answer then stands) are shown on stderr
+      logger: llm ? createLogger('warn', process.stderr) : logger,
+      questionnaires,
+      llm: llm ? llmEngineOf({ database, logger, llm }) : undefined,
+    })
     const temp = await storage.tempFromBuffer(readFileSync(questionnaireFile))
     const q = await questionnaires.upload(orgId, userId, {
       temp,
@@ -648,6 +657,43 @@ const option = (name: string) => {
     values.push(args[i] as string)
   return values
 }
+
+/**
+ * `--llm`: every protocol answered with the language model the server would use (LLM_BASE_URL,
+ * LLM_MODEL, LLM_API_KEY), through the same engine and usage ledger; without a daily budget, so
+ * that a long protocol is measured to its end.
+ */
+function configuredLlm(): LlmOptions {
+  let config: ReturnType<typeof parseConfig>
+  try {
+    config = parseConfig()
+  } catch (error) {
+    console.log(JSON.stringify({ eval: 'answers', llm: (error as Error).message }))
+    process.exit(2)
+  }
+  if (!config.LLM_BASE_URL || !config.LLM_MODEL) {
+    console.log(
+      JSON.stringify({
+        eval: 'answers',
+        llm: 'not configured: set LLM_BASE_URL and LLM_MODEL',
+      }),
+    )
+    process.exit(2)
+  }
+  console.log(
+    JSON.stringify({ eval: 'answers', llm: `${config.LLM_MODEL} at ${config.LLM_BASE_URL}` }),
+  )
+  return {
+    settings: {
+      baseUrl: config.LLM_BASE_URL,
+      apiKey: config.LLM_API_KEY,
+      model: config.LLM_MODEL,
+      ...DEFAULT_LLM_SETTINGS,
+      dailyTokens: Number.MAX_SAFE_INTEGER,
+    },
+  }
+}
+const llm = args.includes('--llm') ? configuredLlm() : undefined
 
 if (args.includes('--questionnaire')) {
   const questionnaire = option('--questionnaire')[0]

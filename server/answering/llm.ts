@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { generateText, type LanguageModel, Output } from 'ai'
 import { z } from 'zod'
-import type { Citation } from '../../contract/questionnaires.ts'
+import type { AnswerPart, Citation } from '../../contract/questionnaires.ts'
 import { apiError } from '../http/errors.ts'
 import type { Logger } from '../logger.ts'
 import {
@@ -13,6 +13,7 @@ import {
   type PassageHit,
   type QuestionInput,
 } from './engine.ts'
+import { entailmentPrompt, judgeParts } from './entailment.ts'
 import { toVocabulary } from './text.ts'
 
 /**
@@ -289,7 +290,23 @@ export function createLlmEngine(options: {
     return { text, citations: cited.map((n) => (kept[n - 1] as Evidence).citation) }
   }
 
-  return { answer, rewrite, canary }
+  /**
+   * Which of a Yes's parts the cited sentences state, by the rules and by the model together
+   * (entailment.ts): a part the model does not entail with a verbatim quote loses its sentence.
+   * Errors (the budget, the endpoint) are the caller's: the rules' answer then stands.
+   */
+  async function entails(
+    orgId: number,
+    question: QuestionInput,
+    parts: AnswerPart[],
+    sentences: string[],
+  ): Promise<AnswerPart[]> {
+    if (entailmentPrompt(question.text, parts, sentences).length > settings.maxPromptChars)
+      throw apiError(413, LLM_TEXTS.promptTooLarge, { code: 'payload_too_large' })
+    return judgeParts((schema, prompt) => call(orgId, schema, prompt), question, parts, sentences)
+  }
+
+  return { answer, rewrite, entails, canary }
 }
 
 export type LlmEngine = ReturnType<typeof createLlmEngine>

@@ -75,7 +75,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
         logger,
         parseLimits,
         urlFetchAllow: options.urlFetchAllow ?? [],
-        llm: options.llmModel ? { model: options.llmModel } : undefined,
+        llm: options.llmModel
+          ? { model: options.llmModel }
+          : options.llmSettings
+            ? { settings: options.llmSettings }
+            : undefined,
         embeddings: options.embeddingModel ? { model: options.embeddingModel } : undefined,
       }),
     })

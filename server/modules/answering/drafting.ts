@@ -10,6 +10,7 @@ import {
   practiceQuery,
   type QuestionInput,
 } from '../../answering/engine.ts'
+import { checkedByModel } from '../../answering/entailment.ts'
 import { toEvidence } from '../../answering/llm.ts'
 import type { Change } from '../questionnaires/service.ts'
 import { emptyState, stateValues } from '../questionnaires/shared.ts'
@@ -190,14 +191,8 @@ export function createDrafting(deps: AnsweringDeps) {
         rank: 1,
       })
     }
-    if (deps.llm) {
-      // the model sees the passages too, even when the library matched
-      if (strong && !evidence) passages = await find()
-      const style = (await answerStyleOf(deps.database.pool, orgId))(question.text)
-      return deps.llm.answer(orgId, question, toEvidence(matches, passages), style)
-    }
     const practice = evidence?.fileIds?.length ? [] : library.about(question.text)
-    return answerFromEvidence(
+    const rules = answerFromEvidence(
       question,
       matches,
       passages,
@@ -205,6 +200,20 @@ export function createDrafting(deps: AnsweringDeps) {
       practice,
       evidence?.fileIds?.length ? null : library,
     )
+    const { llm } = deps
+    if (!llm) return rules
+    // a Yes the rules read from document sentences, part by part: the model says which parts the
+    // sentences state, and the answer keeps only those (rules and model; a failed call, the rules)
+    const checked = await checkedByModel(
+      rules,
+      (parts, sentences) => llm.entails(orgId, question, parts, sentences),
+      log,
+    )
+    if (checked) return checked
+    // the model sees the passages too, even when the library matched
+    if (strong && !evidence) passages = await find()
+    const style = (await answerStyleOf(deps.database.pool, orgId))(question.text)
+    return llm.answer(orgId, question, toEvidence(matches, passages), style)
   }
 
   /* ------------------------------------------------------------ generation job */
