@@ -1,27 +1,18 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import ExcelJS from 'exceljs'
+import { expect, test } from '@playwright/test'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
 import { makeXlsx } from '../tests/fixtures/documents.ts'
 import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
-import { signIn } from './support/session.ts'
+import {
+  openAndGenerate,
+  signInWithToken,
+  uploadReady,
+  yesNoWorkbook,
+} from './support/workspace.ts'
 
 /**
  * The review workspace: a questionnaire analysed while the page watches, reviewed tab by tab,
  * edited, approved, undone, and exported into the original file.
  */
-
-/** Signs a new admin in on the page, and returns the API headers of the same account. */
-async function signInWithToken(
-  page: Page,
-  request: APIRequestContext,
-): Promise<Record<string, string>> {
-  const account = await signIn(page, request)
-  const login = await request.post('/api/v1/admin/login/', {
-    data: { email: account.email, password: account.password },
-  })
-  const { access } = (await login.json()) as { access: string }
-  return { authorization: `Bearer ${access}` }
-}
 
 test('review a questionnaire: progress, tabs, edit, approve, undo, export the original', async ({
   page,
@@ -141,29 +132,6 @@ test('review a questionnaire: progress, tabs, edit, approve, undo, export the or
   for (const item of added)
     await request.delete(`/api/v1/knowledge-base/qa/${item.id}/delete/`, { headers })
 })
-
-/** Uploads a repository file through the API and waits until it is read; its id. */
-async function uploadReady(
-  request: APIRequestContext,
-  headers: Record<string, string>,
-  file: { name: string; mimeType: string; buffer: Buffer },
-): Promise<number> {
-  const res = await request.post('/api/v1/files/upload/', { headers, multipart: { files: file } })
-  expect(res.status()).toBe(201)
-  const id = ((await res.json()) as { files: { id: number }[] }).files[0]?.id as number
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (await request.get(`/api/v1/files/${id}/`, { headers })).json()) as {
-            status: string
-          }
-        ).status,
-      { timeout: 20_000 },
-    )
-    .toBe('ready')
-  return id
-}
 
 test('generate answers from the knowledge base, regenerate one, shorten a section and undo it', async ({
   page,
@@ -304,35 +272,21 @@ test('records that answer a question both ways: the reviewer sees why and choose
       }),
     )
   }
-  const workbook = new ExcelJS.Workbook()
-  const sheet = workbook.addWorksheet('Access')
-  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
-  for (const [ref, text] of [
-    ['ACC-01', SSO],
-    ['ACC-02', 'Do you encrypt customer data at rest?'],
-  ]) {
-    const row = sheet.addRow([ref, text, '', ''])
-    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
-  }
   const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
     headers,
     multipart: {
       file: {
         name: 'Split records.xlsx',
         mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: Buffer.from(await workbook.xlsx.writeBuffer()),
+        buffer: await yesNoWorkbook('Access', [
+          ['ACC-01', SSO],
+          ['ACC-02', 'Do you encrypt customer data at rest?'],
+        ]),
       },
     },
   })
   const { id } = (await upload.json()) as { id: number }
-  await page.goto(`/questionnaire/${id}`)
-  await page
-    .getByRole('dialog', { name: 'License Limitation' })
-    .getByRole('button', { name: 'OK' })
-    .click()
-  await expect(page.getByText('2 questions')).toBeVisible({ timeout: 20_000 })
-  await page.getByRole('button', { name: 'Generate answers' }).click()
-  await expect(page.getByText(/answered \(\d+%\)/)).toContainText('1 answered', { timeout: 20_000 })
+  await openAndGenerate(page, id, { questions: 2, answered: 1 })
 
   const grid = page.getByRole('listbox', { name: 'Questions of Access' })
   const split = grid.getByRole('option').first()

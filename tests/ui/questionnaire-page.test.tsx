@@ -1,7 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { fromCallback, fromPromise } from 'xstate'
-import type { AccessClaims } from '../../contract/auth.ts'
+import { fromPromise } from 'xstate'
 import type {
   AnswerChange,
   ExportFormat,
@@ -17,12 +16,12 @@ import {
   type WorkspaceData,
   type WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
-import { sessionMachine } from '../../machines/session/index.ts'
 import { SessionContext } from '../../src/app/session.tsx'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { QuestionnaireWorkspace } from '../../src/pages/questionnaire/questionnaire-page.tsx'
 import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
 import { noFilledFileYet } from '../machines/export-fixtures.ts'
+import { readingSession } from '../support/ui-session.ts'
 
 class ResizeObserverStub {
   observe() {}
@@ -150,20 +149,9 @@ function logic(
   }
 }
 
-/** A session still reading its tokens: no profile, so the panel offers everything (as an admin). */
-const session = sessionMachine.provide({
-  actors: {
-    readSession: fromPromise(() => new Promise(() => {})),
-    refreshSession: fromPromise<AccessClaims>(() => Promise.reject(new Error('refused'))),
-    logout: fromPromise<void>(async () => {}),
-    clearSession: fromPromise<void>(async () => {}),
-    authEvents: fromCallback(() => () => {}),
-  },
-})
-
 const renderPage = (setup: ReturnType<typeof logic>) =>
   render(
-    <SessionContext.Provider logic={session}>
+    <SessionContext.Provider logic={readingSession}>
       <ToasterContext.Provider>
         <QuestionnaireWorkspace id={7} logic={setup.logic} />
       </ToasterContext.Provider>

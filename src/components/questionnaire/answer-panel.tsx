@@ -13,6 +13,7 @@ import {
 } from 'lucide-react'
 import { type RefObject, useState } from 'react'
 import { css, cx } from 'styled-system/css'
+import { stack } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import {
   ANSWER_ORIGIN_LABELS,
@@ -29,6 +30,7 @@ import { useView } from '../../app/use-view.ts'
 import { Button } from '../ui/button.tsx'
 import { AnswerEditor } from './answer-editor.tsx'
 import { EvidenceForm } from './answer-evidence.tsx'
+import { AnswerParts } from './answer-parts.tsx'
 import { AnswerSources } from './answer-sources.tsx'
 import {
   actions,
@@ -109,9 +111,16 @@ export function AnswerPanel(props: {
         {row.answer_cell && <span>· Cell {row.answer_cell}</span>}
       </div>
       <p className={questionText}>{row.text}</p>
-      <div className={meta}>
-        <StatusBadge status={row.answer.status} />
-        <ConfidenceBadge answer={row.answer} />
+      <div className={stack({ gap: '1' })}>
+        <div className={meta}>
+          <StatusBadge status={row.answer.status} />
+          <ConfidenceBadge answer={row.answer} />
+        </div>
+        {row.answer.assurance && (
+          <p className={hint} data-testid="answer-assurance">
+            {row.answer.assurance}
+          </p>
+        )}
       </div>
 
       {view.failed && view.error && (
@@ -172,6 +181,7 @@ export function AnswerPanel(props: {
               </p>
             )}
           </div>
+          <AnswerParts parts={row.answer.parts} />
           <div className={actions}>
             {mayChange && (
               <Button size="sm" variant="outline" onClick={() => answer.send({ type: 'edit' })}>

@@ -1,3 +1,4 @@
+import { Check, CircleAlert } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import {
   ANSWER_STATUS_LABELS,
@@ -45,6 +46,19 @@ export function ConfidenceBadge(props: { answer: Pick<Answer, 'band' | 'confiden
       title={`Confidence ${Math.round(confidence * 100)}%`}
     >
       {BAND_LABEL[band]} confidence · {Math.round(confidence * 100)}%
+    </span>
+  )
+}
+
+/** Whether a cited sentence states one part of what the question asks. */
+export function StatedBadge(props: { stated: boolean }) {
+  return props.stated ? (
+    <span className={cx(badge, GREEN)}>
+      <Check size={12} aria-hidden /> Stated
+    </span>
+  ) : (
+    <span className={cx(badge, AMBER)}>
+      <CircleAlert size={12} aria-hidden /> Not stated
     </span>
   )
 }

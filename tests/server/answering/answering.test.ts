@@ -158,6 +158,45 @@ describe('generation with the library engine', () => {
     expect(row.answer.confidence).toBeLessThanOrEqual(mapThrough(kinds.stated, 0.79) + 0.001)
   })
 
+  it('a Yes from a document carries the parts the question asks, each with its sentence, and what its band means', async () => {
+    const user = await member(ctx)
+    const scanning = 'We perform vulnerability scanning of all production systems every week.'
+    await uploadFile(ctx, user.token, 'Scanning.txt', scanning)
+    await addQa(ctx, user.token, ENCRYPTED_BACKUPS)
+    const q = await questionnaire(ctx, user.token, [
+      'Do you perform vulnerability scanning weekly?',
+      'Is vulnerability scanning of production systems automated?',
+      'Do you encrypt backups?',
+    ])
+    await post(ctx, Q.generate(q.id), {}, user.token)
+    await settle(ctx, user.token, q.id)
+    const [weekly, automated, library] = await rowsOf(ctx, user.token, q.id)
+    /** The sentence saying what the answer's own band means, measured or from its confidence. */
+    const means = (answer: Body) =>
+      expect(answer.assurance).toMatch(
+        new RegExp(
+          `^${answer.band[0].toUpperCase()}${answer.band.slice(1)}: (right \\d+ % of the time on questionnaires like this one \\(\\d+ answers measured\\)|answers like this one are right about \\d+ % of the time)\\.$`,
+        ),
+      )
+    expect(weekly.answer).toMatchObject({ status: 'generated', choice: 'Yes', origin: 'document' })
+    expect(weekly.answer.parts).toEqual([
+      { label: 'vulnerability scanning', kind: 'practice', sentence: scanning },
+      { label: 'weekly', kind: 'frequency', sentence: scanning },
+    ])
+    means(weekly.answer)
+    // a qualifier no cited sentence says: the reviewer sees which
+    expect(automated.answer).toMatchObject({ choice: 'Yes', origin: 'document' })
+    expect(automated.answer.parts).toEqual([
+      { label: 'vulnerability scanning', kind: 'practice', sentence: scanning },
+      { label: 'automated', kind: 'qualifier', sentence: null },
+    ])
+    means(automated.answer)
+    // a library answer answers the whole question: what its band means, and no parts
+    expect(library.answer).toMatchObject({ choice: 'Yes', origin: 'library' })
+    expect(library.answer.parts).toBeUndefined()
+    means(library.answer)
+  })
+
   it('never overwrites an answer a person edited, and never duplicates rows when run twice (DU2)', async () => {
     const user = await member(ctx)
     await addQa(ctx, user.token, ENCRYPTED_BACKUPS)

@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test'
+import {
+  openAndGenerate,
+  signInWithToken,
+  uploadReady,
+  yesNoWorkbook,
+} from './support/workspace.ts'
+
+/**
+ * The reviewer sees why (issue 27): a Yes from a document lists what the question asks, part by
+ * part, with the sentence that states each or 'Not stated', and what its confidence band means.
+ */
+
+const SCANNING = 'We perform vulnerability scanning of all production systems every week.'
+
+test('a Yes from a document shows each part the question asks, stated or not, and what its band means', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const headers = await signInWithToken(page, request)
+  const fileId = await uploadReady(request, headers, {
+    name: 'Vulnerability management.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(`Vulnerability management. ${SCANNING}`),
+  })
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers,
+    multipart: {
+      file: {
+        name: 'Scanning check.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await yesNoWorkbook('Vulnerabilities', [
+          ['VUL-01', 'Is vulnerability scanning of production systems automated?'],
+          ['VUL-02', 'Do you perform vulnerability scanning weekly?'],
+        ]),
+      },
+    },
+  })
+  expect(upload.status()).toBe(201)
+  const { id } = (await upload.json()) as { id: number }
+  await openAndGenerate(page, id, { questions: 2, answered: 2 })
+
+  const grid = page.getByRole('listbox', { name: 'Questions of Vulnerabilities' })
+  const panel = page.getByRole('region', { name: 'Answer' })
+  const parts = panel.getByRole('list', { name: 'What the question asks' })
+  /** Opens the first question and checks its parts and what its band means. */
+  const opensAutomated = async () => {
+    await grid.getByRole('option').first().click()
+    await expect(panel).toContainText('VUL-01')
+    await expect(panel.getByTestId('answer-origin')).toHaveText(
+      'From a document: the quoted passage',
+    )
+    // the sentence states the practice; no sentence says that it is automated
+    const [practice, qualifier] = [
+      parts.getByRole('listitem').nth(0),
+      parts.getByRole('listitem').nth(1),
+    ]
+    await expect(parts.getByRole('listitem')).toHaveCount(2)
+    await expect(practice).toContainText('vulnerability scanning')
+    await expect(practice.getByText('Stated', { exact: true })).toBeVisible()
+    await expect(practice.getByText(SCANNING)).toHaveAttribute('title', SCANNING)
+    await expect(qualifier).toContainText('automated')
+    await expect(qualifier.getByText('Not stated', { exact: true })).toBeVisible()
+    // what a Medium means, measured or from the confidence itself
+    await expect(panel.getByTestId('answer-assurance')).toHaveText(
+      /^Medium: (right \d+ % of the time on questionnaires like this one \(\d+ answers measured\)|answers like this one are right about \d+ % of the time)\.$/,
+    )
+  }
+  await opensAutomated()
+  await page.screenshot({ path: '/tmp/parts-1440.png' })
+
+  // every part stated: no 'Not stated'
+  await grid.getByRole('option').nth(1).click()
+  await expect(panel).toContainText('VUL-02')
+  await expect(parts.getByRole('listitem')).toHaveCount(2)
+  await expect(parts.getByText('Stated', { exact: true })).toHaveCount(2)
+  // one sentence states both: quoted once, then pointed at
+  await expect(parts.getByText(SCANNING)).toHaveCount(1)
+  await expect(parts.getByText('By the sentence above')).toHaveAttribute('title', SCANNING)
+  await expect(parts.getByText('Not stated')).toHaveCount(0)
+  await expect(panel.getByTestId('answer-assurance')).toHaveText(/^High: /)
+  await page.screenshot({ path: '/tmp/parts-1440-stated.png' })
+
+  // on a phone the answer opens as a drawer over the list
+  await page.setViewportSize({ width: 375, height: 812 })
+  await page.reload()
+  await opensAutomated()
+  // the drawer slides in: the picture waits until it has arrived
+  await expect.poll(async () => (await panel.boundingBox())?.x ?? 999).toBeLessThan(24)
+  await parts.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: '/tmp/parts-375.png' })
+  await page.setViewportSize({ width: 1440, height: 900 })
+
+  await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
+  await request.post('/api/v1/files/batch-delete/', { headers, data: { file_ids: [fileId] } })
+})

@@ -1,0 +1,74 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test'
+import ExcelJS from 'exceljs'
+import { signIn } from './session.ts'
+
+/** Steps the questionnaire journeys share: a token, repository files, questionnaires. */
+
+/** Signs a new admin in on the page, and returns the API headers of the same account. */
+export async function signInWithToken(
+  page: Page,
+  request: APIRequestContext,
+): Promise<Record<string, string>> {
+  const account = await signIn(page, request)
+  const login = await request.post('/api/v1/admin/login/', {
+    data: { email: account.email, password: account.password },
+  })
+  const { access } = (await login.json()) as { access: string }
+  return { authorization: `Bearer ${access}` }
+}
+
+/** Uploads a repository file through the API and waits until it is read; its id. */
+export async function uploadReady(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<number> {
+  const res = await request.post('/api/v1/files/upload/', { headers, multipart: { files: file } })
+  expect(res.status()).toBe(201)
+  const id = ((await res.json()) as { files: { id: number }[] }).files[0]?.id as number
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/v1/files/${id}/`, { headers })).json()) as {
+            status: string
+          }
+        ).status,
+      { timeout: 20_000 },
+    )
+    .toBe('ready')
+  return id
+}
+
+/** A one-tab workbook: ID, question, a Yes/No/N/A dropdown for the answer, comments. */
+export async function yesNoWorkbook(tab: string, questions: [string, string][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook()
+  const sheet = workbook.addWorksheet(tab)
+  sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
+  for (const [ref, text] of questions) {
+    const row = sheet.addRow([ref, text, '', ''])
+    row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer())
+}
+
+/**
+ * Opens a questionnaire's workspace (past the license notice), waits until its questions are
+ * read, generates answers and waits until `answered` of them are answered.
+ */
+export async function openAndGenerate(
+  page: Page,
+  id: number,
+  counts: { questions: number; answered: number },
+) {
+  await page.goto(`/questionnaire/${id}`)
+  await page
+    .getByRole('dialog', { name: 'License Limitation' })
+    .getByRole('button', { name: 'OK' })
+    .click()
+  await expect(page.getByText(`${counts.questions} questions`)).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('button', { name: 'Generate answers' }).click()
+  await expect(page.getByText(/answered \(\d+%\)/)).toContainText(`${counts.answered} answered`, {
+    timeout: 20_000,
+  })
+}
