@@ -511,7 +511,8 @@ function judgedFigures(
     labels.set(row.id, entry.label)
     const confidence = row.answer.confidence ?? 0
     const band = confidence >= 0.8 ? 'high' : confidence >= 0.5 ? 'medium' : 'low'
-    const figures = (bands[band] ??= { answers: 0, states: 0, half: 0, none: 0 })
+    const figures = bands[band] ?? { answers: 0, states: 0, half: 0, none: 0 }
+    bands[band] = figures
     figures.answers += 1
     figures[entry.label] += 1
   }
@@ -600,8 +601,10 @@ async function fitCalibration(protocols: [string, string[], string, string?][]) 
   const bands: BandMeasures = {}
   const measure = (key: string, confidence: number, right: boolean) => {
     const band = confidence >= 0.8 ? 'high' : confidence >= 0.5 ? 'medium' : 'low'
-    const figures = (bands[key] ??= {})
-    const figure = (figures[band] ??= { answers: 0, right: 0 })
+    const figures = bands[key] ?? {}
+    bands[key] = figures
+    const figure = figures[band] ?? { answers: 0, right: 0 }
+    figures[band] = figure
     figure.answers += 1
     figure.right += right ? 1 : 0
   }

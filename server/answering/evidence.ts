@@ -17,7 +17,7 @@ import {
 } from './library.ts'
 import { partsOf, shapeOf } from './parts.ts'
 import { practicesOf } from './practices.ts'
-import { PARTLY_STATED_CAP, unstatedQualifiers } from './qualifiers.ts'
+import { asksOfFlaw, PARTLY_STATED_CAP, unstatedQualifiers } from './qualifiers.ts'
 import { NEAREST_CITED, nearestEvidence } from './quotes.ts'
 import {
   doneAsAsked,
@@ -28,7 +28,7 @@ import {
   partlyStated,
   practiceAnswer,
 } from './stated.ts'
-import { asksOfProvider, statedIn } from './statements.ts'
+import { asksOfProvider, saysWhatIsDone, statedIn } from './statements.ts'
 import {
   deniesTerms,
   isNegated,
@@ -129,8 +129,13 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
   }
   const ranked = sentences(passage)
     // a question restated (a questionnaire template, a list of questions) is not evidence
+    // and a requirement, an option, a definition or a pointer elsewhere says nothing done
     .filter(
-      (sentence) => !sentence.trim().endsWith('?') && !/^\s*(question|order)\s*:/i.test(sentence),
+      (sentence) =>
+        !sentence.trim().endsWith('?') &&
+        !/^\s*(question|order)\s*:/i.test(sentence) &&
+        saysWhatIsDone(sentence) &&
+        !POINTS_ELSEWHERE.test(sentence),
     )
     .map((sentence) => {
       const list = terms(sentence)
@@ -161,6 +166,10 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
       .some((item) => item.negated && deniesTerms(item.sentence, wantedSet, 4)),
   }
 }
+
+/** A sentence that sends the reader elsewhere ('Refer to ISO 27001 annex A', 'please see ...'). */
+const POINTS_ELSEWHERE =
+  /\b(?:please )?(?:see|refer to)\b|\bfor more (?:detail|information)\b|https?:\/\//i
 
 /**
  * A form field rather than a question: a label of a word or two of its own ('Date', 'Product
@@ -207,6 +216,7 @@ function extractive(
     const affirms =
       yes !== null &&
       YES_NO_QUESTION.test(question.text) &&
+      !asksOfFlaw(question.text) &&
       candidates.length === 0 &&
       !contested &&
       (item.share >= AFFIRM_FLOOR || corroboration !== null) &&
@@ -214,6 +224,9 @@ function extractive(
       !item.denied &&
       // how often (and that it is tested) is said of the practice in the quote itself
       doneAsAsked(question.text, terms(text))
+    // a Yes/No question is answered Yes from a passage or not at all: its words quoted without a
+    // choice are a lead for the reviewer (cited when nothing answers), not an answer
+    if (!affirms && yes !== null && YES_NO_QUESTION.test(question.text)) continue
     const related = affirms && item.share < AFFIRM_FLOOR ? corroboration : null
     // a qualifier asked (automated, measured, independent, protected) and not in the quote: partly
     // stated, never High, and said in words
@@ -243,14 +256,31 @@ function extractive(
  * A Yes or No from document sentences, with the question's parts and the quoted sentence that
  * states each (what the reviewer checks, and what a language model is asked to confirm).
  */
-function withParts(question: QuestionInput, candidate: Candidate): Candidate {
+function withParts(question: QuestionInput, candidate: Candidate): Candidate | null {
   const kind = kindOfReason(candidate.reason)
   if (!candidate.choice || kind === 'library' || kind === 'transferred') return candidate
   const sentences = candidate.citations
     .filter((citation) => citation.kind === 'document')
     .map((citation) => citation.snippet)
   const parts = partsOf(question.text, sentences, question.previous)
-  return parts.length ? { ...candidate, parts } : candidate
+  if (!parts.length) return candidate
+  if (kind === 'denied') return { ...candidate, parts }
+  // a Yes whose quoted sentences do not state the practice itself is not given; one that states
+  // the practice but not everything asked of it (documented, how often, tested, automated, ...)
+  // is partly stated, never High, and says which part no sentence states
+  if (parts.some((part) => part.kind === 'practice' && !part.sentence)) return null
+  const unstated = parts.filter((part) => part.kind !== 'practice' && !part.sentence)
+  if (!unstated.length || kind === 'partial') return { ...candidate, parts }
+  const named = parts.filter((part) => part.kind === 'practice').map((part) => part.label)
+  return {
+    ...candidate,
+    parts,
+    reason: partlyStated(
+      named.map((label) => label.replaceAll(' ', '-')),
+      unstated.map((part) => part.label),
+    ),
+    confidence: Math.min(PARTLY_STATED_CAP, candidate.confidence - 0.2),
+  }
 }
 
 const candidateKey = (candidate: Candidate) =>
@@ -444,13 +474,12 @@ export function answerFromEvidence(
     }
   }
   // the first candidate is the most likely one: library answers by strength, then passages
-  if (candidates.length) {
-    const shape = shapeOf(question.text, question.previous)
-    return {
-      candidates: candidates.map((candidate) => calibrated(withParts(question, candidate), shape)),
-      note: null,
-    }
-  }
+  const shape = shapeOf(question.text, question.previous)
+  const given = candidates.flatMap((candidate) => {
+    const read = withParts(question, candidate)
+    return read ? [calibrated(read, shape)] : []
+  })
+  if (given.length) return { candidates: given, note: null }
   // no answer: what was looked for, and the nearest passages that speak of the practice, cited
   // for the reviewer who writes the answer
   const note = lookedFor(question, space) ?? NO_EVIDENCE

@@ -21,13 +21,15 @@ encryption-in-transit | SC-8 SC-8.1 | encrypttransit; encrypt transport; encrypt
 key-management | SC-12 SC-12.1 SC-13 | keymanagement; key rotat; cryptographic key; key establish; manag key; kms; hsm; private key; key generat; key revok; key destroy; destruct key; key deactivat; key archiv; key compromis; key transition; cryptoperiod; key lifecycle
 backup | CP-9 CP-9.1 CP-9.3 CP-9.8 | backup; system backup; restor backup
 business-continuity | CP-2 CP-2.1 CP-4 | businesscontinuity; contingency plan; continuity operat; business recovery; crisis manag; operational resilien; business disruption
-disaster-recovery | CP-2 CP-10 CP-6 CP-7 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; alternate process site; alternate storage site; disaster respons; disaster procedur; alternat site; dr+test; dr+exercise; dr+response; drt
+disaster-recovery | CP-2 CP-10 | disasterrecovery; system recovery; recovery reconstitution; recovery time objective; rto; rpo; disaster respons; disaster procedur; dr+test; dr+exercise; dr+response; drt
+recovery-site | CP-6 CP-7 | alternate process site; alternate storage site; alternat site; recovery site; secondary site; backup site; alternat+business+site; recovery+provider; alternat+location; secondary+data+center; secondary+datacenter
 incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident+plan; investigat incident; incident investigat
 incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
-vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab remediat; vulnerab identif
+vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab identif
+vulnerability-remediation | RA-5 SI-2 | vulnerab remediat; remediat vulnerab; fix vulnerab; vulnerab fix; patch vulnerab; vulnerab patch; remediat+timeline
 penetration-testing | CA-8 CA-8.1 | pentest
-independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security+assess; external assessor; assurance assess; audit assuranc
+independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security+assess; external assessor; assurance assess; audit assuranc | not: pentest
 soc2-report | CA-2 CA-2.1 | soc2; attestation report; service organization control
 security-framework | PL-2 CA-2 PM-28 | nist; iso27001; cybersecurity framework; security framework; industry standard; 800 53; 800 171; cis controls
 privacy-policy | PT-1 PT-5 | privacypolicy; privacy program; privacy statement; data protection policy
@@ -49,18 +51,18 @@ mfa | IA-2.1 IA-2.2 | mfa; second factor
 audit-logging | AU-2 AU-3 AU-6 AU-12 | logging; audit log; audit record; log event; event log; log retain; log review; activity log | not: defect; bug; ticket; issu; accessib
 session-timeout | AC-11 AC-12 | sessiontimeout; session lock; lock session; lock screen; screen lock; session terminat; session expir; session invalidat; inactiv log; period inactiv
 risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; risk register; risk mitigat; threat model; enterprise risk; erm
-data-location | SA-9 | data residency; geographic region; data locat; host region; store region; region data
+data-location | SA-9 | data residency; geographic region; data+locat; locat+data; host region; store region | not: gps; geolocat
 physical-security | PE-1 PE-2 PE-3 PE-6 | physicalsecurity; physical environmental; badge access; biometric; guard; visitor
 video-surveillance | PE-6 PE-6.1 | surveillance
 network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network; communications+between+environments; traffic+between+environments
-intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomaly detect; intrusion prevention; network+attack; network+based+attack
+intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomaly detect; intrusion prevention; network+attack; network+based+attack | not: surveillance; physical; perimeter; ingress; building; facilit
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
 secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
 third-party-management | SA-9 SR-6 | thirdparty+manag; thirdparty+risk; thirdparty+security+risk; review+thirdparty; assess+thirdparty; vet+thirdparty; vendor+manag; vendor+risk; due diligence
 media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss; destroy data; destruct data; physical media
 data-retention | SI-12 | retention
 cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic
-accessibility | SA-8 | wcag; accessib; section 508; screen reader; keyboard
+accessibility | SA-8 | wcag; accessibility; section 508; screen reader; keyboard
 antivirus | SI-3 | antivirus; malicious code protection; malware
 patching | SI-2 | patching; flaw remediation; security+update
 ddos-protection | SC-5 | ddos; rate limit

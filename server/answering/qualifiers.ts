@@ -74,3 +74,12 @@ export function unstatedQualifiers(question: string, sentences: string[]): strin
 export const PARTLY_STATED_PREFIX = 'Partly stated:'
 /** The highest confidence such an answer is given: below the High band, whatever its score. */
 export const PARTLY_STATED_CAP = 0.6
+
+/**
+ * A question that asks whether a flaw is present ('Are there any passwords hard-coded into your
+ * systems?', 'Are passwords stored in plain text?'): its Yes would admit the flaw, so a sentence
+ * that states the practice around it (password management) answers neither way.
+ */
+const FLAW =
+  /\b(?:hard[- ]?cod(?:ed|ing)|plain[- ]?text|clear[- ]?text|unencrypted|default (?:passwords?|credentials?|accounts?)|been (?:breached|compromised))\b/i
+export const asksOfFlaw = (question: string) => FLAW.test(question)

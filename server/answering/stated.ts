@@ -2,6 +2,7 @@ import { passageCitation } from './cite.ts'
 import { YES_NO_QUESTION } from './library.ts'
 import { cueTerms, mentions } from './practices.ts'
 import {
+  asksOfFlaw,
   holdsStem,
   PARTLY_STATED_CAP,
   PARTLY_STATED_PREFIX,
@@ -125,10 +126,22 @@ export function actsStated(question: string, sentenceTerms: string[]): boolean {
   return true
 }
 
+/** What a part other than a qualifier asks, in words ('annually' and other frequencies: 'it is done annually'). */
+const OTHER_PARTS: Record<string, string> = {
+  documented: 'it is documented',
+  tested: 'it is tested',
+  reviewed: 'it is reviewed',
+}
+
 /** 'Partly stated: the documents state vulnerability scanning; none says that it is automated.' */
 export function partlyStated(named: string[], unstated: string[]): string {
   const phrases = unstated.map(
-    (label) => QUALIFIERS.find((qualifier) => qualifier.label === label)?.phrase ?? label,
+    (label) =>
+      QUALIFIERS.find(
+        (qualifier) => qualifier.label === label || scopeWords('', [qualifier.label])[0] === label,
+      )?.phrase ??
+      OTHER_PARTS[label] ??
+      `it is done ${label}`,
   )
   const practice = named.length ? practiceNames(named) : 'the practice asked'
   return `${PARTLY_STATED_PREFIX} the documents state ${practice}; none says that ${listOf(phrases)}. Check before approving.`
@@ -311,7 +324,7 @@ export function practiceAnswer(
   const vocabulary = question.vocabulary ?? []
   const yes = vocabulary.find((value) => leadingChoice(value) === 'yes') ?? null
   const no = vocabulary.find((value) => leadingChoice(value) === 'no') ?? null
-  if (!yes) return null
+  if (!yes || asksOfFlaw(question.text)) return null
   const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
   const { named, shareOf } = asked

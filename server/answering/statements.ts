@@ -15,7 +15,7 @@ import { sentences, terms, withFormWords } from './text.ts'
  * offers, and stays.
  */
 const CUSTOMERS_DO =
-  /\b(?:customers?|clients?|institutions?|tenants?|subscribers?|end users?)\s+(?:(?:are|is|remain)\s+(?:(?:solely|fully|ultimately)\s+)?(?:responsible|encouraged|advised|expected|required|accountable)|should|must|need to|(?:may )?wish to|(?:develop|maintain|create|establish|implement|manage|configure)s?\b)/i
+  /\b(?:customers?|clients?|institutions?|tenants?|subscribers?|end users?)\s+(?:(?:are|is|remain)\s+(?:(?:solely|fully|ultimately)\s+)?(?:responsible|encouraged|advised|expected|required|accountable)|should|must|need to|(?:may )?wish to|(?:develop|maintain|create|establish|implement|manage|configure|control|retain)s?\b)/i
 
 /**
  * A sentence about what the hosting provider does ('The AWS infrastructure is designed and
@@ -41,6 +41,96 @@ const INHERITED = new Set([
   'media-handling',
 ])
 
+/**
+ * (Words that are nouns as often as commands, 'Audit logs are kept', 'Review of access', are not
+ * taken for commands.)
+ *
+ * A requirement rather than a statement (issue 27): a control's or a standard's text says what
+ * should be done, not what the organisation does. It begins with a control's id ('CCC-08 ...'),
+ * or with a verb of command and no subject ('Establish, document, approve ... policies',
+ * 'Conduct independent audits at least annually'), or has a provider in general as its subject of
+ * 'should' ('The service provider should ensure ...').
+ */
+const CONTROL_ID = /^\W*[A-Z]{2,4}-\d{1,2}(?:\.\d{1,2})*\b/
+const COMMANDS = new Set(
+  (
+    'establish define implement manage follow provide conduct exercise determine classify ensure develop ' +
+    'maintain perform apply identify adopt enforce specify require take verify validate segment ' +
+    'separate encrypt generate retain notify evaluate communicate approve assess deploy configure ' +
+    'restrict revoke prohibit dispose destroy educate investigate detect prevent protect utilize ' +
+    'employ allow authorize disseminate coordinate integrate select consider incorporate obtain ' +
+    'collect minimize minimise align'
+  ).split(' '),
+)
+const GENERIC_SHOULD =
+  /\b(?:the\s+)?(?:service\s+|cloud\s+)?(?:providers?|organi[sz]ations?|csps?|vendors?|suppliers?|entit(?:y|ies))\s+(?:should|shall|must|is expected to|are expected to)\b/i
+export function isRequirement(sentence: string): boolean {
+  const plain = sentence.replace(/^[\s•·*–\-'"‘“(]+/, '')
+  if (CONTROL_ID.test(plain)) return true
+  const [first = '', second = ''] = plain.split(/[\s,]+/)
+  const verb = first.toLowerCase()
+  // 'Review of access is quarterly' names a review; 'Monitoring is continuous' is no command
+  // ('Define and implement ...' commands twice; 'Review and approval of changes is ...' names)
+  const third = plain.split(/[\s,]+/)[2]?.toLowerCase() ?? ''
+  if (
+    COMMANDS.has(verb) &&
+    /^[A-Z]/.test(first) &&
+    !/^(?:of|is|are|was|were|has|have|by)$/i.test(second) &&
+    (second.toLowerCase() !== 'and' || COMMANDS.has(third))
+  )
+    return true
+  return GENERIC_SHOULD.test(plain)
+}
+
+/**
+ * What could be done rather than what is: an option the reader has ('It is possible to ... by
+ * leveraging host-based intrusion detection', 'You can choose to replicate and back up content'),
+ * advice ('AWS recommends ...'), a duty left with the customer ('Backup and retention policies are
+ * the responsibility of the customer'), or a definition ('IPsec is a protocol suite for ...').
+ */
+const POSSIBILITY =
+  /\b(?:it is (?:also )?possible|customers? (?:can|may) (?:use|choose|enable|configure|leverage|opt)\b|you (?:can|could|may|might|are able)|^\W*you have\b|recommends?\b|recommended\b|(?:is|are|remains?) (?:the )?(?:sole )?responsibility of (?:the |our )?(?:customers?|clients?|users?|tenants?))/i
+const DEFINITION =
+  /^\W*(?:[A-Z][\w-]*\s+){0,3}(?:is|are)\s+an?\s+(?:\w+\s+){0,3}(?:for|that|which|used)\b/
+
+/**
+ * A sentence whose claim is that something is audited ('The data sanitisation processes are
+ * subject to audit under ISO 27001', 'Privileged access controls are reviewed by an independent
+ * auditor') states the audit, not what the audited practice does: a lead for the practice.
+ */
+const AUDITED =
+  /\b(?:(?:is|are) subject to (?:an? )?(?:independent |external |third[- ]party )?(?:audits?|review)|(?:reviewed|audited|assessed|validated) by (?:an? |our )?(?:independent |external |third[- ]party )?(?:auditors?|assessors?))\b/i
+const AUDIT_PRACTICES = new Set([
+  'independent-assessment',
+  'soc2-report',
+  'security-framework',
+  'internal-audit',
+])
+
+/**
+ * Certifications, attestations and standards by name: a sentence naming several of them ('audited
+ * under ISO 27001, SOC 1, SOC 2, SOC 3 and PCI-DSS', 'agencies can be compliant under FISMA,
+ * FedRAMP, FIPS 140-2 ...') is a list; it states none of its items (issue 27).
+ */
+const CERTIFICATIONS =
+  /\b(?:ISO(?:\/IEC)?\s?\d{4,5}|SOC\s?[123]\b|PCI[- ]?DSS|FedRAMP|HIPAA|FISMA|FERPA|GDPR|HITRUST|FIPS(?:\s?(?:PUB\s?)?140-[123])?|NIST(?:\s?SP)?(?:\s?800-\d+)?|CSA\s?STAR|Cyber\s?Essentials|IRAP|C5|CJIS|ITAR|SOX|COBIT|CMMC|TISAX|ENS|MTCS|K-ISMS|DoD\s?SRG)/gi
+const CERTIFICATION_LIST = 3
+const CERTIFICATION_PRACTICES = new Set([
+  'soc2-report',
+  'security-framework',
+  'independent-assessment',
+  'validated-cryptography',
+  'internal-audit',
+])
+const certificationsIn = (sentence: string) =>
+  new Set(
+    (sentence.match(CERTIFICATIONS) ?? []).map((name) => name.toLowerCase().replace(/\s+/g, '')),
+  ).size
+
+/** Whether a sentence says what is done (not what should or could be, nor what a word means). */
+export const saysWhatIsDone = (sentence: string) =>
+  !isRequirement(sentence) && !POSSIBILITY.test(sentence) && !DEFINITION.test(sentence)
+
 /** Items of a list ('via governance, risk management, policy, education, ...'). */
 const LIST_SPLIT = /\s*(?:[,;]|\band\b|\bor\b)\s*/i
 /** Fewest items in a row that make a list of topics, and most words an item has. */
@@ -58,7 +148,14 @@ export function statedIn(
   sentenceTerms: string[] = terms(sentence),
   aboutProvider = false,
 ): string[] {
-  const named = mentions(sentenceTerms).map((m) => m.practice)
+  let named = mentions(sentenceTerms).map((m) => m.practice)
+  if (!named.length) return named
+  // what should be done, what could be done, and what a word means state no practice
+  if (!saysWhatIsDone(sentence)) return []
+  if (AUDITED.test(sentence)) named = named.filter((id) => AUDIT_PRACTICES.has(id))
+  // a list of certifications or standards names them, and states none of them
+  if (certificationsIn(sentence) >= CERTIFICATION_LIST)
+    named = named.filter((id) => !CERTIFICATION_PRACTICES.has(id))
   if (!named.length) return named
   if (CUSTOMERS_DO.test(sentence)) return named.filter((id) => id === 'shared-responsibility')
   if (!aboutProvider && PROVIDER_DOES.test(sentence)) return named.filter((id) => INHERITED.has(id))
