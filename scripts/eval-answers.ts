@@ -494,17 +494,23 @@ function judgedFigures(
   const { judged } = JSON.parse(readFileSync(file, 'utf8')) as {
     judged: { ref: string; choice: string | null; cited_sha1: string; label: Label }[]
   }
-  const byRef = new Map(judged.map((entry) => [entry.ref, entry]))
+  // an answer is judged by ref, choice and first cited sentence (a ref may be judged more than
+  // once, as the engine's answer to it changed)
+  const keyOf = (ref: string | null, choice: string | null, cited: string) =>
+    `${ref}\u001f${choice}\u001f${cited}`
+  const byKey = new Map(
+    judged.map((entry) => [keyOf(entry.ref, entry.choice, entry.cited_sha1), entry]),
+  )
   const labels = new Map<number, Label>()
   const bands: Record<string, Record<Label | 'answers', number>> = {}
   let unjudged = 0
   for (const row of rows) {
     if (row.answer.status !== 'generated') continue
-    const entry = row.ref ? byRef.get(row.ref) : undefined
     const cited = createHash('sha1')
       .update(row.answer.citations[0]?.snippet ?? '')
       .digest('hex')
-    if (!entry || entry.choice !== row.answer.choice || entry.cited_sha1 !== cited) {
+    const entry = byKey.get(keyOf(row.ref, row.answer.choice, cited))
+    if (!entry) {
       unjudged += 1
       continue
     }

@@ -32,6 +32,15 @@ interface Asked {
 }
 
 const PROCESS = new Set(terms('process processes'))
+/**
+ * Words that say a practice is written down: a sentence that says it is approved or reviewed does
+ * not say it is documented.
+ */
+const WRITTEN = new Set(
+  terms(
+    'documented documentation document documents written policy policies procedure procedures plan plans program programme standard standards guideline guidelines formal formally handbook runbook playbook charter',
+  ),
+)
 
 /** What a question asks, part by part; [] when it names no practice. */
 export function askedParts(question: string, previous?: string | null): Asked[] {
@@ -53,7 +62,7 @@ export function askedParts(question: string, previous?: string | null): Asked[] 
     sentenceTerms.some((term) => set.has(term))
   // ('a process' asks that something is done, not that it is written down)
   if (other.some((term) => GOVERNANCE.has(term) && !PROCESS.has(term)))
-    parts.push({ label: 'documented', kind: 'documented', held: holdsAny(GOVERNANCE) })
+    parts.push({ label: 'documented', kind: 'documented', held: holdsAny(WRITTEN) })
   for (const [name] of FREQUENCY)
     if (other.some((term) => frequencyOf(term) === name))
       parts.push({

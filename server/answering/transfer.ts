@@ -1,5 +1,6 @@
 import { citationsOf } from './cite.ts'
 import { type Library, MAJORITY, YES_NO_QUESTION } from './library.ts'
+import { asksOfFlaw, unstatedQualifiers } from './qualifiers.ts'
 import { doneAsAsked, practiceScope, SCOPE_FLOOR } from './stated.ts'
 import { leadingChoice, type TfIdf, terms, toVocabulary, withFormWords } from './text.ts'
 import { type Candidate, type LibraryEntry, type QuestionInput, sourceOf } from './types.ts'
@@ -26,7 +27,7 @@ export function transferAnswer(
   library: Library,
   space: TfIdf,
 ): Candidate | null {
-  if (!YES_NO_QUESTION.test(question.text)) return null
+  if (!YES_NO_QUESTION.test(question.text) || asksOfFlaw(question.text)) return null
   const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
   // the organisation's answers about the same practices, each within the question's scope
@@ -39,6 +40,13 @@ export function transferAnswer(
     const scope = asked.shareOf(withFormWords(said))
     // a Yes says how often (and that it is tested) when the question asks it
     if (choice === 'yes' && !doneAsAsked(question.text, said)) continue
+    // and every qualifier asked (automated, measured, independent, protected): an answer about
+    // the practice alone is no answer about its qualifier (issue 27)
+    if (
+      choice === 'yes' &&
+      unstatedQualifiers(question.text, [entry.question, entry.detail]).length
+    )
+      continue
     if (scope >= SCOPE_FLOOR) peers.push({ entry, scope, choice })
   }
   if (!peers.length) return null
