@@ -9,6 +9,7 @@ import {
   kindOfReason,
   Library,
   mapThrough,
+  QUESTION_SHAPES,
   STATED,
   setCalibration,
   TRANSFERRED,
@@ -64,8 +65,11 @@ describe('calibration', () => {
       kinds: CalibrationTable
     }
     expect(file.protocols.length).toBeGreaterThanOrEqual(4)
-    for (const [kind, points] of Object.entries(file.kinds)) {
+    for (const [key, points] of Object.entries(file.kinds)) {
+      // a kind ('stated'), or a kind on a shape of question ('stated/qualified')
+      const [kind = '', shape] = key.split('/')
       expect(ANSWER_KINDS).toContain(kind)
+      if (shape) expect(QUESTION_SHAPES).toContain(shape)
       expect(file.answers[kind]).toBeGreaterThanOrEqual(8)
       for (const [raw, p] of points ?? []) {
         expect(raw).toBeGreaterThanOrEqual(0)

@@ -4,6 +4,7 @@ import {
   answerFromEvidence,
   calibrated,
   kindOfReason,
+  PARTLY_STATED_CAP,
   PARTLY_STATED_PREFIX,
   type PassageHit,
   practiceAnswer,
@@ -77,7 +78,7 @@ describe('qualifiers a question asks of a practice', () => {
     ).toEqual([])
   })
 
-  it('a qualifier stated: Yes, High, from the sentence that states it', () => {
+  it('a qualifier stated: a plain Yes from the sentence that states it, above any partly stated one', () => {
     const result = calibrated(
       ask('Are vulnerability scans automated?', [scansAutomated]) as NonNullable<
         ReturnType<typeof ask>
@@ -86,7 +87,9 @@ describe('qualifiers a question asks of a practice', () => {
     expect(result.choice).toBe('Yes')
     expect(result.reason).toBe(STATED)
     expect(result.text).toContain('run automatically')
-    expect(result.confidence).toBeGreaterThanOrEqual(HIGH)
+    // (a document's Yes is High only where the evaluation measured such answers right: the fitted
+    // table says how often; it is never held to the cap of a partly stated one)
+    expect(result.confidence).toBeGreaterThan(PARTLY_STATED_CAP)
   })
 
   it('a qualifier not stated: Yes that is partly stated, never High, saying which part is missing', () => {

@@ -50,8 +50,10 @@ describe('library answers across frameworks', () => {
     )
     expect(first?.citations[0]?.title).toBe('Completed questionnaire 1.xlsx')
     expect(first?.citations[0]?.kind).toBe('library')
+    // never High: an answer to another question (the fitted table says how often such answers
+    // state what is asked)
     expect(first?.confidence).toBeLessThan(0.8)
-    expect(first?.confidence).toBeGreaterThanOrEqual(0.5)
+    expect(first?.confidence).toBeGreaterThan(0)
     // the same question asked as the library has it: reused at a higher confidence
     const same = answer(library, keyPolicy.question)
     expect(same.candidates[0]?.reason).toBeUndefined()
