@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import type {
+  AnswerPart,
   AnswerStatus,
   Citation,
   ExportFormat,
@@ -127,6 +128,12 @@ export const questionnaireAnswers = pgTable(
     confidence: doublePrecision('confidence'),
     citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
     note: text('note'),
+    /**
+     * What the question asks, part by part, and the cited sentence that states each, as the
+     * engine (and a language model's check) read them when the answer was drafted; null for
+     * answers that were not drafted from document sentences.
+     */
+    parts: jsonb('parts').$type<AnswerPart[]>(),
     updatedBy: userRef('updated_by'),
     updatedAt: stamp('updated_at'),
   },

@@ -99,6 +99,23 @@ export function createDrafting(deps: AnsweringDeps) {
         changes.push({ t: 'a', id: Number(rows[0]?.id), before: null, after })
       }
     }
+    // the parts each candidate states, as drafted (the panel shows them; null where none)
+    await client.query(
+      `update questionnaire_answers a set parts = t.parts
+         from unnest($2::int[], $3::jsonb[]) as t(rank, parts)
+        where a.question_id = $1 and a.rank = t.rank
+          and a.parts is distinct from t.parts`,
+      [
+        question.id,
+        next.map((_, rank) => rank),
+        next.map((_, rank) => {
+          const candidate = answer.candidates[rank]
+          return candidate?.parts?.length && !candidate.withheld
+            ? JSON.stringify(candidate.parts)
+            : null
+        }),
+      ],
+    )
     if (question.selected_rank !== 0) {
       await client.query('update questionnaire_questions set selected_rank = 0 where id = $1', [
         question.id,

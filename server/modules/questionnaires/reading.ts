@@ -1,6 +1,7 @@
 import type {
   Answer,
   AnswerFilter,
+  AnswerPart,
   QuestionRow,
   Tab,
   TabMapping,
@@ -115,14 +116,16 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     if (!questions.length) return []
     const { rows: answers } = await client.query<AnswerRowDb>(
       `select a.id, a.question_id, a.rank, a.text, a.choice, a.comment, a.status, a.confidence,
-              a.citations, a.note, a.updated_at
+              a.citations, a.note, a.parts, a.updated_at
          from questionnaire_answers a
         where a.org_id = $1 and a.question_id = any($2::bigint[])
         order by a.question_id, a.rank`,
       [orgId, questions.map((q) => q.id)],
     )
     const byQuestion = new Map<string, Answer[]>()
+    const drafted = new Map<number, AnswerPart[]>()
     for (const row of answers) {
+      if (row.parts?.length) drafted.set(Number(row.id), row.parts)
       // ranks a later generation left empty are not candidates
       if (row.rank > 0 && row.status === 'pending' && !row.text && row.choice === null) continue
       const list = byQuestion.get(row.question_id) ?? []
@@ -135,6 +138,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
         q.text,
         before?.tab_id === q.tab_id ? before.text : null,
         byQuestion.get(q.id) ?? [],
+        drafted,
       )
       const answer = candidates.find((c) => c.rank === q.selected_rank) ??
         candidates[0] ?? {
@@ -171,18 +175,26 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
    * Generated answers with what their confidence band means, and answers from documents with the
    * question's parts and the cited sentence that states each (issue 27).
    */
-  function explained(text: string, previous: string | null, answers: Answer[]): Answer[] {
+  function explained(
+    text: string,
+    previous: string | null,
+    answers: Answer[],
+    drafted: Map<number, AnswerPart[]>,
+  ): Answer[] {
     if (!answers.some((answer) => answer.status === 'generated')) return answers
     return answers.map((answer) => {
       if (answer.status !== 'generated') return answer
       const assurance = assuranceOf(answer.confidence)
+      const sentences = answer.citations.map((citation) => citation.snippet)
+      // the parts as drafted (a language model's check included), while the answer still cites
+      // the sentences they name; else as the rules read its citations now
+      const stored = drafted.get(answer.id)
+      const current =
+        stored?.every((part) => part.sentence === null || sentences.includes(part.sentence)) &&
+        stored
       const parts =
         answer.origin === 'document' && answer.choice
-          ? partsOf(
-              text,
-              answer.citations.map((citation) => citation.snippet),
-              previous,
-            )
+          ? current || partsOf(text, sentences, previous)
           : []
       return {
         ...answer,

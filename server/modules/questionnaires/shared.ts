@@ -1,6 +1,7 @@
 import {
   type Answer,
   type AnswerOrigin,
+  type AnswerPart,
   type AnswerStatus,
   type Citation,
   confidenceBand,
@@ -115,6 +116,8 @@ export interface AnswerRowDb extends AnswerState {
   question_id: string
   rank: number
   updated_at: Date
+  /** The parts the drafted answer states (read by the answers list only). */
+  parts?: AnswerPart[] | null
 }
 
 export const toAnswer = (row: AnswerRowDb): Answer => ({

@@ -289,6 +289,27 @@ describe('generation with a language model configured', () => {
     expect(asked.some((prompt) => prompt.includes('<evidence n='))).toBe(false)
   })
 
+  it('a qualifier the model denies: the panel shows it not stated, as the model judged it', async () => {
+    const user = await member(ctx)
+    await uploadFile(
+      ctx,
+      user.token,
+      'Vulnerability Management Standard.pdf',
+      await makePdf([['Vulnerability management', ...lines(SCANS_AUTOMATED)]]),
+    )
+    model.reply = denies(2, SCANS_AUTOMATED)
+    const q = await questionnaire(ctx, user.token, ['Are vulnerability scans automated?'])
+    await post(ctx, paths.questionnaires.generate(q.id), {}, user.token)
+    await settle(ctx, user.token, q.id)
+    const [row] = await rowsOf(ctx, user.token, q.id)
+    expect(row.answer.note.startsWith(PARTLY_STATED_PREFIX)).toBe(true)
+    // the rules alone read 'run automatically' as stating it: the parts are those drafted
+    expect(row.answer.parts).toEqual([
+      expect.objectContaining({ kind: 'practice', sentence: expect.stringContaining('scans') }),
+      expect.objectContaining({ label: 'automated', sentence: null }),
+    ])
+  })
+
   it('a practice the model denies: no answer, the sentences cited', async () => {
     const user = await member(ctx)
     await uploadFile(
