@@ -37,7 +37,7 @@ security-policy | PL-1 PM-3 | information security policy; security policy; secu
 personnel-lifecycle | PS-4 PS-5 PS-7 | onboard; offboard; termination access; personnel termination; personnel transfer; revok access; employee leav; employment terminat; new hire; hire process; chang employment; terminat employ; mover leaver
 background-checks | PS-3 | bgcheck; personnel screening; screen employee; background verificat
 awareness-training | AT-2 AT-3 | awareness; train employee; train staff; train personnel; secure cod train
-change-management | CM-3 CM-4 | changemanagement; configuration change control; change request; change approv; peer review code; emergency chang; roll back chang; rollback
+change-management | CM-3 CM-4 | changemanagement; chang+organizational+asset; chang+asset; configuration change control; change request; change approv; peer review code; emergency chang; roll back chang; rollback
 configuration-management | CM-2 CM-6 CM-7 | hardening; configuration management; manag configuration; baseline configuration; configuration standard; infrastructure code; automat deploy
 role-based-access | AC-2 AC-3 | rbac; access control; role access; permission role; role base; identity+access | not: physical; datacenter; facility; building; badge; surveillance; biometric
 least-privilege | AC-6 AC-6.1 | least privilege; need know; minimum necessary; minimal access; minimum access; only access need
