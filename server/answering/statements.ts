@@ -42,8 +42,8 @@ const INHERITED = new Set([
 ])
 
 /**
- * (Words that are nouns as often as commands, 'Audit logs are kept', 'Review of access', are not
- * taken for commands.)
+ * (Words that are nouns as often as commands, 'Audit logs are kept', 'Test results', are not
+ * taken for commands; 'Review of access', 'Use of encryption' name what follows.)
  *
  * A requirement rather than a statement (issue 27): a control's or a standard's text says what
  * should be done, not what the organisation does. It begins with a control's id ('CCC-08 ...'),
@@ -59,7 +59,7 @@ const COMMANDS = new Set(
     'separate encrypt generate retain notify evaluate communicate approve assess deploy configure ' +
     'restrict revoke prohibit dispose destroy educate investigate detect prevent protect utilize ' +
     'employ allow authorize disseminate coordinate integrate select consider incorporate obtain ' +
-    'collect minimize minimise align'
+    'collect minimize minimise align use review monitor revalidate limit track train'
   ).split(' '),
 )
 const GENERIC_SHOULD =
@@ -84,12 +84,13 @@ export function isRequirement(sentence: string): boolean {
 
 /**
  * What could be done rather than what is: an option the reader has ('It is possible to ... by
- * leveraging host-based intrusion detection', 'You can choose to replicate and back up content'),
+ * leveraging host-based intrusion detection', 'You can choose to replicate and back up content',
+ * 'For customers who choose to use ...'), a promise ('commits to high availability in its SLA'),
  * advice ('AWS recommends ...'), a duty left with the customer ('Backup and retention policies are
  * the responsibility of the customer'), or a definition ('IPsec is a protocol suite for ...').
  */
 const POSSIBILITY =
-  /\b(?:it is (?:also )?possible|customers? (?:can|may) (?:use|choose|enable|configure|leverage|opt)\b|you (?:can|could|may|might|are able)|^\W*you have\b|recommends?\b|recommended\b|(?:is|are|remains?) (?:the )?(?:sole )?responsibility of (?:the |our )?(?:customers?|clients?|users?|tenants?))/i
+  /\b(?:it is (?:also )?possible|customers? (?:can|may) (?:use|choose|enable|configure|leverage|opt)\b|(?:customers?|you|those) who (?:choose|wish|want|opt)\b|commit(?:s|ted)? to\b|you (?:can|could|may|might|are able)|^\W*you have\b|recommends?\b|recommended\b|(?:is|are|remains?) (?:the )?(?:sole )?responsibility of (?:the |our )?(?:customers?|clients?|users?|tenants?))/i
 const DEFINITION =
   /^\W*(?:[A-Z][\w-]*\s+){0,3}(?:is|are)\s+an?\s+(?:\w+\s+){0,3}(?:for|that|which|used)\b/
 

@@ -60,12 +60,17 @@ describe('what a sentence states', () => {
       'We recommend that backups are encrypted with customer-managed keys.',
       'Backup and retention policies are the responsibility of the customer.',
       'TLS is a protocol for encrypting network traffic between two parties.',
+      'For customers who choose to use our encryption service, keys are held in validated modules.',
+      'The provider commits to high levels of availability in its service level agreements.',
+      'Use secure and encrypted channels when migrating servers or data to cloud environments.',
+      'Review and revalidate user access for least privilege at planned intervals.',
     ])
       expect(saysWhatIsDone(sentence), sentence).toBe(false)
     for (const sentence of [
       'We encrypt all customer data at rest using AES-256.',
       'Audit logs of administrative actions are kept for a year.',
       'Review of access rights is performed quarterly by each system owner.',
+      'Use of removable media is blocked on every company laptop.',
       'The security team runs vulnerability scans of every production host each week.',
     ])
       expect(saysWhatIsDone(sentence), sentence).toBe(true)
