@@ -28,7 +28,7 @@ import {
   partlyStated,
   practiceAnswer,
 } from './stated.ts'
-import { asksOfProvider, saysWhatIsDone, statedIn } from './statements.ts'
+import { asksOfProvider, isQuestion, saysWhatIsDone, statedIn } from './statements.ts'
 import {
   deniesTerms,
   isNegated,
@@ -132,7 +132,7 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
     // and a requirement, an option, a definition or a pointer elsewhere says nothing done
     .filter(
       (sentence) =>
-        !sentence.trim().endsWith('?') &&
+        !isQuestion(sentence) &&
         !/^\s*(question|order)\s*:/i.test(sentence) &&
         saysWhatIsDone(sentence) &&
         !POINTS_ELSEWHERE.test(sentence),

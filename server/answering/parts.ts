@@ -12,7 +12,7 @@ import {
   scopeWords,
   TESTED,
 } from './stated.ts'
-import { asksOfProvider, statedIn } from './statements.ts'
+import { asksOfProvider, certificationKey, certificationsOf, statedIn } from './statements.ts'
 import { terms, withoutExamples } from './text.ts'
 import type { AnswerPart, PartKind } from './types.ts'
 
@@ -31,7 +31,7 @@ interface Asked {
   held: (sentence: string, sentenceTerms: string[]) => boolean
 }
 
-const PROCESS = new Set(terms('process processes'))
+const PROCESS = new Set(terms('process processes standard standards'))
 /**
  * Words that say a practice is written down: a sentence that says it is approved or reviewed does
  * not say it is documented.
@@ -60,7 +60,8 @@ export function askedParts(question: string, previous?: string | null): Asked[] 
   const has = (set: Set<string>) => other.some((term) => set.has(term))
   const holdsAny = (set: Set<string>) => (_: string, sentenceTerms: string[]) =>
     sentenceTerms.some((term) => set.has(term))
-  // ('a process' asks that something is done, not that it is written down)
+  // ('a process' asks that something is done, not that it is written down; 'standards' are often
+  // named ones, 'the Federal Information Processing Standards')
   if (other.some((term) => GOVERNANCE.has(term) && !PROCESS.has(term)))
     parts.push({ label: 'documented', kind: 'documented', held: holdsAny(WRITTEN) })
   for (const [name] of FREQUENCY)
@@ -73,6 +74,17 @@ export function askedParts(question: string, previous?: string | null): Asked[] 
   if (has(TESTED)) parts.push({ label: 'tested', kind: 'tested', held: holdsAny(TESTED) })
   if (has(ASKS_KEPT_CURRENT))
     parts.push({ label: 'reviewed', kind: 'tested', held: holdsAny(KEPT_CURRENT) })
+  // a standard or certification named ('NIST SP 800-88', 'FIPS 140-3') is said by a sentence
+  // naming the same one: another standard, or another version, is not it
+  for (const name of certificationsOf(plain))
+    parts.push({
+      label: name,
+      kind: 'qualifier',
+      held: (sentence) =>
+        certificationsOf(sentence).some(
+          (said) => certificationKey(said) === certificationKey(name),
+        ),
+    })
   for (const qualifier of QUALIFIERS)
     if (
       other.some((term) => holdsStem(qualifier.asks, term, true)) ||

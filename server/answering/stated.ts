@@ -133,6 +133,15 @@ const OTHER_PARTS: Record<string, string> = {
   reviewed: 'it is reviewed',
 }
 
+const FREQUENCY_LABELS = new Set([
+  'daily',
+  'weekly',
+  'monthly',
+  'quarterly',
+  'annually',
+  'periodically',
+])
+
 /** 'Partly stated: the documents state vulnerability scanning; none says that it is automated.' */
 export function partlyStated(named: string[], unstated: string[]): string {
   const phrases = unstated.map(
@@ -141,7 +150,7 @@ export function partlyStated(named: string[], unstated: string[]): string {
         (qualifier) => qualifier.label === label || scopeWords('', [qualifier.label])[0] === label,
       )?.phrase ??
       OTHER_PARTS[label] ??
-      `it is done ${label}`,
+      (FREQUENCY_LABELS.has(label) ? `it is done ${label}` : `it follows ${label}`),
   )
   const practice = named.length ? practiceNames(named) : 'the practice asked'
   return `${PARTLY_STATED_PREFIX} the documents state ${practice}; none says that ${listOf(phrases)}. Check before approving.`

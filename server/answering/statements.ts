@@ -62,6 +62,13 @@ const COMMANDS = new Set(
     'collect minimize minimise align use review monitor revalidate limit track train'
   ).split(' '),
 )
+/** A norm stated of providers in general ('CSPs periodically review risk factors ...'). */
+/** Words that command as often as they name ('Report breaches', 'Report generation is ...'). */
+const AMBIGUOUS = new Set(
+  'audit control record report test plan document schedule update inventory design'.split(' '),
+)
+const GENERIC_SUBJECT =
+  /^\W*(?:CSPs|cloud service providers|service providers|providers|organi[sz]ations|vendors|suppliers)\s+(?!(?:who|that|which|using|use)\b)\w+/i
 const GENERIC_SHOULD =
   /\b(?:the\s+)?(?:service\s+|cloud\s+)?(?:providers?|organi[sz]ations?|csps?|vendors?|suppliers?|entit(?:y|ies))\s+(?:should|shall|must|is expected to|are expected to)\b/i
 export function isRequirement(sentence: string): boolean {
@@ -72,14 +79,22 @@ export function isRequirement(sentence: string): boolean {
   // 'Review of access is quarterly' names a review; 'Monitoring is continuous' is no command
   // ('Define and implement ...' commands twice; 'Review and approval of changes is ...' names)
   const third = plain.split(/[\s,]+/)[2]?.toLowerCase() ?? ''
+  // a word as often a noun commands only when no 'is', 'are' or 'has' follows it closely ('Report
+  // security breaches ...' commands; 'Audit logs are kept' names)
+  const nounLike =
+    AMBIGUOUS.has(verb) &&
+    plain
+      .split(/[\s,]+/)
+      .slice(1, 3)
+      .some((word) => /^(?:is|are|was|were|has|have|had|show|shows|of)$/i.test(word))
   if (
-    COMMANDS.has(verb) &&
+    (COMMANDS.has(verb) || (AMBIGUOUS.has(verb) && !nounLike)) &&
     /^[A-Z]/.test(first) &&
     !/^(?:of|is|are|was|were|has|have|by)$/i.test(second) &&
     (second.toLowerCase() !== 'and' || COMMANDS.has(third))
   )
     return true
-  return GENERIC_SHOULD.test(plain)
+  return GENERIC_SHOULD.test(plain) || GENERIC_SUBJECT.test(plain)
 }
 
 /**
@@ -123,10 +138,19 @@ const CERTIFICATION_PRACTICES = new Set([
   'validated-cryptography',
   'internal-audit',
 ])
-const certificationsIn = (sentence: string) =>
-  new Set(
-    (sentence.match(CERTIFICATIONS) ?? []).map((name) => name.toLowerCase().replace(/\s+/g, '')),
-  ).size
+/** The certifications and standards a text names, each once, as written. */
+export const certificationsOf = (text: string) => {
+  const named = new Map<string, string>()
+  for (const name of text.match(CERTIFICATIONS) ?? []) {
+    const key = certificationKey(name)
+    if (!named.has(key)) named.set(key, name)
+  }
+  return [...named.values()]
+}
+/** A certification's name folded for comparison ('FIPS PUB 140-2' and 'fips 140-2' meet). */
+export const certificationKey = (name: string) =>
+  name.toLowerCase().replace(/\bpub\b|\bsp\b|\/iec|[\s-]+/g, '')
+const certificationsIn = (sentence: string) => certificationsOf(sentence).length
 
 /** Whether a sentence says what is done (not what should or could be, nor what a word means). */
 export const saysWhatIsDone = (sentence: string) =>
@@ -209,7 +233,7 @@ export function readPassage(text: string): ReadPassage {
     // (a bullet of a few words, 'Yearly backups for 10 years', says what but not that)
     const words = sentence.replace(/^[\s•·*–-]+/, '').split(/\s+/)
     // and a pointer ('please see our Continuity Plan') states nothing itself
-    if (sentence.trim().endsWith('?') || words.length < 7 || POINTER.test(sentence)) continue
+    if (isQuestion(sentence) || words.length < 7 || POINTER.test(sentence)) continue
     const sentenceTerms = terms(sentence)
     const withProvider = statedIn(sentence, sentenceTerms, true)
     if (!withProvider.length) continue
@@ -221,6 +245,18 @@ export function readPassage(text: string): ReadPassage {
   READ.set(text, read)
   return read
 }
+
+/**
+ * A question, whole or cut short by the page ('Are supply chain agreements between CSPs and'), or
+ * a topic put as one ('How their information is shared ...'): it asks, and states nothing.
+ */
+export const isQuestion = (sentence: string) =>
+  sentence.trim().endsWith('?') ||
+  /^\W*(?:are|is|do|does|did|has|have|can|will|shall|should|was|were)\s+(?!not\b)/i.test(
+    sentence,
+  ) ||
+  // a topic put as a question ('How their information is shared with third parties')
+  /^\W*(?:how|what|which|why)\s/i.test(sentence)
 
 /** A sentence that sends the reader elsewhere for the practice rather than stating it. */
 const POINTER = /\b(?:please )?(?:see|refer to)\b|\bfor more (?:detail|information)\b/i
