@@ -1,4 +1,4 @@
-import { apiPath } from '../../contract/paths.ts'
+import { apiCall } from './api-call.ts'
 
 interface RequestingApp {
   request(path: string, init?: RequestInit): Response | Promise<Response>
@@ -26,25 +26,8 @@ export function cookieBrowser(getApp: () => RequestingApp) {
   }
 
   /** A JSON call to the API (path without /api/v1), with this browser's cookies. */
-  async function call(method: string, path: string, body?: unknown, token?: string) {
-    const headers: Record<string, string> = {}
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    if (token) headers.authorization = `Bearer ${token}`
-    const res = await request(apiPath(path), {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await res.text()
-    let json: unknown
-    try {
-      json = text ? JSON.parse(text) : undefined
-    } catch {
-      json = text
-    }
-    // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
-    return { status: res.status, headers: res.headers, body: json as any }
-  }
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    apiCall(request, method, path, { body, token })
 
   return {
     request,

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { apiPath, paths } from '../../../contract/paths.ts'
+import { paths } from '../../../contract/paths.ts'
 import type { Role } from '../../../contract/roles.ts'
 import { hashPassword } from '../../../server/auth/password.ts'
 import type { Database } from '../../../server/db/index.ts'
 import { licenses, organizations, users } from '../../../server/db/schema.ts'
 import { defaultLimits } from '../../../server/modules/account/license.ts'
 import { type Account, newAccount } from '../../support/account.ts'
+import { apiCall } from '../../support/api-call.ts'
 import type { CapturedMail, MailCapture } from '../../support/smtp.ts'
 import { linkIn, startSmtpCapture } from '../../support/smtp.ts'
 import { createTestApp, lateBound } from '../support.ts'
@@ -33,30 +34,12 @@ export const MINUTE = 60_000
 export const HOUR = 60 * MINUTE
 export const DAY = 24 * HOUR
 
-export async function call(
+export const call = (
   ctx: TestApp,
   method: string,
   path: string,
   options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
-) {
-  const headers: Record<string, string> = { ...options.headers }
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
-  if (options.token) headers.authorization = `Bearer ${options.token}`
-  const res = await ctx.app.request(apiPath(path), {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  const text = await res.text()
-  let json: unknown
-  try {
-    json = text ? JSON.parse(text) : undefined
-  } catch {
-    json = text
-  }
-  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
-  return { status: res.status, headers: res.headers, body: json as any }
-}
+) => apiCall((at, init) => ctx.app.request(at, init), method, path, options)
 
 export const post = (ctx: TestApp, path: string, body?: unknown, token?: string) =>
   call(ctx, 'POST', path, { body: body ?? {}, token })
