@@ -456,6 +456,7 @@ async function runProtocol(
           shape: p.shape,
           raw: p.confidence,
           right: label === 'states',
+          judged: true,
         })
       })
     return samples
@@ -563,6 +564,29 @@ type Sample = {
   shape: QuestionShape
   raw: number
   right: boolean
+  /** Judged by hand on a protocol across frameworks (e, f, g) rather than against gold answers. */
+  judged?: true
+}
+
+/** The floor of the High band, and how often a High answer judged across frameworks must be right. */
+const HIGH = 0.8
+const HIGH_PRECISION = 0.95
+
+/**
+ * High only where the answers judged by hand across frameworks were right as often as High
+ * promises: a point of a kind's table that reaches High is held just below it when, of that kind's
+ * judged answers at or above its score (eight or more), fewer than 0.95 state what was asked. A
+ * kind can be right 0.95 of the time on the vendor's own documents and 0.35 on another vendor's:
+ * pooled, it would be shown High on both (issue 27: no High answer its source does not state).
+ */
+function heldBelowHigh(points: [number, number][], judged: Sample[]): [number, number][] {
+  return points.map(([raw, p]) => {
+    if (p < HIGH) return [raw, p]
+    const above = judged.filter((s) => s.raw >= raw - 0.005)
+    if (above.length < FIT_MIN) return [raw, p]
+    const precision = above.filter((s) => s.right).length / above.length
+    return precision >= HIGH_PRECISION ? [raw, p] : [raw, HIGH - 0.01]
+  })
 }
 
 const SHAPES: QuestionShape[] = ['single', 'qualified', 'governance', 'compound', 'none']
@@ -573,10 +597,12 @@ function fitTable(samples: Sample[]): CalibrationTable {
   for (const kind of ANSWER_KINDS) {
     const own = samples.filter((s) => s.kind === kind)
     if (own.length < FIT_MIN) continue
-    table[kind] = fitKind(own)
+    const judged = own.filter((s) => s.judged)
+    table[kind] = heldBelowHigh(fitKind(own), judged)
     for (const shape of SHAPES) {
       const shaped = own.filter((s) => s.shape === shape)
-      if (shaped.length >= FIT_MIN) table[shapeKey(kind, shape)] = fitKind(shaped)
+      if (shaped.length >= FIT_MIN)
+        table[shapeKey(kind, shape)] = heldBelowHigh(fitKind(shaped), judged)
     }
   }
   return table
