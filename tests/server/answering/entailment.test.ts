@@ -261,25 +261,34 @@ const lines = (sentence: string) => sentence.replace(', and ', ',\nand ').split(
 let app: Awaited<ReturnType<typeof createTestApp>> | undefined
 const ctx = lateBound(() => app, 'the test app')
 
+/**
+ * A member's one-sentence standard (a PDF), the model scripted to reply so, and the question 'Are
+ * vulnerability scans automated?' generated: its row.
+ */
+async function generated(sentence: string, reply: typeof model.reply) {
+  const user = await member(ctx)
+  await uploadFile(
+    ctx,
+    user.token,
+    'Vulnerability Management Standard.pdf',
+    await makePdf([['Vulnerability management', ...lines(sentence)]]),
+  )
+  model.reply = reply
+  const q = await questionnaire(ctx, user.token, ['Are vulnerability scans automated?'])
+  await post(ctx, paths.questionnaires.generate(q.id), {}, user.token)
+  await settle(ctx, user.token, q.id)
+  const [row] = await rowsOf(ctx, user.token, q.id)
+  return row
+}
+
 describe('generation with a language model configured', () => {
   beforeAll(async () => {
     app = await createTestApp({ jobs: true, llmSettings: settings })
   })
 
   it('checks a Yes from documents with the model; its yes to everything raises nothing', async () => {
-    const user = await member(ctx)
-    await uploadFile(
-      ctx,
-      user.token,
-      'Vulnerability Management Standard.pdf',
-      await makePdf([['Vulnerability management', ...lines(SCANS_ONLY)]]),
-    )
-    model.reply = statesAll(SCANS_ONLY)
     const before = model.prompts.length
-    const q = await questionnaire(ctx, user.token, ['Are vulnerability scans automated?'])
-    await post(ctx, paths.questionnaires.generate(q.id), {}, user.token)
-    await settle(ctx, user.token, q.id)
-    const [row] = await rowsOf(ctx, user.token, q.id)
+    const row = await generated(SCANS_ONLY, statesAll(SCANS_ONLY))
     expect(row.answer).toMatchObject({ status: 'generated', choice: 'Yes' })
     expect(row.answer.note.startsWith(PARTLY_STATED_PREFIX)).toBe(true)
     expect(row.answer.confidence).toBeLessThan(HIGH)
@@ -290,18 +299,7 @@ describe('generation with a language model configured', () => {
   })
 
   it('a qualifier the model denies: the panel shows it not stated, as the model judged it', async () => {
-    const user = await member(ctx)
-    await uploadFile(
-      ctx,
-      user.token,
-      'Vulnerability Management Standard.pdf',
-      await makePdf([['Vulnerability management', ...lines(SCANS_AUTOMATED)]]),
-    )
-    model.reply = denies(2, SCANS_AUTOMATED)
-    const q = await questionnaire(ctx, user.token, ['Are vulnerability scans automated?'])
-    await post(ctx, paths.questionnaires.generate(q.id), {}, user.token)
-    await settle(ctx, user.token, q.id)
-    const [row] = await rowsOf(ctx, user.token, q.id)
+    const row = await generated(SCANS_AUTOMATED, denies(2, SCANS_AUTOMATED))
     expect(row.answer.note.startsWith(PARTLY_STATED_PREFIX)).toBe(true)
     // the rules alone read 'run automatically' as stating it: the parts are those drafted
     expect(row.answer.parts).toEqual([
@@ -311,18 +309,7 @@ describe('generation with a language model configured', () => {
   })
 
   it('a practice the model denies: no answer, the sentences cited', async () => {
-    const user = await member(ctx)
-    await uploadFile(
-      ctx,
-      user.token,
-      'Vulnerability Management Standard.pdf',
-      await makePdf([['Vulnerability management', ...lines(SCANS_AUTOMATED)]]),
-    )
-    model.reply = denies(1, SCANS_AUTOMATED)
-    const q = await questionnaire(ctx, user.token, ['Are vulnerability scans automated?'])
-    await post(ctx, paths.questionnaires.generate(q.id), {}, user.token)
-    await settle(ctx, user.token, q.id)
-    const [row] = await rowsOf(ctx, user.token, q.id)
+    const row = await generated(SCANS_AUTOMATED, denies(1, SCANS_AUTOMATED))
     expect(row.answer).toMatchObject({ status: 'no_answer', choice: null })
     expect(row.answer.note).toContain('the language model finds no quoted sentence that states')
     expect(row.answer.citations[0]?.snippet).toContain('run automatically')
