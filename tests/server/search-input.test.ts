@@ -228,7 +228,8 @@ async function expectAnswer(p: TextParam, value: string) {
   if (sent.includes('\u0000')) {
     expect(res.status, context).toBe(400)
     expect(JSON.stringify(res.body), context).toContain(TEXT_INPUT_TEXTS.nul)
-  } else if (text.length > p.max || (p.required && !text)) {
+  } else if ([...text].length > p.max || (p.required && !text)) {
+    // (a character is a code point: an emoji is one of the `max`, as the contract counts)
     expect(res.status, context).toBe(400)
   } else {
     expect(res.status, context).toBe(200)
@@ -376,6 +377,9 @@ describe('search and filter input (issue 14 fix 7)', () => {
   })
 
   it.each(TEXT_PARAMS)('$name: any string is 200, or a plain 400 only when due', async (p) => {
+    // at the limit with an emoji (two UTF-16 units, one character): 200; one more character: 400
+    await expectAnswer(p, `${'a'.repeat(p.max - 1)}😀`)
+    await expectAnswer(p, `${'a'.repeat(p.max)}😀`)
     await fc.assert(
       fc.asyncProperty(anyText, async (value) => {
         await expectAnswer(p, value)
