@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { FRESHNESS_STATES, FRESHNESS_TEXTS, reviewCycleDaysSchema } from './freshness.ts'
 import { paged } from './paging.ts'
 import { searchTextSchema, typedTextChecks } from './text.ts'
 
@@ -159,6 +160,22 @@ export type FileStats = z.infer<typeof fileStatsSchema>
 /** Dropdown values that questionnaires use most; any other short value is allowed too. */
 export const COMMON_DROPDOWN_VALUES = ['Yes', 'No', 'N/A'] as const
 
+/** A review date: YYYY-MM-DD (that day, UTC) or an ISO date and time; never in the future. */
+const reviewDateSchema = z
+  .pipe(
+    z.string().check(
+      z.trim(),
+      z.refine(
+        (text) =>
+          /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) &&
+          !Number.isNaN(Date.parse(text)),
+        FRESHNESS_TEXTS.badReviewDate,
+      ),
+    ),
+    z.transform((text) => new Date(text)),
+  )
+  .check(z.refine((date) => date.getTime() <= Date.now() + 60_000, FRESHNESS_TEXTS.futureReview))
+
 export const qaItemSchema = z.object({
   id: z.int(),
   question: z.string(),
@@ -169,6 +186,19 @@ export const qaItemSchema = z.object({
   /** Where it came from, in words (an import's file name, 'Manual', a questionnaire). */
   source: z.nullable(z.string()),
   source_file_id: z.nullable(z.int()),
+  /** Who keeps the answer true (issue 28); null: nobody yet. */
+  owner_id: z.nullable(z.int()),
+  owner: z.nullable(userRefSchema),
+  /** When a person last confirmed or rewrote the answer. */
+  last_reviewed_at: z.string(),
+  reviewed_by: z.nullable(userRefSchema),
+  /** Days the answer stays fresh after a review: its own, else the organisation's. */
+  review_cycle_days: z.int(),
+  /** True when the cycle is the organisation's (the item sets none of its own). */
+  review_cycle_inherited: z.boolean(),
+  /** When the answer falls stale unless someone reviews it. */
+  review_due_at: z.string(),
+  freshness: z.enum(FRESHNESS_STATES),
   created_by: z.nullable(userRefSchema),
   created_at: z.string(),
   updated_at: z.string(),
@@ -194,6 +224,12 @@ export const qaItemCreateSchema = z.object({
   dropdown_value: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(100))), null),
   tags: z._default(tagsSchema, []),
   source: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(500))), null),
+  /** A person of the organisation who may manage the library; null: nobody. */
+  owner_id: z.optional(z.nullable(z.int().check(z.positive('Choose an owner')))),
+  /** YYYY-MM-DD or an ISO date and time, not in the future; default: now. */
+  last_reviewed_at: z.optional(reviewDateSchema),
+  /** null: the organisation's cycle. */
+  review_cycle_days: z.optional(z.nullable(reviewCycleDaysSchema)),
 })
 export type QaItemCreate = z.input<typeof qaItemCreateSchema>
 export const qaItemUpdateSchema = z.partial(qaItemCreateSchema)
@@ -253,6 +289,14 @@ export const itemListQuerySchema = z.object({
   page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
   q: z.optional(searchTextSchema(500)),
   tag: z.optional(searchTextSchema(MAX_TAG_LENGTH)),
+  /** Q&A items only: fresh, due or stale. */
+  freshness: z.optional(z.enum(FRESHNESS_STATES)),
+  /** Q&A items only: a person's id, 'me', or 'none' for items nobody owns. */
+  owner: z.optional(
+    z.union([z.enum(['me', 'none']), z.coerce.number().check(z.int(), z.positive())]),
+  ),
+  /** Q&A items only: 'review' orders by when each falls due, soonest first. */
+  order: z.optional(z.enum(['updated', 'review'])),
 })
 export type ItemListQuery = z.input<typeof itemListQuerySchema>
 
@@ -362,6 +406,8 @@ export const searchResponseSchema = z.object({ results: z.array(searchResultSche
 export const KNOWLEDGE_TEXTS = {
   fileNotFound: 'File not found',
   itemNotFound: 'Item not found',
+  reviewNotAllowed:
+    'Only the answer’s owner or someone who manages the library can mark it reviewed',
   deleteOthersFiles:
     'You can delete only files you uploaded. Ask an approver or an admin to delete the others.',
   noFiles: 'Choose at least one file to upload',

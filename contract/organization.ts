@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { reviewCycleDaysSchema } from './freshness.ts'
 import { paged } from './paging.ts'
 
 /** The organisation's settings and its audit log, for its admins. */
@@ -20,6 +21,8 @@ export const organizationSchema = z.object({
   answer_length: z.enum(ANSWER_LENGTHS),
   /** When the logo last changed (null: none); GET admin/organization/logo/ serves it. */
   logo_updated_at: z.nullable(z.string()),
+  /** Days a library answer stays fresh after its last review, unless the answer sets its own. */
+  review_cycle_days: z.int(),
 })
 export type Organization = z.infer<typeof organizationSchema>
 
@@ -48,6 +51,7 @@ export const organizationUpdateSchema = z.object({
   verified_domains: z.optional(z.array(domain).check(z.maxLength(20, 'At most 20 domains'))),
   answer_tone: z.optional(z.enum(ANSWER_TONES)),
   answer_length: z.optional(z.enum(ANSWER_LENGTHS)),
+  review_cycle_days: z.optional(reviewCycleDaysSchema),
 })
 export type OrganizationUpdate = z.input<typeof organizationUpdateSchema>
 

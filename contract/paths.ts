@@ -101,6 +101,8 @@ export const paths = {
     deleteData: (id: Id) => `/knowledge-base/data/${seg(id)}/delete/`,
     /** Ours: read (GET) and edit (PATCH) one item. */
     qaItem: (id: Id) => `/knowledge-base/qa/${seg(id)}/`,
+    /** Issue 28: an owner confirms the answer is still true (reviewed today). */
+    qaReviewed: (id: Id) => `/knowledge-base/qa/${seg(id)}/reviewed/`,
     dataItem: (id: Id) => `/knowledge-base/data/${seg(id)}/`,
     /** Ours: Q&A import from CSV/XLSX, a mapping preview then the import itself. */
     importPreview: '/knowledge-base/qa/import/preview/',

@@ -18,6 +18,7 @@ const org: Organization = {
   answer_tone: 'neutral',
   answer_length: 'standard',
   logo_updated_at: null,
+  review_cycle_days: 365,
 }
 const record: DnsRecord = {
   domain: 'acme.test',

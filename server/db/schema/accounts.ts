@@ -36,6 +36,8 @@ export const organizations = pgTable('organizations', {
   /** Answer-style defaults (contract/organization.ts). */
   answerTone: text('answer_tone').notNull().default('neutral'),
   answerLength: text('answer_length').notNull().default('standard'),
+  /** How many days a library answer stays fresh after its last review, unless the answer says. */
+  reviewCycleDays: integer('review_cycle_days').notNull().default(365),
   ...timestamps,
 })
 

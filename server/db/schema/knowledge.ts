@@ -109,6 +109,13 @@ export const kbQaItems = pgTable(
     ),
     /** lower-case, single-spaced question: imports update instead of duplicating. */
     questionKey: text('question_key').notNull(),
+    /** Who keeps the answer true: confirms it each review cycle (issue 28). */
+    ownerId: userRef('owner_id'),
+    /** When a person last confirmed or rewrote the answer. */
+    lastReviewedAt: at('last_reviewed_at').notNull().defaultNow(),
+    reviewedBy: userRef('reviewed_by'),
+    /** Days the answer stays fresh after a review; null: the organisation's cycle. */
+    reviewCycleDays: integer('review_cycle_days'),
     ...authored(),
     tsv: weightedTsv('question', 'answer'),
     ...timestamps,

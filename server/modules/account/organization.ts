@@ -53,6 +53,7 @@ export function createOrganizationService(deps: { database: Database }) {
       dns_verified_domains: domains.filter((row) => row.dns).map((row) => row.domain),
       answer_tone: org.answerTone as Organization['answer_tone'],
       answer_length: org.answerLength as Organization['answer_length'],
+      review_cycle_days: org.reviewCycleDays,
     }
   }
 
@@ -66,6 +67,7 @@ export function createOrganizationService(deps: { database: Database }) {
         if (input.name !== undefined) changes.name = input.name
         if (input.answer_tone !== undefined) changes.answerTone = input.answer_tone
         if (input.answer_length !== undefined) changes.answerLength = input.answer_length
+        if (input.review_cycle_days !== undefined) changes.reviewCycleDays = input.review_cycle_days
         if (Object.keys(changes).length)
           await tx
             .update(organizations)

@@ -1,11 +1,16 @@
+import { DUE_WINDOW_DAYS, FRESHNESS_TEXTS, type Freshness } from '../../../contract/freshness.ts'
 import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { can, type Role } from '../../../contract/roles.ts'
 import { fetchPage } from '../../db/paging.ts'
-import { notFound } from '../../http/errors.ts'
+import { apiError, notFound } from '../../http/errors.ts'
 import { cleanTags } from '../repository/service.ts'
 import {
   type DataRow,
   escapeLike,
   type KnowledgeDeps,
+  QA_COLS,
+  QA_DUE_SQL,
+  QA_FROM,
   type QaRow,
   questionKey,
   toData,
@@ -13,7 +18,25 @@ import {
   USER_COLS,
 } from './shared.ts'
 
-type ItemListQuery = { page: number; page_size: number; q?: string; tag?: string }
+type ItemListQuery = {
+  page: number
+  page_size: number
+  q?: string
+  tag?: string
+  freshness?: Freshness
+  owner?: 'me' | 'none' | number
+  order?: 'updated' | 'review'
+}
+
+/** Who is asking, for filters such as 'mine'. */
+type Caller = { userId: number; role: Role }
+
+/** Each freshness state as a condition on QA_FROM's aliases. */
+const FRESHNESS_SQL: Record<Freshness, string> = {
+  stale: `${QA_DUE_SQL} <= now()`,
+  due: `${QA_DUE_SQL} > now() and ${QA_DUE_SQL} - interval '${DUE_WINDOW_DAYS} days' <= now()`,
+  fresh: `${QA_DUE_SQL} - interval '${DUE_WINDOW_DAYS} days' > now()`,
+}
 
 /**
  * Q&A items and data items: list with search, filters and paging, create, update, delete.
@@ -26,8 +49,12 @@ export function createItems(deps: KnowledgeDeps) {
     table: 'kb_qa_items' | 'kb_data_items',
     textColumns: string[],
     toItem: (row: Row) => Item,
+    joined = {
+      from: `${table} i left join users u on u.id = i.created_by`,
+      cols: `i.*, ${USER_COLS}`,
+    },
   ) {
-    const select = `select i.*, ${USER_COLS} from ${table} i left join users u on u.id = i.created_by`
+    const select = `select ${joined.cols} from ${joined.from}`
 
     async function get(orgId: number, id: number) {
       const { rows } = await pool.query<Row>(`${select} where i.org_id = $1 and i.id = $2`, [
@@ -39,7 +66,7 @@ export function createItems(deps: KnowledgeDeps) {
     }
 
     /** Newest first; `q` matches full text or any text column, `tag` any tag (case-insensitive). */
-    async function list(orgId: number, query: ItemListQuery) {
+    async function list(orgId: number, query: ItemListQuery, caller?: Caller) {
       const where = ['i.org_id = $1']
       const values: unknown[] = [orgId]
       const text = query.q?.trim()
@@ -54,13 +81,25 @@ export function createItems(deps: KnowledgeDeps) {
         values.push(query.tag.toLowerCase())
         where.push(`exists (select 1 from unnest(i.tags) t where lower(t) = $${values.length})`)
       }
+      const qa = table === 'kb_qa_items'
+      if (qa && query.freshness) where.push(FRESHNESS_SQL[query.freshness])
+      if (qa && query.owner !== undefined) {
+        if (query.owner === 'none') where.push('i.owner_id is null')
+        else {
+          values.push(query.owner === 'me' ? (caller?.userId ?? 0) : query.owner)
+          where.push(`i.owner_id = $${values.length}`)
+        }
+      }
       const { count, rows } = await fetchPage<Row>(
         pool,
         {
           select,
-          counted: `${table} i`,
+          counted: qa ? 'kb_qa_items i join organizations o on o.id = i.org_id' : `${table} i`,
           where: where.join(' and '),
-          order: 'i.updated_at desc, i.id desc',
+          order:
+            qa && query.order === 'review'
+              ? `${QA_DUE_SQL} asc, i.id asc`
+              : 'i.updated_at desc, i.id desc',
         },
         values,
         query,
@@ -81,8 +120,31 @@ export function createItems(deps: KnowledgeDeps) {
 
   /* ------------------------------------------------------------ Q&A items */
 
-  const qa = itemTable<QaRow, ReturnType<typeof toQa>>('kb_qa_items', ['question', 'answer'], toQa)
+  const qa = itemTable<QaRow, ReturnType<typeof toQa>>(
+    'kb_qa_items',
+    ['question', 'answer'],
+    toQa,
+    { from: QA_FROM, cols: QA_COLS },
+  )
   const getQa = qa.get
+
+  /** An owner is an active person of the organisation who can work on its knowledge. */
+  async function checkOwner(orgId: number, ownerId: number | null | undefined) {
+    if (ownerId === undefined || ownerId === null) return
+    const { rows } = await pool.query<{ role: Role }>(
+      `select role from users where id = $1 and org_id = $2 and status = 'active'`,
+      [ownerId, orgId],
+    )
+    const role = rows[0]?.role
+    if (!role || !can(role, 'repository.write'))
+      throw apiError(400, FRESHNESS_TEXTS.ownerNotMember, { code: 'validation_error' })
+  }
+
+  type Review = {
+    owner_id?: number | null
+    last_reviewed_at?: Date
+    review_cycle_days?: number | null
+  }
 
   async function createQa(
     orgId: number,
@@ -93,11 +155,13 @@ export function createItems(deps: KnowledgeDeps) {
       dropdown_value: string | null
       tags: string[]
       source: string | null
-    },
+    } & Review,
   ) {
+    await checkOwner(orgId, input.owner_id)
     const { rows } = await pool.query<{ id: string }>(
-      `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning id`,
+      `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by,
+         owner_id, last_reviewed_at, reviewed_by, review_cycle_days)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, coalesce($10, now()), $8, $11) returning id`,
       [
         orgId,
         input.question,
@@ -107,6 +171,9 @@ export function createItems(deps: KnowledgeDeps) {
         input.source || null,
         questionKey(input.question),
         userId,
+        input.owner_id ?? null,
+        input.last_reviewed_at ?? null,
+        input.review_cycle_days ?? null,
       ],
     )
     return getQa(orgId, Number(rows[0]?.id))
@@ -122,9 +189,11 @@ export function createItems(deps: KnowledgeDeps) {
       dropdown_value: string | null
       tags: string[]
       source: string | null
-    }>,
+    }> &
+      Review,
   ) {
     const current = await getQa(orgId, id)
+    await checkOwner(orgId, input.owner_id)
     const next = {
       question: input.question ?? current.question,
       answer: input.answer ?? current.answer,
@@ -133,9 +202,20 @@ export function createItems(deps: KnowledgeDeps) {
       tags: input.tags === undefined ? current.tags : cleanTags(input.tags),
       source: input.source === undefined ? current.source : input.source || null,
     }
+    // rewriting what the answer says is a review of it; tags, owner or cycle alone are not
+    const rewritten =
+      next.question !== current.question ||
+      next.answer !== current.answer ||
+      next.dropdown_value !== current.dropdown_value
+    const reviewedAt = input.last_reviewed_at ?? (rewritten ? new Date() : null)
     await pool.query(
       `update kb_qa_items set question = $3, answer = $4, dropdown_value = $5, tags = $6, source = $7, question_key = $8,
-         updated_by = $9, updated_at = now() where org_id = $1 and id = $2`,
+         updated_by = $9, updated_at = now(),
+         owner_id = case when $10 then $11::bigint else owner_id end,
+         last_reviewed_at = coalesce($12, last_reviewed_at),
+         reviewed_by = case when $12::timestamptz is null then reviewed_by else $9 end,
+         review_cycle_days = case when $13 then $14::integer else review_cycle_days end
+       where org_id = $1 and id = $2`,
       [
         orgId,
         id,
@@ -146,7 +226,24 @@ export function createItems(deps: KnowledgeDeps) {
         next.source,
         questionKey(next.question),
         userId,
+        input.owner_id !== undefined,
+        input.owner_id ?? null,
+        reviewedAt,
+        input.review_cycle_days !== undefined,
+        input.review_cycle_days ?? null,
       ],
+    )
+    return getQa(orgId, id)
+  }
+
+  /** Confirms an answer is still true today: its owner, or someone who manages the library. */
+  async function reviewedQa(orgId: number, caller: Caller, id: number) {
+    const current = await getQa(orgId, id)
+    if (current.owner_id !== caller.userId && !can(caller.role, 'library.manage'))
+      throw apiError(403, KNOWLEDGE_TEXTS.reviewNotAllowed, { code: 'forbidden' })
+    await pool.query(
+      `update kb_qa_items set last_reviewed_at = now(), reviewed_by = $3 where org_id = $1 and id = $2`,
+      [orgId, id, caller.userId],
     )
     return getQa(orgId, id)
   }
@@ -201,6 +298,7 @@ export function createItems(deps: KnowledgeDeps) {
     listQa: qa.list,
     createQa,
     updateQa,
+    reviewedQa,
     deleteQa: qa.remove,
     getData,
     listData: data.list,

@@ -45,8 +45,12 @@ export function knowledgeRoutes(options: {
   app.use('/knowledge-base/*', requireAuth(options.auth))
   const orgOf = (c: import('hono').Context<AuthEnv>) => c.get('auth').org.id
 
+  const callerOf = (c: import('hono').Context<AuthEnv>) => ({
+    userId: c.get('auth').user.id,
+    role: c.get('auth').user.role,
+  })
   app.get(paths.knowledgeBase.qa, permit('read'), async (c) =>
-    c.json(await service.listQa(orgOf(c), query(c, itemListQuerySchema))),
+    c.json(await service.listQa(orgOf(c), query(c, itemListQuerySchema), callerOf(c))),
   )
   app.get(paths.knowledgeBase.answered, permit('read'), async (c) =>
     c.json(await service.listAnswered(orgOf(c), query(c, itemListQuerySchema))),
@@ -64,6 +68,9 @@ export function knowledgeRoutes(options: {
       await service.updateQa(orgOf(c), c.get('auth').user.id, params(c, idParams).id, body),
     )
   })
+  app.post(`/knowledge-base/qa/${ID}/reviewed/`, permit('read'), async (c) =>
+    c.json(await service.reviewedQa(orgOf(c), callerOf(c), params(c, idParams).id)),
+  )
   app.delete(`/knowledge-base/qa/${ID}/delete/`, permit('library.manage'), async (c) => {
     await service.deleteQa(orgOf(c), params(c, idParams).id)
     return c.json({ deleted: 1 })

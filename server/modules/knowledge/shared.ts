@@ -1,3 +1,4 @@
+import { freshnessOf, reviewDueAt } from '../../../contract/freshness.ts'
 import type { DataItem, QaItem } from '../../../contract/knowledge.ts'
 import type { Database } from '../../db/index.ts'
 import { personOf, type UserCols } from '../../db/people.ts'
@@ -21,6 +22,18 @@ export type QaRow = UserCols & {
   tags: string[]
   source: string | null
   source_file_id: string | null
+  owner_id: string | null
+  owner_first_name: string | null
+  owner_last_name: string | null
+  owner_email: string | null
+  reviewer_id: string | null
+  reviewer_first_name: string | null
+  reviewer_last_name: string | null
+  reviewer_email: string | null
+  last_reviewed_at: Date
+  /** The item's cycle, else the organisation's. */
+  cycle_days: number
+  cycle_inherited: boolean
   created_at: Date
   updated_at: Date
 }
@@ -42,6 +55,24 @@ export const toQa = (row: QaRow): QaItem => ({
   tags: row.tags,
   source: row.source,
   source_file_id: row.source_file_id === null ? null : Number(row.source_file_id),
+  owner_id: row.owner_id === null ? null : Number(row.owner_id),
+  owner: personOf({
+    user_id: row.owner_id,
+    first_name: row.owner_first_name,
+    last_name: row.owner_last_name,
+    email: row.owner_email,
+  }),
+  last_reviewed_at: row.last_reviewed_at.toISOString(),
+  reviewed_by: personOf({
+    user_id: row.reviewer_id,
+    first_name: row.reviewer_first_name,
+    last_name: row.reviewer_last_name,
+    email: row.reviewer_email,
+  }),
+  review_cycle_days: row.cycle_days,
+  review_cycle_inherited: row.cycle_inherited,
+  review_due_at: reviewDueAt(row.last_reviewed_at, row.cycle_days).toISOString(),
+  freshness: freshnessOf(row.last_reviewed_at, row.cycle_days),
   created_by: userRef(row),
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
@@ -58,6 +89,20 @@ export const toData = (row: DataRow): DataItem => ({
 })
 
 export const USER_COLS = 'u.id as user_id, u.first_name, u.last_name, u.email'
+/** What a Q&A item's query joins and selects beyond its row: owner, reviewer, review cycle. */
+export const QA_FROM = `kb_qa_items i
+  join organizations o on o.id = i.org_id
+  left join users u on u.id = i.created_by
+  left join users ow on ow.id = i.owner_id
+  left join users rv on rv.id = i.reviewed_by`
+export const QA_COLS = `i.*, ${USER_COLS},
+  ow.first_name as owner_first_name, ow.last_name as owner_last_name, ow.email as owner_email,
+  rv.id as reviewer_id, rv.first_name as reviewer_first_name, rv.last_name as reviewer_last_name,
+  rv.email as reviewer_email,
+  coalesce(i.review_cycle_days, o.review_cycle_days) as cycle_days,
+  i.review_cycle_days is null as cycle_inherited`
+/** When a Q&A item (aliases of QA_FROM) falls stale, in SQL. */
+export const QA_DUE_SQL = `(i.last_reviewed_at + make_interval(days => coalesce(i.review_cycle_days, o.review_cycle_days)))`
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (m) => `\\${m}`)
 /** HTML-escapes a column in SQL so that ts_headline's <mark> tags are the only markup. */
 export const escaped = (column: string) =>
