@@ -8,6 +8,7 @@ import {
   pgTable,
   real,
   text,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
 import type { FileKind, FileStatus, PassageLocation } from '../../../contract/knowledge.ts'
@@ -50,6 +51,11 @@ export const repositoryFiles = pgTable(
     pages: integer('pages'),
     passageCount: integer('passage_count').notNull().default(0),
     createdBy: userRef('created_by'),
+    /** 1, then one more each time a new version replaces the blob (issue 28); the id stays. */
+    version: integer('version').notNull().default(1),
+    /** When and by whom the current version was uploaded; null for version 1 (created_at, created_by). */
+    versionCreatedAt: at('version_created_at'),
+    versionCreatedBy: userRef('version_created_by'),
     processingStartedAt: at('processing_started_at'),
     processedAt: at('processed_at'),
     ...timestamps,
@@ -58,10 +64,39 @@ export const repositoryFiles = pgTable(
     index('repository_files_org_created_idx').on(table.orgId, table.createdAt),
     index('repository_files_org_status_idx').on(table.orgId, table.status),
     index('repository_files_tags_idx').using('gin', table.tags),
+    /** Uploads find the file they are a new version of by name, ignoring case. */
+    index('repository_files_org_name_idx').on(table.orgId, sql`lower(${table.name})`),
     check(
       'repository_files_status_check',
       sql`${table.status} in ('queued', 'processing', 'ready', 'failed')`,
     ),
+  ],
+)
+
+/**
+ * The previous versions of a repository file (issue 28): each one's metadata and blob, kept when a
+ * new version replaces it. The current version is the `repository_files` row itself.
+ */
+export const repositoryFileVersions = pgTable(
+  'repository_file_versions',
+  {
+    id: identity(),
+    fileId: parentRef('file_id', () => repositoryFiles.id),
+    orgId: orgRef(),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind').$type<FileKind>().notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    sha256: text('sha256'),
+    storageKey: uuid('storage_key'),
+    createdBy: userRef('created_by'),
+    /** When this version was uploaded (not when it was replaced). */
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('repository_file_versions_file_version_idx').on(table.fileId, table.version),
+    index('repository_file_versions_org_idx').on(table.orgId),
   ],
 )
 
