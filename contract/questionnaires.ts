@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { FRESHNESS_STATES } from './freshness.ts'
 import { passageLocationSchema, userRefSchema } from './knowledge.ts'
 import { paged } from './paging.ts'
 import { searchTextSchema } from './text.ts'
@@ -178,6 +179,25 @@ export const answerPartSchema = z.object({
 })
 export type AnswerPart = z.infer<typeof answerPartSchema>
 
+/**
+ * What has changed around an answer (issue 28): a document it quotes no longer says it, the
+ * library's own answers disagree, it was carried from an earlier questionnaire, or the question
+ * is worded differently from the one answered then.
+ */
+export const ANSWER_FLAGS = [
+  'source_changed',
+  'conflict',
+  'carried_forward',
+  'question_changed',
+] as const
+export type AnswerFlag = (typeof ANSWER_FLAGS)[number]
+export const ANSWER_FLAG_LABELS: Record<AnswerFlag, string> = {
+  source_changed: 'Source changed',
+  conflict: 'Library disagrees',
+  carried_forward: 'Carried forward',
+  question_changed: 'Question changed',
+}
+
 export const answerSchema = z.object({
   id: z.int(),
   question_id: z.int(),
@@ -209,6 +229,33 @@ export const answerSchema = z.object({
    * questionnaires like this one.' Absent without a confidence.
    */
   assurance: z.optional(z.string()),
+  /**
+   * For an answer drawn from a library entry (a Q&A item, a completed questionnaire's row): that
+   * entry's freshness, else null (issue 28).
+   */
+  freshness: z._default(z.nullable(z.enum(FRESHNESS_STATES)), null),
+  /** The library entry an answer was drawn from: when it was last reviewed, and who owns it. */
+  library_entry: z.optional(
+    z.object({
+      source: z.enum(['qa', 'file']),
+      id: z.int(),
+      reviewed_at: z.string(),
+      age_days: z.int(),
+      owner: z.nullable(userRefSchema),
+    }),
+  ),
+  /** What the reviewer should know has changed around the answer. */
+  flags: z._default(z.array(z.enum(ANSWER_FLAGS)), []),
+  /** For a `source_changed` answer: the cited passage as it was quoted and as it reads now. */
+  source_change: z.optional(
+    z.object({
+      file_id: z.nullable(z.int()),
+      title: z.string(),
+      before: z.string(),
+      /** null: the document (or the passage) is gone. */
+      after: z.nullable(z.string()),
+    }),
+  ),
   updated_at: z.string(),
 })
 export type Answer = z.infer<typeof answerSchema>

@@ -1,3 +1,4 @@
+import { AGED_CEILING, aged, conflictReason, newestOf, withinCeiling } from './age.ts'
 import { calibrated, kindOfReason } from './calibration.ts'
 import { citationsOf, passageCitation } from './cite.ts'
 import {
@@ -97,12 +98,11 @@ function libraryCandidate(
         : entry.answer || entry.detail
   }
   if (!text && !choice) return null
-  return {
-    text,
-    choice,
-    confidence: calibrate(match.score),
-    citations: citationsOf(entry),
-  }
+  return aged(
+    { text, choice, confidence: calibrate(match.score), citations: citationsOf(entry) },
+    entry,
+    question.asOf ?? new Date(),
+  )
 }
 
 /** How much of the question's weighted terms a passage holds (0-1), with its best sentences. */
@@ -308,8 +308,37 @@ function vote(strong: { entry: LibraryEntry; score: number }[]) {
   // its history: where the library answers the question, the library decides (a reviewer who
   // settled a split and saved the answer is not asked again)
   const curated = answering.filter((match) => match.entry.source === 'qa')
-  const peers = curated.length ? curated : answering
   if (answering.length < 2) return null
+  // the library's own answers disagree: the one reviewed last is its current word (issue 28)
+  const newest =
+    new Set(curated.map((match) => choiceOf(match.entry))).size > 1 ? newestOf(curated) : null
+  if (newest) {
+    const winner = choiceOf(newest.entry) as string
+    const tally = new Map<string, number>()
+    for (const match of answering) {
+      const choice = choiceOf(match.entry) as string
+      tally.set(choice, (tally.get(choice) ?? 0) + 1)
+    }
+    const label = (entry: LibraryEntry) => CHOICE_LABEL[choiceOf(entry) as 'yes']
+    return {
+      peers: [newest],
+      winner,
+      share: 1,
+      counts: [{ choice: winner, count: 1 }],
+      tally,
+      answering: answering.length,
+      conflict: {
+        entry: newest.entry,
+        reason: conflictReason(
+          { entry: newest.entry, choice: label(newest.entry) },
+          curated
+            .filter((match) => choiceOf(match.entry) !== winner)
+            .map((match) => ({ entry: match.entry, choice: label(match.entry) })),
+        ),
+      },
+    }
+  }
+  const peers = curated.length ? curated : answering
   const counts = new Map<string, { count: number; first: number }>()
   peers.forEach((match, index) => {
     const key = choiceOf(match.entry) as string
@@ -335,6 +364,7 @@ function vote(strong: { entry: LibraryEntry; score: number }[]) {
     /** Every record that answers, curated or not: how many give each answer. */
     tally,
     answering: answering.length,
+    conflict: null as { entry: LibraryEntry; reason: string } | null,
   }
 }
 
@@ -385,6 +415,11 @@ export function answerFromEvidence(
     const chosen = strong
       .filter((match) => choiceOf(match.entry) === split.winner)
       .sort((a, b) => Number(b.entry.source === 'qa') - Number(a.entry.source === 'qa'))
+      // the library's newest answer where its answers disagree
+      .sort(
+        (a, b) =>
+          Number(b.entry === split.conflict?.entry) - Number(a.entry === split.conflict?.entry),
+      )
     strong = [...chosen, ...strong.filter((match) => !chosen.includes(match))]
   }
   if (split && split.counts.length > 1) {
@@ -426,6 +461,11 @@ export function answerFromEvidence(
       const share =
         mine === split.winner ? split.share : (split.tally.get(mine) ?? 0) / split.answering
       if (share < 1) candidate.confidence = Math.min(candidate.confidence, agreement(share))
+    }
+    // the newest of the library's disagreeing answers: used, never High, and it says so
+    if (split?.conflict?.entry === match.entry) {
+      candidate.reason = split.conflict.reason
+      candidate.ceiling = Math.min(candidate.ceiling ?? 1, AGED_CEILING)
     }
     candidates.push(candidate)
     if (candidates.length >= 3) break
@@ -477,7 +517,7 @@ export function answerFromEvidence(
   const shape = shapeOf(question.text, question.previous)
   const given = candidates.flatMap((candidate) => {
     const read = withParts(question, candidate)
-    return read ? [calibrated(read, shape)] : []
+    return read ? [withinCeiling(calibrated(read, shape))] : []
   })
   if (given.length) return { candidates: given, note: null }
   // no answer: what was looked for, and the nearest passages that speak of the practice, cited

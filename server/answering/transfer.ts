@@ -1,3 +1,4 @@
+import { aged } from './age.ts'
 import { citationsOf } from './cite.ts'
 import { type Library, MAJORITY, YES_NO_QUESTION } from './library.ts'
 import { asksOfFlaw, unstatedQualifiers } from './qualifiers.ts'
@@ -66,11 +67,15 @@ export function transferAnswer(
   const backing = peers.filter((peer) => peer.choice === winner).sort((a, b) => b.scope - a.scope)
   const best = backing[0] as (typeof backing)[number]
   const detail = best.entry.detail.trim()
-  return {
-    text: choice ? detail : [label, detail].filter(Boolean).join('. '),
-    choice,
-    reason: TRANSFERRED,
-    confidence: transferConfidence(share, best.scope),
-    citations: backing.slice(0, 3).flatMap((peer) => citationsOf(peer.entry)),
-  }
+  return aged(
+    {
+      text: choice ? detail : [label, detail].filter(Boolean).join('. '),
+      choice,
+      reason: TRANSFERRED,
+      confidence: transferConfidence(share, best.scope),
+      citations: backing.slice(0, 3).flatMap((peer) => citationsOf(peer.entry)),
+    },
+    best.entry,
+    question.asOf ?? new Date(),
+  )
 }

@@ -14,6 +14,10 @@ export interface LibraryEntry {
   detail: string
   dropdown: string | null
   location: PassageLocation | null
+  /** When the answer was last confirmed (a Q&A item's review, a completed questionnaire's date). */
+  reviewedAt?: Date | null
+  /** When it falls stale, by its review cycle; absent: its age is not known. */
+  staleAt?: Date | null
 }
 
 export interface Candidate {
@@ -35,6 +39,11 @@ export interface Candidate {
    * question (a library answer) rather than reading the question's parts.
    */
   parts?: AnswerPart[]
+  /**
+   * The highest confidence the answer may show whatever calibration says: a library answer past
+   * its review, or one the library contradicts, is never High.
+   */
+  ceiling?: number
 }
 
 /** One part of a question ('vulnerability scanning', 'automated', 'annually') and what states it. */
@@ -55,6 +64,8 @@ export interface QuestionInput {
    * procedures reviewed and updated at least annually?') is about.
    */
   previous?: string | null
+  /** The day the question is answered, against which library answers are aged (default: now). */
+  asOf?: Date
 }
 
 export interface PassageHit {

@@ -35,12 +35,21 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       answer: string
       dropdown_value: string | null
       source: string | null
-    }>('select id, question, answer, dropdown_value, source from kb_qa_items where org_id = $1', [
-      orgId,
-    ]),
-    pool.query<AnsweredRowDb>(
-      `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location
+      last_reviewed_at: Date
+      stale_at: Date
+    }>(
+      `select i.id, i.question, i.answer, i.dropdown_value, i.source, i.last_reviewed_at,
+              i.last_reviewed_at + make_interval(days => coalesce(i.review_cycle_days, o.review_cycle_days)) as stale_at
+         from kb_qa_items i join organizations o on o.id = i.org_id
+        where i.org_id = $1`,
+      [orgId],
+    ),
+    pool.query<AnsweredRowDb & { answered_at: Date; stale_at: Date }>(
+      `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location,
+              f.created_at as answered_at,
+              f.created_at + make_interval(days => o.review_cycle_days) as stale_at
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
+         join organizations o on o.id = p.org_id
         where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null`,
       [orgId],
     ),
@@ -56,6 +65,8 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       detail: '',
       dropdown: row.dropdown_value,
       location: null,
+      reviewedAt: row.last_reviewed_at,
+      staleAt: row.stale_at,
     })),
     ...passages.rows.map((row) => ({
       source: 'file' as const,
@@ -66,6 +77,9 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       ...answerOfRow(row),
       dropdown: null,
       location: row.location,
+      // a completed questionnaire is dated by its upload
+      reviewedAt: row.answered_at,
+      staleAt: row.stale_at,
     })),
   ]
   return new Library(entries)

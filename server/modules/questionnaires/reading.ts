@@ -1,3 +1,4 @@
+import { daysBetween, freshnessOf } from '../../../contract/freshness.ts'
 import type {
   Answer,
   AnswerFilter,
@@ -8,6 +9,7 @@ import type {
 } from '../../../contract/questionnaires.ts'
 import { assuranceOf } from '../../answering/calibration.ts'
 import { partsOf } from '../../answering/parts.ts'
+import { personOf } from '../../db/people.ts'
 import type { AnswerTarget } from '../../workbooks/analyse.ts'
 import type { Records } from './records.ts'
 import {
@@ -18,6 +20,12 @@ import {
   targetLabel,
   toAnswer,
 } from './shared.ts'
+
+/** The library entry an answer drawn from the library rests on: its first library citation. */
+const libraryCitation = (answer: Answer) =>
+  answer.origin === 'library' || answer.origin === 'transferred'
+    ? (answer.citations.find((citation) => citation.kind === 'library') ?? null)
+    : null
 
 /**
  * Reading a questionnaire's tabs, questions and answers (the review grid).
@@ -124,12 +132,13 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     )
     const byQuestion = new Map<string, Answer[]>()
     const drafted = new Map<number, AnswerPart[]>()
+    const ages = await libraryAges(client, orgId, answers.map(toAnswer))
     for (const row of answers) {
       if (row.parts?.length) drafted.set(Number(row.id), row.parts)
       // ranks a later generation left empty are not candidates
       if (row.rank > 0 && row.status === 'pending' && !row.text && row.choice === null) continue
       const list = byQuestion.get(row.question_id) ?? []
-      list.push(toAnswer(row))
+      list.push(aged(toAnswer(row), ages))
       byQuestion.set(row.question_id, list)
     }
     return questions.map((q, index) => {
@@ -153,6 +162,8 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
           band: null,
           citations: [],
           note: null,
+          freshness: null,
+          flags: [],
           updated_at: new Date(0).toISOString(),
         }
       return {
@@ -169,6 +180,73 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
         candidates,
       }
     })
+  }
+
+  /**
+   * The library entries that answers drawn from the library cite (their first library citation):
+   * a Q&A item's last review, owner and cycle; a completed questionnaire's upload date and the
+   * organisation's cycle (issue 28).
+   */
+  async function libraryAges(client: Queryable, orgId: number, answers: Answer[]) {
+    const cited = (source: 'qa' | 'file') => [
+      ...new Set(
+        answers.flatMap((answer) => {
+          const first = answer.origin ? libraryCitation(answer) : null
+          return first?.source === source && first.id !== null ? [first.id] : []
+        }),
+      ),
+    ]
+    const [qa, files] = [cited('qa'), cited('file')]
+    const ages = new Map<string, NonNullable<Answer['library_entry']> & { due: Date }>()
+    if (!qa.length && !files.length) return ages
+    const { rows } = await client.query<{
+      source: 'qa' | 'file'
+      id: string
+      reviewed_at: Date
+      due: Date
+      owner_id: string | null
+      first_name: string | null
+      last_name: string | null
+      email: string | null
+    }>(
+      `select 'qa' as source, i.id, i.last_reviewed_at as reviewed_at,
+              i.last_reviewed_at + make_interval(days => coalesce(i.review_cycle_days, o.review_cycle_days)) as due,
+              i.owner_id, u.first_name, u.last_name, u.email
+         from kb_qa_items i join organizations o on o.id = i.org_id
+         left join users u on u.id = i.owner_id
+        where i.org_id = $1 and i.id = any($2::bigint[])
+       union all
+       select 'file', f.id, f.created_at, f.created_at + make_interval(days => o.review_cycle_days),
+              null, null, null, null
+         from repository_files f join organizations o on o.id = f.org_id
+        where f.org_id = $1 and f.id = any($3::bigint[])`,
+      [orgId, qa, files],
+    )
+    const now = new Date()
+    for (const row of rows)
+      ages.set(`${row.source}:${row.id}`, {
+        source: row.source,
+        id: Number(row.id),
+        reviewed_at: row.reviewed_at.toISOString(),
+        age_days: daysBetween(row.reviewed_at, now),
+        owner: personOf({ user_id: row.owner_id, ...row }),
+        due: row.due,
+      })
+    return ages
+  }
+
+  /** An answer with the freshness and the age of the library entry it was drawn from. */
+  function aged(answer: Answer, ages: Awaited<ReturnType<typeof libraryAges>>): Answer {
+    const first = answer.origin ? libraryCitation(answer) : null
+    const entry = first ? ages.get(`${first.source}:${first.id}`) : undefined
+    if (!entry) return answer
+    const { due, ...library_entry } = entry
+    const cycle = due.getTime() - Date.parse(entry.reviewed_at)
+    return {
+      ...answer,
+      freshness: freshnessOf(new Date(entry.reviewed_at), cycle / 86_400_000),
+      library_entry,
+    }
   }
 
   /**

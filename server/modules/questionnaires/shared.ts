@@ -11,6 +11,7 @@ import {
   type QuestionnaireKind,
   type QuestionnaireStatus,
 } from '../../../contract/questionnaires.ts'
+import { CONFLICT_PREFIX } from '../../answering/age.ts'
 import { TRANSFERRED } from '../../answering/transfer.ts'
 import type { Database } from '../../db/index.ts'
 import { personOf } from '../../db/people.ts'
@@ -133,6 +134,8 @@ export const toAnswer = (row: AnswerRowDb): Answer => ({
   citations: row.citations,
   note: row.note,
   ...originOf(row),
+  freshness: null,
+  flags: row.note?.startsWith(CONFLICT_PREFIX) ? ['conflict'] : [],
   updated_at: row.updated_at.toISOString(),
 })
 
