@@ -94,6 +94,8 @@ export const repositoryFileSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   processed_at: z.nullable(z.string()),
+  /** 1, then one more for each new version (same-name upload or replace); the id stays (issue 28). */
+  version: z.int(),
 })
 export type RepositoryFile = z.infer<typeof repositoryFileSchema>
 export const repositoryFileListSchema = paged(repositoryFileSchema)
@@ -117,8 +119,45 @@ export type FileListQuery = z.input<typeof fileListQuerySchema>
 /**
  * POST files/upload/: multipart, one or more files in the field `files`, optional `tags` (a JSON
  * array or comma-separated text). All or nothing: one refused file refuses the request, naming it.
+ * Issue 28: a file whose name (ignoring case) is already in the repository (links aside) becomes
+ * that file's next version: same id, `version` one more, `new_version: true`. The same bytes as
+ * the current version change nothing: `unchanged: true`. A new file is `new_version: false,
+ * unchanged: false`. The license's file limit counts files, not versions.
  */
-export const uploadResponseSchema = z.object({ files: z.array(repositoryFileSchema) })
+export const uploadedFileSchema = z.extend(repositoryFileSchema, {
+  new_version: z.boolean(),
+  unchanged: z.boolean(),
+})
+export type UploadedFile = z.infer<typeof uploadedFileSchema>
+export const uploadResponseSchema = z.object({ files: z.array(uploadedFileSchema) })
+
+/**
+ * GET files/{id}/versions/: every version of a file, newest first; the current one is the file
+ * itself (its download is files/{id}/download/ too). POST files/{id}/replace/ takes one file in
+ * the field `file` (or `files`) and answers an uploaded file; the file keeps its name unless the
+ * new version is of another kind (a DOCX replacing a PDF), when it takes the uploaded name.
+ */
+export const fileVersionSchema = z.object({
+  version: z.int(),
+  name: z.string(),
+  kind: z.enum(FILE_KINDS),
+  mime: z.string(),
+  size_bytes: z.int(),
+  sha256: z.nullable(z.string()),
+  created_at: z.string(),
+  created_by: z.nullable(userRefSchema),
+  current: z.boolean(),
+})
+export type FileVersion = z.infer<typeof fileVersionSchema>
+export const fileVersionListSchema = z.object({
+  file_id: z.int(),
+  count: z.int(),
+  results: z.array(fileVersionSchema),
+})
+export const fileVersionParamsSchema = z.object({
+  id: z.coerce.number().check(z.int(), z.positive()),
+  version: z.coerce.number().check(z.int(), z.positive(), z.maximum(2_147_483_647)),
+})
 
 /** POST urls/upload/. The fetch runs in the ingestion job; the answer is the queued file. */
 export const urlUploadRequestSchema = z.object({
@@ -427,6 +466,15 @@ export const KNOWLEDGE_TEXTS = {
   importSheetMissing: 'The workbook has no sheet named {sheet}',
   urlBlocked: 'This address cannot be fetched: only public http and https sites are allowed',
   stillProcessing: 'This file is still being processed',
+  /** Issue 28: versions of a repository file. */
+  versionNotFound: 'That version of the file was not found',
+  replaceOneFile: 'Choose one file to replace this one with',
+  replaceLink: 'A page added by its address cannot be replaced by a file. Add the file instead.',
+  replaceOthersFiles:
+    'You can replace only files you uploaded. Ask an approver or an admin to replace the others.',
+  /** `{name}` is replaced: an upload with the name of someone else's file. */
+  versionOthersFile:
+    '{name} is already in the repository, uploaded by someone else. You can add new versions only of files you uploaded: rename the file, or ask an approver or an admin.',
 } as const
 
 /** Fills `{name}`-style placeholders of a text. */

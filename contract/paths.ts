@@ -90,6 +90,11 @@ export const paths = {
     delete: (id: Id) => `/files/${seg(id)}/delete/`,
     reprocess: (id: Id) => `/files/${seg(id)}/reprocess/`,
     updateTags: (id: Id) => `/files/${seg(id)}/update-tags/`,
+    /** Issue 28: a new version of the file from one upload, and the file's versions. */
+    replace: (id: Id) => `/files/${seg(id)}/replace/`,
+    versions: (id: Id) => `/files/${seg(id)}/versions/`,
+    versionDownload: (id: Id, version: Id) =>
+      `/files/${seg(id)}/versions/${seg(version)}/download/`,
   },
 
   /** Knowledge base. */

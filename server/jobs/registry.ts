@@ -7,7 +7,11 @@ import type { Logger } from '../logger.ts'
 import { createAnsweringService, GENERATE_JOB } from '../modules/answering/service.ts'
 import { llmUsage } from '../modules/answering/store.ts'
 import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
-import { createRepositoryService, INGEST_JOB } from '../modules/repository/service.ts'
+import {
+  createRepositoryService,
+  INGEST_JOB,
+  type VersionReadyHook,
+} from '../modules/repository/service.ts'
 import { metadataFetcher, ssoHousekeeping } from '../modules/sso/metadata.ts'
 import type { Storage } from '../storage/index.ts'
 import { defineJob, type JobDefinition } from './index.ts'
@@ -26,6 +30,8 @@ export interface JobDeps {
   llm?: LlmOptions
   /** EMBEDDING_MODEL, or a mock embedding model in tests. */
   embeddings?: EmbeddingOptions
+  /** Issue 28: told when a file's new version is ingested (RepositoryDeps.onVersionReady). */
+  onVersionReady?: VersionReadyHook
 }
 
 export interface LlmOptions {

@@ -29,6 +29,7 @@ const file = (id: number, status: RepositoryFile['status']): RepositoryFile => (
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
   processed_at: null,
+  version: 1,
 })
 
 const pending = uploadQueueMachine.provide({

@@ -86,6 +86,9 @@ const TABLE: Row[] = [
   ['POST', () => paths.files.updateTags(NONE), 'repository.write'],
   ['PATCH', () => paths.files.updateTags(NONE), 'repository.write'],
   ['PUT', () => paths.files.updateTags(NONE), 'repository.write'],
+  ['POST', () => paths.files.replace(NONE), 'repository.write'],
+  ['GET', (ids) => paths.files.versions(ids.file), 'read'],
+  ['GET', (ids) => paths.files.versionDownload(ids.file, 1), 'read'],
   // knowledge base
   ['GET', () => K.qa, 'read'],
   ['GET', () => K.answered, 'read'],

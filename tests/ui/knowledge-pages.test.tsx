@@ -46,6 +46,7 @@ const file = (
   created_at: new Date().toISOString(),
   updated_at: new Date().toISOString(),
   processed_at: null,
+  version: 1,
 })
 
 function repositoryLogic(

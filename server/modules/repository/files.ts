@@ -1,5 +1,10 @@
 import { LICENSE_LIMIT } from '../../../contract/billing.ts'
-import type { FileKind, FileStatus, RepositoryFile } from '../../../contract/knowledge.ts'
+import type {
+  FileKind,
+  FileStatus,
+  RepositoryFile,
+  UploadedFile,
+} from '../../../contract/knowledge.ts'
 import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import { forbidden } from '../../auth/permissions.ts'
 import { inTransaction } from '../../db/index.ts'
@@ -17,6 +22,14 @@ import {
   type RepositoryDeps,
   toFile,
 } from './shared.ts'
+import {
+  deleteVersions,
+  fileNamed,
+  othersFile,
+  stackVersion,
+  uploaded,
+  type VersionOutcome,
+} from './versions.ts'
 
 /**
  * The repository's files as records: list, upload (within the license's limit, TI6), add by URL, tags, delete, reprocess, download and statistics. Reading them is a job (ingestion.ts).
@@ -111,30 +124,67 @@ export function createFiles(deps: RepositoryDeps) {
     }
   }
 
-  /** Stores uploaded temp files as new repository files, all or nothing. */
+  /**
+   * Stores uploaded temp files, all or nothing: each is a new file, or, when the organisation has
+   * a file (not a link) of its name ignoring case, that file's next version (versions.ts; the same
+   * bytes change nothing). The license counts new files only. With `ownedBy` (a role without
+   * repository.delete), a new version only of that user's own files.
+   */
   async function addUploads(
     orgId: number,
     userId: number,
     uploads: { temp: TempFile; filename: string }[],
     tags: string[],
-  ): Promise<RepositoryFile[]> {
+    ownedBy?: number,
+  ): Promise<UploadedFile[]> {
     const detected: { kind: FileKind; mime: string }[] = []
     for (const upload of uploads) {
       const { kind, mime } = await detectUpload(upload, FILE_KINDS, KNOWLEDGE_TEXTS.unsupportedType)
       detected.push({ kind, mime })
     }
-    const ids: number[] = []
+    const added: { id: number; outcome: VersionOutcome | 'added' }[] = []
     await inTransaction(pool, async (client) => {
-      await reserve(client, orgId, uploads.length)
+      // one upload of an organisation at a time: two uploads of a name make one file, two versions
+      await client.query(`select pg_advisory_xact_lock(hashtext('repository.upload'), $1::int)`, [
+        orgId,
+      ])
+      const named = new Map<string, { id: number; createdBy: number | null }>()
+      for (const upload of uploads) {
+        const name = displayName(upload.filename)
+        const found = named.has(name.toLowerCase()) ? null : await fileNamed(client, orgId, name)
+        if (found) named.set(name.toLowerCase(), found)
+      }
+      const fresh = new Set(
+        uploads.map((u) => displayName(u.filename).toLowerCase()).filter((n) => !named.has(n)),
+      )
+      if (fresh.size) await reserve(client, orgId, fresh.size)
       for (const [index, upload] of uploads.entries()) {
         const kind = detected[index] as { kind: FileKind; mime: string }
+        const name = displayName(upload.filename)
+        const existing = named.get(name.toLowerCase())
+        if (existing) {
+          const outcome = await stackVersion(client, deps.storage, {
+            orgId,
+            fileId: existing.id,
+            userId,
+            temp: upload.temp,
+            ...kind,
+            tags,
+            refusal:
+              ownedBy !== undefined && existing.createdBy !== ownedBy
+                ? othersFile(name)
+                : undefined,
+          })
+          added.push({ id: existing.id, outcome })
+          continue
+        }
         const key = await deps.storage.commit(orgId, upload.temp)
         const { rows } = await client.query<{ id: string }>(
           `insert into repository_files (org_id, name, kind, mime, size_bytes, sha256, storage_key, tags, status, created_by)
            values ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9) returning id`,
           [
             orgId,
-            displayName(upload.filename),
+            name,
             kind.kind,
             kind.mime,
             upload.temp.size,
@@ -144,11 +194,13 @@ export function createFiles(deps: RepositoryDeps) {
             userId,
           ],
         )
-        ids.push(Number(rows[0]?.id))
+        const id = Number(rows[0]?.id)
+        named.set(name.toLowerCase(), { id, createdBy: userId })
+        added.push({ id, outcome: 'added' })
       }
     })
-    await queue(ids)
-    return Promise.all(ids.map((id) => getFile(orgId, id)))
+    await queue([...new Set(added.filter((a) => a.outcome !== 'unchanged').map((a) => a.id))])
+    return Promise.all(added.map(async (a) => uploaded(await getFile(orgId, a.id), a.outcome)))
   }
 
   async function addUrl(orgId: number, userId: number, url: URL, tags: string[]) {
@@ -166,8 +218,10 @@ export function createFiles(deps: RepositoryDeps) {
     return getFile(orgId, id)
   }
 
-  /** Deletes files of the org; other ids are ignored. Blobs go after the rows are gone. */
-  /** Deletes files; with `ownedBy`, only when every one of them is that user's (else 403). */
+  /**
+   * Deletes files of the org (other ids are ignored) with all their versions; with `ownedBy`, only
+   * when every one of them is that user's (else 403). Blobs go after the rows are gone.
+   */
   async function remove(orgId: number, ids: number[], ownedBy?: number) {
     if (ownedBy !== undefined) {
       const { rows: others } = await pool.query(
@@ -177,13 +231,17 @@ export function createFiles(deps: RepositoryDeps) {
       )
       if (others.length) throw forbidden(KNOWLEDGE_TEXTS.deleteOthersFiles)
     }
-    const { rows } = await pool.query<{ storage_key: string | null }>(
-      'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning storage_key',
-      [orgId, ids],
-    )
-    for (const row of rows)
-      if (row.storage_key) await deps.storage.delete(orgId, row.storage_key).catch(() => undefined)
-    return rows.length
+    const { count, keys } = await inTransaction(pool, async (client) => {
+      const versionKeys = await deleteVersions(client, orgId, ids)
+      const { rows } = await client.query<{ storage_key: string | null }>(
+        'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning storage_key',
+        [orgId, ids],
+      )
+      const fileKeys = rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
+      return { count: rows.length, keys: [...fileKeys, ...versionKeys] }
+    })
+    for (const key of keys) await deps.storage.delete(orgId, key).catch(() => undefined)
+    return count
   }
 
   async function reprocess(orgId: number, id: number) {
@@ -251,8 +309,6 @@ export function createFiles(deps: RepositoryDeps) {
       remaining: max === null ? null : Math.max(0, max - count),
     }
   }
-
-  /* ------------------------------------------------------------ ingestion */
 
   return { getFile, list, queue, addUploads, addUrl, remove, reprocess, updateTags, blob, stats }
 }

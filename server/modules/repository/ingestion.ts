@@ -70,18 +70,21 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
       kind: FileKind
       storage_key: string | null
       source_url: string | null
+      version: number
     }>(
       `update repository_files set status = 'processing', progress = 0, error = null, processing_started_at = now(), updated_at = now()
-        where id = $1 returning id, org_id, name, kind, storage_key, source_url`,
+        where id = $1 returning id, org_id, name, kind, storage_key, source_url, version`,
       [fileId],
     )
     const row = rows[0]
     if (!row) return // deleted meanwhile
     const orgId = Number(row.org_id)
+    // a newer version replaced this one meanwhile: its own job reads it, this one writes nothing
     const fail = async (message: string) => {
       await pool.query(
-        `update repository_files set status = 'failed', error = $2, progress = 0, updated_at = now() where id = $1`,
-        [fileId, message],
+        `update repository_files set status = 'failed', error = $2, progress = 0, updated_at = now()
+          where id = $1 and version = $3`,
+        [fileId, message, row.version],
       )
     }
     try {
@@ -110,11 +113,12 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
         },
       })
       const stored = await inTransaction(pool, async (client) => {
-        const locked = await client.query(
-          'select id from repository_files where id = $1 for update',
+        const locked = await client.query<{ version: number }>(
+          'select version from repository_files where id = $1 for update',
           [fileId],
         )
-        if (!locked.rowCount) return false // deleted meanwhile
+        // deleted meanwhile, or a newer version came (its job stores its passages)
+        if (locked.rows[0]?.version !== row.version) return false
         await client.query('delete from file_passages where file_id = $1', [fileId])
         const passages = result.passages
         for (let start = 0; start < passages.length; start += 1000) {
@@ -149,6 +153,12 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
       // the file is ready and searchable by its words; vectors follow (a failing model is logged
       // and the next generation fills in what is missing)
       if (deps.embedder) await embedMissing(deps.database, deps.embedder, log, { orgId, fileId })
+      if (row.version > 1 && deps.onVersionReady) {
+        // issue 28: a new version is readable; whoever cites the file can look again
+        await deps.onVersionReady(orgId, fileId, row.version).catch((error: unknown) => {
+          log.error({ err: error, fileId, version: row.version }, 'new version hook failed')
+        })
+      }
     } catch (error) {
       if (error instanceof ParseError || error instanceof UrlFetchError) {
         await fail(error.message)
@@ -175,6 +185,7 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
     const swept = await deps.storage.sweep(async (orgId, key) => {
       const { rowCount } = await pool.query(
         `select 1 from repository_files where org_id = $1 and storage_key = $2
+         union all select 1 from repository_file_versions where org_id = $1 and storage_key = $2
          union all select 1 from questionnaires where org_id = $1 and storage_key = $2
          union all select 1 from filled_files where org_id = $1 and storage_key = $2 limit 1`,
         [orgId, key],

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import {
   batchDeleteRequestSchema,
   fileListQuerySchema,
+  fileVersionParamsSchema,
   KNOWLEDGE_TEXTS,
   updateTagsRequestSchema,
   urlUploadRequestSchema,
@@ -42,6 +43,12 @@ export function repositoryRoutes(options: {
     return c.json(await service.list(c.get('auth').org.id, query(c, fileListQuerySchema)))
   })
 
+  /** Deleting (or replacing) anyone's files takes repository.delete; without it, one's own only. */
+  const ownerOf = (c: import('hono').Context<AuthEnv>) => {
+    const auth = c.get('auth')
+    return can(auth.role, 'repository.delete') ? undefined : auth.user.id
+  }
+
   app.post(paths.files.upload, permit('repository.write'), async (c) => {
     const auth = c.get('auth')
     const { uploads, fields } = await readMultipart(c, options.storage, {
@@ -62,6 +69,7 @@ export function repositoryRoutes(options: {
         auth.user.id,
         uploads,
         parsedTags.data.tags,
+        ownerOf(c),
       )
       return c.json({ files }, 201)
     } finally {
@@ -81,12 +89,6 @@ export function repositoryRoutes(options: {
     }
     return c.json(await service.addUrl(auth.org.id, auth.user.id, checked.url, body.tags), 201)
   })
-
-  /** Deleting anyone's files takes repository.delete; without it, one deletes only one's own. */
-  const ownerOf = (c: import('hono').Context<AuthEnv>) => {
-    const auth = c.get('auth')
-    return can(auth.role, 'repository.delete') ? undefined : auth.user.id
-  }
 
   app.post(paths.files.batchDelete, permit('repository.write'), async (c) => {
     const body = await jsonBody(c, batchDeleteRequestSchema)
@@ -127,6 +129,34 @@ export function repositoryRoutes(options: {
   app.post(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
   app.patch(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
   app.put(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
+
+  /* issue 28: versions (versions.ts) */
+  app.post(at('/files/{id}/replace/'), permit('repository.write'), async (c) => {
+    const auth = c.get('auth')
+    const { id } = params(c, idParams)
+    const { uploads } = await readMultipart(c, options.storage, {
+      maxBytes: options.maxUploadBytes,
+      fileFields: ['files', 'file'],
+    })
+    try {
+      const upload = uploads[0]
+      if (!upload || uploads.length > 1)
+        throw apiError(400, KNOWLEDGE_TEXTS.replaceOneFile, { code: 'validation_error' })
+      return c.json(await service.replace(auth.org.id, auth.user.id, id, upload, ownerOf(c)))
+    } finally {
+      await Promise.all(uploads.map((upload) => options.storage.discard(upload.temp)))
+    }
+  })
+
+  app.get(at('/files/{id}/versions/'), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.versions(c.get('auth').org.id, id))
+  })
+
+  app.get(at('/files/{id}/versions/:version{[0-9]+}/download/'), permit('read'), async (c) => {
+    const { id, version } = params(c, fileVersionParamsSchema)
+    return sendDownload(c, await service.versionBlob(c.get('auth').org.id, id, version))
+  })
 
   app.get(paths.account.fileStats, permit('read'), async (c) =>
     c.json(await service.stats(c.get('auth').org.id)),

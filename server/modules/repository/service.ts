@@ -1,13 +1,17 @@
 import { createFiles } from './files.ts'
 import { createIngestion } from './ingestion.ts'
 import type { RepositoryDeps } from './shared.ts'
+import { createVersions } from './versions.ts'
 
 export * from './shared.ts'
 
-/** The repository: its files as records (files.ts) and their ingestion as a job (ingestion.ts). */
+/**
+ * The repository: its files as records (files.ts), their versions (versions.ts) and their
+ * ingestion as a job (ingestion.ts).
+ */
 export function createRepositoryService(deps: RepositoryDeps) {
   const files = createFiles(deps)
-  return { ...files, ...createIngestion(deps, files) }
+  return { ...files, ...createVersions(deps, files), ...createIngestion(deps, files) }
 }
 
 export type RepositoryService = ReturnType<typeof createRepositoryService>

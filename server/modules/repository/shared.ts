@@ -23,10 +23,18 @@ export interface RepositoryDeps {
   urlFetchAllow: string[]
   /** EMBEDDING_MODEL: passages get their vectors once the file is ready. */
   embedder?: Embedder
+  /**
+   * Called once a new version (2 or more) of a file is ingested and its passages stored (issue
+   * 28): file `fileId` of org `orgId` now reads as `version`; the previous one was `version - 1`.
+   * At least once per ingest of that version (a reprocess calls it again); errors are logged.
+   */
+  onVersionReady?: VersionReadyHook
 }
 
+export type VersionReadyHook = (orgId: number, fileId: number, version: number) => Promise<void>
+
 export const FILE_COLUMNS = `f.id, f.name, f.kind, f.mime, f.size_bytes, f.tags, f.status, f.progress, f.error,
-  f.source_url, f.pages, f.passage_count, f.created_at, f.updated_at, f.processed_at,
+  f.source_url, f.pages, f.passage_count, f.created_at, f.updated_at, f.processed_at, f.version,
   u.id as user_id, u.first_name, u.last_name, u.email`
 
 export interface FileRow {
@@ -45,6 +53,7 @@ export interface FileRow {
   created_at: Date
   updated_at: Date
   processed_at: Date | null
+  version: number
   user_id: string | null
   first_name: string | null
   last_name: string | null
@@ -69,6 +78,7 @@ export function toFile(row: FileRow): RepositoryFile {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     processed_at: row.processed_at?.toISOString() ?? null,
+    version: row.version,
   }
 }
 
