@@ -158,6 +158,9 @@ export const paths = {
       custom: (id: Id) => `/filler/questionnaires/${seg(id)}/sections/custom/`,
     },
     undo: (id: Id) => `/filler/questionnaires/${seg(id)}/undo/`,
+    /** Issue 28: earlier questionnaires this one matches, and starting from one of them. */
+    previous: (id: Id) => `/filler/questionnaires/${seg(id)}/previous/`,
+    carryForward: (id: Id) => `/filler/questionnaires/${seg(id)}/carry-forward/`,
     /** Ours: start answer generation for the questions still waiting, and cancel it. */
     generate: (id: Id) => `/filler/questionnaires/${seg(id)}/generate/`,
     cancelGeneration: (id: Id) => `/filler/questionnaires/${seg(id)}/generate/cancel/`,

@@ -191,12 +191,25 @@ export const ANSWER_FLAGS = [
   'question_changed',
 ] as const
 export type AnswerFlag = (typeof ANSWER_FLAGS)[number]
+/** How the note of an answer carried forward from an earlier questionnaire begins. */
+export const CARRIED_PREFIX = 'Carried forward from'
 export const ANSWER_FLAG_LABELS: Record<AnswerFlag, string> = {
   source_changed: 'Source changed',
   conflict: 'Library disagrees',
   carried_forward: 'Carried forward',
   question_changed: 'Question changed',
 }
+
+/** Where a question was carried from: the same words, or reworded since (issue 28). */
+export const carriedFromSchema = z.object({
+  questionnaire_id: z.int(),
+  questionnaire_name: z.string(),
+  question_id: z.int(),
+  kind: z.enum(['carried', 'changed']),
+  /** The question as the earlier questionnaire asked it (for a word diff). */
+  previous_text: z.string(),
+})
+export type CarriedFrom = z.infer<typeof carriedFromSchema>
 
 export const answerSchema = z.object({
   id: z.int(),
@@ -275,8 +288,51 @@ export const questionRowSchema = z.object({
   vocabulary: z.nullable(z.array(z.string())),
   answer: answerSchema,
   candidates: z.array(answerSchema),
+  /** The earlier questionnaire's question it was carried from (issue 28); absent: none. */
+  carried_from: z.optional(carriedFromSchema),
 })
 export type QuestionRow = z.infer<typeof questionRowSchema>
+
+/* ---------------------------------------------------------------- answered before (issue 28) */
+
+/** GET questionnaires/{id}/previous/: earlier questionnaires this one matches, best first. */
+export const previousMatchSchema = z.object({
+  questionnaire_id: z.int(),
+  name: z.string(),
+  created_at: z.string(),
+  /** Share of this questionnaire's questions asked in the same words there (0-1). */
+  score: z.number(),
+  /** Most questions are the same: the same template, answered before. */
+  same_template: z.boolean(),
+  identical: z.int(),
+  changed: z.int(),
+  new: z.int(),
+  removed: z.int(),
+  /** Of the identical questions, how many have an approved answer there to carry forward. */
+  approved: z.int(),
+})
+export type PreviousMatch = z.infer<typeof previousMatchSchema>
+export const previousListSchema = z.object({ results: z.array(previousMatchSchema) })
+
+/** POST questionnaires/{id}/carry-forward/ {from_questionnaire_id}. */
+export const carryForwardSchema = z.object({
+  from_questionnaire_id: z.int().check(z.positive('Choose the earlier questionnaire')),
+})
+export const carryForwardResponseSchema = z.object({
+  /** Approved answers carried to questions asked in the same words. */
+  carried: z.int(),
+  /** Questions reworded since: drafted afresh, marked with the earlier wording. */
+  changed: z.int(),
+  /** Questions the earlier questionnaire did not ask. */
+  new: z.int(),
+  /** Questions of the earlier questionnaire this one no longer asks. */
+  removed: z.int(),
+  /** The removed questions' words, for the reviewer. */
+  removed_questions: z.array(z.object({ ref: z.nullable(z.string()), text: z.string() })),
+  /** True when drafting started for the questions not carried. */
+  generating: z.boolean(),
+})
+export type CarryForwardResponse = z.infer<typeof carryForwardResponseSchema>
 
 export const ANSWER_FILTERS = [
   'all',
@@ -333,6 +389,7 @@ export const OPERATION_KINDS = [
   'section_examples',
   'section_custom',
   'reanalyze',
+  'carry_forward',
 ] as const
 export type OperationKind = (typeof OPERATION_KINDS)[number]
 
@@ -482,6 +539,10 @@ export const QUESTIONNAIRE_TEXTS = {
   cutOff: 'Analysis was interrupted. Re-analyze the questionnaire to try again.',
   tabNotFound: 'This questionnaire has no tab named {tab}',
   mappingColumnMissing: 'The question column must be set',
+  carryFromItself: 'Choose an earlier questionnaire to start from, not this one',
+  carrySourceNotFound: 'The earlier questionnaire was not found',
+  carryWhileBusy:
+    'This questionnaire is being read or answered. Start from the earlier one when it is ready.',
 } as const
 
 export const saveToLibraryResponseSchema = z.object({ item_id: z.int(), created: z.boolean() })

@@ -99,6 +99,8 @@ const TABLE: Row[] = [
   ['GET', () => `${K.search}?q=backups`, 'read'],
   ['POST', () => K.qa, 'library.manage'],
   ['PATCH', () => K.qaItem(NONE), 'library.manage'],
+  // the owner of an item may confirm it too: the service checks who
+  ['POST', () => K.qaReviewed(NONE), 'read'],
   ['DELETE', () => K.deleteQa(NONE), 'library.manage'],
   ['POST', () => K.data, 'library.manage'],
   ['GET', () => K.dataItem(NONE), 'read'],
@@ -128,6 +130,8 @@ const TABLE: Row[] = [
   ['POST', () => Q.reAnalyze(NONE), 'questionnaires.write'],
   ['POST', () => Q.undo(NONE), 'questionnaires.write'],
   ['POST', () => Q.generate(NONE), 'questionnaires.write'],
+  ['GET', (ids) => Q.previous(ids.questionnaire), 'read'],
+  ['POST', () => Q.carryForward(NONE), 'questionnaires.write'],
   ['POST', () => Q.cancelGeneration(NONE), 'questionnaires.write'],
   ['POST', () => Q.answer.regenerate(NONE), 'questionnaires.write'],
   ['POST', () => Q.answer.regenerateWithEvidence(NONE), 'questionnaires.write'],

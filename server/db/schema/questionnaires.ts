@@ -14,6 +14,7 @@ import {
 import type {
   AnswerPart,
   AnswerStatus,
+  CarriedFrom,
   Citation,
   ExportFormat,
   MappingState,
@@ -105,6 +106,11 @@ export const questionnaireQuestions = pgTable(
     /** Matches a question across re-analyses so its answers are kept. */
     matchKey: text('match_key').notNull(),
     selectedRank: integer('selected_rank').notNull().default(0),
+    /**
+     * The question of an earlier questionnaire this one was carried forward from (issue 28): the
+     * same words ('carried'), or reworded ('changed', drafted afresh, shown as a word diff).
+     */
+    carried: jsonb('carried').$type<CarriedFrom | null>(),
     deletedAt: at('deleted_at'),
   },
   (table) => [

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { paths } from '../../../contract/paths.ts'
 import {
+  carryForwardSchema,
   QUESTIONNAIRE_TEXTS,
   regenerateWithEvidenceSchema,
   SECTION_OPERATIONS,
@@ -36,6 +37,23 @@ export function answeringRoutes(options: {
   app.post(at(Q.generate('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.start(org(c), user(c), id), 202)
+  })
+  app.get(at(Q.previous('{id}')), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json({ results: await service.previous(org(c), id) })
+  })
+  app.post(at(Q.carryForward('{id}')), permit('questionnaires.write'), async (c) => {
+    const { id } = params(c, idParams)
+    const body = await jsonBody(c, carryForwardSchema)
+    const canApprove = can(c.get('auth').role, 'answers.approve')
+    return c.json(
+      await service.carryForward(
+        org(c),
+        { id: user(c), canApprove },
+        id,
+        body.from_questionnaire_id,
+      ),
+    )
   })
   app.post(at(Q.cancelGeneration('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)

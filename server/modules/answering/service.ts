@@ -1,3 +1,4 @@
+import { createCarryForward } from './carry.ts'
 import { createDrafting } from './drafting.ts'
 import { createGeneration } from './generation.ts'
 import { createLibraryOperations } from './library.ts'
@@ -13,8 +14,31 @@ export { GENERATE_JOB, LLM_REQUIRED } from './shared.ts'
  */
 export function createAnsweringService(deps: AnsweringDeps) {
   const drafting = createDrafting(deps)
+  const generation = createGeneration(deps, drafting)
+  const carry = createCarryForward(deps)
+  /** Carries an earlier questionnaire's answers forward, then drafts the questions left open. */
+  async function carryForward(
+    orgId: number,
+    user: { id: number; canApprove: boolean },
+    id: number,
+    fromId: number,
+  ) {
+    return carry.carryForward(orgId, user, id, fromId, async () => {
+      const { rows } = await deps.database.pool.query(
+        `select 1 from questionnaire_questions qq
+           join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
+          where qq.questionnaire_id = $1 and qq.deleted_at is null and a.status in ('pending', 'failed') limit 1`,
+        [id],
+      )
+      if (!rows.length) return false
+      await generation.start(orgId, user.id, id)
+      return true
+    })
+  }
   return {
-    ...createGeneration(deps, drafting),
+    ...generation,
+    previous: carry.previous,
+    carryForward,
     ...createReview(deps, drafting),
     ...createLibraryOperations(deps),
     answerQuestion: drafting.answerQuestion,

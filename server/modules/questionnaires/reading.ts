@@ -3,6 +3,7 @@ import type {
   Answer,
   AnswerFilter,
   AnswerPart,
+  CarriedFrom,
   QuestionRow,
   Tab,
   TabMapping,
@@ -85,6 +86,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     target: AnswerTarget | null
     vocabulary: string[] | null
     selected_rank: number
+    carried: CarriedFrom | null
   }
 
   async function questionRows(
@@ -113,7 +115,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     const filter = filters[options.filter ?? 'all']
     const { rows: questions } = await client.query<QuestionDb>(
       `select qq.id, qq.tab_id, t.name as tab, qq.position, qq.ref, qq.text, qq.section, qq.target,
-              qq.vocabulary, qq.selected_rank
+              qq.vocabulary, qq.selected_rank, qq.carried
          from questionnaire_questions qq
          join questionnaire_tabs t on t.id = qq.tab_id
          join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
@@ -143,11 +145,14 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     }
     return questions.map((q, index) => {
       const before = questions[index - 1]
+      const reworded = q.carried?.kind === 'changed'
       const candidates = explained(
         q.text,
         before?.tab_id === q.tab_id ? before.text : null,
         byQuestion.get(q.id) ?? [],
         drafted,
+      ).map((answer) =>
+        reworded ? { ...answer, flags: [...answer.flags, 'question_changed' as const] } : answer,
       )
       const answer = candidates.find((c) => c.rank === q.selected_rank) ??
         candidates[0] ?? {
@@ -178,6 +183,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
         vocabulary: q.vocabulary,
         answer,
         candidates,
+        ...(q.carried ? { carried_from: q.carried } : {}),
       }
     })
   }

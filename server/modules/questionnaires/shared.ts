@@ -3,6 +3,7 @@ import {
   type AnswerOrigin,
   type AnswerPart,
   type AnswerStatus,
+  CARRIED_PREFIX,
   type Citation,
   confidenceBand,
   type Operation,
@@ -135,7 +136,11 @@ export const toAnswer = (row: AnswerRowDb): Answer => ({
   note: row.note,
   ...originOf(row),
   freshness: null,
-  flags: row.note?.startsWith(CONFLICT_PREFIX) ? ['conflict'] : [],
+  flags: row.note?.startsWith(CONFLICT_PREFIX)
+    ? ['conflict']
+    : row.note?.startsWith(CARRIED_PREFIX)
+      ? ['carried_forward']
+      : [],
   updated_at: row.updated_at.toISOString(),
 })
 
