@@ -46,8 +46,12 @@ export function conflictReason(
   return `${CONFLICT_PREFIX} the newest answer, ${used.choice} (reviewed ${day(used.entry.reviewedAt as Date)}), is used; older ones say ${others}. Resolve it in library health.`
 }
 
-/** A candidate with its reason and ceiling for a stale entry (unchanged when it is not stale). */
+/**
+ * A candidate with the age of the entry it rests on, and with its reason and ceiling when the
+ * entry is stale.
+ */
 export function aged(candidate: Candidate, entry: LibraryEntry, asOf: Date): Candidate {
+  if (entry.reviewedAt) candidate = { ...candidate, ageDays: daysBetween(entry.reviewedAt, asOf) }
   const reason = staleReason(entry, asOf)
   if (!reason) return candidate
   // a reason the answer already has names its kind (transferred): the age is shown beside it

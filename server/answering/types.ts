@@ -44,6 +44,8 @@ export interface Candidate {
    * its review, or one the library contradicts, is never High.
    */
   ceiling?: number
+  /** For an answer from a library entry of known age: its age in days when answered. */
+  ageDays?: number
 }
 
 /** One part of a question ('vulnerability scanning', 'automated', 'annually') and what states it. */
