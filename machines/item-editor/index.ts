@@ -16,4 +16,6 @@ export const itemEditorView = {
   values: (s: Snapshot) => s.context.values,
   errors: (s: Snapshot) => s.context.errors,
   failure: (s: Snapshot) => s.context.failure,
+  owner: (s: Snapshot) => s.context.owner,
+  ownCycle: (s: Snapshot) => s.context.ownCycle,
 }

@@ -11,8 +11,8 @@ import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * The knowledge-base item editor: add or edit a Q&A item (question, answer, dropdown value, tags,
- * source) or a data item (title, value, tags, source), and delete one behind a confirmation.
- * Fields are checked with the contract's own rules before anything is sent.
+ * source, owner and review cycle) or a data item (title, value, tags, source), and delete one
+ * behind a confirmation. Fields are checked with the contract's own rules before anything is sent.
  */
 
 export type ItemMode = 'qa' | 'data'
@@ -24,7 +24,17 @@ export type ItemField =
   | 'value'
   | 'tags'
   | 'source'
+  /** A Q&A item's owner: a person's id, or '' for nobody. */
+  | 'owner_id'
+  /** A Q&A item's own review cycle in days (used when `ownCycle` is on). */
+  | 'review_cycle_days'
 export type ItemValues = Record<ItemField, string>
+
+/** The owner a Q&A item had when its editing began. */
+export interface ItemOwner {
+  id: number
+  name: string
+}
 
 export interface ItemEditorContext {
   mode: ItemMode
@@ -32,6 +42,10 @@ export interface ItemEditorContext {
   values: ItemValues
   errors: Partial<Record<ItemField, string>>
   failure: string | null
+  /** The Q&A item's owner before editing (null: none, or a new item). */
+  owner: ItemOwner | null
+  /** The Q&A item sets its own review cycle; off: the organisation's. */
+  ownCycle: boolean
 }
 
 export type ItemEditorEvents =
@@ -39,6 +53,8 @@ export type ItemEditorEvents =
   | { type: 'edit'; mode: 'qa'; item: QaItem }
   | { type: 'edit'; mode: 'data'; item: DataItem }
   | { type: 'change'; field: ItemField; value: string }
+  /** Own review cycle on (starting from `days` when none is typed) or off. */
+  | { type: 'cycle.own'; own: boolean; days?: number }
   | { type: 'submit' }
   | { type: 'close' }
   | { type: 'delete.request'; mode: ItemMode; id: number }
@@ -59,6 +75,9 @@ export type SaveItemInput =
         dropdown_value: string | null
         tags: string[]
         source: string | null
+        /** Sent on create, and on edit only when it changed. */
+        owner_id?: number | null
+        review_cycle_days: number | null
       }
     }
   | {
@@ -75,6 +94,8 @@ const EMPTY: ItemValues = {
   value: '',
   tags: '',
   source: '',
+  owner_id: '',
+  review_cycle_days: '',
 }
 
 const mustBeProvided = mustBeProvidedIn('itemEditorMachine')
@@ -88,6 +109,8 @@ const tagsOf = (text: string) =>
 export function payload(context: ItemEditorContext): SaveItemInput {
   const v = context.values
   const common = { tags: tagsOf(v.tags), source: v.source.trim() || null }
+  const ownerId = v.owner_id ? Number(v.owner_id) : null
+  const ownerChanged = context.id === null || ownerId !== (context.owner?.id ?? null)
   return context.mode === 'qa'
     ? {
         mode: 'qa',
@@ -97,6 +120,8 @@ export function payload(context: ItemEditorContext): SaveItemInput {
           answer: v.answer,
           dropdown_value: v.dropdown_value.trim() || null,
           ...common,
+          ...(ownerChanged && { owner_id: ownerId }),
+          review_cycle_days: context.ownCycle ? Number(v.review_cycle_days.trim()) : null,
         },
       }
     : { mode: 'data', id: context.id, body: { title: v.title, value: v.value, ...common } }
@@ -139,12 +164,19 @@ export const itemEditorMachine = setup({
       values: EMPTY,
       errors: {},
       failure: null,
+      owner: null,
+      ownCycle: false,
     })),
     startEdit: assign((_, event: Extract<ItemEditorEvents, { type: 'edit' }>) => ({
       mode: event.mode,
       id: event.item.id,
       errors: {},
       failure: null,
+      owner:
+        event.mode === 'qa' && event.item.owner_id !== null
+          ? { id: event.item.owner_id, name: event.item.owner?.name ?? 'Current owner' }
+          : null,
+      ownCycle: event.mode === 'qa' && !event.item.review_cycle_inherited,
       values:
         event.mode === 'qa'
           ? {
@@ -154,6 +186,10 @@ export const itemEditorMachine = setup({
               dropdown_value: event.item.dropdown_value ?? '',
               tags: event.item.tags.join(', '),
               source: event.item.source ?? '',
+              owner_id: event.item.owner_id === null ? '' : String(event.item.owner_id),
+              review_cycle_days: event.item.review_cycle_inherited
+                ? ''
+                : String(event.item.review_cycle_days),
             }
           : {
               ...EMPTY,
@@ -167,6 +203,14 @@ export const itemEditorMachine = setup({
       values: { ...context.values, [params.field]: params.value },
       errors: { ...context.errors, [params.field]: undefined },
     })),
+    setOwnCycle: assign(({ context }, params: { own: boolean; days?: number }) => ({
+      ownCycle: params.own,
+      values:
+        params.own && !context.values.review_cycle_days && params.days
+          ? { ...context.values, review_cycle_days: String(params.days) }
+          : context.values,
+      errors: { ...context.errors, review_cycle_days: undefined },
+    })),
     showErrors: assign(({ context }) => ({ errors: check(context) })),
     askDelete: assign((_, params: { mode: ItemMode; id: number }) => ({
       mode: params.mode,
@@ -179,7 +223,15 @@ export const itemEditorMachine = setup({
   },
 }).createMachine({
   id: 'itemEditor',
-  context: { mode: 'qa', id: null, values: EMPTY, errors: {}, failure: null },
+  context: {
+    mode: 'qa',
+    id: null,
+    values: EMPTY,
+    errors: {},
+    failure: null,
+    owner: null,
+    ownCycle: false,
+  },
   initial: 'closed',
   states: {
     closed: {
@@ -199,6 +251,7 @@ export const itemEditorMachine = setup({
       on: {
         close: 'closed',
         change: { actions: { type: 'change', params: ({ event }) => event } },
+        'cycle.own': { actions: { type: 'setOwnCycle', params: ({ event }) => event } },
         submit: [{ guard: 'isValid', target: 'saving' }, { actions: 'showErrors' }],
       },
     },

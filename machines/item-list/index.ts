@@ -10,6 +10,9 @@ export const itemListView = {
   items: (s: Snapshot) => s.context.results,
   count: (s: Snapshot) => s.context.count,
   query: (s: Snapshot) => s.context.query,
+  /** Some filter narrows the list (its empty state says so). */
+  filtered: (s: Snapshot) =>
+    Boolean(s.context.query.q || s.context.query.freshness || s.context.query.owner),
   loading: (s: Snapshot) =>
     s.hasTag('loading') && s.context.count === 0 && !s.context.results.length,
   error: (s: Snapshot) => (s.matches('failed') ? s.context.error : null),

@@ -1,21 +1,36 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
+import type { Freshness } from '../../contract/freshness.ts'
+import type { QaItem } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
 /**
  * A paged, searchable list of knowledge-base entries (Q&A items, data items or ready files):
- * typing waits for a pause, paging and refreshing load at once, a failed load can be retried.
+ * typing waits for a pause, paging, filtering and refreshing load at once, a failed load can be
+ * retried. Q&A items filter by freshness and owner; the review queue lists the caller's answers
+ * that are due or stale, soonest due first. A reviewed item takes its row's place at once (and
+ * leaves a list it no longer belongs to).
  */
 
 /** Q&A items, data items, ready files, or the rows of completed questionnaires ('answered'). */
 export type ItemListKind = 'qa' | 'data' | 'files' | 'answered'
 
-export interface ItemListQuery {
+/** Q&A items by owner: the caller's, nobody's, or anyone's (null). */
+export type OwnerFilter = 'me' | 'none'
+
+export interface ItemListFilters {
+  freshness: Freshness | null
+  owner: OwnerFilter | null
+}
+
+export interface ItemListQuery extends ItemListFilters {
   kind: ItemListKind
   page: number
   page_size: number
   q: string
+  /** The review queue: the caller's due and stale Q&A items, soonest due first. */
+  queue: boolean
 }
 
 export interface ItemListContext<T = unknown> {
@@ -29,6 +44,8 @@ export type ItemListEvents =
   | { type: 'search.change'; q: string }
   | { type: 'page.change'; page: number }
   | { type: 'refresh' }
+  | { type: 'filter.change'; filters: Partial<ItemListFilters> }
+  | { type: 'item.reviewed'; item: QaItem }
 
 const mustBeProvided = mustBeProvidedIn('itemListMachine')
 
@@ -38,7 +55,7 @@ export const itemListMachine = setup({
   types: {
     context: {} as ItemListContext,
     events: {} as ItemListEvents,
-    input: {} as { kind: ItemListKind },
+    input: {} as { kind: ItemListKind; queue?: boolean },
   },
   actors: {
     loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
@@ -51,6 +68,23 @@ export const itemListMachine = setup({
     setPage: assign(({ context }, page: number) => ({
       query: { ...context.query, page: Math.max(1, page) },
     })),
+    setFilters: assign(({ context }, filters: Partial<ItemListFilters>) => ({
+      query: { ...context.query, ...filters, page: 1 },
+    })),
+    replaceItem: assign(({ context }, item: QaItem) => {
+      const { query } = context
+      const stays = !query.queue
+        ? query.freshness === null || query.freshness === item.freshness
+        : item.freshness !== 'fresh'
+      const results = context.results as { id: number }[]
+      if (!results.some((row) => row.id === item.id)) return {}
+      return stays
+        ? { results: results.map((row) => (row.id === item.id ? item : row)) }
+        : {
+            results: results.filter((row) => row.id !== item.id),
+            count: Math.max(0, context.count - 1),
+          }
+    }),
     setItems: assign((_, output: { count: number; results: unknown[] }) => ({
       count: output.count,
       results: output.results,
@@ -61,7 +95,15 @@ export const itemListMachine = setup({
 }).createMachine({
   id: 'itemList',
   context: ({ input }) => ({
-    query: { kind: input.kind, page: 1, page_size: 25, q: '' },
+    query: {
+      kind: input.kind,
+      page: 1,
+      page_size: 25,
+      q: '',
+      freshness: null,
+      owner: null,
+      queue: input.queue ?? false,
+    },
     count: 0,
     results: [],
     error: null,
@@ -78,6 +120,11 @@ export const itemListMachine = setup({
       actions: { type: 'setPage', params: ({ event }) => event.page },
     },
     refresh: '.loading',
+    'filter.change': {
+      target: '.loading',
+      actions: { type: 'setFilters', params: ({ event }) => event.filters },
+    },
+    'item.reviewed': { actions: { type: 'replaceItem', params: ({ event }) => event.item } },
   },
   states: {
     typing: { after: { searchDebounce: 'loading' } },

@@ -1,7 +1,10 @@
 import { assign, setup } from 'xstate'
 
-/** The sections of the Knowledge Base page; each lists its own items. */
-export type KnowledgeTab = 'qa' | 'data' | 'files'
+/**
+ * The sections of the Knowledge Base page; each lists its own items. 'review' is the review
+ * queue: the caller's Q&A items that are due or stale.
+ */
+export type KnowledgeTab = 'qa' | 'review' | 'data' | 'files'
 
 /**
  * The Knowledge Base page around its lists: which section is open, and a version that moves on

@@ -23,6 +23,7 @@ export const organizationSettingsView = {
         answer_tone: s.context.saved.answer_tone,
         answer_length: s.context.saved.answer_length,
         verified_domains: s.context.saved.verified_domains,
+        review_cycle_days: s.context.saved.review_cycle_days,
       }),
 }
 

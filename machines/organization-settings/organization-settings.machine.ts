@@ -1,5 +1,7 @@
-import { assign, emit, fromPromise, not, setup, stateIn } from 'xstate'
+import { and, assign, emit, fromPromise, not, setup, stateIn } from 'xstate'
+import { safeParse } from 'zod/v4/core'
 import { errorMessage } from '../../contract/errors.ts'
+import { DEFAULT_REVIEW_CYCLE_DAYS, reviewCycleDaysSchema } from '../../contract/freshness.ts'
 import {
   type DnsRecord,
   ORGANIZATION_TEXTS,
@@ -12,7 +14,7 @@ import { COPY_NOTICE_MS } from '../constants.ts'
 /** The form: the organisation's settings as edited, domains one per entry. */
 export type OrganizationForm = Pick<
   Organization,
-  'name' | 'answer_tone' | 'answer_length' | 'verified_domains'
+  'name' | 'answer_tone' | 'answer_length' | 'verified_domains' | 'review_cycle_days'
 >
 
 export interface OrganizationSettingsContext {
@@ -52,7 +54,15 @@ const formOf = (org: Organization): OrganizationForm => ({
   answer_tone: org.answer_tone,
   answer_length: org.answer_length,
   verified_domains: org.verified_domains,
+  review_cycle_days: org.review_cycle_days,
 })
+
+/** Why the review cycle cannot be saved, in the contract's words; null when it can. */
+export const cycleProblem = (days: number) => {
+  if (Number.isNaN(days)) return 'Enter the review cycle as a number of days'
+  const result = safeParse(reviewCycleDaysSchema, days)
+  return result.success ? null : (result.error.issues[0]?.message ?? 'Enter a number of days')
+}
 
 const normalDomain = (value: string) => value.trim().toLowerCase()
 
@@ -110,6 +120,7 @@ export const organizationSettingsMachine = setup({
       normalDomain(domain ?? context.dnsDomain) !== '',
     hasRecord: ({ context }) => context.record !== null,
     checking: stateIn('#organizationSettings.ready.dns.checking'),
+    cycleInvalid: ({ context }) => cycleProblem(context.form.review_cycle_days) !== null,
     saving: stateIn('#organizationSettings.ready.form.saving'),
   },
   actions: {
@@ -146,6 +157,9 @@ export const organizationSettingsMachine = setup({
     setError: assign((_, error: unknown) => ({
       error: errorMessage(error, 'The settings could not be saved.'),
     })),
+    setCycleError: assign(({ context }) => ({
+      error: cycleProblem(context.form.review_cycle_days),
+    })),
     setLoadError: assign((_, error: unknown) => ({
       error: errorMessage(error, 'The settings could not be loaded.'),
     })),
@@ -177,7 +191,13 @@ export const organizationSettingsMachine = setup({
   id: 'organizationSettings',
   context: {
     saved: null,
-    form: { name: '', answer_tone: 'neutral', answer_length: 'standard', verified_domains: [] },
+    form: {
+      name: '',
+      answer_tone: 'neutral',
+      answer_length: 'standard',
+      verified_domains: [],
+      review_cycle_days: DEFAULT_REVIEW_CYCLE_DAYS,
+    },
     domain: '',
     error: null,
     dnsDomain: '',
@@ -223,7 +243,10 @@ export const organizationSettingsMachine = setup({
                   actions: { type: 'removeDomain', params: ({ event }) => event.domain },
                 },
                 reset: { actions: 'reset' },
-                save: { guard: not('checking'), target: 'saving' },
+                save: [
+                  { guard: and([not('checking'), 'cycleInvalid']), actions: 'setCycleError' },
+                  { guard: not('checking'), target: 'saving' },
+                ],
               },
             },
             saving: {

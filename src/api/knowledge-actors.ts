@@ -10,6 +10,7 @@ import {
   type ImportResult,
   importPreviewSchema,
   importResultSchema,
+  type QaItem,
   qaItemListSchema,
   qaItemSchema,
   repositoryFileListSchema,
@@ -18,12 +19,16 @@ import {
   searchResponseSchema,
   uploadResponseSchema,
 } from '../../contract/knowledge.ts'
+import { organizationSchema } from '../../contract/organization.ts'
 import { paths } from '../../contract/paths.ts'
 import { type LibraryHealth, libraryHealthSchema } from '../../contract/questionnaires.ts'
+import { can } from '../../contract/roles.ts'
+import { adminUserListSchema } from '../../contract/users.ts'
 import type { AddUrlInput } from '../../machines/add-by-url/index.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
 import type { ItemMode, SaveItemInput } from '../../machines/item-editor/index.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
+import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
 import type { ImportFile, ImportInput } from '../../machines/qa-import/index.ts'
 import type {
   PollInput,
@@ -111,6 +116,27 @@ export function knowledgeActors(client: ApiClient = api) {
           body: input.body,
         })
     }),
+    markReviewed: fromPromise<QaItem, { id: number }>(async ({ input }) =>
+      client.post(paths.knowledgeBase.qaReviewed(input.id), {}, qaItemSchema),
+    ),
+    loadOwnerChoices: fromPromise<OwnerChoices, void>(async () => {
+      // people are listed only to those who manage them: others choose themselves or nobody
+      const [people, organization] = await Promise.all([
+        client
+          .get(`${paths.users.list}?page_size=200&status=active`, adminUserListSchema)
+          .then((list) =>
+            list.results
+              .filter((person) => can(person.role, 'repository.write'))
+              .map((person) => ({
+                id: person.id,
+                name: `${person.first_name} ${person.last_name}`.trim() || person.email,
+              })),
+          )
+          .catch(() => null),
+        client.get(paths.account.organization, organizationSchema).catch(() => null),
+      ])
+      return { people, reviewCycleDays: organization?.review_cycle_days ?? null }
+    }),
     deleteItem: fromPromise<void, { mode: ItemMode; id: number }>(async ({ input }) => {
       const path =
         input.mode === 'qa'
@@ -150,8 +176,12 @@ export function itemListActors(client: ApiClient = api) {
           page_size: String(input.page_size),
         })
         if (input.q) search.set('q', input.q)
-        if (input.kind === 'qa')
+        if (input.kind === 'qa' && input.queue) return loadQueue(client, search)
+        if (input.kind === 'qa') {
+          if (input.freshness) search.set('freshness', input.freshness)
+          if (input.owner) search.set('owner', input.owner)
           return client.get(`${paths.knowledgeBase.qa}?${search}`, qaItemListSchema)
+        }
         if (input.kind === 'data')
           return client.get(`${paths.knowledgeBase.data}?${search}`, dataItemListSchema)
         if (input.kind === 'answered')
@@ -159,5 +189,27 @@ export function itemListActors(client: ApiClient = api) {
         return client.get(`${paths.knowledgeBase.files}?${search}`, repositoryFileListSchema)
       },
     ),
+  }
+}
+
+/**
+ * The review queue: the caller's Q&A items that are due or stale, soonest due first. Ordered by
+ * review, those come before every fresh item, so a page of the caller's items is a page of the
+ * queue once its fresh items are left out; the queue's size is the caller's items less the fresh.
+ */
+async function loadQueue(client: ApiClient, search: URLSearchParams) {
+  const mine = new URLSearchParams(search)
+  mine.set('owner', 'me')
+  mine.set('order', 'review')
+  const fresh = new URLSearchParams({ owner: 'me', freshness: 'fresh', page_size: '1' })
+  const q = search.get('q')
+  if (q) fresh.set('q', q)
+  const [page, freshOnes] = await Promise.all([
+    client.get(`${paths.knowledgeBase.qa}?${mine}`, qaItemListSchema),
+    client.get(`${paths.knowledgeBase.qa}?${fresh}`, qaItemListSchema),
+  ])
+  return {
+    count: Math.max(0, page.count - freshOnes.count),
+    results: page.results.filter((item) => item.freshness !== 'fresh'),
   }
 }

@@ -3,6 +3,8 @@ import { itemListMachine } from '../../machines/item-list/index.ts'
 import { kbSearchMachine } from '../../machines/kb-search/index.ts'
 import { knowledgeBaseMachine } from '../../machines/knowledge-base/index.ts'
 import { libraryHealthMachine } from '../../machines/library-health/index.ts'
+import { libraryReviewMachine } from '../../machines/library-review/index.ts'
+import { ownerChoicesMachine } from '../../machines/owner-choices/index.ts'
 import { qaImportMachine } from '../../machines/qa-import/index.ts'
 import { itemListActors, knowledgeActors } from './knowledge-actors.ts'
 
@@ -14,6 +16,8 @@ export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemLis
     search: kbSearchMachine.provide({ actors }),
     importer: qaImportMachine.provide({ actors }),
     health: libraryHealthMachine.provide({ actors }),
+    review: libraryReviewMachine.provide({ actors }),
+    owners: ownerChoicesMachine.provide({ actors }),
     page: knowledgeBaseMachine,
   }
 }

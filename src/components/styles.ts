@@ -63,6 +63,25 @@ export const selectClass = css({
   textStyle: 'sm',
 })
 
+/** A row of filter pills, and each pill: pressed, it takes the accent colour. */
+export const filterPills = wrap({ gap: '1.5' })
+export const filterPill = css({
+  px: '2.5',
+  py: '1',
+  borderRadius: 'full',
+  borderWidth: '1px',
+  borderColor: 'border.default',
+  textStyle: 'xs',
+  fontWeight: 'medium',
+  cursor: 'pointer',
+  bg: 'bg.default',
+  '&[aria-pressed=true]': {
+    bg: 'colorPalette.default',
+    color: 'colorPalette.fg',
+    borderColor: 'colorPalette.default',
+  },
+})
+
 /** A small rounded label (a status, a count); its colours come from the one that uses it. */
 export const pill = css({
   display: 'inline-flex',

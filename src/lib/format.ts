@@ -24,3 +24,7 @@ export function formatRelative(iso: string, now = Date.now()): string {
 }
 
 export const formatExact = (iso: string) => new Date(iso).toLocaleString()
+
+/** A day as people write it: 12 Mar 2024. */
+export const formatDay = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })

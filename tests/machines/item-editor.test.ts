@@ -6,6 +6,7 @@ import {
   itemEditorMachine,
   type SaveItemInput,
 } from '../../machines/item-editor/index.ts'
+import { qaItemOf } from '../fixtures/qa-items.ts'
 import { testEveryPath } from './every-path.ts'
 
 const pending = itemEditorMachine.provide({
@@ -28,6 +29,8 @@ const events: AnyEventObject[] = [
   { type: 'edit', mode: 'qa', item: qa },
   { type: 'change', field: 'question', value: 'Do you encrypt backups?' },
   { type: 'change', field: 'answer', value: 'Yes' },
+  { type: 'cycle.own', own: true, days: 365 },
+  { type: 'cycle.own', own: false },
   { type: 'submit' },
   { type: 'close' },
   { type: 'delete.request', mode: 'qa', id: 3 },
@@ -46,6 +49,7 @@ describe('itemEditorMachine', () => {
       s.context.id,
       Boolean(s.context.values.question),
       Boolean(s.context.values.answer),
+      s.context.ownCycle,
       Object.keys(s.context.errors).length > 0,
       Boolean(s.context.failure),
     ],
@@ -80,8 +84,50 @@ describe('itemEditorMachine', () => {
         dropdown_value: null,
         tags: ['backup', 'crypto'],
         source: null,
+        owner_id: null,
+        review_cycle_days: null,
       },
     })
     expect(actor.getSnapshot().value).toBe('closed')
+  })
+
+  test('a Q&A item’s owner and own review cycle: sent when set, the owner only when it changed', async () => {
+    const saved: SaveItemInput[] = []
+    const actor = createActor(
+      itemEditorMachine.provide({
+        actors: {
+          saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => void saved.push(input)),
+        },
+      }),
+    ).start()
+    const item = qaItemOf({
+      id: 9,
+      owner_id: 4,
+      owner: { id: '4', name: 'Bea Ng', email: 'bea@example.com' },
+    })
+    actor.send({ type: 'edit', mode: 'qa', item })
+    expect(actor.getSnapshot().context.owner).toEqual({ id: 4, name: 'Bea Ng' })
+    expect(actor.getSnapshot().context.values.owner_id).toBe('4')
+    // its own cycle starts from the organisation's; a cycle of 0 days is refused in the contract's words
+    actor.send({ type: 'cycle.own', own: true, days: 365 })
+    expect(actor.getSnapshot().context.values.review_cycle_days).toBe('365')
+    actor.send({ type: 'change', field: 'review_cycle_days', value: '0' })
+    actor.send({ type: 'submit' })
+    expect(actor.getSnapshot().context.errors.review_cycle_days).toBe(
+      'The review cycle is at least 1 day',
+    )
+    actor.send({ type: 'change', field: 'review_cycle_days', value: '90' })
+    actor.send({ type: 'submit' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(saved[0]?.body).not.toHaveProperty('owner_id')
+    expect(saved[0]?.body).toMatchObject({ review_cycle_days: 90 })
+
+    actor.send({ type: 'edit', mode: 'qa', item: { ...item, review_cycle_inherited: false } })
+    expect(actor.getSnapshot().context.ownCycle).toBe(true)
+    actor.send({ type: 'change', field: 'owner_id', value: '' })
+    actor.send({ type: 'cycle.own', own: false })
+    actor.send({ type: 'submit' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(saved[1]?.body).toMatchObject({ owner_id: null, review_cycle_days: null })
   })
 })

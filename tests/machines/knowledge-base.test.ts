@@ -6,6 +6,7 @@ import { testMachineCoverage } from '../support/machine-coverage.ts'
 const events: EventFrom<typeof knowledgeBaseMachine>[] = [
   { type: 'tab.select', tab: 'data' },
   { type: 'tab.select', tab: 'files' },
+  { type: 'tab.select', tab: 'review' },
   { type: 'changed' },
 ]
 

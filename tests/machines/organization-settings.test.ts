@@ -38,6 +38,7 @@ const pending = organizationSettingsMachine.provide({
 })
 const events: AnyEventObject[] = [
   { type: 'edit', change: { name: 'Acme Security' } },
+  { type: 'edit', change: { review_cycle_days: 0 } },
   { type: 'domain.type', value: 'Other.test' },
   { type: 'domain.add' },
   { type: 'domain.remove', domain: 'acme.test' },
@@ -69,6 +70,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 describe('organizationSettingsMachine', () => {
   testEveryPath(pending, events, {
     identity: (s) => [
+      s.context.form.review_cycle_days > 0,
       Boolean(s.context.error),
       Boolean(s.context.dnsError),
       Boolean(s.context.record),
@@ -112,6 +114,35 @@ describe('organizationSettingsMachine', () => {
     await settle()
     expect(saves).toHaveLength(2)
     expect(emitted.map((e) => e.type)).toEqual(['saved'])
+    expect(organizationSettingsView.changed(actor.getSnapshot())).toBe(false)
+  })
+
+  test('saves the review cycle with the organisation, and says why a cycle cannot be saved', async () => {
+    const saves: OrganizationUpdate[] = []
+    const actor = createActor(
+      organizationSettingsMachine.provide({
+        actors: {
+          loadOrganization: fromPromise<Organization, void>(async () => org),
+          saveOrganization: fromPromise<Organization, OrganizationUpdate>(async ({ input }) => {
+            saves.push(input)
+            return { ...org, ...input } as Organization
+          }),
+        },
+      }),
+    ).start()
+    await settle()
+    expect(organizationSettingsView.form(actor.getSnapshot()).review_cycle_days).toBe(365)
+    actor.send({ type: 'edit', change: { review_cycle_days: 0 } })
+    actor.send({ type: 'save' })
+    expect(organizationSettingsView.error(actor.getSnapshot())).toBe(
+      'The review cycle is at least 1 day',
+    )
+    expect(saves).toHaveLength(0)
+    actor.send({ type: 'edit', change: { review_cycle_days: 180 } })
+    expect(organizationSettingsView.error(actor.getSnapshot())).toBeNull()
+    actor.send({ type: 'save' })
+    await settle()
+    expect(saves[0]?.review_cycle_days).toBe(180)
     expect(organizationSettingsView.changed(actor.getSnapshot())).toBe(false)
   })
 

@@ -1,9 +1,10 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { fromCallback, fromPromise } from 'xstate'
-import type { AnsweredRow, RepositoryFile, SearchResult } from '../../contract/knowledge.ts'
+import type { AnsweredRow, QaItem, RepositoryFile, SearchResult } from '../../contract/knowledge.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
+import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
 import type { UploadInput, UploadQueueEvents } from '../../machines/upload-queue/index.ts'
 import {
   itemListActors,
@@ -12,10 +13,13 @@ import {
 } from '../../src/api/knowledge-actors.ts'
 import { createKnowledgeLogic } from '../../src/api/knowledge-logic.ts'
 import { createRepositoryLogic } from '../../src/api/repository-logic.ts'
-import { ToasterContext } from '../../src/app/toaster.tsx'
+import { SessionContext } from '../../src/app/session.tsx'
+import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
 import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
 import { Snippet } from '../../src/pages/knowledge-base/snippet.tsx'
 import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
+import { qaItemOf } from '../fixtures/qa-items.ts'
+import { readingSession } from '../support/ui-session.ts'
 
 class ResizeObserverStub {
   observe() {}
@@ -64,11 +68,17 @@ function repositoryLogic(
   })
 }
 
+const ownerChoices = fromPromise<OwnerChoices, void>(async () => ({
+  people: [{ id: 4, name: 'Bea Ng' }],
+  reviewCycleDays: 180,
+}))
+
 /** A knowledge base with no items whose search finds `results`. */
 const emptyKnowledgeLogic = (results: SearchResult[]) =>
   createKnowledgeLogic({
     ...knowledgeActors(),
     ...itemListActors(),
+    loadOwnerChoices: ownerChoices,
     loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(async () => ({
       count: 0,
       results: [],
@@ -77,7 +87,14 @@ const emptyKnowledgeLogic = (results: SearchResult[]) =>
   })
 
 const renderWithToaster = (node: React.ReactNode) =>
-  render(<ToasterContext.Provider>{node}</ToasterContext.Provider>)
+  render(
+    <SessionContext.Provider logic={readingSession}>
+      <ToasterContext.Provider>
+        {node}
+        <Toaster />
+      </ToasterContext.Provider>
+    </SessionContext.Provider>,
+  )
 
 describe('repository page', () => {
   it('tells a new user what to upload when the repository is empty', async () => {
@@ -180,6 +197,7 @@ describe('knowledge base page', () => {
     const logic = createKnowledgeLogic({
       ...knowledgeActors(),
       ...itemListActors(),
+      loadOwnerChoices: ownerChoices,
       loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
         async ({ input }) => {
           asked.push(input.kind)
@@ -209,5 +227,130 @@ describe('knowledge base page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     expect(await within(dialog).findByText('Enter a question')).toBeTruthy()
     expect(within(dialog).getByText('Enter an answer')).toBeTruthy()
+  })
+
+  /** A knowledge base whose Q&A list is `items` (the queue: those not fresh), recording queries. */
+  function freshnessLogic(items: QaItem[], markReviewed?: (id: number) => Promise<QaItem>) {
+    const queries: ItemListQuery[] = []
+    const logic = createKnowledgeLogic({
+      ...knowledgeActors(),
+      ...itemListActors(),
+      loadOwnerChoices: ownerChoices,
+      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
+        async ({ input }) => {
+          queries.push(input)
+          if (input.kind !== 'qa') return { count: 0, results: [] }
+          const results = input.queue
+            ? items.filter((item) => item.freshness !== 'fresh')
+            : items.filter((item) => !input.freshness || item.freshness === input.freshness)
+          return { count: results.length, results }
+        },
+      ),
+      markReviewed: fromPromise<QaItem, { id: number }>(async ({ input }) =>
+        markReviewed
+          ? markReviewed(input.id)
+          : { ...(items.find((item) => item.id === input.id) as QaItem), ...fresh(input.id) },
+      ),
+    })
+    return { logic, queries }
+  }
+  const fresh = (id: number) => ({
+    ...qaItemOf({ id, daysAgo: 0 }),
+    reviewed_by: { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
+  })
+  const bea = { id: '4', name: 'Bea Ng', email: 'bea@example.com' }
+  const items = [
+    qaItemOf({ id: 1, question: 'Is MFA enforced?', daysAgo: 400, owner_id: 4, owner: bea }),
+    qaItemOf({ id: 2, question: 'Do you run pen tests?', daysAgo: 350 }),
+    qaItemOf({ id: 3, question: 'Is there a DPO?', daysAgo: 5, owner_id: 4, owner: bea }),
+  ]
+
+  it('shows each Q&A item’s freshness, owner and last review, and filters by freshness and owner', async () => {
+    const { logic, queries } = freshnessLogic(items)
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    const rows = await screen.findAllByTestId('kb-item')
+    expect(rows.map((row) => row.dataset.freshness)).toEqual(['stale', 'due', 'fresh'])
+    const [stale, due] = rows as [HTMLElement, HTMLElement]
+    expect(within(stale).getByText('Stale')).toBeTruthy()
+    expect(within(stale).getByText('Bea Ng')).toBeTruthy()
+    expect(within(stale).getByText(/^Reviewed \w+/)).toBeTruthy()
+    expect(within(due).getByText('Review due')).toBeTruthy()
+    expect(within(due).getByText('No owner')).toBeTruthy()
+
+    const freshness = screen.getByRole('group', { name: 'Freshness' })
+    fireEvent.click(within(freshness).getByRole('button', { name: 'Stale' }))
+    await waitFor(() => expect(screen.getAllByTestId('kb-item')).toHaveLength(1))
+    expect(
+      within(freshness).getByRole('button', { name: 'Stale' }).getAttribute('aria-pressed'),
+    ).toBe('true')
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Owner' })).getByRole('button', { name: 'Mine' }),
+    )
+    await waitFor(() =>
+      expect(queries.at(-1)).toMatchObject({ kind: 'qa', freshness: 'stale', owner: 'me' }),
+    )
+  })
+
+  it('marks an answer reviewed from its row: the row turns fresh and a toast says so', async () => {
+    const { logic } = freshnessLogic(items)
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    await screen.findAllByTestId('kb-item')
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Is MFA enforced?' }))
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Mark reviewed' }))
+    expect(await screen.findByText('Marked reviewed')).toBeTruthy()
+    await waitFor(() =>
+      expect(screen.getAllByTestId('kb-item').map((row) => row.dataset.freshness)).toEqual([
+        'fresh',
+        'due',
+        'fresh',
+      ]),
+    )
+    expect(
+      within(screen.getAllByTestId('kb-item')[0] as HTMLElement).getByText(/by Ada Lovelace/),
+    ).toBeTruthy()
+  })
+
+  it('the review queue lists due and stale answers; Confirm clears one, a refusal is said in plain words', async () => {
+    const refusal =
+      'Only the answer’s owner or someone who manages the library can mark it reviewed'
+    const { logic, queries } = freshnessLogic(items, async (id) => {
+      if (id === 2) throw new Error(refusal)
+      return fresh(id)
+    })
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    fireEvent.click(screen.getByRole('tab', { name: /Review due/ }))
+    await waitFor(() => expect(screen.getAllByTestId('kb-item')).toHaveLength(2))
+    expect(queries.at(-1)).toMatchObject({ kind: 'qa', queue: true })
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Is MFA enforced?' }))
+    await waitFor(() => expect(screen.getAllByTestId('kb-item')).toHaveLength(1))
+    expect(screen.getByText('1 answer to review')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Do you run pen tests?' }))
+    const row = screen.getByTestId('kb-item')
+    expect((await within(row).findByRole('alert')).textContent).toBe(refusal)
+    // Edit opens the item editor; Retire asks before deleting
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit Do you run pen tests?' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByRole('heading', { name: 'Edit Q&A item' })).toBeTruthy()
+  })
+
+  it('the editor sets a Q&A item’s owner among the organisation’s people and its review cycle', async () => {
+    const { logic } = freshnessLogic([])
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
+    const dialog = await screen.findByRole('dialog')
+    const owner = within(dialog).getByLabelText('Owner') as HTMLSelectElement
+    await waitFor(() =>
+      expect([...owner.options].map((option) => option.text)).toEqual(['No owner', 'Bea Ng']),
+    )
+    const cycle = within(dialog).getByLabelText('Review cycle') as HTMLSelectElement
+    expect(cycle.options[0]?.text).toBe('Use the organisation’s (180 days)')
+    fireEvent.change(cycle, { target: { value: 'own' } })
+    const days = within(dialog).getByLabelText('Review cycle in days') as HTMLInputElement
+    expect(days.value).toBe('180')
+    fireEvent.change(days, { target: { value: '5000' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(
+      await within(dialog).findByText('The review cycle is at most 3,650 days (10 years)'),
+    ).toBeTruthy()
   })
 })

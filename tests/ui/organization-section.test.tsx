@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { fromPromise } from 'xstate'
@@ -76,6 +76,33 @@ function renderSection() {
   )
   return { gets, checks, answer: (outcome: Organization | ApiError) => answerCheck(outcome) }
 }
+
+describe('Settings → Organisation: the review cycle', () => {
+  it('shows the organisation’s cycle, refuses an empty one in plain words and saves a new one', async () => {
+    const { checks, answer } = renderSection()
+    const field = (await screen.findByLabelText('Review cycle (days)')) as HTMLInputElement
+    expect(field.value).toBe('365')
+    await userEvent.clear(field)
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Enter the review cycle as a number of days',
+    )
+    expect(checks).toEqual([])
+    await userEvent.type(field, '180')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(checks).toEqual([
+      {
+        path: paths.account.updateOrganization,
+        body: expect.objectContaining({ review_cycle_days: 180 }),
+      },
+    ])
+    answer({ ...org, review_cycle_days: 180 })
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Save changes' })).toHaveProperty('disabled', true),
+    )
+    expect(field.value).toBe('180')
+  })
+})
 
 describe('Settings → Organisation: domains proved by DNS', () => {
   it('badges each domain, shows the record of a typed domain, the server’s reason, then the proof', async () => {

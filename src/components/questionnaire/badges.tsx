@@ -1,5 +1,6 @@
 import { Check, CircleAlert } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
+import { FRESHNESS_LABELS, type Freshness } from '../../../contract/freshness.ts'
 import {
   ANSWER_STATUS_LABELS,
   type Answer,
@@ -23,6 +24,27 @@ const STATUS_PALETTE: Record<AnswerStatus, string> = {
   approved: GREEN,
   no_answer: GRAY,
   failed: RED,
+}
+
+// a stale answer stands out: a solid badge; one falling due is amber, a fresh one green
+const FRESHNESS_BADGE: Record<Freshness, string> = {
+  fresh: cx(badge, GREEN),
+  due: cx(badge, AMBER),
+  stale: cx(pill, css({ gap: '1', bg: 'red.9', color: 'white' })),
+}
+
+/** How old a library answer is against its review cycle: Fresh, Review due or Stale. */
+export function FreshnessBadge(props: { freshness: Freshness; title?: string }) {
+  return (
+    <span
+      className={FRESHNESS_BADGE[props.freshness]}
+      data-freshness={props.freshness}
+      title={props.title}
+    >
+      {props.freshness !== 'fresh' && <CircleAlert size={12} aria-hidden />}
+      {FRESHNESS_LABELS[props.freshness]}
+    </span>
+  )
 }
 
 export function StatusBadge(props: { status: AnswerStatus }) {

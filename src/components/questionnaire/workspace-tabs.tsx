@@ -2,7 +2,6 @@ import { Portal } from '@ark-ui/react/portal'
 import { ChevronDown, Columns3, Wand2 } from 'lucide-react'
 import { useMemo } from 'react'
 import { css, cx } from 'styled-system/css'
-import { wrap } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import { ANSWER_FILTER_LABELS, ANSWER_FILTERS } from '../../../contract/questionnaires.ts'
 import {
@@ -11,7 +10,7 @@ import {
   workspaceTabsView,
 } from '../../../machines/questionnaire-workspace/index.ts'
 import { useView } from '../../app/use-view.ts'
-import { toolbar } from '../styles.ts'
+import { filterPill, filterPills, toolbar } from '../styles.ts'
 import { TabBar } from '../tab-bar.tsx'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
@@ -21,23 +20,6 @@ import { MappingButton } from './mapping-button.tsx'
 const tabsBar = css({ scrollbarWidth: 'thin' })
 const tabButton = css({ _hover: { color: 'fg.default' } })
 const tabCount = css({ ml: '1.5', textStyle: 'xs', color: 'fg.subtle' })
-const filters = wrap({ gap: '1.5' })
-const filterButton = css({
-  px: '2.5',
-  py: '1',
-  borderRadius: 'full',
-  borderWidth: '1px',
-  borderColor: 'border.default',
-  textStyle: 'xs',
-  fontWeight: 'medium',
-  cursor: 'pointer',
-  bg: 'bg.default',
-  '&[aria-pressed=true]': {
-    bg: 'colorPalette.default',
-    color: 'colorPalette.fg',
-    borderColor: 'colorPalette.default',
-  },
-})
 
 /** The questionnaire's tabs with their counts, the filters and the chosen tab's operations. */
 export function WorkspaceTabs(props: {
@@ -82,12 +64,12 @@ export function WorkspaceTabs(props: {
       )}
 
       <div className={cx(toolbar, css({ justifyContent: 'space-between' }))}>
-        <fieldset className={filters} aria-label="Filter">
+        <fieldset className={filterPills} aria-label="Filter">
           {ANSWER_FILTERS.map((value) => (
             <button
               key={value}
               type="button"
-              className={filterButton}
+              className={filterPill}
               aria-pressed={view.filter === value}
               onClick={() => workspaceRef.send({ type: 'filter.set', filter: value })}
             >

@@ -1,21 +1,49 @@
 import { Field as ArkField } from '@ark-ui/react/field'
+import { css } from 'styled-system/css'
 import { input, textarea } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
+import { MAX_REVIEW_CYCLE_DAYS } from '../../../contract/freshness.ts'
 import { COMMON_DROPDOWN_VALUES } from '../../../contract/knowledge.ts'
 import {
   type ItemField,
   type itemEditorMachine,
   itemEditorView,
 } from '../../../machines/item-editor/index.ts'
+import {
+  type ownerChoicesMachine,
+  ownerChoicesView,
+  ownerOptions,
+} from '../../../machines/owner-choices/index.ts'
+import { selectProfile } from '../../../machines/session/index.ts'
+import { SessionContext } from '../../app/session.tsx'
 import { useView } from '../../app/use-view.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
-import { alert, dialogBox, grid2 } from '../../components/styles.ts'
+import { alert, dialogBox, grid2, selectClass } from '../../components/styles.ts'
 import * as Field from '../../components/ui/field.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 
-/** Adds or edits a Q&A or data item, and asks before deleting one. */
-export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEditorMachine> }) {
+const daysInput = css({ mt: '2' })
+
+/**
+ * Adds or edits a Q&A or data item, and asks before deleting one. A Q&A item also has an owner
+ * (one of the organisation's people, or nobody) and a review cycle (the organisation's, or its own
+ * number of days).
+ */
+export function ItemEditorDialog({
+  actor,
+  owners,
+}: {
+  actor: ActorRefFrom<typeof itemEditorMachine>
+  owners: ActorRefFrom<typeof ownerChoicesMachine>
+}) {
   const view = useView(actor, itemEditorView)
+  const choices = useView(owners, ownerChoicesView)
+  const user = SessionContext.useSelector(selectProfile)?.user ?? null
+  const self = user
+    ? { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || user.email }
+    : null
+  const people = ownerOptions(choices.people, self, view.owner)
+  const orgCycle = choices.reviewCycleDays
   const change = (field: ItemField) => (event: { target: { value: string } }) =>
     actor.send({ type: 'change', field, value: event.target.value })
   const fieldOf = (
@@ -75,6 +103,64 @@ export function ItemEditorDialog({ actor }: { actor: ActorRefFrom<typeof itemEdi
                   placeholder: 'Yes, No, N/A…',
                 })}
                 {fieldOf('tags', 'Tags', { placeholder: 'encryption, SOC 2' })}
+              </div>
+              <div className={grid2}>
+                <Field.Root invalid={Boolean(view.errors.owner_id)}>
+                  <Field.Label>Owner</Field.Label>
+                  <ArkField.Select
+                    className={selectClass}
+                    value={view.values.owner_id}
+                    onChange={change('owner_id')}
+                  >
+                    <option value="">No owner</option>
+                    {people.map((person) => (
+                      <option key={person.id} value={String(person.id)}>
+                        {person.id === self?.id ? `${person.name} (you)` : person.name}
+                      </option>
+                    ))}
+                  </ArkField.Select>
+                  <Field.HelperText>Keeps the answer true and reviews it.</Field.HelperText>
+                  {view.errors.owner_id && (
+                    <Field.ErrorText>{view.errors.owner_id}</Field.ErrorText>
+                  )}
+                </Field.Root>
+                <Field.Root invalid={Boolean(view.errors.review_cycle_days)}>
+                  <Field.Label>Review cycle</Field.Label>
+                  <ArkField.Select
+                    className={selectClass}
+                    value={view.ownCycle ? 'own' : 'organisation'}
+                    onChange={(event) =>
+                      actor.send({
+                        type: 'cycle.own',
+                        own: event.target.value === 'own',
+                        days: orgCycle ?? undefined,
+                      })
+                    }
+                  >
+                    <option value="organisation">
+                      {orgCycle
+                        ? `Use the organisation’s (${orgCycle} days)`
+                        : 'Use the organisation’s'}
+                    </option>
+                    <option value="own">A number of days</option>
+                  </ArkField.Select>
+                  {view.ownCycle && (
+                    <input
+                      type="number"
+                      className={`${input({ size: 'md' })} ${daysInput}`}
+                      aria-label="Review cycle in days"
+                      min={1}
+                      max={MAX_REVIEW_CYCLE_DAYS}
+                      step={1}
+                      inputMode="numeric"
+                      value={view.values.review_cycle_days}
+                      onChange={change('review_cycle_days')}
+                    />
+                  )}
+                  {view.errors.review_cycle_days && (
+                    <Field.ErrorText>{view.errors.review_cycle_days}</Field.ErrorText>
+                  )}
+                </Field.Root>
               </div>
             </>
           ) : (

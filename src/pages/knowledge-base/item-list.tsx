@@ -1,13 +1,19 @@
 import { useActorRef } from '@xstate/react'
-import { BookOpen, Database, FileText, Pencil, Trash2 } from 'lucide-react'
+import { BookOpen, CheckCheck, Database, FileText, Pencil, Trash2 } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
-import { grid, stack, wrap } from 'styled-system/patterns'
+import { stack, wrap } from 'styled-system/patterns'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
+import { DUE_WINDOW_DAYS } from '../../../contract/freshness.ts'
 import type { AnsweredRow, DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
 import type { itemEditorMachine } from '../../../machines/item-editor/index.ts'
 import { type ItemListKind, itemListView } from '../../../machines/item-list/index.ts'
+import { canReview, libraryReviewView } from '../../../machines/library-review/index.ts'
+import { selectProfile } from '../../../machines/session/index.ts'
 import type { KnowledgeLogic } from '../../api/knowledge-logic.ts'
+import { SessionContext } from '../../app/session.tsx'
+import { ToasterContext } from '../../app/toaster.tsx'
+import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
@@ -18,31 +24,12 @@ import * as Menu from '../../components/ui/menu.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatExact, formatRelative } from '../../lib/format.ts'
 import { EmptyState } from '../empty-state.tsx'
+import { FreshnessFilters } from './freshness-filters.tsx'
+import { itemRow, QaRow, rowMeta, rowText, rowTitle } from './qa-row.tsx'
 
 const toolbar = wrap({ gap: '2', mb: '3' })
 const filterInput = css({ flex: '1 1 14rem', minW: '0' })
 const list = stack({ gap: '2' })
-const row = grid({
-  gridTemplateColumns: '1fr auto',
-  gap: '1 3',
-  p: '4',
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-})
-const rowTitle = css({ fontWeight: 'semibold', textStyle: 'sm' })
-const rowText = css({ textStyle: 'sm', color: 'fg.muted', lineClamp: '3', whiteSpace: 'pre-line' })
-const valueBadge = css({
-  px: '2',
-  py: '0.5',
-  borderRadius: 'full',
-  bg: 'colorPalette.a3',
-  color: 'colorPalette.text',
-  textStyle: 'xs',
-  fontWeight: 'semibold',
-})
-const meta = wrap({ gap: '1.5', align: 'center', mt: '1.5', textStyle: 'xs', color: 'fg.muted' })
 
 const fileLink = css({
   display: 'inline-flex',
@@ -77,20 +64,47 @@ const EMPTY: Record<ItemListKind, string> = {
 }
 
 /**
- * One section of the Knowledge Base: Q&A items, data items, the files read so far, or the rows of
+ * One section of the Knowledge Base: Q&A items (filtered by freshness and owner, or as the review
+ * queue: the caller's due and stale answers), data items, the files read so far, or the rows of
  * completed questionnaires in the repository (read-only: their file is their source).
  */
 export function ItemList(props: {
   kind: ItemListKind
+  queue?: boolean
   logic: KnowledgeLogic
   editor: ActorRefFrom<typeof itemEditorMachine>
   onDownload: (file: { id: number; name: string }) => void
+  /** An answer was marked reviewed (library health counts it again). */
+  onReviewed?: () => void
 }) {
-  const actor = useActorRef(props.logic.list, { input: { kind: props.kind } })
+  const actor = useActorRef(props.logic.list, {
+    input: { kind: props.kind, queue: props.queue },
+  })
+  const review = useActorRef(props.logic.review)
+  const toaster = ToasterContext.useActorRef()
   const view = useView(actor, itemListView)
+  const reviewing = useView(review, libraryReviewView)
+  const user = SessionContext.useSelector(selectProfile)?.user ?? null
+  const { onReviewed } = props
+  useEmitted(
+    () => [
+      review.on('reviewed', (event) => {
+        actor.send({ type: 'item.reviewed', item: event.item })
+        toaster.send({
+          type: 'toast.show',
+          toast: { type: 'success', title: 'Marked reviewed', description: event.item.question },
+        })
+        onReviewed?.()
+      }),
+      review.on('failed', (event) =>
+        toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.error } }),
+      ),
+    ],
+    [actor, review, toaster, onReviewed],
+  )
   const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
   const { editor } = props
-  const noun = NOUNS[props.kind]
+  const noun = props.queue ? 'answers to review' : NOUNS[props.kind]
   return (
     <>
       <div className={toolbar}>
@@ -103,6 +117,12 @@ export function ItemList(props: {
           onChange={(event) => actor.send({ type: 'search.change', q: event.target.value })}
         />
       </div>
+      {props.kind === 'qa' && !props.queue && (
+        <FreshnessFilters
+          filters={view.query}
+          onChange={(filters) => actor.send({ type: 'filter.change', filters })}
+        />
+      )}
       {view.error ? (
         <RetryAlert error={view.error} onRetry={() => actor.send({ type: 'refresh' })} />
       ) : view.loading ? (
@@ -110,22 +130,30 @@ export function ItemList(props: {
           <Spinner />
         </div>
       ) : view.items.length === 0 ? (
-        <EmptyState
-          icon={props.kind === 'files' ? FileText : props.kind === 'data' ? Database : BookOpen}
-          title={view.query.q ? 'Nothing matches' : `No ${noun} yet`}
-        >
-          {view.query.q ? 'Try other words.' : EMPTY[props.kind]}
-        </EmptyState>
+        props.queue ? (
+          <EmptyState icon={CheckCheck} title={view.filtered ? 'Nothing matches' : 'All caught up'}>
+            {view.filtered
+              ? 'Try other words.'
+              : `None of the answers you own is due for review. Answers fall due ${DUE_WINDOW_DAYS} days before their review cycle ends.`}
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={props.kind === 'files' ? FileText : props.kind === 'data' ? Database : BookOpen}
+            title={view.filtered ? 'Nothing matches' : `No ${noun} yet`}
+          >
+            {view.filtered ? 'Try other words or filters.' : EMPTY[props.kind]}
+          </EmptyState>
+        )
       ) : props.kind === 'answered' ? (
         <ul className={list}>
           {(view.items as AnsweredRow[]).map((answered) => (
-            <li key={answered.id} className={row} data-testid="answered-row">
+            <li key={answered.id} className={itemRow} data-testid="answered-row">
               <div className={css({ minW: '0', gridColumn: '1 / -1' })}>
                 <div className={rowTitle}>{answered.question}</div>
                 <div className={rowText}>
                   {[answered.answer, answered.detail].filter(Boolean).join(' - ')}
                 </div>
-                <div className={meta}>
+                <div className={rowMeta}>
                   <button
                     type="button"
                     className={fileLink}
@@ -153,65 +181,61 @@ export function ItemList(props: {
             </Button>
           )}
         />
+      ) : props.kind === 'qa' ? (
+        <ul className={list}>
+          {(view.items as QaItem[]).map((item) => (
+            <QaRow
+              key={item.id}
+              item={item}
+              queue={Boolean(props.queue)}
+              canReview={canReview(item, user)}
+              reviewing={reviewing.busyId === item.id}
+              error={reviewing.failedId === item.id ? reviewing.error : null}
+              onReview={() => review.send({ type: 'confirm', item })}
+              onEdit={() => editor.send({ type: 'edit', mode: 'qa', item })}
+              onDelete={() => editor.send({ type: 'delete.request', mode: 'qa', id: item.id })}
+            />
+          ))}
+        </ul>
       ) : (
         <ul className={list}>
-          {(view.items as (QaItem | DataItem)[]).map((item) => {
-            const isQa = 'question' in item
-            return (
-              <li key={item.id} className={row} data-testid="kb-item">
-                <div className={css({ minW: '0' })}>
-                  <div className={rowTitle}>{isQa ? item.question : item.title}</div>
-                  <div className={rowText}>{isQa ? item.answer : item.value}</div>
-                  <div className={meta}>
-                    {isQa && item.dropdown_value && (
-                      <span className={valueBadge}>{item.dropdown_value}</span>
-                    )}
-                    {item.tags.map((tag) => (
-                      <span key={tag} className={chip}>
-                        {tag}
-                      </span>
-                    ))}
-                    {item.source && <span>{item.source}</span>}
-                    <span title={formatExact(item.updated_at)}>
-                      updated {formatRelative(item.updated_at)}
+          {(view.items as DataItem[]).map((item) => (
+            <li key={item.id} className={itemRow} data-testid="kb-item">
+              <div className={css({ minW: '0' })}>
+                <div className={rowTitle}>{item.title}</div>
+                <div className={rowText}>{item.value}</div>
+                <div className={rowMeta}>
+                  {item.tags.map((tag) => (
+                    <span key={tag} className={chip}>
+                      {tag}
                     </span>
-                  </div>
+                  ))}
+                  {item.source && <span>{item.source}</span>}
+                  <span title={formatExact(item.updated_at)}>
+                    updated {formatRelative(item.updated_at)}
+                  </span>
                 </div>
-                <RowActions name={isQa ? item.question : item.title}>
-                  <Menu.Item
-                    value="edit"
-                    onClick={() =>
-                      isQa
-                        ? editor.send({ type: 'edit', mode: 'qa', item })
-                        : editor.send({
-                            type: 'edit',
-                            mode: 'data',
-                            item: item as DataItem,
-                          })
-                    }
-                  >
-                    <Pencil /> Edit
-                  </Menu.Item>
-                  <Menu.Item
-                    value="delete"
-                    onClick={() =>
-                      editor.send({
-                        type: 'delete.request',
-                        mode: isQa ? 'qa' : 'data',
-                        id: item.id,
-                      })
-                    }
-                  >
-                    <Trash2 /> Delete
-                  </Menu.Item>
-                </RowActions>
-              </li>
-            )
-          })}
+              </div>
+              <RowActions name={item.title}>
+                <Menu.Item
+                  value="edit"
+                  onClick={() => editor.send({ type: 'edit', mode: 'data', item })}
+                >
+                  <Pencil /> Edit
+                </Menu.Item>
+                <Menu.Item
+                  value="delete"
+                  onClick={() => editor.send({ type: 'delete.request', mode: 'data', id: item.id })}
+                >
+                  <Trash2 /> Delete
+                </Menu.Item>
+              </RowActions>
+            </li>
+          ))}
         </ul>
       )}
       <Pager
-        total={`${view.count} ${view.count === 1 ? NOUN[props.kind] : noun}`}
+        total={`${view.count} ${props.queue ? (view.count === 1 ? 'answer to review' : noun) : view.count === 1 ? NOUN[props.kind] : noun}`}
         page={view.query.page}
         pages={pages}
         position={`${view.query.page} / ${pages}`}

@@ -1,7 +1,16 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { BookOpen, Database, FileText, type LucideIcon, Plus, Upload } from 'lucide-react'
+import {
+  BookOpen,
+  ClipboardCheck,
+  Database,
+  FileText,
+  type LucideIcon,
+  Plus,
+  Upload,
+} from 'lucide-react'
 import { css } from 'styled-system/css'
 import { wrap } from 'styled-system/patterns'
+import { DUE_WINDOW_DAYS } from '../../../contract/freshness.ts'
 import {
   type KnowledgeTab,
   selectTab,
@@ -22,6 +31,7 @@ import { SearchPanel } from './search-panel.tsx'
 
 const TABS: { kind: KnowledgeTab; label: string; icon: LucideIcon }[] = [
   { kind: 'qa', label: 'Q&A', icon: BookOpen },
+  { kind: 'review', label: 'Review due', icon: ClipboardCheck },
   { kind: 'data', label: 'Data', icon: Database },
   { kind: 'files', label: 'Files', icon: FileText },
 ]
@@ -32,7 +42,7 @@ const tab = css({ display: 'inline-flex', alignItems: 'center', gap: '2' })
 
 const answeredSection = css({ mt: '8' })
 const answeredHeading = css({ textStyle: 'lg', fontWeight: 'semibold' })
-const answeredHint = css({ textStyle: 'sm', color: 'fg.muted', mb: '3', maxW: '3xl' })
+const hint = css({ textStyle: 'sm', color: 'fg.muted', mb: '3', maxW: '3xl' })
 
 const defaultLogic = createKnowledgeLogic()
 
@@ -42,6 +52,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
   const importer = useActorRef(logic.importer)
   const search = useActorRef(logic.search)
   const health = useActorRef(logic.health)
+  const owners = useActorRef(logic.owners)
   const toaster = ToasterContext.useActorRef()
   const kind = useSelector(page, selectTab)
   const version = useSelector(page, selectVersion)
@@ -119,19 +130,28 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
         />
       )}
       <div role="tabpanel">
+        {kind === 'review' && (
+          <p className={hint}>
+            The answers you own that fall stale within {DUE_WINDOW_DAYS} days or already have,
+            soonest first. Confirm one that is still true, edit one that changed, or retire one you
+            no longer need.
+          </p>
+        )}
         <ItemList
           key={`${kind}-${version}`}
-          kind={kind}
+          kind={kind === 'review' ? 'qa' : kind}
+          queue={kind === 'review'}
           logic={logic}
           editor={editor}
           onDownload={(file) => download(file.id, file.name)}
+          onReviewed={() => health.send({ type: 'refresh' })}
         />
         {kind === 'qa' && (
           <section className={answeredSection} aria-labelledby="answered-heading">
             <h2 id="answered-heading" className={answeredHeading}>
               From completed questionnaires
             </h2>
-            <p className={answeredHint}>
+            <p className={hint}>
               The rows of completed questionnaires in your Repository. Quire answers from them as
               from your Q&A items; replace or delete a file to change them, or add a Q&A item for
               the same question.
@@ -146,7 +166,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
           </section>
         )}
       </div>
-      <ItemEditorDialog actor={editor} />
+      <ItemEditorDialog actor={editor} owners={owners} />
       <ImportDialog actor={importer} />
     </>
   )

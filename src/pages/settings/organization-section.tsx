@@ -1,5 +1,10 @@
 import { useActorRef } from '@xstate/react'
 import { css } from 'styled-system/css'
+import {
+  DEFAULT_REVIEW_CYCLE_DAYS,
+  DUE_WINDOW_DAYS,
+  MAX_REVIEW_CYCLE_DAYS,
+} from '../../../contract/freshness.ts'
 import { ANSWER_LENGTHS, ANSWER_TONES } from '../../../contract/organization.ts'
 import {
   organizationSettingsMachine,
@@ -36,10 +41,11 @@ const LENGTHS: Record<(typeof ANSWER_LENGTHS)[number], string> = {
 const form = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '3', maxW: '2xl' })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
 const errorText = css({ textStyle: 'sm', color: 'fg.error' })
+const cycleField = css({ maxW: 'md' })
 
 /**
- * Settings → Organisation (admins): its name, answer style and verified email domains, each domain
- * proved by DNS or by an admin's mailbox only.
+ * Settings → Organisation (admins): its name, answer style, the review cycle of its library
+ * answers and verified email domains, each domain proved by DNS or by an admin's mailbox only.
  */
 export function OrganizationSection({
   logic = defaultLogic,
@@ -142,6 +148,31 @@ export function OrganizationSection({
               </select>
             </div>
           </div>
+          <Field.Root className={cycleField}>
+            <Field.Label>Review cycle (days)</Field.Label>
+            <Field.Input
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_REVIEW_CYCLE_DAYS}
+              step={1}
+              value={Number.isNaN(view.form.review_cycle_days) ? '' : view.form.review_cycle_days}
+              onChange={(event) =>
+                settings.send({
+                  type: 'edit',
+                  change: {
+                    review_cycle_days:
+                      event.target.value === '' ? Number.NaN : Number(event.target.value),
+                  },
+                })
+              }
+            />
+            <Field.HelperText>
+              How long a library answer stays fresh after its last review, unless the answer sets
+              its own. It falls due for review {DUE_WINDOW_DAYS} days before (default:{' '}
+              {DEFAULT_REVIEW_CYCLE_DAYS}).
+            </Field.HelperText>
+          </Field.Root>
           <DomainList settings={settings} />
           <DnsProof settings={settings} />
           {view.error && (

@@ -1,0 +1,163 @@
+import { CheckCheck, Pencil, Trash2, UserRound } from 'lucide-react'
+import { css } from 'styled-system/css'
+import { grid, wrap } from 'styled-system/patterns'
+import type { QaItem } from '../../../contract/knowledge.ts'
+import { FreshnessBadge } from '../../components/questionnaire/badges.tsx'
+import { RowActions } from '../../components/row-actions.tsx'
+import { chip } from '../../components/styles.ts'
+import { Button } from '../../components/ui/button.tsx'
+import * as Menu from '../../components/ui/menu.tsx'
+import { formatDay, formatExact, formatRelative } from '../../lib/format.ts'
+
+export const itemRow = grid({
+  gridTemplateColumns: '1fr auto',
+  gap: '1 3',
+  p: '4',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l2',
+  bg: 'bg.default',
+})
+export const rowTitle = css({ fontWeight: 'semibold', textStyle: 'sm' })
+export const rowText = css({
+  textStyle: 'sm',
+  color: 'fg.muted',
+  lineClamp: '3',
+  whiteSpace: 'pre-line',
+})
+export const rowMeta = wrap({
+  gap: '1.5',
+  align: 'center',
+  mt: '1.5',
+  textStyle: 'xs',
+  color: 'fg.muted',
+})
+const valueBadge = css({
+  px: '2',
+  py: '0.5',
+  borderRadius: 'full',
+  bg: 'colorPalette.a3',
+  color: 'colorPalette.text',
+  textStyle: 'xs',
+  fontWeight: 'semibold',
+})
+const freshnessLine = wrap({
+  gap: '1 3',
+  align: 'center',
+  mt: '2',
+  textStyle: 'xs',
+  color: 'fg.muted',
+})
+const owner = css({ display: 'inline-flex', alignItems: 'center', gap: '1' })
+const noOwner = css({ fontStyle: 'italic' })
+const queueActions = wrap({ gap: '2', gridColumn: '1 / -1', mt: '2' })
+const danger = css({ colorPalette: 'red' })
+const rowError = css({ gridColumn: '1 / -1', textStyle: 'sm', color: 'fg.error' })
+
+/** When an answer falls or fell stale, in words. */
+const dueText = (item: QaItem) =>
+  item.freshness === 'stale'
+    ? `Stale since ${formatDay(item.review_due_at)}`
+    : `Review by ${formatDay(item.review_due_at)}`
+
+/**
+ * One Q&A item: its question and answer, what it carries, and how fresh it is (a badge, its owner
+ * or "No owner", when it was last reviewed). In the list its actions sit in the row's menu ("Mark
+ * reviewed" for those who may); in the review queue they are buttons: Confirm, Edit, Retire.
+ */
+export function QaRow(props: {
+  item: QaItem
+  queue: boolean
+  canReview: boolean
+  reviewing: boolean
+  error: string | null
+  onReview: () => void
+  onEdit: () => void
+  onDelete: () => void
+}) {
+  const { item } = props
+  return (
+    <li className={itemRow} data-testid="kb-item" data-freshness={item.freshness}>
+      <div className={css({ minW: '0', gridColumn: props.queue ? '1 / -1' : undefined })}>
+        <div className={rowTitle}>{item.question}</div>
+        <div className={rowText}>{item.answer}</div>
+        <div className={rowMeta}>
+          {item.dropdown_value && <span className={valueBadge}>{item.dropdown_value}</span>}
+          {item.tags.map((tag) => (
+            <span key={tag} className={chip}>
+              {tag}
+            </span>
+          ))}
+          {item.source && <span>{item.source}</span>}
+          <span title={formatExact(item.updated_at)}>
+            updated {formatRelative(item.updated_at)}
+          </span>
+        </div>
+        <div className={freshnessLine}>
+          <FreshnessBadge
+            freshness={item.freshness}
+            title={`${dueText(item)} (every ${item.review_cycle_days} days)`}
+          />
+          <span className={owner}>
+            <UserRound size={12} aria-hidden />
+            {item.owner ? item.owner.name : <span className={noOwner}>No owner</span>}
+          </span>
+          <span title={formatExact(item.last_reviewed_at)}>
+            Reviewed {formatDay(item.last_reviewed_at)}
+            {item.reviewed_by && ` by ${item.reviewed_by.name}`}
+          </span>
+          {props.queue && <span>{dueText(item)}</span>}
+        </div>
+      </div>
+      {props.queue ? (
+        <div className={queueActions}>
+          <Button
+            size="sm"
+            onClick={props.onReview}
+            loading={props.reviewing}
+            disabled={!props.canReview}
+            aria-label={`Confirm ${item.question}`}
+          >
+            <CheckCheck /> Confirm
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={props.onEdit}
+            aria-label={`Edit ${item.question}`}
+          >
+            <Pencil /> Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            className={danger}
+            onClick={props.onDelete}
+            aria-label={`Retire ${item.question}`}
+          >
+            <Trash2 /> Retire
+          </Button>
+        </div>
+      ) : (
+        <RowActions name={item.question}>
+          {props.canReview && (
+            <Menu.Item value="reviewed" onClick={props.onReview} disabled={props.reviewing}>
+              <CheckCheck /> Mark reviewed
+            </Menu.Item>
+          )}
+          <Menu.Item value="edit" onClick={props.onEdit}>
+            <Pencil /> Edit
+          </Menu.Item>
+          <Menu.Item value="delete" onClick={props.onDelete}>
+            <Trash2 /> Delete
+          </Menu.Item>
+        </RowActions>
+      )}
+      {props.error && (
+        <p className={rowError} role="alert">
+          {props.error}
+        </p>
+      )}
+    </li>
+  )
+}
