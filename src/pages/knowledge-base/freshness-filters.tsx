@@ -4,7 +4,7 @@ import { FRESHNESS_LABELS, FRESHNESS_STATES } from '../../../contract/freshness.
 import type { ItemListFilters, OwnerFilter } from '../../../machines/item-list/index.ts'
 import { filterPill, filterPills } from '../../components/styles.ts'
 
-const groups = wrap({ gap: '2 4', align: 'center', mb: '3' })
+const groups = wrap({ rowGap: '2', columnGap: '5', align: 'center', mb: '3' })
 const legend = css({
   alignSelf: 'center',
   textStyle: 'xs',

@@ -2,7 +2,7 @@ import { Field as ArkField } from '@ark-ui/react/field'
 import { css } from 'styled-system/css'
 import { input, textarea } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
-import { MAX_REVIEW_CYCLE_DAYS } from '../../../contract/freshness.ts'
+import { DUE_WINDOW_DAYS, MAX_REVIEW_CYCLE_DAYS } from '../../../contract/freshness.ts'
 import { COMMON_DROPDOWN_VALUES } from '../../../contract/knowledge.ts'
 import {
   type ItemField,
@@ -157,6 +157,7 @@ export function ItemEditorDialog({
                       onChange={change('review_cycle_days')}
                     />
                   )}
+                  <Field.HelperText>Due {DUE_WINDOW_DAYS} days before it ends.</Field.HelperText>
                   {view.errors.review_cycle_days && (
                     <Field.ErrorText>{view.errors.review_cycle_days}</Field.ErrorText>
                   )}

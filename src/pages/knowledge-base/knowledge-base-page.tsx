@@ -39,6 +39,8 @@ const TABS: { kind: KnowledgeTab; label: string; icon: LucideIcon }[] = [
 // the sections' bar keeps room below it; each section shows its icon before its name
 const tabList = css({ mb: '4' })
 const tab = css({ display: 'inline-flex', alignItems: 'center', gap: '2' })
+// on a phone the four sections fit by their names alone
+const tabIcon = css({ display: { base: 'none', sm: 'block' } })
 
 const answeredSection = css({ mt: '8' })
 const answeredHeading = css({ textStyle: 'lg', fontWeight: 'semibold' })
@@ -117,7 +119,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
           id: entry.kind,
           content: (
             <>
-              <entry.icon size={16} />
+              <entry.icon size={16} className={tabIcon} aria-hidden />
               {entry.label}
             </>
           ),

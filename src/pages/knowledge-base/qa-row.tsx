@@ -11,7 +11,8 @@ import { formatDay, formatExact, formatRelative } from '../../lib/format.ts'
 
 export const itemRow = grid({
   gridTemplateColumns: '1fr auto',
-  gap: '1 3',
+  rowGap: '1',
+  columnGap: '3',
   p: '4',
   borderWidth: '1px',
   borderColor: 'border.subtle',
@@ -42,7 +43,8 @@ const valueBadge = css({
   fontWeight: 'semibold',
 })
 const freshnessLine = wrap({
-  gap: '1 3',
+  rowGap: '1',
+  columnGap: '3',
   align: 'center',
   mt: '2',
   textStyle: 'xs',
