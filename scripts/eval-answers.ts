@@ -2,10 +2,16 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { strFromU8, unzipSync } from 'fflate'
 import { tempDataDir } from '../bench/support.ts'
+import { DEFAULT_REVIEW_CYCLE_DAYS, MAX_REVIEW_CYCLE_DAYS } from '../contract/freshness.ts'
+import { AGED_CEILING, CONFLICT_PREFIX, STALE_PREFIX } from '../server/answering/age.ts'
 import {
+  AGE_BANDS,
   ANSWER_KINDS,
   type AnswerKind,
+  ageBandOf,
+  ageKey,
   CALIBRATION_FILE,
   type CalibrationTable,
   fitKind,
@@ -14,6 +20,7 @@ import {
   pointsFor,
   setCalibration,
   shapeKey,
+  withoutAgeBands,
 } from '../server/answering/calibration.ts'
 import { DEFAULT_LLM_SETTINGS } from '../server/answering/llm.ts'
 import { type QuestionShape, shapeOf } from '../server/answering/parts.ts'
@@ -129,12 +136,40 @@ interface Prediction {
   answered: boolean
   /** Whether the gold row's own knowledge entry was among the top five retrieved. */
   hit5: boolean | null
+  /** On a protocol with dated library entries (h): the age of the entry the answer rests on. */
+  ageDays?: number
 }
 
 /** An answered Yes/No question: its stated confidence, and whether it was right. */
 interface Judged {
   confidence: number
   right: boolean
+  /** The age in days of the library entry it rests on, where the protocol dates its entries. */
+  ageDays?: number
+}
+
+/**
+ * Per age band of the library entry an answer rests on (calibration.ts's bands; 'undated' for
+ * answers resting on none): how many answers, their accuracy and their mean stated confidence.
+ */
+function byAgeBand(judged: Judged[]) {
+  const bands = [...AGE_BANDS.map(({ band }) => band), 'undated'] as const
+  const figures: Record<string, { answered: number; accuracy: number; mean_confidence: number }> =
+    {}
+  for (const band of bands) {
+    const inBand = judged.filter((p) =>
+      band === 'undated'
+        ? p.ageDays === undefined
+        : p.ageDays !== undefined && ageBandOf(p.ageDays) === band,
+    )
+    if (!inBand.length) continue
+    figures[band] = {
+      answered: inBand.length,
+      accuracy: round(inBand.filter((p) => p.right).length / inBand.length),
+      mean_confidence: round(inBand.reduce((sum, p) => sum + p.confidence, 0) / inBand.length),
+    }
+  }
+  return figures
 }
 
 /** The reliability table: per band, how many answers, their mean stated confidence, their accuracy. */
@@ -181,7 +216,11 @@ function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
   const yesNo = predictions.filter((p) => gold.get(p.key)?.choice)
   const answered = yesNo.filter((p) => p.answered && p.choice)
   const correct = (p: Prediction) => p.choice === gold.get(p.key)?.choice
-  const judged = answered.map((p) => ({ confidence: p.confidence, right: correct(p) }))
+  const judged: Judged[] = answered.map((p) => ({
+    confidence: p.confidence,
+    right: correct(p),
+    ...(p.ageDays !== undefined ? { ageDays: p.ageDays } : {}),
+  }))
   const bandFigures = reliability(judged)
   const ece = eceOf(judged) ?? 0
   const withText = predictions.filter((p) => p.answered && p.text && gold.get(p.key)?.text)
@@ -211,10 +250,23 @@ function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
       : null,
     recall_at_5: hits.length ? round(hits.filter((p) => p.hit5).length / hits.length) : null,
     ms_per_question: round(ms / Math.max(1, predictions.length)),
+    ...(predictions.some((p) => p.ageDays !== undefined) ? { by_age_band: byAgeBand(judged) } : {}),
   }
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000
+
+/**
+ * How a protocol dates its library (protocol h): the library's files are `ageDays` old when the
+ * questionnaire is answered, their review cycle `cycleDays` (the default unless set), and the age
+ * bands of the calibration table apply (`bands`). A protocol without dating (a-g) has no dated
+ * entries: its files' only date is their upload, so it is answered without the age bands.
+ */
+interface Dating {
+  ageDays: number
+  cycleDays?: number
+  bands: boolean
+}
 
 async function runProtocol(
   name: string,
@@ -222,10 +274,13 @@ async function runProtocol(
   questionnaireFile: string,
   goldFile?: string,
   quiet = false,
+  dating?: Dating,
 ) {
   const dataDir = tempDataDir()
   const pg = await startEmbeddedPostgres({ dataDir, fsync: false })
   const database = openDatabase(pg.url, 8)
+  const table = setCalibration(null)
+  setCalibration(dating?.bands ? table : withoutAgeBands(table))
   try {
     await runMigrations(database)
     const logger = createLogger('silent')
@@ -260,6 +315,20 @@ async function runProtocol(
         [],
       )
       if (added) await repository.ingest(added.id)
+    }
+    if (dating) {
+      // the library's files were answered `ageDays` before the questionnaire: the engine answers
+      // today, so their date moves back by that much (the same age, and stale by the same cycle,
+      // as answering on the newer file's own date)
+      await database.pool.query(
+        'update repository_files set created_at = created_at - make_interval(days => $2) where org_id = $1',
+        [orgId, dating.ageDays],
+      )
+      if (dating.cycleDays)
+        await database.pool.query('update organizations set review_cycle_days = $2 where id = $1', [
+          orgId,
+          dating.cycleDays,
+        ])
     }
     const questionnaires = createQuestionnaireService({
       database,
@@ -313,6 +382,9 @@ async function runProtocol(
         text: row.answer.text,
         confidence: row.answer.confidence ?? 0,
         answered: ['generated', 'edited', 'approved'].includes(row.answer.status),
+        ...(dating && row.answer.library_entry
+          ? { ageDays: row.answer.library_entry.age_days }
+          : {}),
         hit5: findable
           ? library
               .match(row.text, 5)
@@ -436,15 +508,28 @@ async function runProtocol(
       )
     // the answered Yes/No questions with gold (or judged by hand), by kind and shape, for fitting
     // calibration
-    const samples: Sample[] = predictions
-      .filter((p) => p.answered && p.choice && gold.get(p.key)?.choice)
-      .map((p) => ({
-        protocol: name,
-        kind: p.kind,
-        shape: p.shape,
-        raw: p.confidence,
-        right: p.choice === gold.get(p.key)?.choice,
-      }))
+    const samples: Sample[] = predictions.flatMap((p, index) => {
+      if (!(p.answered && p.choice && gold.get(p.key)?.choice)) return []
+      const note = rows[index]?.answer.note ?? ''
+      // what never shows High whatever calibration says: a stale entry's answer, a contested one
+      // (on dated protocols: the undated ones' figures are read as they always were)
+      const capped =
+        p.ageDays !== undefined &&
+        (note.startsWith(STALE_PREFIX) ||
+          note.startsWith(CONFLICT_PREFIX) ||
+          p.ageDays >= DEFAULT_REVIEW_CYCLE_DAYS)
+      return [
+        {
+          protocol: name,
+          kind: p.kind,
+          shape: p.shape,
+          raw: p.confidence,
+          right: p.choice === gold.get(p.key)?.choice,
+          ...(p.ageDays !== undefined ? { ageDays: p.ageDays } : {}),
+          ...(capped ? { ceiling: AGED_CEILING } : {}),
+        },
+      ]
+    })
     if (judged)
       rows.forEach((row, index) => {
         const label = judged.labels.get(row.id)
@@ -459,8 +544,9 @@ async function runProtocol(
           judged: true,
         })
       })
-    return samples
+    return { samples, figures: score(predictions, gold, ms) }
   } finally {
+    setCalibration(table)
     await database.close()
     await pg.stop()
     rmSync(dataDir, { recursive: true, force: true })
@@ -566,6 +652,10 @@ type Sample = {
   right: boolean
   /** Judged by hand on a protocol across frameworks (e, f, g) rather than against gold answers. */
   judged?: true
+  /** The age of the library entry it rests on, on a protocol that dates its entries (h). */
+  ageDays?: number
+  /** The most it may show whatever calibration says (a stale or contested entry's answer). */
+  ceiling?: number
 }
 
 /** The floor of the High band, and how often a High answer judged across frameworks must be right. */
@@ -610,9 +700,68 @@ function fitTable(samples: Sample[]): CalibrationTable {
 
 const through = (table: CalibrationTable, samples: Sample[]): Judged[] =>
   samples.map((s) => ({
-    confidence: mapThrough(pointsFor(table, s.kind, s.shape), s.raw),
+    confidence: Math.min(
+      mapThrough(pointsFor(table, s.kind, s.shape, s.ageDays, s.raw), s.raw),
+      s.ceiling ?? 1,
+    ),
     right: s.right,
+    ...(s.ageDays !== undefined ? { ageDays: s.ageDays } : {}),
   }))
+
+/**
+ * Each kind's points per age band of the library entry it rests on ('library@2y+'), from the
+ * answers of protocols that date their entries (raw scores, before any stale entry's ceiling).
+ */
+function fitAgeBands(samples: Sample[]): CalibrationTable {
+  const table: CalibrationTable = {}
+  for (const kind of ANSWER_KINDS)
+    for (const { band } of AGE_BANDS) {
+      const own = samples.filter(
+        (s) => s.kind === kind && s.ageDays !== undefined && ageBandOf(s.ageDays) === band,
+      )
+      if (own.length >= FIT_MIN) table[ageKey(kind, band)] = fitKind(own)
+    }
+  return table
+}
+
+/**
+ * Leave one pair out: each dated pair read through the age bands fitted on the other pairs (and
+ * the undated keys as shipped), so that no band figure of a pair comes from its own answers.
+ * With one pair there is nothing to leave it out of: its figures are in-sample, and say so.
+ */
+function leaveOnePairOut(samples: Sample[], base: CalibrationTable) {
+  const names = [...new Set(samples.map((s) => s.protocol))]
+  const pooled: Judged[] = []
+  // the same, were a stale entry's answer not held below High: what the ceiling costs
+  const uncapped: Judged[] = []
+  const pairs = names.map((held) => {
+    const others = samples.filter((s) => s.protocol !== held)
+    const table = { ...base, ...fitAgeBands(names.length > 1 ? others : samples) }
+    const own = samples.filter((s) => s.protocol === held)
+    const judged = through(table, own)
+    pooled.push(...judged)
+    uncapped.push(
+      ...through(
+        table,
+        own.map(({ ceiling: _, ...s }) => s),
+      ),
+    )
+    return {
+      left_out: held,
+      bands_fitted_on: names.length > 1 ? names.filter((name) => name !== held) : [held],
+      band_keys: Object.keys(table).filter((key) => key.includes('@')),
+      answers: judged.length,
+      ece: eceOf(judged),
+      by_age_band: byAgeBand(judged),
+    }
+  })
+  return {
+    in_sample: names.length < 2,
+    pairs,
+    pooled: { answers: pooled.length, ece: eceOf(pooled), by_age_band: byAgeBand(pooled) },
+    pooled_without_ceiling: { ece: eceOf(uncapped), by_age_band: byAgeBand(uncapped) },
+  }
+}
 
 /**
  * `--fit`: answers the development protocols with raw scores, fits each kind's points (and each
@@ -621,12 +770,12 @@ const through = (table: CalibrationTable, samples: Sample[]): Judged[] =>
  * server/answering/calibration.json, with what each band meant on the protocols left out (the
  * answer panel quotes it).
  */
-async function fitCalibration(protocols: [string, string[], string, string?][]) {
+async function fitCalibration(protocols: [string, string[], string, string?][], pairs: Pair[]) {
   setCalibration(null)
   const samples: Sample[] = []
   for (const [name, kb, questionnaire, gold] of protocols) {
     if (![...kb, questionnaire].every((file) => existsSync(file))) continue
-    samples.push(...((await runProtocol(name, kb, questionnaire, gold, true)) ?? []))
+    samples.push(...(await runProtocol(name, kb, questionnaire, gold, true)).samples)
   }
   const names = [...new Set(samples.map((s) => s.protocol))]
   /** What each band meant on the protocols left out, per kind and per kind on a shape. */
@@ -672,15 +821,253 @@ async function fitCalibration(protocols: [string, string[], string, string?][]) 
       },
     }),
   )
-  const table = fitTable(samples)
+  const undated = fitTable(samples)
+  // the age bands, on the pairs that date their library (h): answered with raw scores and no
+  // stale entry's ceiling, each checked on a fit that left its pair out
+  const dated: Sample[] = []
+  for (const pair of pairs) dated.push(...(await rawPair(pair)))
+  const outOfPair = leaveOnePairOut(dated, undated)
+  console.log(JSON.stringify({ leave_one_pair_out: outOfPair }))
+  const table = { ...undated, ...fitAgeBands(dated) }
   const counts = Object.fromEntries(
     ANSWER_KINDS.map((kind) => [kind, samples.filter((s) => s.kind === kind).length]),
   )
+  const ageBands = {
+    pairs: pairs.map(describePair),
+    answers: Object.fromEntries(
+      AGE_BANDS.map(({ band }) => [
+        band,
+        dated.filter((s) => s.ageDays !== undefined && ageBandOf(s.ageDays) === band).length,
+      ]),
+    ),
+    in_sample: outOfPair.in_sample,
+    leave_one_pair_out: outOfPair.pooled,
+  }
   writeFileSync(
     CALIBRATION_FILE,
-    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table, left_out_bands: bands }, null, 2)}\n`,
+    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table, left_out_bands: bands, age_bands: ageBands }, null, 2)}\n`,
   )
   console.log(JSON.stringify({ calibration: 'written', answers: counts, kinds: table }))
+}
+
+/**
+ * Protocol h, answers over time: pairs of the same product's completed questionnaires of
+ * different dates. The library is the older file's rows, each dated by the older file's own date;
+ * the questionnaire is the newer file, its answers never read, answered on the newer file's own
+ * date (`--today YYYY-MM-DD` sets it); the gold is the newer file's own answers. An entry falls
+ * stale after the default cycle (365 days).
+ */
+interface Pair {
+  name: string
+  older: DatedFile
+  newer: DatedFile
+  /** The older file's age on the day the newer is answered. */
+  ageDays: number
+  today: string
+}
+
+interface DatedFile {
+  file: string
+  date: string
+  /** Where the date comes from: the workbook's own date field, else its document properties. */
+  datedBy:
+    | 'workbook date field'
+    | 'document properties (modified)'
+    | 'document properties (created)'
+  /** The document properties' modified date, beside it (they may disagree). */
+  modified: string | null
+}
+
+/**
+ * A completed workbook's own date: a cell that says 'Date' and, on its right in the same row, a
+ * date (the vendor's answer); else the document properties' modified date, else their created date.
+ * `--dated-by properties` reads the properties only (where a workbook's field and properties
+ * disagree, to see what the other reading gives).
+ */
+function dateOfWorkbook(file: string, byProperties: boolean): DatedFile | null {
+  const buffer = readFileSync(file)
+  const core = unzipSync(new Uint8Array(buffer), {
+    filter: (entry) => entry.name === 'docProps/core.xml',
+  })['docProps/core.xml']
+  const properties = core ? strFromU8(core) : ''
+  const property = (name: string) =>
+    new RegExp(`<dcterms:${name}[^>]*>(\\d{4}-\\d{2}-\\d{2})`).exec(properties)?.[1] ?? null
+  const modified = property('modified')
+  for (const sheet of byProperties ? [] : readWorkbook(buffer, { fillMerged: false }).sheets)
+    for (const row of sheet.rows.slice(0, 30)) {
+      const at = row.findIndex((cell) => /^\s*date\s*:?\s*$/i.test(cell ?? ''))
+      if (at < 0) continue
+      const date = row
+        .slice(at + 1)
+        .map((cell) => /^\d{4}-\d{2}-\d{2}/.exec((cell ?? '').trim())?.[0])
+        .find(Boolean)
+      if (date) return { file, date, datedBy: 'workbook date field', modified }
+    }
+  if (modified) return { file, date: modified, datedBy: 'document properties (modified)', modified }
+  const created = property('created')
+  return created
+    ? { file, date: created, datedBy: 'document properties (created)', modified }
+    : null
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * The pairs: completed workbooks of one product (the file name before '_HECVAT_'), each dated,
+ * every older one with every newer one.
+ */
+function datedPairs(today: string | undefined, byProperties = false): Pair[] {
+  if (!existsSync(instructure)) return []
+  const byProduct = new Map<string, DatedFile[]>()
+  for (const name of readdirSync(instructure).sort()) {
+    const product = /^(.+?)_HECVAT_.*\.xlsx$/i.exec(name)?.[1]
+    if (!product) continue
+    const dated = dateOfWorkbook(path.join(instructure, name), byProperties)
+    if (!dated) continue
+    byProduct.set(product, [...(byProduct.get(product) ?? []), dated])
+  }
+  const pairs: Pair[] = []
+  for (const [product, files] of byProduct) {
+    const sorted = [...files].sort((a, b) => a.date.localeCompare(b.date))
+    for (const [i, older] of sorted.entries())
+      for (const newer of sorted.slice(i + 1)) {
+        if (newer.date === older.date) continue
+        const day = today ?? newer.date
+        const short = (file: string) =>
+          path
+            .basename(file, '.xlsx')
+            .slice(product.length + 1)
+            .replace(/^HECVAT_/, '')
+        pairs.push({
+          name: `h:${short(older.file)}>${short(newer.file)}`,
+          older,
+          newer,
+          ageDays: Math.max(0, Math.floor((Date.parse(day) - Date.parse(older.date)) / DAY_MS)),
+          today: day,
+        })
+      }
+  }
+  return pairs
+}
+
+const describePair = (pair: Pair) => ({
+  pair: pair.name,
+  library: path.basename(pair.older.file),
+  library_date: pair.older.date,
+  library_dated_by: pair.older.datedBy,
+  library_properties_modified: pair.older.modified,
+  questionnaire: path.basename(pair.newer.file),
+  questionnaire_date: pair.newer.date,
+  questionnaire_dated_by: pair.newer.datedBy,
+  questionnaire_properties_modified: pair.newer.modified,
+  today: pair.today,
+  age_days: pair.ageDays,
+  age_band: ageBandOf(pair.ageDays),
+})
+
+/** A pair answered with raw scores and a cycle long enough that no entry is capped, for fitting. */
+async function rawPair(pair: Pair): Promise<Sample[]> {
+  const table = setCalibration(null)
+  try {
+    const { samples } = await runProtocol(
+      pair.name,
+      [pair.older.file],
+      pair.newer.file,
+      undefined,
+      true,
+      {
+        ageDays: pair.ageDays,
+        cycleDays: MAX_REVIEW_CYCLE_DAYS,
+        bands: false,
+      },
+    )
+    return samples
+  } finally {
+    setCalibration(table)
+  }
+}
+
+/**
+ * `--protocol h`: each pair answered as the product would (the shipped table, age bands included,
+ * a stale entry never High), and again without ages (its library fresh, no bands) for coverage;
+ * then each pair through the age bands fitted on the other pairs (leave one pair out), the figures
+ * the goals are read on.
+ */
+async function answersOverTime(pairs: Pair[]) {
+  if (!pairs.length) {
+    console.log(JSON.stringify({ protocol: 'h', skipped: 'no dated pairs of one product found' }))
+    return
+  }
+  const shipped = setCalibration(null)
+  setCalibration(shipped)
+  const bandKeys = Object.keys(shipped ?? {}).filter((key) => key.includes('@'))
+  /** Every pair's answers as the product stated them, and without ages. */
+  const asAnswered: Judged[] = []
+  const counts = { yesNo: 0, answered: 0, answeredWithoutAges: 0 }
+  const perPair = []
+  const raw: Sample[] = []
+  for (const pair of pairs) {
+    const run = (quiet: boolean, dating: Dating) =>
+      runProtocol(pair.name, [pair.older.file], pair.newer.file, undefined, quiet, dating)
+    const aged = await run(true, { ageDays: pair.ageDays, bands: true })
+    const plain = await run(true, { ageDays: 0, bands: false })
+    raw.push(...(await rawPair(pair)))
+    asAnswered.push(
+      ...aged.samples.map((s) => ({ confidence: s.raw, right: s.right, ageDays: s.ageDays })),
+    )
+    const { figures } = aged
+    counts.yesNo += figures.with_gold_yes_no
+    counts.answered += aged.samples.length
+    counts.answeredWithoutAges += plain.samples.length
+    perPair.push({
+      ...describePair(pair),
+      questions_yes_no: figures.with_gold_yes_no,
+      coverage: figures.coverage,
+      coverage_without_ages: plain.figures.coverage,
+      high: figures.bands.high,
+      ece: figures.ece,
+      choice_accuracy: figures.choice_accuracy,
+      by_age_band: figures.by_age_band,
+    })
+  }
+  const share = (n: number) => (counts.yesNo ? round(n / counts.yesNo) : null)
+  const high = asAnswered.filter((p) => p.confidence >= HIGH)
+  const outOfPair = leaveOnePairOut(raw, withoutAgeBands(shipped) ?? {})
+  const gaps = Object.entries(outOfPair.pooled.by_age_band).map(([band, f]) => ({
+    band,
+    confidence_minus_accuracy: round(f.mean_confidence - f.accuracy),
+    within_0_03: Math.abs(f.mean_confidence - f.accuracy) <= 0.03 + 1e-9,
+  }))
+  console.log(
+    JSON.stringify({
+      protocol: 'h',
+      pairs: perPair,
+      // as the product answers (the shipped table; its age bands, if any, were fitted on these
+      // same pairs: in-sample)
+      answered: {
+        band_keys: bandKeys,
+        // the shipped bands are fitted on these pairs (`--fit`): their figures here are in-sample
+        bands_in_sample: bandKeys.length > 0,
+        answers: asAnswered.length,
+        coverage: share(counts.answered),
+        coverage_without_ages: share(counts.answeredWithoutAges),
+        high: {
+          answered: high.length,
+          accuracy: high.length ? round(high.filter((p) => p.right).length / high.length) : null,
+        },
+        ece: eceOf(asAnswered),
+        by_age_band: byAgeBand(asAnswered),
+      },
+      leave_one_pair_out: outOfPair,
+      goals: {
+        coverage_not_fallen: counts.answered >= counts.answeredWithoutAges,
+        // on answers whose pair the age bands were not fitted on
+        ece_out_of_pair: outOfPair.pooled.ece,
+        ece_at_most_0_05: outOfPair.pooled.ece !== null && outOfPair.pooled.ece <= 0.05,
+        bands_out_of_pair: gaps,
+      },
+    }),
+  )
 }
 
 const args = process.argv.slice(2)
@@ -747,6 +1134,12 @@ if (args.includes('--questionnaire')) {
   console.log(JSON.stringify({ eval: 'answers', skipped: `${shared} not found` }))
 } else {
   const only = option('--protocol')[0]
+  const today = option('--today')[0]
+  const byProperties = option('--dated-by')[0] === 'properties'
+  if (today && !/^\d{4}-\d{2}-\d{2}$/.test(today)) {
+    console.error('usage: --today YYYY-MM-DD')
+    process.exit(2)
+  }
   const documents = existsSync(path.join(instructure, 'documents'))
     ? readdirSync(path.join(instructure, 'documents')).map((name) =>
         path.join(instructure, 'documents', name),
@@ -822,7 +1215,10 @@ if (args.includes('--questionnaire')) {
     ],
   ]
   if (args.includes('--fit')) {
-    await fitCalibration(protocols.filter(([name]) => FIT_ON.includes(name)))
+    await fitCalibration(
+      protocols.filter(([name]) => FIT_ON.includes(name)),
+      datedPairs(today, byProperties),
+    )
     process.exit(0)
   }
   for (const [name, kb, questionnaire, gold] of protocols) {
@@ -833,5 +1229,7 @@ if (args.includes('--questionnaire')) {
     }
     await runProtocol(name, kb, questionnaire, gold)
   }
+  // h, answers over time: the same product's questionnaires of different dates
+  if (!only || only === 'h') await answersOverTime(datedPairs(today, byProperties))
 }
 process.exit(0)

@@ -36,21 +36,64 @@ export function kindOfReason(reason: string | null | undefined): AnswerKind {
 }
 
 /**
- * Per kind, and per kind and shape of question ('stated/qualified': a document sentence for a
- * practice with qualifiers), points (raw score, probability of being right), raw ascending. A
- * kind and shape with too few measured answers to fit has no points of its own: its kind's apply.
+ * Per kind, per kind and shape of question ('stated/qualified': a document sentence for a
+ * practice with qualifiers), and per kind and age band of the library entry it rests on
+ * ('library@2y+'), points (raw score, probability of being right), raw ascending. A kind and
+ * shape, or kind and band, with too few measured answers to fit has no points of its own: the
+ * kind's apply.
  */
 export type CalibrationTable = Partial<Record<string, [number, number][]>>
 
 /** The table's key for a kind of answer to a shape of question. */
 export const shapeKey = (kind: AnswerKind, shape: QuestionShape) => `${kind}/${shape}`
 
-/** The points that apply to a kind of answer to a shape of question (the kind's, failing its own). */
+/**
+ * How old the library answer behind an answer is (issue 28), in bands of its age in days when the
+ * question is answered: an exact match a few weeks old is not worth what one two years old is.
+ * A band is fitted only on protocols whose library entries carry their own dates.
+ */
+export const AGE_BANDS = [
+  { band: '0-6m', below: 183 },
+  { band: '6-12m', below: 365 },
+  { band: '1-2y', below: 730 },
+  { band: '2y+', below: Number.POSITIVE_INFINITY },
+] as const
+export type AgeBand = (typeof AGE_BANDS)[number]['band']
+
+/** The band of an age in days. */
+export const ageBandOf = (days: number): AgeBand =>
+  AGE_BANDS.find(({ below }) => days < below)?.band ?? '2y+'
+
+/** The table's key for a kind of answer resting on a library entry of an age band ('library@6-12m'). */
+export const ageKey = (kind: AnswerKind, band: AgeBand) => `${kind}@${band}`
+
+/** The table without its age bands: what an answer of unknown age is read through. */
+export const withoutAgeBands = (from: CalibrationTable | null): CalibrationTable | null =>
+  from && Object.fromEntries(Object.entries(from).filter(([key]) => !key.includes('@')))
+
+/**
+ * The points that apply to a kind of answer to a shape of question, resting on a library entry
+ * `ageDays` old when that is known: its age band's, failing that the kind's on the shape, failing
+ * that the kind's. A band speaks only for the scores it measured: a raw score below its first
+ * point is read through the kind's points (fitted on many more answers), not on a line from
+ * nothing.
+ */
 export const pointsFor = (
   from: CalibrationTable | null,
   kind: AnswerKind,
   shape: QuestionShape | null,
-) => (shape ? from?.[shapeKey(kind, shape)] : undefined) ?? from?.[kind]
+  ageDays?: number | null,
+  raw?: number,
+) => {
+  const band =
+    ageDays !== undefined && ageDays !== null ? from?.[ageKey(kind, ageBandOf(ageDays))] : undefined
+  const measured = band?.length && (raw === undefined || raw >= (band[0]?.[0] ?? 0))
+  return (
+    (measured ? band : undefined) ??
+    (shape ? from?.[shapeKey(kind, shape)] : undefined) ??
+    from?.[kind]
+  )
+}
 
 /** Where the fitted table is shipped. */
 export const CALIBRATION_FILE = new URL('./calibration.json', import.meta.url)
@@ -84,12 +127,13 @@ export function mapThrough(points: [number, number][] | undefined, raw: number):
 
 /**
  * A candidate with its confidence stated as the measured accuracy of its kind, on questions of its
- * shape, at its score.
+ * shape (or, for an answer from a library entry of known age, of its kind at that age), at its
+ * score. A stale entry's ceiling is applied after this (`withinCeiling`), whatever a band says.
  */
 export function calibrated(candidate: Candidate, shape: QuestionShape | null = null): Candidate {
   if (!table || candidate.withheld || !candidate.choice) return candidate
   const kind = kindOfReason(candidate.reason)
-  const points = pointsFor(table, kind, shape)
+  const points = pointsFor(table, kind, shape, candidate.ageDays, candidate.confidence)
   if (!points) return candidate
   const mapped = Math.round(mapThrough(points, candidate.confidence) * 1000) / 1000
   // an unstated qualifier is never High, whatever a fit says of its kind

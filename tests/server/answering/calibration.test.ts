@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  AGE_BANDS,
   ANSWER_KINDS,
+  ageBandOf,
   answerFromEvidence,
   CALIBRATION_FILE,
   type CalibrationTable,
@@ -9,6 +11,7 @@ import {
   kindOfReason,
   Library,
   mapThrough,
+  pointsFor,
   QUESTION_SHAPES,
   STATED,
   setCalibration,
@@ -66,10 +69,13 @@ describe('calibration', () => {
     }
     expect(file.protocols.length).toBeGreaterThanOrEqual(4)
     for (const [key, points] of Object.entries(file.kinds)) {
-      // a kind ('stated'), or a kind on a shape of question ('stated/qualified')
-      const [kind = '', shape] = key.split('/')
+      // a kind ('stated'), a kind on a shape of question ('stated/qualified'), or a kind resting
+      // on a library entry of an age band ('library@2y+')
+      const [head = '', band] = key.split('@')
+      const [kind = '', shape] = head.split('/')
       expect(ANSWER_KINDS).toContain(kind)
       if (shape) expect(QUESTION_SHAPES).toContain(shape)
+      if (band) expect(AGE_BANDS.map((b) => b.band)).toContain(band)
       expect(file.answers[kind]).toBeGreaterThanOrEqual(8)
       for (const [raw, p] of points ?? []) {
         expect(raw).toBeGreaterThanOrEqual(0)
@@ -94,5 +100,67 @@ describe('calibration', () => {
     expect(ask()).toBe(0.6)
     setCalibration({ stated: [[0.5, 0.99]] })
     expect(ask()).toBe(raw)
+  })
+
+  it('reads an answer from a dated library entry through its age band’s points', () => {
+    expect(ageBandOf(0)).toBe('0-6m')
+    expect(ageBandOf(200)).toBe('6-12m')
+    expect(ageBandOf(400)).toBe('1-2y')
+    expect(ageBandOf(1000)).toBe('2y+')
+    const table: CalibrationTable = {
+      library: [[0.9, 0.9]],
+      'library/single': [[0.9, 0.85]],
+      'library@6-12m': [[0.9, 0.7]],
+    }
+    // its band's points; without an age, the kind's on the shape, else the kind's
+    expect(pointsFor(table, 'library', 'single', 200)).toEqual([[0.9, 0.7]])
+    expect(pointsFor(table, 'library', 'single')).toEqual([[0.9, 0.85]])
+    expect(pointsFor(table, 'library', null)).toEqual([[0.9, 0.9]])
+    // a band with no points of its own: the kind's on the shape, else the kind's
+    expect(pointsFor(table, 'library', 'single', 1000)).toEqual([[0.9, 0.85]])
+    expect(pointsFor(table, 'library', null, 1000)).toEqual([[0.9, 0.9]])
+    // a band speaks only for the scores it measured: below its first point, the kind's
+    expect(pointsFor(table, 'library', 'single', 200, 0.95)).toEqual([[0.9, 0.7]])
+    expect(pointsFor(table, 'library', 'single', 200, 0.6)).toEqual([[0.9, 0.85]])
+  })
+
+  it('states a dated library answer at its band’s accuracy, and a stale one never High', () => {
+    const question = 'Does your product support single sign-on for institutional users?'
+    const asOf = new Date('2024-10-04T00:00:00Z')
+    const daysBefore = (days: number) => new Date(asOf.getTime() - days * 86_400_000)
+    const dated = (days: number) => {
+      const reviewedAt = daysBefore(days)
+      return {
+        ...fileEntry(1, question, 'Yes'),
+        reviewedAt,
+        staleAt: new Date(reviewedAt.getTime() + 365 * 86_400_000),
+      }
+    }
+    const ask = (entry: ReturnType<typeof fileEntry>) =>
+      answerFromEvidence(
+        { text: question, vocabulary: ['Yes', 'No'], asOf },
+        new Library([entry]).match(question),
+        [],
+        new TfIdf(),
+      ).candidates[0]
+    setCalibration({
+      library: [[0.5, 0.97]],
+      'library@6-12m': [[0.5, 0.88]],
+      'library@2y+': [[0.5, 0.99]],
+    })
+    // a candidate with an age picks its band's points
+    const recent = ask(dated(200))
+    expect(recent?.ageDays).toBe(200)
+    expect(recent?.confidence).toBe(0.88)
+    // without an age, the kind's
+    const undated = ask(fileEntry(1, question, 'Yes'))
+    expect(undated?.ageDays).toBeUndefined()
+    expect(undated?.confidence).toBe(0.97)
+    // an age band without points of its own: the kind's
+    expect(ask(dated(100))?.confidence).toBe(0.97)
+    // a stale entry's answer stays below High, whatever its band's points say
+    const stale = ask(dated(800))
+    expect(stale?.ageDays).toBe(800)
+    expect(stale?.confidence).toBeLessThan(0.8)
   })
 })
