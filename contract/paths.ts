@@ -146,6 +146,8 @@ export const paths = {
       unApprove: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/un-approve/`,
       /** Ours: add the answer to the library, or update the library item for the same question. */
       saveToLibrary: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/save-to-library/`,
+      /** Issue 28: the changed source was checked and the answer stands. */
+      confirmSource: (id: Id) => `/filler/questionnaires/answers/${seg(id)}/confirm-source/`,
     },
     selectAnswer: (questionId: Id, answerId: Id) =>
       `/filler/questionnaires/questions/${seg(questionId)}/answers/${seg(answerId)}/select/`,

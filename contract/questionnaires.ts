@@ -200,6 +200,20 @@ export const ANSWER_FLAG_LABELS: Record<AnswerFlag, string> = {
   question_changed: 'Question changed',
 }
 
+/** A quoted passage a document no longer holds as quoted (issue 28). */
+export const sourceChangeSchema = z.object({
+  file_id: z.nullable(z.int()),
+  title: z.string(),
+  /** The file's version that no longer says it; null: the file was deleted. */
+  version: z.nullable(z.int()),
+  /** The passage as the answer quoted it. */
+  before: z.string(),
+  /** The closest passage of the new version; null: nothing like it is left. */
+  after: z.nullable(z.string()),
+  flagged_at: z.string(),
+})
+export type SourceChange = z.infer<typeof sourceChangeSchema>
+
 /** Where a question was carried from: the same words, or reworded since (issue 28). */
 export const carriedFromSchema = z.object({
   questionnaire_id: z.int(),
@@ -260,15 +274,7 @@ export const answerSchema = z.object({
   /** What the reviewer should know has changed around the answer. */
   flags: z._default(z.array(z.enum(ANSWER_FLAGS)), []),
   /** For a `source_changed` answer: the cited passage as it was quoted and as it reads now. */
-  source_change: z.optional(
-    z.object({
-      file_id: z.nullable(z.int()),
-      title: z.string(),
-      before: z.string(),
-      /** null: the document (or the passage) is gone. */
-      after: z.nullable(z.string()),
-    }),
-  ),
+  source_change: z.optional(sourceChangeSchema),
   updated_at: z.string(),
 })
 export type Answer = z.infer<typeof answerSchema>

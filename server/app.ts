@@ -269,6 +269,14 @@ export function createApp(deps: AppDeps) {
     ...fileWork,
     urlFetchAllow: deps.urlFetchAllow ?? [],
     embedder,
+    // answers quoting a file are checked when its new version is read (without a job runner:
+    // here) or when it is deleted (issue 28)
+    onVersionReady: async (orgId, fileId, version) => {
+      await answering.checkSources(orgId, fileId, version)
+    },
+    onFilesDeleted: async (orgId, fileIds) => {
+      for (const fileId of fileIds) await answering.checkSources(orgId, fileId, null)
+    },
   })
   api.route(
     '/',

@@ -59,7 +59,17 @@ export const SSO_HOUSEKEEPING_JOB = 'sso-housekeeping'
 
 export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
   const embedder = createEmbedder(deps.embeddings)
-  const repository = createRepositoryService({ ...deps, jobs: undefined, embedder })
+  const repository = createRepositoryService({
+    ...deps,
+    jobs: undefined,
+    embedder,
+    // a new version's passages are read: the answers quoting the file are checked (issue 28)
+    onVersionReady:
+      deps.onVersionReady ??
+      (async (orgId, fileId, version) => {
+        await answering.checkSources(orgId, fileId, version)
+      }),
+  })
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
   const answering = createAnsweringService({
     ...deps,

@@ -134,6 +134,7 @@ const TABLE: Row[] = [
   ['POST', () => Q.carryForward(NONE), 'questionnaires.write'],
   ['POST', () => Q.cancelGeneration(NONE), 'questionnaires.write'],
   ['POST', () => Q.answer.regenerate(NONE), 'questionnaires.write'],
+  ['POST', () => Q.answer.confirmSource(NONE), 'questionnaires.write'],
   ['POST', () => Q.answer.regenerateWithEvidence(NONE), 'questionnaires.write'],
   ['POST', () => Q.answer.applyConsistency(NONE), 'questionnaires.write'],
   ['POST', () => Q.answer.edit(NONE), 'questionnaires.write'],

@@ -21,6 +21,7 @@ import type {
   OperationKind,
   QuestionnaireKind,
   QuestionnaireStatus,
+  SourceChange,
   TabMapping,
 } from '../../../contract/questionnaires.ts'
 import { orgRef, userRef } from './accounts.ts'
@@ -140,6 +141,12 @@ export const questionnaireAnswers = pgTable(
      * answers that were not drafted from document sentences.
      */
     parts: jsonb('parts').$type<AnswerPart[]>(),
+    /**
+     * A document the answer quotes no longer says what was quoted (a new version changed or
+     * dropped the sentence, or the file was deleted): the passage then and now, until a person
+     * confirms, edits or regenerates the answer (issue 28).
+     */
+    sourceChange: jsonb('source_change').$type<SourceChange | null>(),
     updatedBy: userRef('updated_by'),
     updatedAt: stamp('updated_at'),
   },

@@ -64,6 +64,11 @@ export function answeringRoutes(options: {
       throw forbidden(QUESTIONNAIRE_TEXTS.approvedLocked)
   }
 
+  app.post(at(Q.answer.confirmSource('{id}')), permit('questionnaires.write'), async (c) => {
+    const { id } = params(c, idParams)
+    await guardApproved(c, id)
+    return c.json(await service.confirmSourceOf(org(c), id))
+  })
   app.post(at(Q.answer.regenerate('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     await guardApproved(c, id)

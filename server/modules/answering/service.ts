@@ -1,9 +1,12 @@
+import { QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
+import { notFound } from '../../http/errors.ts'
 import { createCarryForward } from './carry.ts'
 import { createDrafting } from './drafting.ts'
 import { createGeneration } from './generation.ts'
 import { createLibraryOperations } from './library.ts'
 import { createReview } from './review.ts'
 import type { AnsweringDeps } from './shared.ts'
+import { createSourceChecks } from './sources.ts'
 
 export { GENERATE_JOB, LLM_REQUIRED } from './shared.ts'
 
@@ -16,6 +19,7 @@ export function createAnsweringService(deps: AnsweringDeps) {
   const drafting = createDrafting(deps)
   const generation = createGeneration(deps, drafting)
   const carry = createCarryForward(deps)
+  const sources = createSourceChecks(deps)
   /** Carries an earlier questionnaire's answers forward, then drafts the questions left open. */
   async function carryForward(
     orgId: number,
@@ -39,6 +43,19 @@ export function createAnsweringService(deps: AnsweringDeps) {
     ...generation,
     previous: carry.previous,
     carryForward,
+    ...sources,
+    /** Clears an answer's 'source changed' flag; its question as the answers list shows it. */
+    async confirmSourceOf(orgId: number, answerId: number) {
+      const confirmed = await sources.confirmSource(orgId, answerId)
+      if (!confirmed) throw notFound(QUESTIONNAIRE_TEXTS.answerNotFound)
+      const [questionnaire, questions] = await Promise.all([
+        deps.questionnaires.get(orgId, confirmed.questionnaireId),
+        deps.questionnaires.questionRows(orgId, confirmed.questionnaireId, {
+          questionIds: [confirmed.questionId],
+        }),
+      ])
+      return { questionnaire, questions }
+    },
     ...createReview(deps, drafting),
     ...createLibraryOperations(deps),
     answerQuestion: drafting.answerQuestion,

@@ -126,7 +126,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     if (!questions.length) return []
     const { rows: answers } = await client.query<AnswerRowDb>(
       `select a.id, a.question_id, a.rank, a.text, a.choice, a.comment, a.status, a.confidence,
-              a.citations, a.note, a.parts, a.updated_at
+              a.citations, a.note, a.parts, a.source_change, a.updated_at
          from questionnaire_answers a
         where a.org_id = $1 and a.question_id = any($2::bigint[])
         order by a.question_id, a.rank`,

@@ -42,14 +42,20 @@ export function createRecords(
   }
 
   /**
-   * What names the state of a questionnaire's answers, in one indexed read: every change to its
-   * questions or answers moves its revision and updated_at (a key for cached lists). 404 for
-   * another organisation's id.
+   * What names the state of a questionnaire's answers, in one read: every change to its questions
+   * or answers moves its revision and updated_at, and every change to the library its stamp (a
+   * key for cached lists). 404 for another organisation's id.
    */
   async function stamp(orgId: number, id: number) {
     const { rows } = await pool.query<Record<string, unknown>>(
-      `select q.revision, q.updated_at, q.status, q.progress, q.progress_label, q.error, u.updated_at as creator
-         from questionnaires q left join users u on u.id = q.created_by
+      `select q.revision, q.updated_at, q.status, q.progress, q.progress_label, q.error, u.updated_at as creator,
+              -- answers show the freshness of the library entries behind them (issue 28): the
+              -- library's last change or review, the organisation's cycle, and the day
+              (select max(greatest(i.updated_at, i.last_reviewed_at)) from kb_qa_items i where i.org_id = q.org_id) as library,
+              (select count(*) from kb_qa_items i where i.org_id = q.org_id) as items,
+              o.review_cycle_days, o.updated_at as org, current_date as today
+         from questionnaires q join organizations o on o.id = q.org_id
+         left join users u on u.id = q.created_by
         where q.org_id = $1 and q.id = $2`,
       [orgId, id],
     )

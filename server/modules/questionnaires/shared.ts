@@ -11,6 +11,7 @@ import {
   type Questionnaire,
   type QuestionnaireKind,
   type QuestionnaireStatus,
+  type SourceChange,
 } from '../../../contract/questionnaires.ts'
 import { CONFLICT_PREFIX } from '../../answering/age.ts'
 import { TRANSFERRED } from '../../answering/transfer.ts'
@@ -120,29 +121,43 @@ export interface AnswerRowDb extends AnswerState {
   updated_at: Date
   /** The parts the drafted answer states (read by the answers list only). */
   parts?: AnswerPart[] | null
+  /** A quoted document that changed since (read by the answers list only). */
+  source_change?: SourceChange | null
 }
 
-export const toAnswer = (row: AnswerRowDb): Answer => ({
-  id: Number(row.id),
-  question_id: Number(row.question_id),
-  rank: row.rank,
-  text: row.text,
-  choice: row.choice,
-  comment: row.comment,
-  status: row.status,
-  confidence: row.confidence,
-  band: row.status === 'no_answer' ? null : confidenceBand(row.confidence),
-  citations: row.citations,
-  note: row.note,
-  ...originOf(row),
-  freshness: null,
-  flags: row.note?.startsWith(CONFLICT_PREFIX)
-    ? ['conflict']
-    : row.note?.startsWith(CARRIED_PREFIX)
-      ? ['carried_forward']
-      : [],
-  updated_at: row.updated_at.toISOString(),
-})
+/** The highest confidence of an answer whose quoted document changed since: never High. */
+export const SOURCE_CHANGED_CEILING = 0.79
+
+export const toAnswer = (row: AnswerRowDb): Answer => {
+  const changed = row.source_change ?? null
+  // a quote its document no longer holds drops the answer out of High until someone checks it
+  const confidence =
+    changed && row.confidence !== null
+      ? Math.min(row.confidence, SOURCE_CHANGED_CEILING)
+      : row.confidence
+  return {
+    id: Number(row.id),
+    question_id: Number(row.question_id),
+    rank: row.rank,
+    text: row.text,
+    choice: row.choice,
+    comment: row.comment,
+    status: row.status,
+    confidence,
+    band: row.status === 'no_answer' ? null : confidenceBand(confidence),
+    citations: row.citations,
+    note: row.note,
+    ...originOf(row),
+    freshness: null,
+    flags: [
+      ...(changed ? (['source_changed'] as const) : []),
+      ...(row.note?.startsWith(CONFLICT_PREFIX) ? (['conflict'] as const) : []),
+      ...(row.note?.startsWith(CARRIED_PREFIX) ? (['carried_forward'] as const) : []),
+    ],
+    ...(changed ? { source_change: changed } : {}),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
 
 /**
  * Where a generated answer came from, for the reviewer: a transferred library answer says so in

@@ -29,7 +29,7 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
   ): Promise<Change> {
     await client.query(
       `update questionnaire_answers set text = $2, choice = $3, comment = $4, status = $5, confidence = $6,
-          citations = $7, note = $8, updated_by = $9, updated_at = now() where id = $1`,
+          citations = $7, note = $8, updated_by = $9, updated_at = now(), source_change = null where id = $1`,
       [id, ...stateValues(after), userId],
     )
     return { t: 'a', id, before, after }

@@ -231,16 +231,29 @@ export function createFiles(deps: RepositoryDeps) {
       )
       if (others.length) throw forbidden(KNOWLEDGE_TEXTS.deleteOthersFiles)
     }
-    const { count, keys } = await inTransaction(pool, async (client) => {
+    const { count, keys, deleted } = await inTransaction(pool, async (client) => {
       const versionKeys = await deleteVersions(client, orgId, ids)
-      const { rows } = await client.query<{ storage_key: string | null }>(
-        'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning storage_key',
+      const { rows } = await client.query<{ id: string; storage_key: string | null }>(
+        'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning id, storage_key',
         [orgId, ids],
       )
       const fileKeys = rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
-      return { count: rows.length, keys: [...fileKeys, ...versionKeys] }
+      return {
+        count: rows.length,
+        keys: [...fileKeys, ...versionKeys],
+        deleted: rows.map((row) => Number(row.id)),
+      }
     })
     for (const key of keys) await deps.storage.delete(orgId, key).catch(() => undefined)
+    if (deleted.length && deps.onFilesDeleted)
+      await deps
+        .onFilesDeleted(orgId, deleted)
+        .catch((error: unknown) =>
+          deps.logger.error(
+            { err: error, orgId },
+            'checking answers that quote deleted files failed',
+          ),
+        )
     return count
   }
 

@@ -112,6 +112,7 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
             .catch(() => undefined)
         },
       })
+      const checking = row.version > 1 && Boolean(deps.onVersionReady)
       const stored = await inTransaction(pool, async (client) => {
         const locked = await client.query<{ version: number }>(
           'select version from repository_files where id = $1 for update',
@@ -142,23 +143,37 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
         }
         const title =
           result.title && row.source_url && kind === 'html' ? result.title.slice(0, 255) : null
+        // a new version is ready once the answers quoting it are checked (below)
         await client.query(
-          `update repository_files set status = 'ready', progress = 100, error = null, pages = $2, passage_count = $3,
+          `update repository_files set status = $5, progress = $6, error = null, pages = $2, passage_count = $3,
              processed_at = now(), updated_at = now(), name = coalesce($4, name) where id = $1`,
-          [fileId, result.pages, passages.length, title],
+          [
+            fileId,
+            result.pages,
+            passages.length,
+            title,
+            checking ? 'processing' : 'ready',
+            checking ? 99 : 100,
+          ],
         )
         return true
       })
       if (!stored) return
-      // the file is ready and searchable by its words; vectors follow (a failing model is logged
-      // and the next generation fills in what is missing)
-      if (deps.embedder) await embedMissing(deps.database, deps.embedder, log, { orgId, fileId })
-      if (row.version > 1 && deps.onVersionReady) {
-        // issue 28: a new version is readable; whoever cites the file can look again
+      if (checking && deps.onVersionReady) {
+        // issue 28: a new version is readable; the answers quoting the file look again before
+        // the file shows as ready, so that whoever waits for it sees them flagged
         await deps.onVersionReady(orgId, fileId, row.version).catch((error: unknown) => {
           log.error({ err: error, fileId, version: row.version }, 'new version hook failed')
         })
+        await pool.query(
+          `update repository_files set status = 'ready', progress = 100, updated_at = now()
+            where id = $1 and version = $2 and status = 'processing'`,
+          [fileId, row.version],
+        )
       }
+      // the file is ready and searchable by its words; vectors follow (a failing model is logged
+      // and the next generation fills in what is missing)
+      if (deps.embedder) await embedMissing(deps.database, deps.embedder, log, { orgId, fileId })
     } catch (error) {
       if (error instanceof ParseError || error instanceof UrlFetchError) {
         await fail(error.message)

@@ -29,6 +29,8 @@ export interface RepositoryDeps {
    * At least once per ingest of that version (a reprocess calls it again); errors are logged.
    */
   onVersionReady?: VersionReadyHook
+  /** Called after files are deleted, with their ids: the answers quoting them are told. */
+  onFilesDeleted?: (orgId: number, fileIds: number[]) => Promise<void>
 }
 
 export type VersionReadyHook = (orgId: number, fileId: number, version: number) => Promise<void>

@@ -16,12 +16,14 @@ async function qa(token: string, body: Record<string, unknown>) {
   return made.body as Body
 }
 
-async function generated(token: string, questions: string[]) {
+async function generatedWithId(token: string, questions: string[]) {
   const q = await questionnaire(ctx, token, questions)
   expect((await post(ctx, Q.generate(q.id), {}, token)).status).toBe(202)
   await settle(ctx, token, q.id)
-  return rowsOf(ctx, token, q.id)
+  return { id: q.id as number, rows: await rowsOf(ctx, token, q.id) }
 }
+const generated = async (token: string, questions: string[]) =>
+  (await generatedWithId(token, questions)).rows
 
 describe('answers know how old the library answer behind them is (issue 28)', () => {
   it('an answer from a stale entry is given, never High, says so, and shows its freshness, age and owner', async () => {
@@ -38,7 +40,7 @@ describe('answers know how old the library answer behind them is (issue 28)', ()
       dropdown_value: 'Yes',
       last_reviewed_at: daysAgo(500),
     })
-    const rows = await generated(user.token, [
+    const { rows, id: firstId } = await generatedWithId(user.token, [
       'Do you enforce multi-factor authentication for administrators?',
       'Is customer data encrypted at rest?',
       'Do you run a public bug bounty programme for researchers?',
@@ -76,6 +78,9 @@ describe('answers know how old the library answer behind them is (issue 28)', ()
     expect((await post(ctx, paths.knowledgeBase.qaReviewed(stale.id), {}, user.token)).status).toBe(
       200,
     )
+    // the list shows the entry's freshness as it is now (the list's cache knows the library moved)
+    const reread = await rowsOf(ctx, user.token, firstId)
+    expect(reread[1].answer).toMatchObject({ freshness: 'fresh', library_entry: { age_days: 0 } })
     const again = await generated(user.token, ['Is customer data encrypted at rest?'])
     expect(again[0].answer).toMatchObject({ choice: 'Yes', band: 'high', freshness: 'fresh' })
     expect(again[0].answer.note).toBeNull()

@@ -1,0 +1,1 @@
+ALTER TABLE "questionnaire_answers" ADD COLUMN "source_change" jsonb;
