@@ -23,6 +23,8 @@ export const organizationSchema = z.object({
   logo_updated_at: z.nullable(z.string()),
   /** Days a library answer stays fresh after its last review, unless the answer sets its own. */
   review_cycle_days: z.int(),
+  /** Owners of library answers get a weekly email of those due for review. */
+  review_digest: z.boolean(),
 })
 export type Organization = z.infer<typeof organizationSchema>
 
@@ -52,6 +54,7 @@ export const organizationUpdateSchema = z.object({
   answer_tone: z.optional(z.enum(ANSWER_TONES)),
   answer_length: z.optional(z.enum(ANSWER_LENGTHS)),
   review_cycle_days: z.optional(reviewCycleDaysSchema),
+  review_digest: z.optional(z.boolean()),
 })
 export type OrganizationUpdate = z.input<typeof organizationUpdateSchema>
 

@@ -135,7 +135,18 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const synced = await syncLicenses(database.pool, tiers)
     if (synced) logger.info({ licenses: synced }, 'licenses brought to their configured tiers')
 
+    const mailer = createMailer({
+      transport: config.MAIL_TRANSPORT,
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      logger,
+    })
+    // stopped after the HTTP server and the workers (cleanups run in reverse): mail of the last
+    // requests and jobs still leaves
+    cleanups.push(() => mailer.close())
     const jobDeps: JobDeps = {
+      mailer,
+      publicUrl: config.PUBLIC_URL,
       database,
       storage: createDiskStorage(config.DATA_DIR),
       logger,
@@ -193,14 +204,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     if (!options.http) return { database, jobs, stop: stopAll }
 
-    const mailer = createMailer({
-      transport: config.MAIL_TRANSPORT,
-      smtpUrl: config.SMTP_URL,
-      from: config.MAIL_FROM,
-      logger,
-    })
-    // stopped after the HTTP server (cleanups run in reverse): mail of the last requests still leaves
-    cleanups.push(() => mailer.close())
     const app = createApp({
       database,
       logger,

@@ -24,6 +24,7 @@ export const organizationSettingsView = {
         answer_length: s.context.saved.answer_length,
         verified_domains: s.context.saved.verified_domains,
         review_cycle_days: s.context.saved.review_cycle_days,
+        review_digest: s.context.saved.review_digest,
       }),
 }
 

@@ -14,7 +14,12 @@ import { COPY_NOTICE_MS } from '../constants.ts'
 /** The form: the organisation's settings as edited, domains one per entry. */
 export type OrganizationForm = Pick<
   Organization,
-  'name' | 'answer_tone' | 'answer_length' | 'verified_domains' | 'review_cycle_days'
+  | 'name'
+  | 'answer_tone'
+  | 'answer_length'
+  | 'verified_domains'
+  | 'review_cycle_days'
+  | 'review_digest'
 >
 
 export interface OrganizationSettingsContext {
@@ -55,6 +60,7 @@ const formOf = (org: Organization): OrganizationForm => ({
   answer_length: org.answer_length,
   verified_domains: org.verified_domains,
   review_cycle_days: org.review_cycle_days,
+  review_digest: org.review_digest,
 })
 
 /** Why the review cycle cannot be saved, in the contract's words; null when it can. */
@@ -197,6 +203,7 @@ export const organizationSettingsMachine = setup({
       answer_length: 'standard',
       verified_domains: [],
       review_cycle_days: DEFAULT_REVIEW_CYCLE_DAYS,
+      review_digest: true,
     },
     domain: '',
     error: null,

@@ -4,8 +4,10 @@ import { createLlmEngine, DEFAULT_LLM_SETTINGS, type LlmSettings } from '../answ
 import type { Database } from '../db/index.ts'
 import type { ParseLimits } from '../ingest/index.ts'
 import type { Logger } from '../logger.ts'
+import type { Mailer } from '../mail/index.ts'
 import { createAnsweringService, GENERATE_JOB } from '../modules/answering/service.ts'
 import { llmUsage } from '../modules/answering/store.ts'
+import { createReviewDigest } from '../modules/knowledge/digest.ts'
 import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
 import {
   createRepositoryService,
@@ -32,7 +34,14 @@ export interface JobDeps {
   embeddings?: EmbeddingOptions
   /** Issue 28: told when a file's new version is ingested (RepositoryDeps.onVersionReady). */
   onVersionReady?: VersionReadyHook
+  /** With PUBLIC_URL: the weekly email to owners of library answers due for review. */
+  mailer?: Mailer
+  publicUrl?: string
 }
+
+/** Mondays at 08:00 (the server's time): owners hear of the library answers due for review. */
+export const REVIEW_DIGEST_JOB = 'library.review-digest'
+export const REVIEW_DIGEST_CRON = '0 8 * * 1'
 
 export interface LlmOptions {
   settings?: LlmSettings
@@ -78,7 +87,21 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
     llm: llmEngineOf(deps),
     embedder,
   })
+  const { mailer, publicUrl } = deps
+  const digest =
+    mailer && publicUrl
+      ? [
+          defineJob({
+            name: REVIEW_DIGEST_JOB,
+            cron: REVIEW_DIGEST_CRON,
+            handler: async () => {
+              await createReviewDigest({ ...deps, mailer, publicUrl }).send()
+            },
+          }),
+        ]
+      : []
   return [
+    ...digest,
     defineJob<{ questionnaireId: number; operationId: number }>({
       name: GENERATE_JOB,
       batchSize: 1,

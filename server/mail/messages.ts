@@ -210,3 +210,38 @@ export function domainMovedMail(
     action: { label: 'Open settings', url: link(target.publicUrl, '/settings', {}) },
   })
 }
+
+/** The weekly list of library answers an owner should confirm (issue 28). */
+export function reviewDueMail(
+  target: LinkTarget,
+  input: {
+    to: string
+    firstName: string
+    organization: string
+    items: { question: string; freshness: 'due' | 'stale'; dueAt: Date }[]
+    more: number
+  },
+): MailMessage {
+  const stale = input.items.filter((item) => item.freshness === 'stale').length
+  const count = input.items.length + input.more
+  const day = (at: Date) => at.toISOString().slice(0, 10)
+  return compose({
+    to: input.to,
+    subject: `${count} library ${count === 1 ? 'answer needs' : 'answers need'} your review`,
+    greeting: greet(input.firstName),
+    paragraphs: [
+      `You own ${count} ${count === 1 ? 'answer' : 'answers'} in the ${input.organization} library that ${count === 1 ? 'is' : 'are'} due for review${stale ? `, ${stale} of them already past ${stale === 1 ? 'its' : 'their'} review date` : ''}. Quire still uses them, but never with High confidence once they are stale.`,
+      ...input.items.map(
+        (item) =>
+          `• ${item.question.length > 160 ? `${item.question.slice(0, 159)}…` : item.question} (${item.freshness === 'stale' ? 'stale since' : 'due'} ${day(item.dueAt)})`,
+      ),
+      ...(input.more ? [`…and ${input.more} more.`] : []),
+      'Confirm each one that is still true with one click, or edit or retire it.',
+    ],
+    action: {
+      label: 'Open the review queue',
+      url: link(target.publicUrl, '/knowledge-base', { tab: 'review' }),
+    },
+    footer: `You receive this because you own answers in the ${input.organization} library. An admin can turn these emails off in Settings.`,
+  })
+}

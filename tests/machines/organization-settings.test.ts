@@ -19,6 +19,7 @@ const org: Organization = {
   answer_length: 'standard',
   logo_updated_at: null,
   review_cycle_days: 365,
+  review_digest: true,
 }
 const record: DnsRecord = {
   domain: 'acme.test',

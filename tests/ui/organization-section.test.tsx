@@ -26,6 +26,7 @@ const org: Organization = {
   answer_length: 'standard',
   logo_updated_at: null,
   review_cycle_days: 365,
+  review_digest: true,
 }
 const recordOf = (domain: string): DnsRecord => ({
   domain,

@@ -38,6 +38,8 @@ export const organizations = pgTable('organizations', {
   answerLength: text('answer_length').notNull().default('standard'),
   /** How many days a library answer stays fresh after its last review, unless the answer says. */
   reviewCycleDays: integer('review_cycle_days').notNull().default(365),
+  /** Whether owners of library answers get the weekly email of what falls due. */
+  reviewDigest: boolean('review_digest').notNull().default(true),
   ...timestamps,
 })
 

@@ -54,6 +54,7 @@ export function createOrganizationService(deps: { database: Database }) {
       answer_tone: org.answerTone as Organization['answer_tone'],
       answer_length: org.answerLength as Organization['answer_length'],
       review_cycle_days: org.reviewCycleDays,
+      review_digest: org.reviewDigest,
     }
   }
 
@@ -68,6 +69,7 @@ export function createOrganizationService(deps: { database: Database }) {
         if (input.answer_tone !== undefined) changes.answerTone = input.answer_tone
         if (input.answer_length !== undefined) changes.answerLength = input.answer_length
         if (input.review_cycle_days !== undefined) changes.reviewCycleDays = input.review_cycle_days
+        if (input.review_digest !== undefined) changes.reviewDigest = input.review_digest
         if (Object.keys(changes).length)
           await tx
             .update(organizations)

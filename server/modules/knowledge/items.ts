@@ -32,7 +32,7 @@ type ItemListQuery = {
 type Caller = { userId: number; role: Role }
 
 /** Each freshness state as a condition on QA_FROM's aliases. */
-const FRESHNESS_SQL: Record<Freshness, string> = {
+export const FRESHNESS_SQL: Record<Freshness, string> = {
   stale: `${QA_DUE_SQL} <= now()`,
   due: `${QA_DUE_SQL} > now() and ${QA_DUE_SQL} - interval '${DUE_WINDOW_DAYS} days' <= now()`,
   fresh: `${QA_DUE_SQL} - interval '${DUE_WINDOW_DAYS} days' > now()`,

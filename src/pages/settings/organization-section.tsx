@@ -42,6 +42,15 @@ const form = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '3', 
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
 const errorText = css({ textStyle: 'sm', color: 'fg.error' })
 const cycleField = css({ maxW: 'md' })
+const digestField = css({
+  display: 'flex',
+  alignItems: 'flex-start',
+  columnGap: '2',
+  maxW: 'xl',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  '& input': { mt: '1', flexShrink: 0 },
+})
 
 /**
  * Settings → Organisation (admins): its name, answer style, the review cycle of its library
@@ -173,6 +182,19 @@ export function OrganizationSection({
               {DEFAULT_REVIEW_CYCLE_DAYS}).
             </Field.HelperText>
           </Field.Root>
+          <label className={digestField}>
+            <input
+              type="checkbox"
+              checked={view.form.review_digest}
+              onChange={(event) =>
+                settings.send({ type: 'edit', change: { review_digest: event.target.checked } })
+              }
+            />
+            <span>
+              Email owners each Monday the library answers due for review (those they own that fall
+              due within {DUE_WINDOW_DAYS} days or are past their review).
+            </span>
+          </label>
           <DomainList settings={settings} />
           <DnsProof settings={settings} />
           {view.error && (

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "review_digest" boolean DEFAULT true NOT NULL;
