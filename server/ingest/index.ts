@@ -97,3 +97,4 @@ export async function basicFile(
   })
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength)
 }
+export { propertiesDate, statedInRows } from './dates.ts'

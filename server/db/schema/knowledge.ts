@@ -56,6 +56,11 @@ export const repositoryFiles = pgTable(
     /** When and by whom the current version was uploaded; null for version 1 (created_at, created_by). */
     versionCreatedAt: at('version_created_at'),
     versionCreatedBy: userRef('version_created_by'),
+    /**
+     * For a completed questionnaire: the day it states it was answered (its Date row, else its
+     * document properties); its rows' age in the library counts from here, else from the upload.
+     */
+    statedAt: at('stated_at'),
     processingStartedAt: at('processing_started_at'),
     processedAt: at('processed_at'),
     ...timestamps,

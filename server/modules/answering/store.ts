@@ -46,8 +46,8 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
     ),
     pool.query<AnsweredRowDb & { answered_at: Date; stale_at: Date }>(
       `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location,
-              f.created_at as answered_at,
-              f.created_at + make_interval(days => o.review_cycle_days) as stale_at
+              coalesce(f.stated_at, f.created_at) as answered_at,
+              coalesce(f.stated_at, f.created_at) + make_interval(days => o.review_cycle_days) as stale_at
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
          join organizations o on o.id = p.org_id
         where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null`,
@@ -77,7 +77,7 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       ...answerOfRow(row),
       dropdown: null,
       location: row.location,
-      // a completed questionnaire is dated by its upload
+      // a completed questionnaire is dated by the day it states, else its upload
       reviewedAt: row.answered_at,
       staleAt: row.stale_at,
     })),

@@ -222,7 +222,8 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
          left join users u on u.id = i.owner_id
         where i.org_id = $1 and i.id = any($2::bigint[])
        union all
-       select 'file', f.id, f.created_at, f.created_at + make_interval(days => o.review_cycle_days),
+       select 'file', f.id, coalesce(f.stated_at, f.created_at),
+              coalesce(f.stated_at, f.created_at) + make_interval(days => o.review_cycle_days),
               null, null, null, null
          from repository_files f join organizations o on o.id = f.org_id
         where f.org_id = $1 and f.id = any($3::bigint[])`,

@@ -1,6 +1,14 @@
 import type { FileKind } from '../../../contract/knowledge.ts'
 import { inTransaction } from '../../db/index.ts'
-import { detectFileKind, kindFromName, mimeOf, ParseError, parseFile } from '../../ingest/index.ts'
+import {
+  detectFileKind,
+  kindFromName,
+  mimeOf,
+  ParseError,
+  parseFile,
+  propertiesDate,
+  statedInRows,
+} from '../../ingest/index.ts'
 import { safeFetch, UrlFetchError } from '../../net/safe-fetch.ts'
 import { embedMissing } from '../answering/store.ts'
 import type { Files } from './files.ts'
@@ -113,6 +121,13 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
         },
       })
       const checking = row.version > 1 && Boolean(deps.onVersionReady)
+      // a completed questionnaire's own date: its answers' age counts from it (issue 28)
+      const statedAt = result.passages.some((passage) => passage.qa)
+        ? (statedInRows(result.passages) ??
+          (kind === 'xlsx' || kind === 'docx'
+            ? await propertiesDate(deps.storage.pathOf(orgId, key))
+            : null))
+        : null
       const stored = await inTransaction(pool, async (client) => {
         const locked = await client.query<{ version: number }>(
           'select version from repository_files where id = $1 for update',
@@ -146,7 +161,7 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
         // a new version is ready once the answers quoting it are checked (below)
         await client.query(
           `update repository_files set status = $5, progress = $6, error = null, pages = $2, passage_count = $3,
-             processed_at = now(), updated_at = now(), name = coalesce($4, name) where id = $1`,
+             processed_at = now(), updated_at = now(), name = coalesce($4, name), stated_at = $7 where id = $1`,
           [
             fileId,
             result.pages,
@@ -154,6 +169,7 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
             title,
             checking ? 'processing' : 'ready',
             checking ? 99 : 100,
+            statedAt,
           ],
         )
         return true

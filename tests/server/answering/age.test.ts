@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
 import { CONFLICT_PREFIX, STALE_PREFIX } from '../../../server/answering/age.ts'
+import { makeXlsx } from '../../fixtures/documents.ts'
 import { DAY, post } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
-import { type Body, member, questionnaire, rowsOf, settle } from './helpers.ts'
+import { type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
 
 const Q = paths.questionnaires
 const ctx = withTestApp({ jobs: true })
@@ -84,6 +85,29 @@ describe('answers know how old the library answer behind them is (issue 28)', ()
     const again = await generated(user.token, ['Is customer data encrypted at rest?'])
     expect(again[0].answer).toMatchObject({ choice: 'Yes', band: 'high', freshness: 'fresh' })
     expect(again[0].answer.note).toBeNull()
+  })
+
+  it('a completed questionnaire in the repository is as old as the date it states', async () => {
+    const user = await member(ctx)
+    const fileId = await uploadFile(
+      ctx,
+      user.token,
+      'Last year HECVAT.xlsx',
+      await makeXlsx([
+        { question: 'Date', answer: '2024-01-15' },
+        { question: 'Do you scan container images for vulnerabilities?', answer: 'Yes' },
+      ]),
+    )
+    const rows = await generated(user.token, ['Do you scan container images for vulnerabilities?'])
+    const answer = rows[0].answer
+    expect(answer).toMatchObject({
+      choice: 'Yes',
+      origin: 'library',
+      freshness: 'stale',
+      library_entry: { source: 'file', id: fileId, reviewed_at: '2024-01-15T00:00:00.000Z' },
+    })
+    expect(answer.band).not.toBe('high')
+    expect(answer.note).toContain('last reviewed 2024-01-15')
   })
 
   it('where the library disagrees with itself, the newest answer is used, never High, flagged as a conflict', async () => {

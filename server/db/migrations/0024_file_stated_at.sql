@@ -1,0 +1,1 @@
+ALTER TABLE "repository_files" ADD COLUMN "stated_at" timestamp with time zone;
