@@ -9,7 +9,8 @@ import { mustBeProvidedIn } from '../actors.ts'
 
 /**
  * The life of one answer on the review page: viewing it, editing a draft, saving, approving or
- * withdrawing the approval, regenerating, and failing. Changes show at once (optimistic update);
+ * withdrawing the approval, regenerating, confirming that a changed document still supports it
+ * (issue 28), and failing. Changes show at once (optimistic update);
  * when the server refuses, the answer rolls back to what it was and the error is shown with a
  * retry. Every server answer is emitted as 'changed' so that the page's counts follow. Rows
  * changed elsewhere (undo, another operation) reach the answer while it is at rest, and only when
@@ -22,7 +23,7 @@ export interface Draft {
   comment: string
 }
 
-export type AnswerAction = 'save' | 'approve' | 'unapprove' | 'regenerate'
+export type AnswerAction = 'save' | 'approve' | 'unapprove' | 'regenerate' | 'confirmSource'
 
 export interface AnswerContext {
   row: QuestionRow
@@ -45,6 +46,8 @@ export type AnswerEvents =
   | { type: 'retry' }
   | { type: 'dismiss' }
   | { type: 'library.save' }
+  /** The changed document still supports the answer: the source_changed flag is cleared. */
+  | { type: 'source.confirm' }
 
 export type AnswerEmitted =
   | { type: 'changed'; change: AnswerChange }
@@ -88,6 +91,7 @@ export const answerMachine = setup({
     approveAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('approveAnswer')),
     unApproveAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('unApproveAnswer')),
     regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('regenerateAnswer')),
+    confirmSource: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('confirmSource')),
     saveToLibrary: fromPromise<{ item_id: number; created: boolean }, AnswerIdInput>(
       mustBeProvided('saveToLibrary'),
     ),
@@ -111,12 +115,15 @@ export const answerMachine = setup({
         context.row.answer.id !== row.answer.id ||
         context.row.answer.updated_at !== row.answer.updated_at ||
         context.row.answer.status !== row.answer.status ||
+        context.row.answer.flags.length !== row.answer.flags.length ||
         context.row.candidates.length !== row.candidates.length
       )
     },
     retrySave: ({ context }) => context.lastAction === 'save',
     retryApprove: ({ context }) => context.lastAction === 'approve',
     retryUnapprove: ({ context }) => context.lastAction === 'unapprove',
+    retryConfirmSource: ({ context }) => context.lastAction === 'confirmSource',
+    sourceChanged: ({ context }) => context.row.answer.flags.includes('source_changed'),
   },
   actions: {
     adoptRow: assign(({ event }) => {
@@ -203,6 +210,11 @@ export const answerMachine = setup({
           target: 'regenerating',
           actions: { type: 'rememberAction', params: 'regenerate' },
         },
+        'source.confirm': {
+          guard: 'sourceChanged',
+          target: 'confirmingSource',
+          actions: { type: 'rememberAction', params: 'confirmSource' },
+        },
       },
     },
     editing: {
@@ -243,6 +255,11 @@ export const answerMachine = setup({
         'row.update': { guard: 'rowDiffers', target: 'settling', actions: 'adoptRow' },
         edit: { target: 'editing', actions: 'startDraft' },
         'library.save': { target: 'savingToLibrary', actions: 'clearError' },
+        'source.confirm': {
+          guard: 'sourceChanged',
+          target: 'confirmingSource',
+          actions: { type: 'rememberAction', params: 'confirmSource' },
+        },
         // an explicit request: the approved answer is replaced, and the history can undo it
         regenerate: {
           target: 'regenerating',
@@ -282,6 +299,14 @@ export const answerMachine = setup({
         onError: { target: 'failed', actions: 'rollback' },
       },
     },
+    confirmingSource: {
+      invoke: {
+        src: 'confirmSource',
+        input: ({ context }) => ({ answerId: context.row.answer.id }),
+        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
+        onError: { target: 'failed', actions: 'rollback' },
+      },
+    },
     regenerating: {
       invoke: {
         src: 'regenerateAnswer',
@@ -308,6 +333,7 @@ export const answerMachine = setup({
             target: 'unapproving',
             actions: { type: 'optimisticStatus', params: 'edited' },
           },
+          { guard: 'retryConfirmSource', target: 'confirmingSource', actions: 'clearError' },
           { target: 'regenerating', actions: 'clearError' },
         ],
         // the draft is kept so that nothing typed is lost

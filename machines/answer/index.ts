@@ -12,7 +12,8 @@ export const selectIsBusy = (s: Snapshot) =>
   s.matches('saving') ||
   s.matches('approving') ||
   s.matches('unapproving') ||
-  s.matches('regenerating')
+  s.matches('regenerating') ||
+  s.matches('confirmingSource')
 export const selectIsFailed = (s: Snapshot) => s.matches('failed')
 export const selectIsRegenerating = (s: Snapshot) => s.matches('regenerating')
 
@@ -26,4 +27,5 @@ export const answerPanelView = {
   approved: (s: Snapshot) => s.matches('approved') || s.matches('approving'),
   regenerating: selectIsRegenerating,
   savingLibrary: (s: Snapshot) => s.matches('savingToLibrary'),
+  confirmingSource: (s: Snapshot) => s.matches('confirmingSource'),
 }

@@ -45,6 +45,11 @@ export const selectVisibleRows = (() => {
     return result
   }
 })()
+/** The questionnaire was read (not analysing): what an earlier questionnaire is matched against. */
+export const selectIsRead = (s: Snapshot) =>
+  s.matches({ main: 'ready' }) && s.context.questionnaire?.status === 'ready'
+/** Some question was carried from an earlier questionnaire: it was started from one. */
+export const selectHasCarried = (s: Snapshot) => s.context.rows.some((row) => row.carried_from)
 export const selectEvidenceFiles = (s: Snapshot) => s.context.evidenceFiles
 
 /** What workspace-status reads, through `useView`. */

@@ -66,6 +66,8 @@ export interface WorkspaceContext {
 
 export type WorkspaceEvents =
   | { type: 'retry' }
+  /** Reads every answer again (after the earlier answers were carried forward). */
+  | { type: 'refresh' }
   | { type: 'tab.select'; tabId: number }
   | { type: 'filter.set'; filter: AnswerFilter }
   | { type: 'focus'; questionId: number }
@@ -346,6 +348,7 @@ export const questionnaireWorkspaceMachine = setup({
                 'answer.consistency': { target: 'operating', actions: 'startOperation' },
                 'section.run': { target: 'operating', actions: 'startOperation' },
                 generate: 'starting',
+                refresh: '#questionnaireWorkspace.main.loading',
                 'mapping.submit': {
                   target: 'reanalyzing',
                   actions: assign({ mappingError: null }),

@@ -7,12 +7,16 @@ import {
   type AnswerChange,
   answerChangeSchema,
   answersResponseSchema,
+  type CarryForwardResponse,
+  carryForwardResponseSchema,
   checkFilledFileSchema,
   consistencyResultSchema,
   type ExportFormat,
   exportResponseSchema,
   type FilledFile,
   operationListSchema,
+  type PreviousMatch,
+  previousListSchema,
   type Questionnaire,
   questionnaireListSchema,
   questionnaireSchema,
@@ -182,6 +186,31 @@ export function answerActors(client: ApiClient = api) {
             {},
             answerChangeSchema,
           ),
+    ),
+    confirmSource: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
+      client.post(
+        paths.questionnaires.answer.confirmSource(input.answerId),
+        {},
+        answerChangeSchema,
+      ),
+    ),
+  }
+}
+
+/** A questionnaire answered before (issue 28): the earlier ones it matches, and carrying forward. */
+export function carryForwardActors(client: ApiClient = api) {
+  return {
+    loadPrevious: fromPromise<PreviousMatch[], { id: number }>(async ({ input }) => {
+      const body = await client.get(paths.questionnaires.previous(input.id), previousListSchema)
+      return body.results
+    }),
+    carryForward: fromPromise<CarryForwardResponse, { id: number; fromId: number }>(
+      async ({ input }) =>
+        client.post(
+          paths.questionnaires.carryForward(input.id),
+          { from_questionnaire_id: input.fromId },
+          carryForwardResponseSchema,
+        ),
     ),
   }
 }

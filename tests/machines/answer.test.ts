@@ -16,6 +16,7 @@ const pending = answerMachine.provide({
     approveAnswer: never<AnswerIdInput>(),
     unApproveAnswer: never<AnswerIdInput>(),
     regenerateAnswer: never<AnswerIdInput>(),
+    confirmSource: never<AnswerIdInput>(),
     saveToLibrary: fromPromise<{ item_id: number; created: boolean }, AnswerIdInput>(
       () => new Promise(() => {}),
     ),
@@ -24,6 +25,31 @@ const pending = answerMachine.provide({
 const empty = rowOf(1)
 const answered = rowOf(1, {}, { text: 'Yes, AES-256.', choice: 'Yes', status: 'edited' })
 const approved = rowOf(1, {}, { text: 'Yes, AES-256.', choice: 'Yes', status: 'approved' })
+const SOURCE_CHANGE = {
+  file_id: 4,
+  title: 'Encryption policy.txt',
+  version: 2,
+  before: 'Data at rest is encrypted with AES-256.',
+  after: 'Data at rest is encrypted.',
+  flagged_at: '2026-11-25T10:00:00.000Z',
+}
+const flagged = rowOf(
+  1,
+  {},
+  {
+    text: 'Yes, AES-256.',
+    choice: 'Yes',
+    status: 'generated',
+    flags: ['source_changed'],
+    source_change: SOURCE_CHANGE,
+    updated_at: '2026-11-25T10:00:00.000Z',
+  },
+)
+const flaggedApproved = rowOf(
+  1,
+  {},
+  { ...flagged.answer, status: 'approved', updated_at: '2026-11-25T11:00:00.000Z' },
+)
 const id = 'xstate.%s.actor.0.answer.%s'
 const result = (kind: 'done' | 'error', state: string, payload: object) => ({
   type: id.replace('%s', kind).replace('%s', state),
@@ -33,6 +59,9 @@ const events: AnyEventObject[] = [
   { type: 'row.update', row: answered },
   { type: 'row.update', row: approved },
   { type: 'row.update', row: empty },
+  { type: 'row.update', row: flagged },
+  { type: 'row.update', row: flaggedApproved },
+  { type: 'source.confirm' },
   { type: 'edit' },
   { type: 'change', field: 'text', value: 'Encrypted at rest.' },
   { type: 'change', field: 'choice', value: 'Yes' },
@@ -46,7 +75,7 @@ const events: AnyEventObject[] = [
   { type: 'library.save' },
   result('done', 'savingToLibrary', { output: { item_id: 1, created: true } }),
   result('error', 'savingToLibrary', { error: new Error('Write an answer before approving it') }),
-  ...['saving', 'approving', 'unapproving', 'regenerating'].flatMap((state) => [
+  ...['saving', 'approving', 'unapproving', 'regenerating', 'confirmingSource'].flatMap((state) => [
     result('done', state, { output: changeOf([answered]) }),
     result('error', state, { error: new Error('Answer not found') }),
   ]),
@@ -60,6 +89,7 @@ describe('answerMachine', () => {
       Boolean(s.context.row.answer.text),
       s.context.draft.text !== s.context.row.answer.text,
       s.context.lastAction,
+      s.context.row.answer.flags.length,
       Boolean(s.context.error),
     ],
   })
@@ -137,5 +167,54 @@ describe('answerMachine', () => {
     actor.send({ type: 'row.update', row: empty })
     expect(actor.getSnapshot().value).toBe('editing')
     expect(actor.getSnapshot().context.row).toBe(approved)
+  })
+
+  test('confirms that a changed document still holds: the flag clears as the server returns the row', async () => {
+    const asked: AnswerIdInput[] = []
+    const cleared = rowOf(1, {}, { ...flagged.answer, flags: [], source_change: undefined })
+    const actor = createActor(
+      answerMachine.provide({
+        actors: {
+          confirmSource: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) => {
+            asked.push(input)
+            return changeOf([cleared])
+          }),
+        },
+      }),
+      { input: { row: answered } },
+    ).start()
+    // nothing to confirm on an answer whose sources have not changed
+    actor.send({ type: 'source.confirm' })
+    expect(actor.getSnapshot().value).toBe('viewing')
+    actor.send({ type: 'row.update', row: flagged })
+    actor.send({ type: 'source.confirm' })
+    expect(actor.getSnapshot().value).toBe('confirmingSource')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(asked).toEqual([{ answerId: 10 }])
+    expect(actor.getSnapshot().value).toBe('viewing')
+    expect(actor.getSnapshot().context.row.answer.flags).toEqual([])
+  })
+
+  test('a refused confirmation keeps the flag and is retried as a confirmation', async () => {
+    let calls = 0
+    const actor = createActor(
+      answerMachine.provide({
+        actors: {
+          confirmSource: fromPromise<AnswerChange, AnswerIdInput>(async () => {
+            calls += 1
+            throw new Error('Answer not found')
+          }),
+        },
+      }),
+      { input: { row: flaggedApproved } },
+    ).start()
+    actor.send({ type: 'source.confirm' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().value).toBe('failed')
+    expect(actor.getSnapshot().context.row.answer.flags).toEqual(['source_changed'])
+    actor.send({ type: 'retry' })
+    expect(actor.getSnapshot().value).toBe('confirmingSource')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(calls).toBe(2)
   })
 })

@@ -48,6 +48,7 @@ const mapping = {
 }
 const events: AnyEventObject[] = [
   { type: 'retry' },
+  { type: 'refresh' },
   { type: 'tab.select', tabId: 2 },
   { type: 'filter.set', filter: 'approved' },
   { type: 'focus', questionId: 1 },

@@ -3,12 +3,15 @@ import { describe, expect, it, vi } from 'vitest'
 import { fromPromise } from 'xstate'
 import type {
   AnswerChange,
+  CarryForwardResponse,
   ExportFormat,
   FilledFile,
   Operation,
+  PreviousMatch,
   Questionnaire,
 } from '../../contract/questionnaires.ts'
 import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index.ts'
+import { carryForwardMachine } from '../../machines/carry-forward/index.ts'
 import { questionnaireExportMachine } from '../../machines/questionnaire-export/index.ts'
 import {
   type OperationResult,
@@ -75,8 +78,12 @@ function logic(
     notice?: number
     save?: (input: SaveAnswerInput) => Promise<AnswerChange>
     data?: WorkspaceData
+    previous?: PreviousMatch[]
+    carried?: CarryForwardResponse
   } = {},
 ) {
+  let loads = 0
+  const carriedFrom: number[] = []
   const operations: WorkspaceOperation[] = []
   const saved: SaveAnswerInput[] = []
   const exported: ExportFormat[] = []
@@ -84,12 +91,15 @@ function logic(
     operations,
     saved,
     exported,
+    carriedFrom,
+    loads: () => loads,
     logic: {
       workspace: questionnaireWorkspaceMachine.provide({
         actors: {
-          loadWorkspace: fromPromise<WorkspaceData, { id: number }>(
-            async () => options.data ?? data,
-          ),
+          loadWorkspace: fromPromise<WorkspaceData, { id: number }>(async () => {
+            loads += 1
+            return options.data ?? data
+          }),
           fetchQuestionnaire: fromPromise<Questionnaire, { id: number }>(
             async () => data.questionnaire,
           ),
@@ -143,6 +153,20 @@ function logic(
             },
           ),
           downloadFilled: fromPromise<void, { file: FilledFile }>(async () => {}),
+        },
+      }),
+      carry: carryForwardMachine.provide({
+        actors: {
+          loadPrevious: fromPromise<PreviousMatch[], { id: number }>(
+            async () => options.previous ?? [],
+          ),
+          carryForward: fromPromise<CarryForwardResponse, { id: number; fromId: number }>(
+            async ({ input }) => {
+              carriedFrom.push(input.fromId)
+              if (!options.carried) throw new Error('Questionnaire not found')
+              return options.carried
+            },
+          ),
         },
       }),
     },
@@ -377,5 +401,98 @@ describe('questionnaire page', () => {
     fireEvent.click(uses[1] as HTMLElement)
     await waitFor(() => expect(setup.operations).toHaveLength(1))
     expect(setup.operations[0]).toMatchObject({ kind: 'select', questionId: 1, answerId: 12 })
+  })
+
+  it('offers to start from a questionnaire answered before, then shows what was carried and reads the answers again', async () => {
+    const previous: PreviousMatch = {
+      questionnaire_id: 3,
+      name: 'Vendor assessment 2025.xlsx',
+      created_at: '2025-11-20T10:00:00.000Z',
+      score: 0.875,
+      same_template: true,
+      identical: 35,
+      changed: 5,
+      new: 0,
+      removed: 1,
+      approved: 33,
+    }
+    const setup = logic({
+      previous: [previous],
+      carried: {
+        carried: 33,
+        changed: 5,
+        new: 0,
+        removed: 1,
+        removed_questions: [{ ref: 'SEC-41', text: 'Do you still use fax?' }],
+        generating: true,
+      },
+    })
+    renderPage(setup)
+    const offer = await screen.findByRole('region', { name: 'Answered before' })
+    expect(offer.textContent).toMatch(
+      /^This looks like Vendor assessment 2025\.xlsx, answered .*2025: 35 of 40 questions are the same\. Start from it\?/,
+    )
+    expect(setup.loads()).toBe(1)
+    fireEvent.click(within(offer).getByRole('button', { name: 'Start from it' }))
+    const result = await screen.findByRole('status', {
+      name: 'Started from an earlier questionnaire',
+    })
+    expect(setup.carriedFrom).toEqual([3])
+    expect(
+      within(within(result).getByRole('list', { name: 'What was carried forward' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '33 answers carried forward',
+      '5 questions changed',
+      '0 new questions',
+      '1 question removed',
+    ])
+    expect(within(result).getByRole('list', { name: 'Removed questions' }).textContent).toBe(
+      'SEC-41 Do you still use fax?',
+    )
+    // the workspace reads the carried answers
+    await waitFor(() => expect(setup.loads()).toBe(2))
+    fireEvent.click(within(result).getByRole('button', { name: 'Close' }))
+    expect(
+      screen.queryByRole('status', { name: 'Started from an earlier questionnaire' }),
+    ).toBeNull()
+  })
+
+  it('offers nothing for a questionnaire of another template, or one already carried forward', async () => {
+    const other: PreviousMatch = {
+      questionnaire_id: 3,
+      name: 'Other.xlsx',
+      created_at: '2025-11-20T10:00:00.000Z',
+      score: 0.2,
+      same_template: false,
+      identical: 2,
+      changed: 0,
+      new: 38,
+      removed: 20,
+      approved: 2,
+    }
+    const first = renderPage(logic({ previous: [other] }))
+    await screen.findByRole('listbox', { name: 'Questions of Security' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(screen.queryByRole('region', { name: 'Answered before' })).toBeNull()
+    first.unmount()
+    const carried = rowOf(1, {
+      carried_from: {
+        questionnaire_id: 3,
+        questionnaire_name: 'Other.xlsx',
+        question_id: 31,
+        kind: 'carried',
+        previous_text: 'Do you meet security requirement 1?',
+      },
+    })
+    const setup = logic({
+      previous: [{ ...other, same_template: true, score: 0.9 }],
+      data: { ...data, rows: [carried, ...data.rows.slice(1)] },
+    })
+    renderPage(setup)
+    await screen.findByRole('listbox', { name: 'Questions of Security' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(screen.queryByRole('region', { name: 'Answered before' })).toBeNull()
   })
 })

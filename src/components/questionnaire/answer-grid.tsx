@@ -1,8 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { Flag } from 'lucide-react'
 import { type KeyboardEvent, useEffect, useRef } from 'react'
 import { css } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
-import type { QuestionRow } from '../../../contract/questionnaires.ts'
+import { ANSWER_FLAG_LABELS, type QuestionRow } from '../../../contract/questionnaires.ts'
 import { ConfidenceBadge, StatusBadge } from './badges.tsx'
 
 /**
@@ -68,6 +69,13 @@ const preview = css({
   minW: '0',
   flex: '1',
 })
+/** A flagged answer's marker: a small flag, red when its source changed. */
+const flagMarker = css({
+  display: 'inline-flex',
+  flexShrink: '0',
+  color: 'amber.10',
+  '&[data-source-changed]': { color: 'red.10' },
+})
 const choice = css({ fontWeight: 'semibold', color: 'fg.default', whiteSpace: 'nowrap' })
 
 export function AnswerGrid(props: {
@@ -126,6 +134,20 @@ export function AnswerGrid(props: {
                 <p className={question}>{row.text}</p>
                 <div className={bottom}>
                   <StatusBadge status={row.answer.status} />
+                  {row.answer.flags.length > 0 && (
+                    <span
+                      className={flagMarker}
+                      data-testid="row-flag"
+                      data-source-changed={
+                        row.answer.flags.includes('source_changed') ? '' : undefined
+                      }
+                      role="img"
+                      aria-label={row.answer.flags.map((f) => ANSWER_FLAG_LABELS[f]).join(', ')}
+                      title={row.answer.flags.map((f) => ANSWER_FLAG_LABELS[f]).join(', ')}
+                    >
+                      <Flag size={14} aria-hidden />
+                    </span>
+                  )}
                   {row.answer.choice && <span className={choice}>{row.answer.choice}</span>}
                   <span className={preview} data-note={row.answer.text ? undefined : ''}>
                     {row.answer.text || row.answer.note}

@@ -28,6 +28,7 @@ import { SessionContext } from '../../app/session.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { Button } from '../ui/button.tsx'
+import { AnswerFlags, QuestionChange, SourceChangeView } from './answer-changes.tsx'
 import { AnswerEditor } from './answer-editor.tsx'
 import { EvidenceForm } from './answer-evidence.tsx'
 import { AnswerParts } from './answer-parts.tsx'
@@ -95,6 +96,8 @@ export function AnswerPanel(props: {
   }, [answer, onChange, onLibrarySaved, actorRef, workspace, rowId])
 
   const showChoice = (row.vocabulary ?? []).length > 0
+  // a generated answer's note says what it rests on; a flagged one's why it was flagged
+  const showNote = row.answer.status === 'generated' || row.answer.flags.length > 0
   // what the signed-in role may do (the server checks every call; until the profile loads, all)
   const role = SessionContext.useSelector(selectProfile)?.user.role ?? null
   const may = (capability: Capability) => role === null || can(role, capability)
@@ -111,6 +114,9 @@ export function AnswerPanel(props: {
         {row.answer_cell && <span>· Cell {row.answer_cell}</span>}
       </div>
       <p className={questionText}>{row.text}</p>
+      {row.carried_from?.kind === 'changed' && (
+        <QuestionChange carried={row.carried_from} text={row.text} />
+      )}
       <div className={stack({ gap: '1' })}>
         <div className={meta}>
           <StatusBadge status={row.answer.status} />
@@ -121,6 +127,7 @@ export function AnswerPanel(props: {
             {row.answer.assurance}
           </p>
         )}
+        <AnswerFlags answer={row.answer} />
       </div>
 
       {view.failed && view.error && (
@@ -170,7 +177,7 @@ export function AnswerPanel(props: {
                 {ANSWER_ORIGIN_LABELS[row.answer.origin]}
               </p>
             )}
-            {row.answer.text && row.answer.note && row.answer.status === 'generated' && (
+            {row.answer.text && row.answer.note && showNote && (
               <p className={reason} data-testid="answer-reason">
                 {row.answer.note}
               </p>
@@ -181,6 +188,17 @@ export function AnswerPanel(props: {
               </p>
             )}
           </div>
+          {row.answer.flags.includes('source_changed') && row.answer.source_change && (
+            <SourceChangeView
+              change={row.answer.source_change}
+              mayChange={mayChange}
+              confirming={view.confirmingSource}
+              regenerating={view.regenerating}
+              busy={view.saving}
+              onConfirm={() => answer.send({ type: 'source.confirm' })}
+              onRegenerate={() => answer.send({ type: 'regenerate' })}
+            />
+          )}
           <AnswerParts parts={row.answer.parts} />
           <div className={actions}>
             {mayChange && (

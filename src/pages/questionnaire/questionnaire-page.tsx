@@ -7,13 +7,17 @@ import { grid, stack } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
 import { answerMachine } from '../../../machines/answer/index.ts'
+import { carryForwardMachine } from '../../../machines/carry-forward/index.ts'
 import { questionnaireExportMachine } from '../../../machines/questionnaire-export/index.ts'
 import {
   questionnaireWorkspaceMachine,
+  selectHasCarried,
+  selectIsRead,
   workspacePageView,
 } from '../../../machines/questionnaire-workspace/index.ts'
 import {
   answerActors,
+  carryForwardActors,
   exportActors,
   workspaceActions,
   workspaceActors,
@@ -24,6 +28,7 @@ import { useView } from '../../app/use-view.ts'
 import { AnswerGrid } from '../../components/questionnaire/answer-grid.tsx'
 import { type AnswerActorRef, AnswerPanel } from '../../components/questionnaire/answer-panel.tsx'
 import { AnswerSheet } from '../../components/questionnaire/answer-sheet.tsx'
+import { CarryForwardOffer } from '../../components/questionnaire/carry-forward-offer.tsx'
 import { MappingButton } from '../../components/questionnaire/mapping-button.tsx'
 import { WorkspaceHeader } from '../../components/questionnaire/workspace-header.tsx'
 import { WorkspaceStatus } from '../../components/questionnaire/workspace-status.tsx'
@@ -53,6 +58,7 @@ export function createQuestionnaireLogic() {
     }),
     answer: answerMachine.provide({ actors: answerActors() }),
     exports: questionnaireExportMachine.provide({ actors: exportActors() }),
+    carry: carryForwardMachine.provide({ actors: carryForwardActors() }),
   }
 }
 export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
@@ -100,6 +106,25 @@ function followRevision(
   return workspace.subscribe(tell)
 }
 
+/**
+ * Once the questionnaire is read, the carry-forward offer looks for an earlier one; once carried,
+ * the workspace reads its answers again.
+ */
+function followCarry(
+  workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
+  carry: ActorRefFrom<QuestionnaireLogic['carry']>,
+) {
+  const check = () => {
+    const snapshot = workspace.getSnapshot()
+    if (selectIsRead(snapshot)) carry.send({ type: 'check', carried: selectHasCarried(snapshot) })
+  }
+  check()
+  return [
+    workspace.subscribe(check),
+    carry.on('carried', () => workspace.send({ type: 'refresh' })),
+  ]
+}
+
 export default function QuestionnairePage() {
   const { id } = route.useParams()
   if (!id) {
@@ -120,6 +145,7 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
   const [logic] = useState(() => props.logic ?? createQuestionnaireLogic())
   const workspaceRef = useActorRef(logic.workspace, { input: { id: props.id } })
   const exportRef = useActorRef(logic.exports, { input: { id: props.id } })
+  const carryRef = useActorRef(logic.carry, { input: { id: props.id } })
   const toaster = ToasterContext.useActorRef()
   const view = useView(workspaceRef, workspacePageView)
   const [customOpen, setCustomOpen] = useState(false)
@@ -158,8 +184,9 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       // whether the latest filled file is current follows every change of the answers: the
       // export machine checks it again on each new revision
       followRevision(workspaceRef, exportRef),
+      ...followCarry(workspaceRef, carryRef),
     ],
-    [workspaceRef, exportRef, toaster],
+    [workspaceRef, exportRef, carryRef, toaster],
   )
 
   const onChange = useCallback(
@@ -268,6 +295,7 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
     <div className={page}>
       <WorkspaceHeader workspace={workspaceRef} exports={exportRef} />
       <WorkspaceStatus workspace={workspaceRef} />
+      <CarryForwardOffer carry={carryRef} />
       <WorkspaceTabs workspace={workspaceRef} onCustomInstruction={() => setCustomOpen(true)} />
       <div className={workspace}>
         {view.rows.length ? (
