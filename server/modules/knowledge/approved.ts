@@ -5,7 +5,8 @@ type Queryable = Pick<Database['pool'], 'query'>
 
 /**
  * An approved answer into the library: the Q&A item that asks the same question takes the answer
- * (and names the questionnaire it came from), or a new item is added. Called inside the caller's
+ * (and names the questionnaire it came from), or a new item is added; either way it counts as
+ * reviewed now, by the approver (issue 28). Called inside the caller's
  * transaction, so that an approval and its library entry land together.
  */
 export async function upsertApprovedAnswer(
@@ -25,15 +26,16 @@ export async function upsertApprovedAnswer(
   const id = existing.rows[0]?.id
   if (id) {
     await client.query(
-      `update kb_qa_items set answer = $3, dropdown_value = $4, source = $5, updated_by = $6, updated_at = now()
+      `update kb_qa_items set answer = $3, dropdown_value = $4, source = $5, updated_by = $6, updated_at = now(),
+         last_reviewed_at = now(), reviewed_by = $6
         where org_id = $1 and id = $2`,
       [orgId, id, text, answer.choice, source, userId],
     )
     return { item_id: Number(id), created: false }
   }
   const inserted = await client.query<{ id: string }>(
-    `insert into kb_qa_items (org_id, question, answer, dropdown_value, source, question_key, created_by, updated_by)
-     values ($1, $2, $3, $4, $5, $6, $7, $7) returning id`,
+    `insert into kb_qa_items (org_id, question, answer, dropdown_value, source, question_key, created_by, updated_by, reviewed_by)
+     values ($1, $2, $3, $4, $5, $6, $7, $7, $7) returning id`,
     [orgId, answer.question, text, answer.choice, source, key, userId],
   )
   return { item_id: Number(inserted.rows[0]?.id), created: true }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
 import { CONFLICT_PREFIX, STALE_PREFIX } from '../../../server/answering/age.ts'
 import { makeXlsx } from '../../fixtures/documents.ts'
-import { DAY, post } from '../auth/helpers.ts'
+import { DAY, get, post } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
 import { type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
 
@@ -139,5 +139,12 @@ describe('answers know how old the library answer behind them is (issue 28)', ()
     expect(answer.note).toContain(CONFLICT_PREFIX)
     // the older answer stays a candidate for the reviewer
     expect(rows[0].candidates.map((candidate: Body) => candidate.choice)).toContain('No')
+    // saving the approved answer to the library is a review of the entry, today
+    expect((await post(ctx, Q.answer.approve(answer.id), {}, user.token)).status).toBe(200)
+    expect((await post(ctx, Q.answer.saveToLibrary(answer.id), {}, user.token)).status).toBe(200)
+    const items = (await get(ctx, paths.knowledgeBase.qa, user.token)).body.results as Body[]
+    const saved = items.filter((item) => Date.now() - Date.parse(item.last_reviewed_at) < 60_000)
+    expect(saved).toHaveLength(1)
+    expect(saved[0]).toMatchObject({ freshness: 'fresh', dropdown_value: 'Yes' })
   })
 })
