@@ -574,5 +574,20 @@ export const libraryHealthSchema = z.object({
       ),
     }),
   ),
+  /**
+   * Issue 28, the library as a workload: Q&A items stale and due for review, answers of
+   * questionnaires whose cited passage changed (generated, edited or approved), and the conflict
+   * groups above. Defaulted so that an older server's answer still reads.
+   */
+  counts: z._default(
+    z.object({
+      stale: z.int(),
+      due: z.int(),
+      source_changed: z.int(),
+      conflicts: z.int(),
+    }),
+    { stale: 0, due: 0, source_changed: 0, conflicts: 0 },
+  ),
 })
 export type LibraryHealth = z.infer<typeof libraryHealthSchema>
+export type LibraryCounts = LibraryHealth['counts']

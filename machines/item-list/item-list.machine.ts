@@ -55,7 +55,7 @@ export const itemListMachine = setup({
   types: {
     context: {} as ItemListContext,
     events: {} as ItemListEvents,
-    input: {} as { kind: ItemListKind; queue?: boolean },
+    input: {} as { kind: ItemListKind; queue?: boolean; freshness?: Freshness | null },
   },
   actors: {
     loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
@@ -100,7 +100,7 @@ export const itemListMachine = setup({
       page: 1,
       page_size: 25,
       q: '',
-      freshness: null,
+      freshness: input.freshness ?? null,
       owner: null,
       queue: input.queue ?? false,
     },

@@ -1,1 +1,17 @@
+import type { SnapshotFrom } from 'xstate'
+import type { LibraryHealth } from '../../contract/questionnaires.ts'
+import type { libraryHealthMachine } from './library-health.machine.ts'
+
 export * from './library-health.machine.ts'
+
+type Snapshot = SnapshotFrom<typeof libraryHealthMachine>
+const NO_GROUPS: LibraryHealth['groups'] = []
+const NO_COUNTS = { stale: 0, due: 0, source_changed: 0, conflicts: 0 }
+
+/** What the library health panel reads, through `useView`. */
+export const libraryHealthView = {
+  groups: (s: Snapshot) => s.context.health?.groups ?? NO_GROUPS,
+  counts: (s: Snapshot) => s.context.health?.counts ?? NO_COUNTS,
+  open: (s: Snapshot) => s.context.open,
+  note: (s: Snapshot) => s.context.note,
+}

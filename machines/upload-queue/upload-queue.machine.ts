@@ -14,7 +14,9 @@ import { FILE_STATUS_POLL_MS, MAX_PARALLEL_UPLOADS } from '../constants.ts'
  * The repository's upload queue: every dropped or picked file gets its own row with a progress
  * bar. A file is checked first (type and size, with the server's texts), waits for one of the
  * parallel upload slots, uploads with progress, then is followed while the server processes it
- * until it is ready or failed. Failed uploads can be retried; finished rows can be cleared.
+ * until it is ready or failed. Failed uploads can be retried; finished rows can be cleared. A file
+ * whose name is already in the repository becomes its new version: the row says so, and the
+ * machine emits `versioned` for a toast.
  */
 
 /** What the view hands over for each file: its name and size, and the file itself. */
@@ -34,8 +36,17 @@ export interface QueueItem {
   progress: number
   error: string | null
   fileId: number | null
+  /**
+   * Issue 28: the version this upload made of a file already in the repository (same name), or
+   * null for a new file; `unchanged` when the bytes were those of the current version.
+   */
+  newVersion: number | null
+  unchanged: boolean
   source: UploadSource
 }
+
+/** What an upload answers: the file, and whether it became a new version of one already there. */
+export type UploadedAs = RepositoryFile & { new_version?: boolean; unchanged?: boolean }
 
 export interface UploadQueueContext {
   items: QueueItem[]
@@ -50,10 +61,13 @@ export type UploadQueueEvents =
   | { type: 'clear.finished' }
   /** Sent by an upload actor. */
   | { type: 'upload.progress'; key: string; progress: number }
-  | { type: 'upload.done'; key: string; file: RepositoryFile }
+  | { type: 'upload.done'; key: string; file: UploadedAs }
   | { type: 'upload.failed'; key: string; error: string }
 
-export type UploadQueueEmitted = { type: 'changed' }
+export type UploadQueueEmitted =
+  | { type: 'changed' }
+  /** An upload made a new version of a file (or matched its current one: `unchanged`). */
+  | { type: 'versioned'; name: string; version: number; unchanged: boolean }
 
 export interface UploadInput {
   key: string
@@ -116,6 +130,8 @@ export const uploadQueueMachine = setup({
           progress: 0,
           error,
           fileId: null,
+          newVersion: null,
+          unchanged: false,
           source,
         }
       })
@@ -142,14 +158,25 @@ export const uploadQueueMachine = setup({
         progress: Math.max(0, Math.min(100, params.progress)),
       }),
     })),
-    uploaded: assign(({ context }, params: { key: string; file: RepositoryFile }) => ({
+    uploaded: assign(({ context }, params: { key: string; file: UploadedAs }) => ({
       items: update(context.items, params.key, {
         status: serverStatus(params.file.status),
         progress: params.file.progress,
         error: params.file.error,
         fileId: params.file.id,
+        newVersion: params.file.new_version || params.file.unchanged ? params.file.version : null,
+        unchanged: params.file.unchanged ?? false,
       }),
     })),
+    announceVersion: enqueueActions(({ enqueue }, file: UploadedAs) => {
+      if (file.new_version || file.unchanged)
+        enqueue.emit({
+          type: 'versioned',
+          name: file.name,
+          version: file.version,
+          unchanged: file.unchanged ?? false,
+        })
+    }),
     uploadFailed: assign(({ context }, params: { key: string; error: string }) => ({
       items: update(context.items, params.key, {
         status: 'failed',
@@ -208,7 +235,12 @@ export const uploadQueueMachine = setup({
     },
     'upload.done': {
       target: '.settling',
-      actions: [{ type: 'uploaded', params: ({ event }) => event }, 'startUploads', 'announce'],
+      actions: [
+        { type: 'uploaded', params: ({ event }) => event },
+        { type: 'announceVersion', params: ({ event }) => event.file },
+        'startUploads',
+        'announce',
+      ],
     },
     'upload.failed': {
       actions: [{ type: 'uploadFailed', params: ({ event }) => event }, 'startUploads'],

@@ -5,7 +5,9 @@ import {
   dataItemSchema,
   deleteResponseSchema,
   type FileStats,
+  type FileVersion,
   fileStatsSchema,
+  fileVersionListSchema,
   type ImportPreview,
   type ImportResult,
   importPreviewSchema,
@@ -17,6 +19,7 @@ import {
   repositoryFileSchema,
   type SearchResult,
   searchResponseSchema,
+  uploadedFileSchema,
   uploadResponseSchema,
 } from '../../contract/knowledge.ts'
 import { organizationSchema } from '../../contract/organization.ts'
@@ -26,6 +29,7 @@ import { can } from '../../contract/roles.ts'
 import { adminUserListSchema } from '../../contract/users.ts'
 import type { AddUrlInput } from '../../machines/add-by-url/index.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
+import type { ReplaceInput } from '../../machines/file-versions/index.ts'
 import type { ItemMode, SaveItemInput } from '../../machines/item-editor/index.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
 import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
@@ -88,8 +92,25 @@ export function repositoryActors(client: ApiClient = api) {
     loadStats: fromPromise<FileStats, void>(async () =>
       client.get(paths.account.fileStats, fileStatsSchema),
     ),
+    loadVersions: fromPromise<FileVersion[], { id: number }>(async ({ input }) => {
+      const body = await client.get(paths.files.versions(input.id), fileVersionListSchema)
+      return body.results
+    }),
+    replaceFile: fromPromise(async ({ input }: { input: ReplaceInput }) => {
+      const form = new FormData()
+      form.append('file', asFile(input.source), input.source.name)
+      return client.post(paths.files.replace(input.id), form, uploadedFileSchema)
+    }),
   }
 }
+
+/** Downloads one version of a repository file under the name it had then. */
+export const downloadFileVersion = (
+  id: number,
+  version: number,
+  name: string,
+  client: ApiClient = api,
+) => downloadPath(paths.files.versionDownload(id, version), name, client)
 
 /** Downloads a repository file with the bearer token and saves it under its name. */
 export const downloadFile = (id: number, name: string, client: ApiClient = api) =>

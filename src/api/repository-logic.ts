@@ -1,6 +1,7 @@
 import { addByUrlMachine } from '../../machines/add-by-url/index.ts'
 import { fileListMachine } from '../../machines/file-list/index.ts'
 import { fileStatsMachine } from '../../machines/file-stats/index.ts'
+import { fileVersionsMachine } from '../../machines/file-versions/index.ts'
 import { uploadQueueMachine } from '../../machines/upload-queue/index.ts'
 import { repositoryActors } from './knowledge-actors.ts'
 
@@ -11,6 +12,7 @@ export function createRepositoryLogic(actors = repositoryActors()) {
     queue: uploadQueueMachine.provide({ actors }),
     addUrl: addByUrlMachine.provide({ actors }),
     stats: fileStatsMachine.provide({ actors }),
+    versions: fileVersionsMachine.provide({ actors }),
   }
 }
 export type RepositoryLogic = ReturnType<typeof createRepositoryLogic>

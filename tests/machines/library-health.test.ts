@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { LibraryHealth } from '../../contract/questionnaires.ts'
-import { libraryHealthMachine } from '../../machines/library-health/index.ts'
+import { libraryHealthMachine, libraryHealthView } from '../../machines/library-health/index.ts'
 import { testEveryPath } from './every-path.ts'
 
 const pending = libraryHealthMachine.provide({
@@ -11,17 +11,24 @@ const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.libraryHealth.loa
 const events: AnyEventObject[] = [
   { type: 'refresh' },
   { type: 'retry' },
-  { type: at('done'), output: { groups: [] } },
+  { type: 'groups.toggle' },
+  { type: 'groups.show' },
+  { type: 'note.toggle' },
+  {
+    type: at('done'),
+    output: { groups: [], counts: { stale: 1, due: 0, source_changed: 0, conflicts: 0 } },
+  },
   { type: at('error'), error: new Error('offline') },
 ]
 
 describe('libraryHealthMachine', () => {
   testEveryPath(pending, events, {
-    identity: (s) => [Boolean(s.context.error)],
+    identity: (s) => [Boolean(s.context.error), s.context.open, s.context.note],
   })
 
   test('keeps the groups it loaded', async () => {
     const health: LibraryHealth = {
+      counts: { stale: 2, due: 1, source_changed: 3, conflicts: 1 },
       groups: [
         {
           kind: 'conflict',
@@ -55,5 +62,10 @@ describe('libraryHealthMachine', () => {
     ).start()
     await new Promise((r) => setTimeout(r, 0))
     expect(actor.getSnapshot().context.health).toEqual(health)
+    expect(libraryHealthView.counts(actor.getSnapshot())).toEqual(health.counts)
+    actor.send({ type: 'groups.show' })
+    expect(libraryHealthView.open(actor.getSnapshot())).toBe(true)
+    actor.send({ type: 'groups.toggle' })
+    expect(libraryHealthView.open(actor.getSnapshot())).toBe(false)
   })
 })

@@ -45,6 +45,11 @@ const events: AnyEventObject[] = [
   { type: 'upload.progress', key: 'u1', progress: 50 },
   { type: 'upload.done', key: 'u1', file: file(1, 'processing') },
   { type: 'upload.done', key: 'u1', file: file(1, 'ready') },
+  {
+    type: 'upload.done',
+    key: 'u1',
+    file: { ...file(1, 'processing'), version: 2, new_version: true, unchanged: false },
+  },
   { type: 'upload.failed', key: 'u1', error: 'Network error' },
   { type: 'retry', key: 'u1' },
   { type: 'remove', key: 'u1' },
@@ -115,5 +120,48 @@ describe('uploadQueueMachine', () => {
     expect(actor.getSnapshot().context.items[0]).toMatchObject({ status: 'ready', progress: 100 })
     expect(actor.getSnapshot().value).toBe('idle')
     expect(FILE_STATUS_POLL_MS).toBe(1_500)
+  })
+
+  test('a file whose name is already there becomes its new version: the row and an event say so', () => {
+    const versioned: unknown[] = []
+    const actor = createActor(
+      uploadQueueMachine.provide({
+        actors: {
+          uploadFile: fromCallback<UploadQueueEvents, UploadInput>(() => {}),
+          pollFiles: fromPromise<PollOutput, PollInput>(() => new Promise(() => {})),
+        },
+      }),
+      { input: { maxUploadMb: 50 } },
+    ).start()
+    actor.on('versioned', (event) => versioned.push(event))
+    actor.send({
+      type: 'files.add',
+      files: [
+        { name: 'policy.pdf', size: 10 },
+        { name: 'same.pdf', size: 10 },
+        { name: 'new.pdf', size: 10 },
+      ],
+    })
+    const as = (name: string, version: number, new_version: boolean, unchanged: boolean) => ({
+      ...file(1, 'ready'),
+      name,
+      version,
+      new_version,
+      unchanged,
+    })
+    actor.send({ type: 'upload.done', key: 'u1', file: as('policy.pdf', 3, true, false) })
+    actor.send({ type: 'upload.done', key: 'u2', file: as('same.pdf', 2, false, true) })
+    actor.send({ type: 'upload.done', key: 'u3', file: as('new.pdf', 1, false, false) })
+    expect(
+      actor.getSnapshot().context.items.map((item) => [item.newVersion, item.unchanged]),
+    ).toEqual([
+      [3, false],
+      [2, true],
+      [null, false],
+    ])
+    expect(versioned).toEqual([
+      { type: 'versioned', name: 'policy.pdf', version: 3, unchanged: false },
+      { type: 'versioned', name: 'same.pdf', version: 2, unchanged: true },
+    ])
   })
 })

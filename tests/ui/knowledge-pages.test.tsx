@@ -1,9 +1,17 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { fromCallback, fromPromise } from 'xstate'
-import type { AnsweredRow, QaItem, RepositoryFile, SearchResult } from '../../contract/knowledge.ts'
+import type {
+  AnsweredRow,
+  FileVersion,
+  QaItem,
+  RepositoryFile,
+  SearchResult,
+} from '../../contract/knowledge.ts'
+import type { LibraryHealth } from '../../contract/questionnaires.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
+import { libraryHealthMachine } from '../../machines/library-health/index.ts'
 import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
 import type { UploadInput, UploadQueueEvents } from '../../machines/upload-queue/index.ts'
 import {
@@ -145,6 +153,55 @@ describe('repository page', () => {
     expect(
       within(rows[1] as HTMLElement).getByText(/tool.exe is not a supported file type/),
     ).toBeTruthy()
+  })
+  it('a file with versions shows v2; an upload that made a new version says so; History lists them', async () => {
+    const versioned = { ...file(1, 'Policy.pdf', 'ready'), version: 2 }
+    const logic = createRepositoryLogic({
+      ...repositoryActors(),
+      loadFiles: fromPromise<ListOutput, FileQuery>(async () => ({
+        count: 1,
+        results: [versioned],
+      })),
+      uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input, sendBack }) =>
+        sendBack({
+          type: 'upload.done',
+          key: input.key,
+          file: { ...versioned, version: 3, new_version: true, unchanged: false },
+        }),
+      ),
+      loadVersions: fromPromise<FileVersion[], { id: number }>(async () =>
+        [2, 1].map((version) => ({
+          version,
+          name: 'Policy.pdf',
+          kind: 'pdf' as const,
+          mime: 'application/pdf',
+          size_bytes: 1000 * version,
+          sha256: null,
+          created_at: new Date().toISOString(),
+          created_by: { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
+          current: version === 2,
+        })),
+      ),
+    })
+    renderWithToaster(<RepositoryPage logic={logic} />)
+    const [row] = await screen.findAllByTestId('file-row')
+    expect(within(row as HTMLElement).getByTestId('file-version-chip').textContent).toBe('v2')
+
+    fireEvent.change(screen.getByTestId('file-picker'), {
+      target: { files: [new File(['%PDF-1.4'], 'Policy.pdf', { type: 'application/pdf' })] },
+    })
+    expect((await screen.findByTestId('upload-version')).textContent).toContain('New version 3 ·')
+    expect(await screen.findByText('New version 3 of Policy.pdf')).toBeTruthy()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Policy.pdf' }))
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'History' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Version history' })
+    const versions = await within(dialog).findAllByTestId('file-version')
+    expect(versions.map((version) => version.textContent)).toEqual([
+      expect.stringContaining('Version 2Current'),
+      expect.stringContaining('Version 1'),
+    ])
+    expect(within(dialog).getByRole('button', { name: 'Download version 1' })).toBeTruthy()
   })
 })
 
@@ -352,5 +409,54 @@ describe('knowledge base page', () => {
     expect(
       await within(dialog).findByText('The review cycle is at most 3,650 days (10 years)'),
     ).toBeTruthy()
+  })
+
+  it('library health counts the workload; stale and due open the Q&A list so filtered, conflicts open the groups', async () => {
+    const { logic: base, queries } = freshnessLogic(items)
+    const health: LibraryHealth = {
+      counts: { stale: 1, due: 1, source_changed: 2, conflicts: 1 },
+      groups: [
+        {
+          kind: 'conflict',
+          items: [1, 2].map((id) => ({
+            id,
+            source: 'qa' as const,
+            question: 'Is data encrypted at rest?',
+            answer: id === 1 ? 'Yes' : 'No',
+            dropdown_value: null,
+            updated_at: null,
+            file_id: null,
+            file_name: null,
+          })),
+        },
+      ],
+    }
+    const logic = {
+      ...base,
+      health: libraryHealthMachine.provide({
+        actors: { loadHealth: fromPromise<LibraryHealth, void>(async () => health) },
+      }),
+    }
+    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    const panel = await screen.findByTestId('library-health')
+    expect(within(panel).getByTestId('health-stale').textContent).toContain('1')
+    expect(within(panel).getByTestId('health-source-changed').textContent).toContain('2')
+    const groups = panel.querySelector('details') as HTMLDetailsElement
+    expect(groups.open).toBe(false)
+    fireEvent.click(within(panel).getByTestId('health-conflicts'))
+    await waitFor(() => expect(groups.open).toBe(true))
+
+    fireEvent.click(within(panel).getByTestId('health-due'))
+    const lastQa = () => queries.filter((query) => query.kind === 'qa').at(-1)
+    await waitFor(() => expect(lastQa()).toMatchObject({ freshness: 'due' }))
+    await waitFor(() =>
+      expect(screen.getAllByTestId('kb-item').map((row) => row.dataset.freshness)).toEqual(['due']),
+    )
+    const freshness = screen.getByRole('group', { name: 'Freshness' })
+    expect(
+      within(freshness).getByRole('button', { name: 'Review due' }).getAttribute('aria-pressed'),
+    ).toBe('true')
+    fireEvent.click(within(screen.getByTestId('library-health')).getByTestId('health-stale'))
+    await waitFor(() => expect(lastQa()).toMatchObject({ freshness: 'stale' }))
   })
 })

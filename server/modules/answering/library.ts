@@ -4,6 +4,7 @@ import { leadingChoice } from '../../answering/text.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { upsertApprovedAnswer } from '../knowledge/approved.ts'
+import { FRESHNESS_SQL } from '../knowledge/items.ts'
 import { questionKey } from '../knowledge/service.ts'
 import type { AnsweringDeps } from './shared.ts'
 import { loadLibrary } from './store.ts'
@@ -55,10 +56,21 @@ export function createLibraryOperations(deps: AnsweringDeps) {
    * alike in several completed questionnaires is expected.
    */
   async function libraryHealth(orgId: number) {
-    const [loaded, stamps] = await Promise.all([
+    const [loaded, stamps, tallies] = await Promise.all([
       loadLibrary(deps.database, orgId),
       pool.query<{ id: string; updated_at: Date }>(
         'select id, updated_at from kb_qa_items where org_id = $1',
+        [orgId],
+      ),
+      pool.query<{ stale: number; due: number; source_changed: number }>(
+        `select
+           (select count(*)::int from kb_qa_items i join organizations o on o.id = i.org_id
+             where i.org_id = $1 and ${FRESHNESS_SQL.stale}) as stale,
+           (select count(*)::int from kb_qa_items i join organizations o on o.id = i.org_id
+             where i.org_id = $1 and ${FRESHNESS_SQL.due}) as due,
+           (select count(*)::int from questionnaire_answers a
+             where a.org_id = $1 and a.source_change is not null
+               and a.status in ('generated', 'edited', 'approved')) as source_changed`,
         [orgId],
       ),
     ])
@@ -103,36 +115,44 @@ export function createLibraryOperations(deps: AnsweringDeps) {
       const root = find(index)
       groups.set(root, [...(groups.get(root) ?? []), index])
     })
-    return {
-      groups: [...groups.values()]
-        .filter((group) => group.length > 1)
-        .map((group) => {
-          const members = group.map((index) => entries[index] as LibraryEntry)
-          const choices = new Set(
-            members
-              .map((entry) => leadingChoice(entry.dropdown ?? entry.answer))
-              .filter((choice) => choice !== null),
-          )
-          return {
-            kind: choices.size > 1 ? ('conflict' as const) : ('duplicate' as const),
-            items: members.map((entry) => ({
-              id: entry.id,
-              source: entry.source === 'qa' ? ('qa' as const) : ('file' as const),
-              question: entry.question,
-              answer: entry.answer,
-              dropdown_value: entry.dropdown,
-              updated_at:
-                entry.source === 'qa' ? (updated.get(entry.id)?.toISOString() ?? null) : null,
-              file_id: entry.fileId,
-              file_name: entry.source === 'file' ? entry.title : null,
-            })),
-          }
-        })
-        .filter(
-          (group) => group.kind === 'conflict' || group.items.some((item) => item.source === 'qa'),
+    const listed = [...groups.values()]
+      .filter((group) => group.length > 1)
+      .map((group) => {
+        const members = group.map((index) => entries[index] as LibraryEntry)
+        const choices = new Set(
+          members
+            .map((entry) => leadingChoice(entry.dropdown ?? entry.answer))
+            .filter((choice) => choice !== null),
         )
-        .sort((a, b) => Number(b.kind === 'conflict') - Number(a.kind === 'conflict'))
-        .slice(0, HEALTH_GROUPS),
+        return {
+          kind: choices.size > 1 ? ('conflict' as const) : ('duplicate' as const),
+          items: members.map((entry) => ({
+            id: entry.id,
+            source: entry.source === 'qa' ? ('qa' as const) : ('file' as const),
+            question: entry.question,
+            answer: entry.answer,
+            dropdown_value: entry.dropdown,
+            updated_at:
+              entry.source === 'qa' ? (updated.get(entry.id)?.toISOString() ?? null) : null,
+            file_id: entry.fileId,
+            file_name: entry.source === 'file' ? entry.title : null,
+          })),
+        }
+      })
+      .filter(
+        (group) => group.kind === 'conflict' || group.items.some((item) => item.source === 'qa'),
+      )
+      .sort((a, b) => Number(b.kind === 'conflict') - Number(a.kind === 'conflict'))
+    const conflicts = listed.filter((group) => group.kind === 'conflict').length
+    const tally = tallies.rows[0]
+    return {
+      groups: listed.slice(0, HEALTH_GROUPS),
+      counts: {
+        stale: tally?.stale ?? 0,
+        due: tally?.due ?? 0,
+        source_changed: tally?.source_changed ?? 0,
+        conflicts,
+      },
     }
   }
 

@@ -92,6 +92,7 @@ const nameCell = flex({
   maxW: { base: 'none', md: '22rem' },
 })
 const chips = wrap({ gap: '1' })
+const versionChip = css({ flexShrink: '0', fontVariantNumeric: 'tabular-nums' })
 const checkbox = css({
   w: '4',
   h: '4',
@@ -229,6 +230,15 @@ export function FileTable(props: {
                     <span className={nameText} title={file.source_url ?? file.name}>
                       {file.name}
                     </span>
+                    {file.version > 1 && (
+                      <span
+                        className={cx(chip, versionChip)}
+                        title={`Version ${file.version}`}
+                        data-testid="file-version-chip"
+                      >
+                        v{file.version}
+                      </span>
+                    )}
                   </div>
                 </td>
                 {columns.map((column, index) => (

@@ -126,7 +126,13 @@ export function UploadList(props: {
         <div key={item.key} className={uploadRow} data-testid="upload-row">
           <div className={css({ minW: '0' })}>
             <div className={nameText}>{item.name}</div>
-            <div className={muted}>{formatBytes(item.size)}</div>
+            <div className={cx(muted, css({ whiteSpace: 'normal' }))} data-testid="upload-version">
+              {item.newVersion === null
+                ? formatBytes(item.size)
+                : item.unchanged
+                  ? `Unchanged: the same as version ${item.newVersion}`
+                  : `New version ${item.newVersion} · ${formatBytes(item.size)}`}
+            </div>
             {item.error && <div className={errorLine}>{item.error}</div>}
           </div>
           <div className={flex({ align: 'center', gap: '2' })}>

@@ -4,7 +4,7 @@ import { css, cx } from 'styled-system/css'
 import { stack, wrap } from 'styled-system/patterns'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
-import { DUE_WINDOW_DAYS } from '../../../contract/freshness.ts'
+import { DUE_WINDOW_DAYS, type Freshness } from '../../../contract/freshness.ts'
 import type { AnsweredRow, DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
 import type { itemEditorMachine } from '../../../machines/item-editor/index.ts'
 import { type ItemListKind, itemListView } from '../../../machines/item-list/index.ts'
@@ -74,11 +74,13 @@ export function ItemList(props: {
   logic: KnowledgeLogic
   editor: ActorRefFrom<typeof itemEditorMachine>
   onDownload: (file: { id: number; name: string }) => void
+  /** The freshness the Q&A list starts filtered by (library health's counts open it so). */
+  freshness?: Freshness | null
   /** An answer was marked reviewed (library health counts it again). */
   onReviewed?: () => void
 }) {
   const actor = useActorRef(props.logic.list, {
-    input: { kind: props.kind, queue: props.queue },
+    input: { kind: props.kind, queue: props.queue, freshness: props.freshness },
   })
   const review = useActorRef(props.logic.review)
   const toaster = ToasterContext.useActorRef()

@@ -13,6 +13,7 @@ import { wrap } from 'styled-system/patterns'
 import { DUE_WINDOW_DAYS } from '../../../contract/freshness.ts'
 import {
   type KnowledgeTab,
+  selectFreshness,
   selectTab,
   selectVersion,
 } from '../../../machines/knowledge-base/index.ts'
@@ -58,6 +59,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
   const toaster = ToasterContext.useActorRef()
   const kind = useSelector(page, selectTab)
   const version = useSelector(page, selectVersion)
+  const freshness = useSelector(page, selectFreshness)
 
   const changed = () => {
     page.send({ type: 'changed' })
@@ -129,6 +131,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
         <LibraryHealthPanel
           actor={health}
           onDelete={(id) => editor.send({ type: 'delete.request', mode: 'qa', id })}
+          onFreshness={(freshness) => page.send({ type: 'freshness.open', freshness })}
         />
       )}
       <div role="tabpanel">
@@ -143,6 +146,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
           key={`${kind}-${version}`}
           kind={kind === 'review' ? 'qa' : kind}
           queue={kind === 'review'}
+          freshness={kind === 'qa' ? freshness : null}
           logic={logic}
           editor={editor}
           onDownload={(file) => download(file.id, file.name)}

@@ -1,9 +1,19 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { Download, FolderOpen, Link2, RefreshCw, Tags, Trash2 } from 'lucide-react'
-import { useId } from 'react'
+import {
+  Download,
+  FilePlus2,
+  FolderOpen,
+  History,
+  Link2,
+  RefreshCw,
+  Tags,
+  Trash2,
+} from 'lucide-react'
+import { useId, useRef } from 'react'
 import { css, cx } from 'styled-system/css'
 import { input } from 'styled-system/recipes'
 import {
+  FILE_ACCEPT,
   FILE_KIND_LABELS,
   FILE_KINDS,
   FILE_STATUSES,
@@ -13,12 +23,13 @@ import {
 import { fileListView } from '../../../machines/file-list/index.ts'
 import { selectStats } from '../../../machines/file-stats/index.ts'
 import { selectHasFinished, selectItems } from '../../../machines/upload-queue/index.ts'
-import { downloadFile } from '../../api/knowledge-actors.ts'
+import { downloadFile, downloadFileVersion } from '../../api/knowledge-actors.ts'
 import { createRepositoryLogic, type RepositoryLogic } from '../../api/repository-logic.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { AddByUrlDialog, TagsDialog } from '../../components/files/file-dialogs.tsx'
+import { FileHistoryDialog } from '../../components/files/file-history-dialog.tsx'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
 import { STATUS_LABELS } from '../../components/files/status-badge.tsx'
@@ -52,6 +63,9 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   const queue = useActorRef(logic.queue, { input: { maxUploadMb: 50 } })
   const addUrl = useActorRef(logic.addUrl)
   const statsRef = useActorRef(logic.stats)
+  const versions = useActorRef(logic.versions, { input: { maxUploadMb: 50 } })
+  const replacing = useSelector(versions, (s) => s.hasTag('busy'))
+  const replacePicker = useRef<HTMLInputElement>(null)
   const toaster = ToasterContext.useActorRef()
   const view = useView(list, fileListView)
   const items = useSelector(queue, selectItems)
@@ -67,18 +81,37 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         list.send({ type: 'refresh' })
         statsRef.send({ type: 'refresh' })
       }),
+      queue.on('versioned', (event) =>
+        toast(
+          'success',
+          event.unchanged
+            ? `${event.name} is unchanged: the same as version ${event.version}`
+            : `New version ${event.version} of ${event.name}`,
+        ),
+      ),
       list.on('deleted', (event) => {
         statsRef.send({ type: 'refresh' })
         toast('success', event.count === 1 ? 'File deleted' : `${event.count} files deleted`)
       }),
       list.on('failed', (event) => toast('error', event.error)),
+      versions.on('replaced', (event) => {
+        list.send({ type: 'refresh' })
+        statsRef.send({ type: 'refresh' })
+        toast(
+          'success',
+          event.unchanged
+            ? `${event.name} is unchanged: the same as version ${event.version}`
+            : `New version ${event.version} of ${event.name}`,
+        )
+      }),
+      versions.on('failed', (event) => toast('error', event.error)),
       addUrl.on('added', () => {
         list.send({ type: 'refresh' })
         statsRef.send({ type: 'refresh' })
         toast('success', 'Address added: Quire is fetching it')
       }),
     ],
-    [queue, list, addUrl, statsRef, toaster],
+    [queue, list, addUrl, statsRef, versions, toaster],
   )
 
   const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
@@ -93,6 +126,24 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         }
       >
         <Download /> Download
+      </Menu.Item>
+      <Menu.Item
+        value="replace"
+        disabled={replacing || Boolean(file.source_url)}
+        onClick={() => {
+          versions.send({ type: 'replace.choose', file: { id: file.id, name: file.name } })
+          replacePicker.current?.click()
+        }}
+      >
+        <FilePlus2 /> Replace…
+      </Menu.Item>
+      <Menu.Item
+        value="history"
+        onClick={() =>
+          versions.send({ type: 'history.open', file: { id: file.id, name: file.name } })
+        }
+      >
+        <History /> History
       </Menu.Item>
       <Menu.Item
         value="reprocess"
@@ -256,6 +307,26 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         description="The documents and everything Quire read from them are removed. Answers already written keep their text."
       />
       <AddByUrlDialog actor={addUrl} />
+      <FileHistoryDialog
+        actor={versions}
+        onDownload={(id, version) =>
+          downloadFileVersion(id, version.version, version.name).catch((error: Error) =>
+            toast('error', error.message),
+          )
+        }
+      />
+      <input
+        ref={replacePicker}
+        type="file"
+        accept={FILE_ACCEPT}
+        hidden
+        data-testid="replace-picker"
+        onChange={(event) => {
+          const picked = event.target.files?.[0]
+          if (picked) versions.send({ type: 'replace.pick', source: picked })
+          event.target.value = ''
+        }}
+      />
       <TagsDialog
         tagging={view.tagging}
         onChange={(text) => list.send({ type: 'tags.change', text })}
