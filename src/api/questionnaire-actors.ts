@@ -187,13 +187,15 @@ export function answerActors(client: ApiClient = api) {
             answerChangeSchema,
           ),
     ),
-    confirmSource: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
-      client.post(
+    // the server answers {questionnaire, questions}: no operation of the history to show
+    confirmSource: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) => ({
+      ...(await client.post(
         paths.questionnaires.answer.confirmSource(input.answerId),
         {},
-        answerChangeSchema,
-      ),
-    ),
+        answersResponseSchema,
+      )),
+      operation: null,
+    })),
   }
 }
 

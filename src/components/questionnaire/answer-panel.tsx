@@ -156,6 +156,18 @@ export function AnswerPanel(props: {
         <AnswerEditor answer={answer} row={row} />
       ) : (
         <>
+          {/* what the reviewer must decide first: the quoted passage changed */}
+          {row.answer.flags.includes('source_changed') && row.answer.source_change && (
+            <SourceChangeView
+              change={row.answer.source_change}
+              mayChange={mayChange}
+              confirming={view.confirmingSource}
+              regenerating={view.regenerating}
+              busy={view.saving}
+              onConfirm={() => answer.send({ type: 'source.confirm' })}
+              onRegenerate={() => answer.send({ type: 'regenerate' })}
+            />
+          )}
           <div>
             <h3 className={sectionTitle}>Answer</h3>
             {showChoice && row.answer.choice && (
@@ -188,17 +200,6 @@ export function AnswerPanel(props: {
               </p>
             )}
           </div>
-          {row.answer.flags.includes('source_changed') && row.answer.source_change && (
-            <SourceChangeView
-              change={row.answer.source_change}
-              mayChange={mayChange}
-              confirming={view.confirmingSource}
-              regenerating={view.regenerating}
-              busy={view.saving}
-              onConfirm={() => answer.send({ type: 'source.confirm' })}
-              onRegenerate={() => answer.send({ type: 'regenerate' })}
-            />
-          )}
           <AnswerParts parts={row.answer.parts} />
           <div className={actions}>
             {mayChange && (

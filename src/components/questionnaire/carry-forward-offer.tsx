@@ -78,8 +78,9 @@ export function CarryForwardOffer(props: { carry: ActorRefFrom<typeof carryForwa
             </li>
           </ul>
           <p className={css({ color: 'fg.muted' })}>
-            Carried answers keep their approval; reworded questions show what changed and are
-            drafted afresh{result.generating ? ' (drafting now)' : ''}.
+            Carried answers stay approved while their review is current, else they wait for
+            approval. Reworded questions show what changed and are drafted afresh
+            {result.generating ? ' (drafting now)' : ''}.
           </p>
           {result.removed_questions.length > 0 && (
             <div>
