@@ -6,29 +6,11 @@ import {
   carryForwardView,
   offeredMatch,
 } from '../../machines/carry-forward/index.ts'
+import { CARRIED, previousMatchOf } from '../fixtures/answer-rows.ts'
 import { testEveryPath } from './every-path.ts'
 
-const matchOf = (patch: Partial<PreviousMatch> = {}): PreviousMatch => ({
-  questionnaire_id: 3,
-  name: 'Vendor assessment 2025.xlsx',
-  created_at: '2025-11-20T10:00:00.000Z',
-  score: 0.875,
-  same_template: true,
-  identical: 35,
-  changed: 5,
-  new: 0,
-  removed: 1,
-  approved: 33,
-  ...patch,
-})
-const RESULT: CarryForwardResponse = {
-  carried: 33,
-  changed: 5,
-  new: 0,
-  removed: 1,
-  removed_questions: [{ ref: 'SEC-41', text: 'Do you still use fax?' }],
-  generating: true,
-}
+const matchOf = previousMatchOf
+const RESULT = CARRIED
 const never = <O, I>() => fromPromise<O, I>(() => new Promise(() => {}))
 const pending = carryForwardMachine.provide({
   actors: {

@@ -1,28 +1,13 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it } from 'vitest'
+import { fromPromise } from 'xstate'
 import type { Answer, AnswerChange, QuestionRow } from '../../contract/questionnaires.ts'
 import { type AnswerIdInput, answerMachine } from '../../machines/answer/index.ts'
-import { questionnaireWorkspaceMachine } from '../../machines/questionnaire-workspace/index.ts'
-import { SessionContext } from '../../src/app/session.tsx'
 import { AnswerGrid } from '../../src/components/questionnaire/answer-grid.tsx'
-import { AnswerPanel } from '../../src/components/questionnaire/answer-panel.tsx'
 import { changeOf, rowOf } from '../fixtures/answer-rows.ts'
-import { readingSession } from '../support/ui-session.ts'
+import { renderAnswerPanel, stubLayout } from '../support/answer-panel.tsx'
 
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
-// jsdom lays nothing out: give elements a size so that the virtualised grid renders its rows
-for (const [name, value] of [
-  ['offsetHeight', 800],
-  ['offsetWidth', 900],
-] as const) {
-  Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => value })
-}
+stubLayout()
 
 const BEFORE = 'Data at rest is encrypted with AES-256.'
 const AFTER = 'Data at rest is encrypted.'
@@ -44,23 +29,8 @@ function renderPanel(row: QuestionRow) {
       }),
     },
   })
-  render(
-    <SessionContext.Provider logic={readingSession}>
-      <AnswerPanel
-        row={row}
-        logic={logic}
-        workspace={createActor(questionnaireWorkspaceMachine, { input: { id: 7 } })}
-        onChange={() => {}}
-        onSelectCandidate={() => {}}
-        onDelete={() => {}}
-        onApplyConsistency={() => {}}
-        evidenceFiles={[]}
-        onWantFiles={() => {}}
-        busy={false}
-      />
-    </SessionContext.Provider>,
-  )
-  return { panel: screen.getByRole('region', { name: 'Answer' }), confirmed, regenerated }
+  const panel = renderAnswerPanel(row, logic)
+  return { panel, confirmed, regenerated }
 }
 
 const sourceChanged: Partial<Answer> = {

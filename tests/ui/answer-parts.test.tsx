@@ -1,39 +1,15 @@
-import { render, screen, within } from '@testing-library/react'
+import { within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { createActor } from 'xstate'
 import type { Answer } from '../../contract/questionnaires.ts'
-import { answerMachine } from '../../machines/answer/index.ts'
-import { questionnaireWorkspaceMachine } from '../../machines/questionnaire-workspace/index.ts'
-import { SessionContext } from '../../src/app/session.tsx'
-import { AnswerPanel } from '../../src/components/questionnaire/answer-panel.tsx'
 import { rowOf } from '../fixtures/answer-rows.ts'
-import { readingSession } from '../support/ui-session.ts'
+import { renderAnswerPanel } from '../support/answer-panel.tsx'
 
 const SCANNING = 'We perform vulnerability scanning of all production systems every week.'
 const ASSURANCE = 'Medium: answers like this one are right about 58 % of the time.'
 
 /** The answer panel of one question whose answer is `answer`. */
-function renderPanel(answer: Partial<Answer>) {
-  const row = rowOf(1, { text: 'Is vulnerability scanning automated?' }, answer)
-  render(
-    <SessionContext.Provider logic={readingSession}>
-      <AnswerPanel
-        row={row}
-        logic={answerMachine}
-        // never started: the panel only follows its rows
-        workspace={createActor(questionnaireWorkspaceMachine, { input: { id: 7 } })}
-        onChange={() => {}}
-        onSelectCandidate={() => {}}
-        onDelete={() => {}}
-        onApplyConsistency={() => {}}
-        evidenceFiles={[]}
-        onWantFiles={() => {}}
-        busy={false}
-      />
-    </SessionContext.Provider>,
-  )
-  return screen.getByRole('region', { name: 'Answer' })
-}
+const renderPanel = (answer: Partial<Answer>) =>
+  renderAnswerPanel(rowOf(1, { text: 'Is vulnerability scanning automated?' }, answer))
 
 const generated: Partial<Answer> = {
   text: SCANNING,

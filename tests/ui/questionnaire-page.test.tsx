@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fromPromise } from 'xstate'
 import type {
   AnswerChange,
@@ -22,23 +22,19 @@ import {
 import { SessionContext } from '../../src/app/session.tsx'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { QuestionnaireWorkspace } from '../../src/pages/questionnaire/questionnaire-page.tsx'
-import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+import {
+  CARRIED,
+  changeOf,
+  previousMatchOf,
+  questionnaireOf,
+  rowOf,
+  tabOf,
+} from '../fixtures/answer-rows.ts'
 import { noFilledFileYet } from '../machines/export-fixtures.ts'
+import { stubLayout } from '../support/answer-panel.tsx'
 import { readingSession } from '../support/ui-session.ts'
 
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
-// jsdom lays nothing out: give elements a size so that the virtualised grid renders its rows
-for (const [name, value] of [
-  ['offsetHeight', 800],
-  ['offsetWidth', 900],
-] as const) {
-  Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => value })
-}
+stubLayout()
 
 const data: WorkspaceData = {
   questionnaire: questionnaireOf({ questions: 3 }),
@@ -404,29 +400,8 @@ describe('questionnaire page', () => {
   })
 
   it('offers to start from a questionnaire answered before, then shows what was carried and reads the answers again', async () => {
-    const previous: PreviousMatch = {
-      questionnaire_id: 3,
-      name: 'Vendor assessment 2025.xlsx',
-      created_at: '2025-11-20T10:00:00.000Z',
-      score: 0.875,
-      same_template: true,
-      identical: 35,
-      changed: 5,
-      new: 0,
-      removed: 1,
-      approved: 33,
-    }
-    const setup = logic({
-      previous: [previous],
-      carried: {
-        carried: 33,
-        changed: 5,
-        new: 0,
-        removed: 1,
-        removed_questions: [{ ref: 'SEC-41', text: 'Do you still use fax?' }],
-        generating: true,
-      },
-    })
+    const previous = previousMatchOf()
+    const setup = logic({ previous: [previous], carried: CARRIED })
     renderPage(setup)
     const offer = await screen.findByRole('region', { name: 'Answered before' })
     expect(offer.textContent).toMatch(
@@ -460,18 +435,15 @@ describe('questionnaire page', () => {
   })
 
   it('offers nothing for a questionnaire of another template, or one already carried forward', async () => {
-    const other: PreviousMatch = {
-      questionnaire_id: 3,
+    const other = previousMatchOf({
       name: 'Other.xlsx',
-      created_at: '2025-11-20T10:00:00.000Z',
       score: 0.2,
       same_template: false,
       identical: 2,
       changed: 0,
       new: 38,
       removed: 20,
-      approved: 2,
-    }
+    })
     const first = renderPage(logic({ previous: [other] }))
     await screen.findByRole('listbox', { name: 'Questions of Security' })
     await new Promise((r) => setTimeout(r, 0))
