@@ -5,6 +5,8 @@ import {
   mergeRows,
   type OperationResult,
   questionnaireWorkspaceMachine,
+  selectHasCarried,
+  selectIsRead,
   visibleRows,
   type WorkspaceData,
   type WorkspaceOperation,
@@ -124,6 +126,29 @@ describe('questionnaireWorkspaceMachine', () => {
     expect(snapshot.matches({ main: 'ready' })).toBe(true)
     expect(snapshot.context.tabId).toBe(1)
     expect(visibleRows(snapshot.context).map((row) => row.id)).toEqual([1, 2])
+  })
+
+  test('reads every answer again on refresh (carried forward), then follows the drafting', async () => {
+    let calls = 0
+    const generating = { ...ready, questionnaire: questionnaireOf({ status: 'generating' }) }
+    const actor = createActor(
+      questionnaireWorkspaceMachine.provide({
+        actors: {
+          loadWorkspace: fromPromise(async () => (calls++ === 0 ? ready : generating)),
+          fetchQuestionnaire: fromPromise(() => new Promise<Questionnaire>(() => {})),
+          licenseNotice: fromPromise(async () => 0),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(selectIsRead(actor.getSnapshot())).toBe(true)
+    expect(selectHasCarried(actor.getSnapshot())).toBe(false)
+    actor.send({ type: 'refresh' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(calls).toBe(2)
+    expect(actor.getSnapshot().matches({ main: 'progress' })).toBe(true)
+    expect(selectIsRead(actor.getSnapshot())).toBe(false)
   })
 
   test('deletes optimistically and puts the row back when the server refuses', async () => {
