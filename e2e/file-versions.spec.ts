@@ -113,4 +113,9 @@ test('library health counts stale, due, source-changed and conflicting answers; 
   await health.getByTestId('health-due').click()
   await expect(rows).toHaveCount(1)
   await expect(rows.first()).toContainText('TLS 1.0')
+
+  // the home page counts what needs attention
+  await page.goto('/')
+  await expect(page.getByTestId('home-attention')).toContainText('2 library answers are stale')
+  await shot(page, 'home-attention')
 })

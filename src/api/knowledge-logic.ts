@@ -22,3 +22,9 @@ export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemLis
   }
 }
 export type KnowledgeLogic = ReturnType<typeof createKnowledgeLogic>
+
+/** The home page's machine: library health, for the counts that need someone's attention. */
+export function createHomeLogic(actors = knowledgeActors()) {
+  return { health: libraryHealthMachine.provide({ actors }) }
+}
+export type HomeLogic = ReturnType<typeof createHomeLogic>

@@ -1,9 +1,20 @@
 import { Link } from '@tanstack/react-router'
-import { ArrowRight, BookOpen, ClipboardList, FolderOpen, MessagesSquare } from 'lucide-react'
+import { useActorRef } from '@xstate/react'
+import {
+  AlertTriangle,
+  ArrowRight,
+  BookOpen,
+  ClipboardList,
+  FolderOpen,
+  MessagesSquare,
+} from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { flex, grid } from 'styled-system/patterns'
+import { libraryHealthView } from '../../../machines/library-health/index.ts'
 import { selectUser } from '../../../machines/session/index.ts'
+import { createHomeLogic, type HomeLogic } from '../../api/knowledge-logic.ts'
 import { SessionContext } from '../../app/session.tsx'
+import { useView } from '../../app/use-view.ts'
 import { focusRing } from '../../components/styles.ts'
 import { PageHeader } from '../page-header.tsx'
 
@@ -62,8 +73,34 @@ const stepNo = css({ textStyle: 'xs', fontWeight: 'semibold', color: 'colorPalet
 const cardTitle = flex({ align: 'center', gap: '1.5', fontWeight: 'semibold', mb: '1' })
 const cardText = css({ textStyle: 'sm', color: 'fg.muted' })
 
-/** Home: where to start, in the order the work flows. */
-export default function HomePage() {
+// what needs attention: a line of links above the steps
+const attention = flex({
+  gap: { base: '2', md: '3' },
+  direction: { base: 'column', md: 'row' },
+  mb: '6',
+})
+const attentionLink = flex({
+  align: 'center',
+  gap: '2',
+  px: '4',
+  py: '3',
+  borderWidth: '1px',
+  borderColor: 'amber.a6',
+  borderRadius: 'l3',
+  bg: 'amber.a2',
+  color: 'amber.text',
+  textStyle: 'sm',
+  fontWeight: 'medium',
+  textDecoration: 'none',
+  _hover: { borderColor: 'amber.a8' },
+})
+
+const defaultLogic = createHomeLogic()
+
+/** Home: what needs attention (stale library answers, answers whose source changed), then where to start. */
+export default function HomePage({ logic = defaultLogic }: { logic?: HomeLogic }) {
+  const health = useActorRef(logic.health)
+  const { counts } = useView(health, libraryHealthView)
   const user = SessionContext.useSelector(selectUser)
   const greeting = user?.first_name ? `Welcome back, ${user.first_name}` : 'Welcome to Quire'
   return (
@@ -72,6 +109,28 @@ export default function HomePage() {
         title={greeting}
         description="Quire drafts every questionnaire answer from your own approved knowledge, with its evidence, and hands back the customer’s file with its layout intact."
       />
+      {(counts.stale > 0 || counts.source_changed > 0) && (
+        <section className={attention} aria-label="Needs attention" data-testid="home-attention">
+          {counts.stale > 0 && (
+            <Link to="/knowledge-base" className={cx(attentionLink, focusRing)}>
+              <AlertTriangle size={16} aria-hidden />
+              {counts.stale === 1
+                ? '1 library answer is stale'
+                : `${counts.stale} library answers are stale`}
+              <ArrowRight size={14} aria-hidden />
+            </Link>
+          )}
+          {counts.source_changed > 0 && (
+            <Link to="/questionnaires" className={cx(attentionLink, focusRing)}>
+              <AlertTriangle size={16} aria-hidden />
+              {counts.source_changed === 1
+                ? '1 answer cites a document that changed'
+                : `${counts.source_changed} answers cite a document that changed`}
+              <ArrowRight size={14} aria-hidden />
+            </Link>
+          )}
+        </section>
+      )}
       <div className={cards}>
         {STEPS.map((step, index) => (
           <Link key={step.to} to={step.to} className={cx(card, focusRing)}>
