@@ -54,7 +54,8 @@ export function createAnsweringService(deps: AnsweringDeps) {
           questionIds: [confirmed.questionId],
         }),
       ])
-      return { questionnaire, questions }
+      // no operation: confirming changes no answer, so there is nothing to undo
+      return { questionnaire, questions, operation: null }
     },
     ...createReview(deps, drafting),
     ...createLibraryOperations(deps),

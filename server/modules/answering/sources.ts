@@ -47,7 +47,9 @@ function holdings(passages: PassageDb[]) {
   )
   const sentences = passages.flatMap((passage) =>
     passage.text
-      .split(SENTENCE)
+      // a heading is a line of its own, not the start of the sentence after it
+      .split(/\n+/)
+      .flatMap((line) => line.split(SENTENCE))
       .map((sentence) => sentence.trim())
       .filter(Boolean)
       .map((sentence) => ({ sentence, words: wordsOf(sentence) })),

@@ -57,7 +57,10 @@ describe('answers whose documents change (issue 28)', () => {
     expect(changed.flags).toEqual(['source_changed'])
     expect(changed.source_change).toMatchObject({ file_id: fileId, version: 2 })
     expect(changed.source_change.before).toContain('AES-256')
-    expect(changed.source_change.after).toContain('only where the customer enables it')
+    // the closest sentence now, without the section heading above it
+    expect(changed.source_change.after).toBe(
+      'Customer data at rest is encrypted only where the customer enables it.',
+    )
     expect(changed.band).not.toBe('high')
     expect(kept.flags).toEqual([])
     expect(kept.status).toBe('approved')
@@ -70,6 +73,7 @@ describe('answers whose documents change (issue 28)', () => {
     const confirmed = await post(ctx, Q.answer.confirmSource(changed.id), {}, user.token)
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
     expect(confirmed.body.questions[0].answer.flags).toEqual([])
+    expect(confirmed.body.operation).toBeNull()
     expect(confirmed.body.questions[0].answer.source_change).toBeUndefined()
 
     // deleting the document flags the answers still quoting it, with nothing left to show
