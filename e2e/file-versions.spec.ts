@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { shotAtBothWidths } from './support/screens.ts'
 import { signInWithToken } from './support/workspace.ts'
 
 /**
@@ -11,13 +12,7 @@ const DAY_MS = 86_400_000
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10)
 const NAME = 'access-control-policy.txt'
 
-const shot = async (page: Page, name: string) => {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.screenshot({ path: `test-results/screens/${name}-1440.png`, fullPage: true })
-  await page.setViewportSize({ width: 375, height: 812 })
-  await page.screenshot({ path: `test-results/screens/${name}-375.png`, fullPage: true })
-  await page.setViewportSize({ width: 1440, height: 900 })
-}
+const shot = shotAtBothWidths
 
 const policy = (text: string) => ({
   name: NAME,
@@ -32,7 +27,7 @@ test('a file uploaded again becomes its next version; Replace makes another; His
   request,
 }) => {
   test.setTimeout(90_000)
-  await signInWithToken(page, request)
+  const headers = await signInWithToken(page, request)
   await page.goto('/repository')
   await page.getByTestId('file-picker').setInputFiles(policy('Access is reviewed every quarter.'))
   const rows = page.getByTestId('file-row')
@@ -73,6 +68,11 @@ test('a file uploaded again becomes its next version; Replace makes another; His
   expect((await download).suggestedFilename()).toBe(NAME)
   await dialog.getByRole('button', { name: 'Close' }).click()
   await expect(dialog).toBeHidden()
+
+  // the journeys share one account: leave its repository as it was
+  const listed = await request.get(`/api/v1/files/?q=${NAME}`, { headers })
+  for (const file of ((await listed.json()) as { results: { id: number }[] }).results)
+    await request.delete(`/api/v1/files/${file.id}/delete/`, { headers })
 })
 
 test('library health counts stale, due, source-changed and conflicting answers; each opens its list', async ({
@@ -81,6 +81,7 @@ test('library health counts stale, due, source-changed and conflicting answers; 
 }) => {
   test.setTimeout(60_000)
   const headers = await signInWithToken(page, request)
+  const made: number[] = []
   for (const [question, answer, reviewed] of [
     ['Is multi-factor authentication enforced for all staff?', 'Yes.', daysAgo(420)],
     ['Do you run an external penetration test every year?', 'Yes.', daysAgo(380)],
@@ -93,6 +94,7 @@ test('library health counts stale, due, source-changed and conflicting answers; 
       data: { question, answer, last_reviewed_at: reviewed },
     })
     expect(created.status(), await created.text()).toBe(201)
+    made.push(((await created.json()) as { id: number }).id)
   }
   await page.goto('/knowledge-base')
   const health = page.getByTestId('library-health')
@@ -118,4 +120,8 @@ test('library health counts stale, due, source-changed and conflicting answers; 
   await page.goto('/')
   await expect(page.getByTestId('home-attention')).toContainText('2 library answers are stale')
   await shot(page, 'home-attention')
+
+  // the journeys share one account: leave its library as it was
+  for (const id of made)
+    await request.delete(`/api/v1/knowledge-base/qa/${id}/delete/`, { headers })
 })

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { shotAtBothWidths } from './support/screens.ts'
 import { signInWithToken } from './support/workspace.ts'
 
 /**
@@ -14,13 +15,7 @@ const STALE_EDIT = 'Do you run an external penetration test every year?'
 const DUE_RETIRE = 'Do you still support TLS 1.0 for legacy clients?'
 const FRESH = 'Is customer data encrypted at rest?'
 
-const shot = async (page: Page, name: string) => {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.screenshot({ path: `test-results/screens/${name}-1440.png`, fullPage: true })
-  await page.setViewportSize({ width: 375, height: 812 })
-  await page.screenshot({ path: `test-results/screens/${name}-375.png`, fullPage: true })
-  await page.setViewportSize({ width: 1440, height: 900 })
-}
+const shot = shotAtBothWidths
 
 test('an owner sees stale answers and clears the Review due queue: confirm, edit, retire', async ({
   page,
