@@ -41,6 +41,8 @@ test('an owner sees stale answers and clears the Review due queue: confirm, edit
   // the library: each answer's freshness, owner and last review
   await page.goto('/knowledge-base')
   const rows = page.getByTestId('kb-item')
+  // the journeys share one account: the owner's own answers are these four
+  await page.getByRole('group', { name: 'Owner' }).getByRole('button', { name: 'Mine' }).click()
   await expect(rows).toHaveCount(4)
   const row = (question: string) => rows.filter({ hasText: question })
   await expect(row(STALE_CONFIRM).getByText('Stale', { exact: true })).toBeVisible()
@@ -93,6 +95,7 @@ test('an owner sees stale answers and clears the Review due queue: confirm, edit
 
   // the library keeps three answers, all fresh now
   await page.getByRole('tab', { name: 'Q&A' }).click()
+  await page.getByRole('group', { name: 'Owner' }).getByRole('button', { name: 'Mine' }).click()
   await expect(rows).toHaveCount(3)
   await expect(page.getByTestId('kb-item').and(page.locator('[data-freshness=fresh]'))).toHaveCount(
     3,

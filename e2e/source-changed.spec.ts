@@ -13,12 +13,15 @@ import {
  * side, and the reviewer confirms it still holds, which clears the flag.
  */
 
-const ENCRYPTION = 'All customer data is encrypted at rest with AES-256 on every storage volume.'
-const CHANGED = 'Customer data at rest is encrypted only where the customer enables it.'
+// words no other journey uses: the journeys share one account, and another's library answer or
+// document must not be the one that answers here
+const ENCRYPTION =
+  'All Lumen ledger archives are encrypted at rest with AES-256 on every storage volume.'
+const CHANGED = 'Lumen ledger archives at rest are encrypted only where the customer enables it.'
 const RECOVERY =
   'The disaster recovery plan is tested twice a year with a full failover to a second region.'
 const policy = async (encryption: string) => ({
-  name: 'Security Policy.pdf',
+  name: 'Lumen Security Policy.pdf',
   mimeType: 'application/pdf',
   buffer: await makePdf([
     ['Encryption', encryption],
@@ -49,7 +52,7 @@ test('a reviewer sees an answer whose document changed, both passages, and confi
         name: 'Customer review.xlsx',
         mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
         buffer: await yesNoWorkbook('Controls', [
-          ['ENC-01', 'Is customer data encrypted at rest?'],
+          ['ENC-01', 'Are Lumen ledger archives encrypted at rest?'],
           ['BCP-01', 'Is the disaster recovery plan tested with a failover?'],
         ]),
       },
