@@ -318,10 +318,12 @@ async function runProtocol(
     }
     if (dating) {
       // the library's files were answered `ageDays` before the questionnaire: the engine answers
-      // today, so their date moves back by that much (the same age, and stale by the same cycle,
-      // as answering on the newer file's own date)
+      // today, so their date (the one they state, which the engine reads first, and the upload's)
+      // moves to that many days before today (the same age, and stale by the same cycle, as
+      // answering on the newer file's own date)
       await database.pool.query(
-        'update repository_files set created_at = created_at - make_interval(days => $2) where org_id = $1',
+        `update repository_files set stated_at = now() - make_interval(days => $2),
+                created_at = created_at - make_interval(days => $2) where org_id = $1`,
         [orgId, dating.ageDays],
       )
       if (dating.cycleDays)
@@ -329,6 +331,13 @@ async function runProtocol(
           orgId,
           dating.cycleDays,
         ])
+    } else {
+      // protocols a-g measure matching, not age: the library is read as of its own date (the
+      // completed workbooks state the day they were answered, years before the engine's today,
+      // which would make every entry stale); age is protocol h's
+      await database.pool.query('update repository_files set stated_at = null where org_id = $1', [
+        orgId,
+      ])
     }
     const questionnaires = createQuestionnaireService({
       database,
