@@ -167,6 +167,32 @@ export const paths = {
     generate: (id: Id) => `/filler/questionnaires/${seg(id)}/generate/`,
     cancelGeneration: (id: Id) => `/filler/questionnaires/${seg(id)}/generate/cancel/`,
     operations: (id: Id) => `/filler/questionnaires/${seg(id)}/operations/`,
+    /** Issue 29: the work around a questionnaire, assignments, review, comments, live, activity. */
+    work: (id: Id) => `/filler/questionnaires/${seg(id)}/work/`,
+    assign: (id: Id) => `/filler/questionnaires/${seg(id)}/assign/`,
+    events: (id: Id) => `/filler/questionnaires/${seg(id)}/events/`,
+    activity: (id: Id) => `/filler/questionnaires/${seg(id)}/activity/`,
+    review: (questionId: Id) => `/filler/questionnaires/questions/${seg(questionId)}/review/`,
+    comments: (questionId: Id) => `/filler/questionnaires/questions/${seg(questionId)}/comments/`,
+    comment: (id: Id) => `/filler/questionnaires/comments/${seg(id)}/`,
+    resolveComment: (id: Id) => `/filler/questionnaires/comments/${seg(id)}/resolve/`,
+    reopenComment: (id: Id) => `/filler/questionnaires/comments/${seg(id)}/reopen/`,
+    customers: '/filler/customers/',
+    customer: (id: Id) => `/filler/customers/${seg(id)}/`,
+  },
+
+  /** Issue 29: what is mine: assignments, notifications and how I am told. */
+  me: {
+    assignments: '/me/assignments/',
+    notificationPreferences: '/me/notification-preferences/',
+  },
+  notifications: {
+    list: '/notifications/',
+    read: '/notifications/read/',
+    /** The signed-in person's stream of new notifications (server-sent events). */
+    stream: '/notifications/stream/',
+    /** Public: a one-click unsubscribe link's target (GET shows, POST unsubscribes). */
+    unsubscribe: '/notifications/unsubscribe/',
   },
 
   /** Chat assistant (under /chat/). */

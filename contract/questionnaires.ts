@@ -3,6 +3,7 @@ import { FRESHNESS_STATES } from './freshness.ts'
 import { passageLocationSchema, userRefSchema } from './knowledge.ts'
 import { paged } from './paging.ts'
 import { searchTextSchema } from './text.ts'
+import { assignmentSchema, WORK_STATUSES, workSchema } from './work.ts'
 
 /**
  * Questionnaires (spec section 7, under /filler/questionnaires/): the customer's file, the tabs and
@@ -123,6 +124,8 @@ export const questionnaireSchema = z.object({
   added_by: z.nullable(userRefSchema),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The work around it (issue 29): owner, customer, requester, due date, status. */
+  ...workSchema.shape,
 })
 export type Questionnaire = z.infer<typeof questionnaireSchema>
 export const questionnaireListSchema = paged(questionnaireSchema)
@@ -131,6 +134,13 @@ export const questionnaireListQuerySchema = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
   page_size: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 50),
   search: z.optional(searchTextSchema(200)),
+  /** Issue 29: 'me', or a person's id. */
+  owner: z.optional(z.union([z.literal('me'), z.coerce.number().check(z.int(), z.positive())])),
+  customer_id: z.optional(z.coerce.number().check(z.int(), z.positive())),
+  work_status: z.optional(z.enum(WORK_STATUSES)),
+  overdue: z.optional(z.enum(['true', 'false'])),
+  /** Newest first unless asked: by due date (soonest first, undated last), or by name. */
+  order: z.optional(z.enum(['created', 'due_date', 'name'])),
 })
 export type QuestionnaireListQuery = z.input<typeof questionnaireListQuerySchema>
 
@@ -275,6 +285,9 @@ export const answerSchema = z.object({
   flags: z._default(z.array(z.enum(ANSWER_FLAGS)), []),
   /** For a `source_changed` answer: the cited passage as it was quoted and as it reads now. */
   source_change: z.optional(sourceChangeSchema),
+  /** Bumped by every change; an edit names the version it was made against (issue 29). */
+  version: z.int(),
+  updated_by: z.optional(z.nullable(userRefSchema)),
   updated_at: z.string(),
 })
 export type Answer = z.infer<typeof answerSchema>
@@ -296,6 +309,8 @@ export const questionRowSchema = z.object({
   candidates: z.array(answerSchema),
   /** The earlier questionnaire's question it was carried from (issue 28); absent: none. */
   carried_from: z.optional(carriedFromSchema),
+  /** Who it is assigned to, by when, and its review state (issue 29). */
+  assignment: assignmentSchema,
 })
 export type QuestionRow = z.infer<typeof questionRowSchema>
 
@@ -377,6 +392,8 @@ export const answerEditSchema = z.object({
   text: z.optional(answerText),
   choice: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
   comment: z.optional(z.string().check(z.maxLength(MAX_COMMENT_LENGTH))),
+  /** The answer's version the edit was made against: a stale one is refused with 409. */
+  version: z.optional(z.int().check(z.nonnegative())),
 })
 export type AnswerEdit = z.input<typeof answerEditSchema>
 

@@ -15,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import type { Role, UserStatus } from '../../../contract/auth.ts'
+import type { DeliveryChannel, NotificationKind } from '../../../contract/collaboration.ts'
 import { at, identity, parentRef, stamp, timestamps } from './columns.ts'
 
 /** Organisations, people, sign-in, links, licenses, limits, audit, model usage. */
@@ -96,6 +97,11 @@ export const users = pgTable(
     /** Set with an administrator's temporary password: it dies at first use or at this time (AS7). */
     tempPasswordExpiresAt: at('temp_password_expires_at'),
     marketingConsent: boolean('marketing_consent').notNull().default(false),
+    /** How each kind of notification reaches the person (issue 29); a kind not set: both. */
+    notificationPreferences: jsonb('notification_preferences')
+      .$type<Partial<Record<NotificationKind, DeliveryChannel>>>()
+      .notNull()
+      .default({}),
     ...timestamps,
     lastLoginAt: at('last_login_at'),
   },

@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   bigint,
+  boolean,
   check,
+  date,
   doublePrecision,
   index,
   integer,
@@ -11,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import type { ActivityKind, NotificationKind } from '../../../contract/collaboration.ts'
 import type {
   AnswerPart,
   AnswerStatus,
@@ -24,7 +28,8 @@ import type {
   SourceChange,
   TabMapping,
 } from '../../../contract/questionnaires.ts'
-import { orgRef, userRef } from './accounts.ts'
+import type { ReviewState, WorkStatus } from '../../../contract/work.ts'
+import { orgRef, userRef, users } from './accounts.ts'
 import { at, identity, parentRef, stamp, timestamps } from './columns.ts'
 
 /** Questionnaires: their tabs, questions, answers, history and filled files. */
@@ -37,6 +42,20 @@ export const ofQuestionnaire = () => ({
   orgId: bigint('org_id', { mode: 'number' }).notNull(),
   questionnaireId: parentRef('questionnaire_id', () => questionnaires.id),
 })
+
+/** An account the organisation keeps: the company that sends it questionnaires (issue 29). */
+export const customers = pgTable(
+  'customers',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    name: text('name').notNull(),
+    domain: text('domain'),
+    createdBy: userRef('created_by'),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex('customers_org_name_idx').on(table.orgId, sql`lower(${table.name})`)],
+)
 
 /** A questionnaire: the customer's file and the state of its analysis or generation job. */
 export const questionnaires = pgTable(
@@ -61,10 +80,23 @@ export const questionnaires = pgTable(
     createdBy: userRef('created_by'),
     processingStartedAt: at('processing_started_at'),
     analyzedAt: at('analyzed_at'),
+    /** The work around it (issue 29): who owns it, for which customer, by when, how far. */
+    ownerId: userRef('owner_id'),
+    customerId: bigint('customer_id', { mode: 'number' }).references(() => customers.id, {
+      onDelete: 'set null',
+    }),
+    requester: text('requester'),
+    dueDate: date('due_date'),
+    workStatus: text('work_status').$type<WorkStatus>().notNull().default('drafting'),
     ...timestamps,
   },
   (table) => [
     index('questionnaires_org_created_idx').on(table.orgId, table.createdAt),
+    index('questionnaires_customer_idx').on(table.customerId),
+    check(
+      'questionnaires_work_status_check',
+      sql`${table.workStatus} in ('drafting', 'in_review', 'approved', 'sent')`,
+    ),
     check(
       'questionnaires_status_check',
       sql`${table.status} in ('queued', 'analyzing', 'ready', 'generating', 'failed')`,
@@ -112,11 +144,22 @@ export const questionnaireQuestions = pgTable(
      * same words ('carried'), or reworded ('changed', drafted afresh, shown as a word diff).
      */
     carried: jsonb('carried').$type<CarriedFrom | null>(),
+    /** Who is asked to answer it, by when, and where its review stands (issue 29). */
+    assigneeId: userRef('assignee_id'),
+    assignmentDueDate: date('assignment_due_date'),
+    reviewState: text('review_state').$type<ReviewState>().notNull().default('unassigned'),
     deletedAt: at('deleted_at'),
   },
   (table) => [
     uniqueIndex('questionnaire_questions_position_idx').on(table.questionnaireId, table.position),
     index('questionnaire_questions_tab_idx').on(table.tabId),
+    index('questionnaire_questions_assignee_idx')
+      .on(table.assigneeId)
+      .where(sql`${table.assigneeId} is not null and ${table.deletedAt} is null`),
+    check(
+      'questionnaire_questions_review_state_check',
+      sql`${table.reviewState} in ('unassigned', 'assigned', 'answered', 'ready', 'changes_requested', 'approved')`,
+    ),
   ],
 )
 
@@ -147,6 +190,8 @@ export const questionnaireAnswers = pgTable(
      * confirms, edits or regenerates the answer (issue 28).
      */
     sourceChange: jsonb('source_change').$type<SourceChange | null>(),
+    /** Bumped by a trigger on every change of text, choice, comment or status (issue 29). */
+    version: integer('version').notNull().default(1),
     updatedBy: userRef('updated_by'),
     updatedAt: stamp('updated_at'),
   },
@@ -196,4 +241,78 @@ export const filledFiles = pgTable(
     createdAt: stamp('created_at'),
   },
   (table) => [index('filled_files_questionnaire_idx').on(table.questionnaireId, table.id)],
+)
+
+/** A comment on a question: a thread's first comment, or a reply to it (issue 29). */
+export const questionComments = pgTable(
+  'question_comments',
+  {
+    id: identity(),
+    ...ofQuestionnaire(),
+    questionId: parentRef('question_id', () => questionnaireQuestions.id),
+    parentId: bigint('parent_id', { mode: 'number' }).references(
+      (): AnyPgColumn => questionComments.id,
+      { onDelete: 'cascade' },
+    ),
+    authorId: userRef('author_id'),
+    body: text('body').notNull(),
+    mentions: bigint('mentions', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    editedAt: at('edited_at'),
+    deletedAt: at('deleted_at'),
+    resolvedAt: at('resolved_at'),
+    resolvedBy: userRef('resolved_by'),
+    createdAt: stamp('created_at'),
+  },
+  (table) => [
+    index('question_comments_question_idx').on(table.questionId, table.id),
+    index('question_comments_questionnaire_idx').on(table.questionnaireId),
+  ],
+)
+
+/** What happened to a questionnaire, by whom (issue 29): its activity log. */
+export const questionnaireActivity = pgTable(
+  'questionnaire_activity',
+  {
+    id: identity(),
+    ...ofQuestionnaire(),
+    kind: text('kind').$type<ActivityKind>().notNull(),
+    summary: text('summary').notNull(),
+    questionId: bigint('question_id', { mode: 'number' }),
+    createdBy: userRef('created_by'),
+    createdAt: stamp('created_at'),
+  },
+  (table) => [index('questionnaire_activity_idx').on(table.questionnaireId, table.id)],
+)
+
+/** A notification for one person (issue 29): in the app, and by email as they prefer. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    userId: parentRef('user_id', () => users.id),
+    kind: text('kind').$type<NotificationKind>().notNull(),
+    text: text('text').notNull(),
+    actorId: userRef('actor_id'),
+    questionnaireId: bigint('questionnaire_id', { mode: 'number' }).references(
+      () => questionnaires.id,
+      { onDelete: 'cascade' },
+    ),
+    questionId: bigint('question_id', { mode: 'number' }),
+    /** Shown in the app (the person's preference when it was made). */
+    inApp: boolean('in_app').notNull().default(true),
+    /** 'pending' until sent (or folded into the daily digest), 'sent', or null: no email. */
+    email: text('email').$type<'pending' | 'digest' | 'sent' | null>(),
+    /** One per person, kind and subject a day for due and overdue reminders. */
+    dedupeKey: text('dedupe_key'),
+    readAt: at('read_at'),
+    createdAt: stamp('created_at'),
+  },
+  (table) => [
+    index('notifications_user_idx').on(table.userId, table.id),
+    index('notifications_email_idx')
+      .on(table.email)
+      .where(sql`${table.email} in ('pending', 'digest')`),
+    uniqueIndex('notifications_dedupe_idx').on(table.userId, table.dedupeKey),
+  ],
 )

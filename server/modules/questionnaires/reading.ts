@@ -8,12 +8,14 @@ import type {
   Tab,
   TabMapping,
 } from '../../../contract/questionnaires.ts'
+import type { ReviewState } from '../../../contract/work.ts'
 import { assuranceOf } from '../../answering/calibration.ts'
 import { partsOf } from '../../answering/parts.ts'
 import { personOf } from '../../db/people.ts'
 import type { AnswerTarget } from '../../workbooks/analyse.ts'
 import type { Records } from './records.ts'
 import {
+  ANSWER_FILTER_SQL,
   ANSWERED_SQL,
   type AnswerRowDb,
   type Queryable,
@@ -87,6 +89,13 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     vocabulary: string[] | null
     selected_rank: number
     carried: CarriedFrom | null
+    assignee_id: string | null
+    first_name: string | null
+    last_name: string | null
+    email: string | null
+    assignment_due_date: string | null
+    review_state: ReviewState
+    comments: string
   }
 
   async function questionRows(
@@ -105,19 +114,17 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
       values.push(options.questionIds)
       where.push(`qq.id = any($${values.length}::bigint[])`)
     }
-    const filters: Record<AnswerFilter, string | null> = {
-      all: null,
-      unanswered: `not ${ANSWERED_SQL}`,
-      low_confidence: `${ANSWERED_SQL} and a.status <> 'approved' and coalesce(a.confidence, 1) < 0.5`,
-      needs_review: `${ANSWERED_SQL} and a.status <> 'approved'`,
-      approved: `a.status = 'approved'`,
-    }
-    const filter = filters[options.filter ?? 'all']
+    const filter = ANSWER_FILTER_SQL[options.filter ?? 'all']
     const { rows: questions } = await client.query<QuestionDb>(
       `select qq.id, qq.tab_id, t.name as tab, qq.position, qq.ref, qq.text, qq.section, qq.target,
-              qq.vocabulary, qq.selected_rank, qq.carried
+              qq.vocabulary, qq.selected_rank, qq.carried, qq.assignee_id, u.first_name, u.last_name,
+              u.email, qq.assignment_due_date::text as assignment_due_date, qq.review_state,
+              (select count(*) from question_comments c
+                where c.question_id = qq.id and c.parent_id is null and c.resolved_at is null
+                  and c.deleted_at is null) as comments
          from questionnaire_questions qq
          join questionnaire_tabs t on t.id = qq.tab_id
+         left join users u on u.id = qq.assignee_id
          join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
         where ${where.join(' and ')}${filter ? ` and ${filter}` : ''}
         order by qq.position`,
@@ -126,8 +133,11 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     if (!questions.length) return []
     const { rows: answers } = await client.query<AnswerRowDb>(
       `select a.id, a.question_id, a.rank, a.text, a.choice, a.comment, a.status, a.confidence,
-              a.citations, a.note, a.parts, a.source_change, a.updated_at
+              a.citations, a.note, a.parts, a.source_change, a.version, a.updated_at,
+              a.updated_by as updated_by_id, ub.first_name as updated_first_name,
+              ub.last_name as updated_last_name, ub.email as updated_email
          from questionnaire_answers a
+         left join users ub on ub.id = a.updated_by
         where a.org_id = $1 and a.question_id = any($2::bigint[])
         order by a.question_id, a.rank`,
       [orgId, questions.map((q) => q.id)],
@@ -169,6 +179,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
           note: null,
           freshness: null,
           flags: [],
+          version: 0,
           updated_at: new Date(0).toISOString(),
         }
       return {
@@ -184,6 +195,12 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
         answer,
         candidates,
         ...(q.carried ? { carried_from: q.carried } : {}),
+        assignment: {
+          assignee: personOf({ user_id: q.assignee_id, ...q }),
+          due_date: q.assignment_due_date,
+          review_state: q.review_state,
+          comments: Number(q.comments),
+        },
       }
     })
   }

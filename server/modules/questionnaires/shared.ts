@@ -1,5 +1,6 @@
 import {
   type Answer,
+  type AnswerFilter,
   type AnswerOrigin,
   type AnswerPart,
   type AnswerStatus,
@@ -13,6 +14,7 @@ import {
   type QuestionnaireStatus,
   type SourceChange,
 } from '../../../contract/questionnaires.ts'
+import type { WorkStatus } from '../../../contract/work.ts'
 import { CONFLICT_PREFIX } from '../../answering/age.ts'
 import { TRANSFERRED } from '../../answering/transfer.ts'
 import type { Database } from '../../db/index.ts'
@@ -52,14 +54,28 @@ export const MIMES: Record<QuestionnaireKind, string> = {
 /** An answer counts as answered when it has text or a dropdown value and is not a placeholder. */
 export const ANSWERED_SQL = `(a.status in ('generated', 'edited', 'approved') and (a.text <> '' or a.choice is not null))`
 
+/** The workspace's filters, over a question `qq` and its answer in use `a`. */
+export const ANSWER_FILTER_SQL: Record<AnswerFilter, string | null> = {
+  all: null,
+  unanswered: `not ${ANSWERED_SQL}`,
+  low_confidence: `${ANSWERED_SQL} and a.status <> 'approved' and coalesce(a.confidence, 1) < 0.5`,
+  needs_review: `${ANSWERED_SQL} and a.status <> 'approved'`,
+  approved: `a.status = 'approved'`,
+}
+
 export const SUMMARY_SQL = `
   select q.id, q.name, q.kind, q.size_bytes, q.status, q.progress, q.progress_label, q.error, q.revision,
          q.created_at, q.updated_at, u.id as user_id, u.first_name, u.last_name, u.email,
          coalesce(c.questions, 0) as questions, coalesce(c.answered, 0) as answered,
          coalesce(c.approved, 0) as approved,
-         (select count(*) from questionnaire_tabs t where t.questionnaire_id = q.id and t.mapping_state = 'unsure') as unsure_tabs
+         (select count(*) from questionnaire_tabs t where t.questionnaire_id = q.id and t.mapping_state = 'unsure') as unsure_tabs,
+         q.owner_id, ou.first_name as owner_first_name, ou.last_name as owner_last_name, ou.email as owner_email,
+         q.customer_id, cu.name as customer_name, q.requester, q.due_date::text as due_date, q.work_status,
+         (q.due_date < current_date and q.work_status <> 'sent') as overdue
     from questionnaires q
     left join users u on u.id = q.created_by
+    left join users ou on ou.id = q.owner_id
+    left join customers cu on cu.id = q.customer_id
     left join lateral (
       select count(*) as questions,
              count(*) filter (where ${ANSWERED_SQL}) as answered,
@@ -89,6 +105,16 @@ export interface SummaryRow {
   answered: string
   approved: string
   unsure_tabs: string
+  owner_id: string | null
+  owner_first_name: string | null
+  owner_last_name: string | null
+  owner_email: string | null
+  customer_id: string | null
+  customer_name: string | null
+  requester: string | null
+  due_date: string | null
+  work_status: WorkStatus
+  overdue: boolean | null
 }
 
 export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
@@ -112,6 +138,20 @@ export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
   added_by: personOf(row),
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
+  owner: personOf({
+    user_id: row.owner_id,
+    first_name: row.owner_first_name,
+    last_name: row.owner_last_name,
+    email: row.owner_email,
+  }),
+  customer:
+    row.customer_id && row.customer_name
+      ? { id: Number(row.customer_id), name: row.customer_name }
+      : null,
+  requester: row.requester,
+  due_date: row.due_date,
+  work_status: row.work_status,
+  overdue: row.overdue === true,
 })
 
 export interface AnswerRowDb extends AnswerState {
@@ -123,6 +163,13 @@ export interface AnswerRowDb extends AnswerState {
   parts?: AnswerPart[] | null
   /** A quoted document that changed since (read by the answers list only). */
   source_change?: SourceChange | null
+  /** Bumped by every change (issue 29); read by the answers list and the locked answer. */
+  version?: number
+  /** Who changed it last (read by the answers list only). */
+  updated_by_id?: string | null
+  updated_first_name?: string | null
+  updated_last_name?: string | null
+  updated_email?: string | null
 }
 
 /** The highest confidence of an answer whose quoted document changed since: never High. */
@@ -155,6 +202,17 @@ export const toAnswer = (row: AnswerRowDb): Answer => {
       ...(row.note?.startsWith(CARRIED_PREFIX) ? (['carried_forward'] as const) : []),
     ],
     ...(changed ? { source_change: changed } : {}),
+    version: row.version ?? 1,
+    ...(row.updated_by_id !== undefined
+      ? {
+          updated_by: personOf({
+            user_id: row.updated_by_id,
+            first_name: row.updated_first_name ?? null,
+            last_name: row.updated_last_name ?? null,
+            email: row.updated_email ?? null,
+          }),
+        }
+      : {}),
     updated_at: row.updated_at.toISOString(),
   }
 }
