@@ -75,6 +75,16 @@ export type CustomerPage = z.infer<typeof customerPageSchema>
 export const workUpdateSchema = z.object({
   owner_id: z.optional(z.nullable(idSchema)),
   customer_id: z.optional(z.nullable(idSchema)),
+  /** The customer by name: the organisation's customer of that name, made when there is none. */
+  customer_name: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'A customer needs a name'),
+        z.maxLength(MAX_NAME, 'A name is at most 200 characters'),
+      ),
+  ),
   requester: z.optional(
     z.nullable(
       z.string().check(z.trim(), z.maxLength(MAX_NAME, 'A requester is at most 200 characters')),

@@ -72,6 +72,7 @@ export const userRefSchema = z.object({
   name: z.string(),
   email: z.string(),
 })
+export type UserRef = z.infer<typeof userRefSchema>
 
 export const repositoryFileSchema = z.object({
   id: z.int(),

@@ -25,6 +25,7 @@ import type { Database } from './db/index.ts'
 import { compressJson } from './http/compress-json.ts'
 import type { AppEnv } from './http/env.ts'
 import { ApiException, apiError, codeForStatus } from './http/errors.ts'
+import { createEventHub, type EventHub } from './http/event-hub.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { serveSpa } from './http/static.ts'
 import type { ParseLimits } from './ingest/index.ts'
@@ -42,6 +43,8 @@ import { type AuthLimits, createAuthService, DEFAULT_AUTH_LIMITS } from './modul
 import { billingRoutes, type PaymentSettings } from './modules/billing/routes.ts'
 import { chatRoutes } from './modules/chat/routes.ts'
 import { createChatService } from './modules/chat/service.ts'
+import { collaborationRoutes } from './modules/collaboration/routes.ts'
+import { createCollaborationService } from './modules/collaboration/service.ts'
 import { extensionRoutes } from './modules/extension/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
@@ -100,6 +103,8 @@ export interface AppDeps {
   google?: GoogleSettings
   /** TXT lookups for domain proofs (DNS_RESOLVER); the system's resolvers when omitted. */
   txtLookup?: TxtLookup
+  /** Live events across nodes (issue 29); the runtime closes it at shutdown. */
+  hub?: EventHub
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
@@ -348,6 +353,20 @@ export function createApp(deps: AppDeps) {
       }),
       storage,
       maxUploadBytes,
+    }),
+  )
+  const hub = deps.hub ?? createEventHub({ database: deps.database, logger: deps.logger })
+  api.route(
+    '/',
+    collaborationRoutes({
+      auth,
+      permit,
+      service: createCollaborationService({
+        database: deps.database,
+        questionnaires,
+        hub,
+        now,
+      }),
     }),
   )
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))

@@ -13,6 +13,7 @@ import {
   startEmbeddedPostgres,
 } from './db/embedded.ts'
 import { type Database, openDatabase, runMigrations } from './db/index.ts'
+import { createEventHub } from './http/event-hub.ts'
 import { type Jobs, startJobs } from './jobs/index.ts'
 import {
   createGenerationRecovery,
@@ -204,7 +205,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     if (!options.http) return { database, jobs, stop: stopAll }
 
+    const hub = createEventHub({ database, logger })
+    cleanups.push(() => hub.close())
     const app = createApp({
+      hub,
       database,
       logger,
       jobs,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest'
 import type { LlmSettings } from '../../server/answering/llm.ts'
 import { createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
+import { createEventHub } from '../../server/http/event-hub.ts'
 import { type Jobs, startJobs } from '../../server/jobs/index.ts'
 import { createJobDefinitions } from '../../server/jobs/registry.ts'
 import { createLogger, type Logger } from '../../server/logger.ts'
@@ -61,6 +62,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     retryDelaysMs: [50, 200],
   })
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-data-'))
+  const hub = createEventHub({ database, logger })
   const parseLimits = { timeoutMs: options.parserTimeoutMs ?? 30_000 }
   let jobs: Jobs | undefined
   if (options.jobs) {
@@ -104,6 +106,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     publicUrl: TEST_PUBLIC_URL,
     jwtSecret: TEST_JWT_SECRET,
     mailer,
+    hub,
     now: options.now,
     payments: options.payments,
     google: options.google,
@@ -121,7 +124,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
     mailer,
     dataDir,
     jobs,
+    hub,
     close: async () => {
+      await hub.close()
       await jobs?.stop()
       await mailer.close()
       await database.drop()

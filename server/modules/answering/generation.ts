@@ -3,6 +3,7 @@ import { type AnswerStatus, QUESTIONNAIRE_TEXTS } from '../../../contract/questi
 import type { EngineAnswer } from '../../answering/engine.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
+import { notifyStatement } from '../../http/event-hub.ts'
 import { limitOf } from '../account/license.ts'
 import type { Change } from '../questionnaires/service.ts'
 import type { Drafting } from './drafting.ts'
@@ -260,6 +261,14 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
               progress_label = $3 where id = $1`,
           [questionnaireId, stop ? 100 : progressOf(done), labelOf(done)],
         )
+        // the questionnaire's viewers see the batch arrive (issue 29)
+        const [notify, values] = notifyStatement({
+          key: `questionnaire:${questionnaireId}`,
+          org: orgId,
+          type: 'change',
+          data: { kind: 'answers', question_ids: batch.map((q) => q.id), by: null, revision: null },
+        })
+        await client.query(notify, values)
         await client.query('commit')
       } catch (error) {
         await client.query('rollback').catch(() => undefined)

@@ -6,6 +6,7 @@ import {
 } from '../../../contract/questionnaires.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { notifyStatement } from '../../http/event-hub.ts'
 import type { Reading } from './reading.ts'
 import type { Records } from './records.ts'
 import {
@@ -98,13 +99,61 @@ export function createHistory(
           ],
         )
         operationId = Number(inserted.rows[0]?.id)
-        await client.query(
-          'update questionnaires set revision = revision + 1, updated_at = now() where id = $1',
-          [questionnaireId],
-        )
+        await revise(client, orgId, questionnaireId, questionIds, userId)
       }
     })
     return changeResponse(orgId, questionnaireId, questionIds, operationId)
+  }
+
+  /**
+   * A question's review state follows its answer in use (issue 29): approved with it, back to
+   * answered (or unassigned) when the approval goes, answered when a person writes the answer of
+   * an assigned question or one sent back with changes requested.
+   */
+  async function followReview(client: Queryable, questionIds: number[]) {
+    if (!questionIds.length) return
+    await client.query(
+      `update questionnaire_questions qq set review_state = case
+          when a.status = 'approved' then 'approved'
+          when qq.review_state = 'approved' then
+            case when qq.assignee_id is null then 'unassigned' else 'answered' end
+          when qq.review_state in ('assigned', 'changes_requested') and a.status = 'edited'
+               and (a.text <> '' or a.choice is not null) then 'answered'
+          else qq.review_state end
+         from questionnaire_answers a
+        where a.question_id = qq.id and a.rank = qq.selected_rank and qq.id = any($1::bigint[])`,
+      [questionIds],
+    )
+  }
+
+  /**
+   * After a change: the review states follow, the revision is bumped, and the questionnaire's
+   * viewers are told which questions changed when the transaction commits (issue 29).
+   */
+  async function revise(
+    client: Queryable,
+    orgId: number,
+    questionnaireId: number,
+    questionIds: number[],
+    userId: number | null,
+  ) {
+    await followReview(client, questionIds)
+    const revised = await client.query<{ revision: number }>(
+      'update questionnaires set revision = revision + 1, updated_at = now() where id = $1 returning revision',
+      [questionnaireId],
+    )
+    const [text, values] = notifyStatement({
+      key: `questionnaire:${questionnaireId}`,
+      org: orgId,
+      type: 'change',
+      data: {
+        kind: 'answers',
+        question_ids: questionIds,
+        by: userId,
+        revision: revised.rows[0]?.revision ?? null,
+      },
+    })
+    await client.query(text, values)
   }
 
   async function changeResponse(
@@ -193,11 +242,8 @@ export function createHistory(
       await client.query('update questionnaire_operations set undone_at = now() where id = $1', [
         operation.id,
       ])
-      await client.query(
-        'update questionnaires set revision = revision + 1, updated_at = now() where id = $1',
-        [questionnaireId],
-      )
       questionIds = [...new Set(questionIds)]
+      await revise(client, orgId, questionnaireId, questionIds, userId)
       operationId = Number(operation.id)
     })
     const response = await changeResponse(orgId, questionnaireId, questionIds, null)

@@ -1,6 +1,7 @@
 import { LICENSE_LIMIT } from '../../../contract/billing.ts'
 import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
+import type { WorkStatus } from '../../../contract/work.ts'
 import { forbidden } from '../../auth/permissions.ts'
 import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
@@ -23,6 +24,18 @@ import {
 /**
  * Questionnaires as records: list, upload (the analysis is queued as a job), delete, the stored original, and the reaper of cut-off analyses.
  */
+/** The list's paging, search and filters (contract's questionnaireListQuerySchema, parsed). */
+interface QuestionnaireListFilters {
+  page: number
+  page_size: number
+  search?: string
+  owner?: 'me' | number
+  customer_id?: number
+  work_status?: WorkStatus
+  overdue?: 'true' | 'false'
+  order?: 'created' | 'due_date' | 'name'
+}
+
 export function createRecords(
   deps: QuestionnaireDeps,
   /** Runs an analysis in this process, for when there is no job runner (API-only tests). */
@@ -53,7 +66,10 @@ export function createRecords(
               -- library's last change or review, the organisation's cycle, and the day
               (select max(greatest(i.updated_at, i.last_reviewed_at)) from kb_qa_items i where i.org_id = q.org_id) as library,
               (select count(*) from kb_qa_items i where i.org_id = q.org_id) as items,
-              o.review_cycle_days, o.updated_at as org, current_date as today
+              o.review_cycle_days, o.updated_at as org, current_date as today,
+              -- the rows count open comment threads (issue 29)
+              (select count(*) || ':' || coalesce(max(greatest(c.created_at, c.edited_at, c.deleted_at, c.resolved_at))::text, '')
+                 from question_comments c where c.questionnaire_id = q.id) as comments
          from questionnaires q join organizations o on o.id = q.org_id
          left join users u on u.id = q.created_by
         where q.org_id = $1 and q.id = $2`,
@@ -63,20 +79,39 @@ export function createRecords(
     return rows[0]
   }
 
-  async function list(orgId: number, query: { page: number; page_size: number; search?: string }) {
+  async function list(orgId: number, query: QuestionnaireListFilters, userId?: number) {
     const where = ['q.org_id = $1']
     const values: unknown[] = [orgId]
-    if (query.search?.trim()) {
-      values.push(`%${query.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`)
-      where.push(`q.name ilike $${values.length}`)
+    const add = (clause: (at: string) => string, value: unknown) => {
+      values.push(value)
+      where.push(clause(`$${values.length}`))
     }
+    if (query.search?.trim())
+      add(
+        (at) => `q.name ilike ${at}`,
+        `%${query.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`,
+      )
+    // the work around it (issue 29)
+    if (query.owner !== undefined)
+      add((at) => `q.owner_id = ${at}`, query.owner === 'me' ? (userId ?? 0) : query.owner)
+    if (query.customer_id) add((at) => `q.customer_id = ${at}`, query.customer_id)
+    if (query.work_status) add((at) => `q.work_status = ${at}`, query.work_status)
+    if (query.overdue)
+      where.push(
+        `${query.overdue === 'true' ? '' : 'not '}coalesce(q.due_date < current_date and q.work_status <> 'sent', false)`,
+      )
+    const order = {
+      created: 'q.created_at desc, q.id desc',
+      due_date: 'q.due_date asc nulls last, q.id desc',
+      name: 'lower(q.name), q.id',
+    }[query.order ?? 'created']
     const { count, rows } = await fetchPage<SummaryRow>(
       pool,
       {
         select: SUMMARY_SQL,
         counted: 'questionnaires q',
         where: where.join(' and '),
-        order: 'q.created_at desc, q.id desc',
+        order,
       },
       values,
       query,

@@ -1,8 +1,10 @@
+import { COLLABORATION_TEXTS, STALE_EDIT } from '../../../contract/collaboration.ts'
 import { type AnswerEdit, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import { forbidden } from '../../auth/permissions.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { upsertApprovedAnswer } from '../knowledge/approved.ts'
 import type { History } from './history.ts'
+import type { Reading } from './reading.ts'
 import {
   type AnswerRowDb,
   type AnswerState,
@@ -13,10 +15,19 @@ import {
 } from './shared.ts'
 import type { AnswerWrites } from './writes.ts'
 
+/** An edit made against a version of the answer that someone has changed since. */
+class StaleEdit extends Error {
+  readonly questionId: number
+  constructor(questionId: number) {
+    super('stale edit')
+    this.questionId = questionId
+  }
+}
+
 /**
  * Review operations on one answer: edit, approve, un-approve, select a candidate, delete a question.
  */
-export function createReview(answerWrites: AnswerWrites, history: History) {
+export function createReview(answerWrites: AnswerWrites, history: History, reading: Reading) {
   const {
     writeAnswer,
     findAnswer,
@@ -30,8 +41,34 @@ export function createReview(answerWrites: AnswerWrites, history: History) {
 
   async function edit(orgId: number, userId: number, answerId: number, body: AnswerEdit) {
     const questionnaireId = await findAnswer(orgId, answerId)
+    try {
+      return await editAnswer(orgId, userId, questionnaireId, answerId, body)
+    } catch (error) {
+      if (!(error instanceof StaleEdit)) throw error
+      // 409 with the answer as it now is, for the person to merge theirs with
+      const [row] = await reading.questionRows(orgId, questionnaireId, {
+        questionIds: [error.questionId],
+      })
+      const current = row?.candidates.find((answer) => answer.id === answerId) ?? row?.answer
+      throw apiError(409, COLLABORATION_TEXTS.staleEdit, {
+        code: STALE_EDIT,
+        detail: { current },
+      })
+    }
+  }
+
+  async function editAnswer(
+    orgId: number,
+    userId: number,
+    questionnaireId: number,
+    answerId: number,
+    body: AnswerEdit,
+  ) {
     return change(orgId, questionnaireId, userId, async (client) => {
       const row = await lockAnswer(client, orgId, answerId)
+      // made against a version someone else has changed since: refused, never overwritten
+      if (body.version !== undefined && body.version !== row.version)
+        throw new StaleEdit(Number(row.question_id))
       const before = answerState(row)
       const choice = body.choice === undefined ? before.choice : body.choice?.trim() || null
       checkChoice(row.vocabulary, choice)

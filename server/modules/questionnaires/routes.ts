@@ -56,7 +56,7 @@ export function questionnaireRoutes(options: {
   const user = (c: Context<AuthEnv>) => c.get('auth').user.id
 
   app.get(paths.questionnaires.list, permit('read'), async (c) =>
-    c.json(await service.list(org(c), query(c, questionnaireListQuerySchema))),
+    c.json(await service.list(org(c), query(c, questionnaireListQuerySchema), user(c))),
   )
 
   app.post(paths.questionnaires.upload, permit('questionnaires.write'), async (c) => {

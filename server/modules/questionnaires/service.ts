@@ -24,7 +24,7 @@ export function createQuestionnaireService(deps: QuestionnaireDeps) {
     ...reading,
     ...analysis,
     ...history,
-    ...createReview(writes, history),
+    ...createReview(writes, history, reading),
     writeAnswer: writes.writeAnswer,
     checkAnswerLimit: writes.checkAnswerLimit,
     answerApproved: writes.answerApproved,

@@ -59,7 +59,8 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
   async function lockAnswer(client: Queryable, orgId: number, answerId: number) {
     const { rows } = await client.query<LockedAnswer>(
       `select a.id, a.question_id, a.rank, a.text, a.choice, a.comment, a.status, a.confidence, a.citations,
-              a.note, a.updated_at, a.questionnaire_id, qq.ref, qq.position, qq.vocabulary, qq.selected_rank
+              a.note, a.updated_at, a.version, a.questionnaire_id, qq.ref, qq.position, qq.vocabulary,
+              qq.selected_rank
          from questionnaire_answers a join questionnaire_questions qq on qq.id = a.question_id
         where a.org_id = $1 and a.id = $2 and qq.deleted_at is null
         for update of a`,

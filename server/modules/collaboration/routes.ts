@@ -1,0 +1,132 @@
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import {
+  assignSchema,
+  customerCreateSchema,
+  reviewActionSchema,
+  workUpdateSchema,
+} from '../../../contract/collaboration.ts'
+import { paths } from '../../../contract/paths.ts'
+import { can } from '../../../contract/roles.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { bearerToken, requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
+import { streamEvents } from '../../http/event-hub.ts'
+import { jsonBody, params, query } from '../../http/validate.ts'
+import type { CollaborationService } from './service.ts'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const activityQuery = z.object({
+  before: z.optional(z.coerce.number().int().positive()),
+  limit: z._default(z.coerce.number().int().min(1).max(200), 50),
+})
+const mineQuery = z.object({
+  limit: z._default(z.coerce.number().int().min(1).max(2_000), 500),
+})
+const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
+/** How long a stream trusts the session it opened with before asking again. */
+const RECHECK_MS = 5_000
+
+/**
+ * Working together (issue 29): the work around a questionnaire, customers, assignments, the
+ * review steps, my work, the activity and the live stream of a questionnaire.
+ */
+export function collaborationRoutes(options: {
+  auth: Authenticator
+  permit: Permit
+  service: CollaborationService
+}) {
+  const { service, permit } = options
+  const app = new Hono<AuthEnv>()
+  for (const prefix of ['/filler/questionnaires/*', '/filler/customers/*', '/me/assignments/*'])
+    app.use(prefix, requireAuth(options.auth))
+  app.use('/filler/customers', requireAuth(options.auth))
+  const org = (c: Context<AuthEnv>) => c.get('auth').org.id
+  const user = (c: Context<AuthEnv>) => c.get('auth').user.id
+  const Q = paths.questionnaires
+
+  const work = async (c: Context<AuthEnv>) => {
+    const { id } = params(c, idParams)
+    const body = await jsonBody(c, workUpdateSchema)
+    return c.json(await service.updateWork(org(c), user(c), id, body))
+  }
+  app.post(at(Q.work('{id}')), permit('questionnaires.write'), work)
+  app.patch(at(Q.work('{id}')), permit('questionnaires.write'), work)
+
+  app.get(Q.customers, permit('read'), async (c) =>
+    c.json({ results: await service.customers(org(c)) }),
+  )
+  app.post(Q.customers, permit('questionnaires.write'), async (c) => {
+    const body = await jsonBody(c, customerCreateSchema)
+    return c.json(await service.createCustomer(org(c), user(c), body), 201)
+  })
+  app.get(at(Q.customer('{id}')), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.customer(org(c), id))
+  })
+
+  app.post(at(Q.assign('{id}')), permit('questionnaires.write'), async (c) => {
+    const { id } = params(c, idParams)
+    const body = await jsonBody(c, assignSchema)
+    return c.json(await service.assign(org(c), user(c), id, body))
+  })
+  app.get(paths.me.assignments, permit('read'), async (c) => {
+    const { limit } = query(c, mineQuery)
+    return c.json(await service.mine(org(c), user(c), limit))
+  })
+  app.post(at(Q.review('{id}')), permit('questionnaires.write'), async (c) => {
+    const { id } = params(c, idParams)
+    const body = await jsonBody(c, reviewActionSchema)
+    const auth = c.get('auth')
+    const name = `${auth.user.firstName} ${auth.user.lastName}`.trim() || auth.user.email
+    return c.json(
+      await service.review(
+        org(c),
+        { id: user(c), name, canApprove: can(auth.role, 'answers.approve') },
+        id,
+        body,
+      ),
+    )
+  })
+  app.get(at(Q.activity('{id}')), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json({ results: await service.activity(org(c), id, query(c, activityQuery)) })
+  })
+
+  /** One stream per open questionnaire: who else is here, and what changed. */
+  app.get(at(Q.events('{id}')), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    const auth = c.get('auth')
+    await service.questionnaire(auth.org.id, id)
+    const token = bearerToken(c.req.header('authorization')) ?? ''
+    let checked = Date.now()
+    let leave = () => {}
+    return streamEvents(c, {
+      hub: service.hub,
+      keys: [`questionnaire:${id}`],
+      org: auth.org.id,
+      // the session is asked again every few seconds: a person removed or signed out stops hearing
+      check: async () => {
+        if (Date.now() - checked < RECHECK_MS) return true
+        const again = await options.auth.authenticate(token).catch(() => null)
+        checked = Date.now()
+        return again?.user.id === auth.user.id && again.org.id === auth.org.id
+      },
+      map: (event) => (event.type === 'presence-node' ? null : event.data),
+      onOpen: async (send) => {
+        const viewer = {
+          id: String(auth.user.id),
+          name: `${auth.user.firstName} ${auth.user.lastName}`.trim() || auth.user.email,
+          email: auth.user.email,
+        }
+        leave = service.presence.join(auth.org.id, id, viewer, (viewers) => {
+          void send('presence', { viewers }).catch(() => {})
+        })
+      },
+      onClose: () => leave(),
+    })
+  })
+
+  return app
+}
