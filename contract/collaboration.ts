@@ -268,9 +268,11 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number]
 export const presenceEventSchema = z.object({ viewers: z.array(userRefSchema) })
 export const changeEventSchema = z.object({
   kind: z.enum(CHANGE_KINDS),
-  question_ids: z.array(z.int()),
-  by: z.nullable(userRefSchema),
-  revision: z.nullable(z.int()),
+  /** Null: every question may have changed (read them all again). */
+  question_ids: z.nullable(z.array(z.int())),
+  /** Who made the change (their id), or null for Quire's own work. */
+  by: z.nullable(z.int()),
+  revision: z._default(z.nullable(z.int()), null),
 })
 export type ChangeEvent = z.infer<typeof changeEventSchema>
 

@@ -374,6 +374,13 @@ export const ANSWER_FILTER_LABELS: Record<AnswerFilter, string> = {
 export const answersQuerySchema = z.object({
   tab: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
   filter: z._default(z.enum(ANSWER_FILTERS), 'all'),
+  /** Only these questions, comma-separated (what a live change names: issue 29). */
+  ids: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d+(,\d+){0,499}$/, 'ids are up to 500 numbers, comma-separated')),
+      z.transform((value) => value.split(',').map(Number)),
+    ),
+  ),
 })
 export type AnswersQuery = z.input<typeof answersQuerySchema>
 

@@ -109,3 +109,10 @@ export const QUESTIONNAIRE_PROGRESS_POLL_MS = 1_000
 export const PAYOUT_POLL_MS = 2 * SECOND
 /** ...and how many times before it gives up ('Failed to process webhook'). */
 export const PAYOUT_POLL_ATTEMPTS = 15
+
+/** Live streams (issue 29): a lost stream is opened again after 1 s, then 2, 4, 8 … at most 30 s. */
+export const STREAM_RETRY_FIRST_MS = SECOND
+export const STREAM_RETRY_MAX_MS = 30 * SECOND
+/** The wait before the `attempt`-th reconnection (1-based): doubling, capped. */
+export const streamRetryDelay = (attempt: number) =>
+  Math.min(STREAM_RETRY_MAX_MS, STREAM_RETRY_FIRST_MS * 2 ** Math.max(0, attempt - 1))

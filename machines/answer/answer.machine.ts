@@ -1,5 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import {
+  type Answer,
   type AnswerChange,
   type AnswerEdit,
   QUESTIONNAIRE_TEXTS,
@@ -32,6 +33,19 @@ export interface AnswerContext {
   previous: QuestionRow | null
   error: string | null
   lastAction: AnswerAction | null
+  /** The answer's version the draft was started from: a save names it (issue 29). */
+  baseVersion: number
+  /** Someone else's answer that a save ran into: shown beside the draft to merge. */
+  theirs: Answer | null
+}
+
+/** What a save that ran into someone else's change fails with: their answer as it now is. */
+export interface StaleSaveError {
+  current: Answer
+}
+const staleOf = (error: unknown): Answer | null => {
+  const current = (error as Partial<StaleSaveError> | null)?.current
+  return current && typeof current === 'object' && 'version' in current ? current : null
 }
 
 export type AnswerEvents =
@@ -48,6 +62,9 @@ export type AnswerEvents =
   | { type: 'library.save' }
   /** The changed document still supports the answer: the source_changed flag is cleared. */
   | { type: 'source.confirm' }
+  /** Merging a save that ran into someone else's change: take theirs, or save mine over it. */
+  | { type: 'merge.theirs' }
+  | { type: 'merge.mine' }
 
 export type AnswerEmitted =
   | { type: 'changed'; change: AnswerChange }
@@ -124,13 +141,42 @@ export const answerMachine = setup({
     retryUnapprove: ({ context }) => context.lastAction === 'unapprove',
     retryConfirmSource: ({ context }) => context.lastAction === 'confirmSource',
     sourceChanged: ({ context }) => context.row.answer.flags.includes('source_changed'),
+    staleSave: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
   },
   actions: {
     adoptRow: assign(({ event }) => {
       const row = (event as { row: QuestionRow }).row
       return { row, draft: draftOf(row) }
     }),
-    startDraft: assign(({ context }) => ({ draft: draftOf(context.row), error: null })),
+    startDraft: assign(({ context }) => ({
+      draft: draftOf(context.row),
+      error: null,
+      baseVersion: context.row.answer.version,
+      theirs: null,
+    })),
+    /** The save ran into someone else's change: keep the draft, hold theirs beside it. */
+    holdTheirs: assign(({ context, event }) => {
+      const theirs = staleOf((event as { error?: unknown }).error)
+      return {
+        theirs,
+        row: context.previous ?? context.row,
+        previous: null,
+        error: null,
+      }
+    }),
+    /** Theirs is taken: the row becomes it, the draft is dropped. */
+    takeTheirs: assign(({ context }) => {
+      const theirs = context.theirs
+      if (!theirs) return {}
+      const row = { ...context.row, answer: theirs }
+      return { row, draft: draftOf(row), theirs: null, baseVersion: theirs.version }
+    }),
+    /** Mine is saved over theirs: the draft now answers their version. */
+    overTheirs: assign(({ context }) => ({
+      baseVersion: context.theirs?.version ?? context.baseVersion,
+      row: context.theirs ? { ...context.row, answer: context.theirs } : context.row,
+      theirs: null,
+    })),
     changeDraft: assign(({ context, event }) => {
       const { field, value } = event as Extract<AnswerEvents, { type: 'change' }>
       const draft = { ...context.draft }
@@ -185,6 +231,8 @@ export const answerMachine = setup({
     previous: null,
     error: null,
     lastAction: null,
+    baseVersion: input.row.answer.version,
+    theirs: null,
   }),
   initial: 'settling',
   states: {
@@ -236,10 +284,24 @@ export const answerMachine = setup({
             text: context.draft.text,
             choice: context.draft.choice,
             comment: context.draft.comment,
+            version: context.baseVersion,
           },
         }),
         onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
-        onError: { target: 'failed', actions: 'rollback' },
+        onError: [
+          { guard: 'staleSave', target: 'conflicted', actions: 'holdTheirs' },
+          { target: 'failed', actions: 'rollback' },
+        ],
+      },
+    },
+    /** Someone changed the answer while it was being edited: theirs beside mine, never lost. */
+    conflicted: {
+      on: {
+        'merge.theirs': { target: 'settling', actions: 'takeTheirs' },
+        'merge.mine': { target: 'saving', actions: ['overTheirs', 'optimisticSave'] },
+        // mine, edited further against their version
+        edit: { target: 'editing', actions: 'overTheirs' },
+        change: { target: 'editing', actions: ['overTheirs', 'changeDraft'] },
       },
     },
     approving: {

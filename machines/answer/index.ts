@@ -28,4 +28,7 @@ export const answerPanelView = {
   regenerating: selectIsRegenerating,
   savingLibrary: (s: Snapshot) => s.matches('savingToLibrary'),
   confirmingSource: (s: Snapshot) => s.matches('confirmingSource'),
+  /** A save ran into someone else's change: theirs and the draft, to merge (issue 29). */
+  theirs: (s: Snapshot) => (s.matches('conflicted') ? s.context.theirs : null),
+  draft: selectDraft,
 }

@@ -1,16 +1,29 @@
 import { assign, emit, enqueueActions, fromPromise, raise, setup } from 'xstate'
-import type {
-  AnswerChange,
-  AnswerFilter,
-  Operation,
-  Questionnaire,
-  QuestionRow,
-  SectionOperation,
-  Tab,
-  TabMapping,
-} from '../../contract/questionnaires.ts'
+import type { Operation, Questionnaire, TabMapping } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { QUESTIONNAIRE_PROGRESS_POLL_MS } from '../constants.ts'
+import { questionnaireLiveMachine } from '../questionnaire-live/index.ts'
+import {
+  adopted,
+  isRunning,
+  mappingsOf,
+  mergeRows,
+  messageOf,
+  operationOf,
+  optimistic,
+  step,
+} from './rows.ts'
+import type {
+  OperationResult,
+  WorkspaceContext,
+  WorkspaceData,
+  WorkspaceEmitted,
+  WorkspaceEvents,
+  WorkspaceOperation,
+} from './workspace.types.ts'
+
+export * from './rows.ts'
+export * from './workspace.types.ts'
 
 /**
  * The review workspace of one questionnaire ('Questionnaire Automation'): it loads the
@@ -18,148 +31,12 @@ import { QUESTIONNAIRE_PROGRESS_POLL_MS } from '../constants.ts'
  * the progress; then it holds the chosen tab, the filter and the focused question, runs the
  * operations that change several rows (choosing a candidate, deleting a question, undo) one at a
  * time with the rows rolled back when the server refuses, and opens the history and the mapping
- * dialog. The license notice of spec section 2 shows once per browser session.
+ * dialog. The license notice of spec section 2 shows once per browser session. A child machine
+ * (questionnaire-live) keeps the live stream: who else is here, and the rows others change
+ * (issue 29).
  */
 
-export interface WorkspaceData {
-  questionnaire: Questionnaire
-  tabs: Tab[]
-  rows: QuestionRow[]
-}
-
-export type WorkspaceOperation =
-  | { kind: 'select'; questionId: number; answerId: number }
-  | { kind: 'delete'; questionId: number }
-  | { kind: 'undo' }
-  /** Copies an answer to the questions that ask the same thing. */
-  | { kind: 'consistency'; answerId: number }
-  /** A section operation over a tab. */
-  | { kind: 'section'; operation: SectionOperation; tabId: number | null; instruction?: string }
-
-export interface OperationResult {
-  change: AnswerChange
-  deletedQuestionId?: number
-  /** Something the user should know, such as approved answers that contradict each other. */
-  notice?: string
-}
-
-export interface WorkspaceContext {
-  id: number
-  questionnaire: Questionnaire | null
-  tabs: Tab[]
-  rows: QuestionRow[]
-  tabId: number | null
-  filter: AnswerFilter
-  focusedId: number | null
-  error: string | null
-  /** The rows before an operation, to roll back to. */
-  previousRows: QuestionRow[] | null
-  operation: WorkspaceOperation | null
-  history: Operation[]
-  historyError: string | null
-  mappingTab: string | null
-  mappingError: string | null
-  maxAnswers: number
-  /** Repository files the user may answer from (regenerate with evidence). */
-  evidenceFiles: { id: number; name: string }[]
-}
-
-export type WorkspaceEvents =
-  | { type: 'retry' }
-  /** Reads every answer again (after the earlier answers were carried forward). */
-  | { type: 'refresh' }
-  | { type: 'tab.select'; tabId: number }
-  | { type: 'filter.set'; filter: AnswerFilter }
-  | { type: 'focus'; questionId: number }
-  | { type: 'focus.next' }
-  | { type: 'focus.previous' }
-  | { type: 'rows.merge'; change: AnswerChange }
-  | { type: 'candidate.select'; questionId: number; answerId: number }
-  | { type: 'question.delete'; questionId: number }
-  | { type: 'undo' }
-  | { type: 'history.open' }
-  | { type: 'history.close' }
-  | { type: 'history.refresh' }
-  | { type: 'mapping.open'; tab: string }
-  | { type: 'mapping.close' }
-  | { type: 'mapping.submit'; tab: string; mapping: TabMapping }
-  | { type: 'reanalyze' }
-  | { type: 'notice.close' }
-  | { type: 'files.load' }
-  | { type: 'generate' }
-  | { type: 'generate.cancel' }
-  | { type: 'answer.consistency'; answerId: number }
-  | {
-      type: 'section.run'
-      operation: SectionOperation
-      tabId: number | null
-      instruction?: string
-    }
-
-export type WorkspaceEmitted =
-  | { type: 'operation.failed'; message: string }
-  | { type: 'operation.done'; summary: string }
-  | { type: 'operation.notice'; message: string }
-
 const mustBeProvided = mustBeProvidedIn('questionnaireWorkspaceMachine')
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof Error && error.message ? error.message : fallback
-
-const RUNNING = ['queued', 'analyzing', 'generating'] as const
-const isRunning = (questionnaire: Questionnaire | null) =>
-  Boolean(questionnaire && (RUNNING as readonly string[]).includes(questionnaire.status))
-
-/** Whether a row passes a filter (the same rules as the server's filters). */
-export function passesFilter(row: QuestionRow, filter: AnswerFilter) {
-  const { answer } = row
-  const answered =
-    ['generated', 'edited', 'approved'].includes(answer.status) &&
-    (answer.text.trim() !== '' || answer.choice !== null)
-  switch (filter) {
-    case 'all':
-      return true
-    case 'unanswered':
-      return !answered
-    case 'low_confidence':
-      return answered && answer.status !== 'approved' && (answer.confidence ?? 1) < 0.5
-    case 'needs_review':
-      return answered && answer.status !== 'approved'
-    case 'approved':
-      return answer.status === 'approved'
-  }
-}
-
-/** The rows shown: the chosen tab's, through the filter. */
-export const visibleRows = (context: Pick<WorkspaceContext, 'rows' | 'tabId' | 'filter'>) =>
-  context.rows.filter(
-    (row) =>
-      (context.tabId === null || row.tab_id === context.tabId) && passesFilter(row, context.filter),
-  )
-
-/** Rows updated from a change; deleted questions removed. */
-export function mergeRows(rows: QuestionRow[], change: AnswerChange, deletedId?: number) {
-  const byId = new Map(change.questions.map((row) => [row.id, row]))
-  const merged = rows.filter((row) => row.id !== deletedId).map((row) => byId.get(row.id) ?? row)
-  // a question brought back (an undone delete) goes back to its place
-  const missing = change.questions.filter((row) => !rows.some((r) => r.id === row.id))
-  if (!missing.length) return merged
-  return [...merged, ...missing].sort((a, b) => a.position - b.position)
-}
-
-function optimistic(rows: QuestionRow[], operation: WorkspaceOperation) {
-  if (operation.kind === 'delete') return rows.filter((row) => row.id !== operation.questionId)
-  if (operation.kind === 'select') {
-    return rows.map((row) => {
-      if (row.id !== operation.questionId) return row
-      const chosen = row.candidates.find((c) => c.id === operation.answerId)
-      return chosen ? { ...row, answer: chosen } : row
-    })
-  }
-  return rows
-}
-
-const firstTab = (tabs: Tab[]) => (tabs.find((tab) => tab.questions > 0) ?? tabs[0])?.id ?? null
 
 export const questionnaireWorkspaceMachine = setup({
   types: {
@@ -190,37 +67,17 @@ export const questionnaireWorkspaceMachine = setup({
     ),
     /** The license's max_answers, or 0 when the notice was already shown this session. */
     licenseNotice: fromPromise<number, void>(mustBeProvided('licenseNotice')),
+    /** The live stream; its own actors (the stream, reading rows) are provided to it. */
+    live: questionnaireLiveMachine,
   },
   actions: {
     /** Remembers for the browser session that the license notice was shown (provided). */
     noticeShown: () => {},
-    adopt: assign(({ context, event }) => {
-      const data = (event as unknown as { output: WorkspaceData }).output
-      const keepTab = data.tabs.some((tab) => tab.id === context.tabId)
-      return {
-        questionnaire: data.questionnaire,
-        tabs: data.tabs,
-        rows: data.rows,
-        tabId: keepTab ? context.tabId : firstTab(data.tabs),
-        error: null,
-      }
-    }),
+    adopt: assign(({ context, event }) =>
+      adopted(context, (event as unknown as { output: WorkspaceData }).output),
+    ),
     startOperation: assign(({ context, event }) => {
-      const operation: WorkspaceOperation =
-        event.type === 'candidate.select'
-          ? { kind: 'select', questionId: event.questionId, answerId: event.answerId }
-          : event.type === 'question.delete'
-            ? { kind: 'delete', questionId: event.questionId }
-            : event.type === 'answer.consistency'
-              ? { kind: 'consistency', answerId: event.answerId }
-              : event.type === 'section.run'
-                ? {
-                    kind: 'section',
-                    operation: event.operation,
-                    tabId: event.tabId,
-                    instruction: event.instruction,
-                  }
-                : { kind: 'undo' }
+      const operation = operationOf(event)
       return { operation, previousRows: context.rows, rows: optimistic(context.rows, operation) }
     }),
     refreshHistory: raise({ type: 'history.refresh' }),
@@ -255,9 +112,16 @@ export const questionnaireWorkspaceMachine = setup({
     mappingError: null,
     maxAnswers: 0,
     evidenceFiles: [],
+    viewers: [],
   }),
   type: 'parallel',
+  on: {
+    'presence.set': { actions: assign(({ event }) => ({ viewers: event.viewers })) },
+  },
   states: {
+    live: {
+      invoke: { id: 'live', src: 'live', input: ({ context }) => ({ id: context.id }) },
+    },
     main: {
       initial: 'loading',
       states: {
@@ -423,16 +287,7 @@ export const questionnaireWorkspaceMachine = setup({
               tags: ['busy'],
               invoke: {
                 src: 'reanalyze',
-                input: ({ context, event }) => {
-                  const submit = event as Extract<WorkspaceEvents, { type: 'mapping.submit' }>
-                  return {
-                    id: context.id,
-                    mappings:
-                      submit.type === 'mapping.submit'
-                        ? [{ tab: submit.tab, mapping: submit.mapping }]
-                        : undefined,
-                  }
-                },
+                input: ({ context, event }) => ({ id: context.id, mappings: mappingsOf(event) }),
                 onDone: {
                   target: '#questionnaireWorkspace.main.progress',
                   actions: assign(({ event }) => ({
@@ -542,11 +397,3 @@ export const questionnaireWorkspaceMachine = setup({
     },
   },
 })
-
-function step(context: WorkspaceContext, by: 1 | -1) {
-  const rows = visibleRows(context)
-  if (!rows.length) return null
-  const at = rows.findIndex((row) => row.id === context.focusedId)
-  if (at < 0) return (by === 1 ? rows[0] : rows[rows.length - 1])?.id ?? null
-  return rows[Math.min(rows.length - 1, Math.max(0, at + by))]?.id ?? null
-}

@@ -1,11 +1,13 @@
 import { fromPromise } from 'xstate'
 import { safeParse } from 'zod/mini'
 import { licenseSchema } from '../../contract/auth.ts'
+import { STALE_EDIT } from '../../contract/collaboration.ts'
 import { repositoryFileListSchema } from '../../contract/knowledge.ts'
 import { paths } from '../../contract/paths.ts'
 import {
   type AnswerChange,
   answerChangeSchema,
+  answerSchema,
   answersResponseSchema,
   type CarryForwardResponse,
   carryForwardResponseSchema,
@@ -29,14 +31,29 @@ import type {
   QuestionnaireListEvents,
   UploadInput,
 } from '../../machines/questionnaire-list/index.ts'
+import { questionnaireLiveMachine } from '../../machines/questionnaire-live/index.ts'
 import type {
   OperationResult,
   WorkspaceData,
   WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
-import { type ApiClient, api } from './client.ts'
+import { type ApiClient, ApiError, api } from './client.ts'
 import { downloadPath } from './download.ts'
+import { liveActors } from './live-actors.ts'
 import { batchDeleteActor, uploadActor } from './upload.ts'
+
+/**
+ * A save refused because someone changed the answer since (409): an error that carries their
+ * answer, for the answer machine's merge (issue 29).
+ */
+function staleSave(error: unknown) {
+  if (!(error instanceof ApiError) || error.status !== 409 || error.code !== STALE_EDIT) return null
+  const current = safeParse(
+    answerSchema,
+    (error.body as { detail?: { current?: unknown } } | undefined)?.detail?.current,
+  )
+  return current.success ? Object.assign(new Error(error.message), { current: current.data }) : null
+}
 
 /**
  * The real side effects of the questionnaire review page's machines: the workspace, each
@@ -140,6 +157,7 @@ export function workspaceActors(client: ApiClient = api) {
       )
       return body.results.map((file) => ({ id: file.id, name: file.name }))
     }),
+    live: questionnaireLiveMachine.provide({ actors: liveActors(client) }),
     licenseNotice: fromPromise<number, void>(async () => {
       if (sessionStorage.getItem(LICENSE_NOTICE_KEY)) return 0
       const license = await client.get(paths.account.license, licenseSchema)
@@ -154,9 +172,17 @@ export const workspaceActions = {
 
 export function answerActors(client: ApiClient = api) {
   return {
-    saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(async ({ input }) =>
-      client.post(paths.questionnaires.answer.edit(input.answerId), input.edit, answerChangeSchema),
-    ),
+    saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(async ({ input }) => {
+      try {
+        return await client.post(
+          paths.questionnaires.answer.edit(input.answerId),
+          input.edit,
+          answerChangeSchema,
+        )
+      } catch (error) {
+        throw staleSave(error) ?? error
+      }
+    }),
     approveAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
       client.post(paths.questionnaires.answer.approve(input.answerId), {}, answerChangeSchema),
     ),

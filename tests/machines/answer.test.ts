@@ -73,6 +73,14 @@ const events: AnyEventObject[] = [
   { type: 'retry' },
   { type: 'dismiss' },
   { type: 'library.save' },
+  { type: 'merge.theirs' },
+  { type: 'merge.mine' },
+  // someone else saved first: the server's 409 carries their answer
+  result('error', 'saving', {
+    error: Object.assign(new Error('Someone else changed this answer'), {
+      current: { ...answered.answer, text: 'Theirs.', version: 2 },
+    }),
+  }),
   result('done', 'savingToLibrary', { output: { item_id: 1, created: true } }),
   result('error', 'savingToLibrary', { error: new Error('Write an answer before approving it') }),
   ...['saving', 'approving', 'unapproving', 'regenerating', 'confirmingSource'].flatMap((state) => [
@@ -92,6 +100,67 @@ describe('answerMachine', () => {
       s.context.row.answer.flags.length,
       Boolean(s.context.error),
     ],
+  })
+
+  test('a save that ran into someone else’s change holds theirs beside mine, then saves mine against theirs', async () => {
+    const saved: SaveAnswerInput[] = []
+    let calls = 0
+    const theirs = { ...answered.answer, text: 'Theirs: yes, with KMS.', version: 5 }
+    const actor = createActor(
+      answerMachine.provide({
+        actors: {
+          saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(async ({ input }) => {
+            saved.push(input)
+            calls += 1
+            if (calls === 1)
+              throw Object.assign(new Error('Someone else changed this answer'), {
+                current: theirs,
+              })
+            return changeOf([rowOf(1, {}, { text: input.edit.text, status: 'edited', version: 6 })])
+          }),
+        },
+      }),
+      { input: { row: answered } },
+    ).start()
+    actor.send({ type: 'edit' })
+    actor.send({ type: 'change', field: 'text', value: 'Mine: yes.' })
+    actor.send({ type: 'save' })
+    await new Promise((r) => setTimeout(r, 0))
+    let snapshot = actor.getSnapshot()
+    expect(snapshot.value).toBe('conflicted')
+    expect(snapshot.context.theirs?.text).toBe('Theirs: yes, with KMS.')
+    // nothing typed is lost, and the row shows what the server holds
+    expect(snapshot.context.draft.text).toBe('Mine: yes.')
+    expect(snapshot.context.row.answer.text).toBe('Yes, AES-256.')
+    actor.send({ type: 'merge.mine' })
+    await new Promise((r) => setTimeout(r, 0))
+    snapshot = actor.getSnapshot()
+    expect(saved[1]?.edit).toMatchObject({ text: 'Mine: yes.', version: 5 })
+    expect(snapshot.value).toBe('viewing')
+    expect(snapshot.context.row.answer.text).toBe('Mine: yes.')
+  })
+
+  test('taking theirs drops the draft and shows their answer', async () => {
+    const theirs = { ...answered.answer, text: 'Theirs.', version: 3 }
+    const actor = createActor(
+      answerMachine.provide({
+        actors: {
+          saveAnswer: fromPromise<AnswerChange, SaveAnswerInput>(async () => {
+            throw Object.assign(new Error('stale'), { current: theirs })
+          }),
+        },
+      }),
+      { input: { row: answered } },
+    ).start()
+    actor.send({ type: 'edit' })
+    actor.send({ type: 'change', field: 'text', value: 'Mine.' })
+    actor.send({ type: 'save' })
+    await new Promise((r) => setTimeout(r, 0))
+    actor.send({ type: 'merge.theirs' })
+    const snapshot = actor.getSnapshot()
+    expect(snapshot.context.row.answer.text).toBe('Theirs.')
+    expect(snapshot.context.draft.text).toBe('Theirs.')
+    expect(snapshot.context.baseVersion).toBe(3)
   })
 
   test('shows a saved edit at once, and rolls back with the error when the server refuses', async () => {
@@ -121,7 +190,7 @@ describe('answerMachine', () => {
     })
     expect(saved[0]).toEqual({
       answerId: 10,
-      edit: { text: 'All data is encrypted.', choice: 'Maybe', comment: '' },
+      edit: { text: 'All data is encrypted.', choice: 'Maybe', comment: '', version: 1 },
     })
     reject(new Error('Maybe is not one of the values this answer cell allows'))
     await new Promise((r) => setTimeout(r, 0))

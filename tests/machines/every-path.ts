@@ -14,10 +14,13 @@ export function testEveryPath<TMachine extends AnyStateMachine>(
   {
     identity,
     title = 'every state and transition is reached by a replayed graph path',
+    timeoutMs,
     ...options
   }: Omit<MachineCoverageOptions<TMachine>, 'events'> & {
     identity?: (snapshot: SnapshotFrom<TMachine>) => unknown[]
     title?: string
+    /** A machine with many paths (the review workspace) takes longer than a test's default. */
+    timeoutMs?: number
   } = {},
 ) {
   test(title, async () => {
@@ -31,5 +34,5 @@ export function testEveryPath<TMachine extends AnyStateMachine>(
     })
     expect(report.states.unreached).toEqual([])
     expect(report.transitions.unreached).toEqual([])
-  })
+  }, timeoutMs)
 }

@@ -11,12 +11,13 @@ import {
   type WorkspaceData,
   type WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
-import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+import { changeOf, questionnaireOf, quietLive, rowOf, tabOf } from '../fixtures/answer-rows.ts'
 import { testEveryPath } from './every-path.ts'
 
 const never = <O, I>() => fromPromise<O, I>(() => new Promise(() => {}))
 const pending = questionnaireWorkspaceMachine.provide({
   actors: {
+    live: quietLive,
     loadWorkspace: never<WorkspaceData, { id: number }>(),
     fetchQuestionnaire: never<Questionnaire, { id: number }>(),
     runOperation: never<OperationResult, { id: number; operation: WorkspaceOperation }>(),
@@ -56,6 +57,7 @@ const events: AnyEventObject[] = [
   { type: 'focus', questionId: 1 },
   { type: 'focus.next' },
   { type: 'focus.previous' },
+  { type: 'presence.set', viewers: [{ id: '1', name: 'Ada Lovelace', email: 'ada@example.com' }] },
   { type: 'rows.merge', change: changeOf([rowOf(1, {}, { text: 'No', status: 'edited' })]) },
   { type: 'candidate.select', questionId: 1, answerId: 10 },
   { type: 'question.delete', questionId: 1 },
@@ -106,6 +108,7 @@ describe('questionnaireWorkspaceMachine', () => {
     input: { id: 7 },
     // the tab, filter and focus are free values: the graph needs only where the machine is
     identity: (s) => [Boolean(s.context.previousRows)],
+    timeoutMs: 30_000,
   })
 
   test('follows analysis progress, then shows the first tab with questions', async () => {
@@ -113,6 +116,7 @@ describe('questionnaireWorkspaceMachine', () => {
     const actor = createActor(
       questionnaireWorkspaceMachine.provide({
         actors: {
+          live: quietLive,
           loadWorkspace: fromPromise(async () => (calls++ === 0 ? analysing : ready)),
           fetchQuestionnaire: fromPromise(async () => questionnaireOf()),
           licenseNotice: fromPromise(async () => 0),
@@ -134,6 +138,7 @@ describe('questionnaireWorkspaceMachine', () => {
     const actor = createActor(
       questionnaireWorkspaceMachine.provide({
         actors: {
+          live: quietLive,
           loadWorkspace: fromPromise(async () => (calls++ === 0 ? ready : generating)),
           fetchQuestionnaire: fromPromise(() => new Promise<Questionnaire>(() => {})),
           licenseNotice: fromPromise(async () => 0),
@@ -157,6 +162,7 @@ describe('questionnaireWorkspaceMachine', () => {
     const actor = createActor(
       questionnaireWorkspaceMachine.provide({
         actors: {
+          live: quietLive,
           loadWorkspace: fromPromise(async () => ready),
           licenseNotice: fromPromise(async () => 0),
           runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
@@ -197,6 +203,7 @@ describe('questionnaireWorkspaceMachine', () => {
     const actor = createActor(
       questionnaireWorkspaceMachine.provide({
         actors: {
+          live: quietLive,
           loadWorkspace: fromPromise(async () => ready),
           licenseNotice: fromPromise(async () => 500),
         },

@@ -27,6 +27,7 @@ import {
   changeOf,
   previousMatchOf,
   questionnaireOf,
+  quietLive,
   rowOf,
   tabOf,
 } from '../fixtures/answer-rows.ts'
@@ -92,6 +93,7 @@ function logic(
     logic: {
       workspace: questionnaireWorkspaceMachine.provide({
         actors: {
+          live: quietLive,
           loadWorkspace: fromPromise<WorkspaceData, { id: number }>(async () => {
             loads += 1
             return options.data ?? data
@@ -214,7 +216,12 @@ describe('questionnaire page', () => {
     })
     fireEvent.click(within(editor).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(screen.getByText('2')).toBeTruthy())
-    expect(setup.saved[0]?.edit).toEqual({ text: 'Not yet.', choice: 'No', comment: '' })
+    expect(setup.saved[0]?.edit).toEqual({
+      text: 'Not yet.',
+      choice: 'No',
+      comment: '',
+      version: 1,
+    })
     expect(screen.getByText(/answered \(67%\)/)).toBeTruthy()
   })
 

@@ -306,9 +306,17 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     })
   }
 
-  async function answers(orgId: number, id: number, query: { tab?: number; filter: AnswerFilter }) {
+  async function answers(
+    orgId: number,
+    id: number,
+    query: { tab?: number; filter: AnswerFilter; ids?: number[] },
+  ) {
     const questionnaire = await get(orgId, id)
-    return { questionnaire, questions: await questionRows(orgId, id, query) }
+    const { ids, ...rest } = query
+    return {
+      questionnaire,
+      questions: await questionRows(orgId, id, { ...rest, ...(ids ? { questionIds: ids } : {}) }),
+    }
   }
 
   async function answersByTab(orgId: number, id: number) {

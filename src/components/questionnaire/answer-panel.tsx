@@ -31,6 +31,7 @@ import { Button } from '../ui/button.tsx'
 import { AnswerFlags, QuestionChange, SourceChangeView } from './answer-changes.tsx'
 import { AnswerEditor } from './answer-editor.tsx'
 import { EvidenceForm } from './answer-evidence.tsx'
+import { AnswerMerge } from './answer-merge.tsx'
 import { AnswerParts } from './answer-parts.tsx'
 import { AnswerSources } from './answer-sources.tsx'
 import {
@@ -152,7 +153,15 @@ export function AnswerPanel(props: {
         </p>
       )}
 
-      {view.editing ? (
+      {view.theirs ? (
+        <AnswerMerge
+          theirs={view.theirs}
+          mine={view.draft}
+          onTheirs={() => answer.send({ type: 'merge.theirs' })}
+          onMine={() => answer.send({ type: 'merge.mine' })}
+          onEdit={() => answer.send({ type: 'edit' })}
+        />
+      ) : view.editing ? (
         <AnswerEditor answer={answer} row={row} />
       ) : (
         <>

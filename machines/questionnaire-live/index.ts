@@ -1,0 +1,1 @@
+export * from './questionnaire-live.machine.ts'

@@ -1,0 +1,154 @@
+import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate'
+import type { ChangeEvent } from '../../contract/collaboration.ts'
+import type { UserRef } from '../../contract/knowledge.ts'
+import type { AnswerChange } from '../../contract/questionnaires.ts'
+import { mustBeProvidedIn } from '../actors.ts'
+import { streamRetryDelay } from '../constants.ts'
+
+/**
+ * The live side of an open questionnaire (issue 29): one stream of server-sent events tells who
+ * else is looking (presence) and what others changed; the rows named are read again and handed to
+ * the workspace as a change, so answers, assignments and comment counts follow without a reload.
+ * A lost stream is opened again after a back-off (1 s, 2 s, 4 s … 30 s), and everything is read
+ * again then, since changes may have been missed while it was away.
+ */
+
+export type LiveStreamEvent =
+  | { type: 'stream.open' }
+  | { type: 'stream.presence'; viewers: UserRef[] }
+  | { type: 'stream.change'; change: ChangeEvent }
+  | { type: 'stream.closed' }
+
+export interface LiveContext {
+  id: number
+  viewers: UserRef[]
+  attempt: number
+  /** Questions to read again (null: all of them), gathered while a read runs. */
+  pending: number[] | null | undefined
+  /** The questions the running read asked for (null: all). */
+  reading: number[] | null
+}
+
+export interface FetchRowsInput {
+  id: number
+  /** null: every row. */
+  questionIds: number[] | null
+}
+
+const mustBeProvided = mustBeProvidedIn('questionnaireLiveMachine')
+
+/** Two sets of questions to read, as one (null: all). */
+const union = (a: number[] | null | undefined, b: number[] | null) =>
+  a === null || b === null ? null : [...new Set([...(a ?? []), ...b])]
+
+export const questionnaireLiveMachine = setup({
+  types: {
+    context: {} as LiveContext,
+    events: {} as LiveStreamEvent,
+    input: {} as { id: number },
+  },
+  actors: {
+    stream: fromCallback<LiveStreamEvent, { id: number }>(mustBeProvided('stream')),
+    fetchRows: fromPromise<AnswerChange, FetchRowsInput>(mustBeProvided('fetchRows')),
+  },
+  delays: {
+    RECONNECT: ({ context }) => streamRetryDelay(context.attempt),
+  },
+  guards: {
+    hasPending: ({ context }) => context.pending !== undefined,
+    reconnected: ({ context }) => context.attempt > 0,
+  },
+  actions: {
+    want: assign(({ context, event }) => {
+      const { change } = event as Extract<LiveStreamEvent, { type: 'stream.change' }>
+      return { pending: union(context.pending, change.question_ids) }
+    }),
+    wantAll: assign({ pending: null }),
+    tellViewers: enqueueActions(({ context, self, enqueue }) => {
+      // told to the workspace that runs it (alone, as in its path tests, it keeps them)
+      if (self._parent) enqueue.sendParent({ type: 'presence.set', viewers: context.viewers })
+    }),
+    handOver: enqueueActions(({ event, self, enqueue }) => {
+      const change = (event as unknown as { output: AnswerChange }).output
+      if (self._parent) enqueue.sendParent({ type: 'rows.merge', change })
+    }),
+  },
+}).createMachine({
+  id: 'questionnaireLive',
+  context: ({ input }) => ({
+    id: input.id,
+    viewers: [],
+    attempt: 0,
+    pending: undefined,
+    reading: null,
+  }),
+  type: 'parallel',
+  states: {
+    stream: {
+      initial: 'connected',
+      states: {
+        connected: {
+          invoke: { src: 'stream', input: ({ context }) => ({ id: context.id }) },
+          initial: 'connecting',
+          on: {
+            'stream.closed': {
+              target: 'waiting',
+              actions: [
+                assign(({ context }) => ({ attempt: context.attempt + 1, viewers: [] })),
+                'tellViewers',
+              ],
+            },
+          },
+          states: {
+            connecting: {
+              on: {
+                'stream.open': [
+                  // back after a loss: what changed meanwhile is read again
+                  {
+                    guard: 'reconnected',
+                    target: 'open',
+                    actions: ['wantAll', assign({ attempt: 0 })],
+                  },
+                  { target: 'open' },
+                ],
+              },
+            },
+            open: {
+              on: {
+                'stream.presence': {
+                  actions: [assign(({ event }) => ({ viewers: event.viewers })), 'tellViewers'],
+                },
+                'stream.change': { actions: 'want' },
+              },
+            },
+          },
+        },
+        waiting: { after: { RECONNECT: 'connected' } },
+      },
+    },
+    sync: {
+      initial: 'idle',
+      states: {
+        idle: {
+          always: {
+            guard: 'hasPending',
+            target: 'reading',
+            actions: assign(({ context }) => ({
+              reading: context.pending ?? null,
+              pending: undefined,
+            })),
+          },
+        },
+        reading: {
+          invoke: {
+            src: 'fetchRows',
+            input: ({ context }) => ({ id: context.id, questionIds: context.reading }),
+            onDone: { target: 'idle', actions: 'handOver' },
+            // a failed read is left to the next change or reconnection
+            onError: 'idle',
+          },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,97 @@
+import type { UserRef } from '../../contract/knowledge.ts'
+import type {
+  AnswerChange,
+  AnswerFilter,
+  Operation,
+  Questionnaire,
+  QuestionRow,
+  SectionOperation,
+  Tab,
+  TabMapping,
+} from '../../contract/questionnaires.ts'
+
+/** The review workspace's data, context, events and what it emits. */
+
+export interface WorkspaceData {
+  questionnaire: Questionnaire
+  tabs: Tab[]
+  rows: QuestionRow[]
+}
+
+export type WorkspaceOperation =
+  | { kind: 'select'; questionId: number; answerId: number }
+  | { kind: 'delete'; questionId: number }
+  | { kind: 'undo' }
+  /** Copies an answer to the questions that ask the same thing. */
+  | { kind: 'consistency'; answerId: number }
+  /** A section operation over a tab. */
+  | { kind: 'section'; operation: SectionOperation; tabId: number | null; instruction?: string }
+
+export interface OperationResult {
+  change: AnswerChange
+  deletedQuestionId?: number
+  /** Something the user should know, such as approved answers that contradict each other. */
+  notice?: string
+}
+
+export interface WorkspaceContext {
+  id: number
+  questionnaire: Questionnaire | null
+  tabs: Tab[]
+  rows: QuestionRow[]
+  tabId: number | null
+  filter: AnswerFilter
+  focusedId: number | null
+  error: string | null
+  /** The rows before an operation, to roll back to. */
+  previousRows: QuestionRow[] | null
+  operation: WorkspaceOperation | null
+  history: Operation[]
+  historyError: string | null
+  mappingTab: string | null
+  mappingError: string | null
+  maxAnswers: number
+  /** Repository files the user may answer from (regenerate with evidence). */
+  evidenceFiles: { id: number; name: string }[]
+  /** Who else has the questionnaire open, the signed-in person included (issue 29). */
+  viewers: UserRef[]
+}
+
+export type WorkspaceEvents =
+  | { type: 'retry' }
+  /** Reads every answer again (after the earlier answers were carried forward). */
+  | { type: 'refresh' }
+  | { type: 'tab.select'; tabId: number }
+  | { type: 'filter.set'; filter: AnswerFilter }
+  | { type: 'focus'; questionId: number }
+  | { type: 'focus.next' }
+  | { type: 'focus.previous' }
+  | { type: 'rows.merge'; change: AnswerChange }
+  | { type: 'candidate.select'; questionId: number; answerId: number }
+  | { type: 'question.delete'; questionId: number }
+  | { type: 'undo' }
+  | { type: 'history.open' }
+  | { type: 'history.close' }
+  | { type: 'history.refresh' }
+  | { type: 'mapping.open'; tab: string }
+  | { type: 'mapping.close' }
+  | { type: 'mapping.submit'; tab: string; mapping: TabMapping }
+  | { type: 'reanalyze' }
+  | { type: 'notice.close' }
+  /** From the live stream: who has the questionnaire open. */
+  | { type: 'presence.set'; viewers: UserRef[] }
+  | { type: 'files.load' }
+  | { type: 'generate' }
+  | { type: 'generate.cancel' }
+  | { type: 'answer.consistency'; answerId: number }
+  | {
+      type: 'section.run'
+      operation: SectionOperation
+      tabId: number | null
+      instruction?: string
+    }
+
+export type WorkspaceEmitted =
+  | { type: 'operation.failed'; message: string }
+  | { type: 'operation.done'; summary: string }
+  | { type: 'operation.notice'; message: string }

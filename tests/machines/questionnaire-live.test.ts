@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest'
+import {
+  type AnyEventObject,
+  createActor,
+  createMachine,
+  fromCallback,
+  fromPromise,
+  sendTo,
+} from 'xstate'
+import type { AnswerChange } from '../../contract/questionnaires.ts'
+import { streamRetryDelay } from '../../machines/constants.ts'
+import {
+  type FetchRowsInput,
+  type LiveStreamEvent,
+  questionnaireLiveMachine,
+} from '../../machines/questionnaire-live/index.ts'
+import { changeOf, rowOf } from '../fixtures/answer-rows.ts'
+import { testEveryPath } from './every-path.ts'
+
+const pending = questionnaireLiveMachine.provide({
+  actors: {
+    stream: fromCallback(() => {}),
+    fetchRows: fromPromise<AnswerChange, FetchRowsInput>(() => new Promise(() => {})),
+  },
+})
+const ada = { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' }
+const events: AnyEventObject[] = [
+  { type: 'stream.open' },
+  { type: 'stream.presence', viewers: [ada] },
+  { type: 'stream.change', change: { kind: 'answers', question_ids: [1], by: 2, revision: 3 } },
+  { type: 'stream.change', change: { kind: 'work', question_ids: null, by: 2, revision: null } },
+  { type: 'stream.closed' },
+  { type: 'xstate.done.actor.0.questionnaireLive.sync.reading', output: changeOf([rowOf(1)]) },
+  { type: 'xstate.error.actor.0.questionnaireLive.sync.reading', error: new Error('offline') },
+]
+
+describe('questionnaireLiveMachine', () => {
+  testEveryPath(pending, events, {
+    input: { id: 7 },
+    identity: (s) => [s.context.attempt > 0, s.context.pending === undefined],
+  })
+
+  test('backs off 1 s, 2 s, 4 s … and never waits more than 30 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map(streamRetryDelay)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000,
+    ])
+  })
+
+  test('reads the rows a change names and hands them to the workspace; after a loss, all of them', async () => {
+    const asked: (number[] | null)[] = []
+    const merged: AnswerChange[] = []
+    let push: (event: LiveStreamEvent) => void = () => {}
+    const live = questionnaireLiveMachine.provide({
+      actors: {
+        stream: fromCallback<LiveStreamEvent, { id: number }>(({ sendBack }) => {
+          push = sendBack
+        }),
+        fetchRows: fromPromise<AnswerChange, FetchRowsInput>(async ({ input }) => {
+          asked.push(input.questionIds)
+          return changeOf([rowOf(1)])
+        }),
+      },
+      delays: { RECONNECT: 1 },
+    })
+    // a parent that keeps what the live machine sends it
+    const parent = createMachine({
+      invoke: { id: 'live', src: live, input: { id: 7 } },
+      on: {
+        'rows.merge': { actions: ({ event }) => merged.push(event.change) },
+        'presence.set': {},
+        forward: { actions: sendTo('live', ({ event }) => event.inner) },
+      },
+    })
+    const actor = createActor(parent).start()
+    push({ type: 'stream.open' })
+    push({
+      type: 'stream.change',
+      change: { kind: 'answers', question_ids: [4, 5], by: 2, revision: 9 },
+    })
+    await new Promise((r) => setTimeout(r, 5))
+    expect(asked).toEqual([[4, 5]])
+    expect(merged).toHaveLength(1)
+    push({ type: 'stream.closed' })
+    await new Promise((r) => setTimeout(r, 20))
+    push({ type: 'stream.open' })
+    await new Promise((r) => setTimeout(r, 5))
+    expect(asked).toEqual([[4, 5], null])
+    actor.stop()
+  })
+})
