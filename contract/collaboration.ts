@@ -95,6 +95,18 @@ export const workUpdateSchema = z.object({
 })
 export type WorkUpdate = z.input<typeof workUpdateSchema>
 
+/** GET filler/people/: the organisation's active people, for assigning, owning and mentioning. */
+export const personSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(['admin', 'approver', 'contributor', 'viewer']),
+  /** Whether questions may be assigned to them (not viewers). */
+  assignable: z.boolean(),
+})
+export type Person = z.infer<typeof personSchema>
+export const peopleSchema = z.object({ results: z.array(personSchema) })
+
 /* ---------------------------------------------------------------------- assignments */
 
 /**

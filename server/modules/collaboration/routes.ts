@@ -42,6 +42,7 @@ export function collaborationRoutes(options: {
   for (const prefix of ['/filler/questionnaires/*', '/filler/customers/*', '/me/assignments/*'])
     app.use(prefix, requireAuth(options.auth))
   app.use('/filler/customers', requireAuth(options.auth))
+  app.use('/filler/people/*', requireAuth(options.auth))
   const org = (c: Context<AuthEnv>) => c.get('auth').org.id
   const user = (c: Context<AuthEnv>) => c.get('auth').user.id
   const Q = paths.questionnaires
@@ -54,6 +55,7 @@ export function collaborationRoutes(options: {
   app.post(at(Q.work('{id}')), permit('questionnaires.write'), work)
   app.patch(at(Q.work('{id}')), permit('questionnaires.write'), work)
 
+  app.get(Q.people, permit('read'), async (c) => c.json({ results: await service.people(org(c)) }))
   app.get(Q.customers, permit('read'), async (c) =>
     c.json({ results: await service.customers(org(c)) }),
   )

@@ -32,6 +32,7 @@ export function createCollaborationService(deps: {
       return deps.questionnaires.get(orgId, id)
     },
     customers: work.customers,
+    people: work.people,
     createCustomer: work.createCustomer,
     customer: work.customer,
     assign: assignments.assign,

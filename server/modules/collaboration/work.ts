@@ -3,6 +3,7 @@ import {
   type Customer,
   type CustomerCreate,
   type CustomerPage,
+  type Person,
   WORK_STATUS_LABELS,
   type WorkUpdate,
 } from '../../../contract/collaboration.ts'
@@ -193,7 +194,28 @@ export function createWork(deps: { database: Database }) {
     }
   }
 
-  return { update, customers, createCustomer, customer, checkWorker }
+  /** The organisation's active people (for assignees, owners and mentions), by name. */
+  async function people(orgId: number): Promise<Person[]> {
+    const { rows } = await pool.query<{
+      id: string
+      name: string
+      email: string
+      role: Person['role']
+    }>(
+      `select id, coalesce(nullif(trim(first_name || ' ' || last_name), ''), email) as name, email, role
+         from users where org_id = $1 and status = 'active' order by lower(first_name || ' ' || last_name), lower(email)`,
+      [orgId],
+    )
+    return rows.map((row) => ({
+      id: Number(row.id),
+      name: row.name,
+      email: row.email,
+      role: row.role,
+      assignable: row.role !== 'viewer',
+    }))
+  }
+
+  return { update, customers, createCustomer, customer, checkWorker, people }
 }
 
 export type Work = ReturnType<typeof createWork>

@@ -98,6 +98,20 @@ describe('a questionnaire as a piece of work (issue 29)', () => {
     expect(activity.body.results[0]).toMatchObject({ kind: 'work', summary: 'Marked it sent' })
   })
 
+  it('lists the organisation’s active people for every member, and only them', async () => {
+    const { admin, contributor, viewer } = await team()
+    await person(admin.orgId, 'approver', 'removed')
+    const stranger = await member(ctx)
+    const people = await get(ctx, Q.people, viewer.token)
+    expect(people.status).toBe(200)
+    const ids = people.body.results.map((p: Body) => p.id)
+    expect(ids).toHaveLength(4)
+    expect(ids).not.toContain(stranger.user.id)
+    expect(people.body.results.find((p: Body) => p.id === viewer.id).assignable).toBe(false)
+    expect(people.body.results.find((p: Body) => p.id === contributor.id).assignable).toBe(true)
+    expect((await ctx.app.request('/api/v1/filler/people/')).status).toBe(401)
+  })
+
   it('keeps customers apart: another organisation gets 404', async () => {
     const { admin, q } = await team()
     const stranger = await member(ctx)
