@@ -45,10 +45,14 @@ import { chatRoutes } from './modules/chat/routes.ts'
 import { createChatService } from './modules/chat/service.ts'
 import { collaborationRoutes } from './modules/collaboration/routes.ts'
 import { createCollaborationService } from './modules/collaboration/service.ts'
+import { commentRoutes } from './modules/comments/routes.ts'
+import { createCommentService } from './modules/comments/service.ts'
 import { extensionRoutes } from './modules/extension/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
 import { createKnowledgeService } from './modules/knowledge/service.ts'
+import { notificationRoutes } from './modules/notifications/routes.ts'
+import { createNotificationService } from './modules/notifications/service.ts'
 import { createExportService } from './modules/questionnaires/export.ts'
 import { questionnaireRoutes } from './modules/questionnaires/routes.ts'
 import { createQuestionnaireService } from './modules/questionnaires/service.ts'
@@ -356,6 +360,15 @@ export function createApp(deps: AppDeps) {
     }),
   )
   const hub = deps.hub ?? createEventHub({ database: deps.database, logger: deps.logger })
+  // issue 29: `notify(client, events)` inside a transaction, `deliver()` after it commits
+  const notifications = createNotificationService({
+    database: deps.database,
+    logger: deps.logger,
+    mailer: deps.mailer,
+    publicUrl: deps.publicUrl,
+    secret: deps.jwtSecret,
+    now,
+  })
   api.route(
     '/',
     collaborationRoutes({
@@ -365,10 +378,20 @@ export function createApp(deps: AppDeps) {
         database: deps.database,
         questionnaires,
         hub,
+        notifier: notifications,
         now,
       }),
     }),
   )
+  api.route(
+    '/',
+    commentRoutes({
+      auth,
+      permit,
+      service: createCommentService({ database: deps.database, notifications }),
+    }),
+  )
+  api.route('/', notificationRoutes({ auth, permit, service: notifications, hub }))
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
   app.all('/api/*', (c) =>

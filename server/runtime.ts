@@ -148,6 +148,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const jobDeps: JobDeps = {
       mailer,
       publicUrl: config.PUBLIC_URL,
+      secret: config.JWT_SECRET,
       database,
       storage: createDiskStorage(config.DATA_DIR),
       logger,

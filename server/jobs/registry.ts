@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/index.ts'
 import { createAnsweringService, GENERATE_JOB } from '../modules/answering/service.ts'
 import { llmUsage } from '../modules/answering/store.ts'
 import { createReviewDigest } from '../modules/knowledge/digest.ts'
+import { createNotificationService } from '../modules/notifications/service.ts'
 import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
 import {
   createRepositoryService,
@@ -37,11 +38,16 @@ export interface JobDeps {
   /** With PUBLIC_URL: the weekly email to owners of library answers due for review. */
   mailer?: Mailer
   publicUrl?: string
+  /** The JWT secret: signs the unsubscribe links of the daily work email (issue 29). */
+  secret?: string
 }
 
 /** Mondays at 08:00 (the server's time): owners hear of the library answers due for review. */
 export const REVIEW_DIGEST_JOB = 'library.review-digest'
 export const REVIEW_DIGEST_CRON = '0 8 * * 1'
+/** Daily at 07:00 (the server's time): assignees hear of work due in 2 days or overdue. */
+export const NOTIFICATION_DIGEST_JOB = 'notifications.digest'
+export const NOTIFICATION_DIGEST_CRON = '0 7 * * *'
 
 export interface LlmOptions {
   settings?: LlmSettings
@@ -88,6 +94,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
     embedder,
   })
   const { mailer, publicUrl } = deps
+  const { secret } = deps
   const digest =
     mailer && publicUrl
       ? [
@@ -98,6 +105,17 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
               await createReviewDigest({ ...deps, mailer, publicUrl }).send()
             },
           }),
+          ...(secret
+            ? [
+                defineJob({
+                  name: NOTIFICATION_DIGEST_JOB,
+                  cron: NOTIFICATION_DIGEST_CRON,
+                  handler: async () => {
+                    await createNotificationService({ ...deps, mailer, publicUrl, secret }).digest()
+                  },
+                }),
+              ]
+            : []),
         ]
       : []
   return [

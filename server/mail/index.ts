@@ -13,6 +13,8 @@ export interface MailMessage {
   subject: string
   text: string
   html: string
+  /** Extra headers, such as List-Unsubscribe (RFC 8058) on notification emails. */
+  headers?: Record<string, string>
 }
 
 export interface Mailer {

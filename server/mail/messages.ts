@@ -30,6 +30,8 @@ function compose(input: {
   paragraphs: string[]
   action?: { label: string; url: string }
   footer?: string
+  /** A one-click unsubscribe page, linked under the footer. */
+  unsubscribe?: string
 }): MailMessage {
   const text = [
     input.greeting,
@@ -37,6 +39,7 @@ function compose(input: {
     ...input.paragraphs.flatMap((paragraph) => [paragraph, '']),
     ...(input.action ? [`${input.action.label}: ${input.action.url}`, ''] : []),
     ...(input.footer ? [input.footer, ''] : []),
+    ...(input.unsubscribe ? [`Unsubscribe: ${input.unsubscribe}`, ''] : []),
     '— Quire',
   ].join('\n')
   const html = [
@@ -49,6 +52,9 @@ function compose(input: {
       : '',
     input.footer
       ? `<p style="font-size: 12px; color: #6b7280">${escapeHtml(input.footer)}</p>`
+      : '',
+    input.unsubscribe
+      ? `<p style="font-size: 12px; color: #6b7280"><a href="${escapeHtml(input.unsubscribe)}">Unsubscribe</a></p>`
       : '',
     '<p>— Quire</p></body></html>',
   ].join('')
@@ -244,4 +250,78 @@ export function reviewDueMail(
     },
     footer: `You receive this because you own answers in the ${input.organization} library. An admin can turn these emails off in Settings.`,
   })
+}
+
+/** How a notification email links back: the question in the app, and the unsubscribe page. */
+export interface NotificationLinks {
+  questionnaireId: number | null
+  questionId: number | null
+  /** The unsubscribe page's token, and the API address a mail client POSTs to (RFC 8058). */
+  unsubscribeToken: string
+  oneClickUrl: string
+}
+
+const workspaceLink = (publicUrl: string, links: NotificationLinks) =>
+  links.questionnaireId
+    ? link(
+        publicUrl,
+        `/questionnaire/${links.questionnaireId}`,
+        links.questionId ? { question: links.questionId } : {},
+      )
+    : link(publicUrl, '/', {})
+
+const unsubscribing = (target: LinkTarget, links: NotificationLinks) => ({
+  unsubscribe: link(target.publicUrl, '/unsubscribe', { token: links.unsubscribeToken }),
+  headers: {
+    'List-Unsubscribe': `<${links.oneClickUrl}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  },
+})
+
+/** One notification as it happens (issue 29): assigned, mentioned, changes requested, approved. */
+export function notificationMail(
+  target: LinkTarget,
+  input: { to: string; firstName: string; text: string; links: NotificationLinks },
+): MailMessage {
+  const { unsubscribe, headers } = unsubscribing(target, input.links)
+  const subject = input.text.length > 120 ? `${input.text.slice(0, 119)}…` : input.text
+  const message = compose({
+    to: input.to,
+    subject,
+    greeting: greet(input.firstName),
+    paragraphs: [input.text],
+    action: { label: 'Open the question', url: workspaceLink(target.publicUrl, input.links) },
+    footer: 'You can choose how Quire tells you about each kind of news in your settings.',
+    unsubscribe,
+  })
+  return { ...message, headers }
+}
+
+/** The daily email of work due soon or overdue (issue 29): one per person, every item listed. */
+export function workDueMail(
+  target: LinkTarget,
+  input: {
+    to: string
+    firstName: string
+    items: { text: string; links: NotificationLinks }[]
+    links: NotificationLinks
+  },
+): MailMessage {
+  const { unsubscribe, headers } = unsubscribing(target, input.links)
+  const count = input.items.length
+  const message = compose({
+    to: input.to,
+    subject: `${count} ${count === 1 ? 'reminder' : 'reminders'} about your questionnaire work`,
+    greeting: greet(input.firstName),
+    paragraphs: [
+      'Work assigned to you is due soon or overdue:',
+      ...input.items.map(
+        (item) => `• ${item.text}: ${workspaceLink(target.publicUrl, item.links)}`,
+      ),
+    ],
+    action: { label: 'Open my work', url: link(target.publicUrl, '/my-work', {}) },
+    footer: 'You receive this daily while work assigned to you is due or overdue.',
+    unsubscribe,
+  })
+  return { ...message, headers }
 }

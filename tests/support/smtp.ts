@@ -16,6 +16,8 @@ export interface CapturedMail {
   subject: string
   text: string
   html: string
+  /** Header lines by lower-cased name (the value as sent, unfolded). */
+  headers: Record<string, string>
   receivedAt: Date
 }
 
@@ -58,6 +60,15 @@ export async function startSmtpCapture(port = 0): Promise<MailCapture> {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
+            headers: Object.fromEntries(
+              mail.headerLines.map((header) => [
+                header.key,
+                header.line
+                  .slice(header.line.indexOf(':') + 1)
+                  .replace(/\r?\n\s+/g, ' ')
+                  .trim(),
+              ]),
+            ),
             receivedAt: new Date(),
           })
           for (const wake of waiters) wake()

@@ -1,0 +1,80 @@
+import {
+  type DeliveryChannel,
+  DIGEST_KINDS,
+  type NotificationKind,
+} from '../../../contract/collaboration.ts'
+import { notifyStatement } from '../../http/event-hub.ts'
+import type { Queryable } from '../questionnaires/shared.ts'
+import type { Preferences } from './inbox.ts'
+
+/** Something a person should hear of (issue 29). */
+export interface NotifyEvent {
+  orgId: number
+  userId: number
+  kind: NotificationKind
+  /** A plain sentence, shown as text. */
+  text: string
+  /** Who did it: never told of their own doing. Null for the daily reminders. */
+  actorId: number | null
+  questionnaireId: number | null
+  questionId: number | null
+  /** One notification per person and key (the daily reminders). */
+  dedupeKey?: string
+}
+
+const MAX_TEXT = 1_000
+
+/**
+ * Writes notifications inside the caller's transaction: not to the actor, not to people who are
+ * not active members of the organisation, and each by the person's choice for its kind. Email is
+ * 'pending' (sent by `deliver()` after the commit) or 'digest' (the daily email); the person's
+ * live stream hears of it when the transaction commits, and never when it rolls back.
+ */
+export async function notify(client: Queryable, events: NotifyEvent[]) {
+  const wanted = events.filter((event) => event.userId !== event.actorId)
+  if (!wanted.length) return
+  const { rows } = await client.query<{ id: string; org_id: string; prefs: Preferences }>(
+    `select id, org_id, notification_preferences as prefs from users
+      where id = any($1::bigint[]) and status = 'active'`,
+    [[...new Set(wanted.map((event) => event.userId))]],
+  )
+  const people = new Map(rows.map((row) => [Number(row.id), row]))
+  for (const event of wanted) {
+    const person = people.get(event.userId)
+    if (!person || Number(person.org_id) !== event.orgId) continue
+    const channel: DeliveryChannel = person.prefs?.[event.kind] ?? 'both'
+    if (channel === 'off') continue
+    const inApp = channel !== 'email'
+    const email =
+      channel === 'in_app' ? null : DIGEST_KINDS.includes(event.kind) ? 'digest' : 'pending'
+    const text = event.text.length > MAX_TEXT ? `${event.text.slice(0, MAX_TEXT - 1)}…` : event.text
+    const inserted = await client.query<{ id: string }>(
+      `insert into notifications (org_id, user_id, kind, text, actor_id, questionnaire_id,
+                                  question_id, in_app, email, dedupe_key)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       on conflict (user_id, dedupe_key) do nothing
+       returning id`,
+      [
+        event.orgId,
+        event.userId,
+        event.kind,
+        text,
+        event.actorId,
+        event.questionnaireId,
+        event.questionId,
+        inApp,
+        email,
+        event.dedupeKey ?? null,
+      ],
+    )
+    const id = inserted.rows[0]?.id
+    if (!id || !inApp) continue
+    const [statement, values] = notifyStatement({
+      key: `user:${event.userId}`,
+      org: event.orgId,
+      type: 'notification',
+      data: { id: Number(id) },
+    })
+    await client.query(statement, values)
+  }
+}

@@ -1,0 +1,98 @@
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import {
+  notificationPreferencesUpdateSchema,
+  notificationReadSchema,
+} from '../../../contract/collaboration.ts'
+import { paths } from '../../../contract/paths.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { bearerToken, requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
+import { type EventHub, streamEvents } from '../../http/event-hub.ts'
+import { jsonBody, query } from '../../http/validate.ts'
+import type { NotificationService } from './service.ts'
+
+const listQuery = z.object({
+  before: z.optional(z.coerce.number().int().positive()),
+  limit: z._default(z.coerce.number().int().min(1).max(200), 50),
+  unread: z.optional(z.enum(['true', 'false']).transform((value) => value === 'true')),
+})
+/** The mailed token; a missing or bad one is refused by the service in plain words. */
+const tokenQuery = z.object({ token: z._default(z.string().max(1_000), '') })
+/** How long a stream trusts the session it opened with before asking again. */
+const RECHECK_MS = 5_000
+
+/**
+ * Notifications (issue 29): a person's list, marking read, preferences, the live stream of new
+ * ones, and the public one-click unsubscribe of mailed links (GET checks, POST unsubscribes).
+ */
+export function notificationRoutes(options: {
+  auth: Authenticator
+  permit: Permit
+  service: NotificationService
+  hub: EventHub
+}) {
+  const { service, permit } = options
+  const app = new Hono<AuthEnv>()
+  const signedIn = requireAuth(options.auth)
+  const org = (c: Context<AuthEnv>) => c.get('auth').org.id
+  const user = (c: Context<AuthEnv>) => c.get('auth').user.id
+  const N = paths.notifications
+
+  app.get(N.list, signedIn, permit('read'), async (c) =>
+    c.json(await service.list(org(c), user(c), query(c, listQuery))),
+  )
+  app.post(N.read, signedIn, permit('read'), async (c) => {
+    const body = await jsonBody(c, notificationReadSchema)
+    return c.json(await service.read(org(c), user(c), body))
+  })
+
+  const P = paths.me.notificationPreferences
+  app.get(P, signedIn, permit('read'), async (c) =>
+    c.json(await service.preferences(org(c), user(c))),
+  )
+  const update = async (c: Context<AuthEnv>) => {
+    const body = await jsonBody(c, notificationPreferencesUpdateSchema)
+    return c.json(await service.updatePreferences(org(c), user(c), body.preferences))
+  }
+  app.put(P, signedIn, permit('read'), update)
+  app.post(P, signedIn, permit('read'), update)
+
+  // public: the link in an email, and the mail client's one-click POST (RFC 8058)
+  app.get(N.unsubscribe, (c) => c.json(service.checkUnsubscribe(query(c, tokenQuery).token)))
+  app.post(N.unsubscribe, async (c) =>
+    c.json(await service.unsubscribe(query(c, tokenQuery).token)),
+  )
+
+  /** The signed-in person's new notifications as they come, each with the unread count. */
+  app.get(N.stream, signedIn, permit('read'), async (c) => {
+    const auth = c.get('auth')
+    const token = bearerToken(c.req.header('authorization')) ?? ''
+    let checked = Date.now()
+    return streamEvents(c, {
+      hub: options.hub,
+      keys: [`user:${auth.user.id}`],
+      org: auth.org.id,
+      // a person removed or signed out stops hearing within a few seconds
+      check: async () => {
+        if (Date.now() - checked < RECHECK_MS) return true
+        const again = await options.auth.authenticate(token).catch(() => null)
+        checked = Date.now()
+        return again?.user.id === auth.user.id && again.org.id === auth.org.id
+      },
+      map: async (event) => {
+        if (event.type !== 'notification') return null
+        const id = Number((event.data as { id?: unknown })?.id)
+        const notification = await service.one(auth.org.id, auth.user.id, id)
+        if (!notification) return null
+        return { notification, unread: await service.unread(auth.org.id, auth.user.id) }
+      },
+      onOpen: async (send) => {
+        await send('unread', { unread: await service.unread(auth.org.id, auth.user.id) })
+      },
+    })
+  })
+
+  return app
+}
