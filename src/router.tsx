@@ -119,6 +119,12 @@ const extensionAuthRoute = accountRoute(
   z.object({ redirect_uri: linkParam, state: linkParam, extension_id: linkParam }),
   lazyRouteComponent(() => import('./pages/auth/extension-auth-page.tsx')),
 )
+/** Issue 29: a notification email's one-click unsubscribe, without signing in. */
+const unsubscribeRoute = accountRoute(
+  '/unsubscribe',
+  z.object({ token: linkParam }),
+  lazyRouteComponent(() => import('./pages/auth/unsubscribe-page.tsx')),
+)
 const payoutsRoute = accountRoute(
   '/payouts',
   z.object({ data: linkParam }),
@@ -161,6 +167,8 @@ const page = <TPath extends string>(
   })
 
 const homeRoute = page('/', 'Home', () => import('./pages/home/home-page.tsx'))
+/** Issue 29: everything assigned to me, by due date. */
+const myWorkRoute = page('/my-work', 'My work', () => import('./pages/my-work/my-work-page.tsx'))
 const repositoryRoute = page(
   '/repository',
   'Repository',
@@ -196,6 +204,8 @@ const questionnaireRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/questionnaire/$id',
   staticData: { title: 'Questionnaire Automation' },
+  /** `question`: the question to open (from My work and notifications). */
+  validateSearch: z.object({ question: z.optional(z.coerce.number()) }),
   params: {
     parse: (raw: { id: string }) => ({ id: questionnaireIdSchema.parse(raw.id) }),
     stringify: (params: { id: number }) => ({ id: String(params.id) }),
@@ -224,8 +234,10 @@ export const routeTree = rootRoute.addChildren([
   googleCallbackRoute,
   extensionAuthRoute,
   payoutsRoute,
+  unsubscribeRoute,
   appRoute.addChildren([
     homeRoute,
+    myWorkRoute,
     repositoryRoute,
     chatRoute,
     knowledgeBaseRoute,

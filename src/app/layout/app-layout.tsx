@@ -5,16 +5,20 @@ import { useEffect } from 'react'
 import { css, cx } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import { MOBILE_BREAKPOINT_PX, SIDEBAR_KEYBOARD_SHORTCUT } from '../../../machines/constants.ts'
+import { selectSoonCount } from '../../../machines/my-work/index.ts'
 import {
   selectExpanded,
   selectMobileOpen,
   sidebarMachine,
 } from '../../../machines/sidebar/index.ts'
+import { createInboxLogic } from '../../api/inbox-actors.ts'
 import { Drawer, IconButton, Portal } from '../../components/ui'
+import { MyWorkContext } from '../inbox.tsx'
 import { PricingDialog } from '../pricing/pricing-dialog.tsx'
 import { PricingContext, usePricing } from '../pricing/use-pricing.ts'
 import { SupportDialog } from '../support/support-dialog.tsx'
 import { useSupportTicket } from '../support/use-support-ticket.ts'
+import { NotificationBell } from './notification-bell.tsx'
 import { SidebarNav } from './sidebar.tsx'
 import { readSidebarCookie, writeSidebarCookie } from './sidebar-cookie.ts'
 import { UserMenu } from './user-menu.tsx'
@@ -69,6 +73,8 @@ const content = css({
 const drawerPositioner = css({ w: 'auto', justifyContent: 'flex-start' })
 const drawerContent = flex({ direction: 'column', w: 'sidebarMobile' })
 
+const inbox = createInboxLogic()
+
 /** The authenticated layout: sidebar, top bar with the page title and user menu, the page. */
 export function AppLayout() {
   const sidebar = useActorRef(sidebarMachine, {
@@ -77,6 +83,9 @@ export function AppLayout() {
       isMobile: window.matchMedia(MOBILE_QUERY).matches,
     },
   })
+  const notifications = useActorRef(inbox.notifications)
+  const myWork = useActorRef(inbox.myWork)
+  const workCounts = { '/my-work': useSelector(myWork, selectSoonCount) }
   const support = useSupportTicket()
   const pricing = usePricing()
   const openSupport = () => support.send({ type: 'open' })
@@ -105,21 +114,26 @@ export function AppLayout() {
       }
     }
     window.addEventListener('keydown', onKey)
+    // a new notification (an assignment, a review) may change what is mine
+    const notified = notifications.on('notified', () => myWork.send({ type: 'refresh' }))
     return () => {
+      notified.unsubscribe()
       persist.unsubscribe()
       media.removeEventListener('change', onViewport)
       window.removeEventListener('keydown', onKey)
     }
-  }, [sidebar])
+  }, [sidebar, notifications, myWork])
 
   useEffect(() => {
     document.title = pageTitle === 'Quire' ? 'Quire' : `${pageTitle} · Quire`
   }, [pageTitle])
 
-  // a navigation closes the slide-over
+  // a navigation closes the slide-over, and reads my work again (answers change it)
   useEffect(() => {
-    if (pathname) sidebar.send({ type: 'navigate' })
-  }, [pathname, sidebar])
+    if (!pathname) return
+    sidebar.send({ type: 'navigate' })
+    myWork.send({ type: 'refresh' })
+  }, [pathname, sidebar, myWork])
 
   return (
     <div className={shell} data-sidebar={expanded ? 'expanded' : 'collapsed'}>
@@ -128,7 +142,7 @@ export function AppLayout() {
         data-testid="sidebar"
         data-state={expanded ? 'expanded' : 'collapsed'}
       >
-        <SidebarNav compact={!expanded} onSupport={openSupport} />
+        <SidebarNav compact={!expanded} onSupport={openSupport} counts={workCounts} />
       </aside>
       <Drawer.Root
         placement="start"
@@ -147,6 +161,7 @@ export function AppLayout() {
             >
               <SidebarNav
                 compact={false}
+                counts={workCounts}
                 onNavigate={() => sidebar.send({ type: 'navigate' })}
                 onSupport={() => {
                   sidebar.send({ type: 'navigate' })
@@ -171,11 +186,14 @@ export function AppLayout() {
           <h1 className={cx(title)} data-testid="page-title">
             {pageTitle}
           </h1>
+          <NotificationBell actor={notifications} />
           <UserMenu onAskForFeature={askForFeature} />
         </header>
         <main className={content} id="main">
           <PricingContext.Provider value={pricing}>
-            <Outlet />
+            <MyWorkContext.Provider value={myWork}>
+              <Outlet />
+            </MyWorkContext.Provider>
           </PricingContext.Provider>
         </main>
       </div>

@@ -3,12 +3,13 @@ import {
   ClipboardList,
   FolderOpen,
   House,
+  ListTodo,
   type LucideIcon,
   MessagesSquare,
 } from 'lucide-react'
 
 export interface NavItem {
-  to: '/' | '/repository' | '/knowledge-base' | '/questionnaires' | '/chat'
+  to: '/' | '/my-work' | '/repository' | '/knowledge-base' | '/questionnaires' | '/chat'
   /** The tooltip (spec section 2, 'Layout'). */
   label: string
   /** A shorter caption under the icon when the sidebar is expanded. */
@@ -18,6 +19,7 @@ export interface NavItem {
 
 export const NAV_ITEMS: NavItem[] = [
   { to: '/', label: 'Home', caption: 'Home', icon: House },
+  { to: '/my-work', label: 'My work', caption: 'My work', icon: ListTodo },
   { to: '/repository', label: 'Repository', caption: 'Files', icon: FolderOpen },
   { to: '/knowledge-base', label: 'Knowledge Base', caption: 'Library', icon: BookOpen },
   { to: '/questionnaires', label: 'Questionnaires', caption: 'Forms', icon: ClipboardList },

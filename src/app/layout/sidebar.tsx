@@ -6,7 +6,7 @@ import { SIDEBAR_TOOLTIP_OPEN_DELAY_MS } from '../../../machines/constants.ts'
 import { focusRing } from '../../components/styles.ts'
 import { SimpleTooltip } from '../../components/ui'
 import { LogoMark } from '../logo.tsx'
-import { NAV_ITEMS } from './nav.ts'
+import { NAV_ITEMS, type NavItem } from './nav.ts'
 
 /**
  * The navigation rail: logo to /, an icon per page with a tooltip, and at the bottom Support and
@@ -50,12 +50,37 @@ const caption = css({
   letterSpacing: '0.01em',
 })
 const spacer = css({ flex: '1' })
+const countBadge = css({
+  position: 'absolute',
+  top: '0.5',
+  right: '0.5',
+  minW: '4.5',
+  h: '4.5',
+  px: '1',
+  display: 'grid',
+  placeItems: 'center',
+  borderRadius: 'full',
+  bg: 'colorPalette.default',
+  color: 'colorPalette.fg',
+  fontSize: '10px',
+  fontWeight: 'bold',
+  lineHeight: '1',
+  fontVariantNumeric: 'tabular-nums',
+  '[data-compact] &': { top: '-1', right: '-1' },
+})
+const withBadge = css({ position: 'relative' })
+
+/** An item's tooltip, with its count when it has one ('My work: 3 due soon'). */
+const labelWithCount = (label: string, count: number | undefined) =>
+  count ? `${label}: ${count} due soon` : label
 
 export function SidebarNav(props: {
   compact: boolean
   onNavigate?: () => void
   /** Opens the support ticket dialog. */
   onSupport?: () => void
+  /** A count shown on an item (My work: overdue and due this week). */
+  counts?: Partial<Record<NavItem['to'], number>>
 }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname })
   const size = props.compact ? 18 : 20
@@ -79,19 +104,26 @@ export function SidebarNav(props: {
       <ul className={list}>
         {NAV_ITEMS.map(({ to, label, caption: short, icon: Icon }) => {
           const active = to === '/' ? pathname === '/' : pathname.startsWith(to)
+          const count = props.counts?.[to]
           return (
             <li key={to}>
               {tip(
-                label,
+                labelWithCount(label, count),
                 <Link
                   to={to}
-                  className={itemClass}
-                  aria-label={label}
+                  className={cx(itemClass, withBadge)}
+                  data-compact={props.compact ? '' : undefined}
+                  aria-label={labelWithCount(label, count)}
                   aria-current={active ? 'page' : undefined}
                   onClick={props.onNavigate}
                 >
                   <Icon size={size} aria-hidden strokeWidth={1.8} />
                   {!props.compact && <span className={caption}>{short}</span>}
+                  {count ? (
+                    <span className={countBadge} aria-hidden data-testid="nav-count">
+                      {count > 99 ? '99+' : count}
+                    </span>
+                  ) : null}
                 </Link>,
               )}
             </li>

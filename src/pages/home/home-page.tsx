@@ -17,6 +17,7 @@ import { SessionContext } from '../../app/session.tsx'
 import { useView } from '../../app/use-view.ts'
 import { focusRing } from '../../components/styles.ts'
 import { PageHeader } from '../page-header.tsx'
+import { MyWorkSection } from './my-work-section.tsx'
 
 const STEPS = [
   {
@@ -97,7 +98,7 @@ const attentionLink = flex({
 
 const defaultLogic = createHomeLogic()
 
-/** Home: what needs attention (stale library answers, answers whose source changed), then where to start. */
+/** Home: what needs attention (stale library answers, answers whose source changed), my work, then where to start. */
 export default function HomePage({ logic = defaultLogic }: { logic?: HomeLogic }) {
   const health = useActorRef(logic.health)
   const { counts } = useView(health, libraryHealthView)
@@ -131,6 +132,7 @@ export default function HomePage({ logic = defaultLogic }: { logic?: HomeLogic }
           )}
         </section>
       )}
+      <MyWorkSection />
       <div className={cards}>
         {STEPS.map((step, index) => (
           <Link key={step.to} to={step.to} className={cx(card, focusRing)}>

@@ -5,6 +5,7 @@ import { SessionContext } from '../../app/session.tsx'
 import { card, muted } from '../../components/styles.ts'
 import { PageHeader } from '../page-header.tsx'
 import { type AuditLogic, AuditSection, useAuditLog } from './audit-section.tsx'
+import { type NotificationsLogic, NotificationsSection } from './notifications-section.tsx'
 import { type OrganizationLogic, OrganizationSection } from './organization-section.tsx'
 import { type PeopleLogic, PeopleSection } from './people-section.tsx'
 import { type PlanLogic, PlanSection } from './plan-section.tsx'
@@ -26,6 +27,7 @@ export default function SettingsPage(props: {
   audit?: AuditLogic
   plan?: PlanLogic
   sso?: SsoLogic
+  notifications?: NotificationsLogic
 }) {
   const profile = SessionContext.useSelector(selectProfile)
   const role = profile?.user.role ?? null
@@ -34,9 +36,10 @@ export default function SettingsPage(props: {
     <>
       <PageHeader
         title="Settings"
-        description="Your organisation, its people and their roles, its plan, and what its admins did."
+        description="Your organisation, its people and their roles, its plan, what its admins did, and how you are told of your work."
       />
       <div className={sections}>
+        <NotificationsSection logic={props.notifications} />
         {admin ? (
           <AdminSections {...props} selfId={profile?.user.id ?? null} />
         ) : (

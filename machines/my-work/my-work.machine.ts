@@ -1,0 +1,54 @@
+import { assign, fromPromise, setup } from 'xstate'
+import type { MyAssignments } from '../../contract/collaboration.ts'
+import { errorMessage } from '../../contract/errors.ts'
+import { mustBeProvidedIn } from '../actors.ts'
+
+/**
+ * My work (issue 29): everything assigned to the signed-in person across questionnaires, still to
+ * do, grouped by due date. Read when the app opens and again on `refresh` (a page opened, a new
+ * notification); what was read stays on screen while it is read again.
+ */
+
+export interface MyWorkContext {
+  work: MyAssignments | null
+  error: string | null
+}
+
+export type MyWorkEvents = { type: 'refresh' }
+
+export const myWorkMachine = setup({
+  types: {
+    context: {} as MyWorkContext,
+    events: {} as MyWorkEvents,
+  },
+  actors: {
+    loadMyWork: fromPromise<MyAssignments, void>(mustBeProvidedIn('myWorkMachine')('loadMyWork')),
+  },
+}).createMachine({
+  id: 'myWork',
+  context: { work: null, error: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      description: 'Reading the assignments; the last ones read stay shown meanwhile.',
+      tags: 'loading',
+      // asked again while reading: the read under way answers it
+      on: { refresh: {} },
+      invoke: {
+        src: 'loadMyWork',
+        onDone: {
+          target: 'ready',
+          actions: assign(({ event }) => ({ work: event.output, error: null })),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign(({ event }) => ({
+            error: errorMessage(event.error, 'Your work could not be read.'),
+          })),
+        },
+      },
+    },
+    ready: { on: { refresh: 'loading' } },
+    failed: { on: { refresh: 'loading' } },
+  },
+})

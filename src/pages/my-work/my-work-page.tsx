@@ -1,0 +1,112 @@
+import { ListTodo } from 'lucide-react'
+import { css, cx } from 'styled-system/css'
+import { flex, wrap } from 'styled-system/patterns'
+import { WORK_GROUP_LABELS, WORK_GROUPS } from '../../../contract/collaboration.ts'
+import { myWorkView, MY_WORK_TEXTS as TEXTS } from '../../../machines/my-work/index.ts'
+import { type MyWorkActor, useMyWorkActor } from '../../app/inbox.tsx'
+import { useView } from '../../app/use-view.ts'
+import { RetryAlert } from '../../components/row-actions.tsx'
+import { pill } from '../../components/styles.ts'
+import { Spinner } from '../../components/ui'
+import { EmptyState } from '../empty-state.tsx'
+import { PageHeader } from '../page-header.tsx'
+import { AssignmentItem } from './assignment-item.tsx'
+
+/** /my-work: every question assigned to me, grouped overdue, this week, later, no due date. */
+
+const summary = wrap({ gap: '2', mb: '6' })
+const summaryItem = flex({
+  align: 'center',
+  gap: '2',
+  px: '3',
+  py: '1.5',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l2',
+  bg: 'bg.default',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  '&[data-group=overdue][data-some]': { borderColor: 'red.a6', color: 'red.text', bg: 'red.a2' },
+})
+const summaryCount = css({
+  fontWeight: 'semibold',
+  color: 'inherit',
+  fontVariantNumeric: 'tabular-nums',
+})
+const groups = css({ display: 'flex', flexDirection: 'column', gap: '8' })
+const groupHead = flex({ align: 'baseline', gap: '2', mb: '2', wrap: 'wrap' })
+const groupTitle = css({ textStyle: 'md', fontWeight: 'semibold' })
+const groupHint = css({ textStyle: 'xs', color: 'fg.muted' })
+const countPill = cx(pill, css({ bg: 'gray.a3', color: 'fg.muted' }))
+const overduePill = cx(pill, css({ bg: 'red.a3', color: 'red.text' }))
+const list = css({
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l3',
+  bg: 'bg.default',
+  overflow: 'hidden',
+  '& > li + li': { borderTopWidth: '1px', borderColor: 'border.subtle' },
+})
+
+export default function MyWorkPage(props: { actor?: MyWorkActor }) {
+  const shared = useMyWorkActor()
+  const actor = props.actor ?? shared
+  return actor ? <MyWork actor={actor} /> : null
+}
+
+function MyWork(props: { actor: MyWorkActor }) {
+  const view = useView(props.actor, myWorkView)
+  return (
+    <>
+      <PageHeader title={TEXTS.title} description={TEXTS.description} />
+      {view.error && (
+        <RetryAlert error={view.error} onRetry={() => props.actor.send({ type: 'refresh' })} />
+      )}
+      {!view.loaded && view.loading && <Spinner size="md" label="Reading your work" />}
+      {view.loaded && view.total === 0 && (
+        <EmptyState icon={ListTodo} title={TEXTS.emptyTitle}>
+          {TEXTS.empty}
+        </EmptyState>
+      )}
+      {view.total > 0 && (
+        <>
+          <ul className={summary} aria-label="By due date">
+            {WORK_GROUPS.map((group) => (
+              <li
+                key={group}
+                className={summaryItem}
+                data-group={group}
+                data-some={view.counts[group] > 0 ? '' : undefined}
+              >
+                <span className={summaryCount}>{view.counts[group]}</span>
+                {WORK_GROUP_LABELS[group]}
+              </li>
+            ))}
+          </ul>
+          <div className={groups}>
+            {view.groups.map((group) => (
+              <section key={group.group} aria-labelledby={`work-${group.group}`}>
+                <div className={groupHead}>
+                  <h3 id={`work-${group.group}`} className={groupTitle}>
+                    {group.label}
+                  </h3>
+                  <span className={group.group === 'overdue' ? overduePill : countPill}>
+                    {group.items.length}
+                  </span>
+                  <span className={groupHint}>{group.hint}</span>
+                </div>
+                <ul className={list}>
+                  {group.items.map((item) => (
+                    <li key={`${item.questionnaire_id}-${item.question_id}`}>
+                      <AssignmentItem item={item} />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          </div>
+        </>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,191 @@
+import { describe, expect, test } from 'vitest'
+import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
+import type { Notification, NotificationList } from '../../contract/collaboration.ts'
+import { STREAM_RETRY_MAX_MS, streamRetryDelay } from '../../machines/constants.ts'
+import {
+  bellLabel,
+  type MarkReadInput,
+  type NotificationStreamEvent,
+  notificationCentreMachine,
+  notificationCentreView,
+  unreadBadge,
+} from '../../machines/notification-centre/index.ts'
+import { testEveryPath } from './every-path.ts'
+
+const ada = { id: '2', name: 'Ada Lovelace', email: 'ada@example.com' }
+const notificationOf = (id: number, read = false): Notification => ({
+  id,
+  kind: 'assigned',
+  text: `Ada Lovelace assigned you question ${id} of CAIQ v4`,
+  actor: ada,
+  questionnaire_id: 7,
+  question_id: 100 + id,
+  created_at: '2025-03-01T10:00:00.000Z',
+  read_at: read ? '2025-03-01T11:00:00.000Z' : null,
+})
+
+const pending = notificationCentreMachine.provide({
+  actors: {
+    loadNotifications: fromPromise<NotificationList, void>(() => new Promise(() => {})),
+    markRead: fromPromise<{ unread: number }, MarkReadInput>(() => new Promise(() => {})),
+    stream: fromCallback(() => {}),
+  },
+})
+const at = (kind: 'done' | 'error', path: string) =>
+  `xstate.${kind}.actor.0.notificationCentre.${path}`
+const events: AnyEventObject[] = [
+  { type: 'stream.open' },
+  { type: 'stream.unread', unread: 3 },
+  { type: 'stream.notification', notification: notificationOf(9), unread: 2 },
+  { type: 'stream.closed' },
+  { type: 'panel.open' },
+  { type: 'panel.close' },
+  { type: 'refresh' },
+  { type: 'notification.open', id: 1 },
+  { type: 'read.all' },
+  {
+    type: at('done', 'list.loading'),
+    output: { unread: 1, results: [notificationOf(1), notificationOf(2, true)] },
+  },
+  { type: at('error', 'list.loading'), error: new Error('offline') },
+  { type: at('done', 'marking.saving'), output: { unread: 0 } },
+  { type: at('error', 'marking.saving'), error: new Error('offline') },
+]
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('notificationCentreMachine', () => {
+  testEveryPath(pending, events, {
+    identity: (s) => [
+      s.context.attempt > 0,
+      s.context.notifications.some((n) => !n.read_at),
+      s.context.toMarkAll || s.context.toMark.length > 0,
+    ],
+  })
+
+  test('reconnects after 1 s, 2 s, 4 s … never waiting more than 30 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 9].map(streamRetryDelay)).toEqual([
+      1_000,
+      2_000,
+      4_000,
+      8_000,
+      16_000,
+      30_000,
+      STREAM_RETRY_MAX_MS,
+    ])
+  })
+
+  test('reads the list again on each new notification and after a lost stream, and tells who listens', async () => {
+    let reads = 0
+    let push: (event: NotificationStreamEvent) => void = () => {}
+    let streams = 0
+    const actor = createActor(
+      notificationCentreMachine.provide({
+        actors: {
+          loadNotifications: fromPromise<NotificationList, void>(async () => {
+            reads += 1
+            return { unread: reads, results: [notificationOf(reads)] }
+          }),
+          markRead: fromPromise<{ unread: number }, MarkReadInput>(async () => ({ unread: 0 })),
+          stream: fromCallback<NotificationStreamEvent>(({ sendBack }) => {
+            streams += 1
+            push = sendBack
+          }),
+        },
+        delays: { RECONNECT: 1 },
+      }),
+    ).start()
+    const told: Notification[] = []
+    actor.on('notified', (event) => told.push(event.notification))
+    await tick()
+    expect(reads).toBe(1)
+    push({ type: 'stream.open' })
+    push({ type: 'stream.unread', unread: 4 })
+    expect(actor.getSnapshot().context.unread).toBe(4)
+
+    push({ type: 'stream.notification', notification: notificationOf(5), unread: 5 })
+    expect(told.map((n) => n.id)).toEqual([5])
+    await tick()
+    expect(reads).toBe(2)
+
+    // lost: opened again after the back-off, and the list read again once open
+    push({ type: 'stream.closed' })
+    expect(notificationCentreView.reconnecting(actor.getSnapshot())).toBe(true)
+    await tick(5)
+    expect(streams).toBe(2)
+    push({ type: 'stream.open' })
+    await tick()
+    expect(reads).toBe(3)
+    expect(actor.getSnapshot().context.attempt).toBe(0)
+    actor.stop()
+  })
+
+  test('opening a notification marks it read at once; mark all read marks every one', async () => {
+    const told: MarkReadInput[] = []
+    const actor = createActor(
+      notificationCentreMachine.provide({
+        actors: {
+          loadNotifications: fromPromise<NotificationList, void>(async () => ({
+            unread: 2,
+            results: [notificationOf(1), notificationOf(2), notificationOf(3, true)],
+          })),
+          markRead: fromPromise<{ unread: number }, MarkReadInput>(async ({ input }) => {
+            told.push(input)
+            return { unread: 'all' in input ? 0 : 1 }
+          }),
+          stream: fromCallback(() => {}),
+        },
+      }),
+    ).start()
+    await tick()
+    actor.send({ type: 'panel.open' })
+    expect(notificationCentreView.open(actor.getSnapshot())).toBe(true)
+    actor.send({ type: 'notification.open', id: 1 })
+    const after = actor.getSnapshot()
+    expect(after.context.unread).toBe(1)
+    expect(after.context.notifications[0]?.read_at).not.toBeNull()
+    // opening one already read tells nobody
+    actor.send({ type: 'notification.open', id: 3 })
+    await tick()
+    expect(told).toEqual([{ ids: [1] }])
+
+    actor.send({ type: 'read.all' })
+    expect(actor.getSnapshot().context.notifications.every((n) => n.read_at)).toBe(true)
+    await tick()
+    expect(told).toEqual([{ ids: [1] }, { all: true }])
+    expect(actor.getSnapshot().context.unread).toBe(0)
+    actor.stop()
+  })
+
+  test('a refused mark reads the list as the server has it', async () => {
+    let reads = 0
+    const actor = createActor(
+      notificationCentreMachine.provide({
+        actors: {
+          loadNotifications: fromPromise<NotificationList, void>(async () => {
+            reads += 1
+            return { unread: 1, results: [notificationOf(1)] }
+          }),
+          markRead: fromPromise<{ unread: number }, MarkReadInput>(async () => {
+            throw new Error('offline')
+          }),
+          stream: fromCallback(() => {}),
+        },
+      }),
+    ).start()
+    await tick()
+    actor.send({ type: 'notification.open', id: 1 })
+    await tick()
+    await tick()
+    expect(reads).toBe(2)
+    expect(actor.getSnapshot().context.unread).toBe(1)
+    actor.stop()
+  })
+
+  test('the bell says the count, 99+ past 99', () => {
+    expect(unreadBadge(3)).toBe('3')
+    expect(unreadBadge(120)).toBe('99+')
+    expect(bellLabel(0)).toBe('Notifications')
+    expect(bellLabel(2)).toBe('Notifications, 2 unread')
+  })
+})
