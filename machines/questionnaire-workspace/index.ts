@@ -66,6 +66,8 @@ export const workspaceHeaderView = {
   questionnaire: selectQuestionnaire,
   busy: selectIsBusy,
   inProgress: selectInProgress,
+  /** Who has the questionnaire open (issue 29). */
+  viewers: (s: Snapshot) => s.context.viewers,
 }
 
 /** What workspace-tabs reads, through `useView`. */
@@ -83,6 +85,7 @@ export const workspacePageView = {
   questionnaire: selectQuestionnaire,
   tabs: selectTabs,
   tabId: selectTabId,
+  filter: selectFilter,
   focusedId: selectFocusedId,
   rows: selectVisibleRows,
   evidenceFiles: selectEvidenceFiles,

@@ -42,7 +42,7 @@ export const questionnaireWorkspaceMachine = setup({
   types: {
     context: {} as WorkspaceContext,
     events: {} as WorkspaceEvents,
-    input: {} as { id: number },
+    input: {} as { id: number; focus?: number }, // focus: a question to open at once
     emitted: {} as WorkspaceEmitted,
   },
   actors: {
@@ -102,7 +102,7 @@ export const questionnaireWorkspaceMachine = setup({
     rows: [],
     tabId: null,
     filter: 'all',
-    focusedId: null,
+    focusedId: input.focus ?? null,
     error: null,
     previousRows: null,
     operation: null,

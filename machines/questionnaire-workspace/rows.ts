@@ -108,13 +108,18 @@ export const mappingsOf = (event: WorkspaceEvents) =>
   event.type === 'mapping.submit' ? [{ tab: event.tab, mapping: event.mapping }] : undefined
 
 /** A loaded workspace: its questionnaire, tabs and rows; the chosen tab kept when it still exists. */
-export function adopted(context: Pick<WorkspaceContext, 'tabId'>, data: WorkspaceData) {
+export function adopted(
+  context: Pick<WorkspaceContext, 'tabId' | 'focusedId'>,
+  data: WorkspaceData,
+) {
   const keepTab = data.tabs.some((tab) => tab.id === context.tabId)
+  // a question asked for (a link from My work) opens on its own tab
+  const focused = data.rows.find((row) => row.id === context.focusedId)
   return {
     questionnaire: data.questionnaire,
     tabs: data.tabs,
     rows: data.rows,
-    tabId: keepTab ? context.tabId : firstTab(data.tabs),
+    tabId: focused ? focused.tab_id : keepTab ? context.tabId : firstTab(data.tabs),
     error: null,
   }
 }

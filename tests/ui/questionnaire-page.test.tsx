@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fromPromise } from 'xstate'
+import type { AssignRequest, Person, ReviewActionRequest } from '../../contract/collaboration.ts'
 import type {
   AnswerChange,
   CarryForwardResponse,
@@ -11,7 +12,9 @@ import type {
   Questionnaire,
 } from '../../contract/questionnaires.ts'
 import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index.ts'
+import { assignmentMachine } from '../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../machines/carry-forward/index.ts'
+import { questionReviewMachine } from '../../machines/question-review/index.ts'
 import { questionnaireExportMachine } from '../../machines/questionnaire-export/index.ts'
 import {
   type OperationResult,
@@ -164,6 +167,21 @@ function logic(
               if (!options.carried) throw new Error('Questionnaire not found')
               return options.carried
             },
+          ),
+        },
+      }),
+      assignment: assignmentMachine.provide({
+        actors: {
+          loadPeople: fromPromise<Person[], void>(async () => []),
+          assign: fromPromise<number, { questionnaireId: number; request: AssignRequest }>(
+            async () => 0,
+          ),
+        },
+      }),
+      review: questionReviewMachine.provide({
+        actors: {
+          review: fromPromise<AnswerChange, { questionId: number; request: ReviewActionRequest }>(
+            () => new Promise(() => {}),
           ),
         },
       }),

@@ -125,10 +125,12 @@ export function createReviewFlow(deps: {
       })
     })
     await deps.notifier?.deliver()
-    const [row] = await deps.questionnaires.questionRows(orgId, questionnaireId, {
-      questionIds: [questionId],
-    })
-    return { question: row }
+    // the shape of every answer operation: the questionnaire's counts and the row changed
+    const [questionnaire, questions] = await Promise.all([
+      deps.questionnaires.get(orgId, questionnaireId),
+      deps.questionnaires.questionRows(orgId, questionnaireId, { questionIds: [questionId] }),
+    ])
+    return { questionnaire, questions, operation: null }
   }
 
   return { act }

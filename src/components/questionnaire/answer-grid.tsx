@@ -5,6 +5,7 @@ import { css } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import { ANSWER_FLAG_LABELS, type QuestionRow } from '../../../contract/questionnaires.ts'
 import { ConfidenceBadge, StatusBadge } from './badges.tsx'
+import { RowWork } from './workspace-people.tsx'
 
 /**
  * The questions of the chosen tab as a virtualised list: only the rows in view are in the DOM, so
@@ -156,6 +157,7 @@ export function AnswerGrid(props: {
                     <span className={choice}>{row.candidates.length - 1} to choose from</span>
                   )}
                   <ConfidenceBadge answer={row.answer} />
+                  <RowWork row={row} />
                 </div>
               </div>
             </div>

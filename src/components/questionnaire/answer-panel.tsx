@@ -22,6 +22,7 @@ import {
 } from '../../../contract/questionnaires.ts'
 import { type Capability, can } from '../../../contract/roles.ts'
 import { type answerMachine, answerPanelView } from '../../../machines/answer/index.ts'
+import type { questionReviewMachine } from '../../../machines/question-review/index.ts'
 import type { questionnaireWorkspaceMachine } from '../../../machines/questionnaire-workspace/index.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
@@ -33,6 +34,7 @@ import { AnswerEditor } from './answer-editor.tsx'
 import { EvidenceForm } from './answer-evidence.tsx'
 import { AnswerMerge } from './answer-merge.tsx'
 import { AnswerParts } from './answer-parts.tsx'
+import { AnswerReview } from './answer-review.tsx'
 import { AnswerSources } from './answer-sources.tsx'
 import {
   actions,
@@ -69,6 +71,8 @@ export function AnswerPanel(props: {
   evidenceFiles: { id: number; name: string }[]
   onWantFiles: () => void
   busy: boolean
+  /** Its assignment and review steps (issue 29); absent: not shown. */
+  review?: { logic: typeof questionReviewMachine; onAssign: () => void }
 }) {
   const [evidenceOpen, setEvidenceOpen] = useState(false)
   const answer = useActorRef(props.logic, { input: { row: props.row } })
@@ -130,6 +134,16 @@ export function AnswerPanel(props: {
         )}
         <AnswerFlags answer={row.answer} />
       </div>
+      {props.review && (
+        <AnswerReview
+          row={row}
+          logic={props.review.logic}
+          mayWrite={mayWrite}
+          mayApprove={may('answers.approve')}
+          onAssign={props.review.onAssign}
+          onChange={onChange}
+        />
+      )}
 
       {view.failed && view.error && (
         <div className={alert} role="alert">

@@ -6,6 +6,7 @@ import {
   type Answer,
   type AnswerStatus,
 } from '../../../contract/questionnaires.ts'
+import { REVIEW_STATE_LABELS, type ReviewState } from '../../../contract/work.ts'
 import { pill } from '../styles.ts'
 
 const badge = cx(pill, css({ gap: '1', bg: 'colorPalette.a3', color: 'colorPalette.text' }))
@@ -81,6 +82,24 @@ export function StatedBadge(props: { stated: boolean }) {
   ) : (
     <span className={cx(badge, AMBER)}>
       <CircleAlert size={12} aria-hidden /> Not stated
+    </span>
+  )
+}
+
+const REVIEW_PALETTE: Record<ReviewState, string> = {
+  unassigned: GRAY,
+  assigned: BLUE,
+  answered: AMBER,
+  ready: BLUE,
+  changes_requested: RED,
+  approved: GREEN,
+}
+
+/** Where a question's review stands (issue 29): assigned, ready for review, changes requested… */
+export function ReviewStateBadge(props: { state: ReviewState }) {
+  return (
+    <span className={cx(badge, REVIEW_PALETTE[props.state])} data-review-state={props.state}>
+      {REVIEW_STATE_LABELS[props.state]}
     </span>
   )
 }

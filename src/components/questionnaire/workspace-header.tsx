@@ -1,9 +1,18 @@
 import { Portal } from '@ark-ui/react/portal'
-import { ChevronDown, Download, FileSpreadsheet, History, Sparkles, Undo2 } from 'lucide-react'
+import {
+  ChevronDown,
+  Download,
+  FileSpreadsheet,
+  History,
+  Sparkles,
+  Undo2,
+  UserPlus,
+} from 'lucide-react'
 import { css } from 'styled-system/css'
 import { flex, wrap } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import { paths } from '../../../contract/paths.ts'
+import { type Capability, can } from '../../../contract/roles.ts'
 import {
   exportMenuView,
   type questionnaireExportMachine,
@@ -12,13 +21,16 @@ import {
   type questionnaireWorkspaceMachine,
   workspaceHeaderView,
 } from '../../../machines/questionnaire-workspace/index.ts'
+import { selectProfile } from '../../../machines/session/index.ts'
 import { downloadPath } from '../../api/questionnaire-actors.ts'
+import { SessionContext } from '../../app/session.tsx'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useView } from '../../app/use-view.ts'
 import { formatRelative } from '../../lib/format.ts'
 import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
+import { Viewers, WorkMeta } from './workspace-people.tsx'
 
 const header = flex({
   direction: { base: 'column', md: 'row' },
@@ -41,12 +53,16 @@ const exportNote = css({ textStyle: 'xs', color: 'fg.muted' })
 export function WorkspaceHeader(props: {
   workspace: ActorRefFrom<typeof questionnaireWorkspaceMachine>
   exports: ActorRefFrom<typeof questionnaireExportMachine>
+  /** Opens the assignment dialog on the tab (or the questions the filter shows). */
+  onAssign: () => void
 }) {
   const { workspace: workspaceRef, exports: exportRef } = props
   const toaster = ToasterContext.useActorRef()
   const workspace = useView(workspaceRef, workspaceHeaderView)
   const exportState = useView(exportRef, exportMenuView)
   const { questionnaire } = workspace
+  const role = SessionContext.useSelector(selectProfile)?.user.role ?? null
+  const may = (capability: Capability) => role === null || can(role, capability)
   if (!questionnaire) return null
   const percent = questionnaire.questions
     ? Math.round((questionnaire.answered / questionnaire.questions) * 100)
@@ -68,7 +84,9 @@ export function WorkspaceHeader(props: {
             <span className={count}>
               <strong>{questionnaire.approved.toLocaleString()}</strong> approved
             </span>
+            <WorkMeta questionnaire={questionnaire} />
           </div>
+          <Viewers viewers={workspace.viewers} />
         </div>
         <div className={toolbar}>
           {questionnaire.status === 'ready' && questionnaire.questions > 0 && (
@@ -96,6 +114,11 @@ export function WorkspaceHeader(props: {
           >
             <History /> History
           </Button>
+          {may('questionnaires.write') && (
+            <Button size="sm" variant="outline" onClick={props.onAssign}>
+              <UserPlus /> Assign
+            </Button>
+          )}
           <Menu.Root positioning={{ placement: 'bottom-end' }}>
             <Menu.Trigger asChild>
               <Button size="sm" loading={exportState.exporting} disabled={workspace.inProgress}>

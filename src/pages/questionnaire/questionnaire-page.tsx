@@ -6,28 +6,14 @@ import { css } from 'styled-system/css'
 import { grid, stack } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
-import { answerMachine } from '../../../machines/answer/index.ts'
-import { carryForwardMachine } from '../../../machines/carry-forward/index.ts'
-import { questionnaireExportMachine } from '../../../machines/questionnaire-export/index.ts'
-import {
-  questionnaireWorkspaceMachine,
-  selectHasCarried,
-  selectIsRead,
-  workspacePageView,
-} from '../../../machines/questionnaire-workspace/index.ts'
-import {
-  answerActors,
-  carryForwardActors,
-  exportActors,
-  workspaceActions,
-  workspaceActors,
-} from '../../api/questionnaire-actors.ts'
+import { workspacePageView } from '../../../machines/questionnaire-workspace/index.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { AnswerGrid } from '../../components/questionnaire/answer-grid.tsx'
 import { type AnswerActorRef, AnswerPanel } from '../../components/questionnaire/answer-panel.tsx'
 import { AnswerSheet } from '../../components/questionnaire/answer-sheet.tsx'
+import { AssignDialog } from '../../components/questionnaire/assign-dialog.tsx'
 import { CarryForwardOffer } from '../../components/questionnaire/carry-forward-offer.tsx'
 import { MappingButton } from '../../components/questionnaire/mapping-button.tsx'
 import { WorkspaceHeader } from '../../components/questionnaire/workspace-header.tsx'
@@ -46,22 +32,14 @@ import {
   LicenseDialog,
   MappingDialog,
 } from './workspace-dialogs.tsx'
+import {
+  createQuestionnaireLogic,
+  followCarry,
+  followRevision,
+  type QuestionnaireLogic,
+} from './workspace-logic.ts'
 
 const route = getRouteApi('/_app/questionnaire/$id')
-
-/** The page's machines with the real actors; tests pass their own. */
-export function createQuestionnaireLogic() {
-  return {
-    workspace: questionnaireWorkspaceMachine.provide({
-      actors: workspaceActors(),
-      actions: workspaceActions,
-    }),
-    answer: answerMachine.provide({ actors: answerActors() }),
-    exports: questionnaireExportMachine.provide({ actors: exportActors() }),
-    carry: carryForwardMachine.provide({ actors: carryForwardActors() }),
-  }
-}
-export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
 
 const page = stack({ gap: '4', minH: '0' })
 const workspace = grid({
@@ -92,41 +70,9 @@ const emptyTab = grid({
   textStyle: 'sm',
 })
 
-/** Tells the export machine the questionnaire's revision, now and whenever the workspace changes. */
-function followRevision(
-  workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
-  exports: ActorRefFrom<QuestionnaireLogic['exports']>,
-) {
-  const tell = () =>
-    exports.send({
-      type: 'revision',
-      revision: workspace.getSnapshot().context.questionnaire?.revision ?? null,
-    })
-  tell()
-  return workspace.subscribe(tell)
-}
-
-/**
- * Once the questionnaire is read, the carry-forward offer looks for an earlier one; once carried,
- * the workspace reads its answers again.
- */
-function followCarry(
-  workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
-  carry: ActorRefFrom<QuestionnaireLogic['carry']>,
-) {
-  const check = () => {
-    const snapshot = workspace.getSnapshot()
-    if (selectIsRead(snapshot)) carry.send({ type: 'check', carried: selectHasCarried(snapshot) })
-  }
-  check()
-  return [
-    workspace.subscribe(check),
-    carry.on('carried', () => workspace.send({ type: 'refresh' })),
-  ]
-}
-
 export default function QuestionnairePage() {
   const { id } = route.useParams()
+  const { question } = route.useSearch()
   if (!id) {
     return (
       <>
@@ -138,14 +84,20 @@ export default function QuestionnairePage() {
       </>
     )
   }
-  return <QuestionnaireWorkspace key={id} id={id} />
+  return <QuestionnaireWorkspace key={`${id}:${question ?? ''}`} id={id} focus={question} />
 }
 
-export function QuestionnaireWorkspace(props: { id: number; logic?: QuestionnaireLogic }) {
+export function QuestionnaireWorkspace(props: {
+  id: number
+  /** A question to open at once (from My work or a notification). */
+  focus?: number
+  logic?: QuestionnaireLogic
+}) {
   const [logic] = useState(() => props.logic ?? createQuestionnaireLogic())
-  const workspaceRef = useActorRef(logic.workspace, { input: { id: props.id } })
+  const workspaceRef = useActorRef(logic.workspace, { input: { id: props.id, focus: props.focus } })
   const exportRef = useActorRef(logic.exports, { input: { id: props.id } })
   const carryRef = useActorRef(logic.carry, { input: { id: props.id } })
+  const assignRef = useActorRef(logic.assignment, { input: { questionnaireId: props.id } })
   const toaster = ToasterContext.useActorRef()
   const view = useView(workspaceRef, workspacePageView)
   const [customOpen, setCustomOpen] = useState(false)
@@ -183,10 +135,19 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       ),
       // whether the latest filled file is current follows every change of the answers: the
       // export machine checks it again on each new revision
+      assignRef.on('assigned', (event) =>
+        toaster.send({
+          type: 'toast.show',
+          toast: {
+            type: 'success',
+            title: `${event.unassigned ? 'Unassigned' : 'Assigned'} ${event.count} question${event.count === 1 ? '' : 's'}`,
+          },
+        }),
+      ),
       followRevision(workspaceRef, exportRef),
       ...followCarry(workspaceRef, carryRef),
     ],
-    [workspaceRef, exportRef, carryRef, toaster],
+    [workspaceRef, exportRef, carryRef, assignRef, toaster],
   )
 
   const onChange = useCallback(
@@ -204,6 +165,12 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       }),
     [toaster],
   )
+  const openAssign = (questionId: number | null) =>
+    assignRef.send({
+      type: 'open',
+      target: { questionId, tabId: view.tabId, filter: view.filter },
+      scope: questionId ? 'question' : view.filter !== 'all' ? 'filter' : 'tab',
+    })
   const focus = useCallback(
     (questionId: number) => {
       workspaceRef.send({ type: 'focus', questionId })
@@ -288,12 +255,17 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
       evidenceFiles={view.evidenceFiles}
       onWantFiles={() => workspaceRef.send({ type: 'files.load' })}
       busy={view.busy}
+      review={{ logic: logic.review, onAssign: () => openAssign(focused.id) }}
     />
   )
 
   return (
     <div className={page}>
-      <WorkspaceHeader workspace={workspaceRef} exports={exportRef} />
+      <WorkspaceHeader
+        workspace={workspaceRef}
+        exports={exportRef}
+        onAssign={() => openAssign(null)}
+      />
       <WorkspaceStatus workspace={workspaceRef} />
       <CarryForwardOffer carry={carryRef} />
       <WorkspaceTabs workspace={workspaceRef} onCustomInstruction={() => setCustomOpen(true)} />
@@ -365,6 +337,7 @@ export function QuestionnaireWorkspace(props: { id: number; logic?: Questionnair
           })
         }}
       />
+      <AssignDialog actor={assignRef} />
       <LicenseDialog
         open={view.noticeOpen}
         maxAnswers={view.maxAnswers}

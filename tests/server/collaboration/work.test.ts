@@ -272,7 +272,7 @@ describe('review steps and edits against a stale version (issue 29)', () => {
 
     const ready = await post(ctx, Q.review(first.id), { action: 'ready' }, contributor.token)
     expect(ready.status).toBe(200)
-    expect(ready.body.question.assignment.review_state).toBe('ready')
+    expect(ready.body.questions[0].assignment.review_state).toBe('ready')
     // contributors do not approve or send back; viewers do nothing
     expect(
       (await post(ctx, Q.review(first.id), { action: 'approve' }, contributor.token)).status,
@@ -290,7 +290,7 @@ describe('review steps and edits against a stale version (issue 29)', () => {
       approver.token,
     )
     expect(back.status).toBe(200)
-    expect(back.body.question.assignment).toMatchObject({
+    expect(back.body.questions[0].assignment).toMatchObject({
       review_state: 'changes_requested',
       comments: 1,
     })
@@ -303,8 +303,8 @@ describe('review steps and edits against a stale version (issue 29)', () => {
     expect(again.body.questions[0].assignment.review_state).toBe('answered')
     const approved = await post(ctx, Q.review(first.id), { action: 'approve' }, approver.token)
     expect(approved.status).toBe(200)
-    expect(approved.body.question.answer.status).toBe('approved')
-    expect(approved.body.question.assignment.review_state).toBe('approved')
+    expect(approved.body.questions[0].answer.status).toBe('approved')
+    expect(approved.body.questions[0].assignment.review_state).toBe('approved')
     // approved work leaves my list
     expect((await get(ctx, paths.me.assignments, contributor.token)).body.results).toHaveLength(0)
 

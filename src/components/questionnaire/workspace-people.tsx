@@ -1,0 +1,77 @@
+import { Link } from '@tanstack/react-router'
+import { MessageSquare } from 'lucide-react'
+import { css, cx } from 'styled-system/css'
+import { flex } from 'styled-system/patterns'
+import type { UserRef } from '../../../contract/knowledge.ts'
+import type { Questionnaire, QuestionRow } from '../../../contract/questionnaires.ts'
+import { WORK_STATUS_LABELS } from '../../../contract/work.ts'
+import { InitialsAvatar } from '../ui/avatar.tsx'
+import { ReviewStateBadge } from './badges.tsx'
+
+const stackClass = flex({ align: 'center', mt: '2', gap: '2', textStyle: 'xs', color: 'fg.muted' })
+const faces = flex({ '& > *:not(:first-child)': { ms: '-2' } })
+const face = css({ borderWidth: '2px', borderColor: 'bg.default' })
+const metaItem = css({ '& strong': { color: 'fg.default', fontWeight: 'semibold' } })
+const overdue = css({ color: 'fg.error', fontWeight: 'semibold' })
+
+/** Who else has the questionnaire open (issue 29): their initials, the signed-in person included. */
+export function Viewers(props: { viewers: UserRef[] }) {
+  if (props.viewers.length < 2) return null
+  const names = props.viewers.map((viewer) => viewer.name).join(', ')
+  return (
+    <div className={stackClass} data-testid="viewers" aria-label={`Viewing now: ${names}`}>
+      <div className={faces}>
+        {props.viewers.slice(0, 5).map((viewer) => (
+          <InitialsAvatar key={viewer.id} name={viewer.name} size="xs" className={face} />
+        ))}
+      </div>
+      <span>{props.viewers.length > 5 ? `${props.viewers.length} people` : names} viewing now</span>
+    </div>
+  )
+}
+
+/** The work around the questionnaire: its status, customer, owner and due date (issue 29). */
+export function WorkMeta(props: { questionnaire: Questionnaire }) {
+  const q = props.questionnaire
+  return (
+    <>
+      <span className={metaItem} data-testid="work-status">
+        <strong>{WORK_STATUS_LABELS[q.work_status]}</strong>
+      </span>
+      {q.customer && (
+        <span className={metaItem}>
+          for{' '}
+          <Link to="/customers/$id" params={{ id: q.customer.id }}>
+            <strong>{q.customer.name}</strong>
+          </Link>
+        </span>
+      )}
+      {q.owner && <span className={metaItem}>owned by {q.owner.name}</span>}
+      {q.due_date && (
+        <span className={cx(metaItem, q.overdue && overdue)} data-testid="due-date">
+          {q.overdue ? 'Overdue: ' : 'Due '}
+          {q.due_date}
+        </span>
+      )}
+    </>
+  )
+}
+
+const rowWork = flex({ align: 'center', gap: '1.5', textStyle: 'xs', color: 'fg.muted' })
+
+/** A row's assignee, review state (once assigned) and open comment threads (issue 29). */
+export function RowWork(props: { row: QuestionRow }) {
+  const { assignee, review_state: state, comments } = props.row.assignment
+  if (!assignee && state === 'unassigned' && !comments) return null
+  return (
+    <span className={rowWork} data-testid="row-work">
+      {state !== 'unassigned' && <ReviewStateBadge state={state} />}
+      {assignee && <InitialsAvatar name={assignee.name} size="xs" />}
+      {comments > 0 && (
+        <span title={`${comments} open comment thread${comments === 1 ? '' : 's'}`}>
+          <MessageSquare size={12} aria-hidden /> {comments}
+        </span>
+      )}
+    </span>
+  )
+}

@@ -1,0 +1,70 @@
+import type { ActorRefFrom } from 'xstate'
+import { answerMachine } from '../../../machines/answer/index.ts'
+import { assignmentMachine } from '../../../machines/assignment/index.ts'
+import { carryForwardMachine } from '../../../machines/carry-forward/index.ts'
+import { questionReviewMachine } from '../../../machines/question-review/index.ts'
+import { questionnaireExportMachine } from '../../../machines/questionnaire-export/index.ts'
+import {
+  questionnaireWorkspaceMachine,
+  selectHasCarried,
+  selectIsRead,
+} from '../../../machines/questionnaire-workspace/index.ts'
+import { assignmentActors, questionReviewActors } from '../../api/collaboration-actors.ts'
+import {
+  answerActors,
+  carryForwardActors,
+  exportActors,
+  workspaceActions,
+  workspaceActors,
+} from '../../api/questionnaire-actors.ts'
+
+/** The review workspace's machines with their actors, and how they follow one another. */
+
+/** The page's machines with the real actors; tests pass their own. */
+export function createQuestionnaireLogic() {
+  return {
+    workspace: questionnaireWorkspaceMachine.provide({
+      actors: workspaceActors(),
+      actions: workspaceActions,
+    }),
+    answer: answerMachine.provide({ actors: answerActors() }),
+    exports: questionnaireExportMachine.provide({ actors: exportActors() }),
+    carry: carryForwardMachine.provide({ actors: carryForwardActors() }),
+    assignment: assignmentMachine.provide({ actors: assignmentActors() }),
+    review: questionReviewMachine.provide({ actors: questionReviewActors() }),
+  }
+}
+export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
+
+/** Tells the export machine the questionnaire's revision, now and whenever the workspace changes. */
+export function followRevision(
+  workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
+  exports: ActorRefFrom<QuestionnaireLogic['exports']>,
+) {
+  const tell = () =>
+    exports.send({
+      type: 'revision',
+      revision: workspace.getSnapshot().context.questionnaire?.revision ?? null,
+    })
+  tell()
+  return workspace.subscribe(tell)
+}
+
+/**
+ * Once the questionnaire is read, the carry-forward offer looks for an earlier one; once carried,
+ * the workspace reads its answers again.
+ */
+export function followCarry(
+  workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
+  carry: ActorRefFrom<QuestionnaireLogic['carry']>,
+) {
+  const check = () => {
+    const snapshot = workspace.getSnapshot()
+    if (selectIsRead(snapshot)) carry.send({ type: 'check', carried: selectHasCarried(snapshot) })
+  }
+  check()
+  return [
+    workspace.subscribe(check),
+    carry.on('carried', () => workspace.send({ type: 'refresh' })),
+  ]
+}
