@@ -46,6 +46,8 @@ export default defineConfig({
       input: ['*'],
       menu: ['*'],
       progress: ['*'],
+      segmentGroup: ['*'],
+      select: ['*'],
       toast: ['*'],
       tooltip: ['*'],
     },

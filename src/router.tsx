@@ -213,6 +213,23 @@ const questionnaireRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/questionnaire/questionnaire-page.tsx')),
   errorComponent: PageErrorFallback,
 })
+/** Issue 29: the customers an organisation keeps, and each one's questionnaires by year. */
+const customersRoute = page(
+  '/customers',
+  'Customers',
+  () => import('./pages/customers/customers-page.tsx'),
+)
+const customerRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/customers/$id',
+  staticData: { title: 'Customer' },
+  params: {
+    parse: (raw: { id: string }) => ({ id: questionnaireIdSchema.parse(raw.id) }),
+    stringify: (params: { id: number }) => ({ id: String(params.id) }),
+  },
+  component: lazyRouteComponent(() => import('./pages/customers/customer-page.tsx')),
+  errorComponent: PageErrorFallback,
+})
 const questionnaireNoIdRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/questionnaire',
@@ -244,6 +261,8 @@ export const routeTree = rootRoute.addChildren([
     questionnairesRoute,
     questionnaireRoute,
     questionnaireNoIdRoute,
+    customersRoute,
+    customerRoute,
     settingsRoute,
   ]),
 ])

@@ -1,6 +1,8 @@
+export * from './filters.ts'
 export * from './questionnaire-list.machine.ts'
 
 import type { SnapshotFrom } from 'xstate'
+import { isFiltered } from './filters.ts'
 import type { questionnaireListMachine } from './questionnaire-list.machine.ts'
 
 type Snapshot = SnapshotFrom<typeof questionnaireListMachine>
@@ -24,4 +26,6 @@ export const questionnaireListView = {
   deleting: selectIsDeleting,
   loading: selectIsLoading,
   error: selectListError,
+  filters: (s: Snapshot) => s.context.filters,
+  filtered: (s: Snapshot) => isFiltered(s.context.filters),
 }

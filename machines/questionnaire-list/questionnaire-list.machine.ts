@@ -3,11 +3,13 @@ import { fillText, KNOWLEDGE_TEXTS } from '../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type Questionnaire } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_STATUS_POLL_MS } from '../constants.ts'
+import { DEFAULT_FILTERS, type QuestionnaireFilters } from './filters.ts'
 
 /**
  * The Questionnaires page: the list (followed while any questionnaire is analysed or answered),
  * uploads one file after another with a progress bar each, and batch deletion behind a
- * confirmation.
+ * confirmation. The list is narrowed and ordered by its filters (issue 29); a questionnaire whose
+ * work changed elsewhere (its dialog) is taken in and the list fetched again.
  */
 
 export interface UploadSource {
@@ -34,6 +36,7 @@ export interface QuestionnaireListContext {
   uploads: UploadRow[]
   nextKey: number
   maxUploadMb: number
+  filters: QuestionnaireFilters
 }
 
 export type QuestionnaireListEvents =
@@ -46,6 +49,9 @@ export type QuestionnaireListEvents =
   | { type: 'delete.cancel' }
   | { type: 'files.add'; files: UploadSource[] }
   | { type: 'upload.dismiss'; key: string }
+  | { type: 'filter.set'; filters: Partial<QuestionnaireFilters> }
+  | { type: 'filter.clear' }
+  | { type: 'work.saved'; questionnaire: Questionnaire }
   /** Sent by the upload actor. */
   | { type: 'upload.progress'; key: string; progress: number }
   | { type: 'upload.done'; key: string; questionnaire: Questionnaire }
@@ -88,9 +94,10 @@ export const questionnaireListMachine = setup({
     emitted: {} as QuestionnaireListEmitted,
   },
   actors: {
-    loadQuestionnaires: fromPromise<{ count: number; results: Questionnaire[] }, void>(
-      mustBeProvided('loadQuestionnaires'),
-    ),
+    loadQuestionnaires: fromPromise<
+      { count: number; results: Questionnaire[] },
+      QuestionnaireFilters
+    >(mustBeProvided('loadQuestionnaires')),
     deleteQuestionnaires: fromPromise<number, { ids: number[] }>(
       mustBeProvided('deleteQuestionnaires'),
     ),
@@ -131,6 +138,7 @@ export const questionnaireListMachine = setup({
     uploads: [],
     nextKey: 1,
     maxUploadMb: input.maxUploadMb ?? 50,
+    filters: DEFAULT_FILTERS,
   }),
   on: {
     toggle: {
@@ -138,6 +146,28 @@ export const questionnaireListMachine = setup({
         selected: context.selected.includes(event.id)
           ? context.selected.filter((id) => id !== event.id)
           : [...context.selected, event.id],
+      })),
+    },
+    // a new narrowing fetches the list again at once, cancelling a fetch under way
+    'filter.set': {
+      target: '.list.loading',
+      reenter: true,
+      actions: assign(({ context, event }) => ({
+        filters: { ...context.filters, ...event.filters },
+      })),
+    },
+    'filter.clear': {
+      target: '.list.loading',
+      reenter: true,
+      actions: assign({ filters: DEFAULT_FILTERS }),
+    },
+    'work.saved': {
+      target: '.list.loading',
+      reenter: true,
+      actions: assign(({ context, event }) => ({
+        items: context.items.map((item) =>
+          item.id === event.questionnaire.id ? event.questionnaire : item,
+        ),
       })),
     },
     'toggle.all': {
@@ -157,6 +187,7 @@ export const questionnaireListMachine = setup({
           tags: ['loading'],
           invoke: {
             src: 'loadQuestionnaires',
+            input: ({ context }) => context.filters,
             onDone: [
               { guard: 'anyRunning', target: 'following', actions: 'adopt' },
               { target: 'idle', actions: 'adopt' },

@@ -114,5 +114,45 @@ export const muted = css({ color: 'fg.muted', whiteSpace: 'nowrap' })
 export const nameText = css({ truncate: true, fontWeight: 'medium' })
 export const errorLine = css({ textStyle: 'xs', color: 'fg.error', mt: '1', maxW: '18rem' })
 
+/** A plain list table in its bordered box, scrolling sideways when it must. */
+export const tableWrap = css({
+  overflowX: 'auto',
+  borderWidth: '1px',
+  borderColor: 'border.subtle',
+  borderRadius: 'l3',
+  bg: 'bg.default',
+})
+export const dataTable = css({
+  w: 'full',
+  borderCollapse: 'collapse',
+  textStyle: 'sm',
+  '& th': {
+    textAlign: 'left',
+    fontWeight: 'semibold',
+    color: 'fg.muted',
+    textStyle: 'xs',
+    px: '3',
+    py: '2.5',
+    borderBottomWidth: '1px',
+    borderColor: 'border.subtle',
+    whiteSpace: 'nowrap',
+  },
+  '& td': {
+    px: '3',
+    py: '2.5',
+    borderBottomWidth: '1px',
+    borderColor: 'border.subtle',
+    verticalAlign: 'middle',
+  },
+  '& tr:last-child td': { borderBottomWidth: '0' },
+})
+/** A name that links to its item's page. */
+export const nameLink = css({
+  fontWeight: 'medium',
+  color: 'fg.default',
+  _hover: { textDecoration: 'underline' },
+  overflowWrap: 'anywhere',
+})
+
 // the styles of the account screens, in their own module so that /login loads only them
 export { callout, formStack, grid2 } from './form-styles.ts'

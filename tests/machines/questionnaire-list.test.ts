@@ -2,6 +2,10 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
 import type { Questionnaire } from '../../contract/questionnaires.ts'
 import {
+  DEFAULT_FILTERS,
+  isFiltered,
+  listQuery,
+  type QuestionnaireFilters,
   type QuestionnaireListEvents,
   questionnaireListMachine,
   refusal,
@@ -13,7 +17,7 @@ import { testEveryPath } from './every-path.ts'
 type List = { count: number; results: Questionnaire[] }
 const pending = questionnaireListMachine.provide({
   actors: {
-    loadQuestionnaires: fromPromise<List, void>(() => new Promise(() => {})),
+    loadQuestionnaires: fromPromise<List, QuestionnaireFilters>(() => new Promise(() => {})),
     deleteQuestionnaires: fromPromise<number, { ids: number[] }>(() => new Promise(() => {})),
     uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(() => {}),
   },
@@ -42,6 +46,9 @@ const events: AnyEventObject[] = [
     key: 'u1',
     error: 'Your license limits the number of questionnaires to 5.',
   },
+  { type: 'filter.set', filters: { overdue: true } },
+  { type: 'filter.clear' },
+  { type: 'work.saved', questionnaire: questionnaireOf({ work_status: 'sent' }) },
   { type: at('done', 'list.loading'), output: ready },
   { type: at('done', 'list.loading'), output: running },
   { type: at('error', 'list.loading'), error: new Error('offline') },
@@ -75,7 +82,9 @@ describe('questionnaireListMachine', () => {
     const actor = createActor(
       questionnaireListMachine.provide({
         actors: {
-          loadQuestionnaires: fromPromise<List, void>(async () => (calls++ < 2 ? running : ready)),
+          loadQuestionnaires: fromPromise<List, QuestionnaireFilters>(async () =>
+            calls++ < 2 ? running : ready,
+          ),
           uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
             ({ input, sendBack }) => {
               sent.push(input.source.name)
@@ -99,5 +108,45 @@ describe('questionnaireListMachine', () => {
     expect(actor.getSnapshot().context.uploads).toEqual([])
     expect(actor.getSnapshot().matches({ list: 'idle' })).toBe(true)
     expect(calls).toBeGreaterThanOrEqual(3)
+  })
+
+  test('fetches again with each filter, and the query carries only what narrows or orders', async () => {
+    const asked: QuestionnaireFilters[] = []
+    const actor = createActor(
+      questionnaireListMachine.provide({
+        actors: {
+          loadQuestionnaires: fromPromise<List, QuestionnaireFilters>(async ({ input }) => {
+            asked.push(input)
+            return ready
+          }),
+        },
+      }),
+      { input: {} },
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    actor.send({ type: 'filter.set', filters: { work_status: 'in_review', owner: 'me' } })
+    actor.send({ type: 'filter.set', filters: { overdue: true, order: 'due_date' } })
+    await new Promise((r) => setTimeout(r, 0))
+    const last = asked.at(-1) as QuestionnaireFilters
+    expect(last).toEqual({
+      work_status: 'in_review',
+      owner: 'me',
+      customer_id: null,
+      overdue: true,
+      order: 'due_date',
+    })
+    expect(listQuery(last)).toEqual({
+      page_size: 200,
+      work_status: 'in_review',
+      owner: 'me',
+      overdue: 'true',
+      order: 'due_date',
+    })
+    expect(isFiltered(last)).toBe(true)
+    expect(listQuery(DEFAULT_FILTERS)).toEqual({ page_size: 200 })
+    expect(isFiltered({ ...DEFAULT_FILTERS, order: 'name' })).toBe(false)
+    actor.send({ type: 'filter.clear' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(asked.at(-1)).toEqual(DEFAULT_FILTERS)
   })
 })

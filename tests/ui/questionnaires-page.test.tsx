@@ -1,16 +1,21 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { fromCallback, fromPromise } from 'xstate'
+import type { Customer, CustomerCreate, CustomerPage } from '../../contract/collaboration.ts'
 import type { Questionnaire } from '../../contract/questionnaires.ts'
+import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
 import type {
+  QuestionnaireFilters,
   QuestionnaireListEvents,
   UploadInput,
 } from '../../machines/questionnaire-list/index.ts'
+import type { SaveWorkInput } from '../../machines/work-details/index.ts'
+import { createQuestionnairesLogic } from '../../src/api/work-actors.ts'
+import { SessionContext } from '../../src/app/session.tsx'
 import { ToasterContext } from '../../src/app/toaster.tsx'
-import QuestionnairesPage, {
-  createQuestionnaireListLogic,
-} from '../../src/pages/questionnaires/questionnaires-page.tsx'
+import QuestionnairesPage from '../../src/pages/questionnaires/questionnaires-page.tsx'
 import { questionnaireOf } from '../fixtures/answer-rows.ts'
+import { readingSession } from '../support/ui-session.ts'
 
 vi.mock('@tanstack/react-router', () => ({
   Link: (props: { children: React.ReactNode; className?: string }) => (
@@ -20,11 +25,20 @@ vi.mock('@tanstack/react-router', () => ({
   ),
 }))
 
+// the owner filter's segments measure their indicator
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+
 const logic = (items: Questionnaire[], deleted: number[][] = []) =>
-  createQuestionnaireListLogic({
-    loadQuestionnaires: fromPromise<{ count: number; results: Questionnaire[] }, void>(
-      async () => ({ count: items.length, results: items }),
-    ),
+  createQuestionnairesLogic({
+    loadQuestionnaires: fromPromise<
+      { count: number; results: Questionnaire[] },
+      QuestionnaireFilters
+    >(async () => ({ count: items.length, results: items })),
     deleteQuestionnaires: fromPromise<number, { ids: number[] }>(async ({ input }) => {
       deleted.push(input.ids)
       return input.ids.length
@@ -38,13 +52,23 @@ const logic = (items: Questionnaire[], deleted: number[][] = []) =>
         })
       },
     ),
+    saveWork: fromPromise<Questionnaire, SaveWorkInput>(() => new Promise(() => {})),
+    loadCustomers: fromPromise<Customer[], void>(async () => []),
+    createCustomer: fromPromise<CustomerPage, CustomerCreate>(() => new Promise(() => {})),
+    loadCustomer: fromPromise<CustomerPage, { id: number }>(() => new Promise(() => {})),
+    loadOwnerChoices: fromPromise<OwnerChoices, void>(async () => ({
+      people: null,
+      reviewCycleDays: null,
+    })),
   })
 
 const renderPage = (machine: ReturnType<typeof logic>) =>
   render(
-    <ToasterContext.Provider>
-      <QuestionnairesPage logic={machine} />
-    </ToasterContext.Provider>,
+    <SessionContext.Provider logic={readingSession}>
+      <ToasterContext.Provider>
+        <QuestionnairesPage logic={machine} />
+      </ToasterContext.Provider>
+    </SessionContext.Provider>,
   )
 
 describe('questionnaires page', () => {

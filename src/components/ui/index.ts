@@ -14,6 +14,10 @@ export * as Menu from './menu'
 export { PasswordInput } from './password-input'
 export * as Progress from './progress'
 export { LinearProgress, type LinearProgressProps } from './progress'
+export * as SegmentGroup from './segment-group'
+export { PillSegments } from './segment-group'
+export * as Select from './select'
+export { type SelectOption, SimpleSelect } from './select'
 export { Spinner, type SpinnerProps, spinnerRecipe } from './spinner'
 export {
   ToastCard,

@@ -1,10 +1,12 @@
 import { Link } from '@tanstack/react-router'
-import { Columns3, Trash2 } from 'lucide-react'
+import { Building2, Columns3, ListTodo, Trash2, UserRound } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import type { Questionnaire, QuestionnaireStatus } from '../../../contract/questionnaires.ts'
 import { RowActions } from '../../components/row-actions.tsx'
+import { metaLine, nameLink } from '../../components/styles.ts'
 import * as Menu from '../../components/ui/menu.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
+import { DueDate, WorkStatusBadge } from '../../components/work-status.tsx'
 import { formatExact, formatRelative } from '../../lib/format.ts'
 
 const STATUS: Record<QuestionnaireStatus, { label: string; className: string }> = {
@@ -27,21 +29,30 @@ const badge = css({
   whiteSpace: 'nowrap',
 })
 export const hideSmall = css({ display: { base: 'none', md: 'table-cell' } })
-const nameLink = css({
-  fontWeight: 'medium',
-  color: 'fg.default',
-  _hover: { textDecoration: 'underline' },
-  overflowWrap: 'anywhere',
-})
 const muted = css({ color: 'fg.muted', textStyle: 'xs' })
 export const numeric = css({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' })
+const smallOnly = css({ display: { base: 'flex', md: 'none' } })
+const meta = cx(metaLine, css({ mt: '1', columnGap: '3', rowGap: '1' }))
+const metaItem = css({ display: 'inline-flex', alignItems: 'center', gap: '1', minW: '0' })
+const customerLink = css({
+  color: 'fg.default',
+  textDecoration: 'underline',
+  textDecorationColor: 'border.default',
+  textUnderlineOffset: '2px',
+  _hover: { textDecorationColor: 'fg.default' },
+  overflowWrap: 'anywhere',
+})
 
-/** One questionnaire in the list: name, status, progress, counts and its actions. */
+/**
+ * One questionnaire in the list: name with its customer and owner, status, work status and due
+ * date (under the name on a phone), progress, counts and its actions.
+ */
 export function QuestionnaireRow(props: {
   item: Questionnaire
   checked: boolean
   onToggle: () => void
   onDelete: () => void
+  onWork: () => void
 }) {
   const { item } = props
   const status = STATUS[item.status]
@@ -65,6 +76,34 @@ export function QuestionnaireRow(props: {
         <p className={cx(muted, css({ display: { base: 'block', md: 'none' } }))}>
           {item.questions.toLocaleString()} questions · {item.answered.toLocaleString()} answered
         </p>
+        {(item.customer || item.owner) && (
+          <p className={meta}>
+            {item.customer && (
+              <span className={metaItem}>
+                <Building2 size={12} aria-hidden />
+                <Link
+                  to="/customers/$id"
+                  params={{ id: item.customer.id }}
+                  className={customerLink}
+                  aria-label={`Customer: ${item.customer.name}`}
+                >
+                  {item.customer.name}
+                </Link>
+              </span>
+            )}
+            {item.owner && (
+              <span className={metaItem} title="Owner">
+                <UserRound size={12} aria-hidden />
+                <span className={css({ srOnly: true })}>Owner: </span>
+                {item.owner.name}
+              </span>
+            )}
+          </p>
+        )}
+        <p className={cx(meta, smallOnly)}>
+          <WorkStatusBadge status={item.work_status} />
+          {item.due_date && <DueDate date={item.due_date} overdue={item.overdue} prefix="Due " />}
+        </p>
         {item.unsure_tabs > 0 && item.status === 'ready' && (
           <p className={cx(muted, css({ display: 'flex', gap: '1', alignItems: 'center' }))}>
             <Columns3 size={12} /> Check mapping
@@ -78,6 +117,12 @@ export function QuestionnaireRow(props: {
             {item.error}
           </p>
         )}
+      </td>
+      <td className={hideSmall}>
+        <WorkStatusBadge status={item.work_status} />
+      </td>
+      <td className={hideSmall}>
+        <DueDate date={item.due_date} overdue={item.overdue} />
       </td>
       <td className={hideSmall}>
         {running ? (
@@ -99,6 +144,9 @@ export function QuestionnaireRow(props: {
       </td>
       <td>
         <RowActions name={item.name}>
+          <Menu.Item value="work" onClick={props.onWork}>
+            <ListTodo /> Work details…
+          </Menu.Item>
           <Menu.Item value="delete" onClick={props.onDelete}>
             <Trash2 /> Delete
           </Menu.Item>

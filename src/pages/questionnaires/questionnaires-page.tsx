@@ -1,19 +1,18 @@
-import { useActorRef } from '@xstate/react'
-import { ClipboardList, Trash2, Upload, X } from 'lucide-react'
+import { Link } from '@tanstack/react-router'
+import { useActorRef, useSelector } from '@xstate/react'
+import { Building2, ClipboardList, SearchX, Trash2, Upload, X } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { css, cx } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import { QUESTIONNAIRE_ACCEPT } from '../../../contract/questionnaires.ts'
-import {
-  questionnaireListMachine,
-  questionnaireListView,
-} from '../../../machines/questionnaire-list/index.ts'
-import { questionnaireListActors } from '../../api/questionnaire-actors.ts'
+import { selectCustomers } from '../../../machines/customer-list/index.ts'
+import { questionnaireListView } from '../../../machines/questionnaire-list/index.ts'
+import { createQuestionnairesLogic, type QuestionnairesLogic } from '../../api/work-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { DropZone, uploadRow } from '../../components/files/upload-drop.tsx'
-import { toolbar } from '../../components/styles.ts'
+import { dataTable, tableWrap, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
@@ -21,51 +20,21 @@ import { Spinner } from '../../components/ui/spinner.tsx'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
 import { DeleteDialog } from '../shared/confirm-dialog.tsx'
+import { ListFilters } from './list-filters.tsx'
 import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row.tsx'
-
-export const createQuestionnaireListLogic = (actors = questionnaireListActors()) =>
-  questionnaireListMachine.provide({ actors })
+import { WorkDialog } from './work-dialog.tsx'
 
 /** A toolbar with room under it. */
 const toolbarRow = cx(toolbar, css({ mb: '3' }))
-const tableWrap = css({
-  overflowX: 'auto',
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l3',
-  bg: 'bg.default',
-})
-const table = css({
-  w: 'full',
-  borderCollapse: 'collapse',
-  textStyle: 'sm',
-  '& th': {
-    textAlign: 'left',
-    fontWeight: 'semibold',
-    color: 'fg.muted',
-    textStyle: 'xs',
-    px: '3',
-    py: '2.5',
-    borderBottomWidth: '1px',
-    borderColor: 'border.subtle',
-    whiteSpace: 'nowrap',
-  },
-  '& td': {
-    px: '3',
-    py: '2.5',
-    borderBottomWidth: '1px',
-    borderColor: 'border.subtle',
-    verticalAlign: 'middle',
-  },
-  '& tr:last-child td': { borderBottomWidth: '0' },
-})
-export default function QuestionnairesPage(props: {
-  logic?: ReturnType<typeof createQuestionnaireListLogic>
-}) {
-  const [logic] = useState(() => props.logic ?? createQuestionnaireListLogic())
-  const list = useActorRef(logic, { input: { maxUploadMb: 50 } })
+export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic }) {
+  const [logic] = useState(() => props.logic ?? createQuestionnairesLogic())
+  const list = useActorRef(logic.list, { input: { maxUploadMb: 50 } })
+  const work = useActorRef(logic.work)
+  const customerList = useActorRef(logic.customers)
+  const owners = useActorRef(logic.owners)
   const toaster = ToasterContext.useActorRef()
   const view = useView(list, questionnaireListView)
+  const customers = useSelector(customerList, selectCustomers)
   const picker = useRef<HTMLInputElement>(null)
 
   useEmitted(
@@ -89,8 +58,17 @@ export default function QuestionnairesPage(props: {
       list.on('failed', (event) =>
         toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.error } }),
       ),
+      work.on('saved', (event) => {
+        list.send({ type: 'work.saved', questionnaire: event.questionnaire })
+        // a customer named in the dialog may be new: the filter offers it too
+        customerList.send({ type: 'refresh' })
+        toaster.send({
+          type: 'toast.show',
+          toast: { type: 'success', title: 'Work details saved' },
+        })
+      }),
     ],
-    [list, toaster],
+    [list, work, customerList, toaster],
   )
 
   const uploadButton = (
@@ -104,7 +82,16 @@ export default function QuestionnairesPage(props: {
       <PageHeader
         title="Questionnaires"
         description="Upload the questionnaire you were sent; Quire finds every question and where its answer goes."
-        actions={uploadButton}
+        actions={
+          <div className={toolbar}>
+            <Button variant="outline" asChild>
+              <Link to="/customers">
+                <Building2 /> Customers
+              </Link>
+            </Button>
+            {uploadButton}
+          </div>
+        }
       />
       <DropZone
         label="Drop questionnaires here"
@@ -162,16 +149,22 @@ export default function QuestionnairesPage(props: {
         <div className={flex({ gap: '2', color: 'fg.muted' })}>
           <Spinner size="sm" /> Loading questionnaires...
         </div>
-      ) : view.items.length === 0 && !view.error ? (
+      ) : view.items.length === 0 && !view.error && !view.filtered ? (
         <EmptyState icon={ClipboardList} title="No questionnaires yet" action={uploadButton}>
           Upload a security questionnaire (CAIQ, HECVAT, SIG or your customer's own spreadsheet).
           Quire reads every tab, drafts the answers from your knowledge base and hands back the same
           file, filled.
         </EmptyState>
       ) : (
-        view.items.length > 0 && (
+        (view.items.length > 0 || view.filtered) && (
           <>
-            <div className={toolbarRow}>
+            <ListFilters
+              filters={view.filters}
+              filtered={view.filtered}
+              customers={customers}
+              onChange={(filters) => list.send({ type: 'filter.set', filters })}
+              onClear={() => list.send({ type: 'filter.clear' })}
+            >
               <Button
                 size="sm"
                 variant="outline"
@@ -182,48 +175,66 @@ export default function QuestionnairesPage(props: {
                 <Trash2 /> Delete selected
                 {view.selected.length ? ` (${view.selected.length})` : ''}
               </Button>
-            </div>
-            <div className={tableWrap}>
-              <table className={table}>
-                <thead>
-                  <tr>
-                    <th>
-                      <input
-                        type="checkbox"
-                        aria-label="Select all"
-                        checked={view.selected.length === view.items.length}
-                        onChange={() => list.send({ type: 'toggle.all' })}
+            </ListFilters>
+            {view.items.length === 0 ? (
+              <EmptyState
+                icon={SearchX}
+                title="No questionnaire matches these filters"
+                action={
+                  <Button variant="outline" onClick={() => list.send({ type: 'filter.clear' })}>
+                    Clear filters
+                  </Button>
+                }
+              >
+                Change a filter, or clear them all to see every questionnaire.
+              </EmptyState>
+            ) : (
+              <div className={tableWrap}>
+                <table className={dataTable}>
+                  <thead>
+                    <tr>
+                      <th>
+                        <input
+                          type="checkbox"
+                          aria-label="Select all"
+                          checked={view.selected.length === view.items.length}
+                          onChange={() => list.send({ type: 'toggle.all' })}
+                        />
+                      </th>
+                      <th>Name</th>
+                      <th>Status</th>
+                      <th className={hideSmall}>Work</th>
+                      <th className={hideSmall}>Due</th>
+                      <th className={hideSmall}>Progress</th>
+                      <th className={cx(numeric, hideSmall)}>Questions</th>
+                      <th className={cx(numeric, hideSmall)}>Answered</th>
+                      <th className={cx(numeric, hideSmall)}>Approved</th>
+                      <th className={hideSmall}>Created</th>
+                      <th>
+                        <span className={css({ srOnly: true })}>Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {view.items.map((item) => (
+                      <Row
+                        key={item.id}
+                        item={item}
+                        checked={view.selected.includes(item.id)}
+                        onToggle={() => list.send({ type: 'toggle', id: item.id })}
+                        onDelete={() => list.send({ type: 'delete.request', ids: [item.id] })}
+                        onWork={() => work.send({ type: 'open', questionnaire: item })}
                       />
-                    </th>
-                    <th>Name</th>
-                    <th>Status</th>
-                    <th className={hideSmall}>Progress</th>
-                    <th className={cx(numeric, hideSmall)}>Questions</th>
-                    <th className={cx(numeric, hideSmall)}>Answered</th>
-                    <th className={cx(numeric, hideSmall)}>Approved</th>
-                    <th className={hideSmall}>Created</th>
-                    <th>
-                      <span className={css({ srOnly: true })}>Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.items.map((item) => (
-                    <Row
-                      key={item.id}
-                      item={item}
-                      checked={view.selected.includes(item.id)}
-                      onToggle={() => list.send({ type: 'toggle', id: item.id })}
-                      onDelete={() => list.send({ type: 'delete.request', ids: [item.id] })}
-                    />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
           </>
         )
       )}
 
+      <WorkDialog actor={work} owners={owners} customers={customers} />
       <DeleteDialog
         list={list}
         view={view}

@@ -1,0 +1,141 @@
+import { css } from 'styled-system/css'
+import type { ActorRefFrom } from 'xstate'
+import type { Customer } from '../../../contract/collaboration.ts'
+import { WORK_STATUS_LABELS, WORK_STATUSES } from '../../../contract/work.ts'
+import {
+  type ownerChoicesMachine,
+  ownerChoicesView,
+  ownerOptions,
+} from '../../../machines/owner-choices/index.ts'
+import { selectProfile } from '../../../machines/session/index.ts'
+import {
+  NEW_CUSTOMER,
+  type WorkField,
+  type workDetailsMachine,
+  workDetailsView,
+} from '../../../machines/work-details/index.ts'
+import { SessionContext } from '../../app/session.tsx'
+import { useView } from '../../app/use-view.ts'
+import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { alert, dialogBox, grid2 } from '../../components/styles.ts'
+import * as Field from '../../components/ui/field.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
+
+const STATUS_OPTIONS = WORK_STATUSES.map((value) => ({ value, label: WORK_STATUS_LABELS[value] }))
+const nameLine = css({ overflowWrap: 'anywhere' })
+
+/**
+ * A questionnaire's work details: owner, status, customer (one of the organisation's, or a new
+ * one by the name typed), requester and due date.
+ */
+export function WorkDialog(props: {
+  actor: ActorRefFrom<typeof workDetailsMachine>
+  owners: ActorRefFrom<typeof ownerChoicesMachine>
+  customers: Customer[]
+}) {
+  const { actor } = props
+  const view = useView(actor, workDetailsView)
+  const choices = useView(props.owners, ownerChoicesView)
+  const user = SessionContext.useSelector(selectProfile)?.user ?? null
+  const self = user
+    ? { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || user.email }
+    : null
+  const owner = view.questionnaire?.owner
+  const people = ownerOptions(
+    choices.people,
+    self,
+    owner ? { id: Number(owner.id), name: owner.name } : null,
+  )
+  const change = (field: WorkField) => (value: string) =>
+    actor.send({ type: 'change', field, value })
+  const current = view.questionnaire?.customer
+  const customerOptions = [
+    { value: '', label: 'No customer' },
+    ...(current && !props.customers.some((entry) => entry.id === current.id)
+      ? [{ value: String(current.id), label: current.name }]
+      : []),
+    ...props.customers.map((entry) => ({ value: String(entry.id), label: entry.name })),
+    { value: NEW_CUSTOMER, label: 'New customer…' },
+  ]
+  const textField = (
+    field: 'customer_name' | 'requester' | 'due_date',
+    label: string,
+    options: { type?: string; placeholder?: string; helper?: string } = {},
+  ) => (
+    <Field.Root invalid={Boolean(view.errors[field])}>
+      <Field.Label>{label}</Field.Label>
+      <Field.Input
+        size="md"
+        type={options.type ?? 'text'}
+        value={view.values[field]}
+        placeholder={options.placeholder}
+        onChange={(event) => change(field)(event.target.value)}
+      />
+      {options.helper && <Field.HelperText>{options.helper}</Field.HelperText>}
+      {view.errors[field] && <Field.ErrorText>{view.errors[field]}</Field.ErrorText>}
+    </Field.Root>
+  )
+  return (
+    <DialogFrame
+      open={view.open}
+      onClose={() => actor.send({ type: 'close' })}
+      className={dialogBox({ size: 'xl' })}
+      title="Work details"
+      description={<span className={nameLine}>{view.questionnaire?.name}</span>}
+    >
+      <DialogForm onSubmit={() => actor.send({ type: 'submit' })} noValidate>
+        <div className={grid2}>
+          <SimpleSelect
+            label="Owner"
+            inDialog
+            size="md"
+            options={[
+              { value: '', label: 'No owner' },
+              ...people.map((person) => ({
+                value: String(person.id),
+                label: person.id === self?.id ? `${person.name} (you)` : person.name,
+              })),
+            ]}
+            value={view.values.owner_id}
+            onChange={change('owner_id')}
+          />
+          <SimpleSelect
+            label="Status"
+            inDialog
+            size="md"
+            options={STATUS_OPTIONS}
+            value={view.values.work_status}
+            onChange={change('work_status')}
+          />
+        </div>
+        <SimpleSelect
+          label="Customer"
+          inDialog
+          size="md"
+          options={customerOptions}
+          value={view.values.customer}
+          onChange={change('customer')}
+        />
+        {view.values.customer === NEW_CUSTOMER &&
+          textField('customer_name', 'New customer’s name', {
+            placeholder: 'Acme Corporation',
+            helper: 'Added to your customers when you save.',
+          })}
+        <div className={grid2}>
+          {textField('requester', 'Requester', { placeholder: 'Who sent it' })}
+          {textField('due_date', 'Due date', { type: 'date' })}
+        </div>
+        {view.failure && (
+          <p className={alert} role="alert">
+            {view.failure}
+          </p>
+        )}
+        <DialogActions
+          onCancel={() => actor.send({ type: 'close' })}
+          confirmLabel="Save"
+          busy={view.saving}
+        />
+      </DialogForm>
+    </DialogFrame>
+  )
+}
