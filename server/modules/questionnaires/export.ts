@@ -6,6 +6,7 @@ import {
   type QuestionRow,
 } from '../../../contract/questionnaires.ts'
 import type { Database } from '../../db/index.ts'
+import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { basicFile, fillFile, ParseError, type ParseLimits } from '../../ingest/index.ts'
 import type { Storage } from '../../storage/index.ts'
@@ -13,6 +14,7 @@ import type { AnswerTarget } from '../../workbooks/analyse.ts'
 import type { DocxWrite } from '../../workbooks/docx.ts'
 import type { FillJob } from '../../workbooks/fill.ts'
 import type { CellWrite } from '../../workbooks/patch-xlsx.ts'
+import { recordActivity } from '../collaboration/activity.ts'
 import type { QuestionnaireService } from './service.ts'
 
 /**
@@ -137,23 +139,35 @@ export function createExportService(deps: {
     let key: string | null = null
     try {
       key = await deps.storage.commit(orgId, temp)
-      const { rows } = await pool.query<{ id: string }>(
-        `insert into filled_files (org_id, questionnaire_id, name, format, mime, size_bytes, storage_key, revision, answers_written, created_by)
+      // the filled file and the activity's line (issue 29) are written together
+      const rows = await inTransaction(pool, async (client) => {
+        const inserted = await client.query<{ id: string }>(
+          `insert into filled_files (org_id, questionnaire_id, name, format, mime, size_bytes, storage_key, revision, answers_written, created_by)
          select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 where exists (select 1 from questionnaires where org_id = $1 and id = $2)
          returning id`,
-        [
-          orgId,
-          questionnaireId,
-          file.name,
-          file.format,
-          file.mime,
-          file.data.length,
-          key,
-          revision,
-          file.written,
-          userId,
-        ],
-      )
+          [
+            orgId,
+            questionnaireId,
+            file.name,
+            file.format,
+            file.mime,
+            file.data.length,
+            key,
+            revision,
+            file.written,
+            userId,
+          ],
+        )
+        if (inserted.rows[0])
+          await recordActivity(client, {
+            orgId,
+            questionnaireId,
+            kind: 'exported',
+            summary: `Exported ${file.name} (${file.written.toLocaleString('en')} answers written)`,
+            userId,
+          })
+        return inserted.rows
+      })
       if (!rows[0]) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
       return filled(orgId, Number(rows[0].id))
     } catch (error) {

@@ -210,6 +210,14 @@ describe('assignments (issue 29)', () => {
     )
     const activity = await get(ctx, Q.activity(q.id), admin.token)
     expect(activity.body.results.map((row: Body) => row.kind)).toContain('assigned')
+    // the assignee was told, in the app (and by email: tests/server/collaboration/notifications)
+    const told = await get(ctx, paths.notifications.list, contributor.token)
+    expect(told.body.results[0]).toMatchObject({ kind: 'assigned', questionnaire_id: q.id })
+    // exporting is part of the activity too
+    const exported = await post(ctx, Q.exportOriginal, { questionnaire_id: q.id }, viewer.token)
+    expect(exported.status, JSON.stringify(exported.body)).toBe(201)
+    const latest = await get(ctx, Q.activity(q.id), admin.token)
+    expect(latest.body.results[0]).toMatchObject({ kind: 'exported', by: { id: String(viewer.id) } })
   })
 
   it('refuses a due date after the questionnaire’s and another organisation’s questionnaire', async () => {
