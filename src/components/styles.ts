@@ -137,6 +137,8 @@ export const dataTable = css({
     borderColor: 'border.subtle',
     whiteSpace: 'nowrap',
   },
+  // a number column's heading sits over its right-aligned figures
+  '& th[data-align=end]': { textAlign: 'right' },
   '& td': {
     px: '3',
     py: '2.5',

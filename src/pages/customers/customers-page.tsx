@@ -111,7 +111,9 @@ export default function CustomersPage(props: { logic?: CustomersLogic }) {
               <tr>
                 <th>Name</th>
                 <th className={hideSmall}>Domain</th>
-                <th className={numeric}>Questionnaires</th>
+                <th className={numeric} data-align="end">
+                  Questionnaires
+                </th>
                 <th className={hideSmall}>Added</th>
               </tr>
             </thead>

@@ -206,9 +206,15 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
                       <th className={hideSmall}>Work</th>
                       <th className={hideSmall}>Due</th>
                       <th className={hideSmall}>Progress</th>
-                      <th className={cx(numeric, hideSmall)}>Questions</th>
-                      <th className={cx(numeric, hideSmall)}>Answered</th>
-                      <th className={cx(numeric, hideSmall)}>Approved</th>
+                      <th className={cx(numeric, hideSmall)} data-align="end">
+                        Questions
+                      </th>
+                      <th className={cx(numeric, hideSmall)} data-align="end">
+                        Answered
+                      </th>
+                      <th className={cx(numeric, hideSmall)} data-align="end">
+                        Approved
+                      </th>
                       <th className={hideSmall}>Created</th>
                       <th>
                         <span className={css({ srOnly: true })}>Actions</span>
