@@ -46,7 +46,7 @@ const badge = css({
 })
 const content = css({ w: { base: '100vw', sm: 'md' } })
 const headerRow = flex({ align: 'center', justify: 'space-between', gap: '3', pr: '8' })
-const list = css({ display: 'flex', flexDirection: 'column', mx: '-3' })
+const list = css({ display: 'flex', flexDirection: 'column', gap: '1' })
 const itemBox = cx(
   flex({
     gap: '3',
@@ -183,6 +183,12 @@ export function NotificationBell(props: { actor: CentreActor }) {
   )
 }
 
+/** Who and when, under the sentence; who only when the sentence does not name them already. */
+const byline = (n: Notification) => {
+  const when = formatRelative(n.created_at)
+  return n.actor && !n.text.includes(n.actor.name) ? `${n.actor.name} · ${when}` : when
+}
+
 /** One notification: its sentence, who and when; a link to its question when it has one. */
 function NotificationItem(props: { notification: Notification; onOpen: () => void }) {
   const n = props.notification
@@ -196,8 +202,7 @@ function NotificationItem(props: { notification: Notification; onOpen: () => voi
           {n.text}
         </span>
         <span className={cx(itemMeta, css({ display: 'block' }))} title={formatExact(n.created_at)}>
-          {n.actor ? `${n.actor.name} · ` : ''}
-          {formatRelative(n.created_at)}
+          {byline(n)}
         </span>
       </span>
     </>

@@ -77,7 +77,7 @@ function MyWorkSummary(props: { actor: MyWorkActor }) {
             data-group={group}
             data-some={view.counts[group] > 0 ? '' : undefined}
           >
-            <span className={number}>{view.counts[group]}</span>
+            <span className={number}>{view.counts[group]}</span>{' '}
             {WORK_GROUP_LABELS[group].toLowerCase()}
           </li>
         ))}

@@ -78,7 +78,7 @@ function MyWork(props: { actor: MyWorkActor }) {
                 data-group={group}
                 data-some={view.counts[group] > 0 ? '' : undefined}
               >
-                <span className={summaryCount}>{view.counts[group]}</span>
+                <span className={summaryCount}>{view.counts[group]}</span>{' '}
                 {WORK_GROUP_LABELS[group]}
               </li>
             ))}

@@ -19,6 +19,8 @@ const roles = css({
   mt: '3',
 })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
+// wraps on a phone (the organisation's name can be long)
+const intro = css({ color: 'fg.muted' })
 
 /** /settings: the organisation's people and what each role may do. */
 export default function SettingsPage(props: {
@@ -39,16 +41,19 @@ export default function SettingsPage(props: {
         description="Your organisation, its people and their roles, its plan, what its admins did, and how you are told of your work."
       />
       <div className={sections}>
-        <NotificationsSection logic={props.notifications} />
         {admin ? (
-          <AdminSections {...props} selfId={profile?.user.id ?? null} />
+          <>
+            <NotificationsSection logic={props.notifications} />
+            <AdminSections {...props} selfId={profile?.user.id ?? null} />
+          </>
         ) : (
           <>
-            <p className={muted}>
+            <p className={intro}>
               {role
                 ? `You are ${/^[aeiou]/i.test(ROLE_TEXTS[role].name) ? 'an' : 'a'} ${ROLE_TEXTS[role].name.toLowerCase()} of ${profile?.organization.name}. Your admins manage people and roles.`
                 : 'Loading your profile...'}
             </p>
+            <NotificationsSection logic={props.notifications} />
             <PlanSection logic={props.plan} canChange={false} />
           </>
         )}
