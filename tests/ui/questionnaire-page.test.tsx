@@ -1,7 +1,12 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fromPromise } from 'xstate'
-import type { AssignRequest, Person, ReviewActionRequest } from '../../contract/collaboration.ts'
+import type {
+  Activity,
+  AssignRequest,
+  Person,
+  ReviewActionRequest,
+} from '../../contract/collaboration.ts'
 import type {
   AnswerChange,
   CarryForwardResponse,
@@ -15,6 +20,7 @@ import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index
 import { assignmentMachine } from '../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../machines/carry-forward/index.ts'
 import { questionReviewMachine } from '../../machines/question-review/index.ts'
+import { questionnaireActivityMachine } from '../../machines/questionnaire-activity/index.ts'
 import { questionnaireExportMachine } from '../../machines/questionnaire-export/index.ts'
 import {
   type OperationResult,
@@ -177,6 +183,9 @@ function logic(
             async () => 0,
           ),
         },
+      }),
+      activity: questionnaireActivityMachine.provide({
+        actors: { loadActivity: fromPromise<Activity[], { id: number }>(async () => []) },
       }),
       review: questionReviewMachine.provide({
         actors: {

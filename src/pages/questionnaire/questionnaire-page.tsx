@@ -35,6 +35,7 @@ import {
 import {
   createQuestionnaireLogic,
   followCarry,
+  followHistory,
   followRevision,
   type QuestionnaireLogic,
 } from './workspace-logic.ts'
@@ -98,6 +99,7 @@ export function QuestionnaireWorkspace(props: {
   const exportRef = useActorRef(logic.exports, { input: { id: props.id } })
   const carryRef = useActorRef(logic.carry, { input: { id: props.id } })
   const assignRef = useActorRef(logic.assignment, { input: { questionnaireId: props.id } })
+  const activityRef = useActorRef(logic.activity, { input: { id: props.id } })
   const toaster = ToasterContext.useActorRef()
   const view = useView(workspaceRef, workspacePageView)
   const [customOpen, setCustomOpen] = useState(false)
@@ -145,9 +147,10 @@ export function QuestionnaireWorkspace(props: {
         }),
       ),
       followRevision(workspaceRef, exportRef),
+      followHistory(workspaceRef, activityRef),
       ...followCarry(workspaceRef, carryRef),
     ],
-    [workspaceRef, exportRef, carryRef, assignRef, toaster],
+    [workspaceRef, exportRef, carryRef, assignRef, activityRef, toaster],
   )
 
   const onChange = useCallback(
@@ -316,6 +319,7 @@ export function QuestionnaireWorkspace(props: {
         busy={view.busy}
         onUndo={() => workspaceRef.send({ type: 'undo' })}
         onClose={() => workspaceRef.send({ type: 'history.close' })}
+        activity={activityRef}
       />
       <MappingDialog
         tab={mappingTab}

@@ -5,6 +5,7 @@ import { useId, useState } from 'react'
 import { css } from 'styled-system/css'
 import { grid, stack } from 'styled-system/patterns'
 import { input, textarea } from 'styled-system/recipes'
+import type { ActorRefFrom } from 'xstate'
 import { fillText } from '../../../contract/knowledge.ts'
 import {
   type Operation,
@@ -17,7 +18,9 @@ import {
   type MappingColumn,
   selectMapping,
 } from '../../../machines/column-mapping/index.ts'
+import type { questionnaireActivityMachine } from '../../../machines/questionnaire-activity/index.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { ActivityList } from '../../components/questionnaire/activity-list.tsx'
 import { dialogActions, dialogBox, fieldLabel, selectClass } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Drawer from '../../components/ui/drawer.tsx'
@@ -60,6 +63,8 @@ export function HistoryDrawer(props: {
   busy: boolean
   onUndo: () => void
   onClose: () => void
+  /** Who did what (issue 29), beside the changes to the answers. */
+  activity: ActorRefFrom<typeof questionnaireActivityMachine>
 }) {
   const canUndo = props.operations.some((op) => op.can_undo)
   return (
@@ -105,6 +110,7 @@ export function HistoryDrawer(props: {
                   </li>
                 ))}
               </ol>
+              <ActivityList actor={props.activity} />
             </Drawer.Body>
             <Drawer.Footer>
               <Button variant="outline" onClick={props.onClose}>

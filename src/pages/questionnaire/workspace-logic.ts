@@ -3,13 +3,18 @@ import { answerMachine } from '../../../machines/answer/index.ts'
 import { assignmentMachine } from '../../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../../machines/carry-forward/index.ts'
 import { questionReviewMachine } from '../../../machines/question-review/index.ts'
+import { questionnaireActivityMachine } from '../../../machines/questionnaire-activity/index.ts'
 import { questionnaireExportMachine } from '../../../machines/questionnaire-export/index.ts'
 import {
   questionnaireWorkspaceMachine,
   selectHasCarried,
   selectIsRead,
 } from '../../../machines/questionnaire-workspace/index.ts'
-import { assignmentActors, questionReviewActors } from '../../api/collaboration-actors.ts'
+import {
+  activityActors,
+  assignmentActors,
+  questionReviewActors,
+} from '../../api/collaboration-actors.ts'
 import {
   answerActors,
   carryForwardActors,
@@ -32,6 +37,7 @@ export function createQuestionnaireLogic() {
     carry: carryForwardMachine.provide({ actors: carryForwardActors() }),
     assignment: assignmentMachine.provide({ actors: assignmentActors() }),
     review: questionReviewMachine.provide({ actors: questionReviewActors() }),
+    activity: questionnaireActivityMachine.provide({ actors: activityActors() }),
   }
 }
 export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
@@ -67,4 +73,17 @@ export function followCarry(
     workspace.subscribe(check),
     carry.on('carried', () => workspace.send({ type: 'refresh' })),
   ]
+}
+
+/** The activity is read whenever the history opens. */
+export function followHistory(
+  workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
+  activity: ActorRefFrom<QuestionnaireLogic['activity']>,
+) {
+  let open = false
+  return workspace.subscribe((snapshot) => {
+    const now = !snapshot.matches({ history: 'closed' })
+    if (now && !open) activity.send({ type: 'load' })
+    open = now
+  })
 }
