@@ -177,12 +177,12 @@ export function createAssignments(deps: {
       text: string
       due_date: string | null
       state: ReviewState
-      total: string
       overdue: string
       this_week: string
       later: string
       no_date: string
     }>(
+      // the counts are one aggregate over every assignment, joined to the page of the first ones
       `with mine as (
          select q.id as questionnaire_id, q.name as questionnaire, c.name as customer,
                 qq.id as question_id, qq.tab_id, qq.ref, qq.text, qq.position,
@@ -191,17 +191,18 @@ export function createAssignments(deps: {
            join questionnaires q on q.id = qq.questionnaire_id
            left join customers c on c.id = q.customer_id
           where qq.assignee_id = $2 and qq.org_id = $1 and qq.deleted_at is null
-            and qq.review_state <> 'approved' and q.work_status <> 'sent')
+            and qq.review_state <> 'approved' and q.work_status <> 'sent'),
+       counts as (
+         select count(*) filter (where due < $3::date) as overdue,
+                count(*) filter (where due >= $3::date and due <= $3::date + 7) as this_week,
+                count(*) filter (where due > $3::date + 7) as later,
+                count(*) filter (where due is null) as no_date
+           from mine)
        select m.questionnaire_id, m.questionnaire, m.customer, m.question_id, m.tab_id, m.ref,
-              m.text, m.due::text as due_date, m.state,
-              count(*) over () as total,
-              count(*) filter (where m.due < $3::date) over () as overdue,
-              count(*) filter (where m.due >= $3::date and m.due <= $3::date + 7) over () as this_week,
-              count(*) filter (where m.due > $3::date + 7) over () as later,
-              count(*) filter (where m.due is null) over () as no_date
-         from mine m
-        order by m.due nulls last, m.questionnaire_id, m.position
-        limit $4`,
+              m.text, m.due::text as due_date, m.state, k.overdue, k.this_week, k.later, k.no_date
+         from (select * from mine order by due nulls last, questionnaire_id, position limit $4) m
+        cross join counts k
+        order by m.due nulls last, m.questionnaire_id, m.position`,
       [orgId, userId, dayOf(today), limit],
     )
     const head = rows[0]
