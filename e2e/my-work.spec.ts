@@ -1,8 +1,9 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { type APIRequestContext, expect, test } from '@playwright/test'
 import { newAccount } from './support/accounts.ts'
 import { linkIn, waitForMail } from './support/mailbox.ts'
 import { shotAtBothWidths as shot } from './support/screens.ts'
-import { yesNoWorkbook } from './support/workspace.ts'
+import { seedSession } from './support/session.ts'
+import { uploadQuestionnaire } from './support/workspace.ts'
 
 /**
  * What is mine (issue 29): an admin assigns questions of a questionnaire to a contributor with due
@@ -13,7 +14,6 @@ import { yesNoWorkbook } from './support/workspace.ts'
  * notification. The journey makes its own organisation, so no other journey's work shows.
  */
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const QUESTIONNAIRE = 'Harbour Freight vendor review.xlsx'
 const QUESTIONS: [string, string][] = [
   ['HF-01', 'Do you encrypt customer data at rest with keys you manage?'],
@@ -77,44 +77,8 @@ async function newContributor(request: APIRequestContext, headers: Headers) {
   return { email, id, tokens: await tokensOf(request, email, password) }
 }
 
-/** Stores a session's tokens before the page's scripts run (once per context). */
-async function seed(page: Page, tokens: { access: string; refresh: string }) {
-  await page.addInitScript(
-    ([access, refresh]) => {
-      if (!sessionStorage.getItem('e2e-seeded')) {
-        localStorage.setItem('access_token', access as string)
-        localStorage.setItem('refresh_token', refresh as string)
-        sessionStorage.setItem('e2e-seeded', '1')
-      }
-    },
-    [tokens.access, tokens.refresh],
-  )
-}
-
 async function questionnaireOf(request: APIRequestContext, headers: Headers) {
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
-    headers,
-    multipart: {
-      file: {
-        name: QUESTIONNAIRE,
-        mimeType: XLSX,
-        buffer: await yesNoWorkbook('Controls', QUESTIONS),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (
-            await request.get(`/api/v1/filler/questionnaires/${id}/`, { headers })
-          ).json()) as { status: string }
-        ).status,
-      { timeout: 20_000 },
-    )
-    .toBe('ready')
+  const id = await uploadQuestionnaire(request, headers, QUESTIONNAIRE, QUESTIONS)
   const answers = await request.get(`/api/v1/filler/questionnaires/${id}/answers/`, { headers })
   const rows = ((await answers.json()) as { questions: { id: number; text: string }[] }).questions
   const idOf = (text: string) => rows.find((row) => row.text === text)?.id as number
@@ -146,7 +110,7 @@ test('assigned questions show in My work and in the bell, live; a notification o
   const adminProfile = await request.get('/api/v1/admin/profile/', { headers })
   const adminId = ((await adminProfile.json()) as { user: { id: number } }).user.id
   await assign(adminId, [mine as number])
-  await seed(page, admin.tokens)
+  await seedSession(page, admin.tokens)
   await page.goto('/my-work')
   await expect(page.getByTestId('my-work-item')).toHaveCount(1)
   await expect(page.getByRole('heading', { name: 'No due date' })).toBeVisible()
@@ -156,7 +120,7 @@ test('assigned questions show in My work and in the bell, live; a notification o
   // the contributor, in a browser of their own
   const theirs = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   const adaPage = await theirs.newPage()
-  await seed(adaPage, ada.tokens)
+  await seedSession(adaPage, ada.tokens)
   await adaPage.goto('/')
   const home = adaPage.getByTestId('home-my-work')
   await expect(home).toContainText('1 overdue')

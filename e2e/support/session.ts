@@ -39,7 +39,12 @@ export async function signIn(page: Page, request: APIRequestContext): Promise<Te
     data: { email: account.email, password: account.password },
   })
   if (!res.ok()) throw new Error(`login failed: ${await res.text()}`)
-  const tokens = loginResponseSchema.parse(await res.json())
+  await seedSession(page, loginResponseSchema.parse(await res.json()))
+  return account
+}
+
+/** Stores a session's tokens before the page's scripts run (once per tab). */
+export async function seedSession(page: Page, tokens: { access: string; refresh: string }) {
   await page.addInitScript(
     ([access, refresh]) => {
       if (!sessionStorage.getItem('e2e-seeded')) {
@@ -50,7 +55,6 @@ export async function signIn(page: Page, request: APIRequestContext): Promise<Te
     },
     [tokens.access, tokens.refresh],
   )
-  return account
 }
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')

@@ -72,3 +72,30 @@ export async function openAndGenerate(
     timeout: 20_000,
   })
 }
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+
+/** Uploads a one-tab Yes/No questionnaire through the API and waits until it is read; its id. */
+export async function uploadQuestionnaire(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  name: string,
+  questions: [string, string][],
+): Promise<number> {
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers,
+    multipart: {
+      file: { name, mimeType: XLSX, buffer: await yesNoWorkbook('Controls', questions) },
+    },
+  })
+  expect(upload.status()).toBe(201)
+  const { id } = (await upload.json()) as { id: number }
+  const statusOf = async () =>
+    (
+      (await (await request.get(`/api/v1/filler/questionnaires/${id}/`, { headers })).json()) as {
+        status: string
+      }
+    ).status
+  await expect.poll(statusOf, { timeout: 30_000 }).toBe('ready')
+  return id
+}
