@@ -4,6 +4,7 @@ import { fromPromise } from 'xstate'
 import type {
   Activity,
   AssignRequest,
+  Comment,
   Person,
   ReviewActionRequest,
 } from '../../contract/collaboration.ts'
@@ -19,6 +20,7 @@ import type {
 import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index.ts'
 import { assignmentMachine } from '../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../machines/carry-forward/index.ts'
+import { type CommentAction, commentThreadMachine } from '../../machines/comment-thread/index.ts'
 import { questionReviewMachine } from '../../machines/question-review/index.ts'
 import { questionnaireActivityMachine } from '../../machines/questionnaire-activity/index.ts'
 import { questionnaireExportMachine } from '../../machines/questionnaire-export/index.ts'
@@ -86,9 +88,12 @@ function logic(
     data?: WorkspaceData
     previous?: PreviousMatch[]
     carried?: CarryForwardResponse
+    /** Each question's comments; absent: they are still being read. */
+    comments?: Comment[]
   } = {},
 ) {
   let loads = 0
+  const commented: CommentAction[] = []
   const carriedFrom: number[] = []
   const operations: WorkspaceOperation[] = []
   const saved: SaveAnswerInput[] = []
@@ -98,6 +103,7 @@ function logic(
     saved,
     exported,
     carriedFrom,
+    commented,
     loads: () => loads,
     logic: {
       workspace: questionnaireWorkspaceMachine.provide({
@@ -194,9 +200,42 @@ function logic(
           ),
         },
       }),
+      comments: commentThreadMachine.provide({
+        actors: {
+          loadComments: fromPromise<Comment[], { questionId: number }>(() =>
+            options.comments ? Promise.resolve(options.comments) : new Promise(() => {}),
+          ),
+          loadPeople: fromPromise<Person[], void>(async () => people),
+          act: fromPromise<Comment, CommentAction>(async ({ input }) => {
+            commented.push(input)
+            if (input.kind !== 'create') throw new Error('That comment was not found.')
+            return commentOf(9, { body: input.request.body })
+          }),
+        },
+      }),
     },
   }
 }
+
+const ada = { id: '5', name: 'Ada Lovelace', email: 'ada@example.com' }
+const people: Person[] = [
+  { id: 5, name: 'Ada Lovelace', email: 'ada@example.com', role: 'admin', assignable: true },
+  { id: 6, name: 'Grace Hopper', email: 'grace@example.com', role: 'approver', assignable: true },
+]
+const commentOf = (id: number, patch: Partial<Comment> = {}): Comment => ({
+  id,
+  question_id: 1,
+  parent_id: null,
+  author: ada,
+  body: 'A comment',
+  mentions: [],
+  created_at: new Date().toISOString(),
+  edited_at: null,
+  deleted: false,
+  resolved_at: null,
+  resolved_by: null,
+  ...patch,
+})
 
 const renderPage = (setup: ReturnType<typeof logic>) =>
   render(
@@ -500,5 +539,47 @@ describe('questionnaire page', () => {
     await screen.findByRole('listbox', { name: 'Questions of Security' })
     await new Promise((r) => setTimeout(r, 0))
     expect(screen.queryByRole('region', { name: 'Answered before' })).toBeNull()
+  })
+
+  it('shows a comment’s text as plain text with its mentions, and counts a new thread on the row', async () => {
+    const markup = '<b>not bold</b> @Ada Lovelace <img src=x onerror=alert(1)>'
+    const setup = logic({
+      comments: [
+        commentOf(1, { body: markup, mentions: [ada], edited_at: new Date().toISOString() }),
+        commentOf(2, { parent_id: 1, body: '', deleted: true }),
+      ],
+    })
+    renderPage(setup)
+    const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
+    fireEvent.click(within(grid).getByText('Do you meet security requirement 1?'))
+    const comments = screen.getByRole('region', { name: 'Comments' })
+    const body = await within(comments).findByTestId('comment-body')
+    expect(body.textContent).toBe(markup)
+    expect(body.querySelector('b, img')).toBeNull()
+    expect(within(body).getByText('@Ada Lovelace').tagName).toBe('SPAN')
+    expect(within(comments).getByText('Comment deleted')).toBeTruthy()
+    expect(within(comments).getByText('· edited')).toBeTruthy()
+
+    // "@gr" offers Grace; Enter writes her name and she is mentioned
+    const box = within(comments).getByRole('combobox', { name: 'New comment' })
+    fireEvent.change(box, { target: { value: 'Over to @gr' } })
+    const suggestions = within(comments).getByRole('listbox', { name: 'People to mention' })
+    expect(
+      within(suggestions)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Grace Hoppergrace@example.com'])
+    fireEvent.keyDown(box, { key: 'Enter' })
+    expect((box as HTMLTextAreaElement).value).toBe('Over to @Grace Hopper ')
+    fireEvent.click(within(comments).getByRole('button', { name: 'Comment' }))
+    await waitFor(() => expect(within(comments).getAllByTestId('comment-thread')).toHaveLength(2))
+    expect(setup.commented).toEqual([
+      {
+        kind: 'create',
+        questionId: 1,
+        request: { body: 'Over to @Grace Hopper', mentions: [6] },
+      },
+    ])
+    expect(within(grid).getByTitle('2 open comment threads')).toBeTruthy()
   })
 })

@@ -22,6 +22,7 @@ import {
 } from '../../../contract/questionnaires.ts'
 import { type Capability, can } from '../../../contract/roles.ts'
 import { type answerMachine, answerPanelView } from '../../../machines/answer/index.ts'
+import type { commentThreadMachine } from '../../../machines/comment-thread/index.ts'
 import type { questionReviewMachine } from '../../../machines/question-review/index.ts'
 import type { questionnaireWorkspaceMachine } from '../../../machines/questionnaire-workspace/index.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
@@ -51,6 +52,7 @@ import {
   sectionTitle,
 } from './answer-styles.ts'
 import { ConfidenceBadge, StatusBadge } from './badges.tsx'
+import { CommentThread } from './comment-thread.tsx'
 
 type AnswerLogic = typeof answerMachine
 export type AnswerActorRef = ActorRefFrom<AnswerLogic>
@@ -73,6 +75,11 @@ export function AnswerPanel(props: {
   busy: boolean
   /** Its assignment and review steps (issue 29); absent: not shown. */
   review?: { logic: typeof questionReviewMachine; onAssign: () => void }
+  /** Its comment threads (issue 29), whose open count the row shows; absent: not shown. */
+  comments?: {
+    logic: typeof commentThreadMachine
+    onOpenCount: (questionId: number, open: number) => void
+  }
 }) {
   const [evidenceOpen, setEvidenceOpen] = useState(false)
   const answer = useActorRef(props.logic, { input: { row: props.row } })
@@ -142,6 +149,14 @@ export function AnswerPanel(props: {
           mayApprove={may('answers.approve')}
           onAssign={props.review.onAssign}
           onChange={onChange}
+        />
+      )}
+      {props.comments && (
+        <CommentThread
+          questionId={row.id}
+          logic={props.comments.logic}
+          mayWrite={mayWrite}
+          onOpenCount={props.comments.onOpenCount}
         />
       )}
 

@@ -38,6 +38,7 @@ import {
   followHistory,
   followRevision,
   type QuestionnaireLogic,
+  tellOpenComments,
 } from './workspace-logic.ts'
 
 const route = getRouteApi('/_app/questionnaire/$id')
@@ -168,6 +169,10 @@ export function QuestionnaireWorkspace(props: {
       }),
     [toaster],
   )
+  const onOpenComments = useCallback(
+    (questionId: number, open: number) => tellOpenComments(workspaceRef, questionId, open),
+    [workspaceRef],
+  )
   const openAssign = (questionId: number | null) =>
     assignRef.send({
       type: 'open',
@@ -259,6 +264,7 @@ export function QuestionnaireWorkspace(props: {
       onWantFiles={() => workspaceRef.send({ type: 'files.load' })}
       busy={view.busy}
       review={{ logic: logic.review, onAssign: () => openAssign(focused.id) }}
+      comments={{ logic: logic.comments, onOpenCount: onOpenComments }}
     />
   )
 

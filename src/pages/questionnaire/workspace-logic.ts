@@ -2,6 +2,7 @@ import type { ActorRefFrom } from 'xstate'
 import { answerMachine } from '../../../machines/answer/index.ts'
 import { assignmentMachine } from '../../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../../machines/carry-forward/index.ts'
+import { commentThreadMachine } from '../../../machines/comment-thread/index.ts'
 import { questionReviewMachine } from '../../../machines/question-review/index.ts'
 import { questionnaireActivityMachine } from '../../../machines/questionnaire-activity/index.ts'
 import { questionnaireExportMachine } from '../../../machines/questionnaire-export/index.ts'
@@ -13,6 +14,7 @@ import {
 import {
   activityActors,
   assignmentActors,
+  commentActors,
   questionReviewActors,
 } from '../../api/collaboration-actors.ts'
 import {
@@ -38,6 +40,7 @@ export function createQuestionnaireLogic() {
     assignment: assignmentMachine.provide({ actors: assignmentActors() }),
     review: questionReviewMachine.provide({ actors: questionReviewActors() }),
     activity: questionnaireActivityMachine.provide({ actors: activityActors() }),
+    comments: commentThreadMachine.provide({ actors: commentActors() }),
   }
 }
 export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
@@ -85,5 +88,27 @@ export function followHistory(
     const now = !snapshot.matches({ history: 'closed' })
     if (now && !open) activity.send({ type: 'load' })
     open = now
+  })
+}
+
+/**
+ * A question's open comment threads, shown on its row at once (the live stream reads the row again
+ * too, a moment later).
+ */
+export function tellOpenComments(
+  workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
+  questionId: number,
+  open: number,
+) {
+  const { rows, questionnaire } = workspace.getSnapshot().context
+  const row = rows.find((r) => r.id === questionId)
+  if (!row || !questionnaire || row.assignment.comments === open) return
+  workspace.send({
+    type: 'rows.merge',
+    change: {
+      questionnaire,
+      questions: [{ ...row, assignment: { ...row.assignment, comments: open } }],
+      operation: null,
+    },
   })
 }
