@@ -205,7 +205,9 @@ const questionnaireRoute = createRoute({
   path: '/questionnaire/$id',
   staticData: { title: 'Questionnaire Automation' },
   /** `question`: the question to open (from My work and notifications). */
-  validateSearch: z.object({ question: z.optional(z.coerce.number()) }),
+  validateSearch: z.object({
+    question: z.catch(z.optional(z.coerce.number().check(z.int(), z.positive())), undefined),
+  }),
   params: {
     parse: (raw: { id: string }) => ({ id: questionnaireIdSchema.parse(raw.id) }),
     stringify: (params: { id: number }) => ({ id: String(params.id) }),
