@@ -29,9 +29,12 @@ export function mentionAt(body: string, caret: number): { start: number; query: 
   return { start, query }
 }
 
-/** The people whose name (or one of its words) or email starts with what was typed. */
+/**
+ * The people whose name (or one of its words) or email starts with what was typed. A space after
+ * a whole name ends the look-up: "@Ada Lovelace " is a mention written, not one being typed.
+ */
 export function matchPeople(people: readonly Person[], query: string): Person[] {
-  const typed = query.trim().toLowerCase()
+  const typed = query.toLowerCase()
   return people
     .filter((person) => {
       const name = person.name.toLowerCase()

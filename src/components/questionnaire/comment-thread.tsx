@@ -50,6 +50,7 @@ const mentionText = css({
   borderRadius: 'l1',
   px: '0.5',
   fontWeight: 'medium',
+  whiteSpace: 'nowrap',
 })
 const gone = css({ textStyle: 'sm', color: 'fg.muted', fontStyle: 'italic', mt: '1' })
 const folded = css({
