@@ -133,7 +133,9 @@ export const answerMachine = setup({
         context.row.answer.updated_at !== row.answer.updated_at ||
         context.row.answer.status !== row.answer.status ||
         context.row.answer.flags.length !== row.answer.flags.length ||
-        context.row.candidates.length !== row.candidates.length
+        context.row.candidates.length !== row.candidates.length ||
+        // its assignment and review (issue 29) change without the answer changing
+        JSON.stringify(context.row.assignment) !== JSON.stringify(row.assignment)
       )
     },
     retrySave: ({ context }) => context.lastAction === 'save',

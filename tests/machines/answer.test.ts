@@ -230,6 +230,13 @@ describe('answerMachine', () => {
     const before = actor.getSnapshot()
     actor.send({ type: 'row.update', row: { ...answered } })
     expect(actor.getSnapshot()).toBe(before)
+    // sent back by a reviewer: the answer is the same, its review is not (issue 29)
+    const sentBack = {
+      ...answered,
+      assignment: { ...answered.assignment, review_state: 'changes_requested' as const },
+    }
+    actor.send({ type: 'row.update', row: sentBack })
+    expect(actor.getSnapshot().context.row.assignment.review_state).toBe('changes_requested')
     actor.send({ type: 'row.update', row: approved })
     expect(actor.getSnapshot().value).toBe('approved')
     actor.send({ type: 'edit' })

@@ -1,0 +1,243 @@
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { hashPassword } from '../server/auth/password.ts'
+import { newAccount, registerAndConfirm, signInWithPassword } from './support/accounts.ts'
+import { sql } from './support/db.ts'
+import { waitForMail } from './support/mailbox.ts'
+import { shotAtBothWidths as shot } from './support/screens.ts'
+import { yesNoWorkbook } from './support/workspace.ts'
+
+/**
+ * Working together (issue 29), with three people in three browsers: the admin sets the customer
+ * and the due date and assigns the tab to a contributor; the contributor finds it in My work and
+ * in the bell, and by email; answers, mentions the approver in a comment, marks it ready; the
+ * approver, watching the same questionnaire, sees it arrive live and requests changes; the
+ * contributor edits, the approver approves. An edit from a second tab against a stale version
+ * gets the merge view. The journey makes its own organisation.
+ */
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+const PASSWORD = 'Collaboration-journey-42'
+const QUESTIONS: [string, string][] = [
+  ['KV-01', 'Do you encrypt tenant data at rest with customer-managed keys?'],
+  ['KV-02', 'Is access to production reviewed by a second engineer every month?'],
+]
+
+interface Person {
+  id: number
+  name: string
+  email: string
+  page: Page
+}
+
+/** A colleague of the admin's organisation with `role`, signed in in a browser of their own. */
+async function colleague(browser: Browser, adminEmail: string, role: string, first: string) {
+  const email = `${first.toLowerCase()}-${role}-${Date.now()}@example.com`
+  const [row] = await sql<{ id: string }>(
+    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
+     select org_id, $2, $3, 'Keel', $4, $5, 'active', now() from users where lower(email) = lower($1)
+     returning id`,
+    [adminEmail, email, first, await hashPassword(PASSWORD), role],
+  )
+  const page = await (await browser.newContext()).newPage()
+  await signInWithPassword(page, email, PASSWORD)
+  await expect(page).toHaveURL(/\/$/)
+  return { id: Number(row?.id), name: `${first} Keel`, email, page } satisfies Person
+}
+
+/** The license notice shows once per browser session, whenever it loads: it is closed then. */
+async function dismissNotice(page: Page) {
+  const notice = page.getByRole('dialog', { name: 'License Limitation' })
+  await page.addLocatorHandler(notice, async () => {
+    await notice.getByRole('button', { name: 'OK' }).click()
+  })
+}
+
+async function openQuestionnaire(page: Page, id: number) {
+  await dismissNotice(page)
+  await page.goto(`/questionnaire/${id}`)
+  await expect(page.getByRole('listbox', { name: /Questions of/ })).toBeVisible({
+    timeout: 20_000,
+  })
+}
+
+const rowOf = (page: Page, text: string) =>
+  page
+    .getByRole('listbox', { name: /Questions of/ })
+    .getByRole('option')
+    .filter({ hasText: text })
+
+async function choose(page: Page, label: string, option: string | RegExp) {
+  await page.getByRole('combobox', { name: label }).click()
+  await page.getByRole('option', { name: option }).click()
+}
+
+test('three people answer, review and approve a questionnaire together, live', async ({
+  browser,
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000)
+  const admin = newAccount('collab-admin')
+  await registerAndConfirm(page, admin)
+  const access = await page.evaluate(() => localStorage.getItem('access_token'))
+  const headers = { authorization: `Bearer ${access}` }
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers,
+    multipart: {
+      file: {
+        name: 'Keelson security review.xlsx',
+        mimeType: XLSX,
+        buffer: await yesNoWorkbook('Controls', QUESTIONS),
+      },
+    },
+  })
+  expect(upload.status()).toBe(201)
+  const { id } = (await upload.json()) as { id: number }
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (
+            await request.get(`/api/v1/filler/questionnaires/${id}/`, { headers })
+          ).json()) as {
+            status: string
+          }
+        ).status,
+      { timeout: 30_000 },
+    )
+    .toBe('ready')
+  const contributor = await colleague(browser, admin.email, 'contributor', 'Cora')
+  const approver = await colleague(browser, admin.email, 'approver', 'Abel')
+  const [first] = QUESTIONS.map(([, text]) => text) as [string, string]
+
+  // the admin: customer and due date, then the whole tab to the contributor
+  await page.goto('/questionnaires')
+  const work = await request.post(`/api/v1/filler/questionnaires/${id}/work/`, {
+    headers,
+    data: { customer_name: 'Keelson Maritime', due_date: '2031-03-31', work_status: 'drafting' },
+  })
+  expect(work.status(), await work.text()).toBe(200)
+  await openQuestionnaire(page, id)
+  await expect(page.getByText('Keelson Maritime')).toBeVisible()
+  await expect(page.getByTestId('due-date')).toHaveText('Due 2031-03-31')
+  await page.getByRole('button', { name: 'Assign', exact: true }).click()
+  const dialog = page.getByRole('dialog', { name: 'Assign questions' })
+  await choose(page, 'Questions', 'Every question of this tab')
+  await choose(page, 'Assign to', new RegExp(contributor.email))
+  await dialog.getByRole('button', { name: 'Assign', exact: true }).click()
+  await expect(page.getByText('Assigned 2 questions')).toBeVisible()
+  await expect(rowOf(page, first).getByTestId('row-work')).toContainText('Assigned')
+
+  // the contributor: My work, the bell, the email
+  const cora = contributor.page
+  await dismissNotice(cora)
+  await cora.goto('/my-work')
+  await expect(cora.getByText(first)).toBeVisible()
+  await expect(cora.getByTestId('notification-bell')).toHaveAccessibleName(
+    'Notifications, 1 unread',
+  )
+  const mail = await waitForMail(contributor.email, /assigned/i)
+  expect(mail.text ?? mail.html ?? '').toContain('Keelson security review.xlsx')
+
+  // the approver watches the same questionnaire
+  const abel = approver.page
+  await openQuestionnaire(abel, id)
+  await expect(rowOf(abel, first)).toBeVisible()
+
+  // the contributor answers from My work, mentions the approver, and marks it ready
+  await cora.getByText(first).click()
+  await expect(cora).toHaveURL(new RegExp(`/questionnaire/${id}\\?question=`))
+  const panel = cora.getByRole('region', { name: 'Answer' })
+  await expect(panel).toContainText(first)
+  await expect(cora.getByTestId('viewers')).toContainText('viewing now')
+  await panel.getByRole('button', { name: 'Edit' }).click()
+  await panel.getByLabel('Answer value').selectOption('Yes')
+  await panel.getByLabel('Explanation').fill('Yes: tenant data is encrypted with keys in our KMS.')
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(panel.getByTestId('answer-text')).toHaveText(
+    'Yes: tenant data is encrypted with keys in our KMS.',
+  )
+  const questionId = Number(new URL(cora.url()).searchParams.get('question'))
+  const coraToken = await cora.evaluate(() => localStorage.getItem('access_token'))
+  const commented = await request.post(
+    `/api/v1/filler/questionnaires/questions/${questionId}/comments/`,
+    {
+      headers: { authorization: `Bearer ${coraToken}` },
+      data: {
+        body: `@${approver.name} can you check the key rotation wording?`,
+        mentions: [approver.id],
+      },
+    },
+  )
+  expect(commented.status(), await commented.text()).toBe(201)
+  await panel.getByRole('button', { name: 'Mark ready for review' }).click()
+  await expect(panel.getByText('Ready for review')).toBeVisible()
+
+  // the approver sees it arrive without reloading, and is told of the mention
+  await expect(rowOf(abel, first)).toContainText('tenant data is encrypted', { timeout: 10_000 })
+  await expect(rowOf(abel, first)).toContainText('Ready for review')
+  await expect(abel.getByTestId('notification-bell')).toHaveAccessibleName(
+    'Notifications, 1 unread',
+    { timeout: 10_000 },
+  )
+  await rowOf(abel, first).click()
+  const abelPanel = abel.getByRole('region', { name: 'Answer' })
+  await abelPanel.getByRole('button', { name: 'Request changes' }).click()
+  await abelPanel.getByLabel('What should change?').fill('Say how often the keys rotate.')
+  await abelPanel.getByRole('button', { name: 'Send back' }).click()
+  await expect(abelPanel.getByText('Changes requested')).toBeVisible()
+
+  // the contributor sees it sent back, edits, and the approver approves
+  await expect(panel.getByText('Changes requested')).toBeVisible({ timeout: 10_000 })
+  await panel.getByRole('button', { name: 'Edit' }).click()
+  await panel
+    .getByLabel('Explanation')
+    .fill('Yes: tenant data is encrypted with keys in our KMS, rotated every 90 days.')
+  await panel.getByRole('button', { name: 'Save' }).click()
+  await expect(rowOf(abel, first)).toContainText('rotated every 90 days', { timeout: 10_000 })
+  await abelPanel.getByRole('button', { name: 'Approve' }).click()
+  await expect(abelPanel.getByText('Approved').first()).toBeVisible()
+  await expect(panel.getByTestId('assignee')).toHaveText(`Assigned to ${contributor.name}`)
+  await expect(rowOf(cora, first).getByTestId('row-work')).toContainText('Approved', {
+    timeout: 10_000,
+  })
+
+  // a stale edit from a second tab gets the merge view, never a silent overwrite
+  const second = rowOf(page, QUESTIONS[1]?.[1] as string)
+  await second.click()
+  const adminPanel = page.getByRole('region', { name: 'Answer' })
+  await adminPanel.getByRole('button', { name: 'Edit' }).click()
+  const other = await cora.context().newPage()
+  await openQuestionnaire(other, id)
+  await rowOf(other, QUESTIONS[1]?.[1] as string).click()
+  const otherPanel = other.getByRole('region', { name: 'Answer' })
+  await otherPanel.getByRole('button', { name: 'Edit' }).click()
+  await otherPanel.getByLabel('Explanation').fill('Cora: a second engineer reviews monthly.')
+  await otherPanel.getByRole('button', { name: 'Save' }).click()
+  await expect(otherPanel.getByTestId('answer-text')).toHaveText(
+    'Cora: a second engineer reviews monthly.',
+  )
+  await adminPanel.getByLabel('Explanation').fill('Admin: reviewed by a peer each month.')
+  await adminPanel.getByRole('button', { name: 'Save' }).click()
+  const merge = adminPanel.getByTestId('answer-merge')
+  await expect(merge).toBeVisible()
+  await expect(merge.getByTestId('merge-theirs')).toContainText(
+    'Cora: a second engineer reviews monthly.',
+  )
+  await expect(merge.getByTestId('merge-mine')).toContainText(
+    'Admin: reviewed by a peer each month.',
+  )
+  // (at one width: a narrower window moves the panel into a sheet, a new panel)
+  await page.screenshot({ path: 'test-results/screens/collaboration-merge-1440.png' })
+  await merge.getByRole('button', { name: 'Save mine' }).click()
+  await expect(adminPanel.getByTestId('answer-text')).toHaveText(
+    'Admin: reviewed by a peer each month.',
+  )
+  await expect(rowOf(other, QUESTIONS[1]?.[1] as string)).toContainText(
+    'Admin: reviewed by a peer',
+    {
+      timeout: 10_000,
+    },
+  )
+  await shot(abel, 'collaboration-approver')
+})
