@@ -23,16 +23,20 @@ export function testEveryPath<TMachine extends AnyStateMachine>(
     timeoutMs?: number
   } = {},
 ) {
-  test(title, async () => {
-    const report = await testMachineCoverage(machine, {
-      ...options,
-      events: offerWhileRunning(machine, events),
-      ...(identity && {
-        serializeState: (snapshot: SnapshotFrom<TMachine>) =>
-          JSON.stringify([(snapshot as AnyMachineSnapshot).value, ...identity(snapshot)]),
-      }),
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
-  }, timeoutMs)
+  test(
+    title,
+    async () => {
+      const report = await testMachineCoverage(machine, {
+        ...options,
+        events: offerWhileRunning(machine, events),
+        ...(identity && {
+          serializeState: (snapshot: SnapshotFrom<TMachine>) =>
+            JSON.stringify([(snapshot as AnyMachineSnapshot).value, ...identity(snapshot)]),
+        }),
+      })
+      expect(report.states.unreached).toEqual([])
+      expect(report.transitions.unreached).toEqual([])
+    },
+    timeoutMs,
+  )
 }
