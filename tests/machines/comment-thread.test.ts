@@ -10,30 +10,9 @@ import {
   mentionAt,
   piecesOf,
 } from '../../machines/comment-thread/index.ts'
+import { ada, commentOf, grace, people } from '../fixtures/comments.ts'
 import { testEveryPath } from './every-path.ts'
 
-const ada = { id: '5', name: 'Ada Lovelace', email: 'ada@example.com' }
-const grace = { id: '6', name: 'Grace Hopper', email: 'grace@example.com' }
-const people: Person[] = [
-  { id: 5, name: 'Ada Lovelace', email: 'ada@example.com', role: 'admin', assignable: true },
-  { id: 6, name: 'Grace Hopper', email: 'grace@example.com', role: 'approver', assignable: true },
-  { id: 7, name: 'Alan Turing', email: 'alan@example.com', role: 'viewer', assignable: false },
-]
-
-const commentOf = (id: number, patch: Partial<Comment> = {}): Comment => ({
-  id,
-  question_id: 1,
-  parent_id: null,
-  author: ada,
-  body: `Comment ${id}`,
-  mentions: [],
-  created_at: '2025-01-01T10:00:00Z',
-  edited_at: null,
-  deleted: false,
-  resolved_at: null,
-  resolved_by: null,
-  ...patch,
-})
 // a thread of mine with a reply of Grace's, and a resolved thread of Grace's
 const thread = [
   commentOf(1),

@@ -5,23 +5,8 @@ import type { Comment, Person } from '../../contract/collaboration.ts'
 import { type CommentAction, commentThreadMachine } from '../../machines/comment-thread/index.ts'
 import { SessionContext } from '../../src/app/session.tsx'
 import { CommentThread } from '../../src/components/questionnaire/comment-thread.tsx'
+import { commentOf, grace } from '../fixtures/comments.ts'
 import { readingSession } from '../support/ui-session.ts'
-
-const grace = { id: '6', name: 'Grace Hopper', email: 'grace@example.com' }
-const commentOf = (id: number, patch: Partial<Comment> = {}): Comment => ({
-  id,
-  question_id: 1,
-  parent_id: null,
-  author: grace,
-  body: `Comment ${id}`,
-  mentions: [],
-  created_at: new Date().toISOString(),
-  edited_at: null,
-  deleted: false,
-  resolved_at: null,
-  resolved_by: null,
-  ...patch,
-})
 
 const logic = (comments: Comment[]) =>
   commentThreadMachine.provide({

@@ -42,6 +42,7 @@ import {
   rowOf,
   tabOf,
 } from '../fixtures/answer-rows.ts'
+import { ada, commentOf, people } from '../fixtures/comments.ts'
 import { noFilledFileYet } from '../machines/export-fixtures.ts'
 import { stubLayout } from '../support/answer-panel.tsx'
 import { readingSession } from '../support/ui-session.ts'
@@ -216,26 +217,6 @@ function logic(
     },
   }
 }
-
-const ada = { id: '5', name: 'Ada Lovelace', email: 'ada@example.com' }
-const people: Person[] = [
-  { id: 5, name: 'Ada Lovelace', email: 'ada@example.com', role: 'admin', assignable: true },
-  { id: 6, name: 'Grace Hopper', email: 'grace@example.com', role: 'approver', assignable: true },
-]
-const commentOf = (id: number, patch: Partial<Comment> = {}): Comment => ({
-  id,
-  question_id: 1,
-  parent_id: null,
-  author: ada,
-  body: 'A comment',
-  mentions: [],
-  created_at: new Date().toISOString(),
-  edited_at: null,
-  deleted: false,
-  resolved_at: null,
-  resolved_by: null,
-  ...patch,
-})
 
 const renderPage = (setup: ReturnType<typeof logic>) =>
   render(
