@@ -307,9 +307,28 @@ export const activitySchema = z.object({
   by: z.nullable(userRefSchema),
   question_id: z.nullable(z.int()),
   created_at: z.string(),
+  /** The questionnaire it happened to (the organisation's recent activity names it). */
+  questionnaire: z.optional(z.object({ id: z.int(), name: z.string() })),
 })
 export type Activity = z.infer<typeof activitySchema>
 export const activityListSchema = z.object({ results: z.array(activitySchema) })
+
+/** Home (issue 29): the team's overdue questionnaires and what happened lately. */
+export const teamOverviewSchema = z.object({
+  overdue: z.array(
+    z.object({
+      id: z.int(),
+      name: z.string(),
+      due_date: z.string(),
+      customer: z.nullable(z.string()),
+      owner: z.nullable(userRefSchema),
+      questions: z.int(),
+      approved: z.int(),
+    }),
+  ),
+  activity: z.array(activitySchema),
+})
+export type TeamOverview = z.infer<typeof teamOverviewSchema>
 
 /** A stale edit: 409 with the answer as it now is. */
 export const STALE_EDIT = 'stale_version'

@@ -178,6 +178,8 @@ export const paths = {
     resolveComment: (id: Id) => `/filler/questionnaires/comments/${seg(id)}/resolve/`,
     reopenComment: (id: Id) => `/filler/questionnaires/comments/${seg(id)}/reopen/`,
     customers: '/filler/customers/',
+    /** Home: the team's overdue questionnaires and its recent activity. */
+    team: '/filler/team/',
     /** The organisation's active people, for every member (assignees, owners, mentions). */
     people: '/filler/people/',
     customer: (id: Id) => `/filler/customers/${seg(id)}/`,

@@ -258,8 +258,23 @@ export const commentThreadMachine = setup({
             },
           },
           states: {
+            // someone else's comment reached the question (the live stream): read them again,
+            // quietly, keeping what is being written
+            reloading: {
+              invoke: {
+                id: 'reload',
+                src: 'loadComments',
+                input: ({ context }) => ({ questionId: context.questionId }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ event }) => ({ comments: event.output })),
+                },
+                onError: 'idle',
+              },
+            },
             idle: {
               on: {
+                refresh: 'reloading',
                 submit: [
                   {
                     guard: 'writable',

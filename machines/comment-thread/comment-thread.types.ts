@@ -56,6 +56,8 @@ export interface CommentThreadContext extends CommentThreadInput {
 /* ----------------------------------------------------------------------------- Events */
 
 export type CommentThreadEvents =
+  /** The question's row changed (someone commented): the comments are read again. */
+  | { type: 'refresh' }
   | { type: 'retry' }
   | { type: 'dismiss' }
   | { type: 'body.change'; body: string; caret: number }

@@ -36,6 +36,9 @@ const failed = (id: string, message: string) => ({
 const input = { questionId: 1, userId: 5, moderator: false }
 
 const events: AnyEventObject[] = [
+  { type: 'refresh' },
+  done('reload', thread),
+  failed('reload', 'offline'),
   done('load', thread),
   failed('load', 'That question was not found.'),
   done('people', people),

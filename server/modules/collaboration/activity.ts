@@ -73,10 +73,11 @@ export async function announceChange(
   await client.query(text, values)
 }
 
+/** A questionnaire's activity, newest first; or, with `questionnaireId` null, the organisation's. */
 export async function activityOf(
   client: Queryable,
   orgId: number,
-  questionnaireId: number,
+  questionnaireId: number | null,
   options: { before?: number; limit: number },
 ): Promise<Activity[]> {
   const { rows } = await client.query<{
@@ -89,11 +90,15 @@ export async function activityOf(
     first_name: string | null
     last_name: string | null
     email: string | null
+    questionnaire_id: string
+    questionnaire_name: string
   }>(
     `select a.id, a.kind, a.summary, a.question_id, a.created_at, u.id as user_id, u.first_name,
-            u.last_name, u.email
+            u.last_name, u.email, q.id as questionnaire_id, q.name as questionnaire_name
        from questionnaire_activity a left join users u on u.id = a.created_by
-      where a.org_id = $1 and a.questionnaire_id = $2 and ($3::bigint is null or a.id < $3)
+       join questionnaires q on q.id = a.questionnaire_id
+      where a.org_id = $1 and ($2::bigint is null or a.questionnaire_id = $2)
+        and ($3::bigint is null or a.id < $3)
       order by a.id desc limit $4`,
     [orgId, questionnaireId, options.before ?? null, options.limit],
   )
@@ -104,5 +109,8 @@ export async function activityOf(
     by: personOf(row),
     question_id: row.question_id ? Number(row.question_id) : null,
     created_at: row.created_at.toISOString(),
+    ...(questionnaireId === null
+      ? { questionnaire: { id: Number(row.questionnaire_id), name: row.questionnaire_name } }
+      : {}),
   }))
 }

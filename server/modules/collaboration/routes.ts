@@ -43,6 +43,7 @@ export function collaborationRoutes(options: {
     app.use(prefix, requireAuth(options.auth))
   app.use('/filler/customers', requireAuth(options.auth))
   app.use('/filler/people/*', requireAuth(options.auth))
+  app.use('/filler/team/*', requireAuth(options.auth))
   const org = (c: Context<AuthEnv>) => c.get('auth').org.id
   const user = (c: Context<AuthEnv>) => c.get('auth').user.id
   const Q = paths.questionnaires
@@ -55,6 +56,7 @@ export function collaborationRoutes(options: {
   app.post(at(Q.work('{id}')), permit('questionnaires.write'), work)
   app.patch(at(Q.work('{id}')), permit('questionnaires.write'), work)
 
+  app.get(Q.team, permit('read'), async (c) => c.json(await service.team(org(c))))
   app.get(Q.people, permit('read'), async (c) => c.json({ results: await service.people(org(c)) }))
   app.get(Q.customers, permit('read'), async (c) =>
     c.json({ results: await service.customers(org(c)) }),

@@ -151,14 +151,6 @@ export function AnswerPanel(props: {
           onChange={onChange}
         />
       )}
-      {props.comments && (
-        <CommentThread
-          questionId={row.id}
-          logic={props.comments.logic}
-          mayWrite={mayWrite}
-          onOpenCount={props.comments.onOpenCount}
-        />
-      )}
 
       {view.failed && view.error && (
         <div className={alert} role="alert">
@@ -348,6 +340,15 @@ export function AnswerPanel(props: {
         </>
       )}
 
+      {props.comments && (
+        <CommentThread
+          questionId={row.id}
+          logic={props.comments.logic}
+          mayWrite={mayWrite}
+          onOpenCount={props.comments.onOpenCount}
+          workspace={workspace}
+        />
+      )}
       <AnswerSources row={row} busy={props.busy} onSelectCandidate={props.onSelectCandidate} />
     </section>
   )

@@ -10,6 +10,7 @@ import {
   openThreads,
   piecesOf,
 } from '../../../machines/comment-thread/index.ts'
+import type { questionnaireWorkspaceMachine } from '../../../machines/questionnaire-workspace/index.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
@@ -100,6 +101,8 @@ export function CommentThread(props: {
   logic: typeof commentThreadMachine
   mayWrite: boolean
   onOpenCount: (questionId: number, open: number) => void
+  /** The workspace whose row of this question changes when someone else comments. */
+  workspace?: ActorRefFrom<typeof questionnaireWorkspaceMachine>
 }) {
   const profile = SessionContext.useSelector(selectProfile)
   const userId = profile?.user.id ?? null
@@ -108,10 +111,25 @@ export function CommentThread(props: {
   })
   const view = useView(thread, commentThreadView)
   const { onOpenCount } = props
-  useEmitted(
-    () => [thread.on('changed', (event) => onOpenCount(event.questionId, event.open))],
-    [thread, onOpenCount],
-  )
+  const { workspace, questionId } = props
+  useEmitted(() => {
+    // a new row object for this question: it changed (a comment of someone else's, read again)
+    const rowOf = () => workspace?.getSnapshot().context.rows.find((r) => r.id === questionId)
+    let last = rowOf()
+    return [
+      thread.on('changed', (event) => onOpenCount(event.questionId, event.open)),
+      ...(workspace
+        ? [
+            workspace.subscribe(() => {
+              const row = rowOf()
+              if (row === last) return
+              last = row
+              thread.send({ type: 'refresh' })
+            }),
+          ]
+        : []),
+    ]
+  }, [thread, onOpenCount, workspace, questionId])
   const firsts = view.comments.filter((c) => c.parent_id === null)
   const open = openThreads(view.comments)
   const composing = view.composer.mode === 'new' && props.mayWrite

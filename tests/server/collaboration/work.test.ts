@@ -112,6 +112,28 @@ describe('a questionnaire as a piece of work (issue 29)', () => {
     expect((await ctx.app.request('/api/v1/filler/people/')).status).toBe(401)
   })
 
+  it('shows the team its overdue questionnaires and what happened lately, its own only', async () => {
+    const { admin, viewer, q } = await team()
+    const later = await questionnaire(ctx, admin.token, ['Do you rotate keys?'])
+    await post(ctx, Q.work(q.id), { due_date: '2020-02-01', customer_name: 'Initrode' }, admin.token)
+    await post(ctx, Q.work(later.id), { due_date: '2999-01-01' }, admin.token)
+    const stranger = await member(ctx)
+    const theirs = await questionnaire(ctx, stranger.token, ['Do you patch?'])
+    await post(ctx, Q.work(theirs.id), { due_date: '2020-01-01' }, stranger.token)
+    const overview = await get(ctx, Q.team, viewer.token)
+    expect(overview.status).toBe(200)
+    expect(overview.body.overdue).toMatchObject([
+      { id: q.id, due_date: '2020-02-01', customer: 'Initrode', questions: 3, approved: 0 },
+    ])
+    expect(overview.body.activity[0]).toMatchObject({
+      kind: 'work',
+      questionnaire: { id: later.id },
+    })
+    expect(overview.body.activity.map((entry: Body) => entry.questionnaire.id)).not.toContain(
+      theirs.id,
+    )
+  })
+
   it('keeps customers apart: another organisation gets 404', async () => {
     const { admin, q } = await team()
     const stranger = await member(ctx)
