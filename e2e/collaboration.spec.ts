@@ -240,4 +240,9 @@ test('three people answer, review and approve a questionnaire together, live', a
     },
   )
   await shot(abel, 'collaboration-approver')
+
+  // home: the team's recent activity, naming who did what
+  await page.goto('/')
+  await expect(page.getByTestId('team-activity')).toContainText(`${approver.name}: Approved KV-01`)
+  await shot(page, 'collaboration-home')
 })

@@ -10,6 +10,8 @@ import {
   type Person,
   peopleSchema,
   type ReviewActionRequest,
+  type TeamOverview,
+  teamOverviewSchema,
 } from '../../contract/collaboration.ts'
 import { paths } from '../../contract/paths.ts'
 import { type AnswerChange, answerChangeSchema } from '../../contract/questionnaires.ts'
@@ -96,5 +98,13 @@ export function activityActors(client: ApiClient = api) {
       )
       return body.results
     }),
+  }
+}
+
+export function teamActors(client: ApiClient = api) {
+  return {
+    loadTeam: fromPromise<TeamOverview, void>(async () =>
+      client.get(paths.questionnaires.team, teamOverviewSchema),
+    ),
   }
 }

@@ -6,6 +6,8 @@ import { libraryHealthMachine } from '../../machines/library-health/index.ts'
 import { libraryReviewMachine } from '../../machines/library-review/index.ts'
 import { ownerChoicesMachine } from '../../machines/owner-choices/index.ts'
 import { qaImportMachine } from '../../machines/qa-import/index.ts'
+import { teamOverviewMachine } from '../../machines/team-overview/index.ts'
+import { teamActors } from './collaboration-actors.ts'
 import { itemListActors, knowledgeActors } from './knowledge-actors.ts'
 
 /** The knowledge-base page's machines with the real actors; tests pass their own. */
@@ -24,7 +26,10 @@ export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemLis
 export type KnowledgeLogic = ReturnType<typeof createKnowledgeLogic>
 
 /** The home page's machine: library health, for the counts that need someone's attention. */
-export function createHomeLogic(actors = knowledgeActors()) {
-  return { health: libraryHealthMachine.provide({ actors }) }
+export function createHomeLogic(actors = knowledgeActors(), team = teamActors()) {
+  return {
+    health: libraryHealthMachine.provide({ actors }),
+    team: teamOverviewMachine.provide({ actors: team }),
+  }
 }
 export type HomeLogic = ReturnType<typeof createHomeLogic>

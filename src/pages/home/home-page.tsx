@@ -18,6 +18,7 @@ import { useView } from '../../app/use-view.ts'
 import { focusRing } from '../../components/styles.ts'
 import { PageHeader } from '../page-header.tsx'
 import { MyWorkSection } from './my-work-section.tsx'
+import { TeamSection } from './team-section.tsx'
 
 const STEPS = [
   {
@@ -101,6 +102,7 @@ const defaultLogic = createHomeLogic()
 /** Home: what needs attention (stale library answers, answers whose source changed), my work, then where to start. */
 export default function HomePage({ logic = defaultLogic }: { logic?: HomeLogic }) {
   const health = useActorRef(logic.health)
+  const team = useActorRef(logic.team)
   const { counts } = useView(health, libraryHealthView)
   const user = SessionContext.useSelector(selectUser)
   const greeting = user?.first_name ? `Welcome back, ${user.first_name}` : 'Welcome to Quire'
@@ -133,6 +135,7 @@ export default function HomePage({ logic = defaultLogic }: { logic?: HomeLogic }
         </section>
       )}
       <MyWorkSection />
+      <TeamSection actor={team} />
       <div className={cards}>
         {STEPS.map((step, index) => (
           <Link key={step.to} to={step.to} className={cx(card, focusRing)}>
