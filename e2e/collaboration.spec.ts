@@ -150,7 +150,7 @@ test('three people answer, review and approve a questionnaire together, live', a
   const panel = cora.getByRole('region', { name: 'Answer' })
   await expect(panel).toContainText(first)
   await expect(cora.getByTestId('viewers')).toContainText('viewing now')
-  await panel.getByRole('button', { name: 'Edit' }).click()
+  await panel.getByRole('button', { name: 'Edit' }).first().click()
   await panel.getByLabel('Answer value').selectOption('Yes')
   await panel.getByLabel('Explanation').fill('Yes: tenant data is encrypted with keys in our KMS.')
   await panel.getByRole('button', { name: 'Save' }).click()
@@ -189,7 +189,7 @@ test('three people answer, review and approve a questionnaire together, live', a
 
   // the contributor sees it sent back, edits, and the approver approves
   await expect(panel.getByText('Changes requested')).toBeVisible({ timeout: 10_000 })
-  await panel.getByRole('button', { name: 'Edit' }).click()
+  await panel.getByRole('button', { name: 'Edit' }).first().click()
   await panel
     .getByLabel('Explanation')
     .fill('Yes: tenant data is encrypted with keys in our KMS, rotated every 90 days.')
@@ -206,12 +206,12 @@ test('three people answer, review and approve a questionnaire together, live', a
   const second = rowOf(page, QUESTIONS[1]?.[1] as string)
   await second.click()
   const adminPanel = page.getByRole('region', { name: 'Answer' })
-  await adminPanel.getByRole('button', { name: 'Edit' }).click()
+  await adminPanel.getByRole('button', { name: 'Edit' }).first().click()
   const other = await cora.context().newPage()
   await openQuestionnaire(other, id)
   await rowOf(other, QUESTIONS[1]?.[1] as string).click()
   const otherPanel = other.getByRole('region', { name: 'Answer' })
-  await otherPanel.getByRole('button', { name: 'Edit' }).click()
+  await otherPanel.getByRole('button', { name: 'Edit' }).first().click()
   await otherPanel.getByLabel('Explanation').fill('Cora: a second engineer reviews monthly.')
   await otherPanel.getByRole('button', { name: 'Save' }).click()
   await expect(otherPanel.getByTestId('answer-text')).toHaveText(

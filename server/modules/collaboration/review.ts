@@ -91,16 +91,18 @@ export function createReviewFlow(deps: {
         approve: `Approved ${what}`,
         request_changes: `Requested changes to ${what}: ${body.comment ?? ''}`,
       }[body.action]
-      await recordActivity(client, {
-        orgId,
-        questionnaireId,
-        kind: (
-          { ready: 'ready', approve: 'approved', request_changes: 'changes_requested' } as const
-        )[body.action],
-        summary: summary.length > 300 ? `${summary.slice(0, 299)}…` : summary,
-        questionId,
-        userId: actor.id,
-      })
+      // an approval's line is written by the approval itself
+      if (body.action !== 'approve')
+        await recordActivity(client, {
+          orgId,
+          questionnaireId,
+          kind: (
+            { ready: 'ready', approve: 'approved', request_changes: 'changes_requested' } as const
+          )[body.action],
+          summary: summary.length > 300 ? `${summary.slice(0, 299)}…` : summary,
+          questionId,
+          userId: actor.id,
+        })
       if (assignee && body.action !== 'ready')
         await deps.notifier?.notify(client, [
           {

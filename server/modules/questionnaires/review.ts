@@ -2,6 +2,7 @@ import { COLLABORATION_TEXTS, STALE_EDIT } from '../../../contract/collaboration
 import { type AnswerEdit, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import { forbidden } from '../../auth/permissions.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { recordActivity } from '../collaboration/activity.ts'
 import { upsertApprovedAnswer } from '../knowledge/approved.ts'
 import type { History } from './history.ts'
 import type { Reading } from './reading.ts'
@@ -88,6 +89,14 @@ export function createReview(answerWrites: AnswerWrites, history: History, readi
       if (after.status === 'pending') after.confidence = null
       if (row.rank === row.selected_rank && !isAnswered(before) && isAnswered(after))
         await checkAnswerLimit(client, orgId, 1)
+      await recordActivity(client, {
+        orgId,
+        questionnaireId,
+        kind: 'answered',
+        summary: `${isAnswered(before) ? 'Edited the answer to' : 'Answered'} ${label(row)}`,
+        questionId: Number(row.question_id),
+        userId,
+      })
       return {
         kind: 'edit',
         summary: `Edited the answer to ${label(row)}`,
@@ -144,6 +153,15 @@ export function createReview(answerWrites: AnswerWrites, history: History, readi
             questionnaire: asked.name,
           })
       }
+      // the questionnaire's activity says who approved what (issue 29)
+      await recordActivity(client, {
+        orgId,
+        questionnaireId,
+        kind: 'approved',
+        summary: `Approved ${label(row)}`,
+        questionId: Number(row.question_id),
+        userId,
+      })
       return { kind: 'approve', summary: `Approved the answer to ${label(row)}`, changes }
     })
   }
