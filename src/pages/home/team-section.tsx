@@ -15,6 +15,7 @@ const columns = grid({
   gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)' },
   gap: '4',
   mb: '6',
+  alignItems: 'start',
 })
 const box = stack({
   gap: '3',
