@@ -19,7 +19,7 @@ export function Viewers(props: { viewers: UserRef[] }) {
   if (props.viewers.length < 2) return null
   const names = props.viewers.map((viewer) => viewer.name).join(', ')
   return (
-    <div className={stackClass} data-testid="viewers" aria-label={`Viewing now: ${names}`}>
+    <section className={stackClass} data-testid="viewers" aria-label={`Viewing now: ${names}`}>
       <div className={faces}>
         {props.viewers.slice(0, 5).map((viewer) => (
           <InitialsAvatar key={viewer.id} name={viewer.name} size="xs" className={face} />

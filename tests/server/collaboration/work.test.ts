@@ -115,7 +115,12 @@ describe('a questionnaire as a piece of work (issue 29)', () => {
   it('shows the team its overdue questionnaires and what happened lately, its own only', async () => {
     const { admin, viewer, q } = await team()
     const later = await questionnaire(ctx, admin.token, ['Do you rotate keys?'])
-    await post(ctx, Q.work(q.id), { due_date: '2020-02-01', customer_name: 'Initrode' }, admin.token)
+    await post(
+      ctx,
+      Q.work(q.id),
+      { due_date: '2020-02-01', customer_name: 'Initrode' },
+      admin.token,
+    )
     await post(ctx, Q.work(later.id), { due_date: '2999-01-01' }, admin.token)
     const stranger = await member(ctx)
     const theirs = await questionnaire(ctx, stranger.token, ['Do you patch?'])
@@ -239,7 +244,10 @@ describe('assignments (issue 29)', () => {
     const exported = await post(ctx, Q.exportOriginal, { questionnaire_id: q.id }, viewer.token)
     expect(exported.status, JSON.stringify(exported.body)).toBe(201)
     const latest = await get(ctx, Q.activity(q.id), admin.token)
-    expect(latest.body.results[0]).toMatchObject({ kind: 'exported', by: { id: String(viewer.id) } })
+    expect(latest.body.results[0]).toMatchObject({
+      kind: 'exported',
+      by: { id: String(viewer.id) },
+    })
   })
 
   it('refuses a due date after the questionnaire’s and another organisation’s questionnaire', async () => {
