@@ -26,7 +26,7 @@ export function Viewers(props: { viewers: UserRef[] }) {
         ))}
       </div>
       <span>{props.viewers.length > 5 ? `${props.viewers.length} people` : names} viewing now</span>
-    </div>
+    </section>
   )
 }
 
