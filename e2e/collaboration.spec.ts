@@ -1,10 +1,8 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { hashPassword } from '../server/auth/password.ts'
-import { newAccount, registerAndConfirm, signInWithPassword } from './support/accounts.ts'
-import { sql } from './support/db.ts'
+import { expect, type Page, test } from '@playwright/test'
+import { colleague, newAccount, registerAndConfirm } from './support/accounts.ts'
 import { waitForMail } from './support/mailbox.ts'
 import { shotAtBothWidths as shot } from './support/screens.ts'
-import { yesNoWorkbook } from './support/workspace.ts'
+import { uploadQuestionnaire } from './support/workspace.ts'
 
 /**
  * Working together (issue 29), with three people in three browsers: the admin sets the customer
@@ -15,34 +13,10 @@ import { yesNoWorkbook } from './support/workspace.ts'
  * gets the merge view. The journey makes its own organisation.
  */
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-const PASSWORD = 'Collaboration-journey-42'
 const QUESTIONS: [string, string][] = [
   ['KV-01', 'Do you encrypt tenant data at rest with customer-managed keys?'],
   ['KV-02', 'Is access to production reviewed by a second engineer every month?'],
 ]
-
-interface Person {
-  id: number
-  name: string
-  email: string
-  page: Page
-}
-
-/** A colleague of the admin's organisation with `role`, signed in in a browser of their own. */
-async function colleague(browser: Browser, adminEmail: string, role: string, first: string) {
-  const email = `${first.toLowerCase()}-${role}-${Date.now()}@example.com`
-  const [row] = await sql<{ id: string }>(
-    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
-     select org_id, $2, $3, 'Keel', $4, $5, 'active', now() from users where lower(email) = lower($1)
-     returning id`,
-    [adminEmail, email, first, await hashPassword(PASSWORD), role],
-  )
-  const page = await (await browser.newContext()).newPage()
-  await signInWithPassword(page, email, PASSWORD)
-  await expect(page).toHaveURL(/\/$/)
-  return { id: Number(row?.id), name: `${first} Keel`, email, page } satisfies Person
-}
 
 /** The license notice shows once per browser session, whenever it loads: it is closed then. */
 async function dismissNotice(page: Page) {
@@ -81,31 +55,7 @@ test('three people answer, review and approve a questionnaire together, live', a
   await registerAndConfirm(page, admin)
   const access = await page.evaluate(() => localStorage.getItem('access_token'))
   const headers = { authorization: `Bearer ${access}` }
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
-    headers,
-    multipart: {
-      file: {
-        name: 'Keelson security review.xlsx',
-        mimeType: XLSX,
-        buffer: await yesNoWorkbook('Controls', QUESTIONS),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (
-            await request.get(`/api/v1/filler/questionnaires/${id}/`, { headers })
-          ).json()) as {
-            status: string
-          }
-        ).status,
-      { timeout: 30_000 },
-    )
-    .toBe('ready')
+  const id = await uploadQuestionnaire(request, headers, 'Keelson security review.xlsx', QUESTIONS)
   const contributor = await colleague(browser, admin.email, 'contributor', 'Cora')
   const approver = await colleague(browser, admin.email, 'approver', 'Abel')
   const [first] = QUESTIONS.map(([, text]) => text) as [string, string]

@@ -1,27 +1,8 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { hashPassword } from '../server/auth/password.ts'
+import { expect, type Page, test } from '@playwright/test'
 import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
-import { newAccount, registerAndConfirm, signInWithPassword } from './support/accounts.ts'
-import { sql } from './support/db.ts'
+import { colleague, newAccount, registerAndConfirm } from './support/accounts.ts'
 
 /** Roles in the review: an approver approves an answer; a contributor cannot, and is told so. */
-
-const PASSWORD = 'Role-journey-password-42'
-
-/** A colleague of `adminEmail`'s organisation with `role`, signed in on a page of their own. */
-async function colleague(browser: Browser, adminEmail: string, role: string) {
-  const email = `${role}-${Date.now()}@example.com`
-  await sql(
-    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
-     select org_id, $2, 'Role', $3, $4, $3, 'active', now() from users where lower(email) = lower($1)`,
-    [adminEmail, email, role, await hashPassword(PASSWORD)],
-  )
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await signInWithPassword(page, email, PASSWORD)
-  await expect(page).toHaveURL(/\/$/)
-  return { page, context }
-}
 
 async function openFirstQuestion(page: Page, id: number) {
   await page.goto(`/questionnaire/${id}`)

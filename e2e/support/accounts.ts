@@ -1,5 +1,7 @@
-import { expect, type Page } from '@playwright/test'
+import { type Browser, expect, type Page } from '@playwright/test'
+import { hashPassword } from '../../server/auth/password.ts'
 import type { Account } from '../../tests/support/account.ts'
+import { sql } from './db.ts'
 import { linkIn, waitForMail } from './mailbox.ts'
 
 export { newAccount } from '../../tests/support/account.ts'
@@ -40,4 +42,31 @@ export async function logOut(page: Page) {
   await page.getByRole('menuitem', { name: 'Log out' }).click()
   // signing out ends the session on the server first: slower when the workers are busy
   await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 })
+}
+
+const COLLEAGUE_PASSWORD = 'Colleague-journey-password-42'
+
+/**
+ * A colleague of `adminEmail`'s organisation with `role` (inserted as an administrator would
+ * invite them), signed in on a page of a browser context of their own.
+ */
+export async function colleague(
+  browser: Browser,
+  adminEmail: string,
+  role: string,
+  first = 'Role',
+) {
+  const email = `${first.toLowerCase()}-${role}-${Date.now()}@example.com`
+  const last = first === 'Role' ? role : 'Keel'
+  const [row] = await sql<{ id: string }>(
+    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
+     select org_id, $2, $3, $4, $5, $6, 'active', now() from users where lower(email) = lower($1)
+     returning id`,
+    [adminEmail, email, first, last, await hashPassword(COLLEAGUE_PASSWORD), role],
+  )
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await signInWithPassword(page, email, COLLEAGUE_PASSWORD)
+  await expect(page).toHaveURL(/\/$/)
+  return { id: Number(row?.id), name: `${first} ${last}`, email, page, context }
 }

@@ -3,7 +3,6 @@ import {
   COLLABORATION_TEXTS,
   type MyAssignment,
   type MyAssignments,
-  type NotificationKind,
   type ReviewState,
   type WorkGroup,
 } from '../../../contract/collaboration.ts'
@@ -11,23 +10,13 @@ import { QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import type { Database } from '../../db/index.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import type { NotifyEvent } from '../notifications/notify.ts'
 import { ANSWER_FILTER_SQL, label, type Queryable } from '../questionnaires/shared.ts'
 import { announceChange, recordActivity } from './activity.ts'
 
 /** What the notification service takes (issue 29): called inside the caller's transaction. */
 export interface Notifier {
-  notify(
-    client: Queryable,
-    events: {
-      orgId: number
-      userId: number
-      kind: NotificationKind
-      text: string
-      actorId: number | null
-      questionnaireId: number | null
-      questionId: number | null
-    }[],
-  ): Promise<void>
+  notify(client: Queryable, events: NotifyEvent[]): Promise<void>
   /** Sends what the committed notifications owe by email. */
   deliver(): Promise<void>
 }
