@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, raise, setup } from 'xstate'
+import { assign, emit, fromPromise, type InputFrom, type OutputFrom, raise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { Role } from '../../contract/roles.ts'
 import type { AdminUser, TemporaryPassword } from '../../contract/users.ts'
@@ -16,6 +16,93 @@ const mustBeProvided = mustBeProvidedIn('peopleMachine')
 
 const EMPTY_INVITE: InviteForm = { email: '', first_name: '', last_name: '', role: 'contributor' }
 
+const actors = {
+  loadPeople: fromPromise<{ count: number; results: AdminUser[] }, PeopleQuery>(
+    mustBeProvided('loadPeople'),
+  ),
+  invite: fromPromise<AdminUser, InviteForm>(mustBeProvided('invite')),
+  changeRole: fromPromise<AdminUser, { id: number; role: Role }>(mustBeProvided('changeRole')),
+  removePerson: fromPromise<void, { id: number }>(mustBeProvided('removePerson')),
+  approvePerson: fromPromise<void, { id: number }>(mustBeProvided('approvePerson')),
+  rejectPerson: fromPromise<void, { id: number }>(mustBeProvided('rejectPerson')),
+  sendMagicLink: fromPromise<void, { id: number }>(mustBeProvided('sendMagicLink')),
+  temporaryPassword: fromPromise<TemporaryPassword, { id: number }>(
+    mustBeProvided('temporaryPassword'),
+  ),
+}
+
+/** The calls an admin makes about people (every actor but the list's). */
+type Call = Exclude<keyof typeof actors, 'loadPeople'>
+
+/** How one call differs from the others; everything else is the same for all of them. */
+interface CallPlan<C extends Call> {
+  /** What the call is given. */
+  input: (args: { context: PeopleContext }) => InputFrom<(typeof actors)[C]>
+  /** What a success says, if anything. */
+  notice?: string | ((output: OutputFrom<(typeof actors)[C]>) => string)
+  /** What of the answer the context keeps (the temporary password). */
+  keep?: (output: OutputFrom<(typeof actors)[C]>) => Partial<PeopleContext>
+  /** The state that shows what a success returned, keeping the person; else idle, forgetting them. */
+  shownIn?: string
+  /** A success reloads the list unless `false`. */
+  reload?: boolean
+  /** A refusal reloads the list too (a refused role shows the old one again). */
+  reloadAfterRefusal?: boolean
+  /** A refusal goes back to the step that asked, which shows why; else idle, forgetting them. */
+  retry?: string
+}
+
+/** What most calls are given: the id of the person the action is about. */
+const byId = ({ context }: { context: PeopleContext }) => ({ id: context.action?.id ?? 0 })
+
+/**
+ * A busy state that runs one call (its invoke and actor share the call's name): a success clears
+ * the action, says what it did, reloads the list and tells the page; a refusal keeps the reason.
+ */
+function callState<C extends Call>(call: C, plan: CallPlan<C>) {
+  const { notice, keep, shownIn, reload = true, reloadAfterRefusal, retry } = plan
+  type Done = { event: { output: OutputFrom<(typeof actors)[C]> } }
+  return {
+    tags: 'busy' as const,
+    invoke: {
+      id: call,
+      src: call,
+      input: plan.input,
+      onDone: {
+        target: shownIn ?? '#people.action.idle',
+        actions: [
+          ...(shownIn ? [] : ['clearAction' as const]),
+          ...(keep
+            ? [{ type: 'keep' as const, params: ({ event }: Done) => keep(event.output) }]
+            : []),
+          ...(notice === undefined
+            ? []
+            : [
+                {
+                  type: 'setNotice' as const,
+                  params: ({ event }: Done) =>
+                    typeof notice === 'string' ? notice : notice(event.output),
+                },
+              ]),
+          ...(reload ? ['reloadList' as const] : []),
+          'emitChanged' as const,
+        ],
+      },
+      onError: {
+        target: retry ?? '#people.action.idle',
+        actions: [
+          {
+            type: 'setActionError' as const,
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+          ...(retry ? [] : ['clearAction' as const]),
+          ...(reloadAfterRefusal ? ['reloadList' as const] : []),
+        ],
+      },
+    },
+  }
+}
+
 /**
  * Settings → People (admins): the organisation's people, searched (after a pause in typing),
  * filtered by role and status, a page at a time; inviting a colleague; changing a role; removing
@@ -29,20 +116,7 @@ export const peopleMachine = setup({
     /** After each change the server recorded: the page refreshes the audit log. */
     emitted: {} as { type: 'changed' },
   },
-  actors: {
-    loadPeople: fromPromise<{ count: number; results: AdminUser[] }, PeopleQuery>(
-      mustBeProvided('loadPeople'),
-    ),
-    invite: fromPromise<AdminUser, InviteForm>(mustBeProvided('invite')),
-    changeRole: fromPromise<AdminUser, { id: number; role: Role }>(mustBeProvided('changeRole')),
-    removePerson: fromPromise<void, { id: number }>(mustBeProvided('removePerson')),
-    approvePerson: fromPromise<void, { id: number }>(mustBeProvided('approvePerson')),
-    rejectPerson: fromPromise<void, { id: number }>(mustBeProvided('rejectPerson')),
-    sendMagicLink: fromPromise<void, { id: number }>(mustBeProvided('sendMagicLink')),
-    temporaryPassword: fromPromise<TemporaryPassword, { id: number }>(
-      mustBeProvided('temporaryPassword'),
-    ),
-  },
+  actors,
   delays: { searchDebounce: LIST_SEARCH_DEBOUNCE_MS },
   actions: {
     setSearch: assign(({ context }, q: string) => ({ query: { ...context.query, q, page: 1 } })),
@@ -76,7 +150,7 @@ export const peopleMachine = setup({
       actionError: errorMessage(error, 'That did not work. Try again.'),
     })),
     setNotice: assign((_, notice: string) => ({ notice })),
-    setTemporary: assign((_, temporary: TemporaryPassword) => ({ temporary })),
+    keep: assign((_, kept: Partial<PeopleContext>) => kept),
     dismissNotice: assign({ notice: null }),
     // the list region reloads after a change
     reloadList: raise({ type: 'refresh' }),
@@ -215,58 +289,20 @@ export const peopleMachine = setup({
                 ],
               },
             },
-            sending: {
-              tags: 'busy',
-              invoke: {
-                id: 'invite',
-                src: 'invite',
-                input: ({ context }) => context.invite,
-                onDone: {
-                  target: '#people.action.idle',
-                  actions: [
-                    'clearAction',
-                    {
-                      type: 'setNotice',
-                      params: ({ event }) => `Invitation sent to ${event.output.email}.`,
-                    },
-                    'reloadList',
-                    'emitChanged',
-                  ],
-                },
-                onError: {
-                  target: 'editing',
-                  actions: {
-                    type: 'setActionError',
-                    params: ({ event }: { event: { error: unknown } }) => event.error,
-                  },
-                },
-              },
-            },
-          },
-        },
-        changingRole: {
-          tags: 'busy',
-          invoke: {
-            id: 'changeRole',
-            src: 'changeRole',
-            input: ({ context }) => ({
-              id: context.action?.id ?? 0,
-              role: context.action?.role ?? 'viewer',
+            sending: callState('invite', {
+              input: ({ context }) => context.invite,
+              notice: (person) => `Invitation sent to ${person.email}.`,
+              retry: 'editing',
             }),
-            onDone: { target: 'idle', actions: ['clearAction', 'reloadList', 'emitChanged'] },
-            onError: {
-              target: 'idle',
-              actions: [
-                {
-                  type: 'setActionError',
-                  params: ({ event }: { event: { error: unknown } }) => event.error,
-                },
-                'clearAction',
-                'reloadList',
-              ],
-            },
           },
         },
+        changingRole: callState('changeRole', {
+          input: ({ context }) => ({
+            id: context.action?.id ?? 0,
+            role: context.action?.role ?? 'viewer',
+          }),
+          reloadAfterRefusal: true,
+        }),
         confirmingRemoval: {
           description: 'Asks before removing: their sessions end at once.',
           on: {
@@ -274,113 +310,21 @@ export const peopleMachine = setup({
             'dialog.close': { target: 'idle', actions: 'clearAction' },
           },
         },
-        removing: {
-          tags: 'busy',
-          invoke: {
-            id: 'removePerson',
-            src: 'removePerson',
-            input: ({ context }) => ({ id: context.action?.id ?? 0 }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                'clearAction',
-                { type: 'setNotice', params: 'Removed. Their sessions have ended.' },
-                'reloadList',
-                'emitChanged',
-              ],
-            },
-            onError: {
-              target: 'confirmingRemoval',
-              actions: {
-                type: 'setActionError',
-                params: ({ event }: { event: { error: unknown } }) => event.error,
-              },
-            },
-          },
-        },
-        approving: {
-          tags: 'busy',
-          invoke: {
-            id: 'approvePerson',
-            src: 'approvePerson',
-            input: ({ context }) => ({ id: context.action?.id ?? 0 }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                'clearAction',
-                { type: 'setNotice', params: 'Approved. They can sign in now; we emailed them.' },
-                'reloadList',
-                'emitChanged',
-              ],
-            },
-            onError: {
-              target: 'idle',
-              actions: [
-                {
-                  type: 'setActionError',
-                  params: ({ event }: { event: { error: unknown } }) => event.error,
-                },
-                'clearAction',
-              ],
-            },
-          },
-        },
-        rejecting: {
-          tags: 'busy',
-          invoke: {
-            id: 'rejectPerson',
-            src: 'rejectPerson',
-            input: ({ context }) => ({ id: context.action?.id ?? 0 }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                'clearAction',
-                { type: 'setNotice', params: 'Request to join rejected.' },
-                'reloadList',
-                'emitChanged',
-              ],
-            },
-            onError: {
-              target: 'idle',
-              actions: [
-                {
-                  type: 'setActionError',
-                  params: ({ event }: { event: { error: unknown } }) => event.error,
-                },
-                'clearAction',
-              ],
-            },
-          },
-        },
-        sendingLink: {
-          tags: 'busy',
-          invoke: {
-            id: 'sendMagicLink',
-            src: 'sendMagicLink',
-            input: ({ context }) => ({ id: context.action?.id ?? 0 }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                'clearAction',
-                {
-                  type: 'setNotice',
-                  params: 'Sign-in link sent. It works once, within 10 minutes.',
-                },
-                'emitChanged',
-              ],
-            },
-            onError: {
-              target: 'idle',
-              actions: [
-                {
-                  type: 'setActionError',
-                  params: ({ event }: { event: { error: unknown } }) => event.error,
-                },
-                'clearAction',
-              ],
-            },
-          },
-        },
+        removing: callState('removePerson', {
+          input: byId,
+          notice: 'Removed. Their sessions have ended.',
+          retry: 'confirmingRemoval',
+        }),
+        approving: callState('approvePerson', {
+          input: byId,
+          notice: 'Approved. They can sign in now; we emailed them.',
+        }),
+        rejecting: callState('rejectPerson', { input: byId, notice: 'Request to join rejected.' }),
+        sendingLink: callState('sendMagicLink', {
+          input: byId,
+          notice: 'Sign-in link sent. It works once, within 10 minutes.',
+          reload: false,
+        }),
         confirmingTemporaryPassword: {
           description: 'Asks before replacing their password: their sessions end.',
           on: {
@@ -388,28 +332,13 @@ export const peopleMachine = setup({
             'dialog.close': { target: 'idle', actions: 'clearAction' },
           },
         },
-        generatingPassword: {
-          tags: 'busy',
-          invoke: {
-            id: 'temporaryPassword',
-            src: 'temporaryPassword',
-            input: ({ context }) => ({ id: context.action?.id ?? 0 }),
-            onDone: {
-              target: 'showingPassword',
-              actions: [
-                { type: 'setTemporary', params: ({ event }) => event.output },
-                'emitChanged',
-              ],
-            },
-            onError: {
-              target: 'confirmingTemporaryPassword',
-              actions: {
-                type: 'setActionError',
-                params: ({ event }: { event: { error: unknown } }) => event.error,
-              },
-            },
-          },
-        },
+        generatingPassword: callState('temporaryPassword', {
+          input: byId,
+          keep: (temporary) => ({ temporary }),
+          shownIn: 'showingPassword',
+          reload: false,
+          retry: 'confirmingTemporaryPassword',
+        }),
         showingPassword: {
           description: 'The temporary password, shown this once; closing forgets it.',
           on: { 'dialog.close': { target: 'idle', actions: 'clearAction' } },
