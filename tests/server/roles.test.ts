@@ -150,6 +150,40 @@ const TABLE: Row[] = [
   ['POST', () => Q.sections.shorten(NONE), 'questionnaires.write'],
   ['POST', () => Q.sections.examples(NONE), 'questionnaires.write'],
   ['POST', () => Q.sections.custom(NONE), 'questionnaires.write'],
+  // working together (issue 29)
+  ['POST', () => Q.work(NONE), 'questionnaires.write'],
+  ['PATCH', () => Q.work(NONE), 'questionnaires.write'],
+  ['GET', () => Q.customers, 'read'],
+  ['POST', () => Q.customers, 'questionnaires.write'],
+  ['GET', () => Q.customer(NONE), 'read'],
+  ['GET', () => Q.people, 'read'],
+  ['GET', () => Q.team, 'read'],
+  ['POST', () => Q.assign(NONE), 'questionnaires.write'],
+  ['GET', () => paths.me.assignments, 'read'],
+  ['POST', () => Q.review(NONE), 'questionnaires.write'],
+  ['GET', (ids) => Q.activity(ids.questionnaire), 'read'],
+  ['GET', (ids) => Q.comments(ids.question), 'read'],
+  ['POST', () => Q.comments(NONE), 'questionnaires.write'],
+  ['PATCH', () => Q.comment(NONE), 'questionnaires.write'],
+  ['POST', () => Q.comment(NONE), 'questionnaires.write'],
+  ['DELETE', () => Q.comment(NONE), 'questionnaires.write'],
+  ['POST', () => Q.resolveComment(NONE), 'questionnaires.write'],
+  ['POST', () => Q.reopenComment(NONE), 'questionnaires.write'],
+  ['GET', () => paths.notifications.list, 'read'],
+  ['POST', () => paths.notifications.read, 'read'],
+  ['GET', () => paths.me.notificationPreferences, 'read'],
+  ['PUT', () => paths.me.notificationPreferences, 'read'],
+  ['POST', () => paths.me.notificationPreferences, 'read'],
+]
+
+/**
+ * Streams that stay open (server-sent events): every role may listen, to its own organisation
+ * only (tests/server/collaboration/stream.test.ts and notifications.test.ts); classified here,
+ * not called.
+ */
+const STREAMS: Row[] = [
+  ['GET', (ids) => Q.events(ids.questionnaire), 'read'],
+  ['GET', () => paths.notifications.stream, 'read'],
 ]
 
 /** Routes anyone may call: signing in and its links, and the health check. */
@@ -180,6 +214,8 @@ const PUBLIC = [
   paths.payouts.webhook,
   // a flagged account may change its password and nothing else (AS7): any role
   paths.auth.changePasswordForced,
+  // a mailed one-click unsubscribe link, signed for its person (issue 29)
+  paths.notifications.unsubscribe,
 ]
 
 /** A route pattern as Hono registers it ('/files/:id{[0-9]+}/') as a regular expression. */
@@ -197,7 +233,7 @@ describe('roles, on every call', () => {
       (route) => route.method !== 'ALL' && route.path.startsWith(`${API_PREFIX}/`),
     )
     const ids: Ids = { file: 1, questionnaire: 1, answer: 1, question: 1, qa: 1 }
-    const concrete = TABLE.map(([method, path]) => ({
+    const concrete = [...TABLE, ...STREAMS].map(([method, path]) => ({
       method,
       path: `${API_PREFIX}${path(ids).split('?')[0]}`,
     }))
@@ -260,6 +296,8 @@ describe('roles, on every call', () => {
       Q.tabs(ids.questionnaire),
       Q.download(ids.questionnaire),
       Q.operations(ids.questionnaire),
+      Q.activity(ids.questionnaire),
+      Q.comments(ids.question),
     ]) {
       const res = await call(ctx, 'GET', path, { token: otherToken })
       expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(404)
@@ -270,6 +308,8 @@ describe('roles, on every call', () => {
       ['POST', Q.answer.approve(ids.answer)],
       ['POST', Q.deleteQuestion(ids.question)],
       ['DELETE', K.deleteQa(ids.qa)],
+      ['POST', Q.work(ids.questionnaire)],
+      ['POST', Q.review(ids.question)],
     ] as const) {
       const res = await call(ctx, method, path, { token: otherToken, body: {} })
       expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(404)
