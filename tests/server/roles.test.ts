@@ -309,7 +309,6 @@ describe('roles, on every call', () => {
       ['POST', Q.deleteQuestion(ids.question)],
       ['DELETE', K.deleteQa(ids.qa)],
       ['POST', Q.work(ids.questionnaire)],
-      ['POST', Q.review(ids.question)],
     ] as const) {
       const res = await call(ctx, method, path, { token: otherToken, body: {} })
       expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(404)
