@@ -12,6 +12,7 @@ import { useView } from '../../app/use-view.ts'
 import { Button } from '../ui/button.tsx'
 import { actions, hint, meta, sectionTitle } from './answer-styles.ts'
 import { ReviewStateBadge } from './badges.tsx'
+import { showsReview } from './workspace-people.tsx'
 
 /**
  * A question's assignment and review (issue 29): who it is assigned to and by when, its review
@@ -38,7 +39,7 @@ export function AnswerReview(props: {
     <section className={css({ display: 'grid', gap: '2' })} aria-label="Assignment">
       <h3 className={sectionTitle}>Assignment</h3>
       <div className={meta}>
-        <ReviewStateBadge state={state} />
+        {showsReview(row) && <ReviewStateBadge state={state} />}
         <span data-testid="assignee">
           {assignment.assignee ? `Assigned to ${assignment.assignee.name}` : 'Not assigned'}
         </span>

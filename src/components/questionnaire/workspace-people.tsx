@@ -62,10 +62,11 @@ const rowWork = flex({ align: 'center', gap: '1.5', textStyle: 'xs', color: 'fg.
 /** A row's assignee, review state (once assigned) and open comment threads (issue 29). */
 export function RowWork(props: { row: QuestionRow }) {
   const { assignee, review_state: state, comments } = props.row.assignment
-  if (!assignee && state === 'unassigned' && !comments) return null
+  const reviewed = showsReview(props.row)
+  if (!assignee && !reviewed && !comments) return null
   return (
     <span className={rowWork} data-testid="row-work">
-      {state !== 'unassigned' && <ReviewStateBadge state={state} />}
+      {reviewed && <ReviewStateBadge state={state} />}
       {assignee && <InitialsAvatar name={assignee.name} size="xs" />}
       {comments > 0 && (
         <span title={`${comments} open comment thread${comments === 1 ? '' : 's'}`}>
@@ -75,3 +76,11 @@ export function RowWork(props: { row: QuestionRow }) {
     </span>
   )
 }
+
+/**
+ * Whether a question's review state says more than its answer's status: it is assigned, or in
+ * review. An unassigned question approved as it stood says it once, with the answer's status.
+ */
+export const showsReview = (row: QuestionRow) =>
+  row.assignment.assignee !== null ||
+  !['unassigned', 'approved'].includes(row.assignment.review_state)
