@@ -107,4 +107,11 @@ test('comment, mention, reply, edit, resolve and reopen a thread; the row counts
   ).toBeVisible({
     timeout: 20_000,
   })
+
+  // leave the shared account's list as it was (the questionnaires journey starts from none)
+  const removed = await request.post('/api/v1/filler/questionnaires/batch-delete/', {
+    headers,
+    data: { file_ids: [id] },
+  })
+  expect(removed.ok()).toBe(true)
 })
