@@ -1,12 +1,21 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import {
-  type Answer,
   type AnswerChange,
-  type AnswerEdit,
   QUESTIONNAIRE_TEXTS,
   type QuestionRow,
 } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import type {
+  AnswerAction,
+  AnswerContext,
+  AnswerEmitted,
+  AnswerEvents,
+  AnswerIdInput,
+  SaveAnswerInput,
+} from './answer.types.ts'
+import { draftOf, holdTheirs, overTheirs, staleOf, takeTheirs } from './merge.ts'
+
+export type * from './answer.types.ts'
 
 /**
  * The life of one answer on the review page: viewing it, editing a draft, saving, approving or
@@ -18,76 +27,7 @@ import { mustBeProvidedIn } from '../actors.ts'
  * they differ from the one it holds.
  */
 
-export interface Draft {
-  text: string
-  choice: string | null
-  comment: string
-}
-
-export type AnswerAction = 'save' | 'approve' | 'unapprove' | 'regenerate' | 'confirmSource'
-
-export interface AnswerContext {
-  row: QuestionRow
-  draft: Draft
-  /** The row as it was before an optimistic change, to roll back to. */
-  previous: QuestionRow | null
-  error: string | null
-  lastAction: AnswerAction | null
-  /** The answer's version the draft was started from: a save names it (issue 29). */
-  baseVersion: number
-  /** Someone else's answer that a save ran into: shown beside the draft to merge. */
-  theirs: Answer | null
-}
-
-/** What a save that ran into someone else's change fails with: their answer as it now is. */
-export interface StaleSaveError {
-  current: Answer
-}
-const staleOf = (error: unknown): Answer | null => {
-  const current = (error as Partial<StaleSaveError> | null)?.current
-  return current && typeof current === 'object' && 'version' in current ? current : null
-}
-
-export type AnswerEvents =
-  | { type: 'row.update'; row: QuestionRow }
-  | { type: 'edit' }
-  | { type: 'change'; field: keyof Draft; value: string | null }
-  | { type: 'cancel' }
-  | { type: 'save' }
-  | { type: 'approve' }
-  | { type: 'unapprove' }
-  | { type: 'regenerate'; evidence?: string; fileIds?: number[] }
-  | { type: 'retry' }
-  | { type: 'dismiss' }
-  | { type: 'library.save' }
-  /** The changed document still supports the answer: the source_changed flag is cleared. */
-  | { type: 'source.confirm' }
-  /** Merging a save that ran into someone else's change: take theirs, or save mine over it. */
-  | { type: 'merge.theirs' }
-  | { type: 'merge.mine' }
-
-export type AnswerEmitted =
-  | { type: 'changed'; change: AnswerChange }
-  | { type: 'library.saved'; created: boolean }
-
-export interface SaveAnswerInput {
-  answerId: number
-  edit: AnswerEdit
-}
-export interface AnswerIdInput {
-  answerId: number
-  evidence?: string
-  /** Repository files to answer from. */
-  fileIds?: number[]
-}
-
 const mustBeProvided = mustBeProvidedIn('answerMachine')
-
-const draftOf = (row: QuestionRow): Draft => ({
-  text: row.answer.text,
-  choice: row.answer.choice,
-  comment: row.answer.comment,
-})
 
 const messageOf = (error: unknown) =>
   error instanceof Error && error.message ? error.message : 'The change could not be saved'
@@ -156,29 +96,11 @@ export const answerMachine = setup({
       baseVersion: context.row.answer.version,
       theirs: null,
     })),
-    /** The save ran into someone else's change: keep the draft, hold theirs beside it. */
-    holdTheirs: assign(({ context, event }) => {
-      const theirs = staleOf((event as { error?: unknown }).error)
-      return {
-        theirs,
-        row: context.previous ?? context.row,
-        previous: null,
-        error: null,
-      }
-    }),
-    /** Theirs is taken: the row becomes it, the draft is dropped. */
-    takeTheirs: assign(({ context }) => {
-      const theirs = context.theirs
-      if (!theirs) return {}
-      const row = { ...context.row, answer: theirs }
-      return { row, draft: draftOf(row), theirs: null, baseVersion: theirs.version }
-    }),
-    /** Mine is saved over theirs: the draft now answers their version. */
-    overTheirs: assign(({ context }) => ({
-      baseVersion: context.theirs?.version ?? context.baseVersion,
-      row: context.theirs ? { ...context.row, answer: context.theirs } : context.row,
-      theirs: null,
-    })),
+    holdTheirs: assign(({ context, event }) =>
+      holdTheirs(context, (event as { error?: unknown }).error),
+    ),
+    takeTheirs: assign(({ context }) => takeTheirs(context)),
+    overTheirs: assign(({ context }) => overTheirs(context)),
     changeDraft: assign(({ context, event }) => {
       const { field, value } = event as Extract<AnswerEvents, { type: 'change' }>
       const draft = { ...context.draft }

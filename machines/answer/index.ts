@@ -1,4 +1,5 @@
 export * from './answer.machine.ts'
+export * from './merge.ts'
 
 import type { SnapshotFrom } from 'xstate'
 import type { answerMachine } from './answer.machine.ts'
