@@ -15,6 +15,8 @@ export type SsoProvider = (typeof SSO_PROVIDERS)[number]
 
 export const paths = {
   health: '/health',
+  /** The instance's terms and privacy policy (issue 30), public. */
+  legal: (kind: 'terms' | 'privacy') => `/legal/${kind}/`,
 
   /** Auth and account (under /admin). */
   auth: {

@@ -72,9 +72,9 @@ export const TICKET_PRIORITY_DEFAULT = 'Medium'
 export const CHECKOUT_PROVIDER_ENABLED = false
 
 /** Sidebar geometry and behaviour. */
-export const SIDEBAR_WIDTH = '4.5rem'
+export const SIDEBAR_WIDTH = '13rem'
 export const SIDEBAR_WIDTH_COLLAPSED = '3rem'
-export const SIDEBAR_WIDTH_MOBILE = '5rem'
+export const SIDEBAR_WIDTH_MOBILE = '15rem'
 /** Screens narrower than this many px get the slide-over panel. */
 export const MOBILE_BREAKPOINT_PX = 768
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state'

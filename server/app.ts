@@ -51,6 +51,7 @@ import { extensionRoutes } from './modules/extension/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
 import { createKnowledgeService } from './modules/knowledge/service.ts'
+import { type LegalSettings, legalRoutes } from './modules/legal/routes.ts'
 import { notificationRoutes } from './modules/notifications/routes.ts'
 import { createNotificationService } from './modules/notifications/service.ts'
 import { createExportService } from './modules/questionnaires/export.ts'
@@ -69,6 +70,8 @@ export interface AppDeps {
   jobs?: Jobs
   /** Application version shown by /health. */
   version: string
+  /** The operator's terms and privacy policy (issue 30); the defaults when omitted. */
+  legal?: LegalSettings
   /** Whether the database is the embedded one. */
   embedded: boolean
   /** Built SPA directory; omitted in API-only tests. */
@@ -191,6 +194,14 @@ export function createApp(deps: AppDeps) {
         const token = bearerToken(header)
         return token ? (await auth.authenticate(token).catch(() => null)) !== null : false
       },
+    }),
+  )
+  api.route(
+    '/',
+    legalRoutes({
+      settings: deps.legal,
+      publicUrl: deps.publicUrl,
+      llmBaseUrl: deps.llm?.settings?.baseUrl,
     }),
   )
   const now = deps.now ?? (() => new Date())
@@ -398,6 +409,11 @@ export function createApp(deps: AppDeps) {
     c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404),
   )
 
+  // an operator who publishes their terms or privacy policy elsewhere: /terms and /privacy go there
+  for (const kind of ['terms', 'privacy'] as const) {
+    const url = deps.legal?.[kind]?.url
+    if (url) app.get(`/${kind}`, (c) => c.redirect(url, 302))
+  }
   if (deps.distDir) app.use('*', serveSpa(deps.distDir))
 
   app.notFound((c) => c.text('Not found', 404))

@@ -14,7 +14,7 @@ import type { SessionActorRef } from './app/session.tsx'
 import { Toaster } from './app/toaster.tsx'
 import { VerifyingAuthentication } from './app/verifying.tsx'
 import LoginPage from './pages/auth/login-page.tsx'
-import { PublicPlaceholder } from './pages/public/public-placeholder.tsx'
+import { PublicNotFound } from './pages/public/public-not-found.tsx'
 
 /**
  * The route tree of spec section 2, code-based. Public routes first; everything else sits under
@@ -47,7 +47,7 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
     </>
   ),
   errorComponent: ({ reset }) => <GenericErrorScreen onRetry={reset} />,
-  notFoundComponent: () => <PublicPlaceholder title="Page not found" />,
+  notFoundComponent: PublicNotFound,
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -124,6 +124,17 @@ const unsubscribeRoute = accountRoute(
   '/unsubscribe',
   z.object({ token: linkParam }),
   lazyRouteComponent(() => import('./pages/auth/unsubscribe-page.tsx')),
+)
+/** Issue 30: the instance's terms and privacy policy, linked from sign-in and registration. */
+const termsRoute = accountRoute(
+  '/terms',
+  z.object({}),
+  lazyRouteComponent(() => import('./pages/legal/legal-page.tsx'), 'TermsPage'),
+)
+const privacyRoute = accountRoute(
+  '/privacy',
+  z.object({}),
+  lazyRouteComponent(() => import('./pages/legal/legal-page.tsx'), 'PrivacyPage'),
 )
 const payoutsRoute = accountRoute(
   '/payouts',
@@ -232,6 +243,8 @@ const customerRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/customers/customer-page.tsx')),
   errorComponent: PageErrorFallback,
 })
+/** Issue 30: any other address, inside the app: the navigation stays and home is offered. */
+const notFoundRoute = page('$', 'Page not found', () => import('./pages/public/not-found-page.tsx'))
 const questionnaireNoIdRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/questionnaire',
@@ -254,6 +267,8 @@ export const routeTree = rootRoute.addChildren([
   extensionAuthRoute,
   payoutsRoute,
   unsubscribeRoute,
+  termsRoute,
+  privacyRoute,
   appRoute.addChildren([
     homeRoute,
     myWorkRoute,
@@ -266,6 +281,7 @@ export const routeTree = rootRoute.addChildren([
     customersRoute,
     customerRoute,
     settingsRoute,
+    notFoundRoute,
   ]),
 ])
 

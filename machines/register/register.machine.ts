@@ -52,7 +52,18 @@ export const registerMachine = setup({
         params.field === 'email' && context.emailError !== null
           ? registrationEmailError(params.value)
           : context.emailError,
-      passwordError: params.field === 'password' ? null : context.passwordError,
+      // likewise a password already marked wrong is checked on every change, so the rule's error
+      // clears as soon as the password keeps it (issue 30)
+      passwordError:
+        params.field === 'password'
+          ? context.passwordError !== null && params.value
+            ? newPasswordError(params.value)
+            : null
+          : context.passwordError,
+    })),
+    checkPassword: assign(({ context }) => ({
+      // leaving a blank password is not an error yet; submitting it is
+      passwordError: context.values.password ? newPasswordError(context.values.password) : null,
     })),
     checkEmail: assign(({ context }) => ({
       // leaving a blank field is not an error yet; submitting it is
@@ -96,6 +107,7 @@ export const registerMachine = setup({
           },
         },
         'email.blur': { actions: 'checkEmail' },
+        'password.blur': { actions: 'checkPassword' },
         'consent.change': {
           actions: { type: 'setConsent', params: ({ event }) => event.value },
         },

@@ -18,6 +18,8 @@ export type RegisterEvents =
   | { type: 'field.change'; field: RegisterField; value: string }
   /** The email field lost focus: its address is checked then, not on every key. */
   | { type: 'email.blur' }
+  /** The password field lost focus: a password that breaks the rule shows it as an error. */
+  | { type: 'password.blur' }
   /** The optional marketing-updates checkbox. */
   | { type: 'consent.change'; value: boolean }
   | { type: 'submit' }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { css } from 'styled-system/css'
+import { css, cx } from 'styled-system/css'
 
 const wrap = css({
   display: 'flex',
@@ -10,14 +10,21 @@ const wrap = css({
   mb: '6',
 })
 const lead = css({ textStyle: 'sm', color: 'fg.muted', maxW: '2xl', mt: '1' })
+const leadAlone = css({ mt: '0' })
 const heading = css({ textStyle: '2xl', fontWeight: 'semibold', letterSpacing: '-0.01em' })
 
-export function PageHeader(props: { title: string; description?: string; actions?: ReactNode }) {
+/**
+ * What a page says under the top bar: its lead and actions. The top bar already shows the page's
+ * title, so a heading is given only when it names something else (a customer, a greeting).
+ */
+export function PageHeader(props: { title?: string; description?: string; actions?: ReactNode }) {
   return (
     <div className={wrap}>
       <div>
-        <h2 className={heading}>{props.title}</h2>
-        {props.description && <p className={lead}>{props.description}</p>}
+        {props.title && <h2 className={heading}>{props.title}</h2>}
+        {props.description && (
+          <p className={props.title ? lead : cx(lead, leadAlone)}>{props.description}</p>
+        )}
       </div>
       {props.actions}
     </div>

@@ -35,6 +35,7 @@ const events: AnyEventObject[] = [
   change('lastName', 'Lovelace'),
   change('organization', 'Analytical Engines'),
   { type: 'email.blur' },
+  { type: 'password.blur' },
   { type: 'consent.change', value: true },
   { type: 'submit' },
   { type: 'xstate.done.actor.register', output: undefined },
@@ -145,6 +146,24 @@ describe('registerMachine', () => {
     expect(selectPasswordError(snapshot())).toBeNull()
     actor.send({ type: 'submit' })
     expect(calls).toHaveLength(1)
+  })
+
+  test('a password that breaks the rule shows it on leaving the field, and it clears as soon as it keeps it (issue 30)', () => {
+    const { actor, fill, snapshot } = start()
+    actor.send({ type: 'password.blur' })
+    // leaving a blank password is not an error yet
+    expect(selectPasswordError(snapshot())).toBeNull()
+    fill({ password: 'abc' })
+    expect(selectPasswordError(snapshot())).toBeNull()
+    actor.send({ type: 'password.blur' })
+    expect(selectPasswordError(snapshot())).toBe(AUTH_TEXTS.passwordTooShort)
+    fill({ password: 'abcdefg' })
+    expect(selectPasswordError(snapshot())).toBe(AUTH_TEXTS.passwordTooShort)
+    fill({ password: 'abcdefgh' })
+    expect(selectPasswordError(snapshot())).toBeNull()
+    // a later change does not bring it back before the field is left again
+    fill({ password: 'abc' })
+    expect(selectPasswordError(snapshot())).toBeNull()
   })
 
   test('sends the registration payload of spec section 3, trimmed, and shows the success screen', async () => {

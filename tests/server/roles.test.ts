@@ -189,6 +189,8 @@ const STREAMS: Row[] = [
 /** Routes anyone may call: signing in and its links, and the health check. */
 const PUBLIC = [
   paths.health,
+  // the instance's terms and privacy policy (issue 30)
+  paths.legal('terms'),
   paths.auth.login,
   paths.auth.register,
   paths.auth.confirmEmail,

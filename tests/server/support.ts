@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { EmbeddingModel, LanguageModel } from 'ai'
 import { afterAll, beforeAll } from 'vitest'
 import type { LlmSettings } from '../../server/answering/llm.ts'
+import type { LegalSettings } from '../../server/modules/legal/routes.ts'
 import { createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
 import { createEventHub } from '../../server/http/event-hub.ts'
@@ -48,6 +49,8 @@ export interface TestAppOptions {
   google?: GoogleSettings
   /** DNS proofs read through this resolver (a loopback DNS server). */
   dnsResolver?: string
+  /** The operator's terms and privacy policy (issue 30). */
+  legal?: LegalSettings
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -88,6 +91,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   }
   const app = createApp({
     database,
+    legal: options.legal,
     jobs,
     dataDir,
     maxUploadMb: options.maxUploadMb,

@@ -13,15 +13,32 @@ import { NAV_ITEMS, type NavItem } from './nav.ts'
  * Settings. `compact` is the collapsed icon width; the slide-over uses the same rail.
  */
 
-const rail = vstack({ gap: '1', h: 'full', py: '3' })
+const rail = vstack({
+  gap: '1',
+  h: 'full',
+  py: '3',
+  '&[data-wide]': { alignItems: 'stretch', px: '3' },
+})
 const logoLink = cx(
-  css({ display: 'grid', placeItems: 'center', mb: '3', borderRadius: 'lg' }),
+  css({
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    gap: '2',
+    mb: '3',
+    borderRadius: 'lg',
+    color: 'fg.default',
+    textDecoration: 'none',
+    '[data-wide] &': { justifyContent: 'flex-start', px: '1.5' },
+  }),
   focusRing,
 )
-const list = vstack({ gap: '1', w: 'full' })
-const item = vstack({
-  justify: 'center',
-  gap: '0.5',
+const wordmark = css({ textStyle: 'lg', fontWeight: 'semibold', letterSpacing: '-0.01em' })
+const list = vstack({ gap: '0.5', w: 'full', '[data-wide] &': { alignItems: 'stretch' } })
+const item = css({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
   borderRadius: 'lg',
   color: 'fg.muted',
   transition: 'background 120ms, color 120ms',
@@ -41,19 +58,16 @@ const item = vstack({
   },
   _disabled: { opacity: 0.5, cursor: 'not-allowed', _hover: { bg: 'transparent' } },
 })
-const itemWide = css({ w: '14', h: '14' })
+/** Expanded: the icon and the page's name in a row, as wide as the rail. */
+const itemWide = css({ w: 'full', h: '9', gap: '3', px: '2.5', justifyContent: 'flex-start' })
 const itemCompact = css({ w: '9', h: '9' })
-const caption = css({
-  fontSize: '10px',
-  fontWeight: 'medium',
-  lineHeight: '1',
-  letterSpacing: '0.01em',
-})
+const caption = css({ textStyle: 'sm', fontWeight: 'medium', truncate: true })
 const spacer = css({ flex: '1' })
 const countBadge = css({
   position: 'absolute',
-  top: '0.5',
-  right: '0.5',
+  top: '50%',
+  right: '2',
+  transform: 'translateY(-50%)',
   minW: '4.5',
   h: '4.5',
   px: '1',
@@ -66,7 +80,7 @@ const countBadge = css({
   fontWeight: 'bold',
   lineHeight: '1',
   fontVariantNumeric: 'tabular-nums',
-  '[data-compact] &': { top: '-1', right: '-1' },
+  '[data-compact] &': { top: '-1', right: '-1', transform: 'none' },
 })
 const withBadge = css({ position: 'relative' })
 
@@ -83,7 +97,7 @@ export function SidebarNav(props: {
   counts?: Partial<Record<NavItem['to'], number>>
 }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname })
-  const size = props.compact ? 18 : 20
+  const size = 18
   const itemClass = cx(item, props.compact ? itemCompact : itemWide)
   const tip = (label: string, node: React.ReactElement) => (
     <SimpleTooltip
@@ -97,12 +111,17 @@ export function SidebarNav(props: {
     </SimpleTooltip>
   )
   return (
-    <nav className={rail} aria-label="Main">
+    <nav className={rail} aria-label="Main" data-wide={props.compact ? undefined : ''}>
       <Link to="/" className={logoLink} aria-label="Quire home" onClick={props.onNavigate}>
-        <LogoMark size={props.compact ? 28 : 34} />
+        <LogoMark size={props.compact ? 28 : 30} />
+        {!props.compact && (
+          <span className={wordmark} aria-hidden>
+            Quire
+          </span>
+        )}
       </Link>
       <ul className={list}>
-        {NAV_ITEMS.map(({ to, label, caption: short, icon: Icon }) => {
+        {NAV_ITEMS.map(({ to, label, icon: Icon }) => {
           const active = to === '/' ? pathname === '/' : pathname.startsWith(to)
           const count = props.counts?.[to]
           return (
@@ -118,7 +137,7 @@ export function SidebarNav(props: {
                   onClick={props.onNavigate}
                 >
                   <Icon size={size} aria-hidden strokeWidth={1.8} />
-                  {!props.compact && <span className={caption}>{short}</span>}
+                  {!props.compact && <span className={caption}>{label}</span>}
                   {count ? (
                     <span className={countBadge} aria-hidden data-testid="nav-count">
                       {count > 99 ? '99+' : count}

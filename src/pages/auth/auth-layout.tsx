@@ -33,6 +33,8 @@ const card = css({
   bg: 'bg.default',
   boxShadow: 'lg',
 })
+/** A page to read (the legal pages) rather than a form. */
+const wideCard = css({ maxW: '46rem' })
 const brand = css({
   display: 'flex',
   alignItems: 'center',
@@ -73,10 +75,11 @@ export function AuthLayout(props: {
   lead?: ReactNode
   children: ReactNode
   footer?: ReactNode
+  wide?: boolean
 }) {
   return (
     <main className={screen}>
-      <section className={card} aria-labelledby="auth-title">
+      <section className={props.wide ? cx(card, wideCard) : card} aria-labelledby="auth-title">
         <div className={brand}>
           <LogoMark size={28} />
           Quire

@@ -53,6 +53,7 @@ const checkbox = css({
   },
 })
 const submit = css({ w: 'full', mt: '1' })
+const terms = css({ textStyle: 'xs', color: 'fg.muted' })
 
 /** /register: 'Create a Free Account' (spec sections 2, 5 and 8). */
 export default function RegisterPage({ logic = defaultLogic }: { logic?: RegisterLogic }) {
@@ -117,6 +118,7 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
         <PasswordField
           {...field('password')}
           autoComplete="new-password"
+          onBlur={() => actor.send({ type: 'password.blur' })}
           error={
             view.missing.includes('password')
               ? `${LABELS.password} is required`
@@ -137,6 +139,17 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
           />
           <span>Send me product updates and news by email (optional)</span>
         </label>
+        <p className={terms}>
+          By registering you agree to the{' '}
+          <a className={authStyles.link} href="/terms" target="_blank" rel="noreferrer">
+            Terms of Service
+          </a>{' '}
+          and the{' '}
+          <a className={authStyles.link} href="/privacy" target="_blank" rel="noreferrer">
+            Privacy Policy
+          </a>
+          .
+        </p>
         {view.error && <FormAlert>{view.error}</FormAlert>}
         <Button
           type="submit"

@@ -60,10 +60,7 @@ export default function ChatPage({ logic = defaultLogic }: { logic?: ChatLogic }
   const selected = view.sessions.find((session) => session.id === view.selectedId) ?? null
   return (
     <>
-      <PageHeader
-        title="Chat"
-        description="Ask security and compliance questions, answered from your own documents and approved answers, with their sources."
-      />
+      <PageHeader description="Ask security and compliance questions, answered from your own documents and approved answers, with their sources." />
       {view.failed ? (
         <RetryAlert
           error={view.error ?? 'The conversations could not be loaded.'}

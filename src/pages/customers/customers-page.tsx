@@ -79,7 +79,6 @@ export default function CustomersPage(props: { logic?: CustomersLogic }) {
   return (
     <>
       <PageHeader
-        title="Customers"
         description="The companies that send you questionnaires. Each one’s page lists what it sent, year by year."
         actions={
           <div className={toolbar}>

@@ -88,7 +88,6 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
   return (
     <>
       <PageHeader
-        title="Knowledge Base"
         description="Approved answers, facts about your company and the documents Quire reads. Everything here is evidence for the answers it drafts."
         actions={
           <div className={wrap({ gap: '2' })}>

@@ -58,7 +58,7 @@ function MyWork(props: { actor: MyWorkActor }) {
   const view = useView(props.actor, myWorkView)
   return (
     <>
-      <PageHeader title={TEXTS.title} description={TEXTS.description} />
+      <PageHeader description={TEXTS.description} />
       {view.error && (
         <RetryAlert error={view.error} onRetry={() => props.actor.send({ type: 'refresh' })} />
       )}

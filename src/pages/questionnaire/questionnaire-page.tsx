@@ -23,7 +23,6 @@ import { Button } from '../../components/ui/button.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { useMediaQuery } from '../../lib/use-media-query.ts'
 import { EmptyState } from '../empty-state.tsx'
-import { PageHeader } from '../page-header.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 import {
   CustomInstructionDialog,
@@ -76,13 +75,10 @@ export default function QuestionnairePage() {
   const { question } = route.useSearch()
   if (!id) {
     return (
-      <>
-        <PageHeader title="Questionnaire Automation" />
-        <EmptyState icon={ClipboardList} title="No questionnaire selected">
-          Open a questionnaire from the <Link to="/questionnaires">Questionnaires</Link> page to
-          review its answers.
-        </EmptyState>
-      </>
+      <EmptyState icon={ClipboardList} title="No questionnaire selected">
+        Open a questionnaire from the <Link to="/questionnaires">Questionnaires</Link> page to
+        review its answers.
+      </EmptyState>
     )
   }
   return <QuestionnaireWorkspace key={`${id}:${question ?? ''}`} id={id} focus={question} />
@@ -210,30 +206,27 @@ export function QuestionnaireWorkspace(props: {
 
   if (view.loadError) {
     return (
-      <>
-        <PageHeader title="Questionnaire Automation" />
-        <EmptyState
-          icon={AlertTriangle}
-          title={view.loadError}
-          action={
-            <div className={toolbar}>
-              <Button
-                size="sm"
-                variant="outline"
-                onClick={() => workspaceRef.send({ type: 'retry' })}
-              >
-                Try again
-              </Button>
-              <Button size="sm" variant="ghost" asChild>
-                <Link to="/questionnaires">Back to questionnaires</Link>
-              </Button>
-            </div>
-          }
-        >
-          The questionnaire could not be opened. It may have been deleted, or it belongs to another
-          organisation.
-        </EmptyState>
-      </>
+      <EmptyState
+        icon={AlertTriangle}
+        title={view.loadError}
+        action={
+          <div className={toolbar}>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => workspaceRef.send({ type: 'retry' })}
+            >
+              Try again
+            </Button>
+            <Button size="sm" variant="ghost" asChild>
+              <Link to="/questionnaires">Back to questionnaires</Link>
+            </Button>
+          </div>
+        }
+      >
+        The questionnaire could not be opened. It may have been deleted, or it belongs to another
+        organisation.
+      </EmptyState>
     )
   }
   if (view.loading && !view.questionnaire) {

@@ -80,7 +80,6 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
   return (
     <>
       <PageHeader
-        title="Questionnaires"
         description="Upload the questionnaire you were sent; Quire finds every question and where its answer goes."
         actions={
           <div className={toolbar}>

@@ -166,7 +166,6 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   return (
     <>
       <PageHeader
-        title="Repository"
         description="Your documents: policies, reports and evidence that answers are drawn from. Quire reads each one and keeps where every passage came from."
         actions={
           <div className={toolbar}>

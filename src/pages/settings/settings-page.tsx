@@ -36,10 +36,7 @@ export default function SettingsPage(props: {
   const admin = role !== null && can(role, 'organization.manage')
   return (
     <>
-      <PageHeader
-        title="Settings"
-        description="Your organisation, its people and their roles, its plan, what its admins did, and how you are told of your work."
-      />
+      <PageHeader description="Your organisation, its people and their roles, its plan, what its admins did, and how you are told of your work." />
       <div className={sections}>
         {admin ? (
           <>
