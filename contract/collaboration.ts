@@ -313,19 +313,45 @@ export const activitySchema = z.object({
 export type Activity = z.infer<typeof activitySchema>
 export const activityListSchema = z.object({ results: z.array(activitySchema) })
 
-/** Home (issue 29): the team's overdue questionnaires and what happened lately. */
+/** A questionnaire not yet sent, with its progress (home, issues 29 and 30). */
+export const progressSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  due_date: z.nullable(z.string()),
+  overdue: z.boolean(),
+  work_status: z.enum(WORK_STATUSES),
+  customer: z.nullable(z.string()),
+  owner: z.nullable(userRefSchema),
+  questions: z.int(),
+  /** Questions with a drafted or approved answer. */
+  answered: z.int(),
+  approved: z.int(),
+})
+export type Progress = z.infer<typeof progressSchema>
+
+/**
+ * Home (issues 29 and 30): the organisation's state. The questionnaires in progress (the overdue
+ * first, then by due date), the answers waiting for a reviewer, the team's latest activity, and
+ * which first steps have been taken (home shows the steps only until they are done).
+ */
 export const teamOverviewSchema = z.object({
-  overdue: z.array(
-    z.object({
-      id: z.int(),
-      name: z.string(),
-      due_date: z.string(),
-      customer: z.nullable(z.string()),
-      owner: z.nullable(userRefSchema),
-      questions: z.int(),
-      approved: z.int(),
-    }),
-  ),
+  /** The overdue ones among them. */
+  overdue: z.array(z.extend(progressSchema, { due_date: z.string() })),
+  in_progress: z.array(progressSchema),
+  /** All the questionnaires not yet sent (the list holds the first few). */
+  in_progress_count: z.int(),
+  review: z.object({
+    /** Questions marked ready for review. */
+    ready: z.int(),
+    /** Drafted answers not yet approved, in questionnaires not yet sent. */
+    drafts: z.int(),
+  }),
+  first_steps: z.object({
+    documents: z.boolean(),
+    library: z.boolean(),
+    questionnaire: z.boolean(),
+    chat: z.boolean(),
+  }),
   activity: z.array(activitySchema),
 })
 export type TeamOverview = z.infer<typeof teamOverviewSchema>

@@ -15,9 +15,10 @@ test.describe('accounts and sessions', () => {
   }) => {
     const account = newAccount('register')
     await registerAndConfirm(page, account)
-    await expect(
-      page.getByRole('heading', { name: `Welcome back, ${account.firstName}` }),
-    ).toBeVisible()
+    // a new organisation's home: the page's title once, and the first steps, none done yet
+    await expect(page.getByTestId('page-title')).toHaveText('Home')
+    await expect(page.getByRole('heading', { name: 'Get started' })).toBeVisible()
+    await expect(page.getByTestId('first-steps')).toContainText('0 of 4 done')
     await page.getByRole('button', { name: 'User menu' }).click()
     await expect(page.getByTestId('user-menu-name')).toHaveText(
       `${account.firstName} ${account.lastName}`,

@@ -118,7 +118,7 @@ test('library health counts stale, due, source-changed and conflicting answers; 
 
   // the home page counts what needs attention
   await page.goto('/')
-  await expect(page.getByTestId('home-attention')).toContainText('2 library answers are stale')
+  await expect(page.getByTestId('home-tiles')).toContainText('2 stale')
   await shot(page, 'home-attention')
 
   // the journeys share one account: leave its library as it was

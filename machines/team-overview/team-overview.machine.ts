@@ -2,7 +2,20 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { TeamOverview } from '../../contract/collaboration.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
-/** Home (issue 29): the team's overdue questionnaires and its recent activity, read once. */
+/**
+ * Home (issues 29 and 30): the organisation's state, read when home opens: the questionnaires in
+ * progress, the answers waiting for review, the recent activity and the first steps taken.
+ */
+
+/** Before the first read: nothing in progress, and no step known to be done. */
+export const EMPTY_OVERVIEW: TeamOverview = {
+  overdue: [],
+  in_progress: [],
+  in_progress_count: 0,
+  review: { ready: 0, drafts: 0 },
+  first_steps: { documents: false, library: false, questionnaire: false, chat: false },
+  activity: [],
+}
 
 export interface TeamOverviewContext {
   overview: TeamOverview
@@ -21,7 +34,7 @@ export const teamOverviewMachine = setup({
   },
 }).createMachine({
   id: 'teamOverview',
-  context: { overview: { overdue: [], activity: [] }, error: null },
+  context: { overview: EMPTY_OVERVIEW, error: null },
   initial: 'loading',
   states: {
     loading: {

@@ -1,21 +1,27 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TeamOverview } from '../../contract/collaboration.ts'
-import { teamOverviewMachine } from '../../machines/team-overview/index.ts'
+import { teamOverviewMachine, teamOverviewView } from '../../machines/team-overview/index.ts'
 import { testEveryPath } from './every-path.ts'
 
+const caiq = {
+  id: 3,
+  name: 'CAIQ v4.xlsx',
+  due_date: '2026-11-20',
+  overdue: true,
+  work_status: 'drafting' as const,
+  customer: 'Acme',
+  owner: null,
+  questions: 261,
+  answered: 200,
+  approved: 40,
+}
 const overview: TeamOverview = {
-  overdue: [
-    {
-      id: 3,
-      name: 'CAIQ v4.xlsx',
-      due_date: '2026-11-20',
-      customer: 'Acme',
-      owner: null,
-      questions: 261,
-      approved: 40,
-    },
-  ],
+  overdue: [caiq],
+  in_progress: [caiq],
+  in_progress_count: 1,
+  review: { ready: 3, drafts: 160 },
+  first_steps: { documents: true, library: false, questionnaire: true, chat: false },
   activity: [],
 }
 const pending = teamOverviewMachine.provide({
@@ -49,5 +55,24 @@ describe('teamOverviewMachine', () => {
     actor.send({ type: 'retry' })
     await new Promise((r) => setTimeout(r, 0))
     expect(actor.getSnapshot().context.overview).toEqual(overview)
+    expect(teamOverviewView.started(actor.getSnapshot())).toBe(false)
+    expect(teamOverviewView.review(actor.getSnapshot())).toEqual({ ready: 3, drafts: 160 })
+  })
+
+  test('home stops offering the first steps once every one is taken (issue 30)', () => {
+    const actor = createActor(
+      teamOverviewMachine.provide({
+        actors: { loadTeam: fromPromise<TeamOverview, void>(() => new Promise(() => {})) },
+      }),
+    ).start()
+    expect(teamOverviewView.started(actor.getSnapshot())).toBe(false)
+    actor.send({
+      type: 'xstate.done.actor.0.teamOverview.loading',
+      output: {
+        ...overview,
+        first_steps: { documents: true, library: true, questionnaire: true, chat: true },
+      },
+    } as never)
+    expect(teamOverviewView.started(actor.getSnapshot())).toBe(true)
   })
 })

@@ -61,9 +61,9 @@ function MyWorkSummary(props: { actor: MyWorkActor }) {
   return (
     <section className={section} aria-labelledby="home-my-work" data-testid="home-my-work">
       <div className={head}>
-        <h3 id="home-my-work" className={heading}>
+        <h2 id="home-my-work" className={heading}>
           {MY_WORK_TEXTS.title}
-        </h3>
+        </h2>
         <Link to="/my-work" className={allLink}>
           {view.total === 1 ? 'Open my question' : `All ${view.total} questions`}
           <ArrowRight size={14} aria-hidden />

@@ -137,6 +137,37 @@ describe('a questionnaire as a piece of work (issue 29)', () => {
     expect(overview.body.activity.map((entry: Body) => entry.questionnaire.id)).not.toContain(
       theirs.id,
     )
+    // issue 30: home's dashboard. In progress: the overdue first, then by due date; its own only
+    expect(overview.body.in_progress.map((item: Body) => item.id)).toEqual([q.id, later.id])
+    expect(overview.body.in_progress_count).toBe(2)
+    expect(overview.body.in_progress[1]).toMatchObject({ overdue: false, due_date: '2999-01-01' })
+    // nothing drafted yet: nothing waits for review; the first steps taken are the questionnaires
+    expect(overview.body.review).toEqual({ ready: 0, drafts: 0 })
+    expect(overview.body.first_steps).toEqual({
+      documents: false,
+      library: false,
+      questionnaire: true,
+      chat: false,
+    })
+  })
+
+  it('counts drafted answers waiting for review and leaves sent questionnaires out (issue 30)', async () => {
+    const { admin, viewer, q, rows } = await team()
+    const first = rows[0] as Body
+    const edit = await post(
+      ctx,
+      Q.answer.edit(first.answer.id),
+      { text: 'Yes: AES-256 at rest.', version: first.answer.version },
+      admin.token,
+    )
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200)
+    const overview = await get(ctx, Q.team, viewer.token)
+    expect(overview.body.review).toEqual({ ready: 0, drafts: 1 })
+    expect(overview.body.in_progress[0]).toMatchObject({ id: q.id, answered: 1, approved: 0 })
+    await post(ctx, Q.work(q.id), { work_status: 'sent' }, admin.token)
+    const after = await get(ctx, Q.team, viewer.token)
+    expect(after.body.review).toEqual({ ready: 0, drafts: 0 })
+    expect(after.body.in_progress_count).toBe(0)
   })
 
   it('keeps customers apart: another organisation gets 404', async () => {
