@@ -75,7 +75,14 @@ export const verifyDnsSchema = z.object({ domain })
 export const auditEventSchema = z.object({
   id: z.string(),
   action: z.string(),
-  actor: z.nullable(z.object({ id: z.number(), email: z.string() })),
+  /** The action in words (contract/audit.ts). */
+  label: z.string(),
+  /** The entry as a sentence: 'Ana Admin uploaded policy.pdf'. */
+  summary: z.string(),
+  /** `name`: the person's name, or '' when they gave none. */
+  actor: z.nullable(z.object({ id: z.number(), email: z.string(), name: z.string() })),
+  /** The object by the name it had at the time (a file, a person's email, a question). */
+  object: z.nullable(z.string()),
   target: z.nullable(z.string()),
   detail: z.record(z.string(), z.unknown()),
   created_at: z.string(),

@@ -7,7 +7,10 @@ import { testEveryPath } from './every-path.ts'
 const event: AuditEvent = {
   id: 'a',
   action: 'user.removed',
-  actor: { id: 1, email: 'admin@acme.test' },
+  label: 'Removed',
+  summary: 'Ana Admin removed bob@acme.test',
+  actor: { id: 1, email: 'admin@acme.test', name: 'Ana Admin' },
+  object: 'bob@acme.test',
   target: 'user:2',
   detail: {},
   created_at: '2026-11-26T00:00:00.000Z',

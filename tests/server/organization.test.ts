@@ -109,9 +109,11 @@ describe('organisation settings', () => {
     expect(res.headers.get('content-type')).toContain('text/csv')
     const text = String(res.body)
     const [header, first] = text.split('\r\n')
-    expect(header).toBe('time,action,actor,target,detail')
+    expect(header).toBe('time,entry,actor,action,object,target,detail')
     expect(first).toContain('"organization.updated"')
     expect(first).toContain(admin.email)
+    // the entry reads as a sentence, as Settings shows it
+    expect(first).toContain('changed the organisation’s settings (name)')
     expect(text).not.toMatch(/(^|,)"=/m)
   })
 })

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { auditLabel, auditSentence } from '../../../contract/audit.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import {
   type AuditEvent,
@@ -9,9 +10,10 @@ import {
   PUBLIC_EMAIL_DOMAINS,
 } from '../../../contract/organization.ts'
 import type { AuthContext } from '../../auth/context.ts'
+import { auditBy, writeAudit } from '../../db/audit.ts'
 import type { Database } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
-import { auditEvents, organizationDomains, organizations, users } from '../../db/schema.ts'
+import { organizationDomains, organizations, users } from '../../db/schema.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 
 const fill = (text: string, domain: string) => text.replace('{domain}', domain)
@@ -127,13 +129,14 @@ export function createOrganizationService(deps: { database: Database }) {
       })
     }
     const after = await get(orgId)
-    if (JSON.stringify(after) !== JSON.stringify(before))
-      await db.insert(auditEvents).values({
-        orgId,
-        actorId: auth.user.id,
+    const changed = (Object.keys(after) as (keyof Organization)[]).filter(
+      (key) => JSON.stringify(after[key]) !== JSON.stringify(before[key]),
+    )
+    if (changed.length)
+      await writeAudit(db, auditBy(auth, requestId), {
         action: 'organization.updated',
         target: `organization:${orgId}`,
-        requestId,
+        name: changed.map((key) => key.replaceAll('_', ' ')).join(', '),
         detail: { before, after },
       })
     return after
@@ -157,14 +160,21 @@ export function createOrganizationService(deps: { database: Database }) {
       action: string
       actor_id: string | null
       actor_email: string | null
+      actor_name: string | null
       target: string | null
+      object: string | null
       detail: Record<string, unknown>
       created_at: Date
     }>(
       pool,
       {
-        select: `select e.id, e.action, e.actor_id, u.email as actor_email, e.target, e.detail,
-                        e.created_at from audit_events e left join users u on u.id = e.actor_id`,
+        // entries written before names were kept name their person by the target's address
+        select: `select e.id, e.action, e.actor_id, u.email as actor_email,
+                        trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as actor_name,
+                        e.target, coalesce(e.detail->>'name', t.email) as object, e.detail, e.created_at
+                   from audit_events e left join users u on u.id = e.actor_id
+                   left join users t on t.org_id = e.org_id and t.id =
+                        case when e.target ~ '^user:[0-9]{1,18}$' then substring(e.target from 6)::bigint end`,
         counted: 'audit_events e',
         where: where.join(' and '),
         order: 'e.created_at desc, e.id',
@@ -172,17 +182,24 @@ export function createOrganizationService(deps: { database: Database }) {
       values,
       query,
     )
-    const results: AuditEvent[] = rows.map((row) => ({
-      id: row.id,
-      action: row.action,
-      actor:
+    const results: AuditEvent[] = rows.map((row) => {
+      const actor =
         row.actor_id && row.actor_email
-          ? { id: Number(row.actor_id), email: row.actor_email }
-          : null,
-      target: row.target,
-      detail: row.detail,
-      created_at: row.created_at.toISOString(),
-    }))
+          ? { id: Number(row.actor_id), email: row.actor_email, name: row.actor_name ?? '' }
+          : null
+      const words = { action: row.action, actor, object: row.object, target: row.target }
+      return {
+        id: row.id,
+        action: row.action,
+        label: auditLabel(row.action),
+        summary: auditSentence({ ...words, detail: row.detail }),
+        actor,
+        object: row.object,
+        target: row.target,
+        detail: row.detail,
+        created_at: row.created_at.toISOString(),
+      }
+    })
     return { count, results }
   }
 
@@ -200,12 +217,14 @@ export function createOrganizationService(deps: { database: Database }) {
       return `"${safe.replaceAll('"', '""')}"`
     }
     const lines = [
-      ['time', 'action', 'actor', 'target', 'detail'].join(','),
+      ['time', 'entry', 'actor', 'action', 'object', 'target', 'detail'].join(','),
       ...rows.map((row) =>
         [
           row.created_at,
-          row.action,
+          row.summary,
           row.actor?.email ?? '',
+          row.action,
+          row.object ?? '',
           row.target ?? '',
           JSON.stringify(row.detail),
         ]

@@ -16,9 +16,10 @@ import {
 import type { AuthContext } from '../../auth/context.ts'
 import { hashPassword } from '../../auth/password.ts'
 import { ssoRequiredFor } from '../../auth/sso-policy.ts'
+import { auditBy, writeAudit } from '../../db/audit.ts'
 import type { Tx } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
-import { auditEvents, users } from '../../db/schema.ts'
+import { users } from '../../db/schema.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { magicLinkMail } from '../../mail/messages.ts'
 import type { AuthParts } from './parts.ts'
@@ -144,12 +145,11 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
     row: UserRow,
     detail: Record<string, unknown>,
   ) =>
-    tx.insert(auditEvents).values({
-      orgId: auth.org.id,
-      actorId: auth.user.id,
+    // the person by their address: the log reads by it after they are gone
+    writeAudit(tx, auditBy(auth, requestId), {
       action,
       target: `user:${row.id}`,
-      requestId,
+      name: row.email,
       detail,
       createdAt: deps.now(),
     })

@@ -9,13 +9,8 @@ import { AUTH_TEXTS, registrationEmailError, userLimitText } from '../../../cont
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { hashPassword, passwordPolicyError } from '../../auth/password.ts'
-import {
-  auditEvents,
-  licenses,
-  organizationDomains,
-  organizations,
-  users,
-} from '../../db/schema.ts'
+import { auditBy, writeAudit } from '../../db/audit.ts'
+import { licenses, organizationDomains, organizations, users } from '../../db/schema.ts'
 import { ApiException, apiError } from '../../http/errors.ts'
 import type { MailMessage } from '../../mail/index.ts'
 import { confirmationMail, inviteMail, joinRequestMail } from '../../mail/messages.ts'
@@ -177,14 +172,16 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
           .where(
             and(eq(users.orgId, user.orgId), eq(users.role, 'admin'), eq(users.status, 'active')),
           )
-        await tx.insert(auditEvents).values({
-          orgId: user.orgId,
-          actorId: user.id,
-          action: 'user.join_requested',
-          target: `user:${user.id}`,
-          detail: {},
-          createdAt: at,
-        })
+        await writeAudit(
+          tx,
+          { orgId: user.orgId, actorId: user.id },
+          {
+            action: 'user.join_requested',
+            target: `user:${user.id}`,
+            name: user.email,
+            createdAt: at,
+          },
+        )
         return { pending: { user, organization: org?.name ?? 'the organisation', admins } }
       }
       if (user?.status !== 'active') return null
@@ -308,12 +305,11 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
         }
         if (!user) throw new Error('user insert returned no row')
         const token = await issueLink(tx, user, 'invite')
-        await tx.insert(auditEvents).values({
-          orgId,
-          actorId: auth.user.id,
+        // the invitee by their address, never a bare id (issue 30)
+        await writeAudit(tx, auditBy(auth, requestId), {
           action: existing ? 'user.reinvited' : 'user.invited',
           target: `user:${user.id}`,
-          requestId,
+          name: user.email,
           detail: existing
             ? { role: user.role, before: { role: existing.role, status: existing.status } }
             : { role: user.role },

@@ -1,4 +1,5 @@
 import type { Activity, ActivityKind, ChangeKind } from '../../../contract/collaboration.ts'
+import { type AuditBy, writeAudit } from '../../db/audit.ts'
 import { personOf } from '../../db/people.ts'
 import { notifyStatement } from '../../http/event-hub.ts'
 import type { Queryable } from '../questionnaires/shared.ts'
@@ -30,20 +31,37 @@ export async function recordActivity(client: Queryable, entry: ActivityEntry) {
       entry.userId,
     ],
   )
-  await client.query(
-    `insert into audit_events (org_id, actor_id, action, target, detail) values ($1, $2, $3, $4, $5)`,
-    [
-      entry.orgId,
-      entry.userId,
-      `questionnaire.${entry.kind}`,
-      `questionnaire:${entry.questionnaireId}`,
-      {
-        summary: entry.summary,
-        ...(entry.questionId ? { question_id: entry.questionId } : {}),
-        ...entry.detail,
-      },
-    ],
+  await auditQuestionnaire(
+    client,
+    { orgId: entry.orgId, actorId: entry.userId },
+    `questionnaire.${entry.kind}`,
+    entry.questionnaireId,
+    {
+      summary: entry.summary,
+      ...(entry.questionId ? { question_id: entry.questionId } : {}),
+      ...entry.detail,
+    },
   )
+}
+
+/** An audit entry on a questionnaire, by the name it has now (issue 30). */
+export async function auditQuestionnaire(
+  client: Queryable,
+  by: AuditBy,
+  action: string,
+  questionnaireId: number,
+  detail: Record<string, unknown> = {},
+) {
+  const { rows } = await client.query<{ name: string }>(
+    'select name from questionnaires where id = $1 and org_id = $2',
+    [questionnaireId, by.orgId],
+  )
+  await writeAudit(client, by, {
+    action,
+    target: `questionnaire:${questionnaireId}`,
+    name: rows[0]?.name ?? null,
+    detail,
+  })
 }
 
 /**

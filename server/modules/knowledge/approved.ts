@@ -1,3 +1,4 @@
+import { writeAudit } from '../../db/audit.ts'
 import type { Database } from '../../db/index.ts'
 import { questionKey } from './shared.ts'
 
@@ -24,6 +25,17 @@ export async function upsertApprovedAnswer(
     [orgId, key],
   )
   const id = existing.rows[0]?.id
+  const audit = (itemId: number, created: boolean) =>
+    writeAudit(
+      client,
+      { orgId, actorId: userId },
+      {
+        action: 'qa.saved_from_answer',
+        target: `qa:${itemId}`,
+        name: answer.question,
+        detail: { created, questionnaire: answer.questionnaire },
+      },
+    )
   if (id) {
     await client.query(
       `update kb_qa_items set answer = $3, dropdown_value = $4, source = $5, updated_by = $6, updated_at = now(),
@@ -31,6 +43,7 @@ export async function upsertApprovedAnswer(
         where org_id = $1 and id = $2`,
       [orgId, id, text, answer.choice, source, userId],
     )
+    await audit(Number(id), false)
     return { item_id: Number(id), created: false }
   }
   const inserted = await client.query<{ id: string }>(
@@ -38,5 +51,6 @@ export async function upsertApprovedAnswer(
      values ($1, $2, $3, $4, $5, $6, $7, $7, $7) returning id`,
     [orgId, answer.question, text, answer.choice, source, key, userId],
   )
+  await audit(Number(inserted.rows[0]?.id), true)
   return { item_id: Number(inserted.rows[0]?.id), created: true }
 }

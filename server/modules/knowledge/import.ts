@@ -1,5 +1,6 @@
 import type { ImportMapping } from '../../../contract/knowledge.ts'
 import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
+import { writeAudit } from '../../db/audit.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import { cleanTags } from '../repository/service.ts'
@@ -86,6 +87,11 @@ export function createQaImport(deps: KnowledgeDeps) {
           created += 1
         }
       }
+      await writeAudit(
+        client,
+        { orgId, actorId: userId },
+        { action: 'qa.imported', name: filename, detail: { created, updated, skipped } },
+      )
     })
     return { created, updated, skipped }
   }

@@ -1,6 +1,8 @@
 import { DUE_WINDOW_DAYS, FRESHNESS_TEXTS, type Freshness } from '../../../contract/freshness.ts'
 import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import { can, type Role } from '../../../contract/roles.ts'
+import { writeAudit } from '../../db/audit.ts'
+import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { cleanTags } from '../repository/service.ts'
@@ -26,6 +28,7 @@ type ItemListQuery = {
   freshness?: Freshness
   owner?: 'me' | 'none' | number
   order?: 'updated' | 'review'
+  id?: number
 }
 
 /** Who is asking, for filters such as 'mine'. */
@@ -77,6 +80,11 @@ export function createItems(deps: KnowledgeDeps) {
           `(i.tsv @@ websearch_to_tsquery('english', $${values.length - 1}) or ${like.join(' or ')})`,
         )
       }
+      // one item by its id: a link that opens it (a chat's citation)
+      if (query.id) {
+        values.push(query.id)
+        where.push(`i.id = $${values.length}`)
+      }
       if (query.tag) {
         values.push(query.tag.toLowerCase())
         where.push(`exists (select 1 from unnest(i.tags) t where lower(t) = $${values.length})`)
@@ -107,12 +115,22 @@ export function createItems(deps: KnowledgeDeps) {
       return { count, results: rows.map(toItem) }
     }
 
-    async function remove(orgId: number, id: number) {
-      const { rowCount } = await pool.query(`delete from ${table} where org_id = $1 and id = $2`, [
-        orgId,
-        id,
-      ])
-      if (!rowCount) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
+    /** Deletes the item, audited by its question or title (`actorId`: who deletes it). */
+    async function remove(orgId: number, id: number, actorId?: number) {
+      const kind = table === 'kb_qa_items' ? 'qa' : 'data'
+      await inTransaction(pool, async (client) => {
+        const { rows } = await client.query<{ name: string }>(
+          `delete from ${table} where org_id = $1 and id = $2
+           returning ${kind === 'qa' ? 'question' : 'title'} as name`,
+          [orgId, id],
+        )
+        if (!rows[0]) throw notFound(KNOWLEDGE_TEXTS.itemNotFound)
+        await writeAudit(
+          client,
+          { orgId, actorId: actorId ?? null },
+          { action: `${kind}.deleted`, target: `${kind}:${id}`, name: rows[0].name },
+        )
+      })
     }
 
     return { get, list, remove }
@@ -158,26 +176,45 @@ export function createItems(deps: KnowledgeDeps) {
     } & Review,
   ) {
     await checkOwner(orgId, input.owner_id)
-    const { rows } = await pool.query<{ id: string }>(
-      `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by,
+    const id = await inTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by,
          owner_id, last_reviewed_at, reviewed_by, review_cycle_days)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, coalesce($10, now()), $8, $11) returning id`,
-      [
-        orgId,
-        input.question,
-        input.answer,
-        input.dropdown_value || null,
-        cleanTags(input.tags),
-        input.source || null,
-        questionKey(input.question),
-        userId,
-        input.owner_id ?? null,
-        input.last_reviewed_at ?? null,
-        input.review_cycle_days ?? null,
-      ],
-    )
-    return getQa(orgId, Number(rows[0]?.id))
+        [
+          orgId,
+          input.question,
+          input.answer,
+          input.dropdown_value || null,
+          cleanTags(input.tags),
+          input.source || null,
+          questionKey(input.question),
+          userId,
+          input.owner_id ?? null,
+          input.last_reviewed_at ?? null,
+          input.review_cycle_days ?? null,
+        ],
+      )
+      const id = Number(rows[0]?.id)
+      await audited(client, orgId, userId, 'qa.created', id, input.question)
+      return id
+    })
+    return getQa(orgId, id)
   }
+
+  const audited = (
+    client: Parameters<Parameters<typeof inTransaction>[1]>[0],
+    orgId: number,
+    actorId: number,
+    action: string,
+    id: number,
+    name: string,
+  ) =>
+    writeAudit(
+      client,
+      { orgId, actorId },
+      { action, target: `${action.split('.')[0]}:${id}`, name },
+    )
 
   async function updateQa(
     orgId: number,
@@ -208,31 +245,34 @@ export function createItems(deps: KnowledgeDeps) {
       next.answer !== current.answer ||
       next.dropdown_value !== current.dropdown_value
     const reviewedAt = input.last_reviewed_at ?? (rewritten ? new Date() : null)
-    await pool.query(
-      `update kb_qa_items set question = $3, answer = $4, dropdown_value = $5, tags = $6, source = $7, question_key = $8,
+    await inTransaction(pool, async (client) => {
+      await client.query(
+        `update kb_qa_items set question = $3, answer = $4, dropdown_value = $5, tags = $6, source = $7, question_key = $8,
          updated_by = $9, updated_at = now(),
          owner_id = case when $10 then $11::bigint else owner_id end,
          last_reviewed_at = coalesce($12, last_reviewed_at),
          reviewed_by = case when $12::timestamptz is null then reviewed_by else $9 end,
          review_cycle_days = case when $13 then $14::integer else review_cycle_days end
        where org_id = $1 and id = $2`,
-      [
-        orgId,
-        id,
-        next.question,
-        next.answer,
-        next.dropdown_value,
-        next.tags,
-        next.source,
-        questionKey(next.question),
-        userId,
-        input.owner_id !== undefined,
-        input.owner_id ?? null,
-        reviewedAt,
-        input.review_cycle_days !== undefined,
-        input.review_cycle_days ?? null,
-      ],
-    )
+        [
+          orgId,
+          id,
+          next.question,
+          next.answer,
+          next.dropdown_value,
+          next.tags,
+          next.source,
+          questionKey(next.question),
+          userId,
+          input.owner_id !== undefined,
+          input.owner_id ?? null,
+          reviewedAt,
+          input.review_cycle_days !== undefined,
+          input.review_cycle_days ?? null,
+        ],
+      )
+      await audited(client, orgId, userId, 'qa.updated', id, next.question)
+    })
     return getQa(orgId, id)
   }
 
@@ -241,10 +281,13 @@ export function createItems(deps: KnowledgeDeps) {
     const current = await getQa(orgId, id)
     if (current.owner_id !== caller.userId && !can(caller.role, 'library.manage'))
       throw apiError(403, KNOWLEDGE_TEXTS.reviewNotAllowed, { code: 'forbidden' })
-    await pool.query(
-      `update kb_qa_items set last_reviewed_at = now(), reviewed_by = $3 where org_id = $1 and id = $2`,
-      [orgId, id, caller.userId],
-    )
+    await inTransaction(pool, async (client) => {
+      await client.query(
+        `update kb_qa_items set last_reviewed_at = now(), reviewed_by = $3 where org_id = $1 and id = $2`,
+        [orgId, id, caller.userId],
+      )
+      await audited(client, orgId, caller.userId, 'qa.reviewed', id, current.question)
+    })
     return getQa(orgId, id)
   }
 
@@ -262,12 +305,17 @@ export function createItems(deps: KnowledgeDeps) {
     userId: number,
     input: { title: string; value: string; tags: string[]; source: string | null },
   ) {
-    const { rows } = await pool.query<{ id: string }>(
-      `insert into kb_data_items (org_id, title, value, tags, source, created_by, updated_by)
-       values ($1, $2, $3, $4, $5, $6, $6) returning id`,
-      [orgId, input.title, input.value, cleanTags(input.tags), input.source || null, userId],
-    )
-    return getData(orgId, Number(rows[0]?.id))
+    const id = await inTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        `insert into kb_data_items (org_id, title, value, tags, source, created_by, updated_by)
+         values ($1, $2, $3, $4, $5, $6, $6) returning id`,
+        [orgId, input.title, input.value, cleanTags(input.tags), input.source || null, userId],
+      )
+      const id = Number(rows[0]?.id)
+      await audited(client, orgId, userId, 'data.created', id, input.title)
+      return id
+    })
+    return getData(orgId, id)
   }
 
   async function updateData(
@@ -277,19 +325,22 @@ export function createItems(deps: KnowledgeDeps) {
     input: Partial<{ title: string; value: string; tags: string[]; source: string | null }>,
   ) {
     const current = await getData(orgId, id)
-    await pool.query(
-      `update kb_data_items set title = $3, value = $4, tags = $5, source = $6, updated_by = $7, updated_at = now()
+    await inTransaction(pool, async (client) => {
+      await client.query(
+        `update kb_data_items set title = $3, value = $4, tags = $5, source = $6, updated_by = $7, updated_at = now()
         where org_id = $1 and id = $2`,
-      [
-        orgId,
-        id,
-        input.title ?? current.title,
-        input.value ?? current.value,
-        input.tags === undefined ? current.tags : cleanTags(input.tags),
-        input.source === undefined ? current.source : input.source || null,
-        userId,
-      ],
-    )
+        [
+          orgId,
+          id,
+          input.title ?? current.title,
+          input.value ?? current.value,
+          input.tags === undefined ? current.tags : cleanTags(input.tags),
+          input.source === undefined ? current.source : input.source || null,
+          userId,
+        ],
+      )
+      await audited(client, orgId, userId, 'data.updated', id, input.title ?? current.title)
+    })
     return getData(orgId, id)
   }
 

@@ -72,7 +72,7 @@ export function knowledgeRoutes(options: {
     c.json(await service.reviewedQa(orgOf(c), callerOf(c), params(c, idParams).id)),
   )
   app.delete(`/knowledge-base/qa/${ID}/delete/`, permit('library.manage'), async (c) => {
-    await service.deleteQa(orgOf(c), params(c, idParams).id)
+    await service.deleteQa(orgOf(c), params(c, idParams).id, c.get('auth').user.id)
     return c.json({ deleted: 1 })
   })
 
@@ -93,7 +93,7 @@ export function knowledgeRoutes(options: {
     )
   })
   app.delete(`/knowledge-base/data/${ID}/delete/`, permit('library.manage'), async (c) => {
-    await service.deleteData(orgOf(c), params(c, idParams).id)
+    await service.deleteData(orgOf(c), params(c, idParams).id, c.get('auth').user.id)
     return c.json({ deleted: 1 })
   })
 

@@ -14,7 +14,7 @@ import type { AnswerTarget } from '../../workbooks/analyse.ts'
 import type { DocxWrite } from '../../workbooks/docx.ts'
 import type { FillJob } from '../../workbooks/fill.ts'
 import type { CellWrite } from '../../workbooks/patch-xlsx.ts'
-import { recordActivity } from '../collaboration/activity.ts'
+import { auditQuestionnaire, recordActivity } from '../collaboration/activity.ts'
 import type { QuestionnaireService } from './service.ts'
 
 /**
@@ -315,18 +315,29 @@ export function createExportService(deps: {
     return { exists: file !== null, current: file?.current ?? false, filled_file: file }
   }
 
-  async function blob(orgId: number, id: number) {
+  /** A filled file; with `actorId`, its download is audited with the questionnaire's name. */
+  async function blob(orgId: number, id: number, actorId?: number) {
     const { rows } = await pool.query<{
       name: string
       mime: string
       storage_key: string
       size_bytes: string
+      questionnaire_id: string
     }>(
-      'select name, mime, storage_key, size_bytes from filled_files where org_id = $1 and id = $2',
+      `select name, mime, storage_key, size_bytes, questionnaire_id from filled_files
+        where org_id = $1 and id = $2`,
       [orgId, id],
     )
     const row = rows[0]
     if (!row) throw notFound('Filled file not found')
+    if (actorId !== undefined)
+      await auditQuestionnaire(
+        pool,
+        { orgId, actorId },
+        'questionnaire.filled_file_downloaded',
+        Number(row.questionnaire_id),
+        { file: row.name, filled_file_id: id },
+      )
     return {
       name: row.name,
       mime: row.mime,
@@ -335,10 +346,10 @@ export function createExportService(deps: {
     }
   }
 
-  async function latestBlob(orgId: number, questionnaireId: number) {
+  async function latestBlob(orgId: number, questionnaireId: number, actorId?: number) {
     const file = await latest(orgId, questionnaireId)
     if (!file) throw notFound(QUESTIONNAIRE_TEXTS.noFilledFile)
-    return blob(orgId, file.id)
+    return blob(orgId, file.id, actorId)
   }
 
   return { exportOriginal, exportBasic, check, latest, blob, latestBlob }

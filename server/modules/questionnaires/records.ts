@@ -3,6 +3,7 @@ import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
 import type { WorkStatus } from '../../../contract/work.ts'
 import { forbidden } from '../../auth/permissions.ts'
+import { writeAudit } from '../../db/audit.ts'
 import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
@@ -157,14 +158,20 @@ export function createRecords(
          values ($1, $2, $3, $4, $5, $6, $7, 'queued', 'Waiting to be analysed', $8) returning id`,
         [orgId, name, kind, MIMES[kind], upload.temp.size, upload.temp.sha256, key, userId],
       )
-      return Number(rows[0]?.id)
+      const id = Number(rows[0]?.id)
+      await writeAudit(
+        client,
+        { orgId, actorId: userId },
+        { action: 'questionnaire.uploaded', target: `questionnaire:${id}`, name },
+      )
+      return id
     })
     await queueAnalysis(id)
     return get(orgId, id)
   }
 
   /** Deletes questionnaires; with `ownedBy`, only when every one is that user's (else 403). */
-  async function remove(orgId: number, ids: number[], ownedBy?: number) {
+  async function remove(orgId: number, ids: number[], ownedBy?: number, actorId?: number) {
     if (ownedBy !== undefined) await assertOwned(orgId, ids, ownedBy)
     const files = await pool.query<{ org_id: string; storage_key: string }>(
       `select f.org_id, f.storage_key from filled_files f
@@ -172,10 +179,19 @@ export function createRecords(
         where q.org_id = $1 and q.id = any($2::bigint[])`,
       [orgId, ids],
     )
-    const { rows } = await pool.query<{ storage_key: string }>(
-      'delete from questionnaires where org_id = $1 and id = any($2::bigint[]) returning storage_key',
-      [orgId, ids],
-    )
+    const rows = await inTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ id: string; name: string; storage_key: string }>(
+        'delete from questionnaires where org_id = $1 and id = any($2::bigint[]) returning id, name, storage_key',
+        [orgId, ids],
+      )
+      for (const row of rows)
+        await writeAudit(
+          client,
+          { orgId, actorId: actorId ?? null },
+          { action: 'questionnaire.deleted', target: `questionnaire:${row.id}`, name: row.name },
+        )
+      return rows
+    })
     for (const key of [...rows, ...files.rows].map((row) => row.storage_key))
       await deps.storage.delete(orgId, key).catch(() => undefined)
     return rows.length
@@ -191,7 +207,8 @@ export function createRecords(
     if (rows.length) throw forbidden(QUESTIONNAIRE_TEXTS.deleteOthers)
   }
 
-  async function original(orgId: number, id: number) {
+  /** The uploaded file; with `actorId`, the download is audited. */
+  async function original(orgId: number, id: number, actorId?: number) {
     const { rows } = await pool.query<{
       name: string
       mime: string
@@ -204,6 +221,12 @@ export function createRecords(
     )
     const row = rows[0]
     if (!row) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+    if (actorId !== undefined)
+      await writeAudit(
+        pool,
+        { orgId, actorId },
+        { action: 'questionnaire.downloaded', target: `questionnaire:${id}`, name: row.name },
+      )
     return {
       name: row.name,
       mime: row.mime,

@@ -2,7 +2,7 @@ import { COLLABORATION_TEXTS, STALE_EDIT } from '../../../contract/collaboration
 import { type AnswerEdit, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import { forbidden } from '../../auth/permissions.ts'
 import { apiError, notFound } from '../../http/errors.ts'
-import { recordActivity } from '../collaboration/activity.ts'
+import { auditQuestionnaire, recordActivity } from '../collaboration/activity.ts'
 import { upsertApprovedAnswer } from '../knowledge/approved.ts'
 import type { History } from './history.ts'
 import type { Reading } from './reading.ts'
@@ -172,9 +172,17 @@ export function createReview(answerWrites: AnswerWrites, history: History, readi
       const row = await lockAnswer(client, orgId, answerId)
       const before = answerState(row)
       if (before.status !== 'approved') return null
+      const summary = `Withdrew the approval of the answer to ${label(row)}`
+      await auditQuestionnaire(
+        client,
+        { orgId, actorId: userId },
+        'questionnaire.unapproved',
+        questionnaireId,
+        { summary, question_id: Number(row.question_id) },
+      )
       return {
         kind: 'un_approve',
-        summary: `Withdrew the approval of the answer to ${label(row)}`,
+        summary,
         changes: [
           await writeAnswer(client, answerId, before, { ...before, status: 'edited' }, userId),
         ],

@@ -82,7 +82,7 @@ export function questionnaireRoutes(options: {
 
   app.post(paths.questionnaires.batchDelete, permit('questionnaires.write'), async (c) => {
     const body = await jsonBody(c, batchDeleteQuestionnairesSchema)
-    return c.json({ deleted: await service.remove(org(c), body.file_ids, ownerOf(c)) })
+    return c.json({ deleted: await service.remove(org(c), body.file_ids, ownerOf(c), user(c)) })
   })
 
   app.post(paths.questionnaires.exportOriginal, permit('read'), async (c) => {
@@ -106,11 +106,11 @@ export function questionnaireRoutes(options: {
   })
   app.get(paths.questionnaires.downloadFilledFile, permit('read'), async (c) => {
     const { questionnaire_id } = query(c, filledFileQuerySchema)
-    return download(c, await exports.latestBlob(org(c), questionnaire_id))
+    return download(c, await exports.latestBlob(org(c), questionnaire_id, user(c)))
   })
   app.get(at(paths.questionnaires.filledFileDownload('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return download(c, await exports.blob(org(c), id))
+    return download(c, await exports.blob(org(c), id, user(c)))
   })
 
   app.get(at(paths.questionnaires.get('{id}')), permit('read'), async (c) => {
@@ -137,12 +137,12 @@ export function questionnaireRoutes(options: {
   })
   app.get(at(paths.questionnaires.download('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    const file = await service.original(org(c), id)
+    const file = await service.original(org(c), id, user(c))
     return download(c, { ...file, stream: file.stream() })
   })
   const remove = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
-    const deleted = await service.remove(org(c), [id], ownerOf(c))
+    const deleted = await service.remove(org(c), [id], ownerOf(c), user(c))
     if (!deleted) throw apiError(404, QUESTIONNAIRE_TEXTS.notFound, { code: 'not_found' })
     return c.json({ deleted })
   }

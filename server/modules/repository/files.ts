@@ -7,6 +7,7 @@ import type {
 } from '../../../contract/knowledge.ts'
 import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import { forbidden } from '../../auth/permissions.ts'
+import { writeAudit } from '../../db/audit.ts'
 import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
@@ -143,6 +144,7 @@ export function createFiles(deps: RepositoryDeps) {
       detected.push({ kind, mime })
     }
     const added: { id: number; outcome: VersionOutcome | 'added' }[] = []
+    const by = { orgId, actorId: userId }
     await inTransaction(pool, async (client) => {
       // one upload of an organisation at a time: two uploads of a name make one file, two versions
       await client.query(`select pg_advisory_xact_lock(hashtext('repository.upload'), $1::int)`, [
@@ -197,6 +199,7 @@ export function createFiles(deps: RepositoryDeps) {
         const id = Number(rows[0]?.id)
         named.set(name.toLowerCase(), { id, createdBy: userId })
         added.push({ id, outcome: 'added' })
+        await writeAudit(client, by, { action: 'file.uploaded', target: `file:${id}`, name })
       }
     })
     await queue([...new Set(added.filter((a) => a.outcome !== 'unchanged').map((a) => a.id))])
@@ -212,7 +215,13 @@ export function createFiles(deps: RepositoryDeps) {
          values ($1, $2, 'html', 'text/html', 0, $3, 'queued', $4, $5) returning id`,
         [orgId, name, cleanTags(tags), url.toString(), userId],
       )
-      return Number(rows[0]?.id)
+      const id = Number(rows[0]?.id)
+      await writeAudit(
+        client,
+        { orgId, actorId: userId },
+        { action: 'file.link_added', target: `file:${id}`, name: url.toString() },
+      )
+      return id
     })
     await queue([id])
     return getFile(orgId, id)
@@ -222,7 +231,7 @@ export function createFiles(deps: RepositoryDeps) {
    * Deletes files of the org (other ids are ignored) with all their versions; with `ownedBy`, only
    * when every one of them is that user's (else 403). Blobs go after the rows are gone.
    */
-  async function remove(orgId: number, ids: number[], ownedBy?: number) {
+  async function remove(orgId: number, ids: number[], ownedBy?: number, actorId?: number) {
     if (ownedBy !== undefined) {
       const { rows: others } = await pool.query(
         `select 1 from repository_files
@@ -233,10 +242,16 @@ export function createFiles(deps: RepositoryDeps) {
     }
     const { count, keys, deleted } = await inTransaction(pool, async (client) => {
       const versionKeys = await deleteVersions(client, orgId, ids)
-      const { rows } = await client.query<{ id: string; storage_key: string | null }>(
-        'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning id, storage_key',
+      const { rows } = await client.query<{ id: string; name: string; storage_key: string | null }>(
+        'delete from repository_files where org_id = $1 and id = any($2::bigint[]) returning id, name, storage_key',
         [orgId, ids],
       )
+      for (const row of rows)
+        await writeAudit(
+          client,
+          { orgId, actorId: actorId ?? null },
+          { action: 'file.deleted', target: `file:${row.id}`, name: row.name },
+        )
       const fileKeys = rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
       return {
         count: rows.length,
@@ -277,7 +292,8 @@ export function createFiles(deps: RepositoryDeps) {
     return getFile(orgId, id)
   }
 
-  async function blob(orgId: number, id: number) {
+  /** The file's blob; with `actorId`, the download is audited. */
+  async function blob(orgId: number, id: number, actorId?: number) {
     const { rows } = await pool.query<{
       name: string
       mime: string
@@ -291,6 +307,12 @@ export function createFiles(deps: RepositoryDeps) {
     const row = rows[0]
     if (!row) throw notFound(KNOWLEDGE_TEXTS.fileNotFound)
     if (!row.storage_key) throw apiError(409, KNOWLEDGE_TEXTS.stillProcessing, { code: 'conflict' })
+    if (actorId !== undefined)
+      await writeAudit(
+        pool,
+        { orgId, actorId },
+        { action: 'file.downloaded', target: `file:${id}`, name: row.name },
+      )
     return {
       ...row,
       size: Number(row.size_bytes),

@@ -93,7 +93,12 @@ export function repositoryRoutes(options: {
   app.post(paths.files.batchDelete, permit('repository.write'), async (c) => {
     const body = await jsonBody(c, batchDeleteRequestSchema)
     return c.json({
-      deleted: await service.remove(c.get('auth').org.id, body.file_ids, ownerOf(c)),
+      deleted: await service.remove(
+        c.get('auth').org.id,
+        body.file_ids,
+        ownerOf(c),
+        c.get('auth').user.id,
+      ),
     })
   })
 
@@ -104,12 +109,18 @@ export function repositoryRoutes(options: {
 
   app.get(at('/files/{id}/download/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return sendDownload(c, await service.blob(c.get('auth').org.id, id))
+    const auth = c.get('auth')
+    return sendDownload(c, await service.blob(auth.org.id, id, auth.user.id))
   })
 
   const remove = async (c: import('hono').Context<AuthEnv>) => {
     const { id } = params(c, idParams)
-    const deleted = await service.remove(c.get('auth').org.id, [id], ownerOf(c))
+    const deleted = await service.remove(
+      c.get('auth').org.id,
+      [id],
+      ownerOf(c),
+      c.get('auth').user.id,
+    )
     if (!deleted) throw apiError(404, KNOWLEDGE_TEXTS.fileNotFound, { code: 'not_found' })
     return c.json({ deleted })
   }
@@ -155,7 +166,8 @@ export function repositoryRoutes(options: {
 
   app.get(at('/files/{id}/versions/:version{[0-9]+}/download/'), permit('read'), async (c) => {
     const { id, version } = params(c, fileVersionParamsSchema)
-    return sendDownload(c, await service.versionBlob(c.get('auth').org.id, id, version))
+    const auth = c.get('auth')
+    return sendDownload(c, await service.versionBlob(auth.org.id, id, version, auth.user.id))
   })
 
   app.get(paths.account.fileStats, permit('read'), async (c) =>

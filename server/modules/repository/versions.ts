@@ -6,6 +6,7 @@ import type {
 } from '../../../contract/knowledge.ts'
 import { FILE_KINDS, fillText, KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import { forbidden } from '../../auth/permissions.ts'
+import { writeAudit } from '../../db/audit.ts'
 import { inTransaction } from '../../db/index.ts'
 import { personOf, type UserCols } from '../../db/people.ts'
 import { apiError, notFound } from '../../http/errors.ts'
@@ -84,12 +85,12 @@ export async function stackVersion(
     [orgId, fileId],
   )
   const key = await storage.commit(orgId, upload.temp)
-  await client.query(
+  const { rows: stacked } = await client.query<{ name: string; version: number }>(
     `update repository_files
         set name = coalesce($3, name), kind = $4, mime = $5, size_bytes = $6, sha256 = $7,
             storage_key = $8, tags = $9, version = version + 1, version_created_at = now(),
             version_created_by = $10, status = 'queued', progress = 0, error = null, updated_at = now()
-      where org_id = $1 and id = $2`,
+      where org_id = $1 and id = $2 returning name, version`,
     [
       orgId,
       fileId,
@@ -102,6 +103,16 @@ export async function stackVersion(
       cleanTags([...current.tags, ...(upload.tags ?? [])]),
       upload.userId,
     ],
+  )
+  await writeAudit(
+    client,
+    { orgId, actorId: upload.userId },
+    {
+      action: 'file.version_added',
+      target: `file:${fileId}`,
+      name: stacked[0]?.name ?? null,
+      detail: { version: stacked[0]?.version },
+    },
   )
   return 'new'
 }
@@ -159,6 +170,7 @@ export function createVersions(
     blob(
       orgId: number,
       id: number,
+      actorId?: number,
     ): Promise<{ name: string; mime: string; size: number; stream: NodeJS.ReadableStream }>
   },
 ) {
@@ -232,14 +244,14 @@ export function createVersions(
   }
 
   /** GET files/{id}/versions/{version}/download/: that version's blob (the current one too). */
-  async function versionBlob(orgId: number, id: number, version: number) {
+  async function versionBlob(orgId: number, id: number, version: number, actorId?: number) {
     const { rows } = await pool.query<{ version: number }>(
       'select version from repository_files where org_id = $1 and id = $2',
       [orgId, id],
     )
     const file = rows[0]
     if (!file) throw notFound(KNOWLEDGE_TEXTS.fileNotFound)
-    if (file.version === version) return files.blob(orgId, id)
+    if (file.version === version) return files.blob(orgId, id, actorId)
     const older = await pool.query<{
       name: string
       mime: string
@@ -252,6 +264,17 @@ export function createVersions(
     )
     const row = older.rows[0]
     if (!row?.storage_key) throw notFound(KNOWLEDGE_TEXTS.versionNotFound)
+    if (actorId !== undefined)
+      await writeAudit(
+        pool,
+        { orgId, actorId },
+        {
+          action: 'file.downloaded',
+          target: `file:${id}`,
+          name: row.name,
+          detail: { version },
+        },
+      )
     return {
       name: row.name,
       mime: row.mime,
