@@ -59,6 +59,11 @@ export const citationSchema = z.object({
   /** Plain text quoted from the source. */
   snippet: z.string(),
   location: z.optional(passageLocationSchema),
+  /**
+   * A completed questionnaire's row (source 'file', kind 'library'): its passage, by which the
+   * knowledge base opens the row (the id is the file's).
+   */
+  entry: z.optional(z.int()),
 })
 export type Citation = z.infer<typeof citationSchema>
 

@@ -72,6 +72,11 @@ export const chatQuotaSchema = z.object({
   limit: z.nullable(z.number()),
   /** When the count starts again (the first of next month, UTC). */
   resets_at: z.string(),
+  /**
+   * Whether a language model writes the answers; without one they are quoted from the sources,
+   * which the page says once, under the composer.
+   */
+  language_model: z.boolean(),
 })
 export type ChatQuota = z.infer<typeof chatQuotaSchema>
 
@@ -84,8 +89,11 @@ export const CHAT_TEXTS = {
     'Your organisation has used its {limit} chat questions for this month. The count starts again on {date}; a larger plan allows more.',
   nothingFound:
     'I looked for this in your documents, knowledge base and approved answers and found nothing that states it.',
-  /** Without a language model the answer is composed from the evidence itself. */
+  /**
+   * Without a language model the answers are composed from the evidence itself: said once, under
+   * the composer, never in an answer.
+   */
   extractiveNote:
-    'Quoted from your sources. With a language model configured, Quire writes a fuller answer from the same evidence.',
+    'No language model is configured: answers are quoted from your sources. With one, Quire writes a fuller answer from the same evidence.',
   notFound: 'Conversation not found',
 } as const

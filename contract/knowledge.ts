@@ -337,6 +337,8 @@ export const itemListQuerySchema = z.object({
   ),
   /** Q&A items only: 'review' orders by when each falls due, soonest first. */
   order: z.optional(z.enum(['updated', 'review'])),
+  /** One item (or row of a completed questionnaire) by its id: a link opens it. */
+  id: z.optional(z.coerce.number().check(z.int(), z.positive())),
 })
 export type ItemListQuery = z.input<typeof itemListQuerySchema>
 

@@ -31,6 +31,8 @@ export interface ItemListQuery extends ItemListFilters {
   q: string
   /** The review queue: the caller's due and stale Q&A items, soonest due first. */
   queue: boolean
+  /** One entry by its id (a chat's citation opens it); null: all. */
+  id: number | null
 }
 
 export interface ItemListContext<T = unknown> {
@@ -55,7 +57,12 @@ export const itemListMachine = setup({
   types: {
     context: {} as ItemListContext,
     events: {} as ItemListEvents,
-    input: {} as { kind: ItemListKind; queue?: boolean; freshness?: Freshness | null },
+    input: {} as {
+      kind: ItemListKind
+      queue?: boolean
+      freshness?: Freshness | null
+      id?: number | null
+    },
   },
   actors: {
     loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
@@ -103,6 +110,7 @@ export const itemListMachine = setup({
       freshness: input.freshness ?? null,
       owner: null,
       queue: input.queue ?? false,
+      id: input.id ?? null,
     },
     count: 0,
     results: [],

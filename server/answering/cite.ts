@@ -17,6 +17,7 @@ export function citationsOf(entry: LibraryEntry): Citation[] {
         `${entry.question} — ${[entry.answer, entry.detail].filter(Boolean).join('. ')}`,
       ),
       ...(entry.location ? { location: entry.location } : {}),
+      ...(entry.source === 'file' ? { entry: entry.id } : {}),
     },
   ]
 }

@@ -327,6 +327,7 @@ export function toEvidence(
       title: entry.title || 'Knowledge base answer',
       snippet: `${entry.question} — ${entry.answer}`.slice(0, 320),
       ...(entry.location ? { location: entry.location } : {}),
+      ...(entry.source === 'file' ? { entry: entry.id } : {}),
     },
   }))
   const fromPassages = passages.slice(0, 6).map((passage, index) => ({

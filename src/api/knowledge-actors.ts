@@ -197,6 +197,7 @@ export function itemListActors(client: ApiClient = api) {
           page_size: String(input.page_size),
         })
         if (input.q) search.set('q', input.q)
+        if (input.id) search.set('id', String(input.id))
         if (input.kind === 'qa' && input.queue) return loadQueue(client, search)
         if (input.kind === 'qa') {
           if (input.freshness) search.set('freshness', input.freshness)

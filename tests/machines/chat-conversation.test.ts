@@ -26,7 +26,7 @@ const session: ChatSession = {
 }
 const load: ConversationLoad = {
   messages: [],
-  quota: { used: 0, limit: 100, resets_at: '2026-12-01T00:00:00.000Z' },
+  quota: { used: 0, limit: 100, resets_at: '2026-12-01T00:00:00.000Z', language_model: false },
   followUps: ['Where are backups stored?'],
 }
 const never = <T>() => new Promise<T>(() => {})

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHAT_TEXTS } from '../../contract/chat.ts'
 import { apiPath, paths } from '../../contract/paths.ts'
+import { makePdf } from '../fixtures/documents.ts'
 import { scriptedLlm } from '../support/scripted-llm.ts'
-import { addQa, member } from './answering/helpers.ts'
+import { addQa, member, uploadFile } from './answering/helpers.ts'
 import { get, post } from './auth/helpers.ts'
 import { createTestApp, lateBound } from './support.ts'
 
@@ -18,7 +19,10 @@ let app: Awaited<ReturnType<typeof createTestApp>> | undefined
 const ctx = lateBound(() => app, 'the test app')
 
 beforeAll(async () => {
-  app = await createTestApp({ llmSettings: await model.start({ dailyTokens: 50_000 }) })
+  app = await createTestApp({
+    jobs: true,
+    llmSettings: await model.start({ dailyTokens: 50_000 }),
+  })
 })
 afterAll(async () => {
   await app?.close()
@@ -60,6 +64,42 @@ describe('chat with a language model', () => {
     expect(streamed.text).not.toContain(CHAT_TEXTS.extractiveNote)
     const prompt = prompts.find((p) => p.includes('Do you encrypt backups?')) as string
     expect(prompt).toContain('evidence n=')
+  })
+
+  it('opens with the model’s direct answer, then the documents’ sentences; no model note', async () => {
+    const user = await member(ctx)
+    await addQa(ctx, user.token, { question: 'Do we encrypt backups?', answer: 'Yes' })
+    await uploadFile(
+      ctx,
+      user.token,
+      'Backup policy.pdf',
+      await makePdf([
+        ['Backups', 'All backups are encrypted with AES-256 before they leave the primary region.'],
+      ]),
+    )
+    model.reply = (prompt) => ({
+      answer: 'Yes, backups are encrypted with AES-256.',
+      choice: 'Yes',
+      confidence: 0.9,
+      // the evidence item that quotes the policy, and the library's answer
+      cited: [1, prompt.includes('Backup policy.pdf') ? 2 : 1],
+    })
+    const chat = (await post(ctx, paths.chat.createUnnamed, {}, user.token)).body
+    const reply = await post(
+      ctx,
+      paths.chat.messages(chat.id),
+      { content: 'Do we encrypt backups?' },
+      user.token,
+    )
+    const { content, citations } = reply.body.answer
+    expect(content).toMatch(/^Yes\. Backups are encrypted with AES-256\. \[\d\]/)
+    expect(content).toContain(
+      'All backups are encrypted with AES-256 before they leave the primary region. [1]',
+    )
+    expect(citations[0]).toMatchObject({ kind: 'document', title: 'Backup policy.pdf' })
+    expect(content).not.toMatch(/language model/i)
+    expect(content).toContain('Your answer to “Do we encrypt backups?”: Yes. [2]')
+    expect((await get(ctx, paths.chat.quota, user.token)).body.language_model).toBe(true)
   })
 
   it('LL2: a planted injection never yields the prompt’s canary or a link', async () => {

@@ -100,13 +100,24 @@ describe('chat answers', () => {
     )
     expect(reply.status, JSON.stringify(reply.body)).toBe(200)
     expect(reply.body.question).toMatchObject({ role: 'user', content: 'Do you encrypt backups?' })
-    expect(reply.body.answer.content).toContain('AES-256')
-    expect(reply.body.answer.content).toContain('[1]')
-    expect(reply.body.answer.content).toContain(CHAT_TEXTS.extractiveNote)
+    // the direct answer, then the sentence that supports it, numbered; no note about models
+    expect(reply.body.answer.content).toBe(
+      'Yes.\n\nYour answer to “Do you encrypt backups?”: Yes, backups are encrypted with AES-256 and kept in a second region. [1]',
+    )
+    expect(reply.body.answer.content).not.toContain(CHAT_TEXTS.extractiveNote)
     expect(reply.body.answer.citations[0]).toMatchObject({
       source: 'qa',
       title: expect.any(String),
     })
+    // the knowledge base opens the cited item by its id
+    const cited = await get(
+      ctx,
+      `${paths.knowledgeBase.qa}?id=${reply.body.answer.citations[0].id}`,
+      user.token,
+    )
+    expect(cited.body.results.map((item: { question: string }) => item.question)).toEqual([
+      'Do you encrypt backups?',
+    ])
     expect(reply.body.session.title).toBe('Do you encrypt backups?')
     const history = await get(ctx, C.messages(chat.id), user.token)
     expect(history.body.messages.map((m: { role: string }) => m.role)).toEqual([
@@ -268,7 +279,7 @@ describe('chat answers', () => {
     const chat = await conversation(user.token)
     expect((await post(ctx, C.messages(chat.id), { content: '   ' }, user.token)).status).toBe(400)
     const quota = await get(ctx, C.quota, user.token)
-    expect(quota.body).toMatchObject({ used: 0, limit: 100 })
+    expect(quota.body).toMatchObject({ used: 0, limit: 100, language_model: false })
     await earlierQuestions(user.orgId, chat.id, 99)
     const answers = await Promise.all(
       [1, 2, 3].map((n) =>

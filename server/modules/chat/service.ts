@@ -5,13 +5,17 @@ import {
   type ChatSession,
 } from '../../../contract/chat.ts'
 import type { Citation } from '../../../contract/questionnaires.ts'
-import type { EngineAnswer, QuestionInput } from '../../answering/types.ts'
+import { YES_NO_QUESTION } from '../../answering/library.ts'
+import { practiceQuery } from '../../answering/practices.ts'
+import { namedPractices } from '../../answering/stated.ts'
+import type { EngineAnswer, PassageHit, QuestionInput } from '../../answering/types.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import type { Database } from '../../db/index.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { inForce, type TierCatalog } from '../account/license.ts'
-import { loadLibrary } from '../answering/store.ts'
+import { loadLibrary, searchPassages } from '../answering/store.ts'
+import { composeAnswer, titleFrom } from './answer.ts'
 
 type Client = Parameters<Parameters<typeof inTransaction>[1]>[0]
 
@@ -55,47 +59,6 @@ const SESSION_SQL = `select s.id, s.title, s.named, s.created_at, s.updated_at,
 /** The first of next month (UTC), when the chat quota starts again. */
 const nextMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
 const monthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-
-/** A conversation's name from its first question. */
-export const titleFrom = (question: string) => {
-  const line = question.replace(/\s+/g, ' ').trim()
-  return line.length <= 60 ? line : `${line.slice(0, 57).replace(/\s+\S*$/, '')}...`
-}
-
-/**
- * The answer to a chat question, by the questionnaire engine's evidence rules: its text with the
- * sources numbered [1], [2]...; no evidence, no claim (what was looked for, and that nothing
- * stated it; the nearest passages, when there were some, are cited as leads).
- */
-export function composeAnswer(
-  question: string,
-  answer: EngineAnswer,
-  extractive: boolean,
-): { content: string; citations: Citation[] } {
-  const best = answer.candidates.find((candidate) => !candidate.withheld && candidate.text.trim())
-  if (!best) {
-    const leads = answer.candidates.flatMap((candidate) => candidate.citations).slice(0, 3)
-    const looked = `I looked for “${titleFrom(question)}” in your documents, knowledge base and approved answers and found nothing that states it.`
-    return {
-      content: leads.length
-        ? `${looked} The nearest passages are cited below; none of them says it.`
-        : looked,
-      citations: leads,
-    }
-  }
-  const citations = best.citations.slice(0, 6)
-  const marks = citations.map((_, index) => `[${index + 1}]`).join('')
-  const text = [
-    best.choice && !best.text.startsWith(best.choice) ? `${best.choice}. ` : '',
-    best.text,
-  ]
-    .join('')
-    .trim()
-  return {
-    content: `${text}${marks ? ` ${marks}` : ''}${extractive ? `\n\n${CHAT_TEXTS.extractiveNote}` : ''}`,
-    citations,
-  }
-}
 
 export function createChatService(deps: {
   database: Database
@@ -197,7 +160,28 @@ export function createChatService(deps: {
       used: await usedThisMonth(pool, orgId),
       limit: await limitOf(pool, orgId),
       resets_at: nextMonth(deps.now()).toISOString(),
+      language_model: deps.hasModel,
     }
+  }
+
+  /**
+   * The document passages about a question, by its words and by the practices it names: their
+   * sentences support the answer beside the library's (which the engine may have answered from
+   * without reading them).
+   */
+  async function passagesFor(orgId: number, text: string): Promise<PassageHit[]> {
+    const named = practiceQuery(namedPractices(text))
+    const lists = await Promise.all([
+      searchPassages(deps.database, orgId, text),
+      named ? searchPassages(deps.database, orgId, named) : [],
+    ])
+    const seen = new Set<string>()
+    return lists.flat().filter((hit) => {
+      const key = `${hit.source}${hit.id}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
   }
 
   /**
@@ -234,10 +218,19 @@ export function createChatService(deps: {
       )
       return { message: rows[0] as MessageRow, usageId: usage.rows[0]?.id }
     })
-    let engine: EngineAnswer
+    // a Yes/No question is answered Yes, No or N/A, as a questionnaire's cell would be
+    const asked: QuestionInput = {
+      text: content,
+      vocabulary: YES_NO_QUESTION.test(content) ? ['Yes', 'No', 'N/A'] : null,
+    }
+    let composed: { content: string; citations: Citation[] }
     try {
       const library = await loadLibrary(deps.database, orgId)
-      engine = await deps.answerQuestion(orgId, library, { text: content, vocabulary: null })
+      const [answer, passages] = await Promise.all([
+        deps.answerQuestion(orgId, library, asked),
+        passagesFor(orgId, content),
+      ])
+      composed = composeAnswer({ question: asked, answer, passages, library, model: deps.hasModel })
     } catch (error) {
       // no answer (the model's budget, a failure): the question is not kept nor counted
       await inTransaction(pool, async (client) => {
@@ -248,7 +241,7 @@ export function createChatService(deps: {
     }
     return {
       question: toMessage(question.message),
-      ...composeAnswer(content, engine, !deps.hasModel),
+      ...composed,
     }
   }
 

@@ -12,7 +12,7 @@ export function createAnsweredRows(deps: KnowledgeDeps) {
 
   async function listAnswered(
     orgId: number,
-    query: { page: number; page_size: number; q?: string },
+    query: { page: number; page_size: number; q?: string; id?: number },
   ) {
     const where = [
       'p.org_id = $1',
@@ -21,6 +21,11 @@ export function createAnsweredRows(deps: KnowledgeDeps) {
       "f.status = 'ready'",
     ]
     const values: unknown[] = [orgId]
+    // one row by its passage: a link that opens it (a chat's citation)
+    if (query.id) {
+      values.push(query.id)
+      where.push(`p.id = $${values.length}`)
+    }
     const text = query.q?.trim()
     if (text) {
       values.push(`%${escapeLike(text)}%`)

@@ -3,7 +3,7 @@ import { Copy, FileDown, Pencil, Send, Square, Trash2 } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { flex, stack, wrap } from 'styled-system/patterns'
 import { textarea } from 'styled-system/recipes'
-import type { ChatMessage, ChatSession } from '../../../contract/chat.ts'
+import { CHAT_TEXTS, type ChatMessage, type ChatSession } from '../../../contract/chat.ts'
 import type { Citation } from '../../../contract/questionnaires.ts'
 import {
   type chatConversationMachine,
@@ -58,6 +58,19 @@ const openLink = css({
   cursor: 'pointer',
 })
 
+const composerNote = css({ textStyle: 'xs', color: 'fg.muted' })
+
+/**
+ * Where the knowledge base shows a cited answer of the organisation's: a Q&A item (`?item=`), or
+ * a completed questionnaire's row (`?row=`, its passage); null for a document.
+ */
+export const knowledgeLink = (citation: Citation) =>
+  citation.source === 'qa' && citation.id !== null
+    ? `/knowledge-base?item=${citation.id}`
+    : citation.kind === 'library' && citation.entry
+      ? `/knowledge-base?row=${citation.entry}`
+      : null
+
 function Sources(props: {
   citations: Citation[]
   onOpen?: (fileId: number, page: number | null) => void
@@ -69,9 +82,14 @@ function Sources(props: {
         const page = citation.location?.page ?? null
         const name = `${citation.title}${page ? `, page ${page}` : ''}`
         const fileId = citation.source === 'file' ? citation.id : null
+        const row = knowledgeLink(citation)
         return (
           <li key={`${citation.source}-${citation.id}-${citation.snippet.slice(0, 40)}`}>
-            {fileId !== null && props.onOpen ? (
+            {row ? (
+              <a className={openLink} href={row} target="_blank" rel="noopener">
+                {name}
+              </a>
+            ) : fileId !== null && props.onOpen ? (
               <button
                 type="button"
                 className={openLink}
@@ -257,6 +275,9 @@ export function Conversation(props: {
           </Button>
         )}
       </form>
+      {quota && !quota.language_model && (
+        <p className={composerNote}>{CHAT_TEXTS.extractiveNote}</p>
+      )}
     </section>
   )
 }

@@ -78,9 +78,11 @@ export function ItemList(props: {
   freshness?: Freshness | null
   /** An answer was marked reviewed (library health counts it again). */
   onReviewed?: () => void
+  /** One entry by its id (a chat's citation opens it). */
+  only?: number | null
 }) {
   const actor = useActorRef(props.logic.list, {
-    input: { kind: props.kind, queue: props.queue, freshness: props.freshness },
+    input: { kind: props.kind, queue: props.queue, freshness: props.freshness, id: props.only },
   })
   const review = useActorRef(props.logic.review)
   const toaster = ToasterContext.useActorRef()

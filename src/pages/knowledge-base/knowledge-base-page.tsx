@@ -8,6 +8,7 @@ import {
   Plus,
   Upload,
 } from 'lucide-react'
+import { useState } from 'react'
 import { css } from 'styled-system/css'
 import { wrap } from 'styled-system/patterns'
 import { DUE_WINDOW_DAYS } from '../../../contract/freshness.ts'
@@ -49,6 +50,20 @@ const hint = css({ textStyle: 'sm', color: 'fg.muted', mb: '3', maxW: '3xl' })
 
 const defaultLogic = createKnowledgeLogic()
 
+/** The entry a chat's citation opens: `?item=` a Q&A item, `?row=` a completed questionnaire's row. */
+type Cited = { kind: 'qa' | 'answered'; id: number } | null
+const citedInLink = (): Cited => {
+  const search = new URLSearchParams(globalThis.location?.search ?? '')
+  for (const [param, kind] of [
+    ['item', 'qa'],
+    ['row', 'answered'],
+  ] as const) {
+    const id = Number(search.get(param))
+    if (Number.isInteger(id) && id > 0) return { kind, id }
+  }
+  return null
+}
+
 export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: KnowledgeLogic }) {
   const page = useActorRef(logic.page)
   const editor = useActorRef(logic.editor)
@@ -60,6 +75,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
   const kind = useSelector(page, selectTab)
   const version = useSelector(page, selectVersion)
   const freshness = useSelector(page, selectFreshness)
+  const [cited, setCited] = useState(citedInLink)
 
   const changed = () => {
     page.send({ type: 'changed' })
@@ -83,7 +99,10 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
     downloadFile(id, name).catch((error: Error) =>
       toaster.send({ type: 'toast.show', toast: { type: 'error', title: error.message } }),
     )
-  const select = (tab: KnowledgeTab) => page.send({ type: 'tab.select', tab })
+  const select = (tab: KnowledgeTab) => {
+    setCited(null)
+    page.send({ type: 'tab.select', tab })
+  }
 
   return (
     <>
@@ -141,17 +160,30 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
             no longer need.
           </p>
         )}
-        <ItemList
-          key={`${kind}-${version}`}
-          kind={kind === 'review' ? 'qa' : kind}
-          queue={kind === 'review'}
-          freshness={kind === 'qa' ? freshness : null}
-          logic={logic}
-          editor={editor}
-          onDownload={(file) => download(file.id, file.name)}
-          onReviewed={() => health.send({ type: 'refresh' })}
-        />
-        {kind === 'qa' && (
+        {cited && kind === 'qa' && (
+          <p className={hint}>
+            {cited.kind === 'qa'
+              ? 'The Q&A item cited in the chat.'
+              : 'The row of a completed questionnaire cited in the chat.'}{' '}
+            <Button size="xs" variant="outline" onClick={() => setCited(null)}>
+              Show all
+            </Button>
+          </p>
+        )}
+        {cited?.kind !== 'answered' && (
+          <ItemList
+            key={`${kind}-${version}-${cited?.id ?? ''}`}
+            only={kind === 'qa' ? cited?.id : null}
+            kind={kind === 'review' ? 'qa' : kind}
+            queue={kind === 'review'}
+            freshness={kind === 'qa' ? freshness : null}
+            logic={logic}
+            editor={editor}
+            onDownload={(file) => download(file.id, file.name)}
+            onReviewed={() => health.send({ type: 'refresh' })}
+          />
+        )}
+        {kind === 'qa' && cited?.kind !== 'qa' && (
           <section className={answeredSection} aria-labelledby="answered-heading">
             <h2 id="answered-heading" className={answeredHeading}>
               From completed questionnaires
@@ -162,7 +194,8 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
               the same question.
             </p>
             <ItemList
-              key={`answered-${version}`}
+              key={`answered-${version}-${cited?.id ?? ''}`}
+              only={cited?.id}
               kind="answered"
               logic={logic}
               editor={editor}
