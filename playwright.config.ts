@@ -43,6 +43,9 @@ export default defineConfig({
     url: `${BASE_URL}/api/v1/health`,
     timeout: 240_000,
     reuseExistingServer: false,
+    // SIGTERM, not a SIGKILL of the group: the server then stops its embedded PostgreSQL, which
+    // runs in a process group of its own and would outlive a killed server
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
     stdout: 'ignore',
     stderr: 'pipe',
     env: { E2E_PORT: String(E2E_PORT) },

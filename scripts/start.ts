@@ -4,12 +4,13 @@ import { buildIsStaleFor } from './build-state.ts'
 
 /**
  * `npm start`: build the web app when the build is missing or older than its sources, then start
- * the server (embedded PostgreSQL unless DATABASE_URL is set).
+ * the server (embedded PostgreSQL unless DATABASE_URL is set). QUIRE_SKIP_BUILD=1 starts without
+ * building (the tests that start it as an operator would, before any build exists).
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-if (buildIsStaleFor(root)) {
+if (process.env.QUIRE_SKIP_BUILD !== '1' && buildIsStaleFor(root)) {
   console.log('Building the web app (the build is missing or older than its sources)...')
   const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
   if (result.status !== 0) {

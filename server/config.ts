@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { defaultLogFormat, LOG_FORMATS, type LogFormat } from './log-format.ts'
 
 /**
  * Every setting is an environment variable, parsed once here. A bad value stops the start with a
@@ -88,6 +89,11 @@ export const configSchema = z.object({
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  /** Readable lines (`pretty`) or JSON lines (`json`); unset: pretty on a terminal, else JSON. */
+  LOG_FORMAT: z.preprocess(
+    emptyToUndefined,
+    z.enum(LOG_FORMATS, { message: 'must be pretty or json' }).optional(),
   ),
   WORKERS: booleanFlag,
   /** Behind a reverse proxy: take client addresses from X-Forwarded-For (for rate limits). */
@@ -198,6 +204,21 @@ export const configSchema = z.object({
       .enum(['sandbox', 'production'], { message: 'must be sandbox or production' })
       .default('sandbox'),
   ),
+  /**
+   * The instance's legal pages (issue 30): the operator's own terms and privacy policy, either
+   * published elsewhere (TERMS_URL, PRIVACY_URL) or as Markdown files served here (TERMS_FILE,
+   * PRIVACY_FILE); without them a plain default names who runs the instance.
+   */
+  TERMS_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
+  PRIVACY_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
+  TERMS_FILE: optionalString,
+  PRIVACY_FILE: optionalString,
+  /** Who runs this instance, and how to reach them, as the default legal pages say. */
+  OPERATOR_NAME: optionalString,
+  OPERATOR_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z.string().email({ message: 'must be an email address' }).optional(),
+  ),
   /** Paddle.js client-side token (public by design). */
   PADDLE_CLIENT_TOKEN: optionalString,
   /** Secret of the notification destination: webhook deliveries are verified with it. */
@@ -208,13 +229,14 @@ export const configSchema = z.object({
 })
 
 export type RawConfig = z.infer<typeof configSchema>
-export type Config = Omit<RawConfig, 'JWT_SECRET' | 'PUBLIC_URL' | 'WORKERS'> & {
+export type Config = Omit<RawConfig, 'JWT_SECRET' | 'PUBLIC_URL' | 'WORKERS' | 'LOG_FORMAT'> & {
   /** Absolute data directory. */
   DATA_DIR: string
   JWT_SECRET: string
   PUBLIC_URL: string
   /** Run job workers inside the API process (default true). */
   WORKERS: boolean
+  LOG_FORMAT: LogFormat
 }
 
 export class ConfigError extends Error {
@@ -255,6 +277,12 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
       'Invalid configuration:\n  GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
     )
   }
+  for (const name of ['TERMS_FILE', 'PRIVACY_FILE'] as const) {
+    const file = result.data[name]
+    if (file && !existsSync(file)) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: there is no file at ${file}`)
+    }
+  }
   if (result.data.PADDLE_ENABLED && !result.data.PADDLE_CLIENT_TOKEN) {
     throw new ConfigError(
       'Invalid configuration:\n  PADDLE_CLIENT_TOKEN: is required when PADDLE_ENABLED is on',
@@ -267,7 +295,10 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
  * Resolves the runtime configuration: makes DATA_DIR absolute and creates it, and generates the JWT
  * secret into DATA_DIR on first start when JWT_SECRET is unset, so that restarts keep sessions.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  stdoutIsTTY = Boolean(process.stdout.isTTY),
+): Config {
   const raw = parseConfig(env)
   const dataDir = path.resolve(raw.DATA_DIR)
   mkdirSync(dataDir, { recursive: true })
@@ -278,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     JWT_SECRET: raw.JWT_SECRET ?? readOrCreateSecret(path.join(dataDir, 'jwt-secret')),
     PUBLIC_URL: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
     WORKERS,
+    LOG_FORMAT: raw.LOG_FORMAT ?? defaultLogFormat(stdoutIsTTY),
   }
 }
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig } from './config.ts'
+import { logDestination } from './log-format.ts'
 import { createLogger } from './logger.ts'
 import { startRuntime, stopOnSignals } from './runtime.ts'
 
@@ -18,15 +19,18 @@ async function main() {
     }
     throw error
   }
-  const logger = createLogger(config.LOG_LEVEL)
+  const logger = createLogger(config.LOG_LEVEL, logDestination(config.LOG_FORMAT, config.LOG_LEVEL))
   try {
     const runtime = await startRuntime({ config, logger, http: true, distDir: DIST_DIR })
-    stopOnSignals(runtime, logger)
+    // under `npm start`, also stop when npm goes without passing its signal on
+    stopOnSignals(runtime, logger, { npmParent: Boolean(process.env.npm_lifecycle_event) })
     logger.info(
       { url: config.PUBLIC_URL, port: runtime.port, dataDir: config.DATA_DIR },
       `Quire is running at ${config.PUBLIC_URL}`,
     )
-    if (process.stdout.isTTY) console.log(`\n  Quire is running at ${config.PUBLIC_URL}\n`)
+    // JSON on a terminal (LOG_FORMAT=json): the address still stands out
+    if (process.stdout.isTTY && config.LOG_FORMAT === 'json')
+      console.log(`\n  Quire is running at ${config.PUBLIC_URL}\n`)
   } catch (error) {
     logger.fatal({ err: error }, 'Quire failed to start')
     process.exit(1)

@@ -27,6 +27,7 @@ import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
 import { createTxtLookup } from './modules/account/domains.ts'
 import { configureTiers, syncLicenses } from './modules/account/license.ts'
+import { watchParents } from './parent-watch.ts'
 import { createDiskStorage, isAlive } from './storage/index.ts'
 import { VERSION } from './version.ts'
 
@@ -100,6 +101,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       embedded = await startEmbeddedPostgres({
         dataDir: config.DATA_DIR,
         fsync: config.EMBEDDED_PG_FSYNC,
+        ownProcessGroup: true,
         log: (message) => pgLog.info(message),
         // the supervisor restarts it; meanwhile calls answer 503 with Retry-After
         onExit: () => databaseWatch?.markDown('embedded PostgreSQL exited'),
@@ -214,6 +216,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger,
       jobs,
       version: VERSION,
+      legal: {
+        terms: { url: config.TERMS_URL, file: config.TERMS_FILE },
+        privacy: { url: config.PRIVACY_URL, file: config.PRIVACY_FILE },
+        operator: config.OPERATOR_NAME,
+        contact: config.OPERATOR_EMAIL,
+      },
       embedded: Boolean(embedded),
       distDir: options.distDir,
       publicUrl: config.PUBLIC_URL,
@@ -275,16 +283,22 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
 }
 
-/** Stops the runtime on SIGINT/SIGTERM; a second signal exits at once. */
-export function stopOnSignals(runtime: Runtime, logger: Logger) {
+/** Signals this close together are one request delivered twice. */
+const SAME_SIGNAL_MS = 1_000
+
+export interface StopOptions {
+  /** Also stop when the processes that started this one go (`npm start`: npm and its shell). */
+  npmParent?: boolean
+}
+
+/** Stops the runtime on SIGINT/SIGTERM, or when npm has gone; a later signal exits at once. */
+export function stopOnSignals(runtime: Runtime, logger: Logger, options: StopOptions = {}) {
   let stopping = false
-  const handler = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now')
-      process.exit(1)
-    }
+  let firstSignalAt = 0
+  const stop = (why: { signal?: NodeJS.Signals; reason?: string }) => {
+    if (stopping) return
     stopping = true
-    logger.info({ signal }, 'shutting down')
+    logger.info(why, why.signal ? `shutting down (${why.signal})` : `shutting down: ${why.reason}`)
     runtime.stop().then(
       () => {
         logger.info('stopped')
@@ -296,8 +310,18 @@ export function stopOnSignals(runtime: Runtime, logger: Logger) {
       },
     )
   }
+  const handler = (signal: NodeJS.Signals) => {
+    // a Ctrl-C under `npm start` arrives twice at once: from the terminal, and passed on by npm
+    if (firstSignalAt && Date.now() - firstSignalAt > SAME_SIGNAL_MS) {
+      logger.warn({ signal }, 'second signal: exiting now')
+      process.exit(1)
+    }
+    firstSignalAt ||= Date.now()
+    stop({ signal })
+  }
   process.on('SIGINT', handler)
   process.on('SIGTERM', handler)
+  if (options.npmParent) watchParents(() => stop({ reason: 'npm, which started it, has exited' }))
 }
 
 /** EMBEDDING_MODEL on EMBEDDING_BASE_URL (else LLM_BASE_URL), or none. */

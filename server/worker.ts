@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts'
+import { logDestination } from './log-format.ts'
 import { createLogger } from './logger.ts'
 import { startRuntime, stopOnSignals } from './runtime.ts'
 
@@ -6,7 +7,10 @@ import { startRuntime, stopOnSignals } from './runtime.ts'
 
 try {
   const config = loadConfig()
-  const logger = createLogger(config.LOG_LEVEL).child({ role: 'worker' })
+  const logger = createLogger(
+    config.LOG_LEVEL,
+    logDestination(config.LOG_FORMAT, config.LOG_LEVEL),
+  ).child({ role: 'worker' })
   try {
     const runtime = await startRuntime({ config, logger, http: false })
     stopOnSignals(runtime, logger)

@@ -44,6 +44,8 @@ export interface EmbeddedPostgresOptions {
   onExit?: () => void
   /** Called when the supervisor has it accepting connections again. */
   onRestart?: () => void
+  /** The server's: a Ctrl-C then reaches Node alone, which stops the database last, in order. */
+  ownProcessGroup?: boolean
 }
 
 export interface EmbeddedPostgres {
@@ -331,6 +333,7 @@ export async function startEmbeddedPostgres(
     // stdio goes straight to the log file: PostgreSQL never depends on this Node process's pipes,
     // so a killed Node leaves it able to shut down cleanly when the next start asks it to.
     const spawned: ChildProcess = spawn(bins.postgres, args, {
+      detached: options.ownProcessGroup === true,
       stdio: ['ignore', logFd, logFd],
       ...(owner ?? {}),
       env: { ...process.env, LC_ALL: 'C.UTF-8' },
