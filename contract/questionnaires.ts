@@ -82,6 +82,8 @@ export const questionnaireSchema = z.object({
   unsure_tabs: z.int(),
   /** Whether answers can be written into the original file (not for PDF). */
   can_export_original: z.boolean(),
+  /** Whether there is a change that Undo can revert (issue 30: Undo is off with nothing to undo). */
+  can_undo: z._default(z.boolean(), false),
   /** Bumped by every change to the answers; a filled file of an older revision is stale. */
   revision: z.int(),
   added_by: z.nullable(userRefSchema),
@@ -196,10 +198,30 @@ export const sectionRequestSchema = z.object({
   question_ids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(5000))),
   /** For the custom operation: what to do, in plain words. */
   instruction: z.optional(z.string().check(z.trim(), z.maxLength(2000))),
+  /** Only say what would change (issue 30): nothing is written, and nothing can be undone. */
+  preview: z.optional(z.boolean()),
 })
 export type SectionRequest = z.input<typeof sectionRequestSchema>
 export const SECTION_OPERATIONS = ['consistency', 'shorten', 'examples', 'custom'] as const
 export type SectionOperation = (typeof SECTION_OPERATIONS)[number]
+
+/** What a section operation would change, answer by answer, before it is confirmed (issue 30). */
+export const sectionPreviewSchema = z.object({
+  changes: z.array(
+    z.object({
+      question_id: z.int(),
+      ref: z.nullable(z.string()),
+      question: z.string(),
+      before: z.object({ text: z.string(), choice: z.nullable(z.string()) }),
+      after: z.object({ text: z.string(), choice: z.nullable(z.string()) }),
+    }),
+  ),
+  /** Approved answers that contradict the one the others now take (consistency). */
+  contradictions: z.array(
+    z.object({ question_id: z.int(), ref: z.nullable(z.string()), other_id: z.int() }),
+  ),
+})
+export type SectionPreview = z.infer<typeof sectionPreviewSchema>
 
 /** A change that also reports Yes/No contradictions between questions asking the same thing. */
 export const consistencyResultSchema = z.object({

@@ -61,7 +61,7 @@ test('a refusal at a limit opens the plans with its reason', async ({ page }) =>
     [account.email],
   )
   await page.goto('/repository')
-  await expect(page.getByRole('heading', { name: 'Repository', level: 2 })).toBeVisible()
+  await expect(page.getByTestId('page-title').filter({ hasText: 'Repository' })).toBeVisible()
   const file = (name: string) => ({
     name,
     mimeType: 'text/plain',

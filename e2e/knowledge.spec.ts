@@ -22,7 +22,7 @@ test.describe('repository and knowledge base', () => {
   }) => {
     await signIn(page, request)
     await page.goto('/repository')
-    await expect(page.getByRole('heading', { name: 'Repository', level: 2 })).toBeVisible()
+    await expect(page.getByTestId('page-title').filter({ hasText: 'Repository' })).toBeVisible()
     await uploadFiles(page, [
       {
         name: 'Access policy.pdf',

@@ -9,7 +9,7 @@ test('upload a questionnaire, watch it analysed, open it, and delete it', async 
   test.setTimeout(60_000)
   await signIn(page, request)
   await page.goto('/questionnaires')
-  await expect(page.getByRole('heading', { name: 'Questionnaires', level: 2 })).toBeVisible()
+  await expect(page.getByTestId('page-title').filter({ hasText: 'Questionnaires' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'No questionnaires yet' })).toBeVisible()
   await page.screenshot({ path: 'test-results/screens/questionnaires-empty-1440.png' })
 

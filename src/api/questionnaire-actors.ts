@@ -22,7 +22,9 @@ import {
   type Questionnaire,
   questionnaireListSchema,
   questionnaireSchema,
+  type SectionPreview,
   saveToLibraryResponseSchema,
+  sectionPreviewSchema,
   type TabMapping,
   tabListSchema,
 } from '../../contract/questionnaires.ts'
@@ -37,6 +39,7 @@ import type {
   WorkspaceData,
   WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
+import type { PreviewSectionInput } from '../../machines/section-preview/index.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
 import { downloadPath } from './download.ts'
 import { liveActors } from './live-actors.ts'
@@ -59,6 +62,23 @@ function staleSave(error: unknown) {
  * The real side effects of the questionnaire review page's machines: the workspace, each
  * answer's lifecycle and the exports.
  */
+
+/** A section operation's preview (issue 30): what it would change, nothing written. */
+export function sectionPreviewActors(client: ApiClient = api) {
+  return {
+    previewSection: fromPromise<SectionPreview, PreviewSectionInput>(({ input }) =>
+      client.post(
+        paths.questionnaires.sections[input.operation](input.questionnaireId),
+        {
+          ...(input.tabId ? { tab_id: input.tabId } : {}),
+          ...(input.instruction ? { instruction: input.instruction } : {}),
+          preview: true,
+        },
+        sectionPreviewSchema,
+      ),
+    ),
+  }
+}
 
 /** The browser-session key that remembers the license notice was shown (spec section 2). */
 export const LICENSE_NOTICE_KEY = 'quire.license-notice-shown'

@@ -16,6 +16,7 @@ import type {
   Operation,
   PreviousMatch,
   Questionnaire,
+  SectionPreview,
 } from '../../contract/questionnaires.ts'
 import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index.ts'
 import { assignmentMachine } from '../../machines/assignment/index.ts'
@@ -30,6 +31,10 @@ import {
   type WorkspaceData,
   type WorkspaceOperation,
 } from '../../machines/questionnaire-workspace/index.ts'
+import {
+  type PreviewSectionInput,
+  sectionPreviewMachine,
+} from '../../machines/section-preview/index.ts'
 import { SessionContext } from '../../src/app/session.tsx'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { QuestionnaireWorkspace } from '../../src/pages/questionnaire/questionnaire-page.tsx'
@@ -97,10 +102,12 @@ function logic(
   const commented: CommentAction[] = []
   const carriedFrom: number[] = []
   const operations: WorkspaceOperation[] = []
+  const previewed: PreviewSectionInput[] = []
   const saved: SaveAnswerInput[] = []
   const exported: ExportFormat[] = []
   return {
     operations,
+    previewed,
     saved,
     exported,
     carriedFrom,
@@ -201,6 +208,25 @@ function logic(
           ),
         },
       }),
+      sections: sectionPreviewMachine.provide({
+        actors: {
+          previewSection: fromPromise<SectionPreview, PreviewSectionInput>(async ({ input }) => {
+            previewed.push(input)
+            return {
+              changes: [
+                {
+                  question_id: 2,
+                  ref: 'SEC-02',
+                  question: 'Do you meet security requirement 2?',
+                  before: { text: 'Reviewed quarterly. By the security officer.', choice: 'Yes' },
+                  after: { text: 'Reviewed quarterly.', choice: 'Yes' },
+                },
+              ],
+              contradictions: [],
+            }
+          }),
+        },
+      }),
       comments: commentThreadMachine.provide({
         actors: {
           loadComments: fromPromise<Comment[], { questionId: number }>(() =>
@@ -270,6 +296,53 @@ describe('questionnaire page', () => {
       version: 1,
     })
     expect(screen.getByText(/answered \(67%\)/)).toBeTruthy()
+  })
+
+  it('leads with the action the state calls for, turns Undo off with nothing to undo, counts each filter and warns of empty answers on export (issue 30)', async () => {
+    renderPage(
+      logic({ data: { ...data, questionnaire: questionnaireOf({ questions: 3, answered: 1 }) } }),
+    )
+    await screen.findByRole('heading', { name: 'Vendor assessment.xlsx' })
+    // one of three answered; no change yet: Undo is off
+    expect(screen.getByRole('button', { name: 'Undo' }).hasAttribute('disabled')).toBe(true)
+    const filters = screen.getByRole('group', { name: 'Filter' })
+    expect(
+      within(filters)
+        .getAllByTestId('filter-count')
+        .map((count) => count.textContent),
+    ).toEqual(['2', '1', '0', '1', '0'])
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }))
+    expect((await screen.findByTestId('export-warning')).textContent).toBe(
+      '2 of 3 answers are empty: their cells stay blank in the file.',
+    )
+  })
+
+  it('folds tabs without questions into one menu', async () => {
+    renderPage(
+      logic({
+        data: { ...data, tabs: [tabOf(9, { name: 'Instructions', questions: 0 }), ...data.tabs] },
+      }),
+    )
+    await screen.findByRole('heading', { name: 'Vendor assessment.xlsx' })
+    const tabs = screen.getByRole('tablist', { name: 'Tabs' })
+    expect(within(tabs).queryByRole('tab', { name: /Instructions/ })).toBeNull()
+    expect(screen.getByRole('button', { name: '1 tab without questions' })).toBeTruthy()
+  })
+
+  it('shows what a section operation would change and runs it only once confirmed (issue 30)', async () => {
+    const setup = logic()
+    renderPage(setup)
+    await screen.findByRole('listbox', { name: 'Questions of Security' })
+    fireEvent.click(screen.getByRole('button', { name: /Section/ }))
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Shorten answers…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Shorten answers' })
+    expect(await within(dialog).findByText('Yes · Reviewed quarterly.')).toBeTruthy()
+    expect(dialog.textContent).toContain('1 answer changes')
+    expect(setup.previewed).toEqual([{ questionnaireId: 7, operation: 'shorten', tabId: 1 }])
+    expect(setup.operations).toEqual([])
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply to 1 answer' }))
+    await waitFor(() => expect(setup.operations).toHaveLength(1))
+    expect(setup.operations[0]).toMatchObject({ kind: 'section', operation: 'shorten', tabId: 1 })
   })
 
   it('shows the license notice in the spec’s words', async () => {

@@ -8,6 +8,7 @@ import { sentences, terms } from '../../answering/text.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import type { Change } from '../questionnaires/service.ts'
 import type { Drafting } from './drafting.ts'
+import { previewOf, type SectionRow, sectionRows } from './section-rows.ts'
 import {
   type AnsweringDeps,
   type AnswerState,
@@ -17,7 +18,6 @@ import {
   PREVIOUS_QUESTION,
   type Queryable,
   type QuestionDb,
-  stateOf,
 } from './shared.ts'
 import { loadLibrary, searchPassages } from './store.ts'
 import { answerStyleOf } from './style.ts'
@@ -83,44 +83,6 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
         kind,
         summary: `${evidence ? 'Regenerated with evidence' : 'Regenerated'} the answer to ${label(question)}${gives(answer) ? '' : answer.candidates.length ? ': the records disagree' : ': no evidence found'}`,
         changes,
-      }
-    })
-  }
-
-  /** Rows of a tab (or given questions) with their selected answers, for section operations. */
-  async function sectionRows(
-    client: Queryable,
-    orgId: number,
-    questionnaireId: number,
-    scope: { tab_id?: number; question_ids?: number[] },
-  ) {
-    const values: unknown[] = [orgId, questionnaireId]
-    let filter = ''
-    if (scope.question_ids?.length) {
-      values.push(scope.question_ids)
-      filter = `and qq.id = any($${values.length}::bigint[])`
-    } else if (scope.tab_id) {
-      values.push(scope.tab_id)
-      filter = `and qq.tab_id = $${values.length}`
-    }
-    const { rows } = await client.query<
-      QuestionDb & AnswerState & { answer_id: string; citations: Citation[] }
-    >(
-      `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank,
-              ${PREVIOUS_QUESTION}, a.id as answer_id, a.text as text_answer, a.choice, a.comment, a.status, a.confidence, a.citations, a.note
-         from questionnaire_questions qq
-         join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
-        where qq.org_id = $1 and qq.questionnaire_id = $2 and qq.deleted_at is null ${filter}
-        order by qq.position
-        for update of a`,
-      values,
-    )
-    return rows.map((row) => {
-      const raw = row as unknown as Record<string, unknown>
-      return {
-        question: row,
-        answerId: Number(raw.answer_id),
-        state: stateOf({ ...row, text: String(raw.text_answer ?? '') } as AnswerState),
       }
     })
   }
@@ -196,7 +158,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
     userId: number,
     questionnaireId: number,
     kind: 'consistency' | 'shorten' | 'examples' | 'custom',
-    scope: { tab_id?: number; question_ids?: number[]; instruction?: string },
+    scope: { tab_id?: number; question_ids?: number[]; instruction?: string; preview?: boolean },
   ) {
     if (kind === 'custom' && !deps.llm)
       throw apiError(400, LLM_REQUIRED, { code: 'llm_not_configured' })
@@ -263,127 +225,122 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
         if (found) examples.set(Number(row.question.id), found)
       }
     }
-    const result = await deps.questionnaires.change(
-      orgId,
-      questionnaireId,
-      userId,
-      async (client) => {
-        const rows = await sectionRows(client, orgId, questionnaireId, scope)
-        const changes: Change[] = []
-        if (kind === 'consistency') {
-          // questions asking the same thing get the answer of the best one (approved, then most confident)
-          const groups = new Map<string, typeof rows>()
-          for (const row of rows) {
-            const key = normalise(row.question.text)
-            groups.set(key, [...(groups.get(key) ?? []), row])
+    let worked: SectionRow[] = []
+    const work = async (client: Queryable) => {
+      const rows = await sectionRows(client, orgId, questionnaireId, scope)
+      worked = rows
+      const changes: Change[] = []
+      if (kind === 'consistency') {
+        // questions asking the same thing get the answer of the best one (approved, then most confident)
+        const groups = new Map<string, typeof rows>()
+        for (const row of rows) {
+          const key = normalise(row.question.text)
+          groups.set(key, [...(groups.get(key) ?? []), row])
+        }
+        for (const group of groups.values()) {
+          if (group.length < 2) continue
+          const answeredRows = group.filter((row) => isAnswered(row.state))
+          const best = [...answeredRows].sort(
+            (a, b) =>
+              Number(b.state.status === 'approved') - Number(a.state.status === 'approved') ||
+              (b.state.confidence ?? 0) - (a.state.confidence ?? 0),
+          )[0]
+          if (!best) continue
+          for (const row of group) {
+            if (row === best) continue
+            if (row.state.status === 'approved') {
+              if (yesNo(row.state) && yesNo(best.state) && yesNo(row.state) !== yesNo(best.state))
+                contradictions.push({
+                  question_id: Number(row.question.id),
+                  ref: row.question.ref,
+                  other_id: Number(best.question.id),
+                })
+              continue
+            }
+            if (row.state.text === best.state.text && row.state.choice === best.state.choice)
+              continue
+            const after: AnswerState = {
+              ...row.state,
+              text: best.state.text,
+              choice:
+                best.state.choice &&
+                (row.question.vocabulary ?? [best.state.choice]).includes(best.state.choice)
+                  ? best.state.choice
+                  : row.state.choice,
+              status: 'edited',
+              confidence: best.state.confidence,
+              citations: best.state.citations,
+              note: null,
+            }
+            if (!isAnswered(row.state)) await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
+            changes.push(
+              await deps.questionnaires.writeAnswer(client, row.answerId, row.state, after, userId),
+            )
           }
-          for (const group of groups.values()) {
-            if (group.length < 2) continue
-            const answeredRows = group.filter((row) => isAnswered(row.state))
-            const best = [...answeredRows].sort(
-              (a, b) =>
-                Number(b.state.status === 'approved') - Number(a.state.status === 'approved') ||
-                (b.state.confidence ?? 0) - (a.state.confidence ?? 0),
-            )[0]
-            if (!best) continue
-            for (const row of group) {
-              if (row === best) continue
-              if (row.state.status === 'approved') {
-                if (yesNo(row.state) && yesNo(best.state) && yesNo(row.state) !== yesNo(best.state))
-                  contradictions.push({
-                    question_id: Number(row.question.id),
-                    ref: row.question.ref,
-                    other_id: Number(best.question.id),
-                  })
-                continue
-              }
-              if (row.state.text === best.state.text && row.state.choice === best.state.choice)
-                continue
-              const after: AnswerState = {
+        }
+      } else if (deps.llm) {
+        for (const row of rows) {
+          const rewrite = rewrites.get(Number(row.question.id))
+          if (!rewrite || !isAnswered(row.state) || row.state.status === 'approved') continue
+          changes.push(
+            await deps.questionnaires.writeAnswer(
+              client,
+              row.answerId,
+              row.state,
+              {
                 ...row.state,
-                text: best.state.text,
-                choice:
-                  best.state.choice &&
-                  (row.question.vocabulary ?? [best.state.choice]).includes(best.state.choice)
-                    ? best.state.choice
-                    : row.state.choice,
+                text: rewrite.text,
                 status: 'edited',
-                confidence: best.state.confidence,
-                citations: best.state.citations,
-                note: null,
-              }
-              if (!isAnswered(row.state))
-                await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
-              changes.push(
-                await deps.questionnaires.writeAnswer(
-                  client,
-                  row.answerId,
-                  row.state,
-                  after,
-                  userId,
-                ),
-              )
-            }
-          }
-        } else if (deps.llm) {
-          for (const row of rows) {
-            const rewrite = rewrites.get(Number(row.question.id))
-            if (!rewrite || !isAnswered(row.state) || row.state.status === 'approved') continue
-            changes.push(
-              await deps.questionnaires.writeAnswer(
-                client,
-                row.answerId,
-                row.state,
-                {
-                  ...row.state,
-                  text: rewrite.text,
-                  status: 'edited',
-                  citations: rewrite.citations.length ? rewrite.citations : row.state.citations,
-                },
-                userId,
-              ),
-            )
-          }
-        } else {
-          for (const row of rows) {
-            if (!isAnswered(row.state) || row.state.status === 'approved') continue
-            let text = row.state.text
-            if (kind === 'shorten') {
-              // extractive: the first sentence, or the first two when the first is very short
-              const parts = sentences(text)
-              const first = parts[0] ?? text
-              const short = first.length < 30 && parts[1] ? `${first} ${parts[1]}` : first
-              if (short.length >= text.length) continue
-              text = short
-            } else {
-              const example = examples.get(Number(row.question.id))
-              if (!example) continue
-              text = `${text.trim()}${text.trim() ? '\n\n' : ''}For example: ${example}`
-            }
-            changes.push(
-              await deps.questionnaires.writeAnswer(
-                client,
-                row.answerId,
-                row.state,
-                { ...row.state, text, status: 'edited' },
-                userId,
-              ),
-            )
-          }
+                citations: rewrite.citations.length ? rewrite.citations : row.state.citations,
+              },
+              userId,
+            ),
+          )
         }
-        const what = {
-          consistency: 'Made answers consistent',
-          shorten: 'Shortened answers',
-          examples: 'Added examples to answers',
-          custom: `Applied “${(scope.instruction ?? '').slice(0, 80)}”`,
-        }[kind]
-        return {
-          kind: `section_${kind}` as OperationKind,
-          summary: `${what}: ${changes.length} changed`,
-          changes,
+      } else {
+        for (const row of rows) {
+          if (!isAnswered(row.state) || row.state.status === 'approved') continue
+          let text = row.state.text
+          if (kind === 'shorten') {
+            // extractive: the first sentence, or the first two when the first is very short
+            const parts = sentences(text)
+            const first = parts[0] ?? text
+            const short = first.length < 30 && parts[1] ? `${first} ${parts[1]}` : first
+            if (short.length >= text.length) continue
+            text = short
+          } else {
+            const example = examples.get(Number(row.question.id))
+            if (!example) continue
+            text = `${text.trim()}${text.trim() ? '\n\n' : ''}For example: ${example}`
+          }
+          changes.push(
+            await deps.questionnaires.writeAnswer(
+              client,
+              row.answerId,
+              row.state,
+              { ...row.state, text, status: 'edited' },
+              userId,
+            ),
+          )
         }
-      },
-    )
+      }
+      const what = {
+        consistency: 'Made answers consistent',
+        shorten: 'Shortened answers',
+        examples: 'Added examples to answers',
+        custom: `Applied “${(scope.instruction ?? '').slice(0, 80)}”`,
+      }[kind]
+      return {
+        kind: `section_${kind}` as OperationKind,
+        summary: `${what}: ${changes.length} changed`,
+        changes,
+      }
+    }
+    if (scope.preview) {
+      const changes = await deps.questionnaires.preview(orgId, questionnaireId, work)
+      return previewOf(changes, worked, contradictions)
+    }
+    const result = await deps.questionnaires.change(orgId, questionnaireId, userId, work)
     return { ...result, contradictions }
   }
 

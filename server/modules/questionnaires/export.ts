@@ -163,7 +163,7 @@ export function createExportService(deps: {
             orgId,
             questionnaireId,
             kind: 'exported',
-            summary: `Exported ${file.name} (${file.written.toLocaleString('en')} answers written)`,
+            summary: `Exported ${file.name} (${file.written.toLocaleString('en')} ${file.written === 1 ? 'answer' : 'answers'} written)`,
             userId,
           })
         return inserted.rows

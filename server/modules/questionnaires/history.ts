@@ -106,6 +106,37 @@ export function createHistory(
   }
 
   /**
+   * What a change would do, without doing it (issue 30: a bulk change is previewed before it is
+   * confirmed): the same work in a transaction that is rolled back, so nothing is kept, announced
+   * or counted. Its changes, with the answers' states before and after.
+   */
+  async function preview(
+    orgId: number,
+    questionnaireId: number,
+    work: (client: Queryable) => Promise<{ changes: Change[] } | null>,
+  ): Promise<Change[]> {
+    const ROLLBACK = new Error('preview: rolled back')
+    let changes: Change[] = []
+    try {
+      await inTransaction(pool, async (client) => {
+        const locked = await client.query<{ status: QuestionnaireStatus }>(
+          'select status from questionnaires where org_id = $1 and id = $2 for update',
+          [orgId, questionnaireId],
+        )
+        if (!locked.rowCount) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+        const status = locked.rows[0]?.status
+        if (status === 'analyzing' || status === 'queued')
+          throw apiError(409, QUESTIONNAIRE_TEXTS.stillAnalyzing, { code: 'conflict' })
+        changes = (await work(client))?.changes ?? []
+        throw ROLLBACK
+      })
+    } catch (error) {
+      if (error !== ROLLBACK) throw error
+    }
+    return changes
+  }
+
+  /**
    * A question's review state follows its answer in use (issue 29): approved with it, back to
    * answered (or unassigned) when the approval goes, answered when a person writes the answer of
    * an assigned question or one sent back with changes requested.
@@ -252,7 +283,7 @@ export function createHistory(
 
   /* ------------------------------------------------------------ files */
 
-  return { operations, change, undo }
+  return { operations, change, preview, undo }
 }
 
 export type History = ReturnType<typeof createHistory>

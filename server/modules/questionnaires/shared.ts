@@ -69,6 +69,9 @@ export const SUMMARY_SQL = `
          coalesce(c.questions, 0) as questions, coalesce(c.answered, 0) as answered,
          coalesce(c.approved, 0) as approved,
          (select count(*) from questionnaire_tabs t where t.questionnaire_id = q.id and t.mapping_state = 'unsure') as unsure_tabs,
+         coalesce((select o.kind <> 'reanalyze' from questionnaire_operations o
+                    where o.questionnaire_id = q.id and o.undone_at is null
+                    order by o.id desc limit 1), false) as can_undo,
          q.owner_id, ou.first_name as owner_first_name, ou.last_name as owner_last_name, ou.email as owner_email,
          q.customer_id, cu.name as customer_name, q.requester, q.due_date::text as due_date, q.work_status,
          (q.due_date < current_date and q.work_status <> 'sent') as overdue
@@ -105,6 +108,7 @@ export interface SummaryRow {
   answered: string
   approved: string
   unsure_tabs: string
+  can_undo: boolean
   owner_id: string | null
   owner_first_name: string | null
   owner_last_name: string | null
@@ -134,6 +138,7 @@ export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
   approved: Number(row.approved),
   unsure_tabs: Number(row.unsure_tabs),
   can_export_original: row.kind !== 'pdf',
+  can_undo: row.can_undo,
   revision: row.revision,
   added_by: personOf(row),
   created_at: row.created_at.toISOString(),

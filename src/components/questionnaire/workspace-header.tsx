@@ -48,6 +48,16 @@ const titleClass = flex({
 const counts = wrap({ gap: '4', textStyle: 'sm', color: 'fg.muted', mt: '1' })
 const count = css({ '& strong': { color: 'fg.default', fontWeight: 'semibold' } })
 const exportNote = css({ textStyle: 'xs', color: 'fg.muted' })
+const exportWarning = css({
+  maxW: '16rem',
+  px: '2.5',
+  py: '2',
+  mb: '1',
+  borderRadius: 'l2',
+  bg: 'amber.a3',
+  color: 'amber.text',
+  textStyle: 'xs',
+})
 
 /** The questionnaire's name and counts, its actions (generate, undo, history) and its exports. */
 export function WorkspaceHeader(props: {
@@ -67,6 +77,9 @@ export function WorkspaceHeader(props: {
   const percent = questionnaire.questions
     ? Math.round((questionnaire.answered / questionnaire.questions) * 100)
     : 0
+  // the primary action follows the state: drafting first, then handing the file back
+  const generateFirst = questionnaire.answered === 0
+  const empty = questionnaire.questions - questionnaire.answered
   return (
     <>
       <div className={header}>
@@ -92,7 +105,7 @@ export function WorkspaceHeader(props: {
           {questionnaire.status === 'ready' && questionnaire.questions > 0 && (
             <Button
               size="sm"
-              variant="outline"
+              variant={generateFirst ? 'solid' : 'outline'}
               disabled={workspace.busy || workspace.inProgress}
               onClick={() => workspaceRef.send({ type: 'generate' })}
             >
@@ -102,7 +115,8 @@ export function WorkspaceHeader(props: {
           <Button
             size="sm"
             variant="outline"
-            disabled={workspace.busy || workspace.inProgress}
+            disabled={workspace.busy || workspace.inProgress || !questionnaire.can_undo}
+            title={questionnaire.can_undo ? undefined : 'There is nothing to undo'}
             onClick={() => workspaceRef.send({ type: 'undo' })}
           >
             <Undo2 /> Undo
@@ -121,13 +135,24 @@ export function WorkspaceHeader(props: {
           )}
           <Menu.Root positioning={{ placement: 'bottom-end' }}>
             <Menu.Trigger asChild>
-              <Button size="sm" loading={exportState.exporting} disabled={workspace.inProgress}>
+              <Button
+                size="sm"
+                variant={generateFirst ? 'outline' : 'solid'}
+                loading={exportState.exporting}
+                disabled={workspace.inProgress}
+              >
                 <Download /> Export <ChevronDown />
               </Button>
             </Menu.Trigger>
             <Portal>
               <Menu.Positioner>
                 <Menu.Content>
+                  {empty > 0 && (
+                    <p className={exportWarning} data-testid="export-warning">
+                      {empty.toLocaleString()} of {questionnaire.questions.toLocaleString()} answers
+                      are empty: their cells stay blank in the file.
+                    </p>
+                  )}
                   <Menu.Item
                     value="original"
                     disabled={!questionnaire.can_export_original}

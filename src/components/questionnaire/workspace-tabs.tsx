@@ -3,7 +3,11 @@ import { ChevronDown, Columns3, Wand2 } from 'lucide-react'
 import { useMemo } from 'react'
 import { css, cx } from 'styled-system/css'
 import type { ActorRefFrom } from 'xstate'
-import { ANSWER_FILTER_LABELS, ANSWER_FILTERS } from '../../../contract/questionnaires.ts'
+import {
+  ANSWER_FILTER_LABELS,
+  ANSWER_FILTERS,
+  type SectionOperation,
+} from '../../../contract/questionnaires.ts'
 import {
   passesFilter,
   type questionnaireWorkspaceMachine,
@@ -15,16 +19,33 @@ import { TabBar } from '../tab-bar.tsx'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
 import { MappingButton } from './mapping-button.tsx'
+import { SECTION_OPERATION_LABELS } from './section-preview-dialog.tsx'
 
 // the questionnaire's tab bar scrolls with a thin scroll bar; a tab lights up under the pointer
 const tabsBar = css({ scrollbarWidth: 'thin' })
 const tabButton = css({ _hover: { color: 'fg.default' } })
 const tabCount = css({ ml: '1.5', textStyle: 'xs', color: 'fg.subtle' })
+const tabsRow = css({
+  display: 'flex',
+  alignItems: 'flex-end',
+  gap: '2',
+  minW: '0',
+  '& > :first-child': { flex: '1', minW: '0' },
+})
+const foldedButton = css({ flexShrink: 0, color: 'fg.muted', mb: '1' })
+const chipCount = css({
+  ml: '1.5',
+  fontVariantNumeric: 'tabular-nums',
+  color: 'fg.muted',
+  '[aria-pressed=true] > &': { color: 'inherit', opacity: 0.85 },
+})
 
 /** The questionnaire's tabs with their counts, the filters and the chosen tab's operations. */
 export function WorkspaceTabs(props: {
   workspace: ActorRefFrom<typeof questionnaireWorkspaceMachine>
   onCustomInstruction: () => void
+  /** A section operation is previewed before it is run (issue 30). */
+  onSection: (operation: SectionOperation, tabId: number) => void
 }) {
   const workspaceRef = props.workspace
   const view = useView(workspaceRef, workspaceTabsView)
@@ -40,27 +61,65 @@ export function WorkspaceTabs(props: {
     }
     return counts
   }, [view.allRows])
+  // tabs without questions (instructions, lists) fold into one menu, so that on a phone the
+  // questions' tabs stay in sight; the chosen tab always shows (issue 30)
+  const shown = view.tabs.filter((tab) => tabCounts.has(tab.id) || tab.id === view.tabId)
+  const folded = view.tabs.filter((tab) => !tabCounts.has(tab.id) && tab.id !== view.tabId)
+  // each filter with how many of this tab's questions it shows
+  const filterCounts = useMemo(() => {
+    const rows = view.allRows.filter((row) => view.tabId === null || row.tab_id === view.tabId)
+    return new Map(
+      ANSWER_FILTERS.map((value) => [value, rows.filter((row) => passesFilter(row, value)).length]),
+    )
+  }, [view.allRows, view.tabId])
   return (
     <>
       {view.tabs.length > 0 && (
-        <TabBar
-          label="Tabs"
-          className={tabsBar}
-          tabClassName={tabButton}
-          selected={view.tabId}
-          onSelect={(id) => workspaceRef.send({ type: 'tab.select', tabId: id })}
-          tabs={view.tabs.map((tab) => ({
-            id: tab.id,
-            content: (
-              <>
-                {tab.name}
-                <span className={tabCount}>
-                  {tabCounts.get(tab.id)?.answered ?? 0}/{tabCounts.get(tab.id)?.questions ?? 0}
-                </span>
-              </>
-            ),
-          }))}
-        />
+        <div className={tabsRow}>
+          <TabBar
+            label="Tabs"
+            className={tabsBar}
+            tabClassName={tabButton}
+            selected={view.tabId}
+            onSelect={(id) => workspaceRef.send({ type: 'tab.select', tabId: id })}
+            tabs={shown.map((tab) => ({
+              id: tab.id,
+              content: (
+                <>
+                  {tab.name}
+                  <span className={tabCount}>
+                    {tabCounts.get(tab.id)?.answered ?? 0}/{tabCounts.get(tab.id)?.questions ?? 0}
+                  </span>
+                </>
+              ),
+            }))}
+          />
+          {folded.length > 0 && (
+            <Menu.Root positioning={{ placement: 'bottom-end' }}>
+              <Menu.Trigger asChild>
+                <Button size="xs" variant="ghost" className={foldedButton}>
+                  {folded.length === 1 ? '1 tab' : `${folded.length} tabs`} without questions{' '}
+                  <ChevronDown />
+                </Button>
+              </Menu.Trigger>
+              <Portal>
+                <Menu.Positioner>
+                  <Menu.Content>
+                    {folded.map((tab) => (
+                      <Menu.Item
+                        key={tab.id}
+                        value={String(tab.id)}
+                        onClick={() => workspaceRef.send({ type: 'tab.select', tabId: tab.id })}
+                      >
+                        {tab.name}
+                      </Menu.Item>
+                    ))}
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Portal>
+            </Menu.Root>
+          )}
+        </div>
       )}
 
       <div className={cx(toolbar, css({ justifyContent: 'space-between' }))}>
@@ -71,9 +130,13 @@ export function WorkspaceTabs(props: {
               type="button"
               className={filterPill}
               aria-pressed={view.filter === value}
+              title={`${filterCounts.get(value) ?? 0} of this tab’s questions`}
               onClick={() => workspaceRef.send({ type: 'filter.set', filter: value })}
             >
               {ANSWER_FILTER_LABELS[value]}
+              <span className={chipCount} aria-hidden data-testid="filter-count">
+                {filterCounts.get(value) ?? 0}
+              </span>
             </button>
           ))}
         </fieldset>
@@ -88,25 +151,13 @@ export function WorkspaceTabs(props: {
               <Portal>
                 <Menu.Positioner>
                   <Menu.Content>
-                    {(
-                      [
-                        ['consistency', 'Make answers consistent'],
-                        ['shorten', 'Shorten answers'],
-                        ['examples', 'Add examples from the evidence'],
-                      ] as const
-                    ).map(([operation, label]) => (
+                    {(['consistency', 'shorten', 'examples'] as const).map((operation) => (
                       <Menu.Item
                         key={operation}
                         value={operation}
-                        onClick={() =>
-                          workspaceRef.send({
-                            type: 'section.run',
-                            operation,
-                            tabId: currentTab.id,
-                          })
-                        }
+                        onClick={() => props.onSection(operation, currentTab.id)}
                       >
-                        {label}
+                        {SECTION_OPERATION_LABELS[operation]}…
                       </Menu.Item>
                     ))}
                     <Menu.Item value="custom" onClick={props.onCustomInstruction}>

@@ -15,6 +15,7 @@ import { AnswerSheet } from '../../components/questionnaire/answer-sheet.tsx'
 import { AssignDialog } from '../../components/questionnaire/assign-dialog.tsx'
 import { CarryForwardOffer } from '../../components/questionnaire/carry-forward-offer.tsx'
 import { MappingButton } from '../../components/questionnaire/mapping-button.tsx'
+import { SectionPreviewDialog } from '../../components/questionnaire/section-preview-dialog.tsx'
 import { WorkspaceHeader } from '../../components/questionnaire/workspace-header.tsx'
 import { WorkspaceStatus } from '../../components/questionnaire/workspace-status.tsx'
 import { WorkspaceTabs } from '../../components/questionnaire/workspace-tabs.tsx'
@@ -96,6 +97,7 @@ export function QuestionnaireWorkspace(props: {
   const carryRef = useActorRef(logic.carry, { input: { id: props.id } })
   const assignRef = useActorRef(logic.assignment, { input: { questionnaireId: props.id } })
   const activityRef = useActorRef(logic.activity, { input: { id: props.id } })
+  const sectionRef = useActorRef(logic.sections, { input: { questionnaireId: props.id } })
   const toaster = ToasterContext.useActorRef()
   const view = useView(workspaceRef, workspacePageView)
   const [customOpen, setCustomOpen] = useState(false)
@@ -113,6 +115,10 @@ export function QuestionnaireWorkspace(props: {
 
   useEmitted(
     () => [
+      // a previewed section operation, confirmed: the workspace runs it as one undoable change
+      sectionRef.on('confirmed', ({ operation, tabId, instruction }) =>
+        workspaceRef.send({ type: 'section.run', operation, tabId, instruction }),
+      ),
       workspaceRef.on('operation.failed', (event) =>
         toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.message } }),
       ),
@@ -269,7 +275,11 @@ export function QuestionnaireWorkspace(props: {
       />
       <WorkspaceStatus workspace={workspaceRef} />
       <CarryForwardOffer carry={carryRef} />
-      <WorkspaceTabs workspace={workspaceRef} onCustomInstruction={() => setCustomOpen(true)} />
+      <WorkspaceTabs
+        workspace={workspaceRef}
+        onCustomInstruction={() => setCustomOpen(true)}
+        onSection={(operation, tabId) => sectionRef.send({ type: 'preview', operation, tabId })}
+      />
       <div className={workspace}>
         {view.rows.length ? (
           <AnswerGrid
@@ -331,8 +341,8 @@ export function QuestionnaireWorkspace(props: {
         onClose={() => setCustomOpen(false)}
         onSubmit={(instruction) => {
           setCustomOpen(false)
-          workspaceRef.send({
-            type: 'section.run',
+          sectionRef.send({
+            type: 'preview',
             operation: 'custom',
             tabId: currentTab?.id ?? null,
             instruction,
@@ -340,6 +350,7 @@ export function QuestionnaireWorkspace(props: {
         }}
       />
       <AssignDialog actor={assignRef} />
+      <SectionPreviewDialog actor={sectionRef} />
       <LicenseDialog
         open={view.noticeOpen}
         maxAnswers={view.maxAnswers}

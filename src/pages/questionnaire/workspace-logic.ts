@@ -11,6 +11,7 @@ import {
   selectHasCarried,
   selectIsRead,
 } from '../../../machines/questionnaire-workspace/index.ts'
+import { sectionPreviewMachine } from '../../../machines/section-preview/index.ts'
 import {
   activityActors,
   assignmentActors,
@@ -21,6 +22,7 @@ import {
   answerActors,
   carryForwardActors,
   exportActors,
+  sectionPreviewActors,
   workspaceActions,
   workspaceActors,
 } from '../../api/questionnaire-actors.ts'
@@ -41,6 +43,7 @@ export function createQuestionnaireLogic() {
     review: questionReviewMachine.provide({ actors: questionReviewActors() }),
     activity: questionnaireActivityMachine.provide({ actors: activityActors() }),
     comments: commentThreadMachine.provide({ actors: commentActors() }),
+    sections: sectionPreviewMachine.provide({ actors: sectionPreviewActors() }),
   }
 }
 export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>

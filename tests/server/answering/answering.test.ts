@@ -387,6 +387,28 @@ describe('review operations', () => {
     expect(answer.citations[0]).toMatchObject({ source: 'evidence', title: 'Evidence you added' })
 
     const tab = (await get(ctx, Q.tabs(q.id), user.token)).body.tabs[0]
+    // issue 30: a bulk change is previewed first; the preview writes nothing and adds no history
+    const before = (await rowsOf(ctx, user.token, q.id))[0].answer
+    const historyBefore = (await get(ctx, Q.operations(q.id), user.token)).body.operations.length
+    const preview = await post(
+      ctx,
+      Q.sections.shorten(q.id),
+      { tab_id: tab.id, preview: true },
+      user.token,
+    )
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200)
+    expect(preview.body.changes[0]).toMatchObject({
+      question_id: rows[0].id,
+      before: { text: before.text },
+      after: { text: 'Incidents are triaged within one hour.' },
+    })
+    expect((await rowsOf(ctx, user.token, q.id))[0].answer).toMatchObject({
+      text: before.text,
+      version: before.version,
+    })
+    expect((await get(ctx, Q.operations(q.id), user.token)).body.operations).toHaveLength(
+      historyBefore,
+    )
     const shortened = await post(ctx, Q.sections.shorten(q.id), { tab_id: tab.id }, user.token)
     expect(shortened.status).toBe(200)
     expect(shortened.body.operation.kind).toBe('section_shorten')

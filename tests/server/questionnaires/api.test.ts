@@ -210,8 +210,11 @@ describe('answers, history and undo', () => {
   it('edits, approves, un-approves and undoes one operation at a time', async () => {
     const user = await member()
     const q = await analysed(user.token, 'q.xlsx', await makeQuestionnaireXlsx())
-    const [first] = (await answersOf(user.token, q.id)).questions as Body[]
+    const start = await answersOf(user.token, q.id)
+    const [first] = start.questions as Body[]
     const answerId = first.answer.id
+    // issue 30: nothing to undo yet, and the questionnaire says so (Undo is off)
+    expect(start.questionnaire.can_undo).toBe(false)
 
     const bad = await post(ctx, Q.answer.edit(answerId), { choice: 'Maybe' }, user.token)
     expect(bad.status).toBe(400)
@@ -229,7 +232,7 @@ describe('answers, history and undo', () => {
     )
     expect(edited.status).toBe(200)
     expect(edited.body.questions[0].answer).toMatchObject({ status: 'edited', choice: 'Yes' })
-    expect(edited.body.questionnaire).toMatchObject({ answered: 1, approved: 0 })
+    expect(edited.body.questionnaire).toMatchObject({ answered: 1, approved: 0, can_undo: true })
     expect(edited.body.operation).toMatchObject({
       kind: 'edit',
       summary: 'Edited the answer to DATA-01',
@@ -265,6 +268,7 @@ describe('answers, history and undo', () => {
       choice: null,
     })
     expect(undo3.body.questionnaire.answered).toBe(0)
+    expect(undo3.body.questionnaire.can_undo).toBe(false)
     const nothing = await post(ctx, Q.undo(q.id), {}, user.token)
     expect(nothing.status).toBe(409)
     expect(nothing.body.error).toBe('There is nothing to undo')
