@@ -92,8 +92,9 @@ export const SSO_TEXTS = {
   notAllowed: 'Your account is not authorized. Please contact your administrator.',
   sessionExpired: 'Your authentication session expired. Please try logging in again.',
   /** AS12: the same words for password login, reset and magic links. */
-  ssoRequired: 'Your organization signs in with single sign-on. Use Continue on the login page.',
+  ssoRequired: 'Your organisation signs in with single sign-on. Use Continue on the login page.',
   testOk: 'The identity provider answered: its sign-in page is ready.',
+  testNeedsClient: 'Add the client id and secret it gave Quire to save.',
   /** Changing where the stored secret would be sent needs it typed again. */
   clientSecretReenter:
     'Enter the client secret again: it is sent only to the issuer it was entered for',

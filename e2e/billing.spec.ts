@@ -22,7 +22,7 @@ test('open the plans from Settings, switch to yearly, and meet the switched-off 
   page,
 }) => {
   await adminPage(page, 'plans')
-  await page.goto('/settings')
+  await page.goto('/settings/plan')
   await expect(page.getByTestId('plan-summary')).toContainText('Free plan')
   await expect(page.getByTestId('usage-max_users')).toContainText('1 of 3')
   await page.getByRole('button', { name: 'Compare plans' }).click()
@@ -123,7 +123,7 @@ test('the payment landing page: a payment the provider confirmed, and an invalid
   await expect(page.getByText('Your plan is now Team. Thank you!')).toBeVisible()
   await page.getByRole('link', { name: BILLING_TEXTS.returnToDashboard }).click()
   await expect(page).toHaveURL(/\/$/)
-  await page.goto('/settings')
+  await page.goto('/settings/plan')
   await expect(page.getByTestId('plan-summary')).toContainText('Team plan')
 
   await page.goto('/payouts?data=not-a-payment')

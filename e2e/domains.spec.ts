@@ -45,7 +45,7 @@ test('an admin proves a domain by DNS', async ({ page, context }) => {
     [admin.email, mailbox],
   )
 
-  await page.goto('/settings')
+  await page.goto('/settings/organization')
   const section = page.getByRole('region', { name: 'Organisation' })
   const domains = section.getByRole('list', { name: 'Verified domains' })
   const mailboxRow = domains.getByRole('listitem').filter({ hasText: mailbox })

@@ -102,7 +102,7 @@ test('an owner sees stale answers and clears the Review due queue: confirm, edit
   )
 
   // the organisation's cycle, which every answer without its own follows
-  await page.goto('/settings')
+  await page.goto('/settings/organization')
   const cycle = page.getByLabel('Review cycle (days)')
   await expect(cycle).toHaveValue('365')
   await cycle.fill('180')

@@ -183,7 +183,7 @@ test('assigned questions show in My work and in the bell, live; a notification o
   await expect(adaPage.getByTestId('notification-bell')).toHaveAccessibleName('Notifications')
 
   // how each kind reaches me: chosen in Settings, kept
-  await adaPage.goto('/settings')
+  await adaPage.goto('/settings/notifications')
   const section = adaPage.locator('#notifications')
   await expect(section.getByRole('heading', { name: 'Notifications' })).toBeVisible()
   await section.getByRole('combobox', { name: 'My answer is approved' }).click()

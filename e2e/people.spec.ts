@@ -14,7 +14,7 @@ import { linkIn, waitForMail } from './support/mailbox.ts'
  */
 
 async function inviteFromSettings(page: Page, email: string, role: string) {
-  await page.goto('/settings')
+  await page.goto('/settings/people')
   await expect(page.getByRole('heading', { name: 'People' })).toBeVisible()
   await page.getByRole('button', { name: 'Invite' }).click()
   const dialog = page.getByRole('dialog', { name: 'Invite a colleague' })
@@ -58,7 +58,7 @@ test('an admin invites a colleague from Settings, who sets a password and signs 
 
   await acceptInvite(page, colleague, 'Grace-first-password-42')
   // not an admin: Settings explains, and offers no people to manage
-  await page.goto('/settings')
+  await page.goto('/settings/people')
   await expect(page.getByText(/You are an approver of/)).toBeVisible()
   await expect(page.getByRole('heading', { name: 'People' })).toBeHidden()
 })
@@ -111,7 +111,7 @@ test('an admin renames the organisation, sets the answer style, and reads and do
 }) => {
   const admin = newAccount('org-admin')
   await registerAndConfirm(page, admin)
-  await page.goto('/settings')
+  await page.goto('/settings/organization')
   const organisation = page.getByRole('region', { name: 'Organisation' })
   await expect(organisation.getByLabel('Name')).toHaveValue(admin.organization)
   const save = organisation.getByRole('button', { name: 'Save changes' })
@@ -143,6 +143,12 @@ test('an admin renames the organisation, sets the answer style, and reads and do
   })
   await expect(organisation.getByRole('img', { name: 'The organisation’s logo' })).toBeVisible()
 
+  // the audit log is its own section of Settings, with its own address
+  await page
+    .getByRole('navigation', { name: 'Settings' })
+    .getByRole('link', { name: 'Audit log' })
+    .click()
+  await expect(page).toHaveURL(/\/settings\/audit$/)
   const log = page.getByRole('list', { name: 'Audit log' })
   await expect(log.getByRole('listitem').first()).toContainText('Logo changed')
   await expect(log.getByRole('listitem').nth(1)).toContainText('Organisation settings changed')
@@ -161,7 +167,7 @@ test('someone at the verified domain asks to join, confirms the address, and is 
   const domain = `join-${Date.now()}.test`
   const admin = { ...newAccount('join-admin'), email: `boss@${domain}` }
   await registerAndConfirm(page, admin)
-  await page.goto('/settings')
+  await page.goto('/settings/organization')
   const organisation = page.getByRole('region', { name: 'Organisation' })
   await organisation.getByLabel('Verified email domains').fill(domain)
   await organisation.getByRole('button', { name: 'Add domain' }).click()
@@ -182,7 +188,7 @@ test('someone at the verified domain asks to join, confirms the address, and is 
 
   await signInWithPassword(page, admin.email, admin.password)
   await expect(page).toHaveURL(/\/$/)
-  await page.goto('/settings')
+  await page.goto('/settings/people')
   const row = page.getByRole('list', { name: 'People' }).getByRole('listitem').filter({
     hasText: requester.email,
   })

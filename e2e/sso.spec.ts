@@ -40,7 +40,7 @@ test('a member signs in through the organisation’s identity provider', async (
 }) => {
   const { admin, domain } = await organisationWithDomain(page, 'sso')
   // the admin sets the provider in Settings, tests the connection and saves
-  await page.goto('/settings')
+  await page.goto('/settings/sso')
   const section = page.getByRole('region', { name: 'Single sign-on' })
   await section.getByLabel('People of the domains below sign in').check()
   await section.getByLabel('Identity provider', { exact: true }).selectOption('microsoft_oidc')

@@ -201,6 +201,12 @@ const settingsRoute = page(
   'Settings',
   () => import('./pages/settings/settings-page.tsx'),
 )
+/** Issue 30: each section of Settings has its own address. */
+const settingsSectionRoute = page(
+  '/settings/$section',
+  'Settings',
+  () => import('./pages/settings/settings-page.tsx'),
+)
 
 /** The questionnaire id is numeric, and 0 when missing or not a number. */
 export const questionnaireIdSchema = z.pipe(
@@ -281,6 +287,7 @@ export const routeTree = rootRoute.addChildren([
     customersRoute,
     customerRoute,
     settingsRoute,
+    settingsSectionRoute,
     notFoundRoute,
   ]),
 ])

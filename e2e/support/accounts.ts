@@ -13,7 +13,7 @@ export async function register(page: Page, account: TestAccount) {
   await page.getByLabel('Password', { exact: true }).fill(account.password)
   await page.getByLabel('First name').fill(account.firstName)
   await page.getByLabel('Last name').fill(account.lastName)
-  await page.getByLabel('Organization').fill(account.organization)
+  await page.getByLabel('Organisation').fill(account.organization)
   await page.getByRole('button', { name: 'Register' }).click()
   await expect(page.getByText('Registration Successful!')).toBeVisible()
   await expect(page.getByText('Please check your email for the activation link.')).toBeVisible()

@@ -18,6 +18,13 @@ import { downloadPath, fetchBlob } from './download.ts'
 let logoUrl: string | null = null
 /** The logo as an address the page can show; the previous one is released. */
 async function readLogo(client: ApiClient): Promise<string | null> {
+  // an organisation without a logo says so: its logo is then not asked for (issue 30)
+  const organization = await client.get(paths.account.organization, organizationSchema)
+  if (!organization.logo_updated_at) {
+    if (logoUrl) URL.revokeObjectURL(logoUrl)
+    logoUrl = null
+    return null
+  }
   const blob = await fetchBlob(paths.account.organizationLogo, client).catch((error) => {
     if (error instanceof ApiError && error.status === 404) return null
     throw error

@@ -142,6 +142,25 @@ describe('single sign-on settings', () => {
       org.token,
     )
     expect(tested.body).toEqual({ ok: true, message: SSO_TEXTS.testOk })
+    // issue 30: the test reads the discovery document from the issuer alone, as its text says
+    const issuerOnly = await post(
+      ctx,
+      paths.sso.test,
+      entraSettings(org.domain, { client_id: '', client_secret: '' }),
+      org.token,
+    )
+    expect(issuerOnly.status, JSON.stringify(issuerOnly.body)).toBe(200)
+    expect(issuerOnly.body).toEqual({
+      ok: true,
+      message: `${SSO_TEXTS.testOk} ${SSO_TEXTS.testNeedsClient}`,
+    })
+    const nowhere = await post(
+      ctx,
+      paths.sso.test,
+      entraSettings(org.domain, { issuer: 'http://127.0.0.1:9/', client_id: '' }),
+      org.token,
+    )
+    expect(nowhere.body.error).toBe(SSO_TEXTS.discoveryFailed)
   })
 })
 

@@ -28,7 +28,7 @@ async function fillForm(user: ReturnType<typeof userEvent.setup>) {
   await user.type(await screen.findByLabelText('Work Email'), 'ada@example.com')
   await user.type(screen.getByLabelText('First name'), 'Ada')
   await user.type(screen.getByLabelText('Last name'), 'Lovelace')
-  await user.type(screen.getByLabelText('Organization'), 'Analytical Engines')
+  await user.type(screen.getByLabelText('Organisation'), 'Analytical Engines')
   await user.type(screen.getByLabelText('Password'), 'secret-123')
 }
 
@@ -36,7 +36,7 @@ describe('/register', () => {
   it("shows 'Create a Free Account' with every field, the hint, the checkbox and a link to login", async () => {
     setup()
     expect(await screen.findByRole('heading', { name: 'Create a Free Account' })).toBeTruthy()
-    for (const label of ['Work Email', 'First name', 'Last name', 'Organization', 'Password']) {
+    for (const label of ['Work Email', 'First name', 'Last name', 'Organisation', 'Password']) {
       expect(screen.getByLabelText(label)).toBeTruthy()
     }
     expect(screen.getByText(AUTH_TEXTS.passwordHint)).toBeTruthy()
@@ -70,7 +70,7 @@ describe('/register', () => {
     const { calls, user } = setup()
     await user.click(await screen.findByRole('button', { name: 'Register' }))
     expect(screen.getByText(AUTH_TEXTS.emailRequired)).toBeTruthy()
-    for (const label of ['First name', 'Last name', 'Organization', 'Password']) {
+    for (const label of ['First name', 'Last name', 'Organisation', 'Password']) {
       expect(screen.getByText(`${label} is required`)).toBeTruthy()
     }
     expect(calls).toEqual([])

@@ -167,11 +167,13 @@ export function createSsoSettings(deps: {
   async function test(
     settings: Pick<SsoRow, 'provider' | 'issuer' | 'client_id' | 'client_secret'>,
   ) {
-    if (settings.provider !== 'google') {
-      if (!settings.issuer) throw invalid(SSO_TEXTS.issuerRequired)
-      if (!settings.client_id) throw invalid(SSO_TEXTS.clientIdRequired)
-    }
-    const oidcClient = clientOf(settings)
+    // the discovery document needs only the issuer (issue 30): the client id is asked for when
+    // the settings are saved, and a test without one says so
+    if (settings.provider !== 'google' && !settings.issuer) throw invalid(SSO_TEXTS.issuerRequired)
+    const withoutClient = settings.provider !== 'google' && !settings.client_id
+    const oidcClient = clientOf(
+      withoutClient ? { ...settings, client_id: 'quire-connection-test' } : settings,
+    )
     if (!oidcClient) throw invalid(SSO_TEXTS.googleDisabled)
     try {
       await deps.oidc.configOf(oidcClient)
@@ -181,7 +183,10 @@ export function createSsoSettings(deps: {
         code: ERROR_CODES.validation,
       })
     }
-    return { ok: true, message: SSO_TEXTS.testOk }
+    return {
+      ok: true,
+      message: withoutClient ? `${SSO_TEXTS.testOk} ${SSO_TEXTS.testNeedsClient}` : SSO_TEXTS.testOk,
+    }
   }
 
   async function update(auth: AuthContext, body: SsoSettingsUpdate, requestId: string) {

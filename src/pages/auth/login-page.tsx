@@ -81,7 +81,7 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
 
   if (view.step === 'sso') {
     return (
-      <AuthLayout title="Sign in with SSO" lead="Your organization signs in with single sign-on.">
+      <AuthLayout title="Sign in with SSO" lead="Your organisation signs in with single sign-on.">
         <div className={authStyles.form}>
           <Identity icon={<Building2 size={16} />} label={view.organization} value={view.email} />
           {alerts}

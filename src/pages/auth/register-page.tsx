@@ -28,7 +28,7 @@ const LABELS: Record<RegisterField, string> = {
   password: 'Password',
   firstName: 'First name',
   lastName: 'Last name',
-  organization: 'Organization',
+  organization: 'Organisation',
 }
 
 const consentRow = css({
@@ -91,7 +91,7 @@ export default function RegisterPage({ logic = defaultLogic }: { logic?: Registe
   return (
     <AuthLayout
       title="Create a Free Account"
-      lead="Set up your organization's workspace. It takes a minute."
+      lead="Set up your organisation's workspace. It takes a minute."
       footer={
         <>
           Already have an account?{' '}

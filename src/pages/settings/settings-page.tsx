@@ -1,17 +1,52 @@
-import { css } from 'styled-system/css'
+import { Link, useParams } from '@tanstack/react-router'
+import { css, cx } from 'styled-system/css'
 import { can, ROLE_TEXTS, ROLES } from '../../../contract/roles.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
-import { card, muted } from '../../components/styles.ts'
-import { PageHeader } from '../page-header.tsx'
+import { card, focusRing, muted } from '../../components/styles.ts'
 import { type AuditLogic, AuditSection, useAuditLog } from './audit-section.tsx'
 import { type NotificationsLogic, NotificationsSection } from './notifications-section.tsx'
 import { type OrganizationLogic, OrganizationSection } from './organization-section.tsx'
 import { type PeopleLogic, PeopleSection } from './people-section.tsx'
 import { type PlanLogic, PlanSection } from './plan-section.tsx'
+import { type SettingsSection, sectionOf, sectionsFor } from './settings-sections.ts'
 import { type SsoLogic, SsoSection } from './sso-section.tsx'
 
-const sections = css({ display: 'flex', flexDirection: 'column', gap: '8' })
+const layout = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', md: '12rem minmax(0, 1fr)' },
+  gap: { base: '5', md: '10' },
+  alignItems: 'start',
+})
+const nav = css({
+  display: 'flex',
+  flexDirection: { base: 'row', md: 'column' },
+  gap: '1',
+  overflowX: { base: 'auto', md: 'visible' },
+  position: { md: 'sticky' },
+  top: { md: '20' },
+  mx: { base: '-4', md: '0' },
+  px: { base: '4', md: '0' },
+  pb: { base: '1', md: '0' },
+  scrollbarWidth: 'none',
+})
+const navLink = cx(
+  css({
+    flexShrink: 0,
+    px: '3',
+    py: '2',
+    borderRadius: 'l2',
+    textStyle: 'sm',
+    fontWeight: 'medium',
+    color: 'fg.muted',
+    textDecoration: 'none',
+    whiteSpace: 'nowrap',
+    _hover: { bg: 'gray.a3', color: 'fg.default' },
+    '&[aria-current=page]': { bg: 'colorPalette.a3', color: 'colorPalette.text' },
+  }),
+  focusRing,
+)
+const content = css({ display: 'flex', flexDirection: 'column', gap: '8', minW: '0' })
 const roles = css({
   display: 'grid',
   gridTemplateColumns: { base: '1fr', md: 'repeat(2, minmax(0, 1fr))' },
@@ -19,83 +54,101 @@ const roles = css({
   mt: '3',
 })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
-// wraps on a phone (the organisation's name can be long)
 const intro = css({ color: 'fg.muted' })
 
-/** /settings: the organisation's people and what each role may do. */
-export default function SettingsPage(props: {
+export interface SettingsLogic {
   people?: PeopleLogic
   organization?: OrganizationLogic
   audit?: AuditLogic
   plan?: PlanLogic
   sso?: SsoLogic
   notifications?: NotificationsLogic
-}) {
+}
+
+/**
+ * /settings and /settings/{section} (issue 30): one section at a time, each with its address,
+ * chosen from the list beside it (above it on a phone). Admins see every section; others their
+ * notifications, their role among the roles, and the plan.
+ */
+export default function SettingsPage(props: SettingsLogic & { section?: string }) {
+  const params: { section?: string } = useParams({ strict: false })
   const profile = SessionContext.useSelector(selectProfile)
   const role = profile?.user.role ?? null
   const admin = role !== null && can(role, 'organization.manage')
+  const current = sectionOf(props.section ?? params.section, admin)
   return (
-    <>
-      <PageHeader description="Your organisation, its people and their roles, its plan, what its admins did, and how you are told of your work." />
-      <div className={sections}>
-        {admin ? (
-          <>
-            <NotificationsSection logic={props.notifications} />
-            <AdminSections {...props} selfId={profile?.user.id ?? null} />
-          </>
-        ) : (
-          <>
+    <div className={layout}>
+      <nav className={nav} aria-label="Settings">
+        {sectionsFor(admin).map((section) => (
+          <Link
+            key={section.key}
+            to="/settings/$section"
+            params={{ section: section.key }}
+            className={navLink}
+            aria-current={section.key === current ? 'page' : undefined}
+          >
+            {section.label}
+          </Link>
+        ))}
+      </nav>
+      <div className={content}>
+        <Section {...props} section={current} admin={admin} selfId={profile?.user.id ?? null} />
+      </div>
+    </div>
+  )
+}
+
+function Section(
+  props: SettingsLogic & { section: SettingsSection; admin: boolean; selfId: number | null },
+) {
+  const profile = SessionContext.useSelector(selectProfile)
+  const role = profile?.user.role ?? null
+  switch (props.section) {
+    case 'notifications':
+      return <NotificationsSection logic={props.notifications} />
+    case 'organization':
+      return <OrganizationSection logic={props.organization} />
+    case 'sso':
+      return <SsoSection logic={props.sso} />
+    case 'plan':
+      return <PlanSection logic={props.plan} canChange={props.admin} />
+    case 'audit':
+      return <Audit logic={props.audit} />
+    default:
+      return (
+        <>
+          {props.admin ? (
+            <PeopleSection logic={props.people} selfId={props.selfId} />
+          ) : (
             <p className={intro}>
               {role
                 ? `You are ${/^[aeiou]/i.test(ROLE_TEXTS[role].name) ? 'an' : 'a'} ${ROLE_TEXTS[role].name.toLowerCase()} of ${profile?.organization.name}. Your admins manage people and roles.`
                 : 'Loading your profile...'}
             </p>
-            <NotificationsSection logic={props.notifications} />
-            <PlanSection logic={props.plan} canChange={false} />
-          </>
-        )}
-        <section aria-labelledby="roles-heading">
-          <h2 id="roles-heading" className={heading}>
-            Roles
-          </h2>
-          <ul className={roles}>
-            {ROLES.map((name) => (
-              <li key={name} className={card}>
-                <p className={css({ fontWeight: 'semibold' })}>
-                  {ROLE_TEXTS[name].name}
-                  {name === role && <span className={muted}> (your role)</span>}
-                </p>
-                <p className={css({ color: 'fg.muted', mt: '1' })}>{ROLE_TEXTS[name].summary}</p>
-              </li>
-            ))}
-          </ul>
-        </section>
-      </div>
-    </>
-  )
+          )}
+          <section aria-labelledby="roles-heading">
+            <h2 id="roles-heading" className={heading}>
+              Roles
+            </h2>
+            <ul className={roles}>
+              {ROLES.map((name) => (
+                <li key={name} className={card}>
+                  <p className={css({ fontWeight: 'semibold' })}>
+                    {ROLE_TEXTS[name].name}
+                    {name === role && <span className={muted}> (your role)</span>}
+                  </p>
+                  <p className={css({ color: 'fg.muted', mt: '1' })}>{ROLE_TEXTS[name].summary}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      )
+  }
 }
 
-/**
- * What admins manage: the organisation's settings, its people, and the audit log (which refreshes
- * after a change made here).
- */
-function AdminSections(props: {
-  people?: PeopleLogic
-  organization?: OrganizationLogic
-  audit?: AuditLogic
-  plan?: PlanLogic
-  sso?: SsoLogic
-  selfId: number | null
-}) {
-  const audit = useAuditLog(props.audit)
-  const refresh = () => audit.send({ type: 'refresh' })
-  return (
-    <>
-      <OrganizationSection logic={props.organization} onSaved={refresh} />
-      <PlanSection logic={props.plan} canChange />
-      <PeopleSection logic={props.people} selfId={props.selfId} onChanged={refresh} />
-      <SsoSection logic={props.sso} onSaved={refresh} />
-      <AuditSection audit={audit} />
-    </>
-  )
+/** The audit log, read when its section opens (so it holds the changes made in the others). */
+function Audit(props: { logic?: AuditLogic }) {
+  const audit = useAuditLog(props.logic)
+  return <AuditSection audit={audit} />
 }
