@@ -276,7 +276,10 @@ describe('questionnaire page', () => {
     const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
     fireEvent.click(within(grid).getByText('Do you meet security requirement 2?'))
     const panel = screen.getByRole('region', { name: 'Answer' })
-    expect(within(panel).getByText('Access policy.pdf')).toBeTruthy()
+    // a source opens where it is: a document on its file page (issue 30)
+    expect(
+      within(panel).getByRole('link', { name: 'Access policy.pdf' }).getAttribute('href'),
+    ).toBe('/repository/4')
     expect(within(panel).getByText('High confidence · 91%')).toBeTruthy()
     // keyboard: up moves to the first question, Enter edits it
     fireEvent.keyDown(grid, { key: 'ArrowUp' })

@@ -1,6 +1,7 @@
 import { BookOpen, FileText } from 'lucide-react'
 import { css } from 'styled-system/css'
-import type { QuestionRow } from '../../../contract/questionnaires.ts'
+import type { Citation, QuestionRow } from '../../../contract/questionnaires.ts'
+import { sourceLink } from '../../lib/citation-links.ts'
 import { Button } from '../ui/button.tsx'
 import {
   candidate,
@@ -12,6 +13,27 @@ import {
   sourceTitle,
 } from './answer-styles.ts'
 import { ConfidenceBadge } from './badges.tsx'
+
+const sourceLinkClass = css({
+  color: 'inherit',
+  textDecoration: 'underline',
+  textDecorationColor: 'border.default',
+  textUnderlineOffset: '2px',
+  _hover: { textDecorationColor: 'currentColor' },
+})
+
+/** A source's name, with its page or sheet, opening where it is (issue 30). */
+function SourceName(props: { citation: Citation }) {
+  const { citation } = props
+  const name = `${citation.title}${citation.location?.page ? ` · page ${citation.location.page}` : ''}${citation.location?.sheet ? ` · ${citation.location.sheet}` : ''}`
+  const href = sourceLink(citation)
+  if (!href) return <>{name}</>
+  return (
+    <a className={sourceLinkClass} href={href} target="_blank" rel="noopener">
+      {name}
+    </a>
+  )
+}
 
 /** The other candidates of a question (one can be used instead) and the answer's sources. */
 export function AnswerSources(props: {
@@ -68,9 +90,7 @@ export function AnswerSources(props: {
               <li key={`${citation.source}-${citation.id}-${index}`} className={sourceItem}>
                 <p className={sourceTitle}>
                   {citation.kind === 'library' ? <BookOpen size={14} /> : <FileText size={14} />}{' '}
-                  {citation.title}
-                  {citation.location?.page ? ` · page ${citation.location.page}` : ''}
-                  {citation.location?.sheet ? ` · ${citation.location.sheet}` : ''}
+                  <SourceName citation={citation} />
                 </p>
                 {citation.kind && (
                   <p className={hint} data-testid="source-kind">

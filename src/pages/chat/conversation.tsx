@@ -15,6 +15,7 @@ import { RetryAlert } from '../../components/row-actions.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
+import { knowledgeLink } from '../../lib/citation-links.ts'
 
 const panel = stack({ gap: '4', minW: '0' })
 const head = wrap({ justify: 'space-between', align: 'center', gap: '2' })
@@ -59,17 +60,6 @@ const openLink = css({
 })
 
 const composerNote = css({ textStyle: 'xs', color: 'fg.muted' })
-
-/**
- * Where the knowledge base shows a cited answer of the organisation's: a Q&A item (`?item=`), or
- * a completed questionnaire's row (`?row=`, its passage); null for a document.
- */
-export const knowledgeLink = (citation: Citation) =>
-  citation.source === 'qa' && citation.id !== null
-    ? `/knowledge-base?item=${citation.id}`
-    : citation.kind === 'library' && citation.entry
-      ? `/knowledge-base?row=${citation.entry}`
-      : null
 
 function Sources(props: {
   citations: Citation[]

@@ -1,0 +1,24 @@
+import type { Citation } from '../../contract/answers.ts'
+
+/**
+ * Where a cited source opens (issue 30): an answer of the organisation's in the knowledge base (a
+ * Q&A item, `?item=`, or a completed questionnaire's row, `?row=`); a document on its file page,
+ * at the cited page when there is one. Null when the source has no place of its own (evidence
+ * pasted by a reviewer).
+ */
+export const knowledgeLink = (citation: Citation) =>
+  citation.source === 'qa' && citation.id !== null
+    ? `/knowledge-base?item=${citation.id}`
+    : citation.kind === 'library' && citation.entry
+      ? `/knowledge-base?row=${citation.entry}`
+      : null
+
+export const sourceLink = (citation: Citation) => {
+  const row = knowledgeLink(citation)
+  if (row) return row
+  if (citation.source === 'file' && citation.id !== null) {
+    const page = citation.location?.page
+    return `/repository/${citation.id}${page ? `?page=${page}` : ''}`
+  }
+  return null
+}
