@@ -67,7 +67,7 @@ export const ticketResponseSchema = z.object({
 })
 
 export const SUPPORT_TEXTS = {
-  title: 'Submit a Ticket',
+  title: 'Submit a ticket',
   attachmentHint: 'Images, PDF, TXT or LOG files, up to 10MB each. You can also paste images.',
   clearForm: 'Clear form',
   submitted: 'Ticket submitted successfully!',

@@ -149,7 +149,7 @@ test.describe('accounts and sessions', () => {
     await logOut(page)
     // the link works once
     await page.goto(url)
-    await expect(page.getByRole('heading', { name: 'Sign-in Link Not Valid' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Sign-in link not valid' })).toBeVisible()
     await expect(page.getByText(/invalid or has expired/)).toBeVisible()
     await expect(page).toHaveURL(/\/login/, { timeout: 10_000 })
   })

@@ -180,7 +180,7 @@ test('someone at the verified domain asks to join, confirms the address, and is 
   await register(page, requester)
   const mail = await waitForMail(requester.email, /confirm|activat|verify/i)
   await page.goto(linkIn(mail, '/confirm_email'))
-  await expect(page.getByRole('heading', { name: 'Request Sent' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Request sent' })).toBeVisible()
   await expect(page.getByText(/must approve your request to join/)).toBeVisible()
   // signing in before the approval says what it waits for
   await signInWithPassword(page, requester.email, requester.password)

@@ -11,7 +11,7 @@ test.describe('support ticket', () => {
     await page.goto('/')
     await page.getByRole('button', { name: 'Support' }).click()
     const dialog = page.getByRole('dialog')
-    await expect(dialog.getByRole('heading', { name: 'Submit a Ticket' })).toBeVisible()
+    await expect(dialog.getByRole('heading', { name: 'Submit a ticket' })).toBeVisible()
     await expect(dialog.getByText(/10MB/)).toBeVisible()
     const summary = `Export drops merged cells ${Date.now()}`
     await dialog.getByLabel(/summary/i).fill(summary)
@@ -56,7 +56,7 @@ test.describe('support ticket', () => {
     await page.getByRole('button', { name: 'User menu' }).click()
     await page.getByRole('menuitem', { name: 'Ask for a Feature' }).click()
     const dialog = page.getByRole('dialog')
-    await expect(dialog.getByRole('heading', { name: 'Submit a Ticket' })).toBeVisible()
+    await expect(dialog.getByRole('heading', { name: 'Submit a ticket' })).toBeVisible()
     await expect(dialog.getByLabel(/type/i)).toHaveValue('Feature Request')
   })
 })

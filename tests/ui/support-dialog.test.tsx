@@ -65,7 +65,7 @@ async function fillRequired(dialog: HTMLElement) {
 }
 
 describe('SupportDialog', () => {
-  it("opens 'Submit a Ticket' with every field, Medium priority and the 10MB hint", async () => {
+  it("opens 'Submit a ticket' with every field, Medium priority and the 10MB hint", async () => {
     renderDialog(async () => created)
     expect(screen.queryByRole('dialog')).toBeNull()
     const dialog = await openDialog()

@@ -73,7 +73,7 @@ const ids = {
 const kilobytes = (size: number) =>
   size >= 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(size / 1024)} KB`
 
-/** 'Submit a Ticket' (spec sections 2, 3, 4 and 5): renders the support ticket actor. */
+/** 'Submit a ticket' (spec sections 2, 3, 4 and 5): renders the support ticket actor. */
 export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
   const view = useView(actor, supportTicketView)
 

@@ -42,7 +42,7 @@ function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
 
   if (screen === 'awaitingApproval') {
     return (
-      <StatusScreen title="Request Sent" tone="success" icon={<MailCheck />} text={error}>
+      <StatusScreen title="Request sent" tone="success" icon={<MailCheck />} text={error}>
         <BackToLogin alone />
       </StatusScreen>
     )
@@ -50,7 +50,7 @@ function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
 
   if (screen === 'failed') {
     return (
-      <StatusScreen title="Email Not Confirmed" tone="error" icon={<MailX />} error={error}>
+      <StatusScreen title="Email not confirmed" tone="error" icon={<MailX />} error={error}>
         <RedirectNote />
         <BackToLogin alone />
       </StatusScreen>
@@ -58,7 +58,7 @@ function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
   }
 
   return (
-    <AuthLayout title="Email Confirmation">
+    <AuthLayout title="Email confirmation">
       <Pending
         text={
           screen === 'confirmed' ? 'Email confirmed. Signing you in...' : 'Confirming your email...'

@@ -39,7 +39,7 @@ function MagicLinkFlow(props: { logic: MagicLinkLogic; uid?: string; token?: str
 
   if (screen === 'failed') {
     return (
-      <StatusScreen title="Sign-in Link Not Valid" tone="error" icon={<LinkIcon />} error={error}>
+      <StatusScreen title="Sign-in link not valid" tone="error" icon={<LinkIcon />} error={error}>
         <RedirectNote />
         <BackToLogin alone />
       </StatusScreen>
@@ -47,7 +47,7 @@ function MagicLinkFlow(props: { logic: MagicLinkLogic; uid?: string; token?: str
   }
 
   return (
-    <AuthLayout title="Signing In">
+    <AuthLayout title="Signing in">
       <Pending text={screen === 'done' ? 'Signed in. Opening Quire...' : 'Signing you in...'} />
     </AuthLayout>
   )

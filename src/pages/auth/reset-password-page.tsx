@@ -125,7 +125,7 @@ function ResetPasswordFlow(props: { logic: ResetPasswordLogic; input: LinkInput 
     case 'saved':
       return (
         <StatusScreen
-          title="Password Reset"
+          title="Password reset"
           tone="success"
           icon={<CircleCheck />}
           text="Your password has been reset. Taking you to sign in with your new password..."

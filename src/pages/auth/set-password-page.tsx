@@ -60,7 +60,7 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; input: LinkInput }) {
     case 'saved':
       return (
         <StatusScreen
-          title="Password Set"
+          title="Password set"
           tone="success"
           icon={<CircleCheck />}
           text="Your password has been set. Taking you to sign in with it..."

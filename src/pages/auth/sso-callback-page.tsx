@@ -63,7 +63,7 @@ function SsoCallbackFlow(props: {
   if (screen === 'success') {
     return (
       <StatusScreen
-        title="Signed In"
+        title="Signed in"
         tone="success"
         icon={<CircleCheck />}
         text={SSO_CALLBACK_TEXTS.success}
