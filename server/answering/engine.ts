@@ -3,6 +3,7 @@
  * answers (library.ts), answers from evidence (evidence.ts) and a job's in-memory passage index
  * (passage-index.ts). Loading any of them from the database is server/modules/answering/store.ts.
  */
+export * from './abstention.ts'
 export * from './calibration.ts'
 export * from './evidence.ts'
 export * from './library.ts'
@@ -13,5 +14,6 @@ export * from './qualifiers.ts'
 export * from './quotes.ts'
 export * from './stated.ts'
 export * from './statements.ts'
+export * from './submission.ts'
 export * from './transfer.ts'
 export * from './types.ts'

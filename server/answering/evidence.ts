@@ -1,3 +1,4 @@
+import { lookedFor, withClosest } from './abstention.ts'
 import { AGED_CEILING, aged, conflictReason, newestOf, withinCeiling } from './age.ts'
 import { calibrated, kindOfReason } from './calibration.ts'
 import { citationsOf, passageCitation } from './cite.ts'
@@ -19,17 +20,18 @@ import {
 import { partsOf, shapeOf } from './parts.ts'
 import { practicesOf } from './practices.ts'
 import { asksOfFlaw, PARTLY_STATED_CAP, unstatedQualifiers } from './qualifiers.ts'
-import { NEAREST_CITED, nearestEvidence } from './quotes.ts'
+import { nearestQuotes } from './quotes.ts'
+import { asQuote } from './quoting.ts'
 import {
   doneAsAsked,
   inheritedPractices,
   isFrameTerm,
-  lookedFor,
   namedPractices,
   partlyStated,
   practiceAnswer,
 } from './stated.ts'
 import { asksOfProvider, isQuestion, saysWhatIsDone, statedIn } from './statements.ts'
+import { dataItemsOf, sameField, submissionAnswer, submissionField } from './submission.ts'
 import {
   deniesTerms,
   isNegated,
@@ -128,6 +130,8 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
     if (have.has(term)) found += weight
   }
   const ranked = sentences(passage)
+    // whole sentences, quoted from their claim
+    .flatMap((sentence) => asQuote(sentence) ?? [])
     // a question restated (a questionnaire template, a list of questions) is not evidence
     // and a requirement, an option, a definition or a pointer elsewhere says nothing done
     .filter(
@@ -393,6 +397,16 @@ export function answerFromEvidence(
   /** The whole library, for answers about the same practice in other words. */
   library: Library | null = null,
 ): EngineAnswer {
+  // a field that describes the submission (its date, the vendor's name, the contact): from the
+  // organisation's data items or left to fill in, never another questionnaire's row at High
+  const field = submissionField(question)
+  if (field) {
+    const rows = matches.filter(
+      (match) => match.score >= REUSE_FLOOR && sameField(field, match.entry.question),
+    )
+    const others = rows.flatMap((match) => libraryCandidate(question, match) ?? [])
+    return submissionAnswer(question, field, dataItemsOf(library, passages), others)
+  }
   // a question that refers back ('Are the policies and procedures reviewed annually?') says too
   // little to match on its own words: only answers about the practice it inherits, or the same
   // question, count
@@ -523,8 +537,10 @@ export function answerFromEvidence(
   // no answer: what was looked for, and the nearest passages that speak of the practice, cited
   // for the reviewer who writes the answer
   const note = lookedFor(question, space) ?? NO_EVIDENCE
-  const nearest = nearestEvidence(question, passages, space, library)
+  const nearest = nearestQuotes(question, passages, space, library)
   if (!nearest) return { candidates: [], note }
-  const lead = { text: '', choice: null, confidence: 0, citations: nearest }
-  return { candidates: [{ ...lead, withheld: `${note} ${NEAREST_CITED}` }], note: null }
+  const { closest, citations } = nearest
+  const lead = { text: '', choice: null, confidence: 0, citations }
+  const withheld = withClosest(note, closest, citations.length > 1)
+  return { candidates: [{ ...lead, withheld }], note: null }
 }

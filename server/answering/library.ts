@@ -97,7 +97,14 @@ export class Library {
   private readonly termsByInitial = new Map<string, { term: string; grams: Grams }[]>()
   private readonly corrections = new Map<string, string>()
 
-  constructor(entries: LibraryEntry[]) {
+  /**
+   * The organisation's data items (titled facts: its name, its contacts), as passages: what a
+   * field that describes the submission is filled from (submission.ts).
+   */
+  readonly data: PassageHit[]
+
+  constructor(entries: LibraryEntry[], data: PassageHit[] = []) {
+    this.data = data
     // analyst copies repeat a vendor's rows: one entry per question and answer in a source
     const seen = new Set<string>()
     this.entries = entries.filter((entry) => {

@@ -1,5 +1,5 @@
 import type { Citation } from '../../contract/questionnaires.ts'
-import { citationsOf, passageCitation } from './cite.ts'
+import { citationsOf, passageCitation, snippet } from './cite.ts'
 import { type Library, YES_NO_QUESTION } from './library.ts'
 import { actsStated, practiceScope } from './stated.ts'
 import { asksOfProvider, readPassage, statedIn } from './statements.ts'
@@ -16,7 +16,8 @@ import type { PassageHit, QuestionInput } from './types.ts'
  * asked about a third of the time: they are leads, not answers.
  */
 
-export const NEAREST_CITED = 'The nearest passages about it are cited for review.'
+/** What follows the closest quote when other passages about the practices are cited too. */
+export const OTHERS_CITED = 'Other passages about it are cited.'
 
 interface Quote {
   /** Share of the question's scope the quoted words themselves hold. */
@@ -24,6 +25,8 @@ interface Quote {
   scope: number
   fit: number
   text: string
+  /** The quote as the abstention gives it: a sentence, or the organisation's answer. */
+  closest: string
   citations: Citation[]
 }
 
@@ -33,6 +36,16 @@ export function nearestEvidence(
   space: TfIdf,
   library: Library | null,
 ): Citation[] | null {
+  return nearestQuotes(question, passages, space, library)?.citations ?? null
+}
+
+/** The nearest evidence, with the closest quote in words ('“We conduct annual ...”'). */
+export function nearestQuotes(
+  question: QuestionInput,
+  passages: PassageHit[],
+  space: TfIdf,
+  library: Library | null,
+): { closest: string; citations: Citation[] } | null {
   if (!YES_NO_QUESTION.test(question.text)) return null
   const asked = practiceScope(question.text, space, question.previous)
   if (!asked) return null
@@ -69,6 +82,7 @@ export function nearestEvidence(
           scope,
           fit: fitOf(sentenceTerms),
           text: sentence,
+          closest: `“${sentence}”`,
           citations: [passageCitation(passage, sentence)],
         })
       }
@@ -88,6 +102,7 @@ export function nearestEvidence(
         scope,
         fit: fitOf(said),
         text: citations[0]?.snippet ?? entry.question,
+        closest: `your answer to “${entry.question.trim()}”: ${snippet([entry.answer, entry.detail].filter(Boolean).join('. '), 240)}`,
         citations,
       })
   }
@@ -98,5 +113,7 @@ export function nearestEvidence(
     (quote, index, all) => all.findIndex((other) => other.text === quote.text) === index,
   )
   const citations = unique.flatMap((quote) => quote.citations)
-  return citations.length ? citations : null
+  // the quote that says most of what is asked is the closest
+  const [closest] = [...unique].sort((a, b) => b.own - a.own || b.scope - a.scope || b.fit - a.fit)
+  return citations.length && closest ? { closest: closest.closest, citations } : null
 }

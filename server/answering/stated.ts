@@ -424,19 +424,6 @@ function candidateOf(
   }
 }
 
-/**
- * What was looked for, for a question left unanswered: the practices it names and what else it
- * asks of them ('No answer: nothing in the knowledge base states penetration testing, with:
- * annually, external.'). Null when the question names no practice.
- */
-export function lookedFor(question: QuestionInput, space: TfIdf): string | null {
-  if (!YES_NO_QUESTION.test(question.text)) return null
-  const asked = practiceScope(question.text, space, question.previous)
-  if (!asked) return null
-  const scope = scopeWords(question.text, asked.missing(new Set()))
-  return `No answer: nothing in the knowledge base states ${practiceNames(asked.named)}${scope.length ? `, with: ${scope.slice(0, 6).join(', ')}` : ''}.`
-}
-
 /** Practices as words: 'encryption at rest and key management'. */
 export const practiceNames = (ids: string[]) => listOf(ids.map((id) => id.replaceAll('-', ' ')))
 
@@ -448,10 +435,10 @@ export const listOf = (items: string[]) =>
 /** Parts of a question's scope (practiceScope's labels) in the question's own words. */
 export function scopeWords(question: string, parts: string[]): string[] {
   const wordOf = new Map<string, string>()
-  for (const word of question.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []) {
-    const [term] = terms(word)
-    if (term && !wordOf.has(term)) wordOf.set(term, word)
-  }
+  // every stem of a word stands for the whole word ('risk-based' for 'risk' and 'bas'): a stem is
+  // never shown as if it were a word
+  for (const word of question.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? [])
+    for (const term of terms(word)) if (!wordOf.has(term)) wordOf.set(term, word)
   const labels: Record<string, string> = {
     documented: 'documented',
     periodic: 'periodically',

@@ -1,4 +1,5 @@
 import { mentions } from './practices.ts'
+import { asQuote } from './quoting.ts'
 import { sentences, terms, withFormWords } from './text.ts'
 
 /**
@@ -228,7 +229,8 @@ export function readPassage(text: string): ReadPassage {
   const known = READ.get(text)
   if (known) return known
   const statements: ReadPassage['statements'] = []
-  for (const sentence of sentences(text)) {
+  // quoted whole and from its claim (a piece of a sentence a page cut states nothing)
+  for (const sentence of sentences(text).flatMap((raw) => asQuote(raw) ?? [])) {
     // a question restated, or a heading, states nothing
     // (a bullet of a few words, 'Yearly backups for 10 years', says what but not that)
     const words = sentence.replace(/^[\s•·*–-]+/, '').split(/\s+/)

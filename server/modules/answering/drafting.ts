@@ -9,6 +9,7 @@ import {
   type PassageIndex,
   practiceQuery,
   type QuestionInput,
+  submissionField,
 } from '../../answering/engine.ts'
 import { checkedByModel } from '../../answering/entailment.ts'
 import { toEvidence } from '../../answering/llm.ts'
@@ -218,7 +219,9 @@ export function createDrafting(deps: AnsweringDeps) {
       evidence?.fileIds?.length ? null : library,
     )
     const { llm } = deps
-    if (!llm) return rules
+    // a field that describes the submission is the data items', or the person's: the model
+    // would fill it from another questionnaire's row
+    if (!llm || submissionField(question)) return rules
     // a Yes the rules read from document sentences, part by part: the model says which parts the
     // sentences state, and the answer keeps only those (rules and model; a failed call, the rules)
     const checked = await checkedByModel(

@@ -28,7 +28,7 @@ interface PassageRow {
 
 export async function loadLibrary(database: Database, orgId: number): Promise<Library> {
   const { pool } = database
-  const [items, passages] = await Promise.all([
+  const [items, passages, data] = await Promise.all([
     pool.query<{
       id: string
       question: string
@@ -51,6 +51,10 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
          join organizations o on o.id = p.org_id
         where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null`,
+      [orgId],
+    ),
+    pool.query<{ id: string; title: string; value: string }>(
+      'select id, title, value from kb_data_items where org_id = $1',
       [orgId],
     ),
   ])
@@ -82,8 +86,19 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       staleAt: row.stale_at,
     })),
   ]
-  return new Library(entries)
+  return new Library(entries, data.rows.map(dataItemHit))
 }
+
+/** A data item as a passage ('Company name: Acme Ltd'), cited as the organisation's data. */
+export const dataItemHit = (row: { id: string; title: string; value: string }): PassageHit => ({
+  id: Number(row.id),
+  fileId: null,
+  source: 'data',
+  title: row.title,
+  text: `${row.title}: ${row.value}`,
+  location: null,
+  rank: 0,
+})
 
 /** A row of a completed questionnaire in the repository: its passage, with its file's name. */
 export interface AnsweredRowDb {
@@ -209,18 +224,7 @@ export async function loadPassageIndex(database: Database, orgId: number, embedd
     ),
   ])
   return new PassageIndex(
-    [
-      ...files.rows.map((row) => filePassageHit(row, 0)),
-      ...data.rows.map((row) => ({
-        id: Number(row.id),
-        fileId: null,
-        source: 'data' as const,
-        title: row.title,
-        text: `${row.title}: ${row.value}`,
-        location: null,
-        rank: 0,
-      })),
-    ],
+    [...files.rows.map((row) => filePassageHit(row, 0)), ...data.rows.map(dataItemHit)],
     files.rows.map((row) => (row.embedding ? Float32Array.from(row.embedding.map(Number)) : null)),
   )
 }

@@ -385,7 +385,7 @@ describe('library engine: answers about the same practice', () => {
     expect(offTopic.candidates).toEqual([])
     // and says what it looked for
     expect(offTopic.note).toBe(
-      'No answer: nothing in the knowledge base states access review, with: quarterly, item.',
+      'No document or library answer says that access review is in place as asked (quarter, item).',
     )
     const onTopic = evidenceAnswer(
       library,

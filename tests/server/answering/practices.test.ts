@@ -273,7 +273,7 @@ describe('answers from documents by practice', () => {
     )
     expect(result.candidates).toEqual([])
     expect(result.note).toBe(
-      'No answer: nothing in the knowledge base states penetration testing, with: annually, external.',
+      'No document or library answer says that penetration testing is in place as asked (external, annually).',
     )
     // a question about no practice of the vocabulary says there is no evidence
     expect(

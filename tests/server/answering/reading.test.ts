@@ -6,8 +6,8 @@ import {
   frequencyStated,
   Library,
   type LibraryEntry,
-  NEAREST_CITED,
   nearestEvidence,
+  nearestQuotes,
   type PassageHit,
   PRACTICES,
   practiceAnswer,
@@ -197,10 +197,16 @@ describe('form fields', () => {
       'Keeping systems up to date: we remove end-of-life operating systems and apply security patches within a week.',
     )
     const space = spaceOf([passage])
-    for (const field of ['Date', 'Product Name'])
+    for (const field of ['Product Name', 'Vendor Hosting Regions'])
       expect(
         answerFromEvidence({ text: field, vocabulary: null }, [], [passage], space).candidates,
       ).toEqual([])
+    // (a date field is the day the questionnaire is answered: submission fields are in submission.test.ts)
+    const asOf = new Date('2025-03-14T12:00:00Z')
+    expect(
+      answerFromEvidence({ text: 'Date', vocabulary: null, asOf }, [], [passage], space)
+        .candidates[0]?.text,
+    ).toBe('2025-03-14')
     // a question, or an instruction, of as few words is answered from the passage
     const officer = doc(
       'Privacy.pdf',
@@ -250,8 +256,9 @@ describe('the nearest evidence of an abstention', () => {
     const [lead] = result.candidates
     // not an answer: nothing chosen, nothing written, no confidence
     expect(lead).toMatchObject({ text: '', choice: null, confidence: 0 })
+    // said as a person would, in the question's own words, then the closest sentence, whole
     expect(lead?.withheld).toBe(
-      `No answer: nothing in the knowledge base states disaster recovery, with: local, emergency, authorities, included. ${NEAREST_CITED}`,
+      'No document or library answer says that disaster recovery is in place as asked (local emergency authorities included). Closest: “We conduct annual table-top exercises of the disaster recovery plan that simulate emergency situations with the operations and support teams.”',
     )
     expect(lead?.citations[0]).toMatchObject({ title: 'Continuity.pdf', location: { page: 7 } })
     expect(lead?.citations[0]?.snippet).toContain('annual table-top exercises')
@@ -280,6 +287,18 @@ describe('the nearest evidence of an abstention', () => {
       library,
     )
     expect(nearest?.[0]).toMatchObject({ kind: 'library', title: 'HECVAT.xlsx' })
+    // the abstention quotes it as the organisation's answer
+    expect(
+      nearestQuotes(
+        {
+          text: 'Is a security incident response plan that includes impacted customers and suppliers established?',
+          vocabulary: YES_NO,
+        },
+        [],
+        library.space,
+        library,
+      )?.closest,
+    ).toBe('your answer to “Do you have a formal incident response plan?”: Yes')
   })
 
   it('cites nothing when a practice asked is not spoken of, or for a question that is not Yes/No', () => {
