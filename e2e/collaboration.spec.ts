@@ -101,7 +101,9 @@ test('three people answer, review and approve a questionnaire together, live', a
   await expect(panel).toContainText(first)
   await expect(cora.getByTestId('viewers')).toContainText('viewing now')
   await panel.getByRole('button', { name: 'Edit' }).first().click()
-  await panel.getByLabel('Answer value').selectOption('Yes')
+  await panel.getByRole('combobox', { name: 'Answer value' }).click()
+  // the value's list opens inside the panel (beside the question grid, itself a listbox)
+  await panel.getByRole('option', { name: 'Yes', exact: true }).click()
   await panel.getByLabel('Explanation').fill('Yes: tenant data is encrypted with keys in our KMS.')
   await panel.getByRole('button', { name: 'Save' }).click()
   await expect(panel.getByTestId('answer-text')).toHaveText(

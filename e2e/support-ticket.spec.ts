@@ -57,6 +57,6 @@ test.describe('support ticket', () => {
     await page.getByRole('menuitem', { name: 'Ask for a Feature' }).click()
     const dialog = page.getByRole('dialog')
     await expect(dialog.getByRole('heading', { name: 'Submit a ticket' })).toBeVisible()
-    await expect(dialog.getByLabel(/type/i)).toHaveValue('Feature Request')
+    await expect(dialog.getByRole('combobox', { name: 'Type' })).toHaveText('Feature Request')
   })
 })

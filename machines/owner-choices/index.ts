@@ -25,3 +25,14 @@ export function ownerOptions(
     if (person && !options.has(person.id)) options.set(person.id, person)
   return [...options.values()].sort((a, b) => a.name.localeCompare(b.name))
 }
+
+/** The owner select's choices: nobody, then each person by name, the caller marked '(you)'. */
+export function ownerSelectOptions(people: OwnerOption[], selfId: number | null) {
+  return [
+    { value: '', label: 'No owner' },
+    ...people.map((person) => ({
+      value: String(person.id),
+      label: person.id === selfId ? `${person.name} (you)` : person.name,
+    })),
+  ]
+}

@@ -1,6 +1,11 @@
 import { cleanup } from '@testing-library/react'
 import { afterEach } from 'vitest'
 
+// jsdom has no Element.scrollTo; Ark's Select scrolls its list to the top when it opens.
+if (typeof Element !== 'undefined' && !Element.prototype.scrollTo) {
+  Element.prototype.scrollTo = () => {}
+}
+
 afterEach(() => {
   cleanup()
   for (const cookie of document.cookie.split(';')) {

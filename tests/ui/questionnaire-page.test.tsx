@@ -50,6 +50,7 @@ import {
 import { ada, commentOf, people } from '../fixtures/comments.ts'
 import { noFilledFileYet } from '../machines/export-fixtures.ts'
 import { stubLayout } from '../support/answer-panel.tsx'
+import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
 
 stubLayout()
@@ -286,7 +287,7 @@ describe('questionnaire page', () => {
     expect(screen.getByRole('region', { name: 'Answer' }).textContent).toContain('SEC-01')
     fireEvent.keyDown(grid, { key: 'Enter' })
     const editor = screen.getByRole('region', { name: 'Answer' })
-    fireEvent.change(within(editor).getByLabelText('Answer value'), { target: { value: 'No' } })
+    await chooseOption('Answer value', 'No', editor)
     fireEvent.change(within(editor).getByLabelText('Explanation'), {
       target: { value: 'Not yet.' },
     })

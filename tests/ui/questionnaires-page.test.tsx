@@ -117,7 +117,8 @@ describe('questionnaires page', () => {
     renderPage(logic([]))
     await screen.findByText('No questionnaires yet')
     const picker = screen.getByTestId('questionnaire-picker') as HTMLInputElement
-    fireEvent.change(picker, {
+    // Ark's file upload reads the input's `input` event (a browser fires it with `change`)
+    fireEvent.input(picker, {
       target: { files: [new File(['x'], 'vendor.xlsx')] },
     })
     expect(

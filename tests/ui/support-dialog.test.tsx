@@ -8,6 +8,7 @@ import { createSupportTicketLogic, supportActors } from '../../src/app/support/s
 import { SupportDialog } from '../../src/app/support/support-dialog.tsx'
 import { useSupportTicket } from '../../src/app/support/use-support-ticket.ts'
 import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
+import { chooseOption, selectedText } from '../support/choose-option.ts'
 
 // jsdom has no ResizeObserver; Ark's positioning observes its elements.
 class ResizeObserverStub {
@@ -69,16 +70,19 @@ describe('SupportDialog', () => {
     renderDialog(async () => created)
     expect(screen.queryByRole('dialog')).toBeNull()
     const dialog = await openDialog()
-    const type = within(dialog).getByLabelText('Type') as HTMLSelectElement
-    expect(type.value).toBe('Bug')
-    expect(Array.from(type.options).every((option) => option.value !== '')).toBe(true)
-    expect((within(dialog).getByLabelText('Priority') as HTMLSelectElement).value).toBe('Medium')
+    expect(selectedText('Type', dialog)).toBe('Bug')
+    // every type is a real choice: none is blank
+    fireEvent.click(within(dialog).getByRole('combobox', { name: 'Type' }))
+    const types = within(await within(dialog).findByRole('listbox')).getAllByRole('option')
+    expect(types.every((option) => option.textContent?.trim() !== '')).toBe(true)
+    expect(selectedText('Priority', dialog)).toBe('Medium')
     expect(within(dialog).getByLabelText(/summary/i).tagName).toBe('INPUT')
     expect(within(dialog).getByLabelText(/description/i).tagName).toBe('TEXTAREA')
     expect(within(dialog).getByLabelText(/steps to reproduce/i).tagName).toBe('TEXTAREA')
     expect(within(dialog).getByLabelText('Attachments').getAttribute('accept')).toBe(
       'image/*,.pdf,.txt,.log',
     )
+    expect(within(dialog).getByRole('button', { name: 'Choose files' })).toBeTruthy()
     expect(within(dialog).getByText(SUPPORT_TEXTS.attachmentHint)).toBeTruthy()
     for (const name of ['Clear form', 'Cancel', 'Submit']) {
       expect(within(dialog).getByRole('button', { name })).toBeTruthy()
@@ -88,9 +92,7 @@ describe('SupportDialog', () => {
   it("'Ask for a Feature' opens it as a Feature Request", async () => {
     renderDialog(async () => created)
     const dialog = await openDialog('Ask for a Feature')
-    expect((within(dialog).getByLabelText('Type') as HTMLSelectElement).value).toBe(
-      'Feature Request',
-    )
+    expect(selectedText('Type', dialog)).toBe('Feature Request')
   })
 
   it('a blank form says what is required and sends nothing', async () => {
@@ -106,7 +108,7 @@ describe('SupportDialog', () => {
     renderDialog(async () => created)
     let dialog = await openDialog()
     await fillRequired(dialog)
-    await userEvent.selectOptions(within(dialog).getByLabelText('Priority'), 'High')
+    await chooseOption('Priority', 'High', dialog)
     expect(storedDraft()).toMatchObject({ summary: 'Export drops cells', priority: 'High' })
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
@@ -114,7 +116,7 @@ describe('SupportDialog', () => {
     expect((within(dialog).getByLabelText(/summary/i) as HTMLInputElement).value).toBe(
       'Export drops cells',
     )
-    expect((within(dialog).getByLabelText('Priority') as HTMLSelectElement).value).toBe('High')
+    expect(selectedText('Priority', dialog)).toBe('High')
   })
 
   it('a failing submit shows the failure text and keeps the draft', async () => {

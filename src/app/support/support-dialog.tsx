@@ -1,8 +1,7 @@
-import { Paperclip, X } from 'lucide-react'
 import type { ClipboardEvent } from 'react'
 import { css } from 'styled-system/css'
-import { flex, stack } from 'styled-system/patterns'
-import { input, textarea } from 'styled-system/recipes'
+import { flex } from 'styled-system/patterns'
+import { textarea } from 'styled-system/recipes'
 import {
   ATTACHMENT_ACCEPT,
   SUPPORT_TEXTS,
@@ -14,41 +13,26 @@ import {
 import { supportTicketView, type TicketTextField } from '../../../machines/support-ticket/index.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
 import { dialogBox, grid2 } from '../../components/styles.ts'
-import { Button, Dialog, Field, IconButton } from '../../components/ui'
+import { Button, Dialog, Field, SimpleSelect } from '../../components/ui'
+import {
+  ChooseButton,
+  ChosenFiles,
+  Dropzone,
+  FilePicker,
+} from '../../components/ui/file-upload.tsx'
 import { useView } from '../use-view.ts'
 import { readAttachment, type SupportTicketActorRef } from './support-actors.ts'
 
 // room for the close button in the corner
 const titleClass = css({ pr: '8' })
-const select = css({ w: 'full', appearance: 'auto', cursor: 'pointer', bg: 'bg.default' })
-const fileInput = css({
-  w: 'full',
-  textStyle: 'sm',
-  color: 'fg.muted',
-  cursor: 'pointer',
-  '&::file-selector-button': {
-    mr: '3',
-    px: '3',
-    py: '1.5',
-    borderRadius: 'l2',
-    borderWidth: '1px',
-    borderColor: 'border.default',
-    bg: 'bg.default',
-    color: 'fg.default',
-    cursor: 'pointer',
-  },
+const attachDrop = css({
+  flexDirection: 'row',
+  flexWrap: 'wrap',
+  justifyContent: 'flex-start',
+  gap: '3',
+  p: '3',
 })
-const fileList = stack({ gap: '1', mt: '1' })
-const fileRow = flex({
-  align: 'center',
-  gap: '2',
-  pl: '2',
-  borderRadius: 'l2',
-  bg: 'gray.a2',
-  textStyle: 'sm',
-})
-const fileName = css({ flex: '1', minW: '0', truncate: true })
-const fileSize = css({ color: 'fg.muted', flexShrink: '0' })
+const dropHint = css({ textStyle: 'sm', color: 'fg.muted' })
 const errorText = css({ textStyle: 'sm', color: 'fg.error' })
 const alert = css({
   p: '3',
@@ -63,12 +47,13 @@ const actions = flex({ wrap: 'wrap', gap: '2', justify: 'flex-end', align: 'cent
 const clearButton = css({ mr: 'auto' })
 
 const ids = {
-  type: 'support-ticket-type',
   description: 'support-ticket-description',
   steps: 'support-ticket-steps',
-  priority: 'support-ticket-priority',
   attachments: 'support-ticket-attachments',
 }
+
+const TYPE_OPTIONS = TICKET_TYPES.map((type) => ({ value: type, label: type }))
+const PRIORITY_OPTIONS = TICKET_PRIORITIES.map((priority) => ({ value: priority, label: priority }))
 
 const kilobytes = (size: number) =>
   size >= 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(size / 1024)} KB`
@@ -113,43 +98,24 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
       <Dialog.CloseTrigger disabled={view.submitting} />
       <DialogForm noValidate onSubmit={() => actor.send({ type: 'submit' })}>
         <div className={grid2}>
-          <Field.Root id={ids.type}>
-            <Field.Label>Type</Field.Label>
-            <select
-              id={ids.type}
-              className={`${input({ size: 'md' })} ${select}`}
-              value={view.values.type}
-              onChange={(event) =>
-                actor.send({ type: 'type.change', value: event.target.value as TicketType })
-              }
-            >
-              {TICKET_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          </Field.Root>
-          <Field.Root id={ids.priority}>
-            <Field.Label>Priority</Field.Label>
-            <select
-              id={ids.priority}
-              className={`${input({ size: 'md' })} ${select}`}
-              value={view.values.priority}
-              onChange={(event) =>
-                actor.send({
-                  type: 'priority.change',
-                  value: event.target.value as TicketPriority,
-                })
-              }
-            >
-              {TICKET_PRIORITIES.map((priority) => (
-                <option key={priority} value={priority}>
-                  {priority}
-                </option>
-              ))}
-            </select>
-          </Field.Root>
+          <SimpleSelect
+            label="Type"
+            inDialog
+            size="md"
+            options={TYPE_OPTIONS}
+            value={view.values.type}
+            onChange={(value) => actor.send({ type: 'type.change', value: value as TicketType })}
+          />
+          <SimpleSelect
+            label="Priority"
+            inDialog
+            size="md"
+            options={PRIORITY_OPTIONS}
+            value={view.values.priority}
+            onChange={(value) =>
+              actor.send({ type: 'priority.change', value: value as TicketPriority })
+            }
+          />
         </div>
         <Field.Root required invalid={view.errors.summary !== null}>
           <Field.Label>
@@ -193,46 +159,36 @@ export function SupportDialog({ actor }: { actor: SupportTicketActorRef }) {
         </Field.Root>
         <Field.Root id={ids.attachments}>
           <Field.Label>Attachments</Field.Label>
-          <input
-            id={ids.attachments}
-            className={fileInput}
-            type="file"
-            multiple
+          <FilePicker
             accept={ATTACHMENT_ACCEPT}
-            onChange={(event) => {
-              const files = Array.from(event.target.files ?? [])
-              // the same file can be chosen again after it was removed
-              event.target.value = ''
-              void addFiles(files)
-            }}
-          />
+            multiple
+            allowDrop
+            onFiles={(files) => void addFiles(files)}
+          >
+            <Dropzone
+              className={attachDrop}
+              disableClick
+              role="group"
+              aria-label="Drop attachments here"
+            >
+              <ChooseButton multiple size="sm" />
+              <span className={dropHint}>or drop them here</span>
+            </Dropzone>
+          </FilePicker>
           <Field.HelperText>{SUPPORT_TEXTS.attachmentHint}</Field.HelperText>
           {view.attachmentError && (
             <p className={errorText} role="alert">
               {view.attachmentError}
             </p>
           )}
-          {view.attachments.length > 0 && (
-            <ul className={fileList} aria-label="Attached files">
-              {view.attachments.map((attachment, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: rows keep no state, and the same file may be attached twice
-                <li key={`${index}-${attachment.filename}`} className={fileRow}>
-                  <Paperclip size={14} aria-hidden />
-                  <span className={fileName}>{attachment.filename}</span>
-                  <span className={fileSize}>{kilobytes(attachment.size)}</span>
-                  <IconButton
-                    type="button"
-                    variant="ghost"
-                    size="xs"
-                    aria-label={`Remove ${attachment.filename}`}
-                    onClick={() => actor.send({ type: 'attachment.remove', index })}
-                  >
-                    <X size={14} aria-hidden />
-                  </IconButton>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ChosenFiles
+            label="Attached files"
+            files={view.attachments.map((attachment) => ({
+              name: attachment.filename,
+              size: kilobytes(attachment.size),
+            }))}
+            onRemove={(index) => actor.send({ type: 'attachment.remove', index })}
+          />
         </Field.Root>
         {view.failure && (
           <div className={alert} role="alert">

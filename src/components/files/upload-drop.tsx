@@ -1,5 +1,5 @@
 import { Upload } from 'lucide-react'
-import { type DragEvent, type ReactNode, type RefObject, useRef, useState } from 'react'
+import type { ReactNode, Ref } from 'react'
 import { css, cx } from 'styled-system/css'
 import { flex, grid, stack } from 'styled-system/patterns'
 import { DEFAULT_MAX_UPLOAD_MB, FILE_ACCEPT } from '../../../contract/knowledge.ts'
@@ -7,23 +7,18 @@ import type { QueueItem } from '../../../machines/upload-queue/index.ts'
 import { formatBytes } from '../../lib/format.ts'
 import { card, errorLine, muted, nameText } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
+import { ChooseButton, Dropzone, FilePicker } from '../ui/file-upload.tsx'
 import { LinearProgress } from '../ui/progress.tsx'
 import { StatusBadge } from './status-badge.tsx'
 
+// the dashed border and the highlight while files are dragged over come from the recipe
 const drop = flex({
   direction: { base: 'column', sm: 'row' },
   align: 'center',
   gap: '4',
   p: '5',
-  mb: '4',
-  borderWidth: '2px',
-  borderStyle: 'dashed',
-  borderColor: 'border.default',
-  borderRadius: 'xl',
-  bg: 'bg.default',
-  transition: 'background 0.15s, border-color 0.15s',
-  '&[data-over]': { borderColor: 'colorPalette.default', bg: 'colorPalette.a2' },
 })
+const root = css({ mb: '4' })
 const dropText = css({
   flex: '1',
   textStyle: 'sm',
@@ -39,60 +34,36 @@ export const uploadRow = cx(
 )
 
 /**
- * Where files are dropped or chosen: the text given, a button that opens the picker (`picker` lets
- * another button open it too). The highlight while dragging is the only state it keeps.
+ * Where files are dropped or chosen, acting at once: the text given and a button that opens the
+ * picker (`picker` lets another button open it too).
  */
 export function DropZone(props: {
   label: string
   accept: string
   testId: string
   onFiles: (files: File[]) => void
-  picker?: RefObject<HTMLInputElement | null>
+  picker?: Ref<HTMLInputElement>
   icon?: ReactNode
   chooseVariant?: 'solid' | 'outline'
   children: ReactNode
 }) {
-  const [over, setOver] = useState(false)
-  const ownPicker = useRef<HTMLInputElement>(null)
-  const picker = props.picker ?? ownPicker
-  const add = (picked: FileList | null) => {
-    if (picked?.length) props.onFiles(Array.from(picked))
-  }
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault()
-    setOver(false)
-    add(event.dataTransfer.files)
-  }
   return (
-    <section
-      className={drop}
-      data-over={over ? '' : undefined}
-      onDragOver={(event) => {
-        event.preventDefault()
-        setOver(true)
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={onDrop}
-      aria-label={props.label}
+    <FilePicker
+      className={root}
+      accept={props.accept}
+      multiple
+      allowDrop
+      testId={props.testId}
+      inputRef={props.picker}
+      onFiles={props.onFiles}
     >
-      {props.icon}
-      <div className={dropText}>{props.children}</div>
-      <Button variant={props.chooseVariant} onClick={() => picker.current?.click()}>
-        Choose files
-      </Button>
-      <input
-        ref={picker}
-        type="file"
-        multiple
-        accept={props.accept}
-        hidden
-        data-testid={props.testId}
-        onChange={(event) => {
-          add(event.target.files)
-          event.target.value = ''
-        }}
-      />
-    </section>
+      {/* the button in it opens the picker: the zone itself takes drops, not clicks */}
+      <Dropzone className={drop} disableClick role="region" aria-label={props.label}>
+        {props.icon}
+        <div className={dropText}>{props.children}</div>
+        <ChooseButton multiple variant={props.chooseVariant ?? 'solid'} />
+      </Dropzone>
+    </FilePicker>
   )
 }
 

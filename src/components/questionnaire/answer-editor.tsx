@@ -5,8 +5,9 @@ import { textarea } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import type { QuestionRow } from '../../../contract/questionnaires.ts'
 import { type answerMachine, selectDraft } from '../../../machines/answer/index.ts'
-import { fieldLabel, selectClass } from '../styles.ts'
+import { fieldLabel } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
+import { SimpleSelect } from '../ui/select.tsx'
 import { actions, hint } from './answer-styles.ts'
 
 /** The answer being edited: its value (when the cell has a vocabulary), its text and comment. */
@@ -17,7 +18,6 @@ export function AnswerEditor(props: {
   const { answer } = props
   const draft = useSelector(answer, selectDraft)
   const textId = useId()
-  const choiceId = useId()
   const commentId = useId()
   const vocabulary = props.row.vocabulary ?? []
   const showChoice = vocabulary.length > 0
@@ -29,7 +29,8 @@ export function AnswerEditor(props: {
         answer.send({ type: 'save' })
       }}
       onKeyDown={(event) => {
-        if (event.key === 'Escape') {
+        // an Escape that closed the value's list (it prevents the default) keeps the editor open
+        if (event.key === 'Escape' && !event.defaultPrevented) {
           event.stopPropagation()
           answer.send({ type: 'cancel' })
         }
@@ -40,26 +41,17 @@ export function AnswerEditor(props: {
       }}
     >
       {showChoice && (
-        <div>
-          <label className={fieldLabel} htmlFor={choiceId}>
-            Answer value
-          </label>
-          <select
-            id={choiceId}
-            className={selectClass}
-            value={draft.choice ?? ''}
-            onChange={(event) =>
-              answer.send({ type: 'change', field: 'choice', value: event.target.value })
-            }
-          >
-            <option value="">No value</option>
-            {vocabulary.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SimpleSelect
+          label="Answer value"
+          inDialog
+          size="md"
+          options={[
+            { value: '', label: 'No value' },
+            ...vocabulary.map((value) => ({ value, label: value })),
+          ]}
+          value={draft.choice ?? ''}
+          onChange={(value) => answer.send({ type: 'change', field: 'choice', value })}
+        />
       )}
       <div>
         <label className={fieldLabel} htmlFor={textId}>

@@ -56,6 +56,7 @@ export function SimpleSelect(props: {
   onChange: (value: string) => void
   hideLabel?: boolean
   inDialog?: boolean
+  disabled?: boolean
   size?: 'sm' | 'md'
   className?: string
   triggerClassName?: string
@@ -82,6 +83,7 @@ export function SimpleSelect(props: {
       collection={collection}
       size={props.size ?? 'sm'}
       value={[props.value]}
+      disabled={props.disabled}
       onValueChange={(details) => {
         const [next] = details.value
         if (next !== undefined) props.onChange(next)

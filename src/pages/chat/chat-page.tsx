@@ -11,6 +11,7 @@ import { muted } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
 import { Input } from '../../components/ui/input.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
 import { Conversation } from './conversation.tsx'
@@ -79,23 +80,18 @@ export default function ChatPage({ logic = defaultLogic }: { logic?: ChatLogic }
               value={view.q}
               onChange={(event) => sessions.send({ type: 'search', q: event.target.value })}
             />
-            <select
-              className={cx(
-                mobileOnly,
-                css({ h: '10', px: '2', borderWidth: '1px', borderRadius: 'l2' }),
-              )}
-              aria-label="Open a conversation"
-              value={view.selectedId ?? ''}
-              onChange={(event) =>
-                sessions.send({ type: 'select', id: Number(event.target.value) })
-              }
-            >
-              {view.sessions.map((session) => (
-                <option key={session.id} value={session.id}>
-                  {session.title}
-                </option>
-              ))}
-            </select>
+            <SimpleSelect
+              label="Open a conversation"
+              hideLabel
+              size="md"
+              className={mobileOnly}
+              options={view.sessions.map((session) => ({
+                value: String(session.id),
+                label: session.title,
+              }))}
+              value={view.selectedId === null ? '' : String(view.selectedId)}
+              onChange={(value) => sessions.send({ type: 'select', id: Number(value) })}
+            />
             <ul className={cx(list, mobileHidden)}>
               {view.sessions.map((session) => (
                 <SessionItem

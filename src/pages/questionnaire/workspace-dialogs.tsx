@@ -21,9 +21,10 @@ import {
 import type { questionnaireActivityMachine } from '../../../machines/questionnaire-activity/index.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
 import { ActivityList } from '../../components/questionnaire/activity-list.tsx'
-import { dialogActions, dialogBox, fieldLabel, selectClass } from '../../components/styles.ts'
+import { dialogActions, dialogBox, fieldLabel } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Drawer from '../../components/ui/drawer.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatExact, formatRelative } from '../../lib/format.ts'
 
@@ -213,29 +214,19 @@ function MappingForm(props: {
           />
         </div>
         {COLUMNS.map((column) => (
-          <div key={column.key}>
-            <label className={fieldLabel}>
-              {column.label}
-              <select
-                className={selectClass}
-                value={mapping[column.key] === null ? '' : String(mapping[column.key])}
-                onChange={(event) =>
-                  form.send({
-                    type: 'column.set',
-                    column: column.key,
-                    value: event.target.value,
-                  })
-                }
-              >
-                {!column.required && <option value="">None</option>}
-                {headers.map((header, index) => (
-                  <option key={header} value={index}>
-                    {header}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
+          <SimpleSelect
+            key={column.key}
+            label={column.label}
+            inDialog
+            size="md"
+            placeholder="Choose a column"
+            options={[
+              ...(column.required ? [] : [{ value: '', label: 'None' }]),
+              ...headers.map((header, index) => ({ value: String(index), label: header })),
+            ]}
+            value={mapping[column.key] === null ? '' : String(mapping[column.key])}
+            onChange={(value) => form.send({ type: 'column.set', column: column.key, value })}
+          />
         ))}
       </div>
       {tab?.preview.length ? (

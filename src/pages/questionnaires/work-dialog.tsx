@@ -6,6 +6,7 @@ import {
   type ownerChoicesMachine,
   ownerChoicesView,
   ownerOptions,
+  ownerSelectOptions,
 } from '../../../machines/owner-choices/index.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
 import {
@@ -89,13 +90,7 @@ export function WorkDialog(props: {
             label="Owner"
             inDialog
             size="md"
-            options={[
-              { value: '', label: 'No owner' },
-              ...people.map((person) => ({
-                value: String(person.id),
-                label: person.id === self?.id ? `${person.name} (you)` : person.name,
-              })),
-            ]}
+            options={ownerSelectOptions(people, self?.id ?? null)}
             value={view.values.owner_id}
             onChange={change('owner_id')}
           />

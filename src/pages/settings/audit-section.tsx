@@ -9,8 +9,9 @@ import { organizationActors } from '../../api/organization-actors.ts'
 import { useView } from '../../app/use-view.ts'
 import { Pager } from '../../components/files/pager.tsx'
 import { RetryAlert } from '../../components/row-actions.tsx'
-import { card, muted, selectClass } from '../../components/styles.ts'
+import { card, muted } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { AuditEntry } from './audit-entry.tsx'
 
 export const createAuditLogic = (actors = organizationActors()) =>
@@ -18,6 +19,7 @@ export const createAuditLogic = (actors = organizationActors()) =>
 export type AuditLogic = ReturnType<typeof createAuditLogic>
 const defaultLogic = createAuditLogic()
 
+const AUDIT_OPTIONS = AUDIT_GROUPS.map(([value, label]) => ({ value, label }))
 const list = css({ display: 'flex', flexDirection: 'column', gap: '2', mt: '3' })
 
 /** The audit log's actor, started by the page (which refreshes it after a change it made). */
@@ -34,18 +36,15 @@ export function AuditSection({ audit }: { audit: ActorRefFrom<AuditLogic> }) {
           Audit log
         </h2>
         <div className={flex({ gap: '2', wrap: 'wrap' })}>
-          <select
-            className={`${selectClass} ${css({ w: { base: 'full', sm: 'auto' }, minW: { sm: '12rem' } })}`}
-            aria-label="Filter the audit log"
+          <SimpleSelect
+            label="Filter the audit log"
+            hideLabel
+            size="md"
+            className={css({ w: { base: 'full', sm: 'auto' }, minW: { sm: '12rem' } })}
+            options={AUDIT_OPTIONS}
             value={view.query.action}
-            onChange={(event) => audit.send({ type: 'action.change', action: event.target.value })}
-          >
-            {AUDIT_GROUPS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+            onChange={(value) => audit.send({ type: 'action.change', action: value })}
+          />
           <Button
             variant="outline"
             loading={view.downloading}

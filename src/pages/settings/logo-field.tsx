@@ -11,6 +11,7 @@ import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { fieldLabel } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { ChooseButton, FilePicker } from '../../components/ui/file-upload.tsx'
 
 export const createLogoLogic = (actors = logoActors()) =>
   organizationLogoMachine.provide({ actors })
@@ -33,7 +34,6 @@ const frame = css({
   textStyle: 'xs',
 })
 const image = css({ maxW: 'full', maxH: 'full', objectFit: 'contain' })
-const hidden = css({ srOnly: true })
 const errorText = css({ textStyle: 'sm', color: 'fg.error', mt: '1' })
 const help = css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })
 
@@ -61,23 +61,19 @@ export function LogoField({
             'No logo'
           )}
         </div>
-        <Button variant="outline" size="sm" asChild loading={view.busy}>
-          <label>
+        <FilePicker
+          className={css({ w: 'auto' })}
+          accept="image/png,image/jpeg,image/webp"
+          testId="logo-picker"
+          onFiles={([file]) => {
+            if (file) logo.send({ type: 'upload', file })
+          }}
+        >
+          <ChooseButton size="sm" loading={view.busy}>
             <ImageUp size={16} aria-hidden />
             {view.url ? 'Replace logo' : 'Upload logo'}
-            <input
-              className={hidden}
-              type="file"
-              accept="image/png,image/jpeg,image/webp"
-              data-testid="logo-picker"
-              onChange={(event) => {
-                const file = event.target.files?.[0]
-                event.target.value = ''
-                if (file) logo.send({ type: 'upload', file })
-              }}
-            />
-          </label>
-        </Button>
+          </ChooseButton>
+        </FilePicker>
         {view.url && (
           <Button
             type="button"

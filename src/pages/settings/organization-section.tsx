@@ -15,9 +15,10 @@ import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { RetryAlert } from '../../components/row-actions.tsx'
-import { fieldLabel, grid2, muted, selectClass, toolbar } from '../../components/styles.ts'
+import { grid2, muted, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { DnsProof } from './dns-proof.tsx'
 import { DomainList } from './domain-list.tsx'
 import { LogoField, type LogoLogic } from './logo-field.tsx'
@@ -37,6 +38,8 @@ const LENGTHS: Record<(typeof ANSWER_LENGTHS)[number], string> = {
   standard: 'Standard',
   detailed: 'Detailed',
 }
+const TONE_OPTIONS = ANSWER_TONES.map((tone) => ({ value: tone, label: TONES[tone] }))
+const LENGTH_OPTIONS = ANSWER_LENGTHS.map((length) => ({ value: length, label: LENGTHS[length] }))
 
 const form = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '3', maxW: '2xl' })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
@@ -110,52 +113,30 @@ export function OrganizationSection({
           </Field.Root>
           <LogoField logic={logoLogic} onChanged={onSaved} />
           <div className={grid2}>
-            <div>
-              <label className={fieldLabel} htmlFor="answer-tone">
-                Answer tone
-              </label>
-              <select
-                id="answer-tone"
-                className={selectClass}
-                value={view.form.answer_tone}
-                onChange={(event) =>
-                  settings.send({
-                    type: 'edit',
-                    change: { answer_tone: event.target.value as (typeof ANSWER_TONES)[number] },
-                  })
-                }
-              >
-                {ANSWER_TONES.map((tone) => (
-                  <option key={tone} value={tone}>
-                    {TONES[tone]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label className={fieldLabel} htmlFor="answer-length">
-                Answer length
-              </label>
-              <select
-                id="answer-length"
-                className={selectClass}
-                value={view.form.answer_length}
-                onChange={(event) =>
-                  settings.send({
-                    type: 'edit',
-                    change: {
-                      answer_length: event.target.value as (typeof ANSWER_LENGTHS)[number],
-                    },
-                  })
-                }
-              >
-                {ANSWER_LENGTHS.map((length) => (
-                  <option key={length} value={length}>
-                    {LENGTHS[length]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SimpleSelect
+              label="Answer tone"
+              size="md"
+              options={TONE_OPTIONS}
+              value={view.form.answer_tone}
+              onChange={(value) =>
+                settings.send({
+                  type: 'edit',
+                  change: { answer_tone: value as (typeof ANSWER_TONES)[number] },
+                })
+              }
+            />
+            <SimpleSelect
+              label="Answer length"
+              size="md"
+              options={LENGTH_OPTIONS}
+              value={view.form.answer_length}
+              onChange={(value) =>
+                settings.send({
+                  type: 'edit',
+                  change: { answer_length: value as (typeof ANSWER_LENGTHS)[number] },
+                })
+              }
+            />
           </div>
           <Field.Root className={cycleField}>
             <Field.Label>Review cycle (days)</Field.Label>

@@ -3,10 +3,12 @@ import { ROLE_TEXTS, ROLES, type Role } from '../../../contract/roles.ts'
 import type { TemporaryPassword } from '../../../contract/users.ts'
 import type { InviteForm } from '../../../machines/people/index.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
-import { dialogBox, fieldLabel, grid2, selectClass } from '../../components/styles.ts'
+import { dialogBox, grid2 } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 
+const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_TEXTS[role].name }))
 const errorText = css({ textStyle: 'sm', color: 'fg.error' })
 const secret = css({
   fontFamily: 'mono',
@@ -69,21 +71,14 @@ export function InviteDialog(props: {
           </Field.Root>
         </div>
         <div>
-          <label className={fieldLabel} htmlFor="invite-role">
-            Role
-          </label>
-          <select
-            id="invite-role"
-            className={selectClass}
+          <SimpleSelect
+            label="Role"
+            inDialog
+            size="md"
+            options={ROLE_OPTIONS}
             value={form.role}
-            onChange={(event) => props.onEdit({ role: event.target.value as Role })}
-          >
-            {ROLES.map((role) => (
-              <option key={role} value={role}>
-                {ROLE_TEXTS[role].name}
-              </option>
-            ))}
-          </select>
+            onChange={(value) => props.onEdit({ role: value as Role })}
+          />
           <p className={css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })}>
             {ROLE_TEXTS[form.role].summary}
           </p>

@@ -11,10 +11,11 @@ import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { Pager } from '../../components/files/pager.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
-import { card, muted, nameText, pill, selectClass, toolbar } from '../../components/styles.ts'
+import { card, muted, nameText, pill, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Input } from '../../components/ui/input.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { formatRelative } from '../../lib/format.ts'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 import { InviteDialog, TemporaryPasswordDialog } from './people-dialogs.tsx'
@@ -31,6 +32,12 @@ const STATUS_LABELS: Record<UserStatus, string> = {
   disabled: 'Disabled',
   removed: 'Removed',
 }
+const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_TEXTS[role].name }))
+const ROLE_FILTER_OPTIONS = [{ value: '', label: 'All roles' }, ...ROLE_OPTIONS]
+const STATUS_FILTER_OPTIONS = [
+  { value: '', label: 'Current people' },
+  ...USER_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+]
 const STATUS_COLOURS: Record<UserStatus, string> = {
   active: css({ bg: 'green.a3', color: 'green.11' }),
   invited: css({ bg: 'amber.a3', color: 'amber.11' }),
@@ -116,44 +123,36 @@ export function PeopleSection({
           value={view.query.q}
           onChange={(event) => people.send({ type: 'search.change', q: event.target.value })}
         />
-        <select
-          className={`${selectClass} ${narrow}`}
-          aria-label="Filter by role"
+        <SimpleSelect
+          label="Filter by role"
+          hideLabel
+          size="md"
+          className={narrow}
+          options={ROLE_FILTER_OPTIONS}
           value={view.query.role}
-          onChange={(event) =>
+          onChange={(value) =>
             people.send({
               type: 'filter.change',
-              role: event.target.value as Role | '',
+              role: value as Role | '',
               status: view.query.status,
             })
           }
-        >
-          <option value="">All roles</option>
-          {ROLES.map((role) => (
-            <option key={role} value={role}>
-              {ROLE_TEXTS[role].name}
-            </option>
-          ))}
-        </select>
-        <select
-          className={`${selectClass} ${narrow}`}
-          aria-label="Filter by status"
+        />
+        <SimpleSelect
+          label="Filter by status"
+          hideLabel
+          size="md"
+          className={narrow}
+          options={STATUS_FILTER_OPTIONS}
           value={view.query.status}
-          onChange={(event) =>
+          onChange={(value) =>
             people.send({
               type: 'filter.change',
               role: view.query.role,
-              status: event.target.value as UserStatus | '',
+              status: value as UserStatus | '',
             })
           }
-        >
-          <option value="">Current people</option>
-          {USER_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LABELS[status]}
-            </option>
-          ))}
-        </select>
+        />
       </div>
       {view.notice && (
         <p className={`${notice} ${css({ mt: '3' })}`} role="status">
@@ -190,25 +189,18 @@ export function PeopleSection({
                   </p>
                   <p className={email}>{person.email}</p>
                 </div>
-                <select
-                  className={`${selectClass} ${roleSelect}`}
-                  aria-label={`Role of ${fullName(person)}`}
+                <SimpleSelect
+                  label={`Role of ${fullName(person)}`}
+                  hideLabel
+                  size="md"
+                  className={roleSelect}
+                  options={ROLE_OPTIONS}
                   value={person.role}
                   disabled={view.busy || person.status === 'removed'}
-                  onChange={(event) =>
-                    people.send({
-                      type: 'role.change',
-                      id: person.id,
-                      role: event.target.value as Role,
-                    })
+                  onChange={(value) =>
+                    people.send({ type: 'role.change', id: person.id, role: value as Role })
                   }
-                >
-                  {ROLES.map((role) => (
-                    <option key={role} value={role}>
-                      {ROLE_TEXTS[role].name}
-                    </option>
-                  ))}
-                </select>
+                />
                 <span className={`${pill} ${statusCell} ${STATUS_COLOURS[person.status]}`}>
                   {STATUS_LABELS[person.status]}
                 </span>

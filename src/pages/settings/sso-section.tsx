@@ -10,20 +10,24 @@ import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { RetryAlert } from '../../components/row-actions.tsx'
-import { fieldLabel, grid2, muted, selectClass, toolbar } from '../../components/styles.ts'
+import { fieldLabel, grid2, muted, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 
 export const createSsoLogic = (actors = ssoActors()) => ssoSettingsMachine.provide({ actors })
 export type SsoLogic = ReturnType<typeof createSsoLogic>
 const defaultLogic = createSsoLogic()
 
-const PROVIDERS: Record<SsoProvider, string> = {
-  microsoft_oidc: 'Microsoft Entra ID or any OpenID Connect provider',
-  microsoft: 'Microsoft (OpenID Connect)',
-  google: 'Google Workspace',
-  microsoft_saml: 'Microsoft Entra ID (SAML)',
-}
+// One entry per protocol: OpenID Connect (Entra ID and any other provider), Google, SAML.
+const PROVIDERS = [
+  { value: 'microsoft_oidc', label: 'OpenID Connect (Microsoft Entra ID, Okta or any provider)' },
+  { value: 'google', label: 'Google Workspace' },
+  { value: 'microsoft_saml', label: 'SAML (Microsoft Entra ID)' },
+] satisfies { value: SsoProvider; label: string }[]
+// The earlier Microsoft-only OpenID Connect entry: offered only to an organisation that saved it.
+const LEGACY_MICROSOFT = { value: 'microsoft', label: 'Microsoft (OpenID Connect)' }
+const WITH_LEGACY = [...PROVIDERS, LEGACY_MICROSOFT]
 
 const form = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '3', maxW: '2xl' })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
@@ -60,6 +64,7 @@ export function SsoSection({
   const edit = (change: Partial<typeof view.form>) => sso.send({ type: 'edit', change })
   const oidc = view.form.provider !== 'microsoft_saml'
   const ownClient = oidc && view.form.provider !== 'google'
+  const legacy = view.saved?.provider === 'microsoft' || view.form.provider === 'microsoft'
   return (
     <section aria-labelledby="sso-heading">
       <h2 id="sso-heading" className={heading}>
@@ -92,23 +97,13 @@ export function SsoSection({
             />
             <span>People of the domains below sign in through your identity provider</span>
           </label>
-          <div>
-            <label className={fieldLabel} htmlFor="sso-provider">
-              Identity provider
-            </label>
-            <select
-              id="sso-provider"
-              className={selectClass}
-              value={view.form.provider}
-              onChange={(event) => edit({ provider: event.target.value as SsoProvider })}
-            >
-              {(Object.keys(PROVIDERS) as SsoProvider[]).map((provider) => (
-                <option key={provider} value={provider}>
-                  {PROVIDERS[provider]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SimpleSelect
+            label="Identity provider"
+            size="md"
+            options={legacy ? WITH_LEGACY : PROVIDERS}
+            value={view.form.provider}
+            onChange={(value) => edit({ provider: value as SsoProvider })}
+          />
           {ownClient && (
             <>
               <Field.Root>
