@@ -226,6 +226,11 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
 
   await page.getByRole('button', { name: 'Section' }).click()
   await page.getByRole('menuitem', { name: 'Shorten answers' }).click()
+  // a bulk change is shown before it is made (issue 30), then applied as one undoable change
+  const preview = page.getByRole('dialog', { name: 'Shorten answers' })
+  await expect(preview).toContainText('All customer data is encrypted at rest with AES-256.')
+  await preview.getByRole('button', { name: /^Apply to \d+ answers?$/ }).click()
+  await expect(preview).toBeHidden()
   const answerText = panel.getByTestId('answer-text')
   await expect(answerText).toHaveText('All customer data is encrypted at rest with AES-256.')
   await page.screenshot({
