@@ -33,6 +33,8 @@ export default defineConfig({
       MozOsxFontSmoothing: 'grayscale',
     },
     body: { bg: 'bg.canvas', color: 'fg.default', _dark: { colorScheme: 'dark' } },
+    // search highlights in the theme's colour, never the browser's yellow (issue 30)
+    mark: { bg: 'colorPalette.a4', color: 'inherit', borderRadius: 'l1', px: '0.5' },
   },
   // ui-kit fix 5: the UI kit calls these recipes with variants chosen at run time (and through a
   // style context Panda cannot follow), so every variant is generated up front.
@@ -43,6 +45,7 @@ export default defineConfig({
       dialog: ['*'],
       drawer: ['*'],
       field: ['*'],
+      fileUpload: ['*'],
       input: ['*'],
       menu: ['*'],
       progress: ['*'],
@@ -106,6 +109,39 @@ export default defineConfig({
           // The preset's 1fr column grows to its widest child (a long word, a row of buttons) and
           // pushes a phone-width drawer past the screen: the column may shrink instead.
           base: { content: { position: 'relative', gridTemplateColumns: 'minmax(0, 1fr)' } },
+        },
+        fileUpload: {
+          // ui-kit: the preset's drop zone is a 20rem plain box and its rows are cards for
+          // previews. Ours: a dashed zone as tall as its content that lights up while files are
+          // dragged over it, and compact rows of name, size and remove.
+          base: {
+            root: { gap: '2' },
+            label: { color: 'fg.default' },
+            dropzone: {
+              minHeight: 'auto',
+              borderWidth: '2px',
+              borderStyle: 'dashed',
+              borderColor: 'border.default',
+              borderRadius: 'xl',
+              transition: 'background 0.15s, border-color 0.15s',
+              _dragging: { borderColor: 'colorPalette.default', bg: 'colorPalette.a2' },
+              _disabled: { opacity: 0.6 },
+            },
+            itemGroup: { gap: '1', listStyle: 'none' },
+            item: {
+              gridTemplateColumns: 'auto minmax(0, 1fr) auto auto',
+              gridTemplateAreas: '"preview name size delete"',
+              alignItems: 'center',
+              p: '1',
+              pl: '2',
+              borderRadius: 'l2',
+              borderWidth: '0',
+              bg: 'gray.a2',
+            },
+            itemPreview: { color: 'fg.muted' },
+            itemSizeText: { textStyle: 'xs' },
+            itemDeleteTrigger: { alignSelf: 'center' },
+          },
         },
         menu: {
           // The preset has a separator slot but no style for it, and md items set no icon gap.

@@ -97,6 +97,9 @@ export const paths = {
     versions: (id: Id) => `/files/${seg(id)}/versions/`,
     versionDownload: (id: Id, version: Id) =>
       `/files/${seg(id)}/versions/${seg(version)}/download/`,
+    /** Issue 30: a file's page: its statuses, versions and what cites it; what was read from it. */
+    details: (id: Id) => `/files/${seg(id)}/details/`,
+    passages: (id: Id) => `/files/${seg(id)}/passages/`,
   },
 
   /** Knowledge base. */

@@ -329,6 +329,13 @@ export const libraryHealthSchema = z.object({
           updated_at: z.nullable(z.string()),
           file_id: z._default(z.nullable(z.int()), null),
           file_name: z._default(z.nullable(z.string()), null),
+          /**
+           * Issue 30: when the answer was given (a Q&A item's last review or rewrite, a completed
+           * questionnaire's own date, else its upload); in a conflict, the newest is first and
+           * `newest` (none when two share the newest date).
+           */
+          dated_at: z._default(z.nullable(z.string()), null),
+          newest: z._default(z.boolean(), false),
         }),
       ),
     }),

@@ -101,6 +101,10 @@ export const LIST_SEARCH_DEBOUNCE_MS = 300
 export const KB_SEARCH_DEBOUNCE_MS = 250
 /** Uploads sent at once; the rest wait their turn. */
 export const MAX_PARALLEL_UPLOADS = 3
+/** Relative times ("2 min ago") are worked out again this often (issue 30: they tick). */
+export const CLOCK_TICK_MS = 30 * SECOND
+/** A file's page asks again this often while the file is queued or processing. */
+export const FILE_PAGE_POLL_MS = 2 * SECOND
 
 /** Questionnaires (ours). While a questionnaire is analysed or answered, it is fetched this often. */
 export const QUESTIONNAIRE_PROGRESS_POLL_MS = 1_000

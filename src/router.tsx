@@ -249,6 +249,18 @@ const customerRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/customers/customer-page.tsx')),
   errorComponent: PageErrorFallback,
 })
+/** Issue 30: a file's page: what was read from it, its statuses and versions, what cites it. */
+const fileRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/repository/$id',
+  staticData: { title: 'File' },
+  params: {
+    parse: (raw: { id: string }) => ({ id: questionnaireIdSchema.parse(raw.id) }),
+    stringify: (params: { id: number }) => ({ id: String(params.id) }),
+  },
+  component: lazyRouteComponent(() => import('./pages/repository/file-page.tsx')),
+  errorComponent: PageErrorFallback,
+})
 /** Issue 30: any other address, inside the app: the navigation stays and home is offered. */
 const notFoundRoute = page('$', 'Page not found', () => import('./pages/public/not-found-page.tsx'))
 const questionnaireNoIdRoute = createRoute({
@@ -279,6 +291,7 @@ export const routeTree = rootRoute.addChildren([
     homeRoute,
     myWorkRoute,
     repositoryRoute,
+    fileRoute,
     chatRoute,
     knowledgeBaseRoute,
     questionnairesRoute,

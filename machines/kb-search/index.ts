@@ -13,3 +13,5 @@ export const kbSearchView = {
   searching: (s: Snapshot) => s.hasTag('loading'),
   shown: (s: Snapshot) => s.matches('shown'),
 }
+/** The box holds words: its results stand in for the knowledge base's sections (issue 30). */
+export const selectSearching = (s: Snapshot) => s.context.q !== ''

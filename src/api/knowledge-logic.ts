@@ -1,7 +1,8 @@
+import { createActor, fromPromise, toPromise } from 'xstate'
 import { itemEditorMachine } from '../../machines/item-editor/index.ts'
-import { itemListMachine } from '../../machines/item-list/index.ts'
+import { type ItemListKind, itemListMachine } from '../../machines/item-list/index.ts'
 import { kbSearchMachine } from '../../machines/kb-search/index.ts'
-import { knowledgeBaseMachine } from '../../machines/knowledge-base/index.ts'
+import { type KnowledgeCounts, knowledgeBaseMachine } from '../../machines/knowledge-base/index.ts'
 import { libraryHealthMachine } from '../../machines/library-health/index.ts'
 import { libraryReviewMachine } from '../../machines/library-review/index.ts'
 import { ownerChoicesMachine } from '../../machines/owner-choices/index.ts'
@@ -9,6 +10,33 @@ import { qaImportMachine } from '../../machines/qa-import/index.ts'
 import { teamOverviewMachine } from '../../machines/team-overview/index.ts'
 import { teamActors } from './collaboration-actors.ts'
 import { itemListActors, knowledgeActors } from './knowledge-actors.ts'
+
+type ItemListActors = ReturnType<typeof itemListActors>
+
+/**
+ * What the knowledge base holds, counted by its own lists (one row of each asked for, its count
+ * read): the counts agree with the lists whatever answers them.
+ */
+const countsOf = (loadItems: ItemListActors['loadItems']) =>
+  fromPromise<KnowledgeCounts, void>(async () => {
+    const count = (kind: ItemListKind) =>
+      toPromise(
+        createActor(loadItems, {
+          input: {
+            kind,
+            page: 1,
+            page_size: 1,
+            q: '',
+            freshness: null,
+            owner: null,
+            queue: false,
+            id: null,
+          },
+        }).start(),
+      ).then((output) => output.count)
+    const [qa, data, answered] = await Promise.all([count('qa'), count('data'), count('answered')])
+    return { qa, data, answered }
+  })
 
 /** The knowledge-base page's machines with the real actors; tests pass their own. */
 export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemListActors() }) {
@@ -20,7 +48,7 @@ export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemLis
     health: libraryHealthMachine.provide({ actors }),
     review: libraryReviewMachine.provide({ actors }),
     owners: ownerChoicesMachine.provide({ actors }),
-    page: knowledgeBaseMachine,
+    page: knowledgeBaseMachine.provide({ actors: { loadCounts: countsOf(actors.loadItems) } }),
   }
 }
 export type KnowledgeLogic = ReturnType<typeof createKnowledgeLogic>

@@ -52,16 +52,6 @@ export const metaLine = wrap({ gap: '2', align: 'center', textStyle: 'xs', color
 /** A row of controls (buttons, filters, a search box) that wraps on a narrow screen. */
 export const toolbar = wrap({ gap: '2', align: 'center' })
 export const fieldLabel = css({ textStyle: 'sm', fontWeight: 'medium', mb: '1', display: 'block' })
-export const selectClass = css({
-  w: 'full',
-  h: '10',
-  px: '3',
-  borderWidth: '1px',
-  borderColor: 'border.default',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-  textStyle: 'sm',
-})
 
 /** A row of filter pills, and each pill: pressed, it takes the accent colour. */
 export const filterPills = wrap({ gap: '1.5' })

@@ -42,6 +42,8 @@ describe('libraryHealthMachine', () => {
               updated_at: '',
               file_id: null,
               file_name: null,
+              dated_at: '2026-03-01T10:00:00.000Z',
+              newest: true,
             },
             {
               id: 2,
@@ -52,6 +54,8 @@ describe('libraryHealthMachine', () => {
               updated_at: null,
               file_id: 4,
               file_name: 'Completed.xlsx',
+              dated_at: '2025-03-01T10:00:00.000Z',
+              newest: false,
             },
           ],
         },

@@ -88,6 +88,8 @@ const TABLE: Row[] = [
   ['PUT', () => paths.files.updateTags(NONE), 'repository.write'],
   ['POST', () => paths.files.replace(NONE), 'repository.write'],
   ['GET', (ids) => paths.files.versions(ids.file), 'read'],
+  ['GET', (ids) => paths.files.details(ids.file), 'read'],
+  ['GET', (ids) => paths.files.passages(ids.file), 'read'],
   ['GET', (ids) => paths.files.versionDownload(ids.file, 1), 'read'],
   // knowledge base
   ['GET', () => K.qa, 'read'],

@@ -27,6 +27,7 @@ import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-pag
 import { Snippet } from '../../src/pages/knowledge-base/snippet.tsx'
 import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
 import { qaItemOf } from '../fixtures/qa-items.ts'
+import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
 
 class ResizeObserverStub {
@@ -35,6 +36,20 @@ class ResizeObserverStub {
   disconnect() {}
 }
 if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+
+// a file's name links to its page: the links render without a router
+vi.mock('@tanstack/react-router', () => ({
+  Link: (props: {
+    children: React.ReactNode
+    className?: string
+    to?: string
+    params?: { id: number }
+  }) => (
+    <a href={props.to?.replace('$id', String(props.params?.id))} className={props.className}>
+      {props.children}
+    </a>
+  ),
+}))
 
 const file = (
   id: number,
@@ -139,7 +154,8 @@ describe('repository page', () => {
     )
     await screen.findByText('No documents yet')
     const picker = screen.getByTestId('file-picker')
-    fireEvent.change(picker, {
+    // Ark's file upload reads the input's `input` event (a browser fires it with `change`)
+    fireEvent.input(picker, {
       target: {
         files: [
           new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' }),
@@ -187,11 +203,13 @@ describe('repository page', () => {
     const [row] = await screen.findAllByTestId('file-row')
     expect(within(row as HTMLElement).getByTestId('file-version-chip').textContent).toBe('v2')
 
-    fireEvent.change(screen.getByTestId('file-picker'), {
+    fireEvent.input(screen.getByTestId('file-picker'), {
       target: { files: [new File(['%PDF-1.4'], 'Policy.pdf', { type: 'application/pdf' })] },
     })
-    expect((await screen.findByTestId('upload-version')).textContent).toContain('New version 3 ·')
     expect(await screen.findByText('New version 3 of Policy.pdf')).toBeTruthy()
+    // uploaded: the file's own row shows it, not a second row of the upload
+    await waitFor(() => expect(screen.queryAllByTestId('upload-row')).toHaveLength(0))
+    expect(screen.getAllByTestId('file-row')).toHaveLength(1)
 
     fireEvent.click(screen.getByRole('button', { name: 'Actions for Policy.pdf' }))
     fireEvent.click(await screen.findByRole('menuitem', { name: 'History' }))
@@ -202,6 +220,56 @@ describe('repository page', () => {
       expect.stringContaining('Version 1'),
     ])
     expect(within(dialog).getByRole('button', { name: 'Download version 1' })).toBeTruthy()
+  })
+})
+
+describe('the repository: one list (issue 30)', () => {
+  it('an upload shows in the table until the server has it, then only its file’s row, with one status', async () => {
+    const listed: RepositoryFile[] = [file(1, 'Policy.pdf', 'ready')]
+    const finishing: { finish?: () => void } = {}
+    const logic = createRepositoryLogic({
+      ...repositoryActors(),
+      loadFiles: fromPromise<ListOutput, FileQuery>(async () => ({
+        count: listed.length,
+        results: [...listed],
+      })),
+      uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input, sendBack }) => {
+        sendBack({ type: 'upload.progress', key: input.key, progress: 42 })
+        finishing.finish = () => {
+          const uploaded = file(2, 'Report.pdf', 'queued')
+          listed.unshift(uploaded)
+          sendBack({
+            type: 'upload.done',
+            key: input.key,
+            file: { ...uploaded, new_version: false, unchanged: false },
+          })
+        }
+      }),
+    })
+    renderWithToaster(<RepositoryPage logic={logic} />)
+    await screen.findAllByTestId('file-row')
+    fireEvent.input(screen.getByTestId('file-picker'), {
+      target: { files: [new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' })] },
+    })
+    // the upload is a row of the same table, above the files
+    const upload = await screen.findByTestId('upload-row')
+    const table = screen.getByRole('table')
+    expect(table.contains(upload)).toBe(true)
+    expect(within(upload).getByText(/Uploading/)).toBeTruthy()
+    expect(screen.queryByRole('region', { name: 'Uploads' })).toBeNull()
+    // a file's name opens its page
+    expect(screen.getByRole('link', { name: 'Policy.pdf' }).getAttribute('href')).toBe(
+      '/repository/1',
+    )
+
+    finishing.finish?.()
+    await waitFor(() => expect(screen.queryAllByTestId('upload-row')).toHaveLength(0))
+    const rows = await screen.findAllByTestId('file-row')
+    const report = rows.find((row) => row.textContent?.includes('Report.pdf')) as HTMLElement
+    expect(within(report).getByText('Queued')).toBeTruthy()
+    // the same file is never shown twice with two statuses
+    expect(screen.getAllByText('Report.pdf')).toHaveLength(1)
+    expect(within(report).queryByText(/Processing|Uploading/)).toBeNull()
   })
 })
 
@@ -237,7 +305,14 @@ describe('knowledge base page', () => {
     expect(within(found).getByText('Security overview.pdf')).toBeTruthy()
     expect(within(found).getByText('page 4')).toBeTruthy()
     expect(found.querySelector('mark')?.textContent).toBe('encrypted')
-    await waitFor(() => expect(screen.getByText('No Q&A items yet')).toBeTruthy())
+    // one search box: its results stand in for the sections until it is cleared
+    expect(screen.getAllByRole('searchbox')).toHaveLength(1)
+    expect(screen.queryByRole('tab', { name: /Q&A/ })).toBeNull()
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: '' } })
+    expect(await screen.findByRole('tab', { name: /Q&A/ })).toBeTruthy()
+    // nothing anywhere: one empty state, which names every way in
+    expect(await screen.findByText('No answers yet')).toBeTruthy()
+    expect(screen.queryByRole('region', { name: 'From completed questionnaires' })).toBeNull()
   })
 
   it('shows the rows of completed questionnaires on the Q&A tab with their file', async () => {
@@ -272,7 +347,14 @@ describe('knowledge base page', () => {
     expect(within(answered).getByText('row 12')).toBeTruthy()
     // read-only: no edit or delete menu on a file's row
     expect(within(answered).queryByRole('button', { name: /actions/i })).toBeNull()
-    expect(screen.getByText('No Q&A items yet')).toBeTruthy()
+    // the empty Q&A list knows the rows below it: no "import a completed questionnaire" above one
+    expect(await screen.findByText('No Q&A items of your own yet')).toBeTruthy()
+    expect(
+      screen.getByText(/Quire already answers from the row of completed questionnaires below/),
+    ).toBeTruthy()
+    expect(screen.queryByText('No Q&A items yet')).toBeNull()
+    expect(screen.queryByText(/import a completed questionnaire/)).toBeNull()
+    expect(screen.getAllByRole('searchbox')).toHaveLength(1)
     expect(asked).toEqual(expect.arrayContaining(['qa', 'answered']))
   })
 
@@ -395,13 +477,18 @@ describe('knowledge base page', () => {
     renderWithToaster(<KnowledgeBasePage logic={logic} />)
     fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
     const dialog = await screen.findByRole('dialog')
-    const owner = within(dialog).getByLabelText('Owner') as HTMLSelectElement
-    await waitFor(() =>
-      expect([...owner.options].map((option) => option.text)).toEqual(['No owner', 'Bea Ng']),
-    )
-    const cycle = within(dialog).getByLabelText('Review cycle') as HTMLSelectElement
-    expect(cycle.options[0]?.text).toBe('Use the organisation’s (180 days)')
-    fireEvent.change(cycle, { target: { value: 'own' } })
+    const options = async (name: string) => {
+      fireEvent.click(within(dialog).getByRole('combobox', { name }))
+      const list = await within(dialog).findByRole('listbox')
+      const texts = within(list)
+        .getAllByRole('option')
+        .map((option) => option.textContent)
+      fireEvent.keyDown(list, { key: 'Escape' })
+      return texts
+    }
+    await waitFor(async () => expect(await options('Owner')).toEqual(['No owner', 'Bea Ng']))
+    expect((await options('Review cycle'))[0]).toBe('Use the organisation’s (180 days)')
+    await chooseOption('Review cycle', 'A number of days', dialog)
     const days = within(dialog).getByLabelText('Review cycle in days') as HTMLInputElement
     expect(days.value).toBe('180')
     fireEvent.change(days, { target: { value: '5000' } })
@@ -427,6 +514,8 @@ describe('knowledge base page', () => {
             updated_at: null,
             file_id: null,
             file_name: null,
+            dated_at: id === 1 ? '2026-03-01T10:00:00.000Z' : '2025-01-10T10:00:00.000Z',
+            newest: id === 1,
           })),
         },
       ],

@@ -105,6 +105,25 @@ export const repositoryFileVersions = pgTable(
   ],
 )
 
+/**
+ * Every status a file has been in, oldest first (issue 30): written by a trigger on
+ * repository_files (migration 0026), so uploads, versions, reprocessing, ingestion and the reaper
+ * all leave their step without each remembering to.
+ */
+export const fileStatusHistory = pgTable(
+  'file_status_history',
+  {
+    id: identity(),
+    orgId: orgRef(),
+    fileId: parentRef('file_id', () => repositoryFiles.id),
+    version: integer('version').notNull(),
+    status: text('status').$type<FileStatus>().notNull(),
+    error: text('error'),
+    at: at('at').notNull().defaultNow(),
+  },
+  (table) => [index('file_status_history_file_idx').on(table.fileId, table.at)],
+)
+
 /** The searchable passages of a file, each with where it came from. */
 export const filePassages = pgTable(
   'file_passages',

@@ -13,6 +13,39 @@ import { loadLibrary } from './store.ts'
 const HEALTH_GROUPS = 200
 
 /**
+ * What an entry answers, for telling duplicates from conflicts: its Yes, No or N/A when it leads
+ * with one, else its words (case, spacing and final punctuation aside). Two entries of a group with
+ * different keys contradict each other: "Vendor Name: Acme Learning Ltd" and "Vendor Name:
+ * Instructure" are a conflict, not a duplicate.
+ */
+const answerKey = (entry: LibraryEntry) =>
+  leadingChoice(entry.dropdown ?? entry.answer) ??
+  entry.answer
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.;,!]+$/, '')
+    .trim()
+
+/** When an entry's answer was given: a Q&A item's last review or rewrite, a file's own date. */
+const datedAt = (entry: LibraryEntry) => entry.reviewedAt?.getTime() ?? Number.NaN
+
+/** A group's entries, each row of a file once (a long row is read as several passages). */
+const once = (members: LibraryEntry[]) => {
+  const seen = new Set<string>()
+  return members.filter((entry) => {
+    if (entry.source !== 'file') return true
+    const key = `${entry.fileId}\u001f${JSON.stringify(entry.location)}\u001f${entry.question}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/** More than one entry of a conflict carries its newest date: none is the newer. */
+const ties = (members: LibraryEntry[], newest: number) =>
+  members.filter((entry) => datedAt(entry) === newest).length > 1
+
+/**
  * The approved library seen from answers: saving an answer to it, and its health (duplicates, conflicts, stale entries).
  */
 export function createLibraryOperations(deps: AnsweringDeps) {
@@ -51,8 +84,8 @@ export function createLibraryOperations(deps: AnsweringDeps) {
    * Library upkeep: entries that ask the same question. Q&A items against every entry (the same
    * terms, or a match of 0.9 and more); rows of completed questionnaires against one another by
    * their question's words (files repeat questions, and comparing every row with every other would
-   * not scale). A group whose entries answer Yes and No is a conflict; otherwise the copies are
-   * duplicates. Groups of file rows alone are listed only when they conflict: a question answered
+   * not scale). A group whose entries answer differently (Yes and No, or other words: `answerKey`)
+   * is a conflict, its newest answer first and marked; otherwise the copies are duplicates. Groups of file rows alone are listed only when they conflict: a question answered
    * alike in several completed questionnaires is expected.
    */
   async function libraryHealth(orgId: number) {
@@ -116,17 +149,17 @@ export function createLibraryOperations(deps: AnsweringDeps) {
       groups.set(root, [...(groups.get(root) ?? []), index])
     })
     const listed = [...groups.values()]
-      .filter((group) => group.length > 1)
-      .map((group) => {
-        const members = group.map((index) => entries[index] as LibraryEntry)
-        const choices = new Set(
-          members
-            .map((entry) => leadingChoice(entry.dropdown ?? entry.answer))
-            .filter((choice) => choice !== null),
-        )
+      .map((group) => once(group.map((index) => entries[index] as LibraryEntry)))
+      .filter((members) => members.length > 1)
+      .map((members) => {
+        const conflict = new Set(members.map(answerKey)).size > 1
+        // a conflict says which answer is the newer: its entries newest first, the first marked
+        const dates = members.map(datedAt).filter((time) => !Number.isNaN(time))
+        const newest = conflict && dates.length ? Math.max(...dates) : Number.NaN
+        if (conflict) members.sort((a, b) => (datedAt(b) || 0) - (datedAt(a) || 0))
         return {
-          kind: choices.size > 1 ? ('conflict' as const) : ('duplicate' as const),
-          items: members.map((entry) => ({
+          kind: conflict ? ('conflict' as const) : ('duplicate' as const),
+          items: members.map((entry, index) => ({
             id: entry.id,
             source: entry.source === 'qa' ? ('qa' as const) : ('file' as const),
             question: entry.question,
@@ -136,6 +169,8 @@ export function createLibraryOperations(deps: AnsweringDeps) {
               entry.source === 'qa' ? (updated.get(entry.id)?.toISOString() ?? null) : null,
             file_id: entry.fileId,
             file_name: entry.source === 'file' ? entry.title : null,
+            dated_at: entry.reviewedAt?.toISOString() ?? null,
+            newest: index === 0 && datedAt(entry) === newest && !ties(members, newest),
           })),
         }
       })

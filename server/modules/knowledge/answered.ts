@@ -1,5 +1,6 @@
 import { fetchPage } from '../../db/paging.ts'
 import { type AnsweredRowDb, answerOfRow } from '../answering/store.ts'
+import { FIRST_PART_OF_ROW } from '../repository/shared.ts'
 import { escapeLike, type KnowledgeDeps } from './shared.ts'
 
 /**
@@ -19,6 +20,8 @@ export function createAnsweredRows(deps: KnowledgeDeps) {
       'p.qa_question is not null',
       'p.qa_answer is not null',
       "f.status = 'ready'",
+      // a long row is cut into parts that all carry its question: listed once
+      FIRST_PART_OF_ROW,
     ]
     const values: unknown[] = [orgId]
     // one row by its passage: a link that opens it (a chat's citation)

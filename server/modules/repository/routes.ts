@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { filePassageQuerySchema } from '../../../contract/file-page.ts'
 import {
   batchDeleteRequestSchema,
   fileListQuerySchema,
@@ -168,6 +169,19 @@ export function repositoryRoutes(options: {
     const { id, version } = params(c, fileVersionParamsSchema)
     const auth = c.get('auth')
     return sendDownload(c, await service.versionBlob(auth.org.id, id, version, auth.user.id))
+  })
+
+  /* issue 30: a file's page (details.ts) */
+  app.get(at('/files/{id}/details/'), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(await service.details(c.get('auth').org.id, id))
+  })
+
+  app.get(at('/files/{id}/passages/'), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json(
+      await service.passages(c.get('auth').org.id, id, query(c, filePassageQuerySchema)),
+    )
   })
 
   app.get(paths.account.fileStats, permit('read'), async (c) =>

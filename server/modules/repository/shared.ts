@@ -97,4 +97,13 @@ export function cleanTags(tags: string[]): string[] {
   return result
 }
 
+/**
+ * A passage `p` that is not the second or later part of a completed questionnaire's row: a long
+ * row is cut into several passages (server/ingest/chunk.ts), each carrying the row's question and
+ * answer; lists of rows show it once.
+ */
+export const FIRST_PART_OF_ROW = `(p.qa_question is null or not exists (
+  select 1 from file_passages e where e.file_id = p.file_id and e.ordinal = p.ordinal - 1
+     and e.qa_question = p.qa_question and e.location = p.location))`
+
 export { displayName } from '../../http/multipart.ts'

@@ -185,7 +185,9 @@ export function createSsoSettings(deps: {
     }
     return {
       ok: true,
-      message: withoutClient ? `${SSO_TEXTS.testOk} ${SSO_TEXTS.testNeedsClient}` : SSO_TEXTS.testOk,
+      message: withoutClient
+        ? `${SSO_TEXTS.testOk} ${SSO_TEXTS.testNeedsClient}`
+        : SSO_TEXTS.testOk,
     }
   }
 

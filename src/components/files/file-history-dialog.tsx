@@ -7,8 +7,9 @@ import {
   fileVersionsView,
 } from '../../../machines/file-versions/index.ts'
 import { useView } from '../../app/use-view.ts'
-import { formatBytes, formatExact, formatRelative } from '../../lib/format.ts'
+import { formatBytes } from '../../lib/format.ts'
 import { DialogFrame } from '../dialog-frame.tsx'
+import { RelativeTime } from '../relative-time.tsx'
 import { RetryAlert } from '../row-actions.tsx'
 import { dialogBox, pill } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
@@ -65,9 +66,7 @@ export function FileHistoryDialog(props: {
                 </div>
                 <div className={versionName}>{version.name}</div>
                 <div className={meta}>
-                  <span title={formatExact(version.created_at)}>
-                    {formatRelative(version.created_at)}
-                  </span>
+                  <RelativeTime iso={version.created_at} />
                   {version.created_by ? ` · ${version.created_by.name}` : ''} ·{' '}
                   {formatBytes(version.size_bytes)}
                 </div>

@@ -1,4 +1,5 @@
-import { FileSpreadsheet, FileText, Globe } from 'lucide-react'
+import { Link } from '@tanstack/react-router'
+import { FileSpreadsheet, FileText, Globe, Upload } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { css, cx } from 'styled-system/css'
 import { flex, wrap } from 'styled-system/patterns'
@@ -7,8 +8,12 @@ import {
   type FileKind,
   type RepositoryFile,
 } from '../../../contract/knowledge.ts'
-import { formatBytes, formatExact, formatRelative } from '../../lib/format.ts'
+import type { QueueItem } from '../../../machines/upload-queue/index.ts'
+import { formatBytes } from '../../lib/format.ts'
+import { RelativeTime } from '../relative-time.tsx'
 import { chip, errorLine, muted, nameText } from '../styles.ts'
+import { Button } from '../ui/button.tsx'
+import { LinearProgress } from '../ui/progress.tsx'
 import { StatusBadge } from './status-badge.tsx'
 
 /** The columns a file table can show beside the name; the order here is the order on screen. */
@@ -92,6 +97,8 @@ const nameCell = flex({
   maxW: { base: 'none', md: '22rem' },
 })
 const chips = wrap({ gap: '1' })
+// a file's name opens its page (issue 30)
+const fileLink = css({ color: 'fg.default', _hover: { textDecoration: 'underline' } })
 const versionChip = css({ flexShrink: '0', fontVariantNumeric: 'tabular-nums' })
 const checkbox = css({
   w: '4',
@@ -121,6 +128,15 @@ export function FileTable(props: {
   /** When given, tags are buttons that filter by the tag. */
   onTag?: (tag: string) => void
   actions: (file: RepositoryFile) => ReactNode
+  /**
+   * The uploads still in the browser, before the files (issue 30): one list, in which each file
+   * shows one status; once the server has a file, its own row shows it.
+   */
+  uploads?: {
+    items: QueueItem[]
+    onRetry: (key: string) => void
+    onRemove: (key: string) => void
+  }
 }) {
   const columns = ORDER.filter((column) => props.columns.includes(column))
   const { selection } = props
@@ -166,10 +182,10 @@ export function FileTable(props: {
         )
       case 'added':
         return (
-          <span title={formatExact(file.created_at)}>
-            {formatRelative(file.created_at)}
-            {file.added_by ? ` · ${file.added_by.name}` : ''}
-          </span>
+          <RelativeTime
+            iso={file.created_at}
+            suffix={file.added_by ? ` · ${file.added_by.name}` : ''}
+          />
         )
     }
   }
@@ -205,6 +221,64 @@ export function FileTable(props: {
           </tr>
         </thead>
         <tbody>
+          {props.uploads?.items.map((item) => (
+            <tr key={item.key} data-testid="upload-row">
+              {selection && <td className={edgeColumn} />}
+              <td className={nameColumn}>
+                <div className={nameCell}>
+                  <Upload size={16} aria-hidden className={css({ flexShrink: '0' })} />
+                  <span className={nameText} title={item.name}>
+                    {item.name}
+                  </span>
+                </div>
+                {item.error && <div className={errorLine}>{item.error}</div>}
+              </td>
+              {columns.map((column, index) => (
+                <td
+                  key={column}
+                  className={cx(detail, index === 0 && detailStart, column !== 'status' && muted)}
+                >
+                  {column === 'size' ? (
+                    formatBytes(item.size)
+                  ) : column === 'status' ? (
+                    <>
+                      <StatusBadge status={item.status} progress={item.progress} />
+                      {item.status === 'uploading' && (
+                        <LinearProgress
+                          value={item.progress}
+                          size="sm"
+                          showValueText={false}
+                          aria-label={`${item.name} progress`}
+                          className={css({ mt: '1', maxW: '8rem' })}
+                        />
+                      )}
+                    </>
+                  ) : null}
+                </td>
+              ))}
+              <td className={cx(edgeColumn, css({ textAlign: 'right', whiteSpace: 'nowrap' }))}>
+                {item.status === 'failed' && (
+                  <Button
+                    size="xs"
+                    variant="outline"
+                    onClick={() => props.uploads?.onRetry(item.key)}
+                  >
+                    Retry
+                  </Button>
+                )}
+                {item.status !== 'uploading' && (
+                  <Button
+                    size="xs"
+                    variant="ghost"
+                    onClick={() => props.uploads?.onRemove(item.key)}
+                    aria-label={`Remove ${item.name}`}
+                  >
+                    Remove
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
           {props.files.map((file) => {
             const Icon = kindIcon(file.kind)
             return (
@@ -227,9 +301,14 @@ export function FileTable(props: {
                       aria-hidden
                       className={css({ flexShrink: '0', color: 'fg.muted' })}
                     />
-                    <span className={nameText} title={file.source_url ?? file.name}>
+                    <Link
+                      to="/repository/$id"
+                      params={{ id: file.id }}
+                      className={cx(nameText, fileLink)}
+                      title={file.source_url ?? file.name}
+                    >
                       {file.name}
-                    </span>
+                    </Link>
                     {file.version > 1 && (
                       <span
                         className={cx(chip, versionChip)}

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { css, cx } from 'styled-system/css'
+import { css } from 'styled-system/css'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
 import type { qaImportMachine } from '../../../machines/qa-import/index.ts'
@@ -7,6 +7,8 @@ import { DialogFrame } from '../../components/dialog-frame.tsx'
 import { alert, dialogActions, dialogBox, grid2 } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
+import * as FileUpload from '../../components/ui/file-upload.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 
 const previewTable = css({
@@ -29,6 +31,20 @@ const previewTable = css({
   '& [data-role=answer]': { bg: 'green.a3' },
 })
 
+const dropzone = css({
+  flexDirection: 'row',
+  flexWrap: 'wrap',
+  justifyContent: 'flex-start',
+  p: '3',
+})
+const dropHint = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+  textStyle: 'sm',
+  color: 'fg.muted',
+})
+
 /** Turns a completed questionnaire into Q&A items: file, sheet and columns, then the import. */
 export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMachine> }) {
   const open = useSelector(actor, (s) => !s.matches('closed'))
@@ -43,25 +59,21 @@ export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMac
     label: string,
     optional: boolean,
   ) => (
-    <Field.Root>
-      <Field.Label>{label}</Field.Label>
-      <select
-        className={cx(input({ size: 'md' }), css({ appearance: 'auto', cursor: 'pointer' }))}
-        value={choice[key]}
-        aria-label={label}
-        onChange={(event) =>
-          actor.send({ type: 'choice.change', change: { [key]: event.target.value } })
-        }
-      >
-        <option value="">{optional ? 'None' : 'Choose a column'}</option>
-        {sheet?.columns.map((column) => (
-          <option key={column.key} value={column.key}>
-            {column.key}
-            {column.header ? ` · ${column.header.slice(0, 40)}` : ''}
-          </option>
-        ))}
-      </select>
-    </Field.Root>
+    <SimpleSelect
+      label={label}
+      inDialog
+      size="md"
+      placeholder="Choose a column"
+      options={[
+        ...(optional ? [{ value: '', label: 'None' }] : []),
+        ...(sheet?.columns ?? []).map((column) => ({
+          value: column.key,
+          label: column.header ? `${column.key} · ${column.header.slice(0, 40)}` : column.key,
+        })),
+      ]}
+      value={choice[key]}
+      onChange={(value) => actor.send({ type: 'choice.change', change: { [key]: value } })}
+    />
   )
   return (
     <DialogFrame
@@ -72,43 +84,49 @@ export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMac
       description="Turn a completed questionnaire (CSV or Excel) into reusable answers. Rows whose question is already in your library update it instead of adding a copy."
     >
       {(state === 'picking' || state === 'previewing') && (
-        <Field.Root>
-          <Field.Label>File</Field.Label>
-          <input
-            type="file"
-            accept=".csv,.xlsx,.xlsm"
-            aria-label="Questionnaire file"
-            disabled={state === 'previewing'}
-            onChange={(event) => {
-              const picked = event.target.files?.[0]
-              if (picked) actor.send({ type: 'file.choose', file: picked })
-            }}
-          />
-          {state === 'previewing' && <Spinner size="sm" />}
-        </Field.Root>
+        <FileUpload.FilePicker
+          accept=".csv,.xlsx,.xlsm"
+          allowDrop
+          disabled={state === 'previewing'}
+          testId="qa-import-picker"
+          onFiles={([picked]) => {
+            if (picked) actor.send({ type: 'file.choose', file: picked })
+          }}
+        >
+          <FileUpload.Label>Questionnaire file</FileUpload.Label>
+          <FileUpload.Dropzone
+            className={dropzone}
+            disableClick
+            role="group"
+            aria-label="Drop the questionnaire here"
+          >
+            <FileUpload.ChooseButton size="sm" />
+            {state === 'previewing' ? (
+              <span className={dropHint}>
+                <Spinner size="sm" /> Reading {file?.name}
+              </span>
+            ) : (
+              <span className={dropHint}>or drop a CSV or Excel file here</span>
+            )}
+          </FileUpload.Dropzone>
+        </FileUpload.FilePicker>
       )}
       {error && <p className={alert}>{error}</p>}
       {(state === 'mapping' || state === 'importing') && preview && (
         <>
           <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>{file?.name}</p>
           <div className={grid2}>
-            <Field.Root>
-              <Field.Label>Sheet</Field.Label>
-              <select
-                className={cx(input({ size: 'md' }), css({ appearance: 'auto' }))}
-                value={choice.sheet}
-                aria-label="Sheet"
-                onChange={(event) =>
-                  actor.send({ type: 'sheet.change', sheet: event.target.value })
-                }
-              >
-                {preview.sheets.map((s) => (
-                  <option key={s.name} value={s.name}>
-                    {s.name} ({s.row_count} rows)
-                  </option>
-                ))}
-              </select>
-            </Field.Root>
+            <SimpleSelect
+              label="Sheet"
+              inDialog
+              size="md"
+              options={preview.sheets.map((s) => ({
+                value: s.name,
+                label: `${s.name} (${s.row_count} rows)`,
+              }))}
+              value={choice.sheet}
+              onChange={(value) => actor.send({ type: 'sheet.change', sheet: value })}
+            />
             <Field.Root>
               <Field.Label>Header row</Field.Label>
               <Field.Input

@@ -13,13 +13,15 @@ import {
   type ownerChoicesMachine,
   ownerChoicesView,
   ownerOptions,
+  ownerSelectOptions,
 } from '../../../machines/owner-choices/index.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { useView } from '../../app/use-view.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
-import { alert, dialogBox, grid2, selectClass } from '../../components/styles.ts'
+import { alert, dialogBox, grid2 } from '../../components/styles.ts'
 import * as Field from '../../components/ui/field.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 
 const daysInput = css({ mt: '2' })
@@ -106,44 +108,42 @@ export function ItemEditorDialog({
               </div>
               <div className={grid2}>
                 <Field.Root invalid={Boolean(view.errors.owner_id)}>
-                  <Field.Label>Owner</Field.Label>
-                  <ArkField.Select
-                    className={selectClass}
+                  <SimpleSelect
+                    label="Owner"
+                    inDialog
+                    size="md"
+                    options={ownerSelectOptions(people, self?.id ?? null)}
                     value={view.values.owner_id}
-                    onChange={change('owner_id')}
-                  >
-                    <option value="">No owner</option>
-                    {people.map((person) => (
-                      <option key={person.id} value={String(person.id)}>
-                        {person.id === self?.id ? `${person.name} (you)` : person.name}
-                      </option>
-                    ))}
-                  </ArkField.Select>
+                    onChange={(value) => actor.send({ type: 'change', field: 'owner_id', value })}
+                  />
                   <Field.HelperText>Keeps the answer true and reviews it.</Field.HelperText>
                   {view.errors.owner_id && (
                     <Field.ErrorText>{view.errors.owner_id}</Field.ErrorText>
                   )}
                 </Field.Root>
                 <Field.Root invalid={Boolean(view.errors.review_cycle_days)}>
-                  <Field.Label>Review cycle</Field.Label>
-                  <ArkField.Select
-                    className={selectClass}
+                  <SimpleSelect
+                    label="Review cycle"
+                    inDialog
+                    size="md"
+                    options={[
+                      {
+                        value: 'organisation',
+                        label: orgCycle
+                          ? `Use the organisation’s (${orgCycle} days)`
+                          : 'Use the organisation’s',
+                      },
+                      { value: 'own', label: 'A number of days' },
+                    ]}
                     value={view.ownCycle ? 'own' : 'organisation'}
-                    onChange={(event) =>
+                    onChange={(value) =>
                       actor.send({
                         type: 'cycle.own',
-                        own: event.target.value === 'own',
+                        own: value === 'own',
                         days: orgCycle ?? undefined,
                       })
                     }
-                  >
-                    <option value="organisation">
-                      {orgCycle
-                        ? `Use the organisation’s (${orgCycle} days)`
-                        : 'Use the organisation’s'}
-                    </option>
-                    <option value="own">A number of days</option>
-                  </ArkField.Select>
+                  />
                   {view.ownCycle && (
                     <input
                       type="number"

@@ -1,8 +1,7 @@
 import { useActorRef } from '@xstate/react'
 import { BookOpen, CheckCheck, Database, FileText, Pencil, Trash2 } from 'lucide-react'
-import { css, cx } from 'styled-system/css'
-import { stack, wrap } from 'styled-system/patterns'
-import { input } from 'styled-system/recipes'
+import { css } from 'styled-system/css'
+import { stack } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import { DUE_WINDOW_DAYS, type Freshness } from '../../../contract/freshness.ts'
 import type { AnsweredRow, DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
@@ -17,18 +16,16 @@ import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
+import { RelativeTime } from '../../components/relative-time.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
 import { chip } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { formatExact, formatRelative } from '../../lib/format.ts'
 import { EmptyState } from '../empty-state.tsx'
 import { FreshnessFilters } from './freshness-filters.tsx'
 import { itemRow, QaRow, rowMeta, rowText, rowTitle } from './qa-row.tsx'
 
-const toolbar = wrap({ gap: '2', mb: '3' })
-const filterInput = css({ flex: '1 1 14rem', minW: '0' })
 const list = stack({ gap: '2' })
 
 const fileLink = css({
@@ -80,6 +77,8 @@ export function ItemList(props: {
   onReviewed?: () => void
   /** One entry by its id (a chat's citation opens it). */
   only?: number | null
+  /** The empty list's words when what else exists changes them (issue 30). */
+  empty?: { title: string; text: string }
 }) {
   const actor = useActorRef(props.logic.list, {
     input: { kind: props.kind, queue: props.queue, freshness: props.freshness, id: props.only },
@@ -111,16 +110,6 @@ export function ItemList(props: {
   const noun = props.queue ? 'answers to review' : NOUNS[props.kind]
   return (
     <>
-      <div className={toolbar}>
-        <input
-          type="search"
-          className={cx(input({ size: 'md' }), filterInput)}
-          placeholder={`Filter ${noun}`}
-          aria-label={`Filter ${noun}`}
-          value={view.query.q}
-          onChange={(event) => actor.send({ type: 'search.change', q: event.target.value })}
-        />
-      </div>
       {props.kind === 'qa' && !props.queue && (
         <FreshnessFilters
           filters={view.query}
@@ -137,15 +126,15 @@ export function ItemList(props: {
         props.queue ? (
           <EmptyState icon={CheckCheck} title={view.filtered ? 'Nothing matches' : 'All caught up'}>
             {view.filtered
-              ? 'Try other words.'
+              ? 'Try other filters.'
               : `None of the answers you own is due for review. Answers fall due ${DUE_WINDOW_DAYS} days before their review cycle ends.`}
           </EmptyState>
         ) : (
           <EmptyState
             icon={props.kind === 'files' ? FileText : props.kind === 'data' ? Database : BookOpen}
-            title={view.filtered ? 'Nothing matches' : `No ${noun} yet`}
+            title={view.filtered ? 'Nothing matches' : (props.empty?.title ?? `No ${noun} yet`)}
           >
-            {view.filtered ? 'Try other words or filters.' : EMPTY[props.kind]}
+            {view.filtered ? 'Try other filters.' : (props.empty?.text ?? EMPTY[props.kind])}
           </EmptyState>
         )
       ) : props.kind === 'answered' ? (
@@ -215,9 +204,7 @@ export function ItemList(props: {
                     </span>
                   ))}
                   {item.source && <span>{item.source}</span>}
-                  <span title={formatExact(item.updated_at)}>
-                    updated {formatRelative(item.updated_at)}
-                  </span>
+                  <RelativeTime iso={item.updated_at} prefix="updated " />
                 </div>
               </div>
               <RowActions name={item.title}>

@@ -12,8 +12,11 @@ import { useState } from 'react'
 import { css } from 'styled-system/css'
 import { wrap } from 'styled-system/patterns'
 import { DUE_WINDOW_DAYS } from '../../../contract/freshness.ts'
+import { selectSearching } from '../../../machines/kb-search/index.ts'
 import {
+  emptyOf,
   type KnowledgeTab,
+  selectCounts,
   selectFreshness,
   selectTab,
   selectVersion,
@@ -75,6 +78,10 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
   const kind = useSelector(page, selectTab)
   const version = useSelector(page, selectVersion)
   const freshness = useSelector(page, selectFreshness)
+  const counts = useSelector(page, selectCounts)
+  // one search box (issue 30): while it holds words, its results stand in for the sections
+  const searching = useSelector(search, selectSearching)
+  const empty = emptyOf(counts)
   const [cited, setCited] = useState(citedInLink)
 
   const changed = () => {
@@ -125,85 +132,100 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
         actor={search}
         onDownload={download}
         onOpenItem={(result) => {
-          if (result.kind === 'qa') select('qa')
-          if (result.kind === 'data') select('data')
+          search.send({ type: 'clear' })
+          select(result.kind === 'data' ? 'data' : 'qa')
+          if (result.kind === 'qa' && result.item_id) setCited({ kind: 'qa', id: result.item_id })
         }}
       />
-      <TabBar
-        label="Knowledge base sections"
-        className={tabList}
-        tabClassName={tab}
-        selected={kind}
-        onSelect={select}
-        tabs={TABS.map((entry) => ({
-          id: entry.kind,
-          content: (
-            <>
-              <entry.icon size={16} className={tabIcon} aria-hidden />
-              {entry.label}
-            </>
-          ),
-        }))}
-      />
-      {kind === 'qa' && (
-        <LibraryHealthPanel
-          actor={health}
-          onDelete={(id) => editor.send({ type: 'delete.request', mode: 'qa', id })}
-          onFreshness={(freshness) => page.send({ type: 'freshness.open', freshness })}
-        />
-      )}
-      <div role="tabpanel">
-        {kind === 'review' && (
-          <p className={hint}>
-            The answers you own that fall stale within {DUE_WINDOW_DAYS} days or already have,
-            soonest first. Confirm one that is still true, edit one that changed, or retire one you
-            no longer need.
-          </p>
-        )}
-        {cited && kind === 'qa' && (
-          <p className={hint}>
-            {cited.kind === 'qa'
-              ? 'The Q&A item cited in the chat.'
-              : 'The row of a completed questionnaire cited in the chat.'}{' '}
-            <Button size="xs" variant="outline" onClick={() => setCited(null)}>
-              Show all
-            </Button>
-          </p>
-        )}
-        {cited?.kind !== 'answered' && (
-          <ItemList
-            key={`${kind}-${version}-${cited?.id ?? ''}`}
-            only={kind === 'qa' ? cited?.id : null}
-            kind={kind === 'review' ? 'qa' : kind}
-            queue={kind === 'review'}
-            freshness={kind === 'qa' ? freshness : null}
-            logic={logic}
-            editor={editor}
-            onDownload={(file) => download(file.id, file.name)}
-            onReviewed={() => health.send({ type: 'refresh' })}
+      {!searching && (
+        <>
+          <TabBar
+            label="Knowledge base sections"
+            className={tabList}
+            tabClassName={tab}
+            selected={kind}
+            onSelect={select}
+            tabs={TABS.map((entry) => ({
+              id: entry.kind,
+              content: (
+                <>
+                  <entry.icon size={16} className={tabIcon} aria-hidden />
+                  {entry.label}
+                </>
+              ),
+            }))}
           />
-        )}
-        {kind === 'qa' && cited?.kind !== 'qa' && (
-          <section className={answeredSection} aria-labelledby="answered-heading">
-            <h2 id="answered-heading" className={answeredHeading}>
-              From completed questionnaires
-            </h2>
-            <p className={hint}>
-              The rows of completed questionnaires in your Repository. Quire answers from them as
-              from your Q&A items; replace or delete a file to change them, or add a Q&A item for
-              the same question.
-            </p>
-            <ItemList
-              key={`answered-${version}-${cited?.id ?? ''}`}
-              only={cited?.id}
-              kind="answered"
-              logic={logic}
-              editor={editor}
-              onDownload={(file) => download(file.id, file.name)}
+          {kind === 'qa' && (
+            <LibraryHealthPanel
+              actor={health}
+              onDelete={(id) => editor.send({ type: 'delete.request', mode: 'qa', id })}
+              onFreshness={(freshness) => page.send({ type: 'freshness.open', freshness })}
             />
-          </section>
-        )}
-      </div>
+          )}
+          <div role="tabpanel">
+            {kind === 'review' && (
+              <p className={hint}>
+                The answers you own that fall stale within {DUE_WINDOW_DAYS} days or already have,
+                soonest first. Confirm one that is still true, edit one that changed, or retire one
+                you no longer need.
+              </p>
+            )}
+            {cited && kind === 'qa' && (
+              <p className={hint}>
+                {cited.kind === 'qa'
+                  ? 'The Q&A item cited in the chat.'
+                  : 'The row of a completed questionnaire cited in the chat.'}{' '}
+                <Button size="xs" variant="outline" onClick={() => setCited(null)}>
+                  Show all
+                </Button>
+              </p>
+            )}
+            {cited?.kind !== 'answered' && (
+              <ItemList
+                key={`${kind}-${version}-${cited?.id ?? ''}`}
+                only={kind === 'qa' ? cited?.id : null}
+                kind={kind === 'review' ? 'qa' : kind}
+                queue={kind === 'review'}
+                freshness={kind === 'qa' ? freshness : null}
+                logic={logic}
+                editor={editor}
+                onDownload={(file) => download(file.id, file.name)}
+                onReviewed={() => health.send({ type: 'refresh' })}
+                empty={kind === 'qa' && !cited ? empty.qa : undefined}
+              />
+            )}
+            {kind === 'qa' && cited?.kind !== 'qa' && empty.answered !== 'none' && (
+              <section className={answeredSection} aria-labelledby="answered-heading">
+                <h2 id="answered-heading" className={answeredHeading}>
+                  From completed questionnaires
+                </h2>
+                {empty.answered === 'hint' ? (
+                  <p className={hint} data-testid="answered-none">
+                    No completed questionnaires in your Repository yet: upload one and its rows
+                    appear here.
+                  </p>
+                ) : (
+                  <>
+                    <p className={hint}>
+                      The rows of completed questionnaires in your Repository. Quire answers from
+                      them as from your Q&A items; replace or delete a file to change them, or add a
+                      Q&A item for the same question.
+                    </p>
+                    <ItemList
+                      key={`answered-${version}-${cited?.id ?? ''}`}
+                      only={cited?.id}
+                      kind="answered"
+                      logic={logic}
+                      editor={editor}
+                      onDownload={(file) => download(file.id, file.name)}
+                    />
+                  </>
+                )}
+              </section>
+            )}
+          </div>
+        </>
+      )}
       <ItemEditorDialog actor={editor} owners={owners} />
       <ImportDialog actor={importer} />
     </>

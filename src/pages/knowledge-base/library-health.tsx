@@ -9,6 +9,7 @@ import {
 } from '../../../machines/library-health/index.ts'
 import { useView } from '../../app/use-view.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { formatDay } from '../../lib/format.ts'
 
 const box = css({
   mb: '4',
@@ -85,6 +86,21 @@ const noteLink = css({
   textDecoration: 'underline',
 })
 const heading = css({ fontWeight: 'semibold', mb: '2' })
+const dated = css({
+  display: 'flex',
+  gap: '1.5',
+  alignItems: 'center',
+  mt: '0.5',
+  color: 'fg.muted',
+  textStyle: 'xs',
+})
+const newer = css({
+  px: '1.5',
+  borderRadius: 'full',
+  bg: 'colorPalette.a3',
+  color: 'colorPalette.text',
+  fontWeight: 'semibold',
+})
 
 /** The library's workload: each count opens the list it counts. */
 function Counts(props: {
@@ -230,6 +246,12 @@ export function LibraryHealthPanel(props: {
                       {qa.dropdown_value ? `${qa.dropdown_value} · ` : ''}
                       {qa.answer}
                     </p>
+                    {entry.kind === 'conflict' && (qa.dated_at || qa.newest) && (
+                      <p className={dated} data-testid="health-dated">
+                        {qa.newest && <span className={newer}>Newer</span>}
+                        {qa.dated_at && `Answered ${formatDay(qa.dated_at)}`}
+                      </p>
+                    )}
                   </div>
                   {qa.source === 'qa' ? (
                     <Button

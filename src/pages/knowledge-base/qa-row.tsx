@@ -3,11 +3,12 @@ import { css } from 'styled-system/css'
 import { grid, wrap } from 'styled-system/patterns'
 import type { QaItem } from '../../../contract/knowledge.ts'
 import { FreshnessBadge } from '../../components/questionnaire/badges.tsx'
+import { RelativeTime } from '../../components/relative-time.tsx'
 import { RowActions } from '../../components/row-actions.tsx'
 import { chip } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
-import { formatDay, formatExact, formatRelative } from '../../lib/format.ts'
+import { formatDay, formatExact } from '../../lib/format.ts'
 
 export const itemRow = grid({
   gridTemplateColumns: '1fr auto',
@@ -91,9 +92,7 @@ export function QaRow(props: {
             </span>
           ))}
           {item.source && <span>{item.source}</span>}
-          <span title={formatExact(item.updated_at)}>
-            updated {formatRelative(item.updated_at)}
-          </span>
+          <RelativeTime iso={item.updated_at} prefix="updated " />
         </div>
         <div className={freshnessLine}>
           <FreshnessBadge

@@ -21,10 +21,8 @@ const searchIcon = css({
 })
 const searchInput = css({ pl: '10 !important', w: 'full' })
 const results = stack({ gap: '2', mt: '3' })
-const resultCard = cx(
-  card,
-  css({ '& mark': { bg: 'yellow.a5', color: 'inherit', borderRadius: 'l1', px: '0.5' } }),
-)
+// its highlights are the theme's <mark> (panda.config.ts globalCss)
+const resultCard = card
 const resultMeta = cx(metaLine, css({ mb: '1' }))
 const linkButton = css({
   color: 'colorPalette.text',
@@ -63,6 +61,7 @@ export function SearchPanel({
           className={cx(input({ size: 'lg' }), searchInput)}
           placeholder="Search answers, data and documents"
           aria-label="Search the knowledge base"
+          value={view.q}
           onChange={(event) => actor.send({ type: 'query.change', q: event.target.value })}
         />
       </div>

@@ -22,7 +22,7 @@ import {
 } from '../../../contract/knowledge.ts'
 import { fileListView } from '../../../machines/file-list/index.ts'
 import { selectStats } from '../../../machines/file-stats/index.ts'
-import { selectHasFinished, selectItems } from '../../../machines/upload-queue/index.ts'
+import { selectInFlight } from '../../../machines/upload-queue/index.ts'
 import { downloadFile, downloadFileVersion } from '../../api/knowledge-actors.ts'
 import { createRepositoryLogic, type RepositoryLogic } from '../../api/repository-logic.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
@@ -33,11 +33,13 @@ import { FileHistoryDialog } from '../../components/files/file-history-dialog.ts
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
 import { STATUS_LABELS } from '../../components/files/status-badge.tsx'
-import { UploadDrop, UploadList } from '../../components/files/upload-drop.tsx'
+import { UploadDrop } from '../../components/files/upload-drop.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
 import { toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { FilePicker } from '../../components/ui/file-upload.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
+import { SimpleSelect } from '../../components/ui/select.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { formatBytes } from '../../lib/format.ts'
 import { EmptyState } from '../empty-state.tsx'
@@ -47,13 +49,15 @@ import { DeleteDialog } from '../shared/confirm-dialog.tsx'
 /** The search box and the filters, with room under them. */
 const filterBar = cx(toolbar, css({ mb: '3' }))
 const searchBox = css({ flex: { base: '1 1 100%', md: '1 1 16rem' }, minW: '0', w: 'auto' })
-const selectClass = css({
-  w: 'auto',
-  flex: { base: '1 1 8rem', md: '0 0 12rem' },
-  appearance: 'auto',
-  cursor: 'pointer',
-  bg: 'bg.default',
-})
+const selectClass = css({ w: 'auto', flex: { base: '1 1 8rem', md: '0 0 12rem' } })
+const KIND_OPTIONS = [
+  { value: '', label: 'All types' },
+  ...FILE_KINDS.map((kind) => ({ value: kind, label: FILE_KIND_LABELS[kind] })),
+]
+const STATUS_OPTIONS = [
+  { value: '', label: 'Any status' },
+  ...FILE_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+]
 const usage = css({ textStyle: 'sm', color: 'fg.muted', whiteSpace: 'nowrap' })
 
 const defaultLogic = createRepositoryLogic()
@@ -68,8 +72,8 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   const replacePicker = useRef<HTMLInputElement>(null)
   const toaster = ToasterContext.useActorRef()
   const view = useView(list, fileListView)
-  const items = useSelector(queue, selectItems)
-  const hasFinished = useSelector(queue, selectHasFinished)
+  // uploads still in the browser: the table lists them before the files (one list, issue 30)
+  const uploads = useSelector(queue, selectInFlight)
   const stats = useSelector(statsRef, selectStats)
   const searchId = useId()
 
@@ -184,12 +188,6 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
       />
 
       <UploadDrop onFiles={(picked) => queue.send({ type: 'files.add', files: picked })} />
-      <UploadList
-        items={items}
-        hasFinished={hasFinished}
-        onRetry={(key) => queue.send({ type: 'retry', key })}
-        onClearFinished={() => queue.send({ type: 'clear.finished' })}
-      />
 
       <div className={filterBar}>
         <input
@@ -201,42 +199,31 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
           value={view.query.q}
           onChange={(event) => list.send({ type: 'search.change', q: event.target.value })}
         />
-        <select
-          className={cx(input({ size: 'md' }), selectClass)}
-          aria-label="Type"
+        <SimpleSelect
+          label="Type"
+          hideLabel
+          size="md"
+          className={selectClass}
+          options={KIND_OPTIONS}
           value={view.query.kind}
-          onChange={(event) =>
-            list.send({
-              type: 'filter.change',
-              filter: { kind: event.target.value as FileKind | '' },
-            })
+          onChange={(value) =>
+            list.send({ type: 'filter.change', filter: { kind: value as FileKind | '' } })
           }
-        >
-          <option value="">All types</option>
-          {FILE_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {FILE_KIND_LABELS[kind]}
-            </option>
-          ))}
-        </select>
-        <select
-          className={cx(input({ size: 'md' }), selectClass)}
-          aria-label="Status"
+        />
+        <SimpleSelect
+          label="Status"
+          hideLabel
+          size="md"
+          className={selectClass}
+          options={STATUS_OPTIONS}
           value={view.query.status}
-          onChange={(event) =>
+          onChange={(value) =>
             list.send({
               type: 'filter.change',
-              filter: { status: event.target.value as RepositoryFile['status'] | '' },
+              filter: { status: value as RepositoryFile['status'] | '' },
             })
           }
-        >
-          <option value="">Any status</option>
-          {FILE_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LABELS[status]}
-            </option>
-          ))}
-        </select>
+        />
         {view.query.tag && (
           <Button
             size="sm"
@@ -264,14 +251,14 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         <div className={css({ display: 'grid', placeItems: 'center', py: '16' })}>
           <Spinner />
         </div>
-      ) : view.files.length === 0 && !filtered ? (
+      ) : view.files.length === 0 && !filtered && uploads.length === 0 ? (
         <EmptyState icon={FolderOpen} title="No documents yet">
           Upload what answers security questions for you: policies, SOC 2 and ISO reports, pen-test
           summaries, architecture notes and questionnaires you have already completed. PDF, Word,
           Excel, CSV, text and Markdown all work, or add a web page such as your trust center by
           URL.
         </EmptyState>
-      ) : view.files.length === 0 ? (
+      ) : view.files.length === 0 && uploads.length === 0 ? (
         <EmptyState icon={FolderOpen} title="No files match">
           Try another search or clear the filters.
         </EmptyState>
@@ -288,6 +275,11 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
             }}
             onTag={(tag) => list.send({ type: 'filter.change', filter: { tag } })}
             actions={rowActions}
+            uploads={{
+              items: uploads,
+              onRetry: (key) => queue.send({ type: 'retry', key }),
+              onRemove: (key) => queue.send({ type: 'remove', key }),
+            }}
           />
           <Pager
             total={`${view.count} ${view.count === 1 ? 'file' : 'files'}`}
@@ -314,16 +306,12 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
           )
         }
       />
-      <input
-        ref={replacePicker}
-        type="file"
+      <FilePicker
         accept={FILE_ACCEPT}
-        hidden
-        data-testid="replace-picker"
-        onChange={(event) => {
-          const picked = event.target.files?.[0]
+        testId="replace-picker"
+        inputRef={replacePicker}
+        onFiles={([picked]) => {
           if (picked) versions.send({ type: 'replace.pick', source: picked })
-          event.target.value = ''
         }}
       />
       <TagsDialog

@@ -1,0 +1,32 @@
+import { fromPromise } from 'xstate'
+import {
+  type FileDetails,
+  type FilePassage,
+  fileDetailsSchema,
+  filePassageListSchema,
+} from '../../contract/file-page.ts'
+import type { Paged } from '../../contract/paging.ts'
+import { paths } from '../../contract/paths.ts'
+import { filePageMachine, type PassagesInput } from '../../machines/file-page/index.ts'
+import { type ApiClient, api } from './client.ts'
+
+/** The real side effects of a file's page (issue 30). */
+export function filePageActors(client: ApiClient = api) {
+  return {
+    loadDetails: fromPromise<FileDetails, { id: number }>(async ({ input }) =>
+      client.get(paths.files.details(input.id), fileDetailsSchema),
+    ),
+    loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async ({ input }) =>
+      client.get(
+        `${paths.files.passages(input.id)}?page=${input.page}&page_size=${input.page_size}`,
+        filePassageListSchema,
+      ),
+    ),
+  }
+}
+
+/** The file page's machine with the real actors; tests pass their own. */
+export function createFilePageLogic(actors = filePageActors()) {
+  return { page: filePageMachine.provide({ actors }) }
+}
+export type FilePageLogic = ReturnType<typeof createFilePageLogic>

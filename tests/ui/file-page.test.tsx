@@ -1,0 +1,165 @@
+import { render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { fromPromise } from 'xstate'
+import type { FileDetails, FilePassage } from '../../contract/file-page.ts'
+import type { RepositoryFile } from '../../contract/knowledge.ts'
+import type { Paged } from '../../contract/paging.ts'
+import type { PassagesInput } from '../../machines/file-page/index.ts'
+import { createFilePageLogic } from '../../src/api/file-page-actors.ts'
+import { SessionContext } from '../../src/app/session.tsx'
+import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
+import { FilePage } from '../../src/pages/repository/file-page.tsx'
+import { readingSession } from '../support/ui-session.ts'
+
+/**
+ * Issue 30: the repository's uploads and files are one list (one status per file), a file's name
+ * opens its page, and the page shows what was read from it, its statuses and what cites it.
+ */
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+
+vi.mock('@tanstack/react-router', () => ({
+  Link: (props: {
+    children: React.ReactNode
+    className?: string
+    to?: string
+    params?: { id: number }
+    search?: { question?: number }
+  }) => (
+    <a
+      href={`${props.to?.replace('$id', String(props.params?.id))}${props.search?.question ? `?question=${props.search.question}` : ''}`}
+      className={props.className}
+    >
+      {props.children}
+    </a>
+  ),
+  getRouteApi: () => ({ useParams: () => ({ id: 7 }) }),
+}))
+
+const file = (id: number, name: string, status: RepositoryFile['status']): RepositoryFile => ({
+  id,
+  name,
+  kind: 'pdf',
+  mime: 'application/pdf',
+  size: 2048,
+  tags: [],
+  status,
+  progress: 0,
+  error: null,
+  source_url: null,
+  pages: 2,
+  passages: 4,
+  added_by: { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+  processed_at: null,
+  version: 1,
+})
+
+const renderIn = (node: React.ReactNode) =>
+  render(
+    <SessionContext.Provider logic={readingSession}>
+      <ToasterContext.Provider>
+        {node}
+        <Toaster />
+      </ToasterContext.Provider>
+    </SessionContext.Provider>,
+  )
+
+describe('a file’s page', () => {
+  const details: FileDetails = {
+    file: file(7, 'Access policy.pdf', 'ready'),
+    history: [
+      { status: 'queued', version: 1, error: null, at: new Date().toISOString() },
+      { status: 'processing', version: 1, error: null, at: new Date().toISOString() },
+      { status: 'ready', version: 1, error: null, at: new Date().toISOString() },
+    ],
+    versions: [
+      {
+        version: 1,
+        name: 'Access policy.pdf',
+        kind: 'pdf',
+        mime: 'application/pdf',
+        size_bytes: 2048,
+        sha256: null,
+        created_at: new Date().toISOString(),
+        created_by: null,
+        current: true,
+      },
+    ],
+    answers: [
+      {
+        questionnaire_id: 12,
+        questionnaire_name: 'Acme review.xlsx',
+        question_id: 340,
+        question: 'Do you review access quarterly?',
+        answer: 'Yes, every quarter.',
+        status: 'approved',
+      },
+    ],
+    answers_count: 1,
+    items: [{ id: 9, question: 'Is access reviewed?', answer: 'Quarterly.' }],
+  }
+  const read: Paged<FilePassage> = {
+    count: 2,
+    results: [
+      {
+        id: 1,
+        ordinal: 0,
+        text: 'Access control policy',
+        location: { page: 1 },
+        question: null,
+        answer: null,
+      },
+      {
+        id: 2,
+        ordinal: 1,
+        text: 'Access is reviewed quarterly.',
+        location: { page: 2 },
+        question: null,
+        answer: null,
+      },
+    ],
+  }
+
+  it('shows what was read with its pages, the status history, and the answers that cite it', async () => {
+    const logic = createFilePageLogic({
+      loadDetails: fromPromise<FileDetails, { id: number }>(async () => details),
+      loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async () => read),
+    })
+    renderIn(<FilePage id={7} logic={logic} />)
+    expect(await screen.findByRole('heading', { name: 'Access policy.pdf' })).toBeTruthy()
+    const passages = await screen.findAllByTestId('file-passage')
+    expect(passages.map((passage) => passage.textContent)).toEqual([
+      'Page 1Access control policy',
+      'Page 2Access is reviewed quarterly.',
+    ])
+    const history = screen.getByTestId('status-history')
+    expect(within(history).getAllByRole('listitem')).toHaveLength(3)
+    expect(within(history).getByText('Ready')).toBeTruthy()
+    expect(
+      screen.getByRole('link', { name: 'Do you review access quarterly?' }).getAttribute('href'),
+    ).toBe('/questionnaire/12?question=340')
+    expect(screen.getByRole('link', { name: 'Is access reviewed?' }).getAttribute('href')).toBe(
+      '/knowledge-base?item=9',
+    )
+    expect(screen.getByTestId('file-page-version').textContent).toContain('Current')
+  })
+
+  it('another organisation’s file: not found, with a retry', async () => {
+    const logic = createFilePageLogic({
+      loadDetails: fromPromise<FileDetails, { id: number }>(async () => {
+        throw new Error('File not found')
+      }),
+      loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async () => read),
+    })
+    renderIn(<FilePage id={7} logic={logic} />)
+    expect(await screen.findByText('File not found')).toBeTruthy()
+    expect(screen.getByRole('button', { name: /retry|try again/i })).toBeTruthy()
+  })
+})
