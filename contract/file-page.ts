@@ -70,6 +70,15 @@ export const filePassageSchema = z.object({
   answer: z.nullable(z.string()),
 })
 export type FilePassage = z.infer<typeof filePassageSchema>
-export const filePassageListSchema = paged(filePassageSchema)
-export const filePassageQuerySchema = pageQuerySchema
+export const filePassageListSchema = z.extend(paged(filePassageSchema), {
+  /** The list's page returned: with `at_page`, the one holding the document's page. */
+  page: z.optional(z.int()),
+})
+/**
+ * `at_page`: open the list where the document's page starts (a source cited at page 7 opens
+ * there, issue 30); it chooses the list's page and overrides `page`.
+ */
+export const filePassageQuerySchema = z.extend(pageQuerySchema, {
+  at_page: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
+})
 export type FilePassageQuery = z.infer<typeof filePassageQuerySchema>

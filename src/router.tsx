@@ -254,6 +254,10 @@ const fileRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/repository/$id',
   staticData: { title: 'File' },
+  /** `page`: the document's page a cited source opens at (issue 30). */
+  validateSearch: z.object({
+    page: z.catch(z.optional(z.coerce.number().check(z.int(), z.positive())), undefined),
+  }),
   params: {
     parse: (raw: { id: string }) => ({ id: questionnaireIdSchema.parse(raw.id) }),
     stringify: (params: { id: number }) => ({ id: String(params.id) }),

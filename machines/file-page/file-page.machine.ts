@@ -22,6 +22,10 @@ export interface FilePageContext {
   count: number
   page: number
   readError: string | null
+  /** The document's page a cited source opens at (issue 30): the list opens there, marked. */
+  citedPage: number | null
+  /** Whether the list has yet to be opened at the cited page. */
+  seekCited: boolean
 }
 
 export type FilePageEvents =
@@ -34,6 +38,8 @@ export interface PassagesInput {
   id: number
   page: number
   page_size: number
+  /** Open the list at this page of the document. */
+  at_page?: number
 }
 
 const mustBeProvided = mustBeProvidedIn('filePageMachine')
@@ -45,11 +51,13 @@ export const filePageMachine = setup({
   types: {
     context: {} as FilePageContext,
     events: {} as FilePageEvents,
-    input: {} as { id: number },
+    input: {} as { id: number; citedPage?: number | null },
   },
   actors: {
     loadDetails: fromPromise<FileDetails, { id: number }>(mustBeProvided('loadDetails')),
-    loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(mustBeProvided('loadPassages')),
+    loadPassages: fromPromise<Paged<FilePassage> & { page?: number }, PassagesInput>(
+      mustBeProvided('loadPassages'),
+    ),
   },
   delays: { poll: FILE_PAGE_POLL_MS },
   guards: {
@@ -64,9 +72,11 @@ export const filePageMachine = setup({
       error: errorMessage(error, 'This file could not be loaded.'),
     })),
     setPage: assign((_, page: number) => ({ page: Math.max(1, page) })),
-    setPassages: assign((_, output: Paged<FilePassage>) => ({
+    setPassages: assign(({ context }, output: Paged<FilePassage> & { page?: number }) => ({
       passages: output.results,
       count: output.count,
+      page: output.page ?? context.page,
+      seekCited: false,
       readError: null,
     })),
     setReadError: assign((_, error: unknown) => ({
@@ -84,6 +94,8 @@ export const filePageMachine = setup({
     count: 0,
     page: 1,
     readError: null,
+    citedPage: input.citedPage ?? null,
+    seekCited: Boolean(input.citedPage),
   }),
   type: 'parallel',
   states: {
@@ -149,6 +161,7 @@ export const filePageMachine = setup({
               id: context.id,
               page: context.page,
               page_size: PASSAGES_PAGE_SIZE,
+              ...(context.seekCited && context.citedPage ? { at_page: context.citedPage } : {}),
             }),
             onDone: {
               target: 'ready',

@@ -16,11 +16,12 @@ export function filePageActors(client: ApiClient = api) {
     loadDetails: fromPromise<FileDetails, { id: number }>(async ({ input }) =>
       client.get(paths.files.details(input.id), fileDetailsSchema),
     ),
-    loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async ({ input }) =>
-      client.get(
-        `${paths.files.passages(input.id)}?page=${input.page}&page_size=${input.page_size}`,
-        filePassageListSchema,
-      ),
+    loadPassages: fromPromise<Paged<FilePassage> & { page?: number }, PassagesInput>(
+      async ({ input }) =>
+        client.get(
+          `${paths.files.passages(input.id)}?page=${input.page}&page_size=${input.page_size}${input.at_page ? `&at_page=${input.at_page}` : ''}`,
+          filePassageListSchema,
+        ),
     ),
   }
 }

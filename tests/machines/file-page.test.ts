@@ -105,6 +105,31 @@ describe('filePageMachine', () => {
     }
   })
 
+  test('a source cited at a page opens the list there once, then pages as asked (issue 30)', async () => {
+    const asked: PassagesInput[] = []
+    const actor = createActor(
+      filePageMachine.provide({
+        actors: {
+          loadDetails: fromPromise<FileDetails, { id: number }>(async () => detailsOf('ready')),
+          loadPassages: fromPromise<Paged<FilePassage> & { page?: number }, PassagesInput>(
+            async ({ input }) => {
+              asked.push(input)
+              return { ...read, page: input.at_page ? 3 : input.page }
+            },
+          ),
+        },
+      }),
+      { input: { id: 7, citedPage: 12 } },
+    ).start()
+    await vi.waitFor(() => expect(filePageView.reading(actor.getSnapshot())).toBe(false))
+    expect(asked[0]).toMatchObject({ id: 7, at_page: 12 })
+    expect(filePageView.page(actor.getSnapshot())).toBe(3)
+    expect(filePageView.citedPage(actor.getSnapshot())).toBe(12)
+    actor.send({ type: 'page.change', page: 4 })
+    await vi.waitFor(() => expect(asked).toHaveLength(2))
+    expect(asked[1]).toEqual({ id: 7, page: 4, page_size: 20 })
+  })
+
   test('another organisation’s file says it was not found, and can be retried', async () => {
     const actor = createActor(
       filePageMachine.provide({

@@ -95,6 +95,16 @@ export function createFileDetails(
   /** What was read from the file, in reading order; a long row cut in parts is listed once. */
   async function passages(orgId: number, id: number, query: FilePassageQuery) {
     await files.getFile(orgId, id)
+    if (query.at_page) {
+      // the list's page that holds the first passage of the document's page
+      const { rows: before } = await pool.query<{ n: string }>(
+        `select count(*) as n from file_passages p
+          where p.org_id = $1 and p.file_id = $2 and ${FIRST_PART_OF_ROW}
+            and coalesce((p.location->>'page')::int, 0) < $3`,
+        [orgId, id, query.at_page],
+      )
+      query = { ...query, page: Math.floor(Number(before[0]?.n ?? 0) / query.page_size) + 1 }
+    }
     const { count, rows } = await fetchPage<{
       id: string
       ordinal: number
@@ -116,6 +126,7 @@ export function createFileDetails(
     )
     return {
       count,
+      page: query.page,
       results: rows.map(
         (row): FilePassage => ({
           id: Number(row.id),

@@ -36,7 +36,14 @@ const section = css({ mb: '6' })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold', mb: '2' })
 const hint = css({ textStyle: 'sm', color: 'fg.muted', mb: '3' })
 const list = stack({ gap: '2' })
-const passageCard = cx(card, css({ textStyle: 'sm' }))
+const passageCard = cx(
+  card,
+  css({
+    textStyle: 'sm',
+    // the cited page's passages stand out (a source opened at its page)
+    '&[data-cited]': { borderColor: 'colorPalette.a7', bg: 'colorPalette.a2' },
+  }),
+)
 const passageText = css({ whiteSpace: 'pre-line', overflowWrap: 'anywhere', lineClamp: '8' })
 const rowQuestion = css({ fontWeight: 'medium', overflowWrap: 'anywhere' })
 const rowAnswer = css({ color: 'fg.muted', overflowWrap: 'anywhere', lineClamp: '4' })
@@ -79,9 +86,9 @@ function Facts({ file }: { file: RepositoryFile }) {
  * completed questionnaire's rows), every status it has been in, its versions, and the answers
  * and library items that cite it, each opening where it is.
  */
-export function FilePage(props: { id: number; logic?: FilePageLogic }) {
+export function FilePage(props: { id: number; citedPage?: number; logic?: FilePageLogic }) {
   const [logic] = useState(() => props.logic ?? createFilePageLogic())
-  const page = useActorRef(logic.page, { input: { id: props.id } })
+  const page = useActorRef(logic.page, { input: { id: props.id, citedPage: props.citedPage } })
   const view = useView(page, filePageView)
   const toaster = ToasterContext.useActorRef()
   const failed = (error: Error) =>
@@ -134,7 +141,16 @@ export function FilePage(props: { id: number; logic?: FilePageLogic }) {
                 ) : (
                   <ol className={list} aria-label="Passages" aria-busy={view.reading || undefined}>
                     {view.passages.map((passage) => (
-                      <li key={passage.id} className={passageCard} data-testid="file-passage">
+                      <li
+                        key={passage.id}
+                        className={passageCard}
+                        data-testid="file-passage"
+                        data-cited={
+                          view.citedPage !== null && passage.location?.page === view.citedPage
+                            ? ''
+                            : undefined
+                        }
+                      >
                         {placeOf(passage) && (
                           <p className={cx(metaLine, css({ mb: '1' }))}>{placeOf(passage)}</p>
                         )}
@@ -270,5 +286,6 @@ function Citing({ view }: { view: ViewOf<typeof filePageView> }) {
 /** The route's page: another file's id starts the page afresh. */
 export default function FileRoutePage() {
   const { id } = route.useParams()
-  return <FilePage key={id} id={id} />
+  const { page } = route.useSearch()
+  return <FilePage key={`${id}:${page ?? ''}`} id={id} citedPage={page} />
 }

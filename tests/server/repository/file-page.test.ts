@@ -95,6 +95,12 @@ describe('a file’s page (issue 30)', () => {
     expect(read.count).toBeGreaterThanOrEqual(1)
     expect(read.results.map((passage) => passage.location?.page)).toContain(2)
     expect(read.results.map((passage) => passage.text).join(' ')).toContain('reviewed quarterly')
+    // a source cited at page 2 opens the list where page 2 starts (issue 30)
+    const opened = filePassageListSchema.parse(
+      (await get(ctx, `${paths.files.passages(id)}?page_size=1&at_page=2`, admin.token)).body,
+    )
+    expect(opened.results[0]?.location?.page).toBe(2)
+    expect(opened.page).toBe(read.results.findIndex((passage) => passage.location?.page === 2) + 1)
 
     // reprocessing is recorded: queued, processing and ready again
     await post(ctx, paths.files.reprocess(id), {}, admin.token)
