@@ -38,6 +38,12 @@ const POLICY = [
 
 test('a new team signs up, uploads, answers, exports and chats', async ({ page }) => {
   test.setTimeout(150_000)
+  // nothing a newcomer does asks the server for something that fails (a logo there is none of)
+  const failed: string[] = []
+  page.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400)
+      failed.push(`${response.status()} ${new URL(response.url()).pathname}`)
+  })
   await page.goto('/register')
   await expect(page.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
     'href',
@@ -82,8 +88,16 @@ test('a new team signs up, uploads, answers, exports and chats', async ({ page }
     mimeType: 'application/pdf',
     buffer: await makePdf(POLICY),
   })
-  await expect(page.getByText('Ready').first()).toBeVisible({ timeout: 30_000 })
+  await expect(
+    page.getByRole('row', { name: /Information Security Policy\.pdf/ }).getByText('Ready'),
+  ).toBeVisible({ timeout: 30_000 })
   await shot(page, 'repository')
+
+  // the file's name opens its page: what was read from it, page by page
+  await page.getByRole('link', { name: 'Information Security Policy.pdf' }).first().click()
+  await expect(page.getByTestId('file-passage').first()).toBeVisible()
+  await expect(page.getByText('AES-256').first()).toBeVisible()
+  await shot(page, 'file-page')
 
   await nav.getByRole('link', { name: 'Knowledge Base' }).click()
   await expect(page.getByTestId('page-title')).toHaveText('Knowledge Base')
@@ -130,9 +144,17 @@ test('a new team signs up, uploads, answers, exports and chats', async ({ page }
   await page.getByRole('link', { name: 'Settings' }).click()
   await expect(page.getByTestId('page-title')).toHaveText('Settings')
   await shot(page, 'settings')
+  const settings = page.getByRole('navigation', { name: 'Settings' })
+  await settings.getByRole('link', { name: 'People and roles' }).click()
+  await expect(page).toHaveURL(/\/settings\/people$/)
+  await shot(page, 'settings-people')
+  await settings.getByRole('link', { name: 'Audit log' }).click()
+  await expect(page.getByRole('list', { name: 'Audit log' })).toContainText('uploaded')
+  await shot(page, 'settings-audit')
 
   await page.goto('/')
   await expect(page.getByTestId('home-tiles')).toBeVisible()
   await expect(page.getByTestId('home-in-progress')).toContainText('Vendor review.xlsx')
   await shot(page, 'home-after-work')
+  expect(failed).toEqual([])
 })
