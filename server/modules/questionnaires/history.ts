@@ -46,6 +46,18 @@ export function createHistory(
     return rows.map((row) => toOperation(row, row === latest && row.kind !== 'reanalyze'))
   }
 
+  /** Locks the questionnaire for a change of its answers; one still being read cannot change. */
+  async function lockForChange(client: Queryable, orgId: number, questionnaireId: number) {
+    const locked = await client.query<{ status: QuestionnaireStatus }>(
+      'select status from questionnaires where org_id = $1 and id = $2 for update',
+      [orgId, questionnaireId],
+    )
+    if (!locked.rowCount) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+    const status = locked.rows[0]?.status
+    if (status === 'analyzing' || status === 'queued')
+      throw apiError(409, QUESTIONNAIRE_TEXTS.stillAnalyzing, { code: 'conflict' })
+  }
+
   /** Runs a change in one transaction: locks the questionnaire, records the operation, bumps the revision. */
   async function change(
     orgId: number,
@@ -60,14 +72,7 @@ export function createHistory(
     let operationId: number | null = null
     let questionIds: number[] = []
     await inTransaction(pool, async (client) => {
-      const locked = await client.query<{ status: QuestionnaireStatus }>(
-        'select status from questionnaires where org_id = $1 and id = $2 for update',
-        [orgId, questionnaireId],
-      )
-      if (!locked.rowCount) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
-      const status = locked.rows[0]?.status
-      if (status === 'analyzing' || status === 'queued')
-        throw apiError(409, QUESTIONNAIRE_TEXTS.stillAnalyzing, { code: 'conflict' })
+      await lockForChange(client, orgId, questionnaireId)
       const result = await work(client)
       if (result?.changes.length) {
         const answerIds = result.changes.filter((c) => c.t === 'a').map((c) => c.id)
@@ -119,14 +124,7 @@ export function createHistory(
     let changes: Change[] = []
     try {
       await inTransaction(pool, async (client) => {
-        const locked = await client.query<{ status: QuestionnaireStatus }>(
-          'select status from questionnaires where org_id = $1 and id = $2 for update',
-          [orgId, questionnaireId],
-        )
-        if (!locked.rowCount) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
-        const status = locked.rows[0]?.status
-        if (status === 'analyzing' || status === 'queued')
-          throw apiError(409, QUESTIONNAIRE_TEXTS.stillAnalyzing, { code: 'conflict' })
+        await lockForChange(client, orgId, questionnaireId)
         changes = (await work(client))?.changes ?? []
         throw ROLLBACK
       })
