@@ -6,7 +6,8 @@ import {
   type questionnaireActivityMachine,
 } from '../../../machines/questionnaire-activity/index.ts'
 import { useView } from '../../app/use-view.ts'
-import { formatExact, formatRelative } from '../../lib/format.ts'
+import { formatExact } from '../../lib/format.ts'
+import { RelativeTime } from '../relative-time.tsx'
 import { Spinner } from '../ui/spinner.tsx'
 import { sectionTitle } from './answer-styles.ts'
 
@@ -36,7 +37,7 @@ export function ActivityList(props: { actor: ActorRefFrom<typeof questionnaireAc
             <p>{entry.summary}</p>
             <p className={small} title={formatExact(entry.created_at)}>
               {entry.by ? `${entry.by.name} · ` : ''}
-              {formatRelative(entry.created_at)}
+              <RelativeTime iso={entry.created_at} />
             </p>
           </li>
         ))}

@@ -15,7 +15,8 @@ import { selectProfile } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView, type ViewOf } from '../../app/use-view.ts'
-import { formatExact, formatRelative } from '../../lib/format.ts'
+import { formatExact } from '../../lib/format.ts'
+import { RelativeTime } from '../relative-time.tsx'
 import { InitialsAvatar } from '../ui/avatar.tsx'
 import { Button } from '../ui/button.tsx'
 import { Spinner } from '../ui/spinner.tsx'
@@ -305,7 +306,7 @@ function CommentItem(props: Shared & { comment: Comment }) {
         <div className={head}>
           <span className={author}>{name}</span>
           <time dateTime={comment.created_at} title={formatExact(comment.created_at)}>
-            {formatRelative(comment.created_at)}
+            <RelativeTime iso={comment.created_at} />
           </time>
           {comment.edited_at && !comment.deleted && (
             <span title={`Edited ${formatExact(comment.edited_at)}`}>· edited</span>

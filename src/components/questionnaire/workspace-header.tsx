@@ -26,7 +26,7 @@ import { downloadPath } from '../../api/questionnaire-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useView } from '../../app/use-view.ts'
-import { formatRelative } from '../../lib/format.ts'
+import { RelativeTime } from '../relative-time.tsx'
 import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
@@ -204,8 +204,9 @@ export function WorkspaceHeader(props: {
 
       {exportState.latest && (
         <p className={exportNote} data-testid="export-note">
-          Latest export: {exportState.latest.name}, {formatRelative(exportState.latest.created_at)}{' '}
-          · {exportState.latest.current ? 'up to date' : 'answers changed since'}
+          Latest export: {exportState.latest.name},{' '}
+          <RelativeTime iso={exportState.latest.created_at} /> ·{' '}
+          {exportState.latest.current ? 'up to date' : 'answers changed since'}
           {exportState.exporting && exportState.exportFormat ? ' · exporting…' : ''}
         </p>
       )}

@@ -8,8 +8,9 @@ import {
   teamOverviewView,
 } from '../../../machines/team-overview/index.ts'
 import { useView } from '../../app/use-view.ts'
+import { RelativeTime } from '../../components/relative-time.tsx'
 import { focusRing } from '../../components/styles.ts'
-import { formatExact, formatRelative } from '../../lib/format.ts'
+import { formatExact } from '../../lib/format.ts'
 
 const box = stack({
   gap: '3',
@@ -67,7 +68,7 @@ export function TeamSection(props: { actor: ActorRefFrom<typeof teamOverviewMach
                   {entry.questionnaire.name}
                 </Link>
               )}{' '}
-              · {formatRelative(entry.created_at)}
+              · <RelativeTime iso={entry.created_at} />
             </p>
           </li>
         ))}

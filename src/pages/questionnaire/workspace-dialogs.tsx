@@ -21,12 +21,13 @@ import {
 import type { questionnaireActivityMachine } from '../../../machines/questionnaire-activity/index.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
 import { ActivityList } from '../../components/questionnaire/activity-list.tsx'
+import { RelativeTime } from '../../components/relative-time.tsx'
 import { dialogActions, dialogBox, fieldLabel } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Drawer from '../../components/ui/drawer.tsx'
 import { SimpleSelect } from '../../components/ui/select.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
-import { formatExact, formatRelative } from '../../lib/format.ts'
+import { formatExact } from '../../lib/format.ts'
 
 /** Spec section 2: 'License Limitation', once per browser session. */
 export function LicenseDialog(props: { open: boolean; maxAnswers: number; onClose: () => void }) {
@@ -105,7 +106,7 @@ export function HistoryDrawer(props: {
                     <p>{op.summary}</p>
                     <p className={small} title={formatExact(op.created_at)}>
                       {op.by ? `${op.by.name} · ` : ''}
-                      {formatRelative(op.created_at)}
+                      <RelativeTime iso={op.created_at} />
                       {op.undone ? ' · undone' : ''}
                     </p>
                   </li>

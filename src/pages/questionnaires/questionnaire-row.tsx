@@ -2,12 +2,13 @@ import { Link } from '@tanstack/react-router'
 import { Building2, Columns3, ListTodo, Trash2, UserRound } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import type { Questionnaire, QuestionnaireStatus } from '../../../contract/questionnaires.ts'
+import { RelativeTime } from '../../components/relative-time.tsx'
 import { RowActions } from '../../components/row-actions.tsx'
 import { metaLine, nameLink } from '../../components/styles.ts'
 import * as Menu from '../../components/ui/menu.tsx'
 import { LinearProgress } from '../../components/ui/progress.tsx'
 import { DueDate, WorkStatusBadge } from '../../components/work-status.tsx'
-import { formatExact, formatRelative } from '../../lib/format.ts'
+import { formatExact } from '../../lib/format.ts'
 
 const STATUS: Record<QuestionnaireStatus, { label: string; className: string }> = {
   queued: { label: 'Queued', className: css({ colorPalette: 'gray' }) },
@@ -140,7 +141,7 @@ export function QuestionnaireRow(props: {
       <td className={cx(numeric, hideSmall)}>{item.answered.toLocaleString()}</td>
       <td className={cx(numeric, hideSmall)}>{item.approved.toLocaleString()}</td>
       <td className={cx(hideSmall, muted)} title={formatExact(item.created_at)}>
-        {formatRelative(item.created_at)}
+        <RelativeTime iso={item.created_at} />
       </td>
       <td>
         <RowActions name={item.name}>

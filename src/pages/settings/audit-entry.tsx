@@ -1,8 +1,8 @@
 import { css } from 'styled-system/css'
 import { auditLabel, auditSentence } from '../../../contract/audit.ts'
 import type { AuditEvent } from '../../../contract/organization.ts'
+import { RelativeTime } from '../../components/relative-time.tsx'
 import { muted } from '../../components/styles.ts'
-import { formatRelative } from '../../lib/format.ts'
 
 const row = css({
   display: 'grid',
@@ -40,7 +40,7 @@ export function AuditEntry({ event }: { event: AuditEvent }) {
         {changed && <span className={detail}> {changed}</span>}
       </span>
       <span className={muted} title={new Date(event.created_at).toLocaleString()}>
-        {formatRelative(event.created_at)}
+        <RelativeTime iso={event.created_at} />
       </span>
     </div>
   )

@@ -10,13 +10,13 @@ import { peopleActors } from '../../api/people-actors.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { Pager } from '../../components/files/pager.tsx'
+import { RelativeTime } from '../../components/relative-time.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
 import { card, muted, nameText, pill, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Input } from '../../components/ui/input.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { SimpleSelect } from '../../components/ui/select.tsx'
-import { formatRelative } from '../../lib/format.ts'
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx'
 import { InviteDialog, TemporaryPasswordDialog } from './people-dialogs.tsx'
 
@@ -205,7 +205,11 @@ export function PeopleSection({
                   {STATUS_LABELS[person.status]}
                 </span>
                 <span className={`${muted} ${lastCell}`} title="Last sign-in">
-                  {person.last_login_at ? formatRelative(person.last_login_at) : 'Never signed in'}
+                  {person.last_login_at ? (
+                    <RelativeTime iso={person.last_login_at} />
+                  ) : (
+                    'Never signed in'
+                  )}
                 </span>
                 <div className={actionsCell}>
                   {person.status === 'pending' && (
