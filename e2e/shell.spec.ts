@@ -75,7 +75,8 @@ test.describe('app shell', () => {
     await page.goto('/')
     const sidebar = page.getByTestId('sidebar')
     await expect(sidebar).toHaveAttribute('data-state', 'expanded')
-    expect((await sidebar.boundingBox())?.width).toBeCloseTo(72, 0)
+    // expanded, the sidebar lists each page by name (issue 30): 13rem
+    expect((await sidebar.boundingBox())?.width).toBeCloseTo(208, 0)
     await page.keyboard.press('Control+b')
     await expect(sidebar).toHaveAttribute('data-state', 'collapsed')
     await expect.poll(async () => (await sidebar.boundingBox())?.width).toBeCloseTo(48, 0)
@@ -98,7 +99,7 @@ test.describe('app shell', () => {
     await page.getByRole('button', { name: 'Toggle sidebar' }).click()
     const panel = page.getByTestId('sidebar-mobile')
     await expect(panel).toBeVisible()
-    expect((await panel.boundingBox())?.width).toBeCloseTo(80, 0)
+    expect((await panel.boundingBox())?.width).toBeCloseTo(240, 0)
     await panel.getByRole('link', { name: 'Chat', exact: true }).click()
     await expect(page).toHaveURL(/\/chat$/)
     await expect(panel).toBeHidden()
