@@ -25,12 +25,15 @@ import { SECTION_OPERATION_LABELS } from './section-preview-dialog.tsx'
 const tabsBar = css({ scrollbarWidth: 'thin' })
 const tabButton = css({ _hover: { color: 'fg.default' } })
 const tabCount = css({ ml: '1.5', textStyle: 'xs', color: 'fg.subtle' })
+// on a phone the folded tabs' menu takes its own line, so the questions' tabs keep the width
 const tabsRow = css({
   display: 'flex',
+  flexWrap: { base: 'wrap', md: 'nowrap' },
   alignItems: 'flex-end',
-  gap: '2',
+  justifyContent: 'flex-end',
+  gap: { base: '1', md: '2' },
   minW: '0',
-  '& > :first-child': { flex: '1', minW: '0' },
+  '& > :first-child': { flex: '1', minW: '0', flexBasis: { base: '100%', md: 'auto' } },
 })
 const foldedButton = css({ flexShrink: 0, color: 'fg.muted', mb: '1' })
 const chipCount = css({
