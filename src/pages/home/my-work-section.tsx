@@ -1,13 +1,13 @@
 import { Link } from '@tanstack/react-router'
 import { ArrowRight } from 'lucide-react'
-import { css, cx } from 'styled-system/css'
+import { css } from 'styled-system/css'
 import { flex, wrap } from 'styled-system/patterns'
 import { WORK_GROUP_LABELS, WORK_GROUPS } from '../../../contract/collaboration.ts'
 import { MY_WORK_TEXTS, myWorkView } from '../../../machines/my-work/index.ts'
 import { type MyWorkActor, useMyWorkActor } from '../../app/inbox.tsx'
 import { useView } from '../../app/use-view.ts'
-import { focusRing } from '../../components/styles.ts'
 import { AssignmentItem } from '../my-work/assignment-item.tsx'
+import { allLink, borderedList, sectionHeading } from './home-styles.ts'
 
 /** Home's My work (issue 29): how much is assigned to me by due date, and the soonest few. */
 
@@ -16,7 +16,7 @@ const FIRST_FEW = 4
 
 const section = css({ mb: '8' })
 const head = wrap({ justify: 'space-between', align: 'center', gap: '3', mb: '3' })
-const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
+const heading = sectionHeading
 const counts = wrap({ gap: '2', mb: '3' })
 const count = flex({
   align: 'center',
@@ -27,26 +27,7 @@ const count = flex({
   '&:not(:first-child)::before': { content: '"·"', color: 'fg.subtle', mr: '0.5' },
 })
 const number = css({ fontWeight: 'semibold', fontVariantNumeric: 'tabular-nums' })
-const list = css({
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l3',
-  bg: 'bg.default',
-  overflow: 'hidden',
-  '& > li + li': { borderTopWidth: '1px', borderColor: 'border.subtle' },
-})
-const allLink = cx(
-  flex({
-    align: 'center',
-    gap: '1',
-    textStyle: 'sm',
-    fontWeight: 'medium',
-    color: 'colorPalette.text',
-    textDecoration: 'none',
-    _hover: { textDecoration: 'underline' },
-  }),
-  focusRing,
-)
+const list = borderedList
 
 export function MyWorkSection() {
   const actor = useMyWorkActor()

@@ -7,6 +7,7 @@ import type { LibraryHealth } from '../../../contract/questionnaires.ts'
 import { WORK_STATUS_LABELS } from '../../../contract/work.ts'
 import { focusRing } from '../../components/styles.ts'
 import { formatDay } from '../../lib/format.ts'
+import { allLink, borderedList, sectionHeading } from './home-styles.ts'
 
 /**
  * Home's view of the organisation (issue 30): four figures (in progress, waiting for review,
@@ -53,28 +54,8 @@ const head = css({
   mb: '3',
   flexWrap: 'wrap',
 })
-const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
-const allLink = cx(
-  css({
-    display: 'flex',
-    alignItems: 'center',
-    gap: '1',
-    textStyle: 'sm',
-    fontWeight: 'medium',
-    color: 'colorPalette.text',
-    textDecoration: 'none',
-    _hover: { textDecoration: 'underline' },
-  }),
-  focusRing,
-)
-const list = css({
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l3',
-  bg: 'bg.default',
-  overflow: 'hidden',
-  '& > li + li': { borderTopWidth: '1px', borderColor: 'border.subtle' },
-})
+const heading = sectionHeading
+const list = borderedList
 const row = css({
   display: 'grid',
   gridTemplateColumns: { base: '1fr', md: 'minmax(0, 1fr) 14rem' },
