@@ -39,6 +39,7 @@ export const ERROR_TEXTS = {
   validation: 'The request is not valid',
   internal: 'Something went wrong on our side. Please try again.',
   unavailable: 'The service is temporarily unavailable',
+  busy: 'The server is busy. Please try again in a moment.',
   invalidJson: 'The request body is not valid JSON',
 } as const
 

@@ -16,8 +16,10 @@ import { permissions } from './auth/permissions.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
 import { type Clock, createTokenService } from './auth/tokens.ts'
 import {
+  BUSY_RETRY_AFTER_S,
   type DatabaseWatch,
   isDatabaseUnavailable,
+  isPoolSaturated,
   RETRY_AFTER_S,
   watchDatabase,
 } from './db/availability.ts'
@@ -28,6 +30,7 @@ import { ApiException, apiError, codeForStatus } from './http/errors.ts'
 import { createEventHub, type EventHub } from './http/event-hub.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { serveSpa } from './http/static.ts'
+import { createStreamRegistry, type StreamLimits } from './http/streams.ts'
 import type { ParseLimits } from './ingest/index.ts'
 import type { Jobs } from './jobs/index.ts'
 import { type LlmOptions, llmEngineOf } from './jobs/registry.ts'
@@ -112,6 +115,10 @@ export interface AppDeps {
   txtLookup?: TxtLookup
   /** Live events across nodes (issue 29); the runtime closes it at shutdown. */
   hub?: EventHub
+  /** Caps on open live streams (STREAM_MAX_*); the defaults when omitted. */
+  streamLimits?: Partial<StreamLimits>
+  /** How often open streams' sessions are checked again (tests shorten it). */
+  streamRecheckMs?: number
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
@@ -371,6 +378,13 @@ export function createApp(deps: AppDeps) {
     }),
   )
   const hub = deps.hub ?? createEventHub({ database: deps.database, logger: deps.logger })
+  const streams = createStreamRegistry({
+    hub,
+    auth,
+    logger: deps.logger,
+    limits: deps.streamLimits,
+    recheckMs: deps.streamRecheckMs,
+  })
   // issue 29: `notify(client, events)` inside a transaction, `deliver()` after it commits
   const notifications = createNotificationService({
     database: deps.database,
@@ -385,6 +399,7 @@ export function createApp(deps: AppDeps) {
     collaborationRoutes({
       auth,
       permit,
+      streams,
       service: createCollaborationService({
         database: deps.database,
         questionnaires,
@@ -402,7 +417,7 @@ export function createApp(deps: AppDeps) {
       service: createCommentService({ database: deps.database, notifications }),
     }),
   )
-  api.route('/', notificationRoutes({ auth, permit, service: notifications, hub }))
+  api.route('/', notificationRoutes({ auth, permit, service: notifications, streams }))
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
   app.all('/api/*', (c) =>
@@ -426,8 +441,16 @@ export function createApp(deps: AppDeps) {
         status,
       )
     }
+    // every pooled connection busy: this request is refused, the next may well succeed
+    if (isPoolSaturated(error)) {
+      c.get('log')?.warn('no database connection free in time: answered 503 busy')
+      return c.json({ error: ERROR_TEXTS.busy, code: ERROR_CODES.unavailable }, 503, {
+        'Retry-After': String(BUSY_RETRY_AFTER_S),
+      })
+    }
+    // the whole server turns to 503 only once a connection of its own fails as well
     if (isDatabaseUnavailable(error)) {
-      databaseWatch.markDown(error)
+      databaseWatch.suspect(error)
       return unavailable(c)
     }
     c.get('log')?.error({ err: error }, 'unhandled error')

@@ -59,12 +59,33 @@ export const configSchema = z.object({
   ),
   /**
    * With an external database (DATABASE_URL): exit non-zero after it has been unreachable this
-   * many seconds, so that a supervisor restarts the process; 0 never exits. The embedded
-   * database is restarted by the server itself instead.
+   * many seconds, for operators who prefer their supervisor to restart the process; 0 (the
+   * default) never exits: the process answers 503 while the database is away and works again
+   * once it is back. The embedded database is restarted by the server itself.
    */
   DATABASE_OUTAGE_EXIT_S: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(0).max(86_400).default(60),
+    z.coerce.number().int().min(0).max(86_400).default(0),
+  ),
+  /** Live streams (questionnaire events, notifications) one person may hold open on one node. */
+  STREAM_MAX_PER_PERSON: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(10_000).default(30),
+  ),
+  /** ... of them on one questionnaire (a tab each). */
+  STREAM_MAX_PER_QUESTIONNAIRE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(10_000).default(10),
+  ),
+  /** ... of them on one session (one sign-in: a browser's tabs, or the extension). */
+  STREAM_MAX_PER_SESSION: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(10_000).default(20),
+  ),
+  /** Live streams one node holds open in all, for everyone. */
+  STREAM_MAX_PER_NODE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   ),
   PUBLIC_URL: optionalUrl(/^https?:\/\//, 'must be an http:// or https:// URL'),
   JWT_SECRET: z.preprocess(

@@ -238,6 +238,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       tiers,
       extensionIds: config.EXTENSION_IDS,
       txtLookup: createTxtLookup(config.DNS_RESOLVER),
+      streamLimits: {
+        perPerson: config.STREAM_MAX_PER_PERSON,
+        perQuestionnaire: config.STREAM_MAX_PER_QUESTIONNAIRE,
+        perSession: config.STREAM_MAX_PER_SESSION,
+        perNode: config.STREAM_MAX_PER_NODE,
+      },
       google:
         config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
           ? {

@@ -1,5 +1,7 @@
-import type pg from 'pg'
+import pg from 'pg'
 import type { Logger } from '../logger.ts'
+
+const { Client } = pg
 
 /**
  * Whether the database can be reached. A call that fails because PostgreSQL is gone (refused,
@@ -26,7 +28,17 @@ const UNAVAILABLE_CODES = new Set([
   '08006',
 ])
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|terminating connection|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i
+  /Connection terminated|terminating connection|Client has encountered a connection error|Connection refused/i
+/**
+ * pg-pool's words when every pooled connection is busy and the wait for one ran out: the database
+ * is there, this node is just saturated. It is back-pressure (503 for that request, with a short
+ * Retry-After), never a reason to call the database away for everyone.
+ */
+const POOL_WAIT_MESSAGE = /timeout exceeded when trying to connect/i
+
+export function isPoolSaturated(error: unknown): boolean {
+  return error instanceof Error && POOL_WAIT_MESSAGE.test(error.message)
+}
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 6; depth++) {
@@ -51,14 +63,42 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** Seconds a client should wait before trying again while the database is away. */
 export const RETRY_AFTER_S = 5
+/** Seconds a client should wait when this node's connections were all busy. */
+export const BUSY_RETRY_AFTER_S = 1
 
 export interface DatabaseWatch {
   readonly down: boolean
   /** Since when the database has been away, or null. */
   readonly downSince: number | null
   markDown(reason?: unknown): void
+  /**
+   * A statement failed as if the database were gone: a connection of its own (not the pool's,
+   * which may only be busy) is tried, and only when that fails too is the database marked down.
+   * One failed request (a terminated backend, a restart already over) never turns the whole
+   * server to 503.
+   */
+  suspect(reason?: unknown): void
   markUp(): void
   stop(): void
+}
+
+/** One statement on a connection of its own, so a saturated pool cannot make it fail. */
+async function reachable(pool: pg.Pool, timeoutMs: number): Promise<boolean> {
+  const client = new Client({
+    ...(pool.options as pg.ClientConfig),
+    connectionTimeoutMillis: timeoutMs,
+    application_name: `quire-probe:${process.pid}`,
+  })
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    await client.query('select 1')
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
 }
 
 export function watchDatabase(
@@ -74,16 +114,14 @@ export function watchDatabase(
   let downSince: number | null = null
   let timer: NodeJS.Timeout | undefined
   let stopped = false
+  let checking: Promise<void> | null = null
 
   const probe = async () => {
     timer = undefined
     if (stopped || downSince === null) return
-    try {
-      await pool.query('select 1')
+    if (await reachable(pool, 3_000)) {
       watch.markUp()
       return
-    } catch {
-      // still away
     }
     if (
       options.exitAfterMs &&
@@ -121,6 +159,16 @@ export function watchDatabase(
         timer = setTimeout(probe, options.probeEveryMs ?? 1_000)
         timer.unref()
       }
+    },
+    suspect(reason) {
+      if (stopped || downSince !== null || checking) return
+      checking = reachable(pool, 3_000)
+        .then((up) => {
+          if (!up) watch.markDown(reason)
+        })
+        .finally(() => {
+          checking = null
+        })
     },
     markUp() {
       if (downSince === null) return

@@ -26,8 +26,16 @@ export function openDatabase(url: string, poolSize = 10): Database {
     // the process id tells operators (and the fault tests) which process holds a connection
     application_name: `quire:${process.pid}`,
   })
-  // An idle client losing its connection (database restart) must not crash the process.
+  // A client losing its connection (database restart, failover, pg_terminate_backend) must never
+  // crash the process: an idle one is the pool's (its 'error' event), but a client taken out of
+  // the pool and held between statements (a transaction awaiting other work, a run's lease) emits
+  // 'error' on itself with nothing listening, which node turns into an uncaught exception. Every
+  // client gets a listener of its own when it connects; the statement in flight (if any) fails
+  // with the same error, and the client, no longer queryable, is dropped when it is released.
   pool.on('error', () => {})
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
   return {
     pool,
     db: drizzle(pool, { schema }),

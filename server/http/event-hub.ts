@@ -35,8 +35,16 @@ export interface EventHub {
   ready(): Promise<void>
   /** This node's id, so presence can tell its own viewers from other nodes'. */
   node: string
+  /**
+   * Called each time the listener is back after losing its connection: events announced
+   * meanwhile were missed, so whoever shows live data must reload it (the streams send `resync`).
+   */
+  onReconnect(listener: () => void): () => void
   close(): Promise<void>
 }
+
+/** The longest wait between two attempts to listen again after the connection was lost. */
+const MAX_BACKOFF_MS = 2_000
 
 /** The statement and values that announce an event (for callers that batch their statements). */
 export function notifyStatement(event: HubEvent): [string, unknown[]] {
@@ -54,7 +62,10 @@ export function createEventHub(options: { database: Database; logger: Logger }):
   let client: pg.Client | null = null
   let closed = false
   let retry: NodeJS.Timeout | null = null
-  let backoff = 500
+  let backoff = 250
+  /** Whether the listener has been connected before: a later connect is a reconnect. */
+  let listened = false
+  const reconnected = new Set<() => void>()
 
   const dispatch = (payload: string | undefined) => {
     if (!payload) return
@@ -96,7 +107,18 @@ export function createEventHub(options: { database: Database; logger: Logger }):
       await next.connect()
       await next.query(`listen ${EVENT_CHANNEL}`)
       client = next
-      backoff = 500
+      backoff = 250
+      if (listened) {
+        logger.info('event listener connected again: open streams resynchronise')
+        for (const listener of reconnected) {
+          try {
+            listener()
+          } catch (error) {
+            logger.warn({ err: error }, 'reconnect listener failed')
+          }
+        }
+      }
+      listened = true
     } catch (error) {
       logger.warn({ err: error }, 'event listener could not connect; retrying')
       next.end().catch(() => {})
@@ -116,11 +138,15 @@ export function createEventHub(options: { database: Database; logger: Logger }):
       void connect()
     }, backoff)
     retry.unref()
-    backoff = Math.min(backoff * 2, 15_000)
+    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)
   }
 
   return {
     node: randomUUID(),
+    onReconnect(listener) {
+      reconnected.add(listener)
+      return () => reconnected.delete(listener)
+    },
     async ready() {
       if (client || closed) return
       await Promise.race([connect(), new Promise((resolve) => setTimeout(resolve, 3_000).unref())])
@@ -154,10 +180,19 @@ export const KEEP_ALIVE_MS = 20_000
 
 export type SendEvent = (type: string, data: unknown) => Promise<void>
 
+/** What a stream's owner (the stream registry) may do with it once open. */
+export interface StreamControl {
+  send: SendEvent
+  /** Closes the stream now (an idle one too: it does not wait for its keep-alive). */
+  stop: () => void
+}
+
 /**
  * A server-sent-events response that forwards the hub's events for `keys` of the caller's
- * organisation. `check` runs before each event and on every keep-alive: when it answers false
- * (the person was removed, the session ended) the stream closes.
+ * organisation. `accept` filters events before anything else is done for them (presence
+ * announcements between nodes, other people's notifications); `map` turns one into what is sent
+ * (null: not sent). Whether the caller may still listen is the stream registry's job
+ * (server/http/streams.ts): it checks sessions per node and closes a stream through `control`.
  */
 export function streamEvents(
   c: Context,
@@ -165,12 +200,14 @@ export function streamEvents(
     hub: EventHub
     keys: string[]
     org: number
-    check?: () => Promise<boolean>
+    accept?: (event: HubEvent) => boolean
     onOpen?: (send: SendEvent) => Promise<void> | void
     onClose?: () => Promise<void> | void
     keepAliveMs?: number
     /** What each event becomes before it is sent (null: not sent). */
     map?: (event: HubEvent) => Promise<unknown | null> | unknown | null
+    /** Handed the stream's send and stop as soon as it opens. */
+    control?: (control: StreamControl) => void
   },
 ): Response {
   c.header('Cache-Control', 'no-cache, no-transform')
@@ -189,11 +226,11 @@ export function streamEvents(
     }
     const unsubscribe = options.keys.map((key) =>
       options.hub.subscribe(key, (event) => {
-        if (event.org !== options.org) return
-        // events are sent in the order they came, each after the caller is checked again
+        if (!open || event.org !== options.org) return
+        if (options.accept && !options.accept(event)) return
+        // events are sent in the order they came
         chain = chain.then(async () => {
           if (!open) return
-          if (options.check && !(await options.check())) return stop()
           const data = options.map ? await options.map(event) : event.data
           if (data !== null) await send(event.type, data)
         })
@@ -202,6 +239,7 @@ export function streamEvents(
     )
     stream.onAbort(stop)
     try {
+      options.control?.({ send, stop })
       // events after this point reach the stream: the client may act on the first one it gets
       await options.hub.ready()
       await options.onOpen?.(send)
@@ -215,7 +253,6 @@ export function streamEvents(
           }
         })
         if (!open || stream.aborted) break
-        if (options.check && !(await options.check())) break
         await stream.write(': keep-alive\n\n')
       }
     } catch {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { EmbeddingModel, LanguageModel } from 'ai'
 import { afterAll, beforeAll } from 'vitest'
 import type { LlmSettings } from '../../server/answering/llm.ts'
-import { createApp } from '../../server/app.ts'
+import { type AppDeps, createApp } from '../../server/app.ts'
 import type { Clock } from '../../server/auth/tokens.ts'
 import { createEventHub } from '../../server/http/event-hub.ts'
 import { type Jobs, startJobs } from '../../server/jobs/index.ts'
@@ -51,6 +51,9 @@ export interface TestAppOptions {
   dnsResolver?: string
   /** The operator's terms and privacy policy (issue 30). */
   legal?: LegalSettings
+  /** Caps on open live streams, and how often their sessions are checked (issue 37). */
+  streamLimits?: AppDeps['streamLimits']
+  streamRecheckMs?: number
 }
 
 /** An app on a fresh database of its own, with logs silenced. */
@@ -115,6 +118,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     payments: options.payments,
     google: options.google,
     txtLookup: createTxtLookup(options.dnsResolver ?? '127.0.0.1:9'),
+    streamLimits: options.streamLimits,
+    streamRecheckMs: options.streamRecheckMs,
     // every request of a test shares one address: only the test of this limit keeps it low
     authLimits: {
       perAddress: { limit: 100_000, windowMs: 60_000 },

@@ -7,9 +7,15 @@ import type { EventHub, HubEvent } from '../../http/event-hub.ts'
  * who watches on it (when someone comes or goes, and every HEARTBEAT_MS), through the event hub;
  * a node not heard of for EXPIRE_MS is forgotten (it stopped). A person with two tabs open counts
  * once.
+ *
+ * Its cost does not grow with the square of the viewers (issue 37): comings and goings within
+ * SETTLE_MS are gathered into one announcement per questionnaire (one NOTIFY, not one per tab),
+ * viewers are told only when the set of people changes, and a newcomer is told who is here
+ * directly, without telling everyone else again.
  */
 export const HEARTBEAT_MS = 10_000
 export const EXPIRE_MS = 35_000
+export const SETTLE_MS = 150
 
 interface Watch {
   orgId: number
@@ -19,6 +25,10 @@ interface Watch {
   push: Set<(viewers: UserRef[]) => void>
   off: () => void
   last: string
+  /** The gathered announcement waiting to go, if any. */
+  pending: NodeJS.Timeout | null
+  /** Who this node last announced, so an unchanged set is not announced again. */
+  said: string
 }
 
 export function createPresence(
@@ -50,9 +60,14 @@ export function createPresence(
     for (const push of watch.push) push(viewers)
   }
 
+  const localViewers = (watch: Watch) => [
+    ...new Map([...watch.viewers.values()].map((v) => [v.id, v])).values(),
+  ]
+
   async function announce(questionnaireId: number, watch: Watch) {
-    const viewers = [...new Map([...watch.viewers.values()].map((v) => [v.id, v])).values()]
+    const viewers = localViewers(watch)
     watch.nodes.set(hub.node, { viewers, at: now() })
+    watch.said = viewers.map((v) => v.id).join(',')
     tell(watch)
     await hub
       .publish(pool, {
@@ -62,6 +77,18 @@ export function createPresence(
         data: { node: hub.node, viewers },
       })
       .catch(() => {})
+  }
+
+  /** Comings and goings are announced together, SETTLE_MS after the first of them. */
+  function settle(questionnaireId: number, watch: Watch) {
+    if (watch.pending) return
+    watch.pending = setTimeout(() => {
+      watch.pending = null
+      const viewers = localViewers(watch)
+      if (viewers.map((v) => v.id).join(',') === watch.said) return
+      void announce(questionnaireId, watch)
+    }, SETTLE_MS)
+    watch.pending.unref()
   }
 
   const heartbeat = setInterval(() => {
@@ -88,6 +115,8 @@ export function createPresence(
         push: new Set(),
         last: '',
         off: () => {},
+        pending: null,
+        said: '',
       }
       created.off = hub.subscribe(`questionnaire:${questionnaireId}`, (event: HubEvent) => {
         if (event.type !== 'presence-node' || event.org !== orgId) return
@@ -107,16 +136,23 @@ export function createPresence(
     const slot = `${slots}`
     entry.viewers.set(slot, viewer)
     entry.push.add(push)
-    entry.last = ''
-    void announce(questionnaireId, entry)
+    // the newcomer counts here at once; the others hear of a new person once, when it settles
+    entry.nodes.set(hub.node, { viewers: localViewers(entry), at: now() })
+    push(union(entry))
+    settle(questionnaireId, entry)
     return () => {
       entry.viewers.delete(slot)
       entry.push.delete(push)
-      void announce(questionnaireId, entry)
       if (!entry.viewers.size) {
+        if (entry.pending) clearTimeout(entry.pending)
         entry.off()
         watched.delete(questionnaireId)
+        // the other nodes hear that nobody here watches any more
+        entry.viewers.clear()
+        void announce(questionnaireId, entry)
+        return
       }
+      settle(questionnaireId, entry)
     }
   }
 

@@ -12,7 +12,7 @@ import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { bearerToken, requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
-import { streamEvents } from '../../http/event-hub.ts'
+import type { StreamRegistry } from '../../http/streams.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import type { CollaborationService } from './service.ts'
 
@@ -25,8 +25,6 @@ const mineQuery = z.object({
   limit: z._default(z.coerce.number().int().min(1).max(2_000), 500),
 })
 const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
-/** How long a stream trusts the session it opened with before asking again. */
-const RECHECK_MS = 5_000
 
 /**
  * Working together (issue 29): the work around a questionnaire, customers, assignments, the
@@ -36,6 +34,7 @@ export function collaborationRoutes(options: {
   auth: Authenticator
   permit: Permit
   service: CollaborationService
+  streams: StreamRegistry
 }) {
   const { service, permit } = options
   const app = new Hono<AuthEnv>()
@@ -102,22 +101,17 @@ export function collaborationRoutes(options: {
   app.get(at(Q.events('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     const auth = c.get('auth')
+    const scope = `questionnaire:${id}`
+    // refused before any more work is done for a caller over their share
+    options.streams.admit(auth, scope)
     await service.questionnaire(auth.org.id, id)
     const token = bearerToken(c.req.header('authorization')) ?? ''
-    let checked = Date.now()
     let leave = () => {}
-    return streamEvents(c, {
-      hub: service.hub,
-      keys: [`questionnaire:${id}`],
+    return options.streams.open(c, auth, token, scope, {
+      keys: [scope],
       org: auth.org.id,
-      // the session is asked again every few seconds: a person removed or signed out stops hearing
-      check: async () => {
-        if (Date.now() - checked < RECHECK_MS) return true
-        const again = await options.auth.authenticate(token).catch(() => null)
-        checked = Date.now()
-        return again?.user.id === auth.user.id && again.org.id === auth.org.id
-      },
-      map: (event) => (event.type === 'presence-node' ? null : event.data),
+      // presence between nodes is the presence service's, not the page's
+      accept: (event) => event.type !== 'presence-node',
       onOpen: async (send) => {
         const viewer = {
           id: String(auth.user.id),

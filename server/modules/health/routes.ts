@@ -32,7 +32,7 @@ export function healthRoutes(deps: {
       deps.databaseWatch.markUp()
     } catch (error) {
       reachable = false
-      deps.databaseWatch.markDown(error)
+      deps.databaseWatch.suspect(error)
     }
     const latency = reachable ? Math.round((performance.now() - started) * 100) / 100 : null
     if (reachable && !migrations) {

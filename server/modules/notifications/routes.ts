@@ -9,7 +9,7 @@ import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { bearerToken, requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
-import { type EventHub, streamEvents } from '../../http/event-hub.ts'
+import type { StreamRegistry } from '../../http/streams.ts'
 import { jsonBody, query } from '../../http/validate.ts'
 import type { NotificationService } from './service.ts'
 
@@ -20,8 +20,6 @@ const listQuery = z.object({
 })
 /** The mailed token; a missing or bad one is refused by the service in plain words. */
 const tokenQuery = z.object({ token: z._default(z.string().max(1_000), '') })
-/** How long a stream trusts the session it opened with before asking again. */
-const RECHECK_MS = 5_000
 
 /**
  * Notifications (issue 29): a person's list, marking read, preferences, the live stream of new
@@ -31,7 +29,7 @@ export function notificationRoutes(options: {
   auth: Authenticator
   permit: Permit
   service: NotificationService
-  hub: EventHub
+  streams: StreamRegistry
 }) {
   const { service, permit } = options
   const app = new Hono<AuthEnv>()
@@ -69,20 +67,11 @@ export function notificationRoutes(options: {
   app.get(N.stream, signedIn, permit('read'), async (c) => {
     const auth = c.get('auth')
     const token = bearerToken(c.req.header('authorization')) ?? ''
-    let checked = Date.now()
-    return streamEvents(c, {
-      hub: options.hub,
+    return options.streams.open(c, auth, token, 'notifications', {
       keys: [`user:${auth.user.id}`],
       org: auth.org.id,
-      // a person removed or signed out stops hearing within a few seconds
-      check: async () => {
-        if (Date.now() - checked < RECHECK_MS) return true
-        const again = await options.auth.authenticate(token).catch(() => null)
-        checked = Date.now()
-        return again?.user.id === auth.user.id && again.org.id === auth.org.id
-      },
+      accept: (event) => event.type === 'notification',
       map: async (event) => {
-        if (event.type !== 'notification') return null
         const id = Number((event.data as { id?: unknown })?.id)
         const notification = await service.one(auth.org.id, auth.user.id, id)
         if (!notification) return null

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
+import { readEvents } from '../../support/sse.ts'
 import { type Body, member, questionnaire, rowsOf } from '../answering/helpers.ts'
 import { get, insertUser, post, signIn } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
@@ -14,54 +15,7 @@ async function open(questionnaireId: number, token: string) {
     headers: { authorization: `Bearer ${token}` },
     signal: abort.signal,
   })
-  const events: { event: string; data: Body }[] = []
-  let buffer = ''
-  let ended = false
-  const reader = res.body?.getReader()
-  const pump = (async () => {
-    if (!reader || res.status !== 200) return
-    const decoder = new TextDecoder()
-    try {
-      for (;;) {
-        const { value, done } = await reader.read()
-        if (done) break
-        buffer += decoder.decode(value, { stream: true })
-        let cut = buffer.indexOf('\n\n')
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut)
-          buffer = buffer.slice(cut + 2)
-          const event = /^event: (.*)$/m.exec(block)?.[1]
-          const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (event && data) events.push({ event, data: JSON.parse(data) })
-          cut = buffer.indexOf('\n\n')
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true
-  })()
-  /** The first event from `from` on that matches. */
-  async function next(match: (event: { event: string; data: Body }) => boolean, from = 0) {
-    for (let i = 0; i < 200; i++) {
-      const found = events.slice(from).find(match)
-      if (found) return found
-      await new Promise((r) => setTimeout(r, 25))
-    }
-    throw new Error(`no such event; got ${JSON.stringify(events)}`)
-  }
-  return {
-    status: res.status,
-    contentType: res.headers.get('content-type'),
-    events,
-    next,
-    ended: () => ended,
-    close: async () => {
-      abort.abort()
-      await reader?.cancel().catch(() => {})
-      await pump
-    },
-  }
+  return readEvents(res, abort)
 }
 
 const viewersOf = (event: { data: Body }) =>
