@@ -4,7 +4,19 @@ import { gunzipSync } from 'node:zlib'
 import { apiPath, paths } from '../contract/paths.ts'
 import { hashPassword } from '../server/auth/password.ts'
 import { createAssignments } from '../server/modules/collaboration/assignments.ts'
-import { benchApp, benchDatabase, round, seedAccount, tempDataDir } from './support.ts'
+import {
+  benchApp,
+  benchDatabase,
+  median,
+  percentile,
+  round,
+  seedAccount,
+  seedPeople,
+  seedQuestionnaire,
+  signIn as signInTo,
+  sseReader,
+  tempDataDir,
+} from './support.ts'
 
 /**
  * Issue 29's budgets, through the HTTP app as the page calls it (authentication, tenancy, zod):
@@ -29,13 +41,6 @@ const MINE_CALLS = 50
 const WARM_UPS = 3
 const BUDGETS = { assign_tab_2000q_ms: 300, change_to_viewers_p95_ms: 500, my_work_p95_ms: 100 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[
-    Math.min(values.length - 1, Math.floor(values.length * p))
-  ] as number
-
 const dataDir = tempDataDir()
 const { database, stop } = await benchDatabase(dataDir, 10)
 try {
@@ -47,47 +52,25 @@ try {
     password,
   })
   // the worker (a contributor) and 50 viewers, all with the same password
-  const hash = await hashPassword(password)
-  const people = await pool.query<{ id: string; email: string }>(
-    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
-     select $1, e, 'Bench', 'Person ' || n, $2, case when n = 0 then 'contributor' else 'viewer' end, 'active', now()
-       from unnest($3::text[]) with ordinality as x(e, n0), lateral (select n0 - 1 as n) k
-     returning id, email`,
+  const people = await seedPeople(
+    pool,
+    orgId,
     [
-      orgId,
-      hash,
-      [
-        'worker@example.com',
-        ...Array.from({ length: VIEWERS }, (_, i) => `viewer${i}@example.com`),
-      ],
+      { email: 'worker@example.com', role: 'contributor' },
+      ...Array.from({ length: VIEWERS }, (_, i) => ({
+        email: `viewer${i}@example.com`,
+        role: 'viewer',
+      })),
     ],
+    await hashPassword(password),
   )
-  const workerId = Number(people.rows.find((row) => row.email === 'worker@example.com')?.id)
+  const workerId = people.get('worker@example.com') as number
 
   // one questionnaire with one tab of 2,000 answered questions (rank 0 answers, as analysis leaves)
-  const q = await pool.query<{ id: string }>(
-    `insert into questionnaires (org_id, name, kind, mime, storage_key, status, due_date)
-     values ($1, 'Bench CAIQ', 'xlsx', 'application/octet-stream', $2, 'ready', current_date + 30) returning id`,
-    [orgId, randomUUID()],
-  )
-  const questionnaireId = Number(q.rows[0]?.id)
-  const tab = await pool.query<{ id: string }>(
-    `insert into questionnaire_tabs (org_id, questionnaire_id, name, position) values ($1, $2, 'Controls', 0) returning id`,
-    [orgId, questionnaireId],
-  )
-  const tabId = Number(tab.rows[0]?.id)
-  await pool.query(
-    `insert into questionnaire_questions (org_id, questionnaire_id, tab_id, position, ref, text, match_key)
-     select $1, $2, $3, n - 1, 'CTL-' || n, 'Do you maintain control ' || n || ', documented and reviewed every year?', 'q' || n
-       from generate_series(1, $4::int) as n`,
-    [orgId, questionnaireId, tabId, TAB_QUESTIONS],
-  )
-  await pool.query(
-    `insert into questionnaire_answers (org_id, questionnaire_id, question_id, rank, text, choice, status, confidence)
-     select $1, $2, qq.id, 0, 'Yes, documented and reviewed every year.', 'Yes', 'generated', 0.9
-       from questionnaire_questions qq where qq.questionnaire_id = $2`,
-    [orgId, questionnaireId],
-  )
+  const { questionnaireId, tabId } = await seedQuestionnaire(pool, orgId, {
+    name: 'Bench CAIQ',
+    questions: TAB_QUESTIONS,
+  })
 
   // my work: 20 questionnaires of 400 questions for 4 customers; 250 of each assigned to the
   // worker (5,000, in every review state short of approved, some with their own due date), the
@@ -123,15 +106,7 @@ try {
   await pool.query('analyze')
 
   const { app, access: adminToken } = await benchApp(database, dataDir, { password })
-  const signIn = async (email: string) => {
-    const res = await app.request(apiPath(paths.auth.login), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    })
-    if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}`)
-    return ((await res.json()) as { access: string }).access
-  }
+  const signIn = (email: string) => signInTo(app, email, password)
   const post = (path: string, body: unknown, token = adminToken) =>
     app.request(apiPath(path), {
       method: 'POST',
@@ -191,30 +166,22 @@ try {
         }
         viewer.pump = (async () => {
           const decoder = new TextDecoder()
-          let buffer = ''
+          const read = sseReader((event, data) => {
+            const at = performance.now()
+            const parsed = data as { viewers?: unknown[]; question_ids?: number[] }
+            if (event === 'presence') viewer.presence = parsed.viewers?.length ?? 0
+            if (event === 'change') {
+              const edit = parsed.question_ids?.[0]
+              if (edit === undefined) return
+              viewer.arrived.set(edit, at)
+              waiting.get(index)?.()
+            }
+          })
           try {
             for (;;) {
               const chunk = await reader?.read()
               if (!chunk || chunk.done) break
-              buffer += decoder.decode(chunk.value, { stream: true })
-              let cut = buffer.indexOf('\n\n')
-              while (cut >= 0) {
-                const block = buffer.slice(0, cut)
-                buffer = buffer.slice(cut + 2)
-                cut = buffer.indexOf('\n\n')
-                const event = /^event: (.*)$/m.exec(block)?.[1]
-                const data = /^data: (.*)$/m.exec(block)?.[1]
-                if (!event || !data) continue
-                const at = performance.now()
-                const parsed = JSON.parse(data) as { viewers?: unknown[]; question_ids?: number[] }
-                if (event === 'presence') viewer.presence = parsed.viewers?.length ?? 0
-                if (event === 'change') {
-                  const edit = parsed.question_ids?.[0]
-                  if (edit === undefined) continue
-                  viewer.arrived.set(edit, at)
-                  waiting.get(index)?.()
-                }
-              }
+              read(decoder.decode(chunk.value, { stream: true }))
             }
           } catch {
             // aborted

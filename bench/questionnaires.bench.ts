@@ -7,7 +7,16 @@ import { createLogger } from '../server/logger.ts'
 import { createExportService } from '../server/modules/questionnaires/export.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import { benchApp, benchDatabase, root, round, seedAccount, tempDataDir } from './support.ts'
+import {
+  benchApp,
+  benchDatabase,
+  median,
+  percentile,
+  root,
+  round,
+  seedAccount,
+  tempDataDir,
+} from './support.ts'
 
 /**
  * Questionnaire figures:
@@ -45,13 +54,6 @@ async function generatedWorkbook() {
   }
   return Buffer.from(await workbook.xlsx.writeBuffer())
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[
-    Math.min(values.length - 1, Math.floor(values.length * p))
-  ] as number
 
 /** Reads a workbook as the analysis job does (parser process): median ms and questions found. */
 async function readFigures(filePath: string, name: string) {

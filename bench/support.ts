@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { chmodSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -75,6 +76,35 @@ export async function startServer(
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
 
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+/** The value below which the share `p` (0 to 1) of `values` lies. */
+export const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[
+    Math.min(values.length - 1, Math.floor(values.length * p))
+  ] as number
+
+/**
+ * Server-sent events read from a stream's text as it comes, minimally: each event with both an
+ * `event:` and a `data:` line is handed over by name with its data parsed as JSON (keep-alive
+ * comments and events without data are skipped).
+ */
+export function sseReader(onEvent: (type: string, data: unknown) => void) {
+  let buffer = ''
+  return (text: string) => {
+    buffer += text
+    let cut = buffer.indexOf('\n\n')
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut)
+      buffer = buffer.slice(cut + 2)
+      cut = buffer.indexOf('\n\n')
+      const type = /^event: (.*)$/m.exec(block)?.[1]
+      const data = /^data: (.*)$/m.exec(block)?.[1]
+      if (type && data) onEvent(type, JSON.parse(data))
+    }
+  }
+}
+
 /**
  * A draw from `words` by a Zipf distribution (rank r has weight 1 / r^1.05), using `random` for
  * the uniform draws: text shaped like real prose, where some words are common and most are rare.
@@ -135,6 +165,58 @@ export async function seedAccount(
     ],
   )
   return { orgId, userId: Number(user.rows[0]?.id) }
+}
+
+/** People of an organisation, each with a role, active and confirmed, all with `passwordHash`. */
+export async function seedPeople(
+  db: Pick<pg.ClientBase, 'query'>,
+  orgId: number,
+  people: { email: string; role: string }[],
+  passwordHash: string,
+) {
+  const { rows } = await db.query<{ id: string; email: string }>(
+    `insert into users (org_id, email, first_name, last_name, password_hash, role, status, email_confirmed_at)
+     select $1, e, 'Bench', 'Person ' || n, $2, r, 'active', now()
+       from unnest($3::text[], $4::text[]) with ordinality as x(e, r, n)
+     returning id, email`,
+    [orgId, passwordHash, people.map((p) => p.email), people.map((p) => p.role)],
+  )
+  return new Map(rows.map((row) => [row.email, Number(row.id)]))
+}
+
+/**
+ * A ready questionnaire (due in 30 days) with one tab of `questions` questions, each answered
+ * (rank 0, as analysis leaves them).
+ */
+export async function seedQuestionnaire(
+  db: Pick<pg.ClientBase, 'query'>,
+  orgId: number,
+  options: { name: string; questions: number },
+) {
+  const q = await db.query<{ id: string }>(
+    `insert into questionnaires (org_id, name, kind, mime, storage_key, status, due_date)
+     values ($1, $2, 'xlsx', 'application/octet-stream', $3, 'ready', current_date + 30) returning id`,
+    [orgId, options.name, randomUUID()],
+  )
+  const questionnaireId = Number(q.rows[0]?.id)
+  const tab = await db.query<{ id: string }>(
+    `insert into questionnaire_tabs (org_id, questionnaire_id, name, position) values ($1, $2, 'Controls', 0) returning id`,
+    [orgId, questionnaireId],
+  )
+  const tabId = Number(tab.rows[0]?.id)
+  await db.query(
+    `insert into questionnaire_questions (org_id, questionnaire_id, tab_id, position, ref, text, match_key)
+     select $1, $2, $3, n - 1, 'CTL-' || n, 'Do you maintain control ' || n || ', documented and reviewed every year?', 'q' || n
+       from generate_series(1, $4::int) as n`,
+    [orgId, questionnaireId, tabId, options.questions],
+  )
+  await db.query(
+    `insert into questionnaire_answers (org_id, questionnaire_id, question_id, rank, text, choice, status, confidence)
+     select $1, $2, qq.id, 0, 'Yes, documented and reviewed every year.', 'Yes', 'generated', 0.9
+       from questionnaire_questions qq where qq.questionnaire_id = $2`,
+    [orgId, questionnaireId],
+  )
+  return { questionnaireId, tabId }
 }
 
 /** An embedded PostgreSQL in `dataDir` (no fsync: figures, not durability), migrated. */
@@ -234,15 +316,21 @@ export async function benchApp(
     mailer: createMailer({ transport: 'log', from: 'Quire <bench@example.com>', logger }),
     dataDir: path.join(dataDir, 'blobs'),
   })
-  const login = await app.request(apiPath(paths.auth.login), {
+  const access = await signIn(app, credentials.email ?? 'bench@example.com', credentials.password)
+  return { app, access }
+}
+
+/** The access token of `email` signed in with `password` through the app. */
+export async function signIn(
+  app: Pick<ReturnType<typeof createApp>, 'request'>,
+  email: string,
+  password: string,
+) {
+  const res = await app.request(apiPath(paths.auth.login), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: credentials.email ?? 'bench@example.com',
-      password: credentials.password,
-    }),
+    body: JSON.stringify({ email, password }),
   })
-  if (login.status !== 200) throw new Error(`login answered ${login.status}`)
-  const { access } = (await login.json()) as { access: string }
-  return { app, access }
+  if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}`)
+  return ((await res.json()) as { access: string }).access
 }
