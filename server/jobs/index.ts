@@ -7,6 +7,14 @@ import type { Logger } from '../logger.ts'
  * runs the workers in-process by default, and `npm run worker` runs them on other nodes.
  */
 
+/**
+ * A running job's worker refreshes its heartbeat every HEARTBEAT_S / 2 seconds; one not heard of
+ * for HEARTBEAT_S is taken as dead (its process killed, its node gone), failed, and retried.
+ */
+export const HEARTBEAT_S = 20
+/** How often worker nodes look for dead jobs (and do pg-boss's other supervision). */
+const SUPERVISE_S = 10
+
 export interface JobDefinition<T extends object = object> {
   name: string
   queue?: Omit<QueueOptions, 'name'>
@@ -57,13 +65,20 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     // API-only nodes need no maintenance loop; worker nodes supervise
     supervise: options.workers,
     schedule: options.workers,
+    // a job whose worker died (its heartbeat stopped) is failed and retried within
+    // HEARTBEAT_S + SUPERVISE_S, not after pg-boss's default expiry of 15 minutes
+    superviseIntervalSeconds: SUPERVISE_S,
+    monitorIntervalSeconds: SUPERVISE_S,
   })
   boss.on('error', (error) => log.error({ err: error }, 'job system error'))
   boss.on('warning', (warning) => log.warn({ warning }, 'job system warning'))
   await boss.start()
   let running = true
   for (const definition of options.definitions) {
-    await boss.createQueue(definition.name, { notify: true, ...definition.queue })
+    const queue = { notify: true, heartbeatSeconds: HEARTBEAT_S, ...definition.queue }
+    await boss.createQueue(definition.name, queue)
+    // queues made by an earlier version keep their options unless told
+    await boss.updateQueue(definition.name, { heartbeatSeconds: queue.heartbeatSeconds })
     if (!options.workers) continue
     if (definition.cron) await boss.schedule(definition.name, definition.cron)
     await boss.work<object>(

@@ -3,7 +3,16 @@ import path from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { freePort } from '../../server/db/embedded.ts'
-import { type ServerChild, serverProcesses } from '../support/server-process.ts'
+import {
+  analysed,
+  type Body,
+  backupQuestions,
+  client,
+  settled,
+  sleep,
+  until,
+} from '../support/process-api.ts'
+import { kill, type ServerChild, serverProcesses } from '../support/server-process.ts'
 
 /**
  * The fault suite (issue 14, DU1-DU3): the real server killed with SIGKILL in the middle of
@@ -27,97 +36,6 @@ const start = (...args: Parameters<typeof procs.start>) => {
 afterEach(async () => {
   for (const server of running.splice(0)) if (server.child.exitCode === null) await kill(server)
 })
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field
-type Body = any
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function client(port: number, token: string) {
-  const base = `http://127.0.0.1:${port}`
-  const call = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${base}${apiPath(route)}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await res.text()
-    let parsed: Body = text
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, headers: res.headers, body: parsed }
-  }
-  return {
-    get: (route: string) => call('GET', route),
-    post: (route: string, body: unknown = {}) => call('POST', route, body),
-    async upload(name: string, data: Buffer | string) {
-      const form = new FormData()
-      form.append('file', new Blob([typeof data === 'string' ? data : new Uint8Array(data)]), name)
-      const res = await fetch(`${base}${apiPath(Q.upload)}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-        body: form,
-      })
-      return { status: res.status, body: (await res.json()) as Body }
-    },
-  }
-}
-type Client = ReturnType<typeof client>
-
-/** A questionnaire of `count` questions about encrypting backups, as CSV. */
-const backupQuestions = (count: number) =>
-  [
-    'ID,Question,Answer',
-    ...Array.from(
-      { length: count },
-      (_, i) =>
-        `BK-${String(i + 1).padStart(4, '0')},Do you encrypt the backups of system ${i + 1} at rest?,`,
-    ),
-  ].join('\n')
-
-async function until<T>(
-  what: string | (() => string),
-  check: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const value = await check()
-    if (value !== undefined) return value
-    await sleep(50)
-  }
-  throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`)
-}
-
-async function settled(api: Client, id: number, timeoutMs = 60_000) {
-  return until(
-    `questionnaire ${id} to settle`,
-    async () => {
-      const res = await api.get(Q.get(id))
-      return ['ready', 'failed'].includes(res.body.status) ? (res.body as Body) : undefined
-    },
-    timeoutMs,
-  )
-}
-
-async function analysed(api: Client, name: string, csv: string) {
-  const res = await api.upload(name, csv)
-  expect(res.status, JSON.stringify(res.body)).toBe(201)
-  const done = await settled(api, res.body.id)
-  expect(done.status, done.error).toBe('ready')
-  return done
-}
-
-async function kill(server: ServerChild) {
-  server.child.kill('SIGKILL')
-  await server.exited
-}
 
 describe('faults', () => {
   it('DU2 (issue 14 fix 6): SIGKILL mid-generation resumes at once with honest progress, and the history counts the whole run', async () => {

@@ -22,6 +22,13 @@ export interface ServerChild {
   output(): string
 }
 
+/** Kills a server with SIGKILL and waits for it to be gone. */
+export async function kill(server: ServerChild) {
+  if (server.child.exitCode === null && server.child.signalCode === null)
+    server.child.kill('SIGKILL')
+  await server.exited
+}
+
 export function serverProcesses(label: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `quire-${label}-`))
   chmodSync(dataDir, 0o755)

@@ -19,6 +19,9 @@ import {
 } from './shared.ts'
 import { embedMissing, loadLibrary, loadPassageIndex } from './store.ts'
 
+/** A run stops (and its job fails, to be retried) when the database dropped its lease. */
+const LEASE_LOST = 'the generation lost its lease: the database connection holding it was closed'
+
 /**
  * Generation as a job: one run per questionnaire at a time, leased to one process, resumable after a crash with honest progress (DU2), never touching answers a person edited or approved.
  */
@@ -105,17 +108,23 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
   const LEASE_SQL = (fn: string) =>
     `select ${fn}(${GENERATION_LOCK_CLASS}, ($1::bigint % 2147483647)::int) as ok`
 
-  async function withLease(questionnaireId: number, work: () => Promise<void>) {
+  async function withLease(questionnaireId: number, work: (alive: () => boolean) => Promise<void>) {
     const lease = await pool.connect()
     let held = false
     let broken = false
+    // the database dropped the lease's connection (restart, failover): the lock is gone with it,
+    // so the run stops at its next batch and fails, to be resumed by whoever takes the lease
+    lease.on('error', () => {
+      broken = true
+    })
     try {
       const { rows } = await lease.query<{ ok: boolean }>(LEASE_SQL('pg_try_advisory_lock'), [
         questionnaireId,
       ])
       held = rows[0]?.ok === true
       if (!held) return false
-      await work()
+      await work(() => !broken)
+      if (broken) throw new Error(LEASE_LOST)
       return true
     } finally {
       if (held)
@@ -130,10 +139,14 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
   /** The job: answers every question still waiting, in batches, each batch in one transaction. */
   async function run(questionnaireId: number, operationId: number) {
     // another live run holds the lease: it is doing this work
-    await withLease(questionnaireId, () => generate(questionnaireId, operationId))
+    await withLease(questionnaireId, (alive) => generate(questionnaireId, operationId, alive))
   }
 
-  async function generate(questionnaireId: number, operationId: number) {
+  async function generate(
+    questionnaireId: number,
+    operationId: number,
+    alive: () => boolean = () => true,
+  ) {
     const { rows } = await pool.query<{ org_id: string; status: string }>(
       'select org_id, status from questionnaires where id = $1',
       [questionnaireId],
@@ -181,6 +194,7 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
         ],
       )
     for (let start = 0; start < todo.length; start += BATCH) {
+      if (!alive()) throw new Error(LEASE_LOST)
       const batch = todo.slice(start, start + BATCH)
       const vectors = await batchVectors(
         batch.map((question) => question.text),
@@ -199,6 +213,7 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
           'select status from questionnaires where id = $1 for update',
           [questionnaireId],
         )
+        if (!alive()) throw new Error(LEASE_LOST)
         if (locked.rows[0]?.status !== 'generating') {
           await client.query('rollback')
           return // cancelled or deleted
