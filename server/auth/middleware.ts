@@ -32,8 +32,10 @@ export function requireAuth(
   options: { allowPasswordChange?: boolean } = {},
 ): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
-    const token = bearerToken(c.req.header('authorization'))
-    const auth = token ? await authenticator.authenticate(token) : null
+    // several areas guard overlapping paths: the session is read once per request
+    const known = c.get('auth') as AuthContext | undefined
+    const token = known ? undefined : bearerToken(c.req.header('authorization'))
+    const auth = known ?? (token ? await authenticator.authenticate(token) : null)
     if (!auth) throw unauthenticated()
     if (auth.user.mustChangePassword && !options.allowPasswordChange) {
       throw apiError(403, AUTH_TEXTS.passwordChangeRequired, {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import { migrate } from 'drizzle-orm/node-postgres/migrator'
@@ -41,6 +42,17 @@ export function openDatabase(url: string, poolSize = 10): Database {
     db: drizzle(pool, { schema }),
     close: () => pool.end(),
   }
+}
+
+/**
+ * A statement as a named prepared statement: each connection parses and plans it once, then
+ * only binds and executes it (PostgreSQL keeps a generic plan once it pays). The name is the
+ * text's hash, so any statement the code builds (a list with its filters) can be one; the hot
+ * paths (every call's session look-up, list pages) use it.
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`
+  return { name, text, values }
 }
 
 interface Journal {

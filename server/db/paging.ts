@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { prepared } from './index.ts'
 
 /**
  * One page of a list and the list's whole count, in one statement: the count is a subquery run
@@ -14,9 +15,11 @@ export async function fetchPage<Row extends object>(
   const counting = `select count(*) from ${query.counted} where ${query.where}`
   const select = query.select.replace(/^\s*select\s/i, `select (${counting}) as total_count, `)
   const { rows } = await pool.query<Row & { total_count: number }>(
-    `${select} where ${query.where} order by ${query.order}
+    prepared(
+      `${select} where ${query.where} order by ${query.order}
       limit $${values.length + 1} offset $${values.length + 2}`,
-    [...values, paging.page_size, (paging.page - 1) * paging.page_size],
+      [...values, paging.page_size, (paging.page - 1) * paging.page_size],
+    ),
   )
   let count = Number(rows[0]?.total_count ?? 0)
   if (rows.length === 0 && paging.page > 1) {

@@ -4,7 +4,7 @@ import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { type AccessClaims, hashToken, randomToken } from '../../auth/tokens.ts'
-import type { DbOrTx } from '../../db/index.ts'
+import { type DbOrTx, prepared } from '../../db/index.ts'
 import { refreshTokens, sessions, users } from '../../db/schema.ts'
 import { apiError } from '../../http/errors.ts'
 import {
@@ -232,13 +232,15 @@ export function createSessions(deps: AuthServiceDeps) {
       must_change_password: boolean
       org_id: number
     }>(
-      `select s.expires_at,
+      prepared(
+        `select s.expires_at,
               s.revoked_at is not null or u.status <> 'active'
                 or (s.parent_id is not null and ${endedAncestor('s')}) as ended,
               u.id, u.email, u.first_name, u.last_name, u.role, u.must_change_password, u.org_id
          from sessions s join users u on u.id = s.user_id
         where s.id = $1`,
-      [claims.sid],
+        [claims.sid],
+      ),
     )
     const row = rows[0]
     if (
