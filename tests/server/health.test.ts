@@ -1,3 +1,4 @@
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { healthSchema } from '../../contract/health.ts'
 import { shippedMigrations } from '../../server/db/index.ts'
@@ -46,14 +47,30 @@ describe('GET /api/v1/health', () => {
 
   it('answers 503 degraded when the database is unreachable', async () => {
     const other = await createTestApp()
-    await other.database.pool.end()
+    const { pool } = other.database
+    // the database goes away: connections open are ended, new ones are refused
+    ;(pool.options as { connectionString?: string }).connectionString =
+      'postgres://quire:gone@127.0.0.1:1/gone'
+    const admin = new pg.Client({ connectionString: other.database.url })
+    await admin.connect()
+    await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`,
+    )
+    await admin.end()
     const res = await other.app.request('/api/v1/health')
     expect(res.status).toBe(503)
     expect(res.headers.get('retry-after')).toBe('5')
-    // every other call answers 503 with Retry-After too, never 500 (issue 14 fix 4)
-    const call = await other.app.request('/api/v1/filler/questionnaires/', {
-      headers: { authorization: 'Bearer x' },
-    })
+    // once a connection of its own fails too, every other call answers 503 with Retry-After,
+    // never 500 (issue 14 fix 4), before any other work is done
+    let call = new Response()
+    for (let i = 0; i < 100; i++) {
+      call = await other.app.request('/api/v1/filler/questionnaires/', {
+        headers: { authorization: 'Bearer x' },
+      })
+      if (call.status === 503) break
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
     expect(call.status).toBe(503)
     expect(call.headers.get('retry-after')).toBe('5')
     expect(await call.json()).toMatchObject({ code: 'service_unavailable' })
