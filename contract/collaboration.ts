@@ -365,6 +365,14 @@ export const COLLABORATION_TEXTS = {
   commentNotFound: 'That comment was not found.',
   notYourComment: 'Only its author can change a comment.',
   mentionOutside: 'Only people of your organisation can be mentioned.',
+  /** {limit} is replaced. */
+  tooManyPeople: 'A comment can mention at most {limit} people. Remove some of the mentions.',
+  /** {limit} and {seconds} are replaced. */
+  tooManyComments:
+    'You can write at most {limit} comments a minute. Please wait {seconds} seconds and try again.',
+  /** {limit} and {seconds} are replaced. */
+  tooManyMentions:
+    'You can mention at most {limit} people a minute. Please wait {seconds} seconds and try again, or mention fewer people.',
   assigneeNotAllowed: 'Questions are assigned only to active contributors, approvers and admins.',
   ownerNotAllowed: 'The owner must be an active person of your organisation.',
   dueAfterQuestionnaire: 'An assignment cannot be due after the questionnaire.',

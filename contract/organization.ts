@@ -39,6 +39,13 @@ const domain = z
     ),
   )
 
+/**
+ * Verified domains an organisation may hold, however they are added (update_organization or a DNS
+ * proof); past it both refuse in these words.
+ */
+export const MAX_VERIFIED_DOMAINS = 20
+const TOO_MANY_DOMAINS = `An organisation has at most ${MAX_VERIFIED_DOMAINS} verified domains: remove one before adding another.`
+
 /** POST admin/update_organization/: any of the fields; the others stay. */
 export const organizationUpdateSchema = z.object({
   name: z.optional(
@@ -50,7 +57,9 @@ export const organizationUpdateSchema = z.object({
         z.maxLength(200, 'The name is at most 200 characters'),
       ),
   ),
-  verified_domains: z.optional(z.array(domain).check(z.maxLength(20, 'At most 20 domains'))),
+  verified_domains: z.optional(
+    z.array(domain).check(z.maxLength(MAX_VERIFIED_DOMAINS, TOO_MANY_DOMAINS)),
+  ),
   answer_tone: z.optional(z.enum(ANSWER_TONES)),
   answer_length: z.optional(z.enum(ANSWER_LENGTHS)),
   review_cycle_days: z.optional(reviewCycleDaysSchema),
@@ -112,6 +121,7 @@ export const ORGANIZATION_TEXTS = {
   dnsUnreachable: 'The DNS records of {domain} could not be read just now. Please try again.',
   /** {domain} is replaced. */
   dnsTaken: '{domain} is already proved by DNS by another organisation.',
+  tooManyDomains: TOO_MANY_DOMAINS,
   dnsVerified: 'Domain verified by DNS',
   /** Why a domain is proved by DNS, beside the field that starts it. */
   dnsWhy: 'Single sign-on lets in people who have no account yet only on domains proved by DNS.',

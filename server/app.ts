@@ -49,7 +49,7 @@ import { createChatService } from './modules/chat/service.ts'
 import { collaborationRoutes } from './modules/collaboration/routes.ts'
 import { createCollaborationService } from './modules/collaboration/service.ts'
 import { commentRoutes } from './modules/comments/routes.ts'
-import { createCommentService } from './modules/comments/service.ts'
+import { type CommentSettings, createCommentService } from './modules/comments/service.ts'
 import { extensionRoutes } from './modules/extension/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
@@ -119,6 +119,8 @@ export interface AppDeps {
   streamLimits?: Partial<StreamLimits>
   /** How often open streams' sessions are checked again (tests shorten it). */
   streamRecheckMs?: number
+  /** Limits of comments and mentions, and when their emails become one digest (issue 37). */
+  comments?: Partial<CommentSettings>
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
@@ -393,6 +395,7 @@ export function createApp(deps: AppDeps) {
     publicUrl: deps.publicUrl,
     secret: deps.jwtSecret,
     now,
+    gathering: deps.comments,
   })
   api.route(
     '/',
@@ -414,7 +417,12 @@ export function createApp(deps: AppDeps) {
     commentRoutes({
       auth,
       permit,
-      service: createCommentService({ database: deps.database, notifications }),
+      service: createCommentService({
+        database: deps.database,
+        notifications,
+        limiter,
+        settings: deps.comments,
+      }),
     }),
   )
   api.route('/', notificationRoutes({ auth, permit, service: notifications, streams }))

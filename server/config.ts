@@ -33,6 +33,18 @@ const booleanFlag = z.preprocess(
     .transform((value) => value === 'true' || value === '1' || value === 'yes'),
 )
 
+/** A whole number between `min` and `max`, `fallback` when unset. */
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number' })
+      .int({ message: 'must be a whole number' })
+      .min(min, { message: `must be at least ${min}` })
+      .max(max, { message: `must be at most ${max}` })
+      .default(fallback),
+  )
+
 export const configSchema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
@@ -128,6 +140,16 @@ export const configSchema = z.object({
       .min(1, { message: 'must be at least 1' })
       .default(60),
   ),
+  /** People one comment may mention; more are refused with 400 (issue 37). */
+  MENTION_MAX_PEOPLE: wholeNumber(1, 50, 10),
+  /** Comments (new ones and edits) one person may write a minute; past it 429. */
+  COMMENTS_PER_MINUTE: wholeNumber(1, 10_000, 20),
+  /** People one person may newly mention a minute, in all their comments; past it 429. */
+  MENTIONS_PER_MINUTE: wholeNumber(1, 10_000, 30),
+  /** Mention and comment emails a person gets as they come in one window; then one digest. */
+  MAIL_DIGEST_AFTER: wholeNumber(1, 1_000, 3),
+  /** That window, in minutes: the digest goes out when it ends. */
+  MAIL_DIGEST_WINDOW_MINUTES: wholeNumber(1, 1_440, 10),
   /** Largest file accepted by an upload, in MB; bigger ones get 413 before they are read (UP2). */
   MAX_UPLOAD_MB: z.preprocess(
     emptyToUndefined,

@@ -30,8 +30,11 @@ export interface RateState {
 }
 
 export interface RateLimiter {
-  /** Counts one hit and says whether this hit went over the limit. */
-  hit(key: string, rule: RateRule): Promise<RateState>
+  /**
+   * Counts one hit (or `weight` of them: the people one comment mentions; a negative weight gives
+   * back what a refused call took) and says whether this hit went over the limit.
+   */
+  hit(key: string, rule: RateRule, weight?: number): Promise<RateState>
   /** Reads the window without counting: limited once the limit is reached. */
   peek(key: string, rule: RateRule): Promise<RateState>
   clear(key: string): Promise<void>
@@ -67,7 +70,7 @@ export function createRateLimiter(pool: pg.Pool, now: Clock): RateLimiter {
   }
 
   return {
-    async hit(key, rule) {
+    async hit(key, rule, weight = 1) {
       const at = now().getTime()
       const bucketMs = bucketOf(rule)
       const bucket = new Date(Math.floor(at / bucketMs) * bucketMs)
@@ -81,20 +84,20 @@ export function createRateLimiter(pool: pg.Pool, now: Clock): RateLimiter {
         // the CTE's upsert is invisible to the outer select (one snapshot): add its count apart
         const result = await client.query<{ total: string; oldest: Date | null }>(
           `with bumped as (
-             insert into rate_limits (key, window_start, count) values ($1, $2, 1)
-             on conflict (key, window_start) do update set count = rate_limits.count + 1
+             insert into rate_limits (key, window_start, count) values ($1, $2, $4)
+             on conflict (key, window_start) do update set count = rate_limits.count + $4
              returning count
            )
            select (select count from bumped) + coalesce(sum(count), 0) as total,
                   least(min(window_start), $2) as oldest
              from rate_limits
             where key = $1 and window_start > $3 and window_start <> $2`,
-          [key, bucket, since],
+          [key, bucket, since, weight],
         )
         return result.rows[0]
       })
       sweep(at)
-      return state(rule, Number(row?.total ?? 1), row?.oldest ?? bucket, at, true)
+      return state(rule, Number(row?.total ?? weight), row?.oldest ?? bucket, at, true)
     },
     async peek(key, rule) {
       const at = now().getTime()

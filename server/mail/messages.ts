@@ -16,18 +16,68 @@ const escapeHtml = (value: string) =>
       ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
   )
 
-function link(publicUrl: string, path: string, query: Record<string, string | number>) {
+export function link(publicUrl: string, path: string, query: Record<string, string | number>) {
   // relative to PUBLIC_URL, so a deployment under a path prefix keeps its prefix
   const url = new URL(path.replace(/^\/+/, ''), `${publicUrl.replace(/\/+$/, '')}/`)
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value))
   return url.toString()
 }
 
-function compose(input: {
+/** Words a person wrote (a comment), quoted under their name: never markup, never a link. */
+export interface Quote {
+  author: string
+  words: string
+}
+/** A paragraph of Quire's own words, or a person's words quoted. */
+export type Block = string | { quote: Quote }
+
+/** Addresses in someone's words: shown as text, never made a link (issue 37, S4). */
+const ADDRESS = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"']+/gi
+
+/**
+ * One line of quoted words as HTML: escaped, and each address split by a span where a mail
+ * client's own link-finder looks for it ("://", "www."), so that it reads as text, not as a link.
+ */
+function quotedLine(line: string) {
+  let html = ''
+  let from = 0
+  for (const match of line.matchAll(ADDRESS)) {
+    const at = match.index ?? 0
+    html += escapeHtml(line.slice(from, at))
+    const address = match[0]
+    const cut = address.startsWith('www.') ? 3 : address.indexOf('://')
+    const mark = address.startsWith('www.') ? '.' : '://'
+    html +=
+      `<span style="color: #374151; text-decoration: none">${escapeHtml(address.slice(0, cut))}` +
+      `<span>${mark}</span>${escapeHtml(address.slice(cut + mark.length))}</span>`
+    from = at + address.length
+  }
+  return html + escapeHtml(line.slice(from))
+}
+
+const quoteLines = (words: string) => words.replace(/\r\n?/g, '\n').split('\n')
+
+function blockText(block: Block) {
+  if (typeof block === 'string') return [block, '']
+  const { author, words } = block.quote
+  return [`${author} wrote:`, ...quoteLines(words).map((line) => `> ${line}`.trimEnd()), '']
+}
+
+function blockHtml(block: Block) {
+  if (typeof block === 'string') return `<p>${escapeHtml(block)}</p>`
+  const { author, words } = block.quote
+  return (
+    `<p style="margin-bottom: 4px">${escapeHtml(author)} wrote:</p>` +
+    '<blockquote style="margin: 0 0 16px; padding: 8px 12px; border-left: 4px solid #d1d5db; background: #f9fafb; color: #374151">' +
+    `${quoteLines(words).map(quotedLine).join('<br>')}</blockquote>`
+  )
+}
+
+export function compose(input: {
   to: string
   subject: string
   greeting: string
-  paragraphs: string[]
+  paragraphs: Block[]
   action?: { label: string; url: string }
   footer?: string
   /** A one-click unsubscribe page, linked under the footer. */
@@ -36,7 +86,7 @@ function compose(input: {
   const text = [
     input.greeting,
     '',
-    ...input.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...input.paragraphs.flatMap(blockText),
     ...(input.action ? [`${input.action.label}: ${input.action.url}`, ''] : []),
     ...(input.footer ? [input.footer, ''] : []),
     ...(input.unsubscribe ? [`Unsubscribe: ${input.unsubscribe}`, ''] : []),
@@ -45,7 +95,7 @@ function compose(input: {
   const html = [
     '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5; color: #1f2937">',
     `<p>${escapeHtml(input.greeting)}</p>`,
-    ...input.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    ...input.paragraphs.map(blockHtml),
     input.action
       ? `<p><a href="${escapeHtml(input.action.url)}">${escapeHtml(input.action.label)}</a></p>` +
         `<p style="font-size: 12px; color: #6b7280">Or paste this address into your browser: ${escapeHtml(input.action.url)}</p>`
@@ -61,7 +111,7 @@ function compose(input: {
   return { to: input.to, subject: input.subject, text, html }
 }
 
-const greet = (firstName: string) => (firstName ? `Hello ${firstName},` : 'Hello,')
+export const greet = (firstName: string) => (firstName ? `Hello ${firstName},` : 'Hello,')
 
 export function confirmationMail(
   target: LinkTarget,
@@ -250,78 +300,4 @@ export function reviewDueMail(
     },
     footer: `You receive this because you own answers in the ${input.organization} library. An admin can turn these emails off in Settings.`,
   })
-}
-
-/** How a notification email links back: the question in the app, and the unsubscribe page. */
-export interface NotificationLinks {
-  questionnaireId: number | null
-  questionId: number | null
-  /** The unsubscribe page's token, and the API address a mail client POSTs to (RFC 8058). */
-  unsubscribeToken: string
-  oneClickUrl: string
-}
-
-const workspaceLink = (publicUrl: string, links: NotificationLinks) =>
-  links.questionnaireId
-    ? link(
-        publicUrl,
-        `/questionnaire/${links.questionnaireId}`,
-        links.questionId ? { question: links.questionId } : {},
-      )
-    : link(publicUrl, '/', {})
-
-const unsubscribing = (target: LinkTarget, links: NotificationLinks) => ({
-  unsubscribe: link(target.publicUrl, '/unsubscribe', { token: links.unsubscribeToken }),
-  headers: {
-    'List-Unsubscribe': `<${links.oneClickUrl}>`,
-    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-  },
-})
-
-/** One notification as it happens (issue 29): assigned, mentioned, changes requested, approved. */
-export function notificationMail(
-  target: LinkTarget,
-  input: { to: string; firstName: string; text: string; links: NotificationLinks },
-): MailMessage {
-  const { unsubscribe, headers } = unsubscribing(target, input.links)
-  const subject = input.text.length > 120 ? `${input.text.slice(0, 119)}…` : input.text
-  const message = compose({
-    to: input.to,
-    subject,
-    greeting: greet(input.firstName),
-    paragraphs: [input.text],
-    action: { label: 'Open the question', url: workspaceLink(target.publicUrl, input.links) },
-    footer: 'You can choose how Quire tells you about each kind of news in your settings.',
-    unsubscribe,
-  })
-  return { ...message, headers }
-}
-
-/** The daily email of work due soon or overdue (issue 29): one per person, every item listed. */
-export function workDueMail(
-  target: LinkTarget,
-  input: {
-    to: string
-    firstName: string
-    items: { text: string; links: NotificationLinks }[]
-    links: NotificationLinks
-  },
-): MailMessage {
-  const { unsubscribe, headers } = unsubscribing(target, input.links)
-  const count = input.items.length
-  const message = compose({
-    to: input.to,
-    subject: `${count} ${count === 1 ? 'reminder' : 'reminders'} about your questionnaire work`,
-    greeting: greet(input.firstName),
-    paragraphs: [
-      'Work assigned to you is due soon or overdue:',
-      ...input.items.map(
-        (item) => `• ${item.text}: ${workspaceLink(target.publicUrl, item.links)}`,
-      ),
-    ],
-    action: { label: 'Open my work', url: link(target.publicUrl, '/my-work', {}) },
-    footer: 'You receive this daily while work assigned to you is due or overdue.',
-    unsubscribe,
-  })
-  return { ...message, headers }
 }

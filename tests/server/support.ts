@@ -14,6 +14,7 @@ import { createMailer } from '../../server/mail/index.ts'
 import { createTxtLookup } from '../../server/modules/account/domains.ts'
 import type { AuthLimits } from '../../server/modules/auth/service.ts'
 import type { PaymentSettings } from '../../server/modules/billing/routes.ts'
+import type { CommentSettings } from '../../server/modules/comments/limits.ts'
 import type { LegalSettings } from '../../server/modules/legal/routes.ts'
 import type { GoogleSettings } from '../../server/modules/sso/settings.ts'
 import { createDiskStorage } from '../../server/storage/index.ts'
@@ -51,6 +52,8 @@ export interface TestAppOptions {
   dnsResolver?: string
   /** The operator's terms and privacy policy (issue 30). */
   legal?: LegalSettings
+  /** Limits of comments and mentions, and the gathering of their emails (issue 37). */
+  comments?: Partial<CommentSettings>
   /** Caps on open live streams, and how often their sessions are checked (issue 37). */
   streamLimits?: AppDeps['streamLimits']
   streamRecheckMs?: number
@@ -95,6 +98,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const app = createApp({
     database,
     legal: options.legal,
+    comments: options.comments,
     jobs,
     dataDir,
     maxUploadMb: options.maxUploadMb,

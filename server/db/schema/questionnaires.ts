@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
@@ -269,6 +270,21 @@ export const questionComments = pgTable(
   ],
 )
 
+/**
+ * The people a comment has told it mentions them (issue 37): each once, however often the comment
+ * is edited and the mention taken away and given back.
+ */
+export const questionCommentNotified = pgTable(
+  'question_comment_notified',
+  {
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    commentId: parentRef('comment_id', () => questionComments.id),
+    userId: parentRef('user_id', () => users.id),
+    createdAt: stamp('created_at'),
+  },
+  (table) => [primaryKey({ columns: [table.commentId, table.userId] })],
+)
+
 /** What happened to a questionnaire, by whom (issue 29): its activity log. */
 export const questionnaireActivity = pgTable(
   'questionnaire_activity',
@@ -301,8 +317,18 @@ export const notifications = pgTable(
     questionId: bigint('question_id', { mode: 'number' }),
     /** Shown in the app (the person's preference when it was made). */
     inApp: boolean('in_app').notNull().default(true),
-    /** 'pending' until sent (or folded into the daily digest), 'sent', or null: no email. */
-    email: text('email').$type<'pending' | 'digest' | 'sent' | null>(),
+    /**
+     * 'pending' until sent (or folded into the daily digest), 'held' while gathered into one email
+     * at `send_after` (a flood of mentions, issue 37), 'sent', or null: no email.
+     */
+    email: text('email').$type<'pending' | 'digest' | 'held' | 'sent' | null>(),
+    /** The words someone wrote (a comment), quoted in the email, never in its subject. */
+    quote: text('quote'),
+    /**
+     * The end of the mail window of a mention or comment email (issue 37): past the first few in
+     * one window, a person's emails are 'held' and go out in one digest at this moment.
+     */
+    sendAfter: at('send_after'),
     /** One per person, kind and subject a day for due and overdue reminders. */
     dedupeKey: text('dedupe_key'),
     readAt: at('read_at'),
@@ -314,5 +340,9 @@ export const notifications = pgTable(
       .on(table.email)
       .where(sql`${table.email} in ('pending', 'digest')`),
     uniqueIndex('notifications_dedupe_idx').on(table.userId, table.dedupeKey),
+    index('notifications_held_idx').on(table.sendAfter).where(sql`${table.email} = 'held'`),
+    index('notifications_window_idx')
+      .on(table.userId, table.sendAfter)
+      .where(sql`${table.sendAfter} is not null`),
   ],
 )

@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { Resolver } from 'node:dns/promises'
+import type pg from 'pg'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import {
   type DnsRecord,
+  MAX_VERIFIED_DOMAINS,
   ORGANIZATION_TEXTS,
   PUBLIC_EMAIL_DOMAINS,
 } from '../../../contract/organization.ts'
@@ -83,6 +85,7 @@ export function createDomainProofs(deps: {
     const loser = await inTransaction(pool, async (client) => {
       // one proof at a time per domain
       await client.query('select pg_advisory_xact_lock(hashtext($1))', [`domain:${domain}`])
+      await withinCap(client, orgId, domain)
       const { rows } = await client.query<{ org_id: string; dns_verified_at: Date | null }>(
         'select org_id, dns_verified_at from organization_domains where domain = $1 for update',
         [domain],
@@ -132,6 +135,24 @@ export function createDomainProofs(deps: {
       return moved
     })
     if (loser !== null) await tellAdmins(loser, domain)
+  }
+
+  /**
+   * A new domain counts against the cap update_organization keeps (issue 37, S5): the organisation
+   * is locked as update_organization locks it, so that neither path slips past the other.
+   */
+  async function withinCap(client: pg.PoolClient, orgId: number, domain: string) {
+    await client.query('select id from organizations where id = $1 for update', [orgId])
+    const { rows } = await client.query<{ held: string; has: boolean }>(
+      `select count(*) as held, coalesce(bool_or(domain = $2), false) as has
+         from organization_domains where org_id = $1`,
+      [orgId, domain],
+    )
+    const row = rows[0]
+    if (!row?.has && Number(row?.held ?? 0) >= MAX_VERIFIED_DOMAINS) {
+      const text = ORGANIZATION_TEXTS.tooManyDomains
+      throw apiError(400, text, { msg: text, code: ERROR_CODES.validation })
+    }
   }
 
   async function tellAdmins(orgId: number, domain: string) {

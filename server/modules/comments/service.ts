@@ -5,13 +5,22 @@ import {
 } from '../../../contract/collaboration.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import { QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
+import { createRateLimiter, type RateLimiter } from '../../auth/rate-limit.ts'
 import type { Database } from '../../db/index.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { announceChange, recordActivity } from '../collaboration/activity.ts'
 import type { NotificationService } from '../notifications/service.ts'
 import { label, type Queryable } from '../questionnaires/shared.ts'
+import {
+  type CommentSettings,
+  commentLimits,
+  DEFAULT_COMMENT_SETTINGS,
+  type GiveBack,
+} from './limits.ts'
 import { commentsOf } from './threads.ts'
+
+export type { CommentSettings } from './limits.ts'
 
 /** Who comments: the signed-in person, by name for the notifications they cause. */
 export interface Commenter {
@@ -28,21 +37,28 @@ interface QuestionDb {
   position: number
 }
 
-const EXCERPT = 140
-const excerpt = (body: string) => (body.length > EXCERPT ? `${body.slice(0, EXCERPT - 1)}…` : body)
 const invalid = (message: string) => apiError(400, message, { code: ERROR_CODES.validation })
 
 /**
  * Comments on a question (issue 29): threads of a first comment and its replies, edited and
  * deleted by their authors, resolved and reopened by anyone who may write. Mentions name people
- * of the organisation, who are notified in the same transaction; every change is in the
- * questionnaire's activity and announced to its viewers. The body is kept as plain text.
+ * of the organisation, who are notified in the same transaction, each once per comment however
+ * often it is edited (issue 37); one comment names at most a few people, and each person writes
+ * only so many comments and mentions a minute. Every change is in the questionnaire's activity
+ * and announced to its viewers. The body is kept as plain text.
  */
 export function createCommentService(deps: {
   database: Database
   notifications?: Pick<NotificationService, 'notify' | 'deliver'>
+  /** Counts comments and mentions per person; one on the same database when omitted. */
+  limiter?: RateLimiter
+  settings?: Partial<CommentSettings>
 }) {
   const { pool } = deps.database
+  const limits = commentLimits(deps.limiter ?? createRateLimiter(pool, () => new Date()), {
+    ...DEFAULT_COMMENT_SETTINGS,
+    ...deps.settings,
+  })
 
   async function questionOf(client: Queryable, orgId: number, questionId: number) {
     const { rows } = await client.query<QuestionDb>(
@@ -86,27 +102,66 @@ export function createCommentService(deps: {
       throw invalid(COLLABORATION_TEXTS.mentionOutside)
   }
 
+  /**
+   * Tells the people a comment names that it mentions them, each once per comment: those it told
+   * before (an edit that takes a mention away and gives it back) are not told again.
+   */
   async function tell(
     client: Queryable,
     orgId: number,
     actor: Commenter,
-    question: QuestionDb,
-    questionId: number,
+    comment: { id: number; question: QuestionDb; questionId: number; body: string },
     mentioned: number[],
-    body: string,
   ) {
+    const { question } = comment
+    const told = await client.query<{ user_id: string }>(
+      `insert into question_comment_notified (org_id, comment_id, user_id)
+       select $1, $2, unnest($3::bigint[])
+       on conflict do nothing returning user_id`,
+      [orgId, comment.id, mentioned.filter((userId) => userId !== actor.id)],
+    )
     await deps.notifications?.notify(
       client,
-      mentioned.map((userId) => ({
+      told.rows.map((row) => ({
         orgId,
-        userId,
+        userId: Number(row.user_id),
         kind: 'mentioned',
-        text: `${actor.name} mentioned you on ${label(question)} of ${question.name}: “${excerpt(body)}”`,
+        text: `${actor.name} mentioned you on ${label(question)} of ${question.name}`,
+        quote: comment.body,
         actorId: actor.id,
         questionnaireId: Number(question.questionnaire_id),
-        questionId,
+        questionId: comment.questionId,
       })),
     )
+  }
+
+  /** The people a comment has told it mentions them. */
+  async function toldBy(orgId: number, commentId: number) {
+    const { rows } = await pool.query<{ user_id: string }>(
+      'select user_id from question_comment_notified where org_id = $1 and comment_id = $2',
+      [orgId, commentId],
+    )
+    return new Set(rows.map((row) => Number(row.user_id)))
+  }
+
+  /**
+   * Takes the writer's comment and mentions of this minute (429 past them), does the write, and
+   * gives them back when the write fails.
+   */
+  async function limited<T>(actor: Commenter, newlyNamed: number[], write: () => Promise<T>) {
+    const giveComment = await limits.comment(actor.id)
+    let giveMentions: GiveBack = async () => {}
+    try {
+      giveMentions = await limits.mentions(
+        actor.id,
+        newlyNamed.filter((userId) => userId !== actor.id).length,
+      )
+      return await write()
+    } catch (error) {
+      await giveMentions().catch(() => {})
+      await giveComment().catch(() => {})
+      throw error
+    }
   }
 
   const announce = (
@@ -137,69 +192,82 @@ export function createCommentService(deps: {
 
   async function create(orgId: number, actor: Commenter, questionId: number, input: CommentCreate) {
     const mentions = [...new Set(input.mentions ?? [])]
-    const id = await inTransaction(pool, async (client) => {
-      const question = await questionOf(client, orgId, questionId)
-      if (input.parent_id) {
-        const parent = await client.query(
-          `select 1 from question_comments
+    limits.checkPeople(mentions.length)
+    const write = () =>
+      inTransaction(pool, async (client) => {
+        const question = await questionOf(client, orgId, questionId)
+        if (input.parent_id) {
+          const parent = await client.query(
+            `select 1 from question_comments
             where org_id = $1 and id = $2 and question_id = $3 and parent_id is null`,
-          [orgId, input.parent_id, questionId],
-        )
-        if (!parent.rowCount) throw invalid(COLLABORATION_TEXTS.replyToReply)
-      }
-      await checkMentions(client, orgId, mentions)
-      const { rows } = await client.query<{ id: string }>(
-        `insert into question_comments
+            [orgId, input.parent_id, questionId],
+          )
+          if (!parent.rowCount) throw invalid(COLLABORATION_TEXTS.replyToReply)
+        }
+        await checkMentions(client, orgId, mentions)
+        const { rows } = await client.query<{ id: string }>(
+          `insert into question_comments
            (org_id, questionnaire_id, question_id, parent_id, author_id, body, mentions)
          values ($1, $2, $3, $4, $5, $6, $7::bigint[]) returning id`,
-        [
+          [
+            orgId,
+            question.questionnaire_id,
+            questionId,
+            input.parent_id ?? null,
+            actor.id,
+            input.body,
+            mentions,
+          ],
+        )
+        await recordActivity(client, {
           orgId,
-          question.questionnaire_id,
+          questionnaireId: Number(question.questionnaire_id),
+          kind: 'commented',
+          summary: `Commented on ${label(question)}`,
           questionId,
-          input.parent_id ?? null,
-          actor.id,
-          input.body,
-          mentions,
-        ],
-      )
-      await recordActivity(client, {
-        orgId,
-        questionnaireId: Number(question.questionnaire_id),
-        kind: 'commented',
-        summary: `Commented on ${label(question)}`,
-        questionId,
-        userId: actor.id,
+          userId: actor.id,
+        })
+        const id = Number(rows[0]?.id)
+        await tell(client, orgId, actor, { id, question, questionId, body: input.body }, mentions)
+        await announce(client, orgId, actor, question, questionId)
+        return id
       })
-      await tell(client, orgId, actor, question, questionId, mentions, input.body)
-      await announce(client, orgId, actor, question, questionId)
-      return Number(rows[0]?.id)
-    })
+    const id = await limited(actor, mentions, write)
     await deps.notifications?.deliver()
     return one(orgId, id)
   }
 
-  /** The author changes the text; people newly mentioned are told. */
+  /** The author changes the text; people mentioned for the first time by it are told. */
   async function edit(
     orgId: number,
     actor: Commenter,
     id: number,
     input: { body: string; mentions?: number[] },
   ) {
-    await inTransaction(pool, async (client) => {
-      const comment = await commentOf(client, orgId, id)
-      if (Number(comment.author_id) !== actor.id)
-        throw apiError(403, COLLABORATION_TEXTS.notYourComment, { code: ERROR_CODES.forbidden })
-      const before = new Set(comment.mentions.map(Number))
-      const mentions = input.mentions ? [...new Set(input.mentions)] : [...before]
-      await checkMentions(client, orgId, mentions)
-      await client.query(
-        `update question_comments set body = $2, mentions = $3::bigint[], edited_at = now() where id = $1`,
-        [id, input.body, mentions],
-      )
-      const added = mentions.filter((userId) => !before.has(userId))
-      await tell(client, orgId, actor, comment.question, comment.questionId, added, input.body)
-      await announce(client, orgId, actor, comment.question, comment.questionId)
-    })
+    const named = input.mentions ? [...new Set(input.mentions)] : []
+    limits.checkPeople(named.length)
+    const told = named.length ? await toldBy(orgId, id) : new Set<number>()
+    const write = () =>
+      inTransaction(pool, async (client) => {
+        const comment = await commentOf(client, orgId, id)
+        if (Number(comment.author_id) !== actor.id)
+          throw apiError(403, COLLABORATION_TEXTS.notYourComment, { code: ERROR_CODES.forbidden })
+        const before = new Set(comment.mentions.map(Number))
+        const mentions = input.mentions ? [...new Set(input.mentions)] : [...before]
+        await checkMentions(client, orgId, mentions)
+        await client.query(
+          `update question_comments set body = $2, mentions = $3::bigint[], edited_at = now() where id = $1`,
+          [id, input.body, mentions],
+        )
+        // an edit that names nobody keeps its mentions and tells nobody
+        await tell(client, orgId, actor, { ...comment, id, body: input.body }, named)
+        await announce(client, orgId, actor, comment.question, comment.questionId)
+      })
+    await limited(
+      actor,
+      named.filter((userId) => !told.has(userId)),
+      write,
+    )
     await deps.notifications?.deliver()
     return one(orgId, id)
   }

@@ -12,6 +12,7 @@ import type { Database } from '../../db/index.ts'
 import { inTransaction } from '../../db/index.ts'
 import { personOf } from '../../db/people.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { inAppText } from './gather.ts'
 import { kindsOf, readUnsubscribeToken, type UnsubscribeScope } from './tokens.ts'
 
 export type Preferences = Partial<Record<NotificationKind, DeliveryChannel>>
@@ -31,6 +32,7 @@ interface NotificationDb {
   id: string
   kind: NotificationKind
   text: string
+  quote: string | null
   questionnaire_id: string | null
   question_id: string | null
   created_at: Date
@@ -41,14 +43,14 @@ interface NotificationDb {
   email: string | null
 }
 
-const SELECT = `select n.id, n.kind, n.text, n.questionnaire_id, n.question_id, n.created_at, n.read_at,
+const SELECT = `select n.id, n.kind, n.text, n.quote, n.questionnaire_id, n.question_id, n.created_at, n.read_at,
                        a.id as user_id, a.first_name, a.last_name, a.email
                   from notifications n left join users a on a.id = n.actor_id`
 
 const notificationOf = (row: NotificationDb): Notification => ({
   id: Number(row.id),
   kind: row.kind,
-  text: row.text,
+  text: inAppText(row.text, row.quote),
   actor: personOf(row),
   questionnaire_id: row.questionnaire_id ? Number(row.questionnaire_id) : null,
   question_id: row.question_id ? Number(row.question_id) : null,
@@ -131,7 +133,7 @@ export function createInbox(deps: { database: Database; secret: string }) {
     await client.query(
       `update notifications n set email = null
          from users u
-        where u.id = n.user_id and n.user_id = $1 and n.email in ('pending', 'digest')
+        where u.id = n.user_id and n.user_id = $1 and n.email in ('pending', 'digest', 'held')
           and coalesce(u.notification_preferences ->> n.kind, 'both') in ('in_app', 'off')`,
       [userId],
     )

@@ -5,6 +5,13 @@ import {
 } from '../../../contract/collaboration.ts'
 import { notifyStatement } from '../../http/event-hub.ts'
 import type { Queryable } from '../questionnaires/shared.ts'
+import {
+  DEFAULT_GATHERING,
+  GATHERED_KINDS,
+  lockWindows,
+  type MailGathering,
+  windowOf,
+} from './gather.ts'
 import type { Preferences } from './inbox.ts'
 
 /** Something a person should hear of (issue 29). */
@@ -20,17 +27,28 @@ export interface NotifyEvent {
   questionId: number | null
   /** One notification per person and key (the daily reminders). */
   dedupeKey?: string
+  /**
+   * What the actor wrote (a comment): quoted in the email under their name, never in its subject,
+   * and after the sentence in the app (issue 37).
+   */
+  quote?: string
 }
 
 const MAX_TEXT = 1_000
+const MAX_QUOTE = 5_000
 
 /**
  * Writes notifications inside the caller's transaction: not to the actor, not to people who are
  * not active members of the organisation, and each by the person's choice for its kind. Email is
- * 'pending' (sent by `deliver()` after the commit) or 'digest' (the daily email); the person's
- * live stream hears of it when the transaction commits, and never when it rolls back.
+ * 'pending' (sent by `deliver()` after the commit), 'digest' (the daily email) or, for a mention
+ * or comment past the first few of its window, 'held' for one digest at the window's end; the
+ * person's live stream hears of it when the transaction commits, and never when it rolls back.
  */
-export async function notify(client: Queryable, events: NotifyEvent[]) {
+export async function notify(
+  client: Queryable,
+  events: NotifyEvent[],
+  gathering: MailGathering = DEFAULT_GATHERING,
+) {
   const wanted = events.filter((event) => event.userId !== event.actorId)
   if (!wanted.length) return
   const { rows } = await client.query<{ id: string; org_id: string; prefs: Preferences }>(
@@ -39,19 +57,35 @@ export async function notify(client: Queryable, events: NotifyEvent[]) {
     [[...new Set(wanted.map((event) => event.userId))]],
   )
   const people = new Map(rows.map((row) => [Number(row.id), row]))
-  for (const event of wanted) {
+  const channelOf = (event: NotifyEvent): DeliveryChannel | null => {
     const person = people.get(event.userId)
-    if (!person || Number(person.org_id) !== event.orgId) continue
-    const channel: DeliveryChannel = person.prefs?.[event.kind] ?? 'both'
-    if (channel === 'off') continue
+    if (!person || Number(person.org_id) !== event.orgId) return null
+    return person.prefs?.[event.kind] ?? 'both'
+  }
+  const gathered = (event: NotifyEvent) =>
+    GATHERED_KINDS.includes(event.kind) && ['both', 'email'].includes(channelOf(event) ?? 'off')
+  await lockWindows(
+    client,
+    wanted.filter(gathered).map((event) => event.userId),
+  )
+  for (const event of wanted) {
+    const channel = channelOf(event)
+    if (!channel || channel === 'off') continue
     const inApp = channel !== 'email'
-    const email =
+    let email: 'pending' | 'digest' | 'held' | null =
       channel === 'in_app' ? null : DIGEST_KINDS.includes(event.kind) ? 'digest' : 'pending'
+    let sendAfter: Date | null = null
+    if (gathered(event)) {
+      const window = await windowOf(client, event.userId, gathering)
+      sendAfter = window.sendAfter
+      if (window.held) email = 'held'
+    }
     const text = event.text.length > MAX_TEXT ? `${event.text.slice(0, MAX_TEXT - 1)}…` : event.text
+    const quote = event.quote ? event.quote.slice(0, MAX_QUOTE) : null
     const inserted = await client.query<{ id: string }>(
       `insert into notifications (org_id, user_id, kind, text, actor_id, questionnaire_id,
-                                  question_id, in_app, email, dedupe_key)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                  question_id, in_app, email, dedupe_key, quote, send_after)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        on conflict (user_id, dedupe_key) do nothing
        returning id`,
       [
@@ -65,6 +99,8 @@ export async function notify(client: Queryable, events: NotifyEvent[]) {
         inApp,
         email,
         event.dedupeKey ?? null,
+        quote,
+        sendAfter,
       ],
     )
     const id = inserted.rows[0]?.id

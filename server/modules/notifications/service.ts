@@ -2,10 +2,12 @@ import type { Database } from '../../db/index.ts'
 import { inTransaction } from '../../db/index.ts'
 import type { Logger } from '../../logger.ts'
 import type { Mailer } from '../../mail/index.ts'
+import type { Queryable } from '../questionnaires/shared.ts'
 import { createDelivery } from './delivery.ts'
 import { dayOf, remindersOf } from './due.ts'
+import { DEFAULT_GATHERING, type MailGathering } from './gather.ts'
 import { createInbox } from './inbox.ts'
-import { notify } from './notify.ts'
+import { type NotifyEvent, notify } from './notify.ts'
 
 export type { NotifyEvent } from './notify.ts'
 
@@ -22,8 +24,14 @@ export function createNotificationService(deps: {
   /** Signs unsubscribe links (the server's JWT secret). */
   secret: string
   now?: () => Date
+  /** When a flood of mention and comment emails becomes one digest (issue 37). */
+  gathering?: Partial<MailGathering>
 }) {
   const now = deps.now ?? (() => new Date())
+  const gathering: MailGathering = {
+    digestAfter: deps.gathering?.digestAfter ?? DEFAULT_GATHERING.digestAfter,
+    digestWindowMs: deps.gathering?.digestWindowMs ?? DEFAULT_GATHERING.digestWindowMs,
+  }
   const delivery = createDelivery(deps)
   const inbox = createInbox(deps)
 
@@ -32,7 +40,7 @@ export function createNotificationService(deps: {
     const day = dayOf(at)
     const reminders = await inTransaction(deps.database.pool, async (client) => {
       const events = await remindersOf(client, day)
-      await notify(client, events)
+      await notify(client, events, gathering)
       return events.length
     })
     // anything owed as it happens that a crash kept from being sent goes too
@@ -43,7 +51,7 @@ export function createNotificationService(deps: {
   }
 
   return {
-    notify,
+    notify: (client: Queryable, events: NotifyEvent[]) => notify(client, events, gathering),
     deliver: delivery.deliver,
     digest,
     list: inbox.list,

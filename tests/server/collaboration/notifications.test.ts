@@ -121,8 +121,10 @@ describe('notifications in the app (issue 29)', () => {
     smtp.clear()
     await mention(rows[1].id, admin, [approver.id], 'Is this still true?')
     const mail = await smtp.waitFor(approver.email)
-    expect(mail.subject).toMatch(/^Fix Ture mentioned you on SEC-02 of /)
-    expect(mail.text).toContain('“Is this still true?”')
+    // who and where, never what they wrote (issue 37): the words are quoted in the body
+    expect(mail.subject).toBe(`Fix Ture mentioned you on ${q.name}`)
+    expect(mail.text).toContain('Fix Ture mentioned you on SEC-02 of ')
+    expect(mail.text).toContain('Fix Ture wrote:\n> Is this still true?')
     const open = linkIn(mail, `/questionnaire/${q.id}`)
     expect(open.toString()).toBe(`${TEST_PUBLIC_URL}/questionnaire/${q.id}?question=${rows[1].id}`)
     const page = linkIn(mail, '/unsubscribe')
