@@ -113,8 +113,14 @@ export function createStreamRegistry(options: {
     return checking
   }
 
+  // a pass still running when the next is due (a slow database) is not doubled
+  let sweeping = false
   const timer = setInterval(() => {
-    if (entries.size) void verify(entries)
+    if (!entries.size || sweeping) return
+    sweeping = true
+    void verify(entries).finally(() => {
+      sweeping = false
+    })
   }, options.recheckMs ?? RECHECK_MS)
   timer.unref()
 
