@@ -104,14 +104,25 @@ try {
   await call(paths.questionnaires.generate(id), { method: 'POST' })
   await settled()
   const generated = performance.now()
-  const exported = await json<{ filled_file: { id: number; answers_written: number } }>(
-    paths.questionnaires.exportOriginal,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ questionnaire_id: id }),
-    },
-  )
+  // the export runs as a job (issue 37): its run is asked for until its file is written
+  interface Run {
+    id: number
+    status: string
+    error: string | null
+    filled_file: { id: number; answers_written: number } | null
+  }
+  const exportStarted = await json<{ export: Run }>(paths.questionnaires.exportOriginal, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ questionnaire_id: id }),
+  })
+  const exported = await until(async () => {
+    const { export: run } = await json<{ export: Run }>(
+      paths.questionnaires.exportRun(exportStarted.export.id),
+    )
+    if (run.status === 'failed') throw new Error(`the export failed: ${run.error}`)
+    return run.filled_file ? { filled_file: run.filled_file } : undefined
+  })
   const file = await call(paths.questionnaires.filledFileDownload(exported.filled_file.id))
   const bytes = (await file.arrayBuffer()).byteLength
   const seconds = (performance.now() - started) / 1000

@@ -123,6 +123,16 @@ try {
       await new Promise((r) => setTimeout(r, 2))
     }
   }
+  /** An export run (in-process, as without workers) from its request until its file is written. */
+  async function exported(id: number) {
+    const run = await exports.start(orgId, userId, id, 'original')
+    for (;;) {
+      const current = await exports.get(orgId, run.id)
+      if (current.status === 'failed') throw new Error(`export: ${current.error}`)
+      if (current.filled_file) return current.filled_file
+      await new Promise((r) => setTimeout(r, 2))
+    }
+  }
   const fill = (id: number) =>
     database.pool.query(
       `update questionnaire_answers a set status = 'edited',
@@ -141,9 +151,9 @@ try {
     let written = 0
     for (let i = 0; i < RUNS; i++) {
       const started = performance.now()
-      const result = await exports.exportOriginal(orgId, userId, id)
+      const result = await exported(id)
       times.push(performance.now() - started)
-      written = result.filled_file.answers_written
+      written = result.answers_written
     }
     figures.export_hecvat414_ms = round(median(times))
     figures.export_hecvat414_answers_written = written
@@ -200,15 +210,29 @@ try {
 
     // health while the 2,000-question workbook is exported (built in a worker process): every
     // call due each 10 ms, timed from when it was due, so a blocked event loop would show
+    // (the export is a job since issue 37: its run is asked for every 50 ms until its file is written)
+    const exportRun = async () => {
+      const headers = { authorization: `Bearer ${access}`, 'content-type': 'application/json' }
+      const res = await app.request(apiPath(paths.questionnaires.exportOriginal), {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ questionnaire_id: id }),
+      })
+      if (res.status !== 202) return res.status
+      const { export: started } = (await res.json()) as { export: { id: number } }
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 50))
+        const polled = await app.request(apiPath(paths.questionnaires.exportRun(started.id)), {
+          headers,
+        })
+        const body = (await polled.json()) as { export: { status: string } }
+        if (body.export.status === 'done') return 201
+        if (body.export.status === 'failed') return 500
+      }
+    }
     for (let run = 0; run < RUNS; run++) {
       let exporting = true
-      const exported = Promise.resolve(
-        app.request(apiPath(paths.questionnaires.exportOriginal), {
-          method: 'POST',
-          headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ questionnaire_id: id }),
-        }),
-      ).finally(() => {
+      const exported = exportRun().finally(() => {
         exporting = false
       })
       const first = performance.now()
@@ -218,7 +242,7 @@ try {
         await app.request(apiPath(paths.health))
         healthDuringExport.push(performance.now() - due)
       }
-      if ((await exported).status !== 201) throw new Error('export failed')
+      if ((await exported) !== 201) throw new Error('export failed')
     }
     figures.health_during_export_calls = healthDuringExport.length
     figures.health_during_export_p50_ms = round(percentile(healthDuringExport, 0.5))

@@ -275,7 +275,8 @@ export const notificationPreferencesUpdateSchema = z.object({
 
 /** What a questionnaire's stream says (server-sent events, one per open questionnaire). */
 export const STREAM_EVENTS = ['presence', 'change'] as const
-export const CHANGE_KINDS = ['answers', 'assignments', 'comments', 'work'] as const
+/** `export`: an export run finished (issue 37): the export menus read the latest file again. */
+export const CHANGE_KINDS = ['answers', 'assignments', 'comments', 'work', 'export'] as const
 export type ChangeKind = (typeof CHANGE_KINDS)[number]
 export const presenceEventSchema = z.object({ viewers: z.array(userRefSchema) })
 export const changeEventSchema = z.object({

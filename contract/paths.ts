@@ -138,6 +138,8 @@ export const paths = {
     reAnalyze: (id: Id) => `/filler/questionnaires/${seg(id)}/re-analyze/`,
     exportOriginal: '/filler/questionnaires/export-original/',
     exportBasic: '/filler/questionnaires/export-basic/',
+    /** Issue 37: an export run (a job), asked for until its filled file is written. */
+    exportRun: (id: Id) => `/filler/questionnaires/exports/${seg(id)}/`,
     checkFilledFile: '/filler/questionnaires/check-filled-file/',
     downloadFilledFile: '/filler/questionnaires/download-filled-file/',
     filledFileDownload: (id: Id) => `/filler/questionnaires/filled-files/${seg(id)}/download/`,

@@ -263,7 +263,26 @@ export const filledFileSchema = z.object({
 })
 export type FilledFile = z.infer<typeof filledFileSchema>
 
-export const exportResponseSchema = z.object({ filled_file: filledFileSchema })
+/**
+ * An export runs as a job (issue 37): the request answers at once with the run, which is asked for
+ * again until it is done (its filled file set) or failed (its error says why).
+ */
+export const EXPORT_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const
+export type ExportRunStatus = (typeof EXPORT_RUN_STATUSES)[number]
+export const exportRunSchema = z.object({
+  id: z.int(),
+  status: z.enum(EXPORT_RUN_STATUSES),
+  /** 0-100. */
+  progress: z.int(),
+  /** What it is doing now, while queued or running. */
+  label: z.nullable(z.string()),
+  questionnaire_id: z.int(),
+  format: z.enum(EXPORT_FORMATS),
+  filled_file: z.nullable(filledFileSchema),
+  error: z.nullable(z.string()),
+})
+export type ExportRun = z.infer<typeof exportRunSchema>
+export const exportResponseSchema = z.object({ export: exportRunSchema })
 export const checkFilledFileSchema = z.object({
   exists: z.boolean(),
   current: z.boolean(),
@@ -299,6 +318,9 @@ export const QUESTIONNAIRE_TEXTS = {
   noExportOriginal:
     'A PDF questionnaire cannot be filled in place. Export it in the basic format instead.',
   noFilledFile: 'No filled file has been exported for this questionnaire yet',
+  exportNotFound: 'Export not found',
+  exportFailed: 'The file could not be written. Export again.',
+  exportCutOff: 'The export was interrupted. Export again.',
   candidateNotFound: 'That candidate does not belong to this question',
   analysisFailed: 'The questionnaire could not be read',
   cutOff: 'Analysis was interrupted. Re-analyze the questionnaire to try again.',

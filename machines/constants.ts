@@ -108,6 +108,8 @@ export const FILE_PAGE_POLL_MS = 2 * SECOND
 
 /** Questionnaires (ours). While a questionnaire is analysed or answered, it is fetched this often. */
 export const QUESTIONNAIRE_PROGRESS_POLL_MS = 1_000
+/** While an export runs as a job (issue 37), its run is fetched this often until its file is written. */
+export const EXPORT_PROGRESS_POLL_MS = 1_000
 
 /** /payouts: how often the landing page asks again while the provider's delivery is on its way. */
 export const PAYOUT_POLL_MS = 2 * SECOND

@@ -7,7 +7,7 @@ import { unzipSync } from 'fflate'
 import type { QuestionRow } from '../contract/questionnaires.ts'
 import { DEFAULT_PARSE_LIMITS } from '../server/ingest/types.ts'
 import { readWorkbook } from '../server/ingest/xlsx.ts'
-import { cellWrites } from '../server/modules/questionnaires/export.ts'
+import { cellWrites } from '../server/modules/questionnaires/export-build.ts'
 import { type CellWrite, patchWorkbook } from '../server/workbooks/patch-xlsx.ts'
 import { readQuestionnaireBuffer } from '../server/workbooks/read.ts'
 

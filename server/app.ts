@@ -374,6 +374,8 @@ export function createApp(deps: AppDeps) {
         storage,
         questionnaires,
         parseLimits: deps.parseLimits ?? {},
+        jobs: deps.jobs,
+        logger: deps.logger,
       }),
       storage,
       maxUploadBytes,

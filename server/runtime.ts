@@ -27,6 +27,7 @@ import type { Logger } from './logger.ts'
 import { createMailer } from './mail/index.ts'
 import { createTxtLookup } from './modules/account/domains.ts'
 import { configureTiers, syncLicenses } from './modules/account/license.ts'
+import { commentSettingsOf } from './modules/comments/limits.ts'
 import { watchParents } from './parent-watch.ts'
 import { createDiskStorage, isAlive } from './storage/index.ts'
 import { VERSION } from './version.ts'
@@ -238,6 +239,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       tiers,
       extensionIds: config.EXTENSION_IDS,
       txtLookup: createTxtLookup(config.DNS_RESOLVER),
+      comments: commentSettingsOf(config),
       streamLimits: {
         perPerson: config.STREAM_MAX_PER_PERSON,
         perQuestionnaire: config.STREAM_MAX_PER_QUESTIONNAIRE,

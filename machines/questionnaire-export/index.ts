@@ -8,10 +8,16 @@ export const selectLatest = (s: Snapshot) => s.context.latest
 export const selectExportBusy = (s: Snapshot) => s.hasTag('busy')
 export const selectExportFormat = (s: Snapshot) => s.context.format
 export const selectExportError = (s: Snapshot) => (s.matches('failed') ? s.context.error : null)
+/** The export run being waited for, while it is queued or running (its progress and label). */
+export const selectExportRun = (s: Snapshot) =>
+  s.hasTag('busy') && (s.context.run?.status === 'queued' || s.context.run?.status === 'running')
+    ? s.context.run
+    : null
 
 /** What workspace-header reads, through `useView`. */
 export const exportMenuView = {
   latest: selectLatest,
   exporting: selectExportBusy,
   exportFormat: selectExportFormat,
+  run: selectExportRun,
 }

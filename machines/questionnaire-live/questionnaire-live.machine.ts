@@ -8,7 +8,8 @@ import { streamRetryDelay } from '../constants.ts'
 /**
  * The live side of an open questionnaire (issue 29): one stream of server-sent events tells who
  * else is looking (presence) and what others changed; the rows named are read again and handed to
- * the workspace as a change, so answers, assignments and comment counts follow without a reload.
+ * the workspace as a change, so answers, assignments and comment counts follow without a reload;
+ * a finished export is told to the workspace, whose export menu reads the latest file again.
  * A lost stream is opened again after a back-off (1 s, 2 s, 4 s … 30 s), and everything is read
  * again then, since changes may have been missed while it was away.
  */
@@ -56,6 +57,9 @@ export const questionnaireLiveMachine = setup({
   },
   guards: {
     hasPending: ({ context }) => context.pending !== undefined,
+    /** An export finished (issue 37): no row changed, the export menus read the latest file. */
+    exported: ({ event }) =>
+      (event as Extract<LiveStreamEvent, { type: 'stream.change' }>).change.kind === 'export',
     reconnected: ({ context }) => context.attempt > 0,
   },
   actions: {
@@ -67,6 +71,9 @@ export const questionnaireLiveMachine = setup({
     tellViewers: enqueueActions(({ context, self, enqueue }) => {
       // told to the workspace that runs it (alone, as in its path tests, it keeps them)
       if (self._parent) enqueue.sendParent({ type: 'presence.set', viewers: context.viewers })
+    }),
+    tellExports: enqueueActions(({ self, enqueue }) => {
+      if (self._parent) enqueue.sendParent({ type: 'exports.changed' })
     }),
     handOver: enqueueActions(({ event, self, enqueue }) => {
       const change = (event as unknown as { output: AnswerChange }).output
@@ -118,7 +125,10 @@ export const questionnaireLiveMachine = setup({
                 'stream.presence': {
                   actions: [assign(({ event }) => ({ viewers: event.viewers })), 'tellViewers'],
                 },
-                'stream.change': { actions: 'want' },
+                'stream.change': [
+                  { guard: 'exported', actions: 'tellExports' },
+                  { actions: 'want' },
+                ],
               },
             },
           },

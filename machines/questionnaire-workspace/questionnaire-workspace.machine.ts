@@ -117,6 +117,7 @@ export const questionnaireWorkspaceMachine = setup({
   type: 'parallel',
   on: {
     'presence.set': { actions: assign(({ event }) => ({ viewers: event.viewers })) },
+    'exports.changed': { actions: emit({ type: 'exports.changed' }) },
   },
   states: {
     live: {
@@ -131,11 +132,7 @@ export const questionnaireWorkspaceMachine = setup({
             src: 'loadWorkspace',
             input: ({ context }) => ({ id: context.id }),
             onDone: [
-              {
-                guard: 'running',
-                target: 'progress',
-                actions: 'adopt',
-              },
+              { guard: 'running', target: 'progress', actions: 'adopt' },
               { target: 'ready', actions: 'adopt' },
             ],
             onError: {

@@ -80,6 +80,8 @@ export type WorkspaceEvents =
   | { type: 'notice.close' }
   /** From the live stream: who has the questionnaire open. */
   | { type: 'presence.set'; viewers: UserRef[] }
+  /** From the live stream: an export of this questionnaire finished (issue 37). */
+  | { type: 'exports.changed' }
   | { type: 'files.load' }
   | { type: 'generate' }
   | { type: 'generate.cancel' }
@@ -95,3 +97,5 @@ export type WorkspaceEmitted =
   | { type: 'operation.failed'; message: string }
   | { type: 'operation.done'; summary: string }
   | { type: 'operation.notice'; message: string }
+  /** Someone's export finished: the export menu reads the latest file again. */
+  | { type: 'exports.changed' }

@@ -6,6 +6,7 @@
 export * from './schema/accounts.ts'
 export * from './schema/billing.ts'
 export * from './schema/chat.ts'
+export * from './schema/exports.ts'
 export * from './schema/knowledge.ts'
 export * from './schema/questionnaires.ts'
 export * from './schema/sso.ts'

@@ -9,6 +9,8 @@ import { createAnsweringService, GENERATE_JOB } from '../modules/answering/servi
 import { llmUsage } from '../modules/answering/store.ts'
 import { createReviewDigest } from '../modules/knowledge/digest.ts'
 import { createNotificationService } from '../modules/notifications/service.ts'
+import { createExportService } from '../modules/questionnaires/export.ts'
+import { EXPORT_JOB } from '../modules/questionnaires/export-runs.ts'
 import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
 import {
   createRepositoryService,
@@ -93,6 +95,8 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
     llm: llmEngineOf(deps),
     embedder,
   })
+  // jobs: undefined: a failure of the export job is retried by the job system, not here
+  const exports = createExportService({ ...deps, jobs: undefined, questionnaires })
   const { mailer, publicUrl } = deps
   const { secret } = deps
   const digest =
@@ -134,6 +138,14 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
         await questionnaires.analyse(Number(job.data.questionnaireId))
       },
     }),
+    defineJob<{ exportId: number }>({
+      name: EXPORT_JOB,
+      // the file is written in a parser process: one at a time keeps a 2-core node responsive
+      batchSize: 1,
+      handler: async (job) => {
+        await exports.run(Number(job.data.exportId))
+      },
+    }),
     defineJob<object>({
       name: SSO_HOUSEKEEPING_JOB,
       cron: '*/10 * * * *',
@@ -161,10 +173,13 @@ export function createReaper(
   const repository = createRepositoryService(deps)
   const questionnaires = createQuestionnaireService({ ...deps, jobs: undefined })
   const answering = createAnsweringService({ ...deps, questionnaires, llm: undefined })
+  const exports = createExportService({ ...deps, questionnaires })
   /** `atStart` on a single node: the process that held the queued analyses' jobs is gone. */
   return async (atStart = false) => {
     await questionnaires.reap(staleMs, atStart ? 0 : undefined)
     await answering.recover(GENERATION_QUIET_MS)
+    // an export cut off with its node is queued again (issue 37): at once on a single node
+    await exports.recover(atStart ? 0 : staleMs)
     return repository.reap(staleMs)
   }
 }

@@ -14,6 +14,7 @@ import {
   checkFilledFileSchema,
   consistencyResultSchema,
   type ExportFormat,
+  type ExportRun,
   exportResponseSchema,
   type FilledFile,
   operationListSchema,
@@ -272,7 +273,7 @@ export function exportActors(client: ApiClient = api) {
         checkFilledFileSchema,
       ),
     ),
-    exportFile: fromPromise<FilledFile, { id: number; format: ExportFormat }>(async ({ input }) => {
+    startExport: fromPromise<ExportRun, { id: number; format: ExportFormat }>(async ({ input }) => {
       const body =
         input.format === 'original'
           ? await client.post(
@@ -285,7 +286,14 @@ export function exportActors(client: ApiClient = api) {
               { questionnaire_id: input.id, format: input.format },
               exportResponseSchema,
             )
-      return body.filled_file
+      return body.export
+    }),
+    loadExport: fromPromise<ExportRun, { runId: number }>(async ({ input }) => {
+      const body = await client.get(
+        paths.questionnaires.exportRun(input.runId),
+        exportResponseSchema,
+      )
+      return body.export
     }),
     downloadFilled: fromPromise<void, { file: FilledFile }>(async ({ input }) =>
       downloadPath(paths.questionnaires.filledFileDownload(input.file.id), input.file.name, client),

@@ -29,6 +29,7 @@ const events: AnyEventObject[] = [
   { type: 'stream.presence', viewers: [ada] },
   { type: 'stream.change', change: { kind: 'answers', question_ids: [1], by: 2, revision: 3 } },
   { type: 'stream.change', change: { kind: 'work', question_ids: null, by: 2, revision: null } },
+  { type: 'stream.change', change: { kind: 'export', question_ids: [], by: 2, revision: null } },
   { type: 'stream.closed' },
   { type: 'xstate.done.actor.0.questionnaireLive.sync.reading', output: changeOf([rowOf(1)]) },
   { type: 'xstate.error.actor.0.questionnaireLive.sync.reading', error: new Error('offline') },
@@ -46,9 +47,10 @@ describe('questionnaireLiveMachine', () => {
     ])
   })
 
-  test('reads the rows a change names and hands them to the workspace; after a loss, all of them', async () => {
+  test('reads the rows a change names and hands them to the workspace, tells it of finished exports; after a loss, all of them', async () => {
     const asked: (number[] | null)[] = []
     const merged: AnswerChange[] = []
+    let exportsChanged = 0
     let push: (event: LiveStreamEvent) => void = () => {}
     const live = questionnaireLiveMachine.provide({
       actors: {
@@ -68,6 +70,7 @@ describe('questionnaireLiveMachine', () => {
       on: {
         'rows.merge': { actions: ({ event }) => merged.push(event.change) },
         'presence.set': {},
+        'exports.changed': { actions: () => void exportsChanged++ },
         forward: { actions: sendTo('live', ({ event }) => event.inner) },
       },
     })
@@ -80,6 +83,14 @@ describe('questionnaireLiveMachine', () => {
     await new Promise((r) => setTimeout(r, 5))
     expect(asked).toEqual([[4, 5]])
     expect(merged).toHaveLength(1)
+    // a finished export changes no row: the workspace is told, nothing is read (issue 37)
+    push({
+      type: 'stream.change',
+      change: { kind: 'export', question_ids: [], by: 2, revision: null },
+    })
+    await new Promise((r) => setTimeout(r, 5))
+    expect(exportsChanged).toBe(1)
+    expect(asked).toEqual([[4, 5]])
     push({ type: 'stream.closed' })
     await new Promise((r) => setTimeout(r, 20))
     push({ type: 'stream.open' })

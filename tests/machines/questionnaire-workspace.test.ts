@@ -58,6 +58,7 @@ const events: AnyEventObject[] = [
   { type: 'focus.next' },
   { type: 'focus.previous' },
   { type: 'presence.set', viewers: [{ id: '1', name: 'Ada Lovelace', email: 'ada@example.com' }] },
+  { type: 'exports.changed' },
   { type: 'rows.merge', change: changeOf([rowOf(1, {}, { text: 'No', status: 'edited' })]) },
   { type: 'candidate.select', questionId: 1, answerId: 10 },
   { type: 'question.delete', questionId: 1 },
@@ -183,6 +184,24 @@ describe('questionnaireWorkspaceMachine', () => {
     await new Promise((r) => setTimeout(r, 0))
     expect(actor.getSnapshot().context.rows.map((row) => row.id)).toEqual([1, 2, 3])
     expect(failures).toEqual(['Question not found'])
+  })
+
+  test('tells the page when the live stream says an export finished (issue 37)', async () => {
+    const told: string[] = []
+    const actor = createActor(
+      questionnaireWorkspaceMachine.provide({
+        actors: {
+          live: quietLive,
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 0),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    actor.on('exports.changed', (event) => told.push(event.type))
+    actor.send({ type: 'exports.changed' })
+    expect(told).toEqual(['exports.changed'])
+    actor.stop()
   })
 
   test('filters like the server and merges changed rows in place', () => {

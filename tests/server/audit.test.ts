@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { AUDIT_ACTIONS, auditSentence } from '../../contract/audit.ts'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { makeQuestionnaireXlsx } from '../fixtures/questionnaires.ts'
+import { exported } from '../support/exports.ts'
 import { call, get, insertUser, post, signIn } from './auth/helpers.ts'
 import { withTestApp } from './support.ts'
 
@@ -155,10 +156,12 @@ describe('the audit log (issue 30, TI7)', () => {
     expect((await post(ctx, Q.answer.unApprove(answerId), {}, ana.token)).status).toBe(200)
     const withdrawn = await once(ana.token, 'questionnaire.unapproved', user, name)
     expect(withdrawn.summary).toMatch(/^Ana Admin withdrew the approval of the answer to .+ in /)
-    const exported = await post(ctx, Q.exportOriginal, { questionnaire_id: qid }, ana.token)
-    expect(exported.status, JSON.stringify(exported.body)).toBe(201)
+    // the export runs as a job (issue 37): its entry names who asked for it
+    const out = await exported(ctx, ana.token, { questionnaire_id: qid })
+    expect(out.status, JSON.stringify(out.body)).toBe(202)
+    expect(out.run?.status).toBe('done')
     await once(ana.token, 'questionnaire.exported', user, name)
-    const filledId = exported.body.filled_file.id
+    const filledId = out.filled_file?.id as number
     expect(await binary(Q.filledFileDownload(filledId), ana.token)).toBe(200)
     expect(await binary(`${Q.downloadFilledFile}?questionnaire_id=${qid}`, ana.token)).toBe(200)
     const downloads = await entries(ana.token, 'questionnaire.filled_file_downloaded')

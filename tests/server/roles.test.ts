@@ -120,6 +120,7 @@ const TABLE: Row[] = [
   ['GET', (ids) => Q.operations(ids.questionnaire), 'read'],
   ['POST', () => Q.exportOriginal, 'read'],
   ['POST', () => Q.exportBasic, 'read'],
+  ['GET', () => Q.exportRun(NONE), 'read'],
   ['POST', () => Q.checkFilledFile, 'read'],
   ['GET', (ids) => `${Q.checkFilledFile}?questionnaire_id=${ids.questionnaire}`, 'read'],
   ['GET', (ids) => `${Q.downloadFilledFile}?questionnaire_id=${ids.questionnaire}`, 'read'],

@@ -12,6 +12,7 @@ import type {
   AnswerChange,
   CarryForwardResponse,
   ExportFormat,
+  ExportRun,
   FilledFile,
   Operation,
   PreviousMatch,
@@ -97,6 +98,8 @@ function logic(
     carried?: CarryForwardResponse
     /** Each question's comments; absent: they are still being read. */
     comments?: Comment[]
+    /** The run an export starts (and stays at); absent: starting one fails. */
+    exportRun?: ExportRun
   } = {},
 ) {
   let loads = 0
@@ -168,12 +171,14 @@ function logic(
       exports: questionnaireExportMachine.provide({
         actors: {
           checkFilled: noFilledFileYet(),
-          exportFile: fromPromise<FilledFile, { id: number; format: ExportFormat }>(
+          startExport: fromPromise<ExportRun, { id: number; format: ExportFormat }>(
             async ({ input }) => {
               exported.push(input.format)
+              if (options.exportRun) return { ...options.exportRun, format: input.format }
               throw new Error('Questionnaire not found')
             },
           ),
+          loadExport: fromPromise<ExportRun, { runId: number }>(() => new Promise(() => {})),
           downloadFilled: fromPromise<void, { file: FilledFile }>(async () => {}),
         },
       }),
@@ -319,6 +324,29 @@ describe('questionnaire page', () => {
     expect((await screen.findByTestId('export-warning')).textContent).toBe(
       '2 of 3 answers are empty: their cells stay blank in the file.',
     )
+  })
+
+  it('shows the progress of an export while its job runs (issue 37)', async () => {
+    const setup = logic({
+      exportRun: {
+        id: 5,
+        status: 'running',
+        progress: 40,
+        label: 'Writing the file',
+        questionnaire_id: 7,
+        format: 'original',
+        filled_file: null,
+        error: null,
+      },
+    })
+    renderPage(setup)
+    await screen.findByRole('heading', { name: 'Vendor assessment.xlsx' })
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }))
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Answers as CSV' }))
+    expect((await screen.findByTestId('export-progress')).textContent).toBe(
+      'Exporting: Writing the file · 40%',
+    )
+    expect(setup.exported).toEqual(['csv'])
   })
 
   it('folds tabs without questions into one menu', async () => {

@@ -112,7 +112,9 @@ export function createReviewFlow(deps: {
             text:
               body.action === 'approve'
                 ? `${actor.name} approved your answer to ${what} of ${found.name}`
-                : `${actor.name} asked for changes to your answer to ${what} of ${found.name}: ${body.comment}`,
+                : `${actor.name} asked for changes to your answer to ${what} of ${found.name}`,
+            // what the reviewer wrote is quoted in the email under their name (issue 37, S4)
+            quote: body.action === 'request_changes' ? (body.comment ?? undefined) : undefined,
             actorId: actor.id,
             questionnaireId,
             questionId,

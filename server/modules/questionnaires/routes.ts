@@ -85,16 +85,20 @@ export function questionnaireRoutes(options: {
     return c.json({ deleted: await service.remove(org(c), body.file_ids, ownerOf(c), user(c)) })
   })
 
+  // an export runs as a job (issue 37): 202 with the run at once, then GET exports/{id}/
   app.post(paths.questionnaires.exportOriginal, permit('read'), async (c) => {
     const body = await jsonBody(c, exportRequestSchema)
-    return c.json(await exports.exportOriginal(org(c), user(c), body.questionnaire_id), 201)
+    const run = await exports.start(org(c), user(c), body.questionnaire_id, 'original')
+    return c.json({ export: run }, 202)
   })
   app.post(paths.questionnaires.exportBasic, permit('read'), async (c) => {
     const body = await jsonBody(c, exportBasicRequestSchema)
-    return c.json(
-      await exports.exportBasic(org(c), user(c), body.questionnaire_id, body.format),
-      201,
-    )
+    const run = await exports.start(org(c), user(c), body.questionnaire_id, body.format)
+    return c.json({ export: run }, 202)
+  })
+  app.get(at(paths.questionnaires.exportRun('{id}')), permit('read'), async (c) => {
+    const { id } = params(c, idParams)
+    return c.json({ export: await exports.get(org(c), id) })
   })
   app.post(paths.questionnaires.checkFilledFile, permit('read'), async (c) => {
     const body = await jsonBody(c, exportRequestSchema)

@@ -210,6 +210,11 @@ export function WorkspaceHeader(props: {
           {exportState.exporting && exportState.exportFormat ? ' · exporting…' : ''}
         </p>
       )}
+      {exportState.run && (
+        <p className={exportNote} data-testid="export-progress" role="status">
+          Exporting: {exportState.run.label ?? 'waiting to start'} · {exportState.run.progress}%
+        </p>
+      )}
     </>
   )
 }

@@ -148,7 +148,7 @@ export function QuestionnaireWorkspace(props: {
           },
         }),
       ),
-      followRevision(workspaceRef, exportRef),
+      ...followRevision(workspaceRef, exportRef),
       followHistory(workspaceRef, activityRef),
       ...followCarry(workspaceRef, carryRef),
     ],

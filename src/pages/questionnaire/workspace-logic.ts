@@ -48,7 +48,10 @@ export function createQuestionnaireLogic() {
 }
 export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
 
-/** Tells the export machine the questionnaire's revision, now and whenever the workspace changes. */
+/**
+ * Tells the export machine the questionnaire's revision, now and whenever the workspace changes,
+ * and has it read the latest file again when the live stream says an export finished (issue 37).
+ */
 export function followRevision(
   workspace: ActorRefFrom<QuestionnaireLogic['workspace']>,
   exports: ActorRefFrom<QuestionnaireLogic['exports']>,
@@ -59,7 +62,10 @@ export function followRevision(
       revision: workspace.getSnapshot().context.questionnaire?.revision ?? null,
     })
   tell()
-  return workspace.subscribe(tell)
+  return [
+    workspace.subscribe(tell),
+    workspace.on('exports.changed', () => exports.send({ type: 'refresh' })),
+  ]
 }
 
 /**

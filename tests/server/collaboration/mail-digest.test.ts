@@ -196,7 +196,7 @@ describe('emails quote what people wrote (issue 37, S4)', () => {
     for (const href of hrefs) expect(href).toMatch(/^http:\/\/quire\.test:3000\//)
   })
 
-  it('keeps a reviewer’s comment out of the subject of the changes-requested email', async () => {
+  it('keeps a reviewer’s comment out of the subject of the changes-requested email, and quotes it under their name', async () => {
     const { admin, approver, contributor, q, rows } = await team()
     const assigned = await post(
       ctx,
@@ -217,5 +217,10 @@ describe('emails quote what people wrote (issue 37, S4)', () => {
     expect(mail.subject).toBe('Fix Ture asked for changes on CAIQ v4')
     expect(mail.subject).not.toContain('evil')
     expect(mail.html).not.toMatch(/<a [^>]*evil\.example/)
+    // the words are the reviewer's, quoted, not part of Quire's own sentence
+    expect(mail.text).toContain('wrote:')
+    expect(mail.text).toMatch(/^> Click https:\/\/evil\.example\/fix to fix this$/m)
+    expect(mail.text).not.toMatch(/CAIQ v4: Click/)
+    expect(mail.html).toContain('<blockquote')
   })
 })

@@ -3,6 +3,7 @@ import { COLLABORATION_TEXTS, STALE_EDIT } from '../../../contract/collaboration
 import { paths } from '../../../contract/paths.ts'
 import type { Role } from '../../../contract/roles.ts'
 import { groupOf } from '../../../server/modules/collaboration/assignments.ts'
+import { exported } from '../../support/exports.ts'
 import { type Body, member, questionnaire, rowsOf } from '../answering/helpers.ts'
 import { get, insertUser, post, signIn } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
@@ -272,8 +273,9 @@ describe('assignments (issue 29)', () => {
     const told = await get(ctx, paths.notifications.list, contributor.token)
     expect(told.body.results[0]).toMatchObject({ kind: 'assigned', questionnaire_id: q.id })
     // exporting is part of the activity too
-    const exported = await post(ctx, Q.exportOriginal, { questionnaire_id: q.id }, viewer.token)
-    expect(exported.status, JSON.stringify(exported.body)).toBe(201)
+    const out = await exported(ctx, viewer.token, { questionnaire_id: q.id })
+    expect(out.status, JSON.stringify(out.body)).toBe(202)
+    expect(out.run?.status).toBe('done')
     const latest = await get(ctx, Q.activity(q.id), admin.token)
     expect(latest.body.results[0]).toMatchObject({
       kind: 'exported',
