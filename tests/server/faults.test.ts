@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { apiPath, paths } from '../../contract/paths.ts'
+import { paths } from '../../contract/paths.ts'
 import { freePort } from '../../server/db/embedded.ts'
 import { exportedVia, finished } from '../support/exports.ts'
 import {
@@ -24,19 +24,10 @@ import { kill, type ServerChild, serverProcesses } from '../support/server-proce
 
 const Q = paths.questionnaires
 const procs = serverProcesses('faults')
-const { waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
+const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
 afterAll(procs.cleanup)
-
-/** Every process a case started: one a failed case leaves running is killed before the next case. */
-const running: ServerChild[] = []
-const start = (...args: Parameters<typeof procs.start>) => {
-  const server = procs.start(...args)
-  running.push(server)
-  return server
-}
-afterEach(async () => {
-  for (const server of running.splice(0)) if (server.child.exitCode === null) await kill(server)
-})
+// a process a failed case leaves running is killed before the next case
+afterEach(procs.killStarted)
 
 describe('faults', () => {
   it('DU2 (issue 14 fix 6): SIGKILL mid-generation resumes at once with honest progress, and the history counts the whole run', async () => {
