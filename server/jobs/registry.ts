@@ -49,6 +49,12 @@ export const REVIEW_DIGEST_JOB = 'library.review-digest'
 export const REVIEW_DIGEST_CRON = '0 8 * * 1'
 /** Daily at 07:00 (the server's time): assignees hear of work due in 2 days or overdue. */
 export const NOTIFICATION_DIGEST_JOB = 'notifications.digest'
+/**
+ * Every minute a worker sends the notification emails that are due: those held for a person's
+ * digest whose window has ended (issue 37), whichever node held them and even if it died since.
+ */
+export const NOTIFICATION_DELIVERY_JOB = 'notifications.deliver'
+const NOTIFICATION_DELIVERY_CRON = '* * * * *'
 export const NOTIFICATION_DIGEST_CRON = '0 7 * * *'
 
 export interface LlmOptions {
@@ -116,6 +122,18 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
                   cron: NOTIFICATION_DIGEST_CRON,
                   handler: async () => {
                     await createNotificationService({ ...deps, mailer, publicUrl, secret }).digest()
+                  },
+                }),
+                defineJob({
+                  name: NOTIFICATION_DELIVERY_JOB,
+                  cron: NOTIFICATION_DELIVERY_CRON,
+                  handler: async () => {
+                    await createNotificationService({
+                      ...deps,
+                      mailer,
+                      publicUrl,
+                      secret,
+                    }).deliver()
                   },
                 }),
               ]

@@ -11,7 +11,7 @@ import {
   sleep,
   until,
 } from '../support/process-api.ts'
-import { kill, type ServerChild, serverProcesses } from '../support/server-process.ts'
+import { serverProcesses } from '../support/server-process.ts'
 
 /**
  * Issue 37, S6: the database may go away at any moment. Every connection of the running
@@ -22,18 +22,10 @@ import { kill, type ServerChild, serverProcesses } from '../support/server-proce
 
 const Q = paths.questionnaires
 const procs = serverProcesses('outage')
-const { waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
+const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
 afterAll(procs.cleanup)
-
-const running: ServerChild[] = []
-const start = (...args: Parameters<typeof procs.start>) => {
-  const server = procs.start(...args)
-  running.push(server)
-  return server
-}
-afterEach(async () => {
-  for (const server of running.splice(0)) await kill(server)
-})
+// a process a failed case leaves running is killed before the next case
+afterEach(procs.killStarted)
 
 /** Ends every connection to the database but the one asking. */
 const terminateEveryone = () =>

@@ -33,6 +33,8 @@ export function serverProcesses(label: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `quire-${label}-`))
   chmodSync(dataDir, 0o755)
   const children: ChildProcess[] = []
+  /** The processes started since the last `killStarted`. */
+  let started: ServerChild[] = []
 
   function start(
     port: number,
@@ -61,7 +63,16 @@ export function serverProcesses(label: string) {
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (code) => resolve(code)),
     )
-    return { child, exited, output: () => output }
+    const server = { child, exited, output: () => output }
+    started.push(server)
+    return server
+  }
+
+  /** Kills every process started since the last call: a case's leftovers, before the next case. */
+  async function killStarted() {
+    const list = started
+    started = []
+    for (const server of list) await kill(server)
   }
 
   /** Waits for 200 from /api/v1/health and returns its body; fails at once if `server` exits. */
@@ -145,5 +156,15 @@ export function serverProcesses(label: string) {
     return url
   }
 
-  return { dataDir, start, waitHealthy, query, seedMember, postmasterPid, databaseUrl, cleanup }
+  return {
+    dataDir,
+    start,
+    killStarted,
+    waitHealthy,
+    query,
+    seedMember,
+    postmasterPid,
+    databaseUrl,
+    cleanup,
+  }
 }
