@@ -122,3 +122,10 @@ export const STREAM_RETRY_MAX_MS = 30 * SECOND
 /** The wait before the `attempt`-th reconnection (1-based): doubling, capped. */
 export const streamRetryDelay = (attempt: number) =>
   Math.min(STREAM_RETRY_MAX_MS, STREAM_RETRY_FIRST_MS * 2 ** Math.max(0, attempt - 1))
+/**
+ * A stream the server refused (429: too many open for this person, issue 37): live updates are
+ * paused for the Retry-After it gave, never less than this, then the stream is tried again.
+ */
+export const STREAM_PAUSED_MIN_MS = 10 * SECOND
+export const streamPausedDelay = (retryAfterS: number) =>
+  Math.max(STREAM_PAUSED_MIN_MS, retryAfterS * SECOND)

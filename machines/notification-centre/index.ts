@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate'
+import { STREAM_TEXTS } from '../../contract/streams.ts'
 import type { notificationCentreMachine } from './notification-centre.machine.ts'
 
 export * from './notification-centre.machine.ts'
@@ -12,6 +13,7 @@ export const NOTIFICATION_CENTRE_TEXTS = {
   empty:
     'Nothing yet. You will be told here when a question is assigned to you, someone mentions you, or your answers are reviewed.',
   reconnecting: 'Reconnecting… new notifications will show when it is back.',
+  paused: `${STREAM_TEXTS.paused}: too many tabs of Quire are open. New notifications will show when one is closed.`,
   preferences: 'Choose how you are told',
 } as const
 
@@ -32,4 +34,6 @@ export const notificationCentreView = {
   open: (s: Snapshot) => s.matches({ panel: 'open' }),
   /** The live stream is away and will be opened again. */
   reconnecting: (s: Snapshot) => s.matches({ stream: 'waiting' }),
+  /** The server refused the stream: live updates are paused for a while. */
+  paused: (s: Snapshot) => s.matches({ stream: 'paused' }),
 }

@@ -2,15 +2,18 @@ import { assign, emit, fromCallback, fromPromise, raise, setup } from 'xstate'
 import type { Notification, NotificationList } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { streamRetryDelay } from '../constants.ts'
+import { streamPausedDelay, streamRetryDelay } from '../constants.ts'
 
 /**
  * The notification centre of the top bar (issue 29): the signed-in person's notifications, read
  * when the app opens, then kept current by a live stream of server-sent events. The stream says the
  * unread count when it opens and each new notification as it comes; each one reads the list again.
  * A lost stream is opened again after a back-off (1 s, 2 s, 4 s … 30 s), and the list is read again
- * then, since notifications may have come while it was away. Opening a notification or "Mark all
- * read" marks at once on screen and tells the server behind it; a refusal reads the list again.
+ * then, since notifications may have come while it was away. A stream the server refuses (too many
+ * open for this person) pauses live updates for the wait it names, then tries again; a `resync`
+ * from the server (it may have missed events) reads the list again. Opening a notification or
+ * "Mark all read" marks at once on screen and tells the server behind it; a refusal reads the
+ * list again.
  */
 
 export type NotificationStreamEvent =
@@ -18,6 +21,8 @@ export type NotificationStreamEvent =
   | { type: 'stream.unread'; unread: number }
   | { type: 'stream.notification'; notification: Notification; unread: number }
   | { type: 'stream.closed' }
+  | { type: 'stream.refused'; retryAfterS: number }
+  | { type: 'stream.resync' }
 
 export type NotificationCentreEvents =
   | NotificationStreamEvent
@@ -38,6 +43,8 @@ export interface NotificationCentreContext {
   error: string | null
   /** Reconnections tried since the stream was last open. */
   attempt: number
+  /** Seconds the server asked to wait after refusing the stream. */
+  retryAfterS: number
   /** Marked read on screen, not yet told to the server. */
   toMark: number[]
   toMarkAll: boolean
@@ -63,6 +70,7 @@ export const notificationCentreMachine = setup({
   },
   delays: {
     RECONNECT: ({ context }) => streamRetryDelay(context.attempt),
+    PAUSED: ({ context }) => streamPausedDelay(context.retryAfterS),
   },
   guards: {
     reconnected: ({ context }) => context.attempt > 0,
@@ -104,6 +112,7 @@ export const notificationCentreMachine = setup({
     unread: 0,
     error: null,
     attempt: 0,
+    retryAfterS: 0,
     toMark: [],
     toMarkAll: false,
     marking: null,
@@ -158,6 +167,10 @@ export const notificationCentreMachine = setup({
               target: 'waiting',
               actions: assign(({ context }) => ({ attempt: context.attempt + 1 })),
             },
+            'stream.refused': {
+              target: 'paused',
+              actions: assign(({ event }) => ({ retryAfterS: event.retryAfterS })),
+            },
           },
           states: {
             connecting: {
@@ -173,10 +186,18 @@ export const notificationCentreMachine = setup({
                 ],
               },
             },
-            open: {},
+            open: {
+              // the server's listener was away: what came meanwhile is read again
+              on: { 'stream.resync': { actions: 'refreshList' } },
+            },
           },
         },
         waiting: { after: { RECONNECT: 'connected' } },
+        paused: {
+          description:
+            'The server refused the stream (too many open for this person): live updates are paused for the wait it named.',
+          after: { PAUSED: { target: 'connected', actions: 'refreshList' } },
+        },
       },
     },
     marking: {

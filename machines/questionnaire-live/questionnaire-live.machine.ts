@@ -3,7 +3,7 @@ import type { ChangeEvent } from '../../contract/collaboration.ts'
 import type { UserRef } from '../../contract/knowledge.ts'
 import type { AnswerChange } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { streamRetryDelay } from '../constants.ts'
+import { streamPausedDelay, streamRetryDelay } from '../constants.ts'
 
 /**
  * The live side of an open questionnaire (issue 29): one stream of server-sent events tells who
@@ -11,7 +11,10 @@ import { streamRetryDelay } from '../constants.ts'
  * the workspace as a change, so answers, assignments and comment counts follow without a reload;
  * a finished export is told to the workspace, whose export menu reads the latest file again.
  * A lost stream is opened again after a back-off (1 s, 2 s, 4 s … 30 s), and everything is read
- * again then, since changes may have been missed while it was away.
+ * again then, since changes may have been missed while it was away. A stream the server refuses
+ * (too many open for this person, issue 37) pauses live updates for the wait it names and tells
+ * the workspace ("Live updates paused"); a `resync` from the server (its listener was away) reads
+ * everything again.
  */
 
 export type LiveStreamEvent =
@@ -19,11 +22,15 @@ export type LiveStreamEvent =
   | { type: 'stream.presence'; viewers: UserRef[] }
   | { type: 'stream.change'; change: ChangeEvent }
   | { type: 'stream.closed' }
+  | { type: 'stream.refused'; retryAfterS: number }
+  | { type: 'stream.resync' }
 
 export interface LiveContext {
   id: number
   viewers: UserRef[]
   attempt: number
+  /** Seconds the server asked to wait after refusing the stream. */
+  retryAfterS: number
   /** Questions to read again (null: all of them), gathered while a read runs. */
   pending: number[] | null | undefined
   /** The questions the running read asked for (null: all). */
@@ -54,6 +61,7 @@ export const questionnaireLiveMachine = setup({
   },
   delays: {
     RECONNECT: ({ context }) => streamRetryDelay(context.attempt),
+    PAUSED: ({ context }) => streamPausedDelay(context.retryAfterS),
   },
   guards: {
     hasPending: ({ context }) => context.pending !== undefined,
@@ -75,6 +83,12 @@ export const questionnaireLiveMachine = setup({
     tellExports: enqueueActions(({ self, enqueue }) => {
       if (self._parent) enqueue.sendParent({ type: 'exports.changed' })
     }),
+    tellPaused: enqueueActions(({ self, enqueue }) => {
+      if (self._parent) enqueue.sendParent({ type: 'live.paused', paused: true })
+    }),
+    tellResumed: enqueueActions(({ self, enqueue }) => {
+      if (self._parent) enqueue.sendParent({ type: 'live.paused', paused: false })
+    }),
     handOver: enqueueActions(({ event, self, enqueue }) => {
       const change = (event as unknown as { output: AnswerChange }).output
       if (self._parent) enqueue.sendParent({ type: 'rows.merge', change })
@@ -86,6 +100,7 @@ export const questionnaireLiveMachine = setup({
     id: input.id,
     viewers: [],
     attempt: 0,
+    retryAfterS: 0,
     pending: undefined,
     reading: null,
   }),
@@ -103,6 +118,14 @@ export const questionnaireLiveMachine = setup({
               actions: [
                 assign(({ context }) => ({ attempt: context.attempt + 1, viewers: [] })),
                 'tellViewers',
+              ],
+            },
+            'stream.refused': {
+              target: 'paused',
+              actions: [
+                assign(({ event }) => ({ retryAfterS: event.retryAfterS, viewers: [] })),
+                'tellViewers',
+                'tellPaused',
               ],
             },
           },
@@ -129,11 +152,18 @@ export const questionnaireLiveMachine = setup({
                   { guard: 'exported', actions: 'tellExports' },
                   { actions: 'want' },
                 ],
+                // the server's listener was away: anything may have changed meanwhile
+                'stream.resync': { actions: 'wantAll' },
               },
             },
           },
         },
         waiting: { after: { RECONNECT: 'connected' } },
+        paused: {
+          description:
+            'The server refused the stream (too many open for this person): live updates are paused for the wait it named, then everything is read again.',
+          after: { PAUSED: { target: 'connected', actions: ['wantAll', 'tellResumed'] } },
+        },
       },
     },
     sync: {

@@ -21,7 +21,7 @@ import {
 } from '../../machines/notification-preferences/index.ts'
 import { type UnsubscribeFailure, unsubscribeMachine } from '../../machines/unsubscribe/index.ts'
 import { type ApiClient, ApiError, api } from './client.ts'
-import { readEventStream } from './event-stream.ts'
+import { followStream } from './event-stream.ts'
 
 /**
  * What is mine (issue 29): my notifications and their live stream, my assignments, how I am told,
@@ -41,31 +41,17 @@ export function inboxActors(client: ApiClient = api) {
     markRead: fromPromise<{ unread: number }, MarkReadInput>(async ({ input }) =>
       client.post(paths.notifications.read, input, readSchema),
     ),
-    stream: fromCallback<NotificationStreamEvent>(({ sendBack }) => {
-      const controller = new AbortController()
-      void readEventStream(
-        client,
-        paths.notifications.stream,
-        {
-          onOpen: () => sendBack({ type: 'stream.open' }),
-          onEvent: (type, data) => {
-            if (type === 'unread') {
-              const parsed = z.safeParse(unreadEventSchema, data)
-              if (parsed.success) sendBack({ type: 'stream.unread', unread: parsed.data.unread })
-            } else if (type === 'notification') {
-              const parsed = z.safeParse(notificationEventSchema, data)
-              if (parsed.success) sendBack({ type: 'stream.notification', ...parsed.data })
-            }
-          },
-        },
-        controller.signal,
-      )
-        .catch(() => undefined)
-        .then(() => {
-          if (!controller.signal.aborted) sendBack({ type: 'stream.closed' })
-        })
-      return () => controller.abort()
-    }),
+    stream: fromCallback<NotificationStreamEvent>(({ sendBack }) =>
+      followStream(client, paths.notifications.stream, sendBack, (type, data) => {
+        if (type === 'unread') {
+          const parsed = z.safeParse(unreadEventSchema, data)
+          if (parsed.success) sendBack({ type: 'stream.unread', unread: parsed.data.unread })
+        } else if (type === 'notification') {
+          const parsed = z.safeParse(notificationEventSchema, data)
+          if (parsed.success) sendBack({ type: 'stream.notification', ...parsed.data })
+        }
+      }),
+    ),
     loadMyWork: fromPromise<MyAssignments, void>(async ({ signal }) =>
       client.get(paths.me.assignments, myAssignmentsSchema, { signal }),
     ),

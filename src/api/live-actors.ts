@@ -9,37 +9,22 @@ import {
 } from '../../contract/questionnaires.ts'
 import type { FetchRowsInput, LiveStreamEvent } from '../../machines/questionnaire-live/index.ts'
 import { type ApiClient, api } from './client.ts'
-import { readEventStream } from './event-stream.ts'
+import { followStream } from './event-stream.ts'
 
 /** The live stream of an open questionnaire and the rows it names, read again (issue 29). */
 export function liveActors(client: ApiClient = api) {
   return {
-    stream: fromCallback<LiveStreamEvent, { id: number }>(({ input, sendBack }) => {
-      const controller = new AbortController()
-      void readEventStream(
-        client,
-        paths.questionnaires.events(input.id),
-        {
-          onOpen: () => sendBack({ type: 'stream.open' }),
-          onEvent: (type, data) => {
-            if (type === 'presence') {
-              const parsed = safeParse(presenceEventSchema, data)
-              if (parsed.success)
-                sendBack({ type: 'stream.presence', viewers: parsed.data.viewers })
-            } else if (type === 'change') {
-              const parsed = safeParse(changeEventSchema, data)
-              if (parsed.success) sendBack({ type: 'stream.change', change: parsed.data })
-            }
-          },
-        },
-        controller.signal,
-      )
-        .catch(() => undefined)
-        .then(() => {
-          if (!controller.signal.aborted) sendBack({ type: 'stream.closed' })
-        })
-      return () => controller.abort()
-    }),
+    stream: fromCallback<LiveStreamEvent, { id: number }>(({ input, sendBack }) =>
+      followStream(client, paths.questionnaires.events(input.id), sendBack, (type, data) => {
+        if (type === 'presence') {
+          const parsed = safeParse(presenceEventSchema, data)
+          if (parsed.success) sendBack({ type: 'stream.presence', viewers: parsed.data.viewers })
+        } else if (type === 'change') {
+          const parsed = safeParse(changeEventSchema, data)
+          if (parsed.success) sendBack({ type: 'stream.change', change: parsed.data })
+        }
+      }),
+    ),
     fetchRows: fromPromise<AnswerChange, FetchRowsInput>(async ({ input }) => {
       if (input.questionIds?.length === 0) {
         const questionnaire = await client.get(

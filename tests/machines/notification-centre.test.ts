@@ -1,7 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
 import type { Notification, NotificationList } from '../../contract/collaboration.ts'
-import { STREAM_RETRY_MAX_MS, streamRetryDelay } from '../../machines/constants.ts'
+import {
+  STREAM_RETRY_MAX_MS,
+  streamPausedDelay,
+  streamRetryDelay,
+} from '../../machines/constants.ts'
 import {
   bellLabel,
   type MarkReadInput,
@@ -38,6 +42,8 @@ const events: AnyEventObject[] = [
   { type: 'stream.unread', unread: 3 },
   { type: 'stream.notification', notification: notificationOf(9), unread: 2 },
   { type: 'stream.closed' },
+  { type: 'stream.refused', retryAfterS: 30 },
+  { type: 'stream.resync' },
   { type: 'panel.open' },
   { type: 'panel.close' },
   { type: 'refresh' },
@@ -118,6 +124,47 @@ describe('notificationCentreMachine', () => {
     expect(reads).toBe(3)
     expect(actor.getSnapshot().context.attempt).toBe(0)
     actor.stop()
+  })
+
+  test('a refused stream pauses live updates for the wait the server named, then opens again and reads the list; resync reads it again', async () => {
+    let reads = 0
+    let push: (event: NotificationStreamEvent) => void = () => {}
+    let streams = 0
+    const actor = createActor(
+      notificationCentreMachine.provide({
+        actors: {
+          loadNotifications: fromPromise<NotificationList, void>(async () => {
+            reads += 1
+            return { unread: 0, results: [] }
+          }),
+          markRead: fromPromise<{ unread: number }, MarkReadInput>(async () => ({ unread: 0 })),
+          stream: fromCallback<NotificationStreamEvent>(({ sendBack }) => {
+            streams += 1
+            push = sendBack
+          }),
+        },
+        delays: { PAUSED: ({ context }) => context.retryAfterS },
+      }),
+    ).start()
+    await tick()
+    expect(reads).toBe(1)
+    push({ type: 'stream.refused', retryAfterS: 7 })
+    expect(notificationCentreView.paused(actor.getSnapshot())).toBe(true)
+    expect(notificationCentreView.reconnecting(actor.getSnapshot())).toBe(false)
+    expect(actor.getSnapshot().context.retryAfterS).toBe(7)
+    await tick(20)
+    expect(streams).toBe(2)
+    expect(reads).toBe(2)
+    expect(notificationCentreView.paused(actor.getSnapshot())).toBe(false)
+    push({ type: 'stream.open' })
+    push({ type: 'stream.resync' })
+    await tick()
+    expect(reads).toBe(3)
+    actor.stop()
+  })
+
+  test('the pause is the server’s Retry-After, never under 10 s', () => {
+    expect([0, 5, 30, 120].map(streamPausedDelay)).toEqual([10_000, 10_000, 30_000, 120_000])
   })
 
   test('opening a notification marks it read at once; mark all read marks every one', async () => {

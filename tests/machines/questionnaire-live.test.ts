@@ -31,6 +31,8 @@ const events: AnyEventObject[] = [
   { type: 'stream.change', change: { kind: 'work', question_ids: null, by: 2, revision: null } },
   { type: 'stream.change', change: { kind: 'export', question_ids: [], by: 2, revision: null } },
   { type: 'stream.closed' },
+  { type: 'stream.refused', retryAfterS: 30 },
+  { type: 'stream.resync' },
   { type: 'xstate.done.actor.0.questionnaireLive.sync.reading', output: changeOf([rowOf(1)]) },
   { type: 'xstate.error.actor.0.questionnaireLive.sync.reading', error: new Error('offline') },
 ]
@@ -96,6 +98,48 @@ describe('questionnaireLiveMachine', () => {
     push({ type: 'stream.open' })
     await new Promise((r) => setTimeout(r, 5))
     expect(asked).toEqual([[4, 5], null])
+    actor.stop()
+  })
+
+  test('a refused stream pauses live updates and tells the workspace; after the wait it opens again and reads everything; resync reads everything', async () => {
+    const asked: (number[] | null)[] = []
+    const paused: boolean[] = []
+    let streams = 0
+    let push: (event: LiveStreamEvent) => void = () => {}
+    const live = questionnaireLiveMachine.provide({
+      actors: {
+        stream: fromCallback<LiveStreamEvent, { id: number }>(({ sendBack }) => {
+          streams += 1
+          push = sendBack
+        }),
+        fetchRows: fromPromise<AnswerChange, FetchRowsInput>(async ({ input }) => {
+          asked.push(input.questionIds)
+          return changeOf([rowOf(1)])
+        }),
+      },
+      delays: { PAUSED: ({ context }) => context.retryAfterS },
+    })
+    const parent = createMachine({
+      invoke: { id: 'live', src: live, input: { id: 7 } },
+      on: {
+        'rows.merge': {},
+        'presence.set': {},
+        'live.paused': { actions: ({ event }) => void paused.push(event.paused) },
+      },
+    })
+    const actor = createActor(parent).start()
+    push({ type: 'stream.refused', retryAfterS: 8 })
+    const child = actor.getSnapshot().children.live
+    expect(child?.getSnapshot().matches({ stream: 'paused' })).toBe(true)
+    expect(paused).toEqual([true])
+    await new Promise((r) => setTimeout(r, 30))
+    expect(streams).toBe(2)
+    expect(paused).toEqual([true, false])
+    expect(asked).toEqual([null])
+    push({ type: 'stream.open' })
+    push({ type: 'stream.resync' })
+    await new Promise((r) => setTimeout(r, 5))
+    expect(asked).toEqual([null, null])
     actor.stop()
   })
 })

@@ -139,6 +139,7 @@ export function NotificationBell(props: { actor: CentreActor }) {
               </Drawer.Header>
               <Drawer.Body>
                 {view.reconnecting && <p className={note}>{TEXTS.reconnecting}</p>}
+                {view.paused && <p className={note}>{TEXTS.paused}</p>}
                 {view.error && (
                   <RetryAlert error={view.error} onRetry={() => send({ type: 'refresh' })} />
                 )}
