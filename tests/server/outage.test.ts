@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { paths } from '../../contract/paths.ts'
 import { freePort } from '../../server/db/embedded.ts'
+import { finished } from '../support/exports.ts'
 import {
   analysed,
   type Body,
@@ -103,18 +104,22 @@ const healthy = async (port: number) => {
 }
 
 describe('the database goes away under work in flight (issue 37, S6)', () => {
-  it('every connection ended while 20 people edit and a generation runs: the server stays up, answers again, loses nothing and finishes', async () => {
+  it('every connection ended while 20 people edit, a generation and an export run: the server stays up, answers again, loses nothing and finishes both', async () => {
     const port = await freePort()
     const server = start(port, { capture: true })
     await waitHealthy(port)
     const total = 2_000
     const { api, q, mine } = await setUp(port, 'outage@example.com', total)
+    const other = await analysed(api, 'Export me.csv', backupQuestions(3_000))
     expect((await api.post(Q.generate(q.id))).status).toBe(202)
     const edits = editors(api, mine)
     await until('generation to be under way', async () => {
       const res = await api.get(Q.get(q.id))
       return res.body.progress >= 5 ? true : undefined
     })
+    // an export runs too, as a job: the cut must not lose it
+    const exporting = await api.post(Q.exportOriginal, { questionnaire_id: other.id })
+    expect(exporting.status).toBe(202)
     for (let cut = 0; cut < 3; cut++) {
       const ended = await terminateEveryone()
       expect(ended.length).toBeGreaterThan(0)
@@ -132,6 +137,12 @@ describe('the database goes away under work in flight (issue 37, S6)', () => {
     await edits.stop()
     expect(server.child.exitCode, server.output().slice(-3000)).toBeNull()
     expect(done).toMatchObject({ status: 'ready' })
+    // the export finished, once
+    const { run } = await finished(api, exporting.body.export.id, 90_000)
+    expect(run).toMatchObject({ status: 'done' })
+    expect(run.filled_file?.id).toBeTruthy()
+    const files = await query('select id from filled_files where questionnaire_id = $1', [other.id])
+    expect(files).toHaveLength(1)
     await expectNoEditLost(api, q.id, edits)
     // every question has its answer, once: the people's edits and the generated rest
     const rows = (await api.get(Q.answers(q.id))).body.questions as Body[]
