@@ -83,7 +83,9 @@ export interface BuiltFile {
 /** Told as the building moves on: a percentage and what it does now. */
 export type ExportStep = (progress: number, label: string) => Promise<void>
 
+/** What a run says it does, from its request to its file. */
 export const EXPORT_STEPS = {
+  queued: 'Waiting to start',
   reading: 'Reading the answers',
   writing: 'Writing the file',
   saving: 'Saving the file',

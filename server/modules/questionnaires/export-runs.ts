@@ -81,10 +81,10 @@ export function createExportRuns(deps: {
     await deps.builder.exportable(orgId, questionnaireId, format)
     const { rows } = await pool.query<RunDb>(
       `insert into questionnaire_exports (org_id, questionnaire_id, requested_by, format, label)
-       select $1, $2, $3, $4, 'Waiting to start'
+       select $1, $2, $3, $4, $5
         where exists (select 1 from questionnaires where org_id = $1 and id = $2)
        returning ${RUN_COLUMNS}`,
-      [orgId, questionnaireId, userId, format],
+      [orgId, questionnaireId, userId, format, EXPORT_STEPS.queued],
     )
     const row = rows[0]
     if (!row) throw notFound(QUESTIONNAIRE_TEXTS.notFound)

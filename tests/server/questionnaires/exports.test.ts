@@ -86,7 +86,7 @@ describe('exports as jobs (issue 37, S8)', () => {
     })
   })
 
-  it('refuses before any run as before: a wrong format, no questionnaire id, another questionnaire', async () => {
+  it('refuses before any run as before: a wrong format, no questionnaire id, a questionnaire that does not exist', async () => {
     const admin = await person(ctx, 'admin')
     const q = await answered(ctx, admin.token)
     const wrong = await post(
@@ -226,6 +226,42 @@ describe('exports as jobs (issue 37, S8)', () => {
     expect(audit.rows).toHaveLength(2)
     // no blob left behind by the attempt that lost: the original and the two filled files
     expect(readdirSync(path.join(ctx.dataDir, 'files', String(admin.orgId)))).toHaveLength(3)
+  })
+})
+
+describe('exports cut off with their node', () => {
+  it('are queued again by the reaper and finish; one unfinished for an hour fails saying to export again', async () => {
+    const admin = await person(ctx, 'admin')
+    const q = await answered(ctx, admin.token)
+    const storage = createDiskStorage(ctx.dataDir)
+    const logger = createLogger('silent')
+    const questionnaires = createQuestionnaireService({
+      database: ctx.database,
+      storage,
+      logger,
+      parseLimits: {},
+    })
+    // the reaper's service (here without a job system: what it queues runs in this process)
+    const reaper = createExportService({ database: ctx.database, storage, questionnaires, logger })
+    const { rows } = await ctx.database.pool.query<{ id: string }>(
+      `insert into questionnaire_exports (org_id, questionnaire_id, requested_by, format, status, progress, created_at, updated_at)
+       values ($1, $2, $3, 'csv', 'running', 40, now() - interval '5 minutes', now() - interval '5 minutes'),
+              ($1, $2, $3, 'csv', 'running', 40, now() - interval '2 hours', now() - interval '2 hours')
+       returning id`,
+      [admin.orgId, q.id, admin.id],
+    )
+    const [cut, old] = rows.map((row) => Number(row.id))
+    // a run that moved lately is left to the process that may still hold it
+    expect(await reaper.recover(10 * 60_000)).toBe(0)
+    expect(await reaper.recover(60_000)).toBe(1)
+    const { run } = await finished(apiOf(ctx, admin.token), cut as number)
+    expect(run).toMatchObject({ status: 'done', filled_file: { format: 'csv' } })
+    const given = await get(ctx, Q.exportRun(old as number), admin.token)
+    expect(given.body.export).toMatchObject({
+      status: 'failed',
+      error: QUESTIONNAIRE_TEXTS.exportCutOff,
+      filled_file: null,
+    })
   })
 })
 
