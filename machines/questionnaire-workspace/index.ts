@@ -68,6 +68,8 @@ export const workspaceHeaderView = {
   inProgress: selectInProgress,
   /** Who has the questionnaire open (issue 29). */
   viewers: (s: Snapshot) => s.context.viewers,
+  /** Live updates are paused: the server refused the stream for a while (issue 37). */
+  livePaused: (s: Snapshot) => s.context.livePaused,
 }
 
 /** What workspace-tabs reads, through `useView`. */

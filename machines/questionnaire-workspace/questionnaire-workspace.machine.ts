@@ -113,10 +113,12 @@ export const questionnaireWorkspaceMachine = setup({
     maxAnswers: 0,
     evidenceFiles: [],
     viewers: [],
+    livePaused: false,
   }),
   type: 'parallel',
   on: {
     'presence.set': { actions: assign(({ event }) => ({ viewers: event.viewers })) },
+    'live.paused': { actions: assign(({ event }) => ({ livePaused: event.paused })) },
     'exports.changed': { actions: emit({ type: 'exports.changed' }) },
   },
   states: {

@@ -55,6 +55,8 @@ export interface WorkspaceContext {
   evidenceFiles: { id: number; name: string }[]
   /** Who else has the questionnaire open, the signed-in person included (issue 29). */
   viewers: UserRef[]
+  /** The server refused the live stream for a while: live updates are paused (issue 37). */
+  livePaused: boolean
 }
 
 export type WorkspaceEvents =
@@ -80,6 +82,7 @@ export type WorkspaceEvents =
   | { type: 'notice.close' }
   /** From the live stream: who has the questionnaire open. */
   | { type: 'presence.set'; viewers: UserRef[] }
+  | { type: 'live.paused'; paused: boolean }
   /** From the live stream: an export of this questionnaire finished (issue 37). */
   | { type: 'exports.changed' }
   | { type: 'files.load' }

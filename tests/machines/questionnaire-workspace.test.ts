@@ -10,6 +10,7 @@ import {
   visibleRows,
   type WorkspaceData,
   type WorkspaceOperation,
+  workspaceHeaderView,
 } from '../../machines/questionnaire-workspace/index.ts'
 import { changeOf, questionnaireOf, quietLive, rowOf, tabOf } from '../fixtures/answer-rows.ts'
 import { testEveryPath } from './every-path.ts'
@@ -59,6 +60,7 @@ const events: AnyEventObject[] = [
   { type: 'focus.previous' },
   { type: 'presence.set', viewers: [{ id: '1', name: 'Ada Lovelace', email: 'ada@example.com' }] },
   { type: 'exports.changed' },
+  { type: 'live.paused', paused: true },
   { type: 'rows.merge', change: changeOf([rowOf(1, {}, { text: 'No', status: 'edited' })]) },
   { type: 'candidate.select', questionId: 1, answerId: 10 },
   { type: 'question.delete', questionId: 1 },
@@ -201,6 +203,25 @@ describe('questionnaireWorkspaceMachine', () => {
     actor.on('exports.changed', (event) => told.push(event.type))
     actor.send({ type: 'exports.changed' })
     expect(told).toEqual(['exports.changed'])
+    actor.stop()
+  })
+
+  test('shows live updates paused while the live machine says so (issue 37)', async () => {
+    const actor = createActor(
+      questionnaireWorkspaceMachine.provide({
+        actors: {
+          live: quietLive,
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 0),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    expect(workspaceHeaderView.livePaused(actor.getSnapshot())).toBe(false)
+    actor.send({ type: 'live.paused', paused: true })
+    expect(workspaceHeaderView.livePaused(actor.getSnapshot())).toBe(true)
+    actor.send({ type: 'live.paused', paused: false })
+    expect(workspaceHeaderView.livePaused(actor.getSnapshot())).toBe(false)
     actor.stop()
   })
 

@@ -19,6 +19,7 @@ import type {
   Questionnaire,
   SectionPreview,
 } from '../../contract/questionnaires.ts'
+import { STREAM_TEXTS } from '../../contract/streams.ts'
 import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index.ts'
 import { assignmentMachine } from '../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../machines/carry-forward/index.ts'
@@ -45,6 +46,7 @@ import {
   previousMatchOf,
   questionnaireOf,
   quietLive,
+  refusedLive,
   rowOf,
   tabOf,
 } from '../fixtures/answer-rows.ts'
@@ -100,6 +102,8 @@ function logic(
     comments?: Comment[]
     /** The run an export starts (and stays at); absent: starting one fails. */
     exportRun?: ExportRun
+    /** The live side; quiet (never opens) when absent. */
+    live?: typeof quietLive
   } = {},
 ) {
   let loads = 0
@@ -120,7 +124,7 @@ function logic(
     logic: {
       workspace: questionnaireWorkspaceMachine.provide({
         actors: {
-          live: quietLive,
+          live: options.live ?? quietLive,
           loadWorkspace: fromPromise<WorkspaceData, { id: number }>(async () => {
             loads += 1
             return options.data ?? data
@@ -347,6 +351,12 @@ describe('questionnaire page', () => {
       'Exporting: Writing the file · 40%',
     )
     expect(setup.exported).toEqual(['csv'])
+  })
+
+  it('says live updates are paused when the server refuses the live stream (issue 37)', async () => {
+    renderPage(logic({ live: refusedLive }))
+    await screen.findByRole('heading', { name: 'Vendor assessment.xlsx' })
+    expect((await screen.findByTestId('live-paused')).textContent).toBe(STREAM_TEXTS.paused)
   })
 
   it('folds tabs without questions into one menu', async () => {

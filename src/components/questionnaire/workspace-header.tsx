@@ -30,7 +30,7 @@ import { RelativeTime } from '../relative-time.tsx'
 import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
-import { Viewers, WorkMeta } from './workspace-people.tsx'
+import { LivePaused, Viewers, WorkMeta } from './workspace-people.tsx'
 
 const header = flex({
   direction: { base: 'column', md: 'row' },
@@ -100,6 +100,7 @@ export function WorkspaceHeader(props: {
             <WorkMeta questionnaire={questionnaire} />
           </div>
           <Viewers viewers={workspace.viewers} />
+          {workspace.livePaused && <LivePaused />}
         </div>
         <div className={toolbar}>
           {questionnaire.status === 'ready' && questionnaire.questions > 0 && (

@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router'
-import { MessageSquare } from 'lucide-react'
+import { MessageSquare, WifiOff } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import type { UserRef } from '../../../contract/knowledge.ts'
 import type { Questionnaire, QuestionRow } from '../../../contract/questionnaires.ts'
+import { STREAM_TEXTS } from '../../../contract/streams.ts'
 import { WORK_STATUS_LABELS } from '../../../contract/work.ts'
 import { InitialsAvatar } from '../ui/avatar.tsx'
 import { ReviewStateBadge } from './badges.tsx'
@@ -27,6 +28,16 @@ export function Viewers(props: { viewers: UserRef[] }) {
       </div>
       <span>{props.viewers.length > 5 ? `${props.viewers.length} people` : names} viewing now</span>
     </section>
+  )
+}
+
+/** Live updates are paused: too many streams are open for this person (issue 37). */
+export function LivePaused() {
+  return (
+    <p className={stackClass} role="status" data-testid="live-paused">
+      <WifiOff size={14} aria-hidden />
+      {STREAM_TEXTS.paused}
+    </p>
   )
 }
 
