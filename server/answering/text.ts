@@ -358,9 +358,10 @@ export function leadingChoice(text: string): 'yes' | 'no' | 'na' | null {
     .trim()
     .toLowerCase()
     .replace(/^\(?([0-9]{1,2}|[a-z])[).:]\s+/, '')
+  // N/A first: 'n/a' starts with the letter n, which alone is a No
+  if (/^(n\/a|n\.a\.|na|not applicable)(?![a-z])/.test(head)) return 'na'
   if (/^(yes|y|true|compliant|fully compliant|in place|implemented)\b/.test(head)) return 'yes'
-  if (/^(no|n|false|non-compliant|not compliant)\b/.test(head)) return 'no'
-  if (/^(n\/?a|not applicable)\b/.test(head)) return 'na'
+  if (/^(no|n|false|non-compliant|not compliant)(?![a-z/])/.test(head)) return 'no'
   return null
 }
 
