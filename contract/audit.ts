@@ -67,6 +67,13 @@ export const AUDIT_ACTIONS: Record<string, AuditAction> = {
     'Library answer from a questionnaire',
     '{actor} saved the answer to “{name}” to the library',
   ),
+  'product.created': action('Product added', '{actor} added the product {name}'),
+  'product.updated': action('Product edited', '{actor} edited the product {name}'),
+  'product.deleted': action('Product deleted', '{actor} deleted the product {name}'),
+  'product.assigned': action(
+    'Product set',
+    '{actor} set the product of {count} files, library answers or questionnaires to {name}',
+  ),
   'data.created': action('Data item added', '{actor} added the data item {name}'),
   'data.updated': action('Data item edited', '{actor} edited the data item {name}'),
   'data.deleted': action('Data item deleted', '{actor} deleted the data item {name}'),
@@ -102,6 +109,7 @@ export const AUDIT_GROUPS: [string, string][] = [
   ['file.', 'Repository'],
   ['qa.', 'Library'],
   ['data.', 'Data items'],
+  ['product.', 'Products'],
   ['questionnaire.', 'Questionnaires'],
   ['authorization.', 'Refused calls'],
 ]

@@ -97,6 +97,8 @@ export const repositoryFileSchema = z.object({
   processed_at: z.nullable(z.string()),
   /** 1, then one more for each new version (same-name upload or replace); the id stays (issue 28). */
   version: z.int(),
+  /** The product it speaks for (issue 38); null: the whole company. */
+  product_id: z.optional(z.nullable(z.int())),
 })
 export type RepositoryFile = z.infer<typeof repositoryFileSchema>
 export const repositoryFileListSchema = paged(repositoryFileSchema)
@@ -242,6 +244,8 @@ export const qaItemSchema = z.object({
   created_by: z.nullable(userRefSchema),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The product it speaks for (issue 38); null: the whole company. */
+  product_id: z.optional(z.nullable(z.int())),
 })
 export type QaItem = z.infer<typeof qaItemSchema>
 export const qaItemListSchema = paged(qaItemSchema)
@@ -270,6 +274,8 @@ export const qaItemCreateSchema = z.object({
   last_reviewed_at: z.optional(reviewDateSchema),
   /** null: the organisation's cycle. */
   review_cycle_days: z.optional(z.nullable(reviewCycleDaysSchema)),
+  /** The product it speaks for (issue 38); null or absent: the whole company. */
+  product_id: z.optional(z.nullable(z.int().check(z.positive('Choose a product')))),
 })
 export type QaItemCreate = z.input<typeof qaItemCreateSchema>
 export const qaItemUpdateSchema = z.partial(qaItemCreateSchema)

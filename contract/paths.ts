@@ -102,6 +102,13 @@ export const paths = {
     passages: (id: Id) => `/files/${seg(id)}/passages/`,
   },
 
+  /** Issue 38: the organisation's products, and which product files, answers and questionnaires speak for. */
+  products: {
+    list: '/products/',
+    item: (id: Id) => `/products/${seg(id)}/`,
+    assign: '/products/assign/',
+  },
+
   /** Knowledge base. */
   knowledgeBase: {
     qa: '/knowledge-base/qa/',

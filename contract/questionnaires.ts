@@ -91,6 +91,8 @@ export const questionnaireSchema = z.object({
   updated_at: z.string(),
   /** The work around it (issue 29): owner, customer, requester, due date, status. */
   ...workSchema.shape,
+  /** The product it is answered for (issue 38); null: the company as a whole. */
+  product_id: z.optional(z.nullable(z.int())),
 })
 export type Questionnaire = z.infer<typeof questionnaireSchema>
 export const questionnaireListSchema = paged(questionnaireSchema)

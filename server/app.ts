@@ -57,6 +57,8 @@ import { createKnowledgeService } from './modules/knowledge/service.ts'
 import { type LegalSettings, legalRoutes } from './modules/legal/routes.ts'
 import { notificationRoutes } from './modules/notifications/routes.ts'
 import { createNotificationService } from './modules/notifications/service.ts'
+import { productRoutes } from './modules/products/routes.ts'
+import { createProductService } from './modules/products/service.ts'
 import { createExportService } from './modules/questionnaires/export.ts'
 import { questionnaireRoutes } from './modules/questionnaires/routes.ts'
 import { createQuestionnaireService } from './modules/questionnaires/service.ts'
@@ -426,6 +428,10 @@ export function createApp(deps: AppDeps) {
         settings: deps.comments,
       }),
     }),
+  )
+  api.route(
+    '/',
+    productRoutes({ auth, permit, service: createProductService({ database: deps.database }) }),
   )
   api.route('/', notificationRoutes({ auth, permit, service: notifications, streams }))
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))

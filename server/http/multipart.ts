@@ -2,8 +2,10 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import busboy from 'busboy'
 import type { Context } from 'hono'
+import { z } from 'zod'
 import type { FileKind } from '../../contract/knowledge.ts'
 import { fillText, KNOWLEDGE_TEXTS, MAX_FILES_PER_UPLOAD } from '../../contract/knowledge.ts'
+import { PRODUCT_TEXTS } from '../../contract/products.ts'
 import { detectFileKind, kindFromName } from '../ingest/detect.ts'
 import { SizeLimitError, type Storage, type TempFile } from '../storage/index.ts'
 import { apiError } from './errors.ts'
@@ -186,4 +188,17 @@ export function displayName(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
   return (clean || 'file').slice(0, 255)
+}
+
+const productFieldSchema = z.coerce.number().int().positive()
+
+/**
+ * The product an upload speaks for (issue 38), from its `product_id` field: absent, empty or
+ * `null` is the whole company; anything else must be a product's id (400 in plain words).
+ */
+export function parseProductField(value: string | undefined): number | null {
+  if (value === undefined || !value.trim() || value.trim() === 'null') return null
+  const parsed = productFieldSchema.safeParse(value.trim())
+  if (!parsed.success) throw apiError(400, PRODUCT_TEXTS.invalid, { code: 'validation_error' })
+  return parsed.data
 }

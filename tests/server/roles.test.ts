@@ -110,6 +110,13 @@ const TABLE: Row[] = [
   ['DELETE', () => K.deleteData(NONE), 'library.manage'],
   ['POST', () => K.importPreview, 'library.manage'],
   ['POST', () => K.import, 'library.manage'],
+  // products (issue 38)
+  ['GET', () => paths.products.list, 'read'],
+  ['POST', () => paths.products.list, 'library.manage'],
+  ['GET', () => paths.products.item(NONE), 'read'],
+  ['PATCH', () => paths.products.item(NONE), 'library.manage'],
+  ['DELETE', () => paths.products.item(NONE), 'library.manage'],
+  ['POST', () => paths.products.assign, 'repository.write'],
   // questionnaires
   ['GET', () => Q.list, 'read'],
   ['GET', (ids) => Q.get(ids.questionnaire), 'read'],

@@ -23,6 +23,7 @@ import {
   tsvector,
   weightedTsv,
 } from './columns.ts'
+import { productRef } from './products.ts'
 
 /** The repository's files and passages, and the library's Q&A and data items. */
 
@@ -61,6 +62,8 @@ export const repositoryFiles = pgTable(
      * document properties); its rows' age in the library counts from here, else from the upload.
      */
     statedAt: at('stated_at'),
+    /** The product the file speaks for (issue 38); null: the whole company. */
+    productId: productRef(),
     processingStartedAt: at('processing_started_at'),
     processedAt: at('processed_at'),
     ...timestamps,
@@ -175,6 +178,8 @@ export const kbQaItems = pgTable(
     reviewedBy: userRef('reviewed_by'),
     /** Days the answer stays fresh after a review; null: the organisation's cycle. */
     reviewCycleDays: integer('review_cycle_days'),
+    /** The product the answer speaks for (issue 38); null: the whole company. */
+    productId: productRef(),
     ...authored(),
     tsv: weightedTsv('question', 'answer'),
     ...timestamps,

@@ -32,6 +32,7 @@ import type {
 import type { ReviewState, WorkStatus } from '../../../contract/work.ts'
 import { orgRef, userRef, users } from './accounts.ts'
 import { at, identity, parentRef, stamp, timestamps } from './columns.ts'
+import { productRef } from './products.ts'
 
 /** Questionnaires: their tabs, questions, answers, history and filled files. */
 
@@ -89,6 +90,8 @@ export const questionnaires = pgTable(
     requester: text('requester'),
     dueDate: date('due_date'),
     workStatus: text('work_status').$type<WorkStatus>().notNull().default('drafting'),
+    /** The product it is answered for (issue 38); null: the company as a whole. */
+    productId: productRef(),
     ...timestamps,
   },
   (table) => [

@@ -5,6 +5,7 @@ import { writeAudit } from '../../db/audit.ts'
 import { inTransaction } from '../../db/index.ts'
 import { fetchPage } from '../../db/paging.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import { checkProduct } from '../products/service.ts'
 import { cleanTags } from '../repository/service.ts'
 import {
   type DataRow,
@@ -162,6 +163,8 @@ export function createItems(deps: KnowledgeDeps) {
     owner_id?: number | null
     last_reviewed_at?: Date
     review_cycle_days?: number | null
+    /** The product it speaks for (issue 38); null: the whole company. */
+    product_id?: number | null
   }
 
   async function createQa(
@@ -176,11 +179,12 @@ export function createItems(deps: KnowledgeDeps) {
     } & Review,
   ) {
     await checkOwner(orgId, input.owner_id)
+    await checkProduct(pool, orgId, input.product_id)
     const id = await inTransaction(pool, async (client) => {
       const { rows } = await client.query<{ id: string }>(
         `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by,
-         owner_id, last_reviewed_at, reviewed_by, review_cycle_days)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, coalesce($10, now()), $8, $11) returning id`,
+         owner_id, last_reviewed_at, reviewed_by, review_cycle_days, product_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, coalesce($10, now()), $8, $11, $12) returning id`,
         [
           orgId,
           input.question,
@@ -193,6 +197,7 @@ export function createItems(deps: KnowledgeDeps) {
           input.owner_id ?? null,
           input.last_reviewed_at ?? null,
           input.review_cycle_days ?? null,
+          input.product_id ?? null,
         ],
       )
       const id = Number(rows[0]?.id)
@@ -231,6 +236,7 @@ export function createItems(deps: KnowledgeDeps) {
   ) {
     const current = await getQa(orgId, id)
     await checkOwner(orgId, input.owner_id)
+    await checkProduct(pool, orgId, input.product_id)
     const next = {
       question: input.question ?? current.question,
       answer: input.answer ?? current.answer,
@@ -252,7 +258,8 @@ export function createItems(deps: KnowledgeDeps) {
          owner_id = case when $10 then $11::bigint else owner_id end,
          last_reviewed_at = coalesce($12, last_reviewed_at),
          reviewed_by = case when $12::timestamptz is null then reviewed_by else $9 end,
-         review_cycle_days = case when $13 then $14::integer else review_cycle_days end
+         review_cycle_days = case when $13 then $14::integer else review_cycle_days end,
+         product_id = case when $15 then $16::bigint else product_id end
        where org_id = $1 and id = $2`,
         [
           orgId,
@@ -269,6 +276,8 @@ export function createItems(deps: KnowledgeDeps) {
           reviewedAt,
           input.review_cycle_days !== undefined,
           input.review_cycle_days ?? null,
+          input.product_id !== undefined,
+          input.product_id ?? null,
         ],
       )
       await audited(client, orgId, userId, 'qa.updated', id, next.question)

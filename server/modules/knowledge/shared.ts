@@ -34,6 +34,7 @@ export type QaRow = UserCols & {
   /** The item's cycle, else the organisation's. */
   cycle_days: number
   cycle_inherited: boolean
+  product_id: string | null
   created_at: Date
   updated_at: Date
 }
@@ -76,6 +77,8 @@ export const toQa = (row: QaRow): QaItem => ({
   created_by: userRef(row),
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
+  product_id:
+    row.product_id === null || row.product_id === undefined ? null : Number(row.product_id),
 })
 export const toData = (row: DataRow): DataItem => ({
   id: Number(row.id),

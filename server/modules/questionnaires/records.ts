@@ -10,6 +10,7 @@ import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
 import { limitOf } from '../account/license.ts'
+import { checkProduct } from '../products/service.ts'
 import {
   ANALYSE_JOB,
   KINDS,
@@ -135,9 +136,12 @@ export function createRecords(
     orgId: number,
     userId: number,
     upload: { temp: TempFile; filename: string },
+    /** The product it is answered for (issue 38); null: the company as a whole. */
+    productId: number | null = null,
   ) {
     const { name, kind } = await detectUpload(upload, KINDS, QUESTIONNAIRE_TEXTS.unsupported)
     const id = await inTransaction(pool, async (client) => {
+      await checkProduct(client, orgId, productId)
       const limit = await limitOf(client, orgId, 'max_questionnaire', true)
       if (limit !== null) {
         const used = await client.query<{ count: string }>(
@@ -154,9 +158,19 @@ export function createRecords(
       }
       const key = await deps.storage.commit(orgId, upload.temp)
       const { rows } = await client.query<{ id: string }>(
-        `insert into questionnaires (org_id, name, kind, mime, size_bytes, sha256, storage_key, status, progress_label, created_by)
-         values ($1, $2, $3, $4, $5, $6, $7, 'queued', 'Waiting to be analysed', $8) returning id`,
-        [orgId, name, kind, MIMES[kind], upload.temp.size, upload.temp.sha256, key, userId],
+        `insert into questionnaires (org_id, name, kind, mime, size_bytes, sha256, storage_key, status, progress_label, created_by, product_id)
+         values ($1, $2, $3, $4, $5, $6, $7, 'queued', 'Waiting to be analysed', $8, $9) returning id`,
+        [
+          orgId,
+          name,
+          kind,
+          MIMES[kind],
+          upload.temp.size,
+          upload.temp.sha256,
+          key,
+          userId,
+          productId,
+        ],
       )
       const id = Number(rows[0]?.id)
       await writeAudit(

@@ -19,7 +19,7 @@ import { requireAuth } from '../../auth/middleware.ts'
 import { forbidden, type Permit } from '../../auth/permissions.ts'
 import { sendDownload as download } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
-import { readMultipart } from '../../http/multipart.ts'
+import { parseProductField, readMultipart } from '../../http/multipart.ts'
 import { createResponseCache } from '../../http/response-cache.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import type { Storage } from '../../storage/index.ts'
@@ -60,7 +60,7 @@ export function questionnaireRoutes(options: {
   )
 
   app.post(paths.questionnaires.upload, permit('questionnaires.write'), async (c) => {
-    const { uploads } = await readMultipart(c, options.storage, {
+    const { uploads, fields } = await readMultipart(c, options.storage, {
       maxBytes: options.maxUploadBytes,
       maxFiles: 1,
       fileFields: ['file', 'files'],
@@ -68,7 +68,8 @@ export function questionnaireRoutes(options: {
     try {
       const upload = uploads[0]
       if (!upload) throw apiError(400, QUESTIONNAIRE_TEXTS.noFile, { code: 'validation_error' })
-      return c.json(await service.upload(org(c), user(c), upload), 201)
+      const productId = parseProductField(fields.product_id)
+      return c.json(await service.upload(org(c), user(c), upload, productId), 201)
     } finally {
       await Promise.all(uploads.map((upload) => options.storage.discard(upload.temp)))
     }

@@ -73,7 +73,7 @@ export const SUMMARY_SQL = `
                     where o.questionnaire_id = q.id and o.undone_at is null
                     order by o.id desc limit 1), false) as can_undo,
          q.owner_id, ou.first_name as owner_first_name, ou.last_name as owner_last_name, ou.email as owner_email,
-         q.customer_id, cu.name as customer_name, q.requester, q.due_date::text as due_date, q.work_status,
+         q.customer_id, cu.name as customer_name, q.requester, q.due_date::text as due_date, q.work_status, q.product_id,
          (q.due_date < current_date and q.work_status <> 'sent') as overdue
     from questionnaires q
     left join users u on u.id = q.created_by
@@ -119,6 +119,7 @@ export interface SummaryRow {
   due_date: string | null
   work_status: WorkStatus
   overdue: boolean | null
+  product_id: string | null
 }
 
 export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
@@ -157,6 +158,8 @@ export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
   due_date: row.due_date,
   work_status: row.work_status,
   overdue: row.overdue === true,
+  product_id:
+    row.product_id === null || row.product_id === undefined ? null : Number(row.product_id),
 })
 
 export interface AnswerRowDb extends AnswerState {

@@ -14,6 +14,7 @@ import { apiError, notFound } from '../../http/errors.ts'
 import { detectUpload } from '../../http/multipart.ts'
 import type { TempFile } from '../../storage/index.ts'
 import { limitOf } from '../account/license.ts'
+import { checkProduct } from '../products/service.ts'
 import {
   cleanTags,
   displayName,
@@ -137,6 +138,8 @@ export function createFiles(deps: RepositoryDeps) {
     uploads: { temp: TempFile; filename: string }[],
     tags: string[],
     ownedBy?: number,
+    /** The product the files speak for (issue 38); null: the whole company. */
+    productId: number | null = null,
   ): Promise<UploadedFile[]> {
     const detected: { kind: FileKind; mime: string }[] = []
     for (const upload of uploads) {
@@ -150,6 +153,7 @@ export function createFiles(deps: RepositoryDeps) {
       await client.query(`select pg_advisory_xact_lock(hashtext('repository.upload'), $1::int)`, [
         orgId,
       ])
+      await checkProduct(client, orgId, productId)
       const named = new Map<string, { id: number; createdBy: number | null }>()
       for (const upload of uploads) {
         const name = displayName(upload.filename)
@@ -178,12 +182,17 @@ export function createFiles(deps: RepositoryDeps) {
                 : undefined,
           })
           added.push({ id: existing.id, outcome })
+          if (productId !== null)
+            await client.query(
+              'update repository_files set product_id = $3 where org_id = $1 and id = $2',
+              [orgId, existing.id, productId],
+            )
           continue
         }
         const key = await deps.storage.commit(orgId, upload.temp)
         const { rows } = await client.query<{ id: string }>(
-          `insert into repository_files (org_id, name, kind, mime, size_bytes, sha256, storage_key, tags, status, created_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9) returning id`,
+          `insert into repository_files (org_id, name, kind, mime, size_bytes, sha256, storage_key, tags, status, created_by, product_id)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9, $10) returning id`,
           [
             orgId,
             name,
@@ -194,6 +203,7 @@ export function createFiles(deps: RepositoryDeps) {
             key,
             cleanTags(tags),
             userId,
+            productId,
           ],
         )
         const id = Number(rows[0]?.id)

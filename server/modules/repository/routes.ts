@@ -16,7 +16,7 @@ import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import { sendDownload } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
-import { parseTagsField, readMultipart } from '../../http/multipart.ts'
+import { parseProductField, parseTagsField, readMultipart } from '../../http/multipart.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import { checkUrl } from '../../net/safe-fetch.ts'
 import type { Storage } from '../../storage/index.ts'
@@ -71,6 +71,7 @@ export function repositoryRoutes(options: {
         uploads,
         parsedTags.data.tags,
         ownerOf(c),
+        parseProductField(fields.product_id),
       )
       return c.json({ files }, 201)
     } finally {

@@ -37,7 +37,7 @@ export type VersionReadyHook = (orgId: number, fileId: number, version: number) 
 
 export const FILE_COLUMNS = `f.id, f.name, f.kind, f.mime, f.size_bytes, f.tags, f.status, f.progress, f.error,
   f.source_url, f.pages, f.passage_count, f.created_at, f.updated_at, f.processed_at, f.version,
-  u.id as user_id, u.first_name, u.last_name, u.email`
+  f.product_id, u.id as user_id, u.first_name, u.last_name, u.email`
 
 export interface FileRow {
   id: string
@@ -56,6 +56,7 @@ export interface FileRow {
   updated_at: Date
   processed_at: Date | null
   version: number
+  product_id: string | null
   user_id: string | null
   first_name: string | null
   last_name: string | null
@@ -81,6 +82,7 @@ export function toFile(row: FileRow): RepositoryFile {
     updated_at: row.updated_at.toISOString(),
     processed_at: row.processed_at?.toISOString() ?? null,
     version: row.version,
+    product_id: row.product_id === null ? null : Number(row.product_id),
   }
 }
 
