@@ -1,8 +1,9 @@
 import { YES_NO_QUESTION } from './library.ts'
 import { OTHERS_CITED } from './quotes.ts'
-import { practiceScope, scopeWords } from './stated.ts'
+import { practiceScope } from './scope.ts'
 import type { TfIdf } from './text.ts'
 import type { QuestionInput } from './types.ts'
+import { scopeWords } from './wording.ts'
 
 /**
  * What an abstention says (issue 30): as a person would write it, in whole words. What was looked

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs'
 import { type ConfidenceBand, confidenceBand } from '../../contract/questionnaires.ts'
 import type { QuestionShape } from './parts.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
-import { PRACTICE_DENIED } from './stated.ts'
 import { TRANSFERRED } from './transfer.ts'
-import { type Candidate, CORROBORATED, STATED } from './types.ts'
+import { type Candidate, CORROBORATED, PRACTICE_DENIED, STATED } from './types.ts'
 
 /**
  * Confidence that means something: each kind of answer (a library answer to the question itself,
@@ -15,6 +14,12 @@ import { type Candidate, CORROBORATED, STATED } from './types.ts'
  * it out) maps it onto measured accuracy.
  */
 
+/**
+ * The kinds of answer, each given (and capped) by one rule in a room of its own: `library`
+ * (library-answer.ts; agreement.ts when the records that hold the question disagree; age.ts when
+ * it is past its review), `transferred` (transfer.ts), `stated` (stated.ts, extractive.ts),
+ * `corroborated` (extractive.ts), `denied` (stated.ts), `partial` (partial.ts).
+ */
 export const ANSWER_KINDS = [
   'library',
   'transferred',

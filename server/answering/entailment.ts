@@ -2,9 +2,9 @@ import { z } from 'zod'
 import type { Logger } from '../logger.ts'
 import { partsOf } from './parts.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
-import { listOf } from './stated.ts'
 import { leadingChoice } from './text.ts'
 import type { AnswerPart, Candidate, EngineAnswer, QuestionInput } from './types.ts'
+import { listOf } from './wording.ts'
 
 /**
  * The language model as a second reader of a Yes from document sentences (issue 27): given the

@@ -1,5 +1,3 @@
-import { mentions } from './practices.ts'
-import { holdsStem, QUALIFIERS } from './qualifiers.ts'
 import {
   ASKS_KEPT_CURRENT,
   atLeast,
@@ -7,14 +5,15 @@ import {
   frequencyOf,
   GOVERNANCE,
   KEPT_CURRENT,
-  namedPractices,
-  practiceNames,
-  scopeWords,
   TESTED,
-} from './stated.ts'
+} from './framing.ts'
+import { namedPractices } from './named-practices.ts'
+import { mentions } from './practices.ts'
+import { holdsStem, QUALIFIERS } from './qualifiers.ts'
 import { asksOfProvider, certificationKey, certificationsOf, statedIn } from './statements.ts'
 import { terms, withoutExamples } from './text.ts'
 import type { AnswerPart, PartKind } from './types.ts'
+import { practiceNames, scopeWords } from './wording.ts'
 
 /**
  * A question read part by part (issue 27): the practices it names, and what it asks of them (that

@@ -1,9 +1,11 @@
 import type { AnswerPart } from '../../contract/answers.ts'
+import { doneAsAsked, isFrameTerm } from './framing.ts'
 import { YES_NO_QUESTION } from './library.ts'
+import { namedPractices } from './named-practices.ts'
 import { partsOf } from './parts.ts'
 import { cueTerms, practicesOf } from './practices.ts'
 import { QUALIFIERS } from './qualifiers.ts'
-import { doneAsAsked, isFrameTerm, namedPractices, practiceScope, SCOPE_FLOOR } from './stated.ts'
+import { practiceScope, SCOPE_FLOOR } from './scope.ts'
 import { asksOfProvider, isQuestion, readPassage, saysWhatIsDone } from './statements.ts'
 import {
   deniesTerms,

@@ -1,8 +1,9 @@
 import { aged } from './age.ts'
 import { citationsOf } from './cite.ts'
+import { doneAsAsked } from './framing.ts'
 import { type Library, MAJORITY, YES_NO_QUESTION } from './library.ts'
 import { asksOfFlaw, unstatedQualifiers } from './qualifiers.ts'
-import { doneAsAsked, practiceScope, SCOPE_FLOOR } from './stated.ts'
+import { practiceScope, SCOPE_FLOOR } from './scope.ts'
 import { leadingChoice, type TfIdf, terms, toVocabulary, withFormWords } from './text.ts'
 import { type Candidate, type LibraryEntry, type QuestionInput, sourceOf } from './types.ts'
 

@@ -88,6 +88,10 @@ export const STATED =
 export const CORROBORATED =
   'Yes because a document states this practice and you answered Yes to a related question (both cited). No answer of yours covers this question itself: check before approving.'
 
+/** Why a No rests on a document sentence (stated.ts; a Yes says STATED, as every Yes from a document does). */
+export const PRACTICE_DENIED =
+  'From a document: the quoted sentence says this practice is not in place. No answer of yours covers this question itself: check the quote before approving.'
+
 export const NO_EVIDENCE = 'No answer: the knowledge base holds no evidence for this question.'
 
 /** A document passage row (with its file's name) as a hit. */
