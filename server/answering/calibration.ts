@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { type ConfidenceBand, confidenceBand } from '../../contract/questionnaires.ts'
 import type { QuestionShape } from './parts.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
+import { THIRD_PARTY_CAP, THIRD_PARTY_PREFIX } from './third-party.ts'
 import { TRANSFERRED } from './transfer.ts'
 import { type Candidate, CORROBORATED, PRACTICE_DENIED, STATED } from './types.ts'
 
@@ -18,7 +19,8 @@ import { type Candidate, CORROBORATED, PRACTICE_DENIED, STATED } from './types.t
  * The kinds of answer, each given (and capped) by one rule in a room of its own: `library`
  * (library-answer.ts; agreement.ts when the records that hold the question disagree; age.ts when
  * it is past its review), `transferred` (transfer.ts), `stated` (stated.ts, extractive.ts),
- * `corroborated` (extractive.ts), `denied` (stated.ts), `partial` (partial.ts).
+ * `corroborated` (extractive.ts), `denied` (stated.ts), `partial` (partial.ts), `third_party`
+ * (third-party.ts: who says it is parties.ts).
  */
 export const ANSWER_KINDS = [
   'library',
@@ -27,6 +29,7 @@ export const ANSWER_KINDS = [
   'corroborated',
   'denied',
   'partial',
+  'third_party',
 ] as const
 export type AnswerKind = (typeof ANSWER_KINDS)[number]
 
@@ -37,6 +40,7 @@ export function kindOfReason(reason: string | null | undefined): AnswerKind {
   if (reason === CORROBORATED) return 'corroborated'
   if (reason === PRACTICE_DENIED) return 'denied'
   if (reason?.startsWith(PARTLY_STATED_PREFIX)) return 'partial'
+  if (reason?.startsWith(THIRD_PARTY_PREFIX)) return 'third_party'
   return 'library'
 }
 
@@ -142,7 +146,13 @@ export function calibrated(candidate: Candidate, shape: QuestionShape | null = n
   if (!points) return candidate
   const mapped = Math.round(mapThrough(points, candidate.confidence) * 1000) / 1000
   // an unstated qualifier is never High, whatever a fit says of its kind
-  const confidence = kind === 'partial' ? Math.min(mapped, PARTLY_STATED_CAP) : mapped
+  // nor is another party's sentence
+  const confidence =
+    kind === 'partial'
+      ? Math.min(mapped, PARTLY_STATED_CAP)
+      : kind === 'third_party'
+        ? Math.min(mapped, THIRD_PARTY_CAP)
+        : mapped
   return { ...candidate, confidence }
 }
 
