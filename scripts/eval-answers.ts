@@ -263,7 +263,13 @@ const round = (n: number) => Math.round(n * 1000) / 1000
  * entries: its files' only date is their upload, so it is answered without the age bands.
  */
 interface Dating {
-  ageDays: number
+  /** The library's files are this many days old when the questionnaire is answered. */
+  ageDays?: number
+  /**
+   * Or: the questionnaire is answered on this day (YYYY-MM-DD, a custom run's `--today`): each
+   * file keeps its own date (the one it states, else its upload), aged as it would be that day.
+   */
+  answeredOn?: string
   cycleDays?: number
   bands: boolean
 }
@@ -316,7 +322,17 @@ async function runProtocol(
       )
       if (added) await repository.ingest(added.id)
     }
-    if (dating) {
+    if (dating?.answeredOn) {
+      // answered on `answeredOn`: the engine answers today, so every file's own date moves
+      // forward by the days from that day to today (each the same age as it would be then)
+      await database.pool.query(
+        `update repository_files
+            set stated_at = coalesce(stated_at, created_at) + make_interval(days => current_date - $2::date),
+                created_at = created_at + make_interval(days => current_date - $2::date)
+          where org_id = $1`,
+        [orgId, dating.answeredOn],
+      )
+    } else if (dating) {
       // the library's files were answered `ageDays` before the questionnaire: the engine answers
       // today, so their date (the one they state, which the engine reads first, and the upload's)
       // moves to that many days before today (the same age, and stale by the same cycle, as
@@ -324,7 +340,7 @@ async function runProtocol(
       await database.pool.query(
         `update repository_files set stated_at = now() - make_interval(days => $2),
                 created_at = created_at - make_interval(days => $2) where org_id = $1`,
-        [orgId, dating.ageDays],
+        [orgId, dating.ageDays ?? 0],
       )
       if (dating.cycleDays)
         await database.pool.query('update organizations set review_cycle_days = $2 where id = $1', [
@@ -1133,11 +1149,19 @@ if (args.includes('--questionnaire')) {
     console.error('usage: npm run eval:answers -- --kb FILE... --questionnaire FILE [--gold FILE]')
     process.exit(2)
   }
+  const today = option('--today')[0]
+  if (today && !/^\d{4}-\d{2}-\d{2}$/.test(today)) {
+    console.error('usage: --today YYYY-MM-DD')
+    process.exit(2)
+  }
   await runProtocol(
     'custom',
     kb.map((f) => path.resolve(f)),
     path.resolve(questionnaire),
     option('--gold')[0],
+    false,
+    // issue 38: a custom run honours --today, its library aged by each file's own date
+    today ? { answeredOn: today, bands: true } : undefined,
   )
 } else if (!existsSync(shared)) {
   console.log(JSON.stringify({ eval: 'answers', skipped: `${shared} not found` }))
