@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type ConfidenceBand, confidenceBand } from '../../contract/questionnaires.ts'
 import type { QuestionShape } from './parts.ts'
+import { isOtherProductNote, OTHER_PRODUCT_CAP } from './products.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
 import { THIRD_PARTY_CAP, THIRD_PARTY_PREFIX } from './third-party.ts'
 import { TRANSFERRED } from './transfer.ts'
@@ -30,6 +31,7 @@ export const ANSWER_KINDS = [
   'denied',
   'partial',
   'third_party',
+  'other_product',
 ] as const
 export type AnswerKind = (typeof ANSWER_KINDS)[number]
 
@@ -41,6 +43,7 @@ export function kindOfReason(reason: string | null | undefined): AnswerKind {
   if (reason === PRACTICE_DENIED) return 'denied'
   if (reason?.startsWith(PARTLY_STATED_PREFIX)) return 'partial'
   if (reason?.startsWith(THIRD_PARTY_PREFIX)) return 'third_party'
+  if (isOtherProductNote(reason)) return 'other_product'
   return 'library'
 }
 
@@ -152,7 +155,9 @@ export function calibrated(candidate: Candidate, shape: QuestionShape | null = n
       ? Math.min(mapped, PARTLY_STATED_CAP)
       : kind === 'third_party'
         ? Math.min(mapped, THIRD_PARTY_CAP)
-        : mapped
+        : kind === 'other_product'
+          ? Math.min(mapped, OTHER_PRODUCT_CAP)
+          : mapped
   return { ...candidate, confidence }
 }
 

@@ -1,6 +1,7 @@
 import { aged } from './age.ts'
 import { citationsOf } from './cite.ts'
 import { calibrate, isChoiceWord, WEAK_MATCH } from './library.ts'
+import { forProduct } from './products.ts'
 import { leadingChoice, toVocabulary } from './text.ts'
 import type { Candidate, LibraryEntry, QuestionInput } from './types.ts'
 
@@ -8,8 +9,9 @@ import type { Candidate, LibraryEntry, QuestionInput } from './types.ts'
  * Kind `library`: an answer of the organisation's library (an approved Q&A item, a completed
  * questionnaire's row) to the question itself, mapped onto the answer cell's vocabulary
  * (Yes/No/N/A or any dropdown list), its confidence the match's, aged by its review date
- * (age.ts: past its review, never High). How the records that answer the same question agree is
- * agreement.ts.
+ * (age.ts: past its review, never High); another product's entry is capped and named, or not
+ * used for a fact of one product (products.ts). How the records that answer the same question
+ * agree is agreement.ts.
  */
 
 export function libraryCandidate(
@@ -44,9 +46,14 @@ export function libraryCandidate(
         : entry.answer || entry.detail
   }
   if (!text && !choice) return null
-  return aged(
-    { text, choice, confidence: calibrate(match.score), citations: citationsOf(entry) },
+  // another product's entry: capped and named, or none for a fact of one product (products.ts)
+  return forProduct(
+    aged(
+      { text, choice, confidence: calibrate(match.score), citations: citationsOf(entry) },
+      entry,
+      question.asOf ?? new Date(),
+    ),
     entry,
-    question.asOf ?? new Date(),
+    question,
   )
 }

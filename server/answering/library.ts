@@ -144,6 +144,8 @@ export class Library {
     if (!this.narrativeIndex) {
       const hits: PassageHit[] = []
       for (const entry of this.entries) {
+        // another product's narrative is not evidence for this one (issue 38, products.ts)
+        if (entry.otherProduct) continue
         const text = narrativeOf(entry)
         if (text.length < NARRATIVE_MIN) continue
         hits.push({

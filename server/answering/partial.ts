@@ -47,7 +47,9 @@ export function partlyStated(named: string[], unstated: string[]): string {
  */
 export function withParts(question: QuestionInput, candidate: Candidate): Candidate | null {
   const kind = kindOfReason(candidate.reason)
-  if (!candidate.choice || kind === 'library' || kind === 'transferred') return candidate
+  // a library answer (its own, transferred, or another product's) is read whole, not part by part
+  if (!candidate.choice || kind === 'library' || kind === 'transferred' || kind === 'other_product')
+    return candidate
   const sentences = candidate.citations
     .filter((citation) => citation.kind === 'document')
     .map((citation) => citation.snippet)

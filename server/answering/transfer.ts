@@ -2,6 +2,7 @@ import { aged } from './age.ts'
 import { citationsOf } from './cite.ts'
 import { doneAsAsked } from './framing.ts'
 import { type Library, MAJORITY, YES_NO_QUESTION } from './library.ts'
+import { forProduct, isProductFact } from './products.ts'
 import { asksOfFlaw, unstatedQualifiers } from './qualifiers.ts'
 import { practiceScope, SCOPE_FLOOR } from './scope.ts'
 import { leadingChoice, type TfIdf, terms, toVocabulary, withFormWords } from './text.ts'
@@ -35,7 +36,10 @@ export function transferAnswer(
   // the organisation's answers about the same practices, each within the question's scope
   const peers: { entry: LibraryEntry; scope: number; choice: 'yes' | 'no' | 'na' }[] = []
   const exact = new Set(library.withPractices(asked.named))
+  const productFact = isProductFact(question.text)
   for (const entry of [...exact, ...library.withMorePractices(asked.named)]) {
+    // a fact of one product is not carried from another (issue 38, products.ts)
+    if (entry.otherProduct && productFact) continue
     const choice = leadingChoice(entry.dropdown ?? entry.answer)
     if (!choice || (!exact.has(entry) && choice !== 'yes')) continue
     const said = terms(`${entry.question} ${entry.detail}`)
@@ -68,7 +72,7 @@ export function transferAnswer(
   const backing = peers.filter((peer) => peer.choice === winner).sort((a, b) => b.scope - a.scope)
   const best = backing[0] as (typeof backing)[number]
   const detail = best.entry.detail.trim()
-  return aged(
+  const transferred = aged(
     {
       text: choice ? detail : [label, detail].filter(Boolean).join('. '),
       choice,
@@ -79,4 +83,8 @@ export function transferAnswer(
     best.entry,
     question.asOf ?? new Date(),
   )
+  // resting only on another product's answers: that product's, named and capped
+  return backing.every((peer) => peer.entry.otherProduct)
+    ? forProduct(transferred, best.entry, question)
+    : transferred
 }

@@ -18,6 +18,11 @@ export interface LibraryEntry {
   reviewedAt?: Date | null
   /** When it falls stale, by its review cycle; absent: its age is not known. */
   staleAt?: Date | null
+  /**
+   * Set when the entry speaks for another product than the one the questionnaire is for (issue
+   * 38, products.ts): that product's name, and the questionnaire's.
+   */
+  otherProduct?: { name: string; forProduct: string } | null
 }
 
 export interface Candidate {
@@ -80,6 +85,14 @@ export interface PassageHit {
   rank: number
   /** The answer text of a library entry searched like a passage, not a document's. */
   library?: true
+}
+
+/** Whose practice a sentence states when it is not the organisation's (parties.ts). */
+export interface OtherParty {
+  /** As the text writes it ('AWS', 'Amazon Web Services', 'FERPA', 'Section 4.2 of the agreement'). */
+  name: string
+  /** A law's, a standard's or an agreement's text (what it requires), not a party (what it does). */
+  text: boolean
 }
 
 /** Why a Yes rests on a document rather than on an answer to this question. */

@@ -157,7 +157,7 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
     // passages ingested while the model was away get their vectors now
     if (deps.embedder) await embedMissing(deps.database, deps.embedder, log, { orgId })
     const [library, index] = await Promise.all([
-      loadLibrary(deps.database, orgId),
+      loadLibrary(deps.database, orgId, questionnaireId),
       loadPassageIndex(deps.database, orgId, deps.embedder?.name),
     ])
     // questions a person has not answered; a restarted job picks up where it stopped

@@ -63,7 +63,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
       )
       if (rows.length !== new Set(evidence.fileIds).size) throw notFound('File not found')
     }
-    const library = await loadLibrary(deps.database, orgId)
+    const library = await loadLibrary(deps.database, orgId, questionnaireId)
     const answer = await answerQuestion(orgId, library, question, evidence)
     return deps.questionnaires.change(orgId, questionnaireId, userId, async (client) => {
       const fresh = await client.query<{ selected_rank: number }>(
@@ -169,7 +169,7 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
     const rewrites = new Map<number, { text: string; citations: Citation[] }>()
     if (deps.llm && kind !== 'consistency') {
       const llm = deps.llm
-      const library = await loadLibrary(deps.database, orgId)
+      const library = await loadLibrary(deps.database, orgId, questionnaireId)
       const styleFor = await answerStyleOf(pool, orgId)
       const candidates = await sectionRows(pool, orgId, questionnaireId, scope)
       const task =

@@ -26,9 +26,14 @@ interface PassageRow {
   location: PassageLocation
 }
 
-export async function loadLibrary(database: Database, orgId: number): Promise<Library> {
+export async function loadLibrary(
+  database: Database,
+  orgId: number,
+  /** The questionnaire it answers (issue 38): entries of another product than its own are marked. */
+  questionnaireId?: number,
+): Promise<Library> {
   const { pool } = database
-  const [items, passages, data] = await Promise.all([
+  const [items, passages, data, forProduct] = await Promise.all([
     pool.query<{
       id: string
       question: string
@@ -37,19 +42,32 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       source: string | null
       last_reviewed_at: Date
       stale_at: Date
+      product_id: string | null
+      product_name: string | null
     }>(
       `select i.id, i.question, i.answer, i.dropdown_value, i.source, i.last_reviewed_at,
-              i.last_reviewed_at + make_interval(days => coalesce(i.review_cycle_days, o.review_cycle_days)) as stale_at
+              i.last_reviewed_at + make_interval(days => coalesce(i.review_cycle_days, o.review_cycle_days)) as stale_at,
+              i.product_id, pr.name as product_name
          from kb_qa_items i join organizations o on o.id = i.org_id
+         left join products pr on pr.id = i.product_id
         where i.org_id = $1`,
       [orgId],
     ),
-    pool.query<AnsweredRowDb & { answered_at: Date; stale_at: Date }>(
+    pool.query<
+      AnsweredRowDb & {
+        answered_at: Date
+        stale_at: Date
+        product_id: string | null
+        product_name: string | null
+      }
+    >(
       `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location,
               coalesce(f.stated_at, f.created_at) as answered_at,
-              coalesce(f.stated_at, f.created_at) + make_interval(days => o.review_cycle_days) as stale_at
+              coalesce(f.stated_at, f.created_at) + make_interval(days => o.review_cycle_days) as stale_at,
+              f.product_id, pr.name as product_name
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
          join organizations o on o.id = p.org_id
+         left join products pr on pr.id = f.product_id
         where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null`,
       [orgId],
     ),
@@ -57,7 +75,20 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       'select id, title, value from kb_data_items where org_id = $1',
       [orgId],
     ),
+    questionnaireId === undefined
+      ? Promise.resolve({ rows: [] as { id: string; name: string }[] })
+      : pool.query<{ id: string; name: string }>(
+          `select pr.id, pr.name from questionnaires q join products pr on pr.id = q.product_id
+            where q.org_id = $1 and q.id = $2`,
+          [orgId, questionnaireId],
+        ),
   ])
+  // issue 38: an entry of another product than the questionnaire's is that product's, not this one's
+  const own = forProduct.rows[0]
+  const otherProduct = (row: { product_id: string | null; product_name: string | null }) =>
+    own && row.product_id !== null && row.product_id !== own.id && row.product_name
+      ? { name: row.product_name, forProduct: own.name }
+      : null
   const entries: LibraryEntry[] = [
     ...items.rows.map((row) => ({
       source: 'qa' as const,
@@ -71,6 +102,7 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       location: null,
       reviewedAt: row.last_reviewed_at,
       staleAt: row.stale_at,
+      otherProduct: otherProduct(row),
     })),
     ...passages.rows.map((row) => ({
       source: 'file' as const,
@@ -84,6 +116,7 @@ export async function loadLibrary(database: Database, orgId: number): Promise<Li
       // a completed questionnaire is dated by the day it states, else its upload
       reviewedAt: row.answered_at,
       staleAt: row.stale_at,
+      otherProduct: otherProduct(row),
     })),
   ]
   return new Library(entries, data.rows.map(dataItemHit))

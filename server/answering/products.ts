@@ -1,0 +1,83 @@
+import type { Candidate, LibraryEntry } from './types.ts'
+
+/**
+ * Kind `other_product` (issue 38): an answer from a library entry that speaks for another of the
+ * organisation's products than the one the questionnaire is for. A sister product's practice is
+ * often the same, so the answer is offered, but never High (OTHER_PRODUCT_CAP, whatever
+ * calibration says) and its note names both products. What belongs to one product alone (what it
+ * is, its history, where it is hosted and its data kept, the data it handles, its certifications
+ * and reports, accessibility, integrations, sub-processors, contacts) is never carried from
+ * another product: such a question gets no answer from that entry.
+ *
+ * Entries of the questionnaire's own product, and company-wide entries (no product), answer as
+ * before; so does everything when the questionnaire names no product.
+ */
+
+/** The highest confidence of an answer from another product's entry: Medium at most. */
+export const OTHER_PRODUCT_CAP = 0.6
+
+/** 'From Studio’s answers: check it holds for Catalog before approving.' */
+export const otherProductNote = (other: string, own: string) =>
+  `From ${other}’s answers: check it holds for ${own} before approving.`
+
+const OTHER_PRODUCT_NOTE = /^From .+’s answers: check it holds for /
+
+/** Whether an answer's note says it rests on another product's entry. */
+export const isOtherProductNote = (reason: string | null | undefined) =>
+  Boolean(reason && OTHER_PRODUCT_NOTE.test(reason))
+
+/**
+ * Questions about facts that belong to one product: what it is, its history, where it runs and
+ * keeps data, the data it handles, its certifications, reports and accessibility, what it
+ * integrates with, its sub-processors and its people to contact. Read from the question's own
+ * words, by topic: a practice ('Do you encrypt data at rest?') is none of these.
+ */
+const PRODUCT_FACTS: RegExp[] = [
+  // what it is
+  /\b(describe|description|overview|summary|purpose)\b.{0,40}\b(product|service|solution|application|platform|offering|software|system)\b/,
+  /\bwhat (does|is) (the|your) (product|service|solution|application|platform|software)\b/,
+  // its history
+  /\b(history|founded|founding|year (established|founded)|years in (business|operation))\b/,
+  // where it runs and keeps data
+  /\b(where|which|what)\b.{0,60}\b(hosted|hosting|data cent(er|re)s?|regions?|countr(y|ies)|located|stored|reside)\b/,
+  /\bdata (residency|location|sovereignty|cent(er|re)s?)\b/,
+  /\bhosting (provider|environment|location|model)\b/,
+  // the data it handles
+  /\b(what|which) (types?|kinds?|categories|classes) of (data|information)\b/,
+  /\b(types?|kinds?|categories|classes) of (data|information) (does|do|will|would|is|are)\b/,
+  // certifications, reports, accessibility
+  /\b(soc ?[123]|iso\/?(iec)? ?27\d{3}|hitrust|fedramp|stateramp|pci[ -]dss|certif\w*|attestations?|audit reports?|vpat|wcag|section 508|accessib\w*)\b/,
+  // what it integrates with
+  /\b(integrat\w*|lti|plug-?ins?|connectors?|third[- ]party (apps|applications|tools))\b/,
+  // sub-processors
+  /\b(sub-?processors?|subcontractors?|fourth[- ]part(y|ies))\b/,
+  // people to contact
+  /\b(contact (name|person|details|information)|primary contact|point of contact|(e-?mail|phone|telephone) (address|number)?)\b/,
+]
+
+export const isProductFact = (question: string) => {
+  const text = question.toLowerCase()
+  return PRODUCT_FACTS.some((pattern) => pattern.test(text))
+}
+
+/**
+ * A library answer as the questionnaire's product may use it: as it is from its own product or a
+ * company-wide entry; from another product, capped and named (kind other_product), or none at all
+ * for a fact that belongs to one product.
+ */
+export function forProduct(
+  candidate: Candidate | null,
+  entry: LibraryEntry,
+  question: { text: string },
+): Candidate | null {
+  const other = entry.otherProduct
+  if (!candidate || !other) return candidate
+  if (isProductFact(question.text)) return null
+  return {
+    ...candidate,
+    // a reason the answer already has (stale, transferred) names its kind: this one comes first
+    reason: otherProductNote(other.name, other.forProduct),
+    // the match keeps its score (the engine chooses by it); its ceiling holds the shown confidence
+    ceiling: Math.min(candidate.ceiling ?? 1, OTHER_PRODUCT_CAP),
+  }
+}

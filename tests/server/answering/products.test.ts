@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { paths } from '../../../contract/paths.ts'
+import { isProductFact, OTHER_PRODUCT_CAP } from '../../../server/answering/products.ts'
+import { post } from '../auth/helpers.ts'
+import { withTestApp } from '../support.ts'
+import { type Body, member, questionnaire, rowsOf, settle } from './helpers.ts'
+
+/**
+ * Whose answer is it (issue 38): answering a questionnaire for one product, the library's entries
+ * of another product are leads, not this product's word. Judged by the rule: an answer resting on
+ * another product's entry is never High and its note names both products; a fact that belongs to
+ * one product (where it is hosted, its certifications, its sub-processors) is not carried from
+ * another product at all; company-wide entries and the product's own answer as before.
+ */
+
+const Q = paths.questionnaires
+const ctx = withTestApp({ jobs: true })
+
+const QUESTIONS = [
+  'Do you encrypt customer data at rest?',
+  'Where is the service hosted and where is customer data stored?',
+  'Do you perform background checks on employees?',
+  'Do you encrypt data in transit?',
+  'Do you hold a SOC 2 Type II report?',
+]
+
+async function setUp() {
+  const user = await member(ctx)
+  const studio = (await post(ctx, paths.products.list, { name: 'Studio' }, user.token)).body
+  const catalog = (await post(ctx, paths.products.list, { name: 'Catalog' }, user.token)).body
+  const add = async (question: string, answer: string, product: number | null) => {
+    const res = await post(
+      ctx,
+      paths.knowledgeBase.qa,
+      { question, answer, product_id: product },
+      user.token,
+    )
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+  }
+  await add(QUESTIONS[0] as string, 'Yes, with AES-256.', studio.id)
+  await add(QUESTIONS[1] as string, 'Hosted on AWS in us-east-1, data stored in the US.', studio.id)
+  await add(QUESTIONS[2] as string, 'Yes, for every employee before they start.', null)
+  await add(QUESTIONS[3] as string, 'Yes, TLS 1.2 or later.', catalog.id)
+  await add(QUESTIONS[4] as string, 'Yes, renewed every year.', studio.id)
+  return { user, studio, catalog }
+}
+
+async function answered(token: string, productId: number | null) {
+  const q = await questionnaire(ctx, token, QUESTIONS)
+  if (productId !== null) {
+    const set = await post(
+      ctx,
+      paths.products.assign,
+      { product_id: productId, questionnaire_ids: [q.id] },
+      token,
+    )
+    expect(set.status).toBe(200)
+  }
+  expect((await post(ctx, Q.generate(q.id), {}, token)).status).toBe(202)
+  await settle(ctx, token, q.id)
+  const rows = await rowsOf(ctx, token, q.id)
+  return new Map(rows.map((row: Body) => [row.text as string, row.answer]))
+}
+
+describe('answers know which product they speak for (issue 38)', () => {
+  it('answers for Catalog from Studio’s entries only as a named lead, never High, and not at all for a fact of one product', async () => {
+    const { user, catalog } = await setUp()
+    const answers = await answered(user.token, catalog.id)
+    if (process.env.DEBUG_ANSWERS) console.log(JSON.stringify([...answers], null, 1))
+    const atRest = answers.get(QUESTIONS[0] as string)
+    expect(atRest?.choice).toBe('Yes')
+    expect(atRest?.confidence).toBeLessThanOrEqual(OTHER_PRODUCT_CAP)
+    expect(atRest?.note).toBe('From Studio’s answers: check it holds for Catalog before approving.')
+    // where Studio is hosted, and Studio's report, are not Catalog's
+    for (const fact of [QUESTIONS[1], QUESTIONS[4]]) {
+      const answer = answers.get(fact as string)
+      expect(answer?.text ?? '', fact).not.toMatch(/us-east-1|renewed every year/)
+      expect(answer?.choice ?? null, fact).toBeNull()
+    }
+    // a company-wide entry and Catalog's own answer as before: High
+    expect(answers.get(QUESTIONS[2] as string)?.confidence).toBeGreaterThanOrEqual(0.8)
+    expect(answers.get(QUESTIONS[3] as string)?.confidence).toBeGreaterThanOrEqual(0.8)
+    expect(answers.get(QUESTIONS[3] as string)?.note ?? '').not.toMatch(/’s answers/)
+  })
+
+  it('a questionnaire for no product, or for Studio, answers from Studio’s entries as its own', async () => {
+    const { user, studio } = await setUp()
+    for (const product of [null, studio.id]) {
+      const answers = await answered(user.token, product)
+      const atRest = answers.get(QUESTIONS[0] as string)
+      expect(atRest?.confidence).toBeGreaterThanOrEqual(0.8)
+      expect(atRest?.note ?? '').not.toMatch(/’s answers/)
+      expect(answers.get(QUESTIONS[1] as string)?.text).toMatch(/us-east-1/)
+    }
+  })
+
+  it('tells a fact of one product from a practice by the question’s own words', () => {
+    for (const fact of [
+      'Please describe your product and its purpose.',
+      'In which countries or regions is customer data stored?',
+      'What types of data does the application collect?',
+      'Is the product SOC 2 Type II certified?',
+      'Does the solution conform to WCAG 2.1 AA?',
+      'List your sub-processors.',
+      'Which LMS integrations does the platform support?',
+      'Primary contact name',
+      'When was the company founded?',
+    ])
+      expect(isProductFact(fact), fact).toBe(true)
+    for (const practice of [
+      'Do you encrypt data at rest?',
+      'Is multi-factor authentication required for administrators?',
+      'Do you perform annual penetration tests?',
+      'Are backups tested at least yearly?',
+      'Do you have an incident response plan?',
+    ])
+      expect(isProductFact(practice), practice).toBe(false)
+  })
+})
