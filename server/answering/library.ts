@@ -1,5 +1,6 @@
 import { PassageIndex } from './passage-index.ts'
 import { practicesOf } from './practices.ts'
+import type { ProductScope } from './products.ts'
 import { cosine, PRACTICE_TERMS, TfIdf, terms } from './text.ts'
 import type { LibraryEntry, PassageHit } from './types.ts'
 import { sourceOf } from './types.ts'
@@ -102,6 +103,12 @@ export class Library {
    * field that describes the submission is filled from (submission.ts).
    */
   readonly data: PassageHit[]
+
+  /**
+   * The product the questionnaire it answers is for, and the repository files of other products
+   * (issue 38, products.ts); null when the questionnaire names no product.
+   */
+  productScope: ProductScope | null = null
 
   constructor(entries: LibraryEntry[], data: PassageHit[] = []) {
     this.data = data

@@ -1,4 +1,4 @@
-import type { Candidate, LibraryEntry } from './types.ts'
+import type { Candidate, EngineAnswer, LibraryEntry, PassageHit } from './types.ts'
 
 /**
  * Kind `other_product` (issue 38): an answer from a library entry that speaks for another of the
@@ -80,4 +80,53 @@ export function forProduct(
     // the match keeps its score (the engine chooses by it); its ceiling holds the shown confidence
     ceiling: Math.min(candidate.ceiling ?? 1, OTHER_PRODUCT_CAP),
   }
+}
+
+/** The questionnaire's product, and the repository files that speak for other products. */
+export interface ProductScope {
+  forProduct: string
+  /** File id → the name of the product it speaks for. */
+  otherFiles: Map<number, string>
+}
+
+const ofOtherProduct = (hit: PassageHit, scope: ProductScope) =>
+  hit.source === 'file' && hit.fileId !== null && scope.otherFiles.has(hit.fileId)
+
+/** The passages a question may be answered from: for a fact of one product, none of another's. */
+export function passagesForProduct(
+  question: { text: string },
+  passages: PassageHit[],
+  scope: ProductScope | null,
+): PassageHit[] {
+  if (!scope || !isProductFact(question.text)) return passages
+  return passages.filter((hit) => !ofOtherProduct(hit, scope))
+}
+
+/**
+ * An answer whose document sentences all come from another product's files: that product's,
+ * named, never High (as an answer from its library entries). One sentence of the questionnaire's
+ * own product or of a company-wide document and the answer stands as it is.
+ */
+export function documentsForProduct(
+  answer: EngineAnswer,
+  scope: ProductScope | null,
+): EngineAnswer {
+  if (!scope) return answer
+  const candidates = answer.candidates.map((candidate) => {
+    if (candidate.withheld || isOtherProductNote(candidate.reason)) return candidate
+    const documents = candidate.citations.filter(
+      (citation) => citation.kind === 'document' && citation.source === 'file',
+    )
+    if (!documents.length) return candidate
+    const products = documents.map((citation) => scope.otherFiles.get(citation.id ?? -1))
+    const other = products[0]
+    if (!other || products.some((name) => !name)) return candidate
+    return {
+      ...candidate,
+      reason: otherProductNote(other, scope.forProduct),
+      confidence: Math.min(candidate.confidence, OTHER_PRODUCT_CAP),
+      ceiling: Math.min(candidate.ceiling ?? 1, OTHER_PRODUCT_CAP),
+    }
+  })
+  return { ...answer, candidates }
 }

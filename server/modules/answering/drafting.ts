@@ -13,6 +13,7 @@ import {
 } from '../../answering/engine.ts'
 import { checkedByModel } from '../../answering/entailment.ts'
 import { toEvidence } from '../../answering/llm.ts'
+import { documentsForProduct, passagesForProduct } from '../../answering/products.ts'
 import type { Change } from '../questionnaires/service.ts'
 import { emptyState, stateValues } from '../questionnaires/shared.ts'
 import {
@@ -197,7 +198,10 @@ export function createDrafting(deps: AnsweringDeps) {
       return lists.length > 1 ? fuse(lists, 16) : (lists[0] ?? [])
     }
     let passages: PassageHit[] = []
-    if (!strong || evidence) passages = await find()
+    // a fact of one product is never read from another product's documents (issue 38)
+    const scope = library.productScope
+    const found = async () => passagesForProduct(question, await find(), scope)
+    if (!strong || evidence) passages = await found()
     if (evidence?.text?.trim()) {
       passages.unshift({
         id: 0,
@@ -210,13 +214,17 @@ export function createDrafting(deps: AnsweringDeps) {
       })
     }
     const practice = evidence?.fileIds?.length ? [] : library.about(question.text)
-    const rules = answerFromEvidence(
-      question,
-      matches,
-      passages,
-      library.space,
-      practice,
-      evidence?.fileIds?.length ? null : library,
+    // sentences of another product's documents only: that product's, named, never High
+    const rules = documentsForProduct(
+      answerFromEvidence(
+        question,
+        matches,
+        passages,
+        library.space,
+        practice,
+        evidence?.fileIds?.length ? null : library,
+      ),
+      scope,
     )
     const { llm } = deps
     // a field that describes the submission is the data items', or the person's: the model
@@ -229,11 +237,14 @@ export function createDrafting(deps: AnsweringDeps) {
       (parts, sentences) => llm.entails(orgId, question, parts, sentences),
       log,
     )
-    if (checked) return checked
+    if (checked) return documentsForProduct(checked, scope)
     // the model sees the passages too, even when the library matched
-    if (strong && !evidence) passages = await find()
+    if (strong && !evidence) passages = await found()
     const style = (await answerStyleOf(deps.database.pool, orgId))(question.text)
-    return llm.answer(orgId, question, toEvidence(matches, passages), style)
+    return documentsForProduct(
+      await llm.answer(orgId, question, toEvidence(matches, passages), style),
+      scope,
+    )
   }
 
   /* ------------------------------------------------------------ generation job */

@@ -119,7 +119,20 @@ export async function loadLibrary(
       otherProduct: otherProduct(row),
     })),
   ]
-  return new Library(entries, data.rows.map(dataItemHit))
+  const library = new Library(entries, data.rows.map(dataItemHit))
+  if (own) {
+    // the repository files of other products: their sentences are those products' (products.ts)
+    const { rows } = await pool.query<{ id: string; name: string }>(
+      `select f.id, pr.name from repository_files f join products pr on pr.id = f.product_id
+        where f.org_id = $1 and f.product_id <> $2`,
+      [orgId, own.id],
+    )
+    library.productScope = {
+      forProduct: own.name,
+      otherFiles: new Map(rows.map((row) => [Number(row.id), row.name])),
+    }
+  }
+  return library
 }
 
 /** A data item as a passage ('Company name: Acme Ltd'), cited as the organisation's data. */

@@ -3,7 +3,7 @@ import { paths } from '../../../contract/paths.ts'
 import { isProductFact, OTHER_PRODUCT_CAP } from '../../../server/answering/products.ts'
 import { post } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
-import { type Body, member, questionnaire, rowsOf, settle } from './helpers.ts'
+import { type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
 
 /**
  * Whose answer is it (issue 38): answering a questionnaire for one product, the library's entries
@@ -92,6 +92,59 @@ describe('answers know which product they speak for (issue 38)', () => {
       expect(atRest?.note ?? '').not.toMatch(/’s answers/)
       expect(answers.get(QUESTIONS[1] as string)?.text).toMatch(/us-east-1/)
     }
+  })
+
+  it('reads another product’s documents as that product’s: named and never High, and never for a fact of one product', async () => {
+    const user = await member(ctx)
+    const studio = (await post(ctx, paths.products.list, { name: 'Studio' }, user.token)).body
+    const catalog = (await post(ctx, paths.products.list, { name: 'Catalog' }, user.token)).body
+    const studioDoc = await uploadFile(
+      ctx,
+      user.token,
+      'Studio security.txt',
+      'We encrypt all backups with AES-256. Customer data is stored in AWS us-west-2 in Oregon.',
+    )
+    await uploadFile(
+      ctx,
+      user.token,
+      'Company policy.txt',
+      'All production systems log administrator access to a central log store.',
+    )
+    await post(
+      ctx,
+      paths.products.assign,
+      { product_id: studio.id, file_ids: [studioDoc] },
+      user.token,
+    )
+    const questions = [
+      'Are backups encrypted?',
+      'Where is customer data stored?',
+      'Do you log administrator access?',
+    ]
+    const q = await questionnaire(ctx, user.token, questions)
+    await post(
+      ctx,
+      paths.products.assign,
+      { product_id: catalog.id, questionnaire_ids: [q.id] },
+      user.token,
+    )
+    expect((await post(ctx, Q.generate(q.id), {}, user.token)).status).toBe(202)
+    await settle(ctx, user.token, q.id)
+    const rows = new Map(
+      (await rowsOf(ctx, user.token, q.id)).map((row: Body) => [row.text, row.answer]),
+    )
+    const backups = rows.get(questions[0])
+    expect(backups?.choice).toBe('Yes')
+    expect(backups?.confidence).toBeLessThanOrEqual(OTHER_PRODUCT_CAP)
+    expect(backups?.note).toBe(
+      'From Studio’s answers: check it holds for Catalog before approving.',
+    )
+    // where Studio keeps data is not where Catalog does
+    expect(rows.get(questions[1])?.text ?? '').not.toMatch(/us-west-2|Oregon/)
+    expect(JSON.stringify(rows.get(questions[1])?.citations ?? [])).not.toContain('us-west-2')
+    // a company-wide document answers as before
+    expect(rows.get(questions[2])?.note ?? '').not.toMatch(/’s answers/)
+    expect(rows.get(questions[2])?.choice).toBe('Yes')
   })
 
   it('tells a fact of one product from a practice by the question’s own words', () => {
