@@ -42,6 +42,16 @@ import {
  * (submission.ts); no answer, with what was looked for (abstention.ts, quotes.ts).
  */
 
+/**
+ * The answers of the questionnaire's own product (and the company's) to the question: another
+ * product's count only where none of these does, so that a sister product's different answer is
+ * no conflict (issue 38, products.ts).
+ */
+const ownFirst = <T extends { entry: LibraryEntry }>(matches: T[]) => {
+  const own = matches.filter((match) => !match.entry.otherProduct)
+  return own.length ? own : matches
+}
+
 const candidateKey = (candidate: Candidate) =>
   `${candidate.choice ?? ''}\u001f${candidate.text.toLowerCase().replace(/\s+/g, ' ').slice(0, 200)}`
 
@@ -85,10 +95,7 @@ export function answerFromEvidence(
     split,
     strong,
     withheld: disagree,
-  } = byAgreement(
-    question,
-    matches.filter((match) => match.score >= REUSE_FLOOR),
-  )
+  } = byAgreement(question, ownFirst(matches.filter((match) => match.score >= REUSE_FLOOR)))
   if (disagree) candidates.push(disagree)
   for (const match of strong) {
     const candidate = libraryCandidate(question, match)

@@ -94,6 +94,38 @@ describe('answers know which product they speak for (issue 38)', () => {
     }
   })
 
+  it('answers from the product’s own answer where a sister product answers the same question otherwise: no conflict', async () => {
+    const user = await member(ctx)
+    const studio = (await post(ctx, paths.products.list, { name: 'Studio' }, user.token)).body
+    const catalog = (await post(ctx, paths.products.list, { name: 'Catalog' }, user.token)).body
+    const question = 'Does the product use customer data to train AI models?'
+    for (const [answer, product] of [
+      ['Yes, with the customer’s consent.', studio.id],
+      ['No, customer data is never used for training.', catalog.id],
+    ] as const) {
+      const res = await post(
+        ctx,
+        paths.knowledgeBase.qa,
+        { question, answer, product_id: product },
+        user.token,
+      )
+      expect(res.status).toBe(201)
+    }
+    const q = await questionnaire(ctx, user.token, [question])
+    await post(
+      ctx,
+      paths.products.assign,
+      { product_id: catalog.id, questionnaire_ids: [q.id] },
+      user.token,
+    )
+    await post(ctx, Q.generate(q.id), {}, user.token)
+    await settle(ctx, user.token, q.id)
+    const [row] = await rowsOf(ctx, user.token, q.id)
+    expect(row.answer.choice).toBe('No')
+    expect(row.answer.confidence).toBeGreaterThanOrEqual(0.8)
+    expect(row.answer.note ?? '').not.toMatch(/disagrees|’s answers/)
+  })
+
   it('reads another product’s documents as that product’s: named and never High, and never for a fact of one product', async () => {
     const user = await member(ctx)
     const studio = (await post(ctx, paths.products.list, { name: 'Studio' }, user.token)).body
