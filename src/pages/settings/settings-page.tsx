@@ -9,6 +9,7 @@ import { type NotificationsLogic, NotificationsSection } from './notifications-s
 import { type OrganizationLogic, OrganizationSection } from './organization-section.tsx'
 import { type PeopleLogic, PeopleSection } from './people-section.tsx'
 import { type PlanLogic, PlanSection } from './plan-section.tsx'
+import { type ProductsLogic, ProductsSection } from './products-section.tsx'
 import { type SettingsSection, sectionOf, sectionsFor } from './settings-sections.ts'
 import { type SsoLogic, SsoSection } from './sso-section.tsx'
 
@@ -63,6 +64,7 @@ export interface SettingsLogic {
   plan?: PlanLogic
   sso?: SsoLogic
   notifications?: NotificationsLogic
+  products?: ProductsLogic
 }
 
 /**
@@ -110,6 +112,13 @@ function Section(
       return <OrganizationSection logic={props.organization} />
     case 'sso':
       return <SsoSection logic={props.sso} />
+    case 'products':
+      return (
+        <ProductsSection
+          logic={props.products}
+          canManage={role !== null && can(role, 'library.manage')}
+        />
+      )
     case 'plan':
       return <PlanSection logic={props.plan} canChange={props.admin} />
     case 'audit':

@@ -4,6 +4,7 @@ export const SETTINGS_SECTIONS = [
   { key: 'notifications', label: 'Notifications', admin: false },
   { key: 'organization', label: 'Organisation', admin: true },
   { key: 'people', label: 'People and roles', admin: false },
+  { key: 'products', label: 'Products', admin: false },
   { key: 'sso', label: 'Single sign-on', admin: true },
   { key: 'plan', label: 'Plan', admin: false },
   { key: 'audit', label: 'Audit log', admin: true },
