@@ -55,7 +55,12 @@ export interface WorkbookSheet extends TableSheet {
   hidden: boolean
   validations: ListValidation[]
   merges: string[]
+  /** Cells with text drawn bold or shaded, by `emphasisKey(row, column)` (0-based). */
+  emphasis: Set<number>
 }
+
+/** The key of a cell in `WorkbookSheet.emphasis`. */
+export const emphasisKey = (row: number, column: number) => row * 16_384 + column
 
 export function readXlsx(buffer: Buffer, options: { fillMerged: boolean }): TableSheet[] {
   return readWorkbook(buffer, options)
@@ -96,10 +101,19 @@ export function readWorkbook(
     for (const match of sharedXml.matchAll(/<si>([\s\S]*?)<\/si>|<si\/>/g))
       shared.push(stringItemText(match[1] ?? ''))
 
-  // number formats that show dates, so date serials read as dates
+  // number formats that show dates, so date serials read as dates; styles drawn bold or shaded
   const dateStyles = new Set<number>()
+  const strongStyles = new Set<number>()
   const styles = read('xl/styles.xml')
   if (styles) {
+    const listed = (tag: string) =>
+      [
+        ...(new RegExp(`<${tag}s[^>]*>([\\s\\S]*?)</${tag}s>`).exec(styles)?.[1] ?? '').matchAll(
+          new RegExp(`<${tag}\\b[^>]*?(?:/>|>([\\s\\S]*?)</${tag}>)`, 'g'),
+        ),
+      ].map((m) => m[1] ?? '')
+    const bold = listed('font').map((font) => /<b(?:\s+val="(?:1|true)")?\s*\/>/.test(font))
+    const shaded = listed('fill').map((fill) => /patternType="solid"/.test(fill))
     const custom = new Map<number, string>()
     for (const m of styles.matchAll(/<numFmt\s[^>]*>/g)) {
       const id = Number(attr(m[0], 'numFmtId'))
@@ -109,6 +123,8 @@ export function readWorkbook(
     let index = 0
     for (const m of cellXfs.matchAll(/<xf\s[^>]*?(\/>|>)/g)) {
       const id = Number(attr(m[0], 'numFmtId') ?? 0)
+      if (bold[Number(attr(m[0], 'fontId') ?? 0)] || shaded[Number(attr(m[0], 'fillId') ?? 0)])
+        strongStyles.add(index)
       const code = custom.get(id) ?? ''
       if (
         (id >= 14 && id <= 22) ||
@@ -142,11 +158,13 @@ export function readWorkbook(
     const xml = relId ? read(targets.get(relId) ?? '') : null
     if (!xml) continue
     xmls.push(xml)
+    const emphasis = new Set<number>()
     sheets.push({
       name,
       hidden: state === 'hidden' || state === 'veryHidden',
-      rows: readSheet(xml, shared, dateStyles, options.fillMerged),
+      rows: readSheet(xml, shared, { dates: dateStyles, strong: strongStyles, emphasis }, options),
       validations: [],
+      emphasis,
       merges: [...xml.matchAll(/<mergeCell\s+ref="([A-Z]+\d+:[A-Z]+\d+)"/g)].map(
         (r) => r[1] as string,
       ),
@@ -234,9 +252,10 @@ export function inSqref(sqref: string, row: number, column: number): boolean {
 function readSheet(
   xml: string,
   shared: string[],
-  dateStyles: Set<number>,
-  fillMerged: boolean,
+  styles: { dates: Set<number>; strong: Set<number>; emphasis: Set<number> },
+  { fillMerged }: { fillMerged: boolean },
 ): string[][] {
+  const dateStyles = styles.dates
   const rows: string[][] = []
   const data = /<sheetData[^>]*>([\s\S]*?)<\/sheetData>/.exec(xml)?.[1] ?? ''
   let nextRow = 0
@@ -276,7 +295,10 @@ function readSheet(
             : raw
       }
       text = text.trim()
-      if (text) cells[column] = text
+      if (!text) continue
+      cells[column] = text
+      if (styles.strong.has(Number(attr(head, 's') ?? 0)))
+        styles.emphasis.add(emphasisKey(rowNumber, column))
     }
     if (cells.length) rows[rowNumber] = Array.from(cells, (cell) => cell ?? '')
   }

@@ -61,7 +61,7 @@ const DOTTED = /^((?:[A-Z]{1,4}|\d{1,3})(?:\.\d{1,3}){1,4})\.?$/
 const LEADING_ID =
   /^(?:Q\s?)?((?:[A-Z][A-Z&]{0,9} ?- ?\d{1,3}(?:\.\d{1,3})?)|(?:(?:[A-Z]{1,4}|\d{1,3})(?:\.\d{1,3}){1,4})|\d{1,3})[.):]?\s+(?=\p{L})/u
 const QUESTION_START =
-  /^(\(.*?\)\s*)?(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall|may|must|describe|explain|provide|list|please|how|what|which|who|when|where|why|indicate|identify|state|specify|confirm|attach|include|share|use this area)\b/i
+  /^(\(.*?\)\s*)?(do|does|did|is|are|was|were|have|has|had|can|could|will|would|should|shall|may|must|describe|explain|provide|list|please|how|what|which|who|when|where|why|indicate|identify|state|specify|confirm|attach|upload|submit|send|furnish|outline|summari[sz]e|include|share|use this area)\b/i
 
 export const normaliseId = (cell: string) => {
   const trimmed = cell.trim()
