@@ -28,4 +28,6 @@ export const questionnaireListView = {
   error: selectListError,
   filters: (s: Snapshot) => s.context.filters,
   filtered: (s: Snapshot) => isFiltered(s.context.filters),
+  /** The product the questionnaires dropped next are for (null: all products). */
+  uploadProduct: (s: Snapshot) => s.context.productId,
 }

@@ -24,6 +24,8 @@ export interface UploadRow {
   status: 'waiting' | 'uploading' | 'failed'
   error: string | null
   source: UploadSource
+  /** The product it is for, as chosen when it was added (issue 38); null: all products. */
+  productId: number | null
 }
 
 export interface QuestionnaireListContext {
@@ -37,6 +39,8 @@ export interface QuestionnaireListContext {
   nextKey: number
   maxUploadMb: number
   filters: QuestionnaireFilters
+  /** The product the questionnaires added next are for (issue 38); null: all products. */
+  productId: number | null
 }
 
 export type QuestionnaireListEvents =
@@ -49,6 +53,8 @@ export type QuestionnaireListEvents =
   | { type: 'delete.cancel' }
   | { type: 'files.add'; files: UploadSource[] }
   | { type: 'upload.dismiss'; key: string }
+  /** The product the questionnaires added next are for (null: all products). */
+  | { type: 'product.choose'; productId: number | null }
   | { type: 'filter.set'; filters: Partial<QuestionnaireFilters> }
   | { type: 'filter.clear' }
   | { type: 'work.saved'; questionnaire: Questionnaire }
@@ -65,6 +71,7 @@ export type QuestionnaireListEmitted =
 export interface UploadInput {
   key: string
   source: UploadSource
+  productId: number | null
 }
 
 const mustBeProvided = mustBeProvidedIn('questionnaireListMachine')
@@ -139,6 +146,7 @@ export const questionnaireListMachine = setup({
     nextKey: 1,
     maxUploadMb: input.maxUploadMb ?? 50,
     filters: DEFAULT_FILTERS,
+    productId: null,
   }),
   on: {
     toggle: {
@@ -279,6 +287,7 @@ export const questionnaireListMachine = setup({
                 status: problem ? 'failed' : 'waiting',
                 error: problem,
                 source,
+                productId: context.productId,
               }
             })
             return {
@@ -287,6 +296,7 @@ export const questionnaireListMachine = setup({
             }
           }),
         },
+        'product.choose': { actions: assign({ productId: ({ event }) => event.productId }) },
         'upload.dismiss': {
           actions: assign(({ context, event }) => ({
             uploads: context.uploads.filter(
@@ -313,7 +323,7 @@ export const questionnaireListMachine = setup({
             src: 'uploadQuestionnaire',
             input: ({ context }) => {
               const row = context.uploads.find((item) => item.status === 'uploading') as UploadRow
-              return { key: row.key, source: row.source }
+              return { key: row.key, source: row.source, productId: row.productId }
             },
           },
           on: {
@@ -330,6 +340,7 @@ export const questionnaireListMachine = setup({
                       status: problem ? ('failed' as const) : ('waiting' as const),
                       error: problem,
                       source,
+                      productId: context.productId,
                     }
                   }),
                 ],

@@ -43,6 +43,8 @@ export interface QueueItem {
   newVersion: number | null
   unchanged: boolean
   source: UploadSource
+  /** The product it speaks for, as chosen when it was added (issue 38); null: all products. */
+  productId: number | null
 }
 
 /** What an upload answers: the file, and whether it became a new version of one already there. */
@@ -52,6 +54,8 @@ export interface UploadQueueContext {
   items: QueueItem[]
   nextKey: number
   maxUploadMb: number
+  /** The product the files added next speak for (issue 38); null: all products. */
+  productId: number | null
 }
 
 export type UploadQueueEvents =
@@ -59,6 +63,8 @@ export type UploadQueueEvents =
   | { type: 'retry'; key: string }
   | { type: 'remove'; key: string }
   | { type: 'clear.finished' }
+  /** The product the files added next speak for (null: all products). */
+  | { type: 'product.choose'; productId: number | null }
   /** Sent by an upload actor. */
   | { type: 'upload.progress'; key: string; progress: number }
   | { type: 'upload.done'; key: string; file: UploadedAs }
@@ -72,6 +78,7 @@ export type UploadQueueEmitted =
 export interface UploadInput {
   key: string
   source: UploadSource
+  productId: number | null
 }
 export interface PollInput {
   ids: number[]
@@ -133,6 +140,7 @@ export const uploadQueueMachine = setup({
           newVersion: null,
           unchanged: false,
           source,
+          productId: context.productId,
         }
       })
       return { items: [...context.items, ...added], nextKey }
@@ -148,7 +156,7 @@ export const uploadQueueMachine = setup({
         items = update(items, item.key, { status: 'uploading', progress: 0, error: null })
         enqueue.spawnChild('uploadFile', {
           id: `upload-${item.key}`,
-          input: { key: item.key, source: item.source },
+          input: { key: item.key, source: item.source, productId: item.productId },
         })
       }
       enqueue.assign({ items })
@@ -224,6 +232,7 @@ export const uploadQueueMachine = setup({
     items: [],
     nextKey: 0,
     maxUploadMb: input?.maxUploadMb ?? DEFAULT_MAX_UPLOAD_MB,
+    productId: null,
   }),
   initial: 'idle',
   on: {
@@ -248,6 +257,7 @@ export const uploadQueueMachine = setup({
     retry: { actions: [{ type: 'retry', params: ({ event }) => event.key }, 'startUploads'] },
     remove: { actions: { type: 'remove', params: ({ event }) => event.key } },
     'clear.finished': { actions: 'clearFinished' },
+    'product.choose': { actions: assign({ productId: ({ event }) => event.productId }) },
   },
   states: {
     idle: {

@@ -72,6 +72,8 @@ export async function uploadWithProgress(
 interface UploadActorInput {
   key: string
   source: { name: string; size: number }
+  /** The product the file speaks for (issue 38); null or absent: all products. */
+  productId?: number | null
 }
 
 type UploadReport =
@@ -97,6 +99,8 @@ export function uploadActor<TEvent extends EventObject, TInput extends UploadAct
       path,
       () => {
         const form = new FormData()
+        // the product first: the server reads fields before it streams the file
+        if (input.productId) form.append('product_id', String(input.productId))
         form.append(field, asFile(input.source), input.source.name)
         return form
       },

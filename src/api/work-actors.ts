@@ -15,6 +15,7 @@ import {
 import { customerListMachine } from '../../machines/customer-list/index.ts'
 import { customerPageMachine } from '../../machines/customer-page/index.ts'
 import { ownerChoicesMachine } from '../../machines/owner-choices/index.ts'
+import { productChoiceMachine } from '../../machines/product-choice/index.ts'
 import {
   listQuery,
   type QuestionnaireFilters,
@@ -23,6 +24,7 @@ import {
 import { type SaveWorkInput, workDetailsMachine } from '../../machines/work-details/index.ts'
 import { type ApiClient, api } from './client.ts'
 import { knowledgeActors } from './knowledge-actors.ts'
+import { productChoiceActors } from './product-actors.ts'
 import { questionnaireListActors } from './questionnaire-actors.ts'
 
 /**
@@ -61,12 +63,14 @@ export function workActors(client: ApiClient = api) {
 /** The questionnaires page's machines with the real actors; tests pass their own. */
 export function createQuestionnairesLogic(
   actors = { ...questionnaireListActors(), ...workActors() },
+  productActors = productChoiceActors(),
 ) {
   return {
     list: questionnaireListMachine.provide({ actors }),
     work: workDetailsMachine.provide({ actors }),
     customers: customerListMachine.provide({ actors }),
     owners: ownerChoicesMachine.provide({ actors }),
+    products: productChoiceMachine.provide({ actors: productActors }),
   }
 }
 export type QuestionnairesLogic = ReturnType<typeof createQuestionnairesLogic>

@@ -39,6 +39,7 @@ const events: AnyEventObject[] = [
   { type: 'files.add', files: [file] },
   { type: 'files.add', files: [{ name: 'notes.txt', size: 10 }] },
   { type: 'upload.dismiss', key: 'u1' },
+  { type: 'product.choose', productId: 3 },
   { type: 'upload.progress', key: 'u1', progress: 50 },
   { type: 'upload.done', key: 'u1', questionnaire: questionnaireOf({ id: 8, status: 'queued' }) },
   {
@@ -87,7 +88,7 @@ describe('questionnaireListMachine', () => {
           ),
           uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
             ({ input, sendBack }) => {
-              sent.push(input.source.name)
+              sent.push(`${input.source.name}:${input.productId}`)
               setTimeout(() =>
                 sendBack({
                   type: 'upload.done',
@@ -102,9 +103,13 @@ describe('questionnaireListMachine', () => {
       }),
       { input: {} },
     ).start()
-    actor.send({ type: 'files.add', files: [file, { name: 'second.csv', size: 10 }] })
+    // each file goes for the product chosen when it was added
+    actor.send({ type: 'product.choose', productId: 3 })
+    actor.send({ type: 'files.add', files: [file] })
+    actor.send({ type: 'product.choose', productId: null })
+    actor.send({ type: 'files.add', files: [{ name: 'second.csv', size: 10 }] })
     await new Promise((r) => setTimeout(r, 40))
-    expect(sent).toEqual(['vendor.xlsx', 'second.csv'])
+    expect(sent).toEqual(['vendor.xlsx:3', 'second.csv:null'])
     expect(actor.getSnapshot().context.uploads).toEqual([])
     expect(actor.getSnapshot().matches({ list: 'idle' })).toBe(true)
     expect(calls).toBeGreaterThanOrEqual(3)

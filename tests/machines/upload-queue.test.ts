@@ -54,6 +54,7 @@ const events: AnyEventObject[] = [
   { type: 'retry', key: 'u1' },
   { type: 'remove', key: 'u1' },
   { type: 'clear.finished' },
+  { type: 'product.choose', productId: 3 },
   {
     type: 'xstate.done.actor.0.uploadQueue.polling',
     output: [{ id: 1, status: 'ready', progress: 100, error: null }],
@@ -85,12 +86,14 @@ describe('uploadQueueMachine', () => {
 
   test(`uploads at most ${MAX_PARALLEL_UPLOADS} at once and follows processing files until ready`, async () => {
     const started: string[] = []
+    const products: (number | null)[] = []
     const polls: number[][] = []
     const actor = createActor(
       uploadQueueMachine.provide({
         actors: {
           uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input }) => {
             started.push(input.key)
+            products.push(input.productId)
           }),
           pollFiles: fromPromise<PollOutput, PollInput>(async ({ input }) => {
             polls.push(input.ids)
@@ -107,6 +110,7 @@ describe('uploadQueueMachine', () => {
       { input: { maxUploadMb: 50 } },
     )
     actor.start()
+    actor.send({ type: 'product.choose', productId: 5 })
     actor.send({
       type: 'files.add',
       files: [1, 2, 3, 4].map((n) => ({ name: `f${n}.pdf`, size: 10 })),
@@ -114,6 +118,7 @@ describe('uploadQueueMachine', () => {
     expect(started).toEqual(['u1', 'u2', 'u3'])
     actor.send({ type: 'upload.done', key: 'u1', file: file(7, 'processing') })
     expect(started).toEqual(['u1', 'u2', 'u3', 'u4'])
+    expect(products).toEqual([5, 5, 5, 5])
     expect(actor.getSnapshot().value).toBe('watching')
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect(polls[0]).toEqual([7])

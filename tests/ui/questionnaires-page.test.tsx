@@ -2,8 +2,10 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { describe, expect, it, vi } from 'vitest'
 import { fromCallback, fromPromise } from 'xstate'
 import type { Customer, CustomerCreate, CustomerPage } from '../../contract/collaboration.ts'
+import type { Product } from '../../contract/products.ts'
 import type { Questionnaire } from '../../contract/questionnaires.ts'
 import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
+import type { AssignProductInput } from '../../machines/product-choice/index.ts'
 import type {
   QuestionnaireFilters,
   QuestionnaireListEvents,
@@ -33,34 +35,59 @@ class ResizeObserverStub {
 }
 if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
 
-const logic = (items: Questionnaire[], deleted: number[][] = []) =>
-  createQuestionnairesLogic({
-    loadQuestionnaires: fromPromise<
-      { count: number; results: Questionnaire[] },
-      QuestionnaireFilters
-    >(async () => ({ count: items.length, results: items })),
-    deleteQuestionnaires: fromPromise<number, { ids: number[] }>(async ({ input }) => {
-      deleted.push(input.ids)
-      return input.ids.length
-    }),
-    uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
-      ({ input, sendBack }) => {
-        sendBack({
-          type: 'upload.failed',
-          key: input.key,
-          error: 'Your license limits the number of questionnaires to 5.',
-        })
-      },
-    ),
-    saveWork: fromPromise<Questionnaire, SaveWorkInput>(() => new Promise(() => {})),
-    loadCustomers: fromPromise<Customer[], void>(async () => []),
-    createCustomer: fromPromise<CustomerPage, CustomerCreate>(() => new Promise(() => {})),
-    loadCustomer: fromPromise<CustomerPage, { id: number }>(() => new Promise(() => {})),
-    loadOwnerChoices: fromPromise<OwnerChoices, void>(async () => ({
-      people: null,
-      reviewCycleDays: null,
-    })),
-  })
+const noProducts = {
+  loadProductChoices: fromPromise<Product[], void>(async () => []),
+  assignProduct: fromPromise<void, AssignProductInput>(async () => {}),
+}
+const catalog: Product = {
+  id: 3,
+  name: 'Catalog',
+  aliases: [],
+  description: '',
+  files: 0,
+  qa_items: 0,
+  questionnaires: 0,
+  created_at: '2026-11-28T00:00:00.000Z',
+  updated_at: '2026-11-28T00:00:00.000Z',
+}
+
+const logic = (
+  items: Questionnaire[],
+  deleted: number[][] = [],
+  products = noProducts,
+  uploads: UploadInput[] = [],
+) =>
+  createQuestionnairesLogic(
+    {
+      loadQuestionnaires: fromPromise<
+        { count: number; results: Questionnaire[] },
+        QuestionnaireFilters
+      >(async () => ({ count: items.length, results: items })),
+      deleteQuestionnaires: fromPromise<number, { ids: number[] }>(async ({ input }) => {
+        deleted.push(input.ids)
+        return input.ids.length
+      }),
+      uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
+        ({ input, sendBack }) => {
+          uploads.push(input)
+          sendBack({
+            type: 'upload.failed',
+            key: input.key,
+            error: 'Your license limits the number of questionnaires to 5.',
+          })
+        },
+      ),
+      saveWork: fromPromise<Questionnaire, SaveWorkInput>(() => new Promise(() => {})),
+      loadCustomers: fromPromise<Customer[], void>(async () => []),
+      createCustomer: fromPromise<CustomerPage, CustomerCreate>(() => new Promise(() => {})),
+      loadCustomer: fromPromise<CustomerPage, { id: number }>(() => new Promise(() => {})),
+      loadOwnerChoices: fromPromise<OwnerChoices, void>(async () => ({
+        people: null,
+        reviewCycleDays: null,
+      })),
+    },
+    products,
+  )
 
 const renderPage = (machine: ReturnType<typeof logic>) =>
   render(
@@ -124,5 +151,32 @@ describe('questionnaires page', () => {
     expect(
       await screen.findByText('Your license limits the number of questionnaires to 5.'),
     ).toBeTruthy()
+  })
+
+  it('asks which product a questionnaire is for, only when the organisation has products', async () => {
+    const uploads: UploadInput[] = []
+    renderPage(
+      logic(
+        [],
+        [],
+        { ...noProducts, loadProductChoices: fromPromise(async () => [catalog]) },
+        uploads,
+      ),
+    )
+    const select = await screen.findByRole('combobox', { name: 'Answer for' })
+    expect(select.textContent).toBe('All products')
+    fireEvent.click(select)
+    fireEvent.click(await screen.findByRole('option', { name: 'Catalog' }))
+    await waitFor(() => expect(select.textContent).toBe('Catalog'))
+    fireEvent.input(screen.getByTestId('questionnaire-picker'), {
+      target: { files: [new File(['x'], 'vendor.xlsx')] },
+    })
+    await waitFor(() => expect(uploads.map((upload) => upload.productId)).toEqual([3]))
+  })
+
+  it('hides the product choice when there are no products', async () => {
+    renderPage(logic([]))
+    expect(await screen.findByText('No questionnaires yet')).toBeTruthy()
+    expect(screen.queryByRole('combobox', { name: 'Answer for' })).toBeNull()
   })
 })

@@ -39,6 +39,8 @@ export function DropZone(props: {
   picker?: Ref<HTMLInputElement>
   icon?: ReactNode
   chooseVariant?: 'solid' | 'outline'
+  /** Set beside the button: what the files dropped next are for (the product, issue 38). */
+  beside?: ReactNode
   children: ReactNode
 }) {
   return (
@@ -55,6 +57,7 @@ export function DropZone(props: {
       <Dropzone className={drop} disableClick role="region" aria-label={props.label}>
         {props.icon}
         <div className={dropText}>{props.children}</div>
+        {props.beside}
         <ChooseButton multiple variant={props.chooseVariant ?? 'solid'} />
       </Dropzone>
     </FilePicker>
@@ -62,13 +65,14 @@ export function DropZone(props: {
 }
 
 /** The repository's drop zone. */
-export function UploadDrop(props: { onFiles: (files: File[]) => void }) {
+export function UploadDrop(props: { onFiles: (files: File[]) => void; beside?: ReactNode }) {
   return (
     <DropZone
       label="Upload files"
       accept={FILE_ACCEPT}
       testId="file-picker"
       onFiles={props.onFiles}
+      beside={props.beside}
       icon={<Upload aria-hidden />}
     >
       <div className={dropTitle}>Drop files here to upload</div>

@@ -12,6 +12,7 @@ import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { DropZone, uploadRow } from '../../components/files/upload-drop.tsx'
+import { ProductSelect } from '../../components/product-select.tsx'
 import { dataTable, tableWrap, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { IconButton } from '../../components/ui/icon-button.tsx'
@@ -24,6 +25,7 @@ import { ListFilters } from './list-filters.tsx'
 import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row.tsx'
 import { WorkDialog } from './work-dialog.tsx'
 
+const productClass = css({ w: { base: 'full', sm: '12rem' }, flexShrink: 0 })
 /** A toolbar with room under it. */
 const toolbarRow = cx(toolbar, css({ mb: '3' }))
 export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic }) {
@@ -32,6 +34,7 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
   const work = useActorRef(logic.work)
   const customerList = useActorRef(logic.customers)
   const owners = useActorRef(logic.owners)
+  const products = useActorRef(logic.products, { input: {} })
   const toaster = ToasterContext.useActorRef()
   const view = useView(list, questionnaireListView)
   const customers = useSelector(customerList, selectCustomers)
@@ -99,6 +102,15 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
         picker={picker}
         chooseVariant="outline"
         onFiles={(files) => list.send({ type: 'files.add', files })}
+        beside={
+          <ProductSelect
+            choices={products}
+            label="Answer for"
+            className={productClass}
+            value={view.uploadProduct}
+            onChange={(productId) => list.send({ type: 'product.choose', productId })}
+          />
+        }
       >
         <strong className={css({ color: 'fg.default' })}>Drop questionnaires here</strong>
         <br />

@@ -34,6 +34,7 @@ import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
 import { STATUS_LABELS } from '../../components/files/status-badge.tsx'
 import { UploadDrop } from '../../components/files/upload-drop.tsx'
+import { ProductSelect } from '../../components/product-select.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
 import { toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
@@ -58,6 +59,7 @@ const STATUS_OPTIONS = [
   { value: '', label: 'Any status' },
   ...FILE_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
 ]
+const productClass = css({ w: { base: 'full', sm: '12rem' }, flexShrink: 0 })
 const usage = css({ textStyle: 'sm', color: 'fg.muted', whiteSpace: 'nowrap' })
 
 const defaultLogic = createRepositoryLogic()
@@ -68,6 +70,8 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   const addUrl = useActorRef(logic.addUrl)
   const statsRef = useActorRef(logic.stats)
   const versions = useActorRef(logic.versions, { input: { maxUploadMb: 50 } })
+  const products = useActorRef(logic.products, { input: {} })
+  const uploadProduct = useSelector(queue, (s) => s.context.productId)
   const replacing = useSelector(versions, (s) => s.hasTag('busy'))
   const replacePicker = useRef<HTMLInputElement>(null)
   const toaster = ToasterContext.useActorRef()
@@ -187,7 +191,18 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
         }
       />
 
-      <UploadDrop onFiles={(picked) => queue.send({ type: 'files.add', files: picked })} />
+      <UploadDrop
+        onFiles={(picked) => queue.send({ type: 'files.add', files: picked })}
+        beside={
+          <ProductSelect
+            choices={products}
+            label="Speaks for"
+            className={productClass}
+            value={uploadProduct}
+            onChange={(productId) => queue.send({ type: 'product.choose', productId })}
+          />
+        }
+      />
 
       <div className={filterBar}>
         <input
