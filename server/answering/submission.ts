@@ -3,12 +3,14 @@ import { YES_NO_QUESTION } from './library.ts'
 import type { Candidate, EngineAnswer, PassageHit, QuestionInput } from './types.ts'
 
 /**
- * Fields that describe the submission itself (issue 30): the date it is completed, the vendor's
- * or the product's name, the contact person, their title, email or phone, the address, the
- * website. Another questionnaire's row answers them for that submission, not this one (its date
- * is that day, its product may be another, its contact may have left), so such a row is never
- * this answer at High. They come from the organisation's data items, a date field from the day
- * the questionnaire is answered; else the field is left for the person to fill in.
+ * Fields that describe the submission itself (issues 30 and 38): the date it is completed, the
+ * vendor's or the product's name, the contact person, their title, email or phone, the address,
+ * the website, in the wordings forms use ('Company Legal Name', 'Name of Product/Service',
+ * 'Primary Contact', 'Contact E-mail', 'Assessment Date', 'Completed By'). Another
+ * questionnaire's row answers them for that submission, not this one (its date is that day, its
+ * product may be another, its contact may have left), so it is never this answer nor offered as
+ * one, at any confidence. They come from the organisation's data items, a date field from the
+ * day the questionnaire is answered; else the field is left for the person to fill in.
  */
 
 type Head = 'date' | 'name' | 'title' | 'email' | 'phone' | 'address' | 'website'
@@ -53,6 +55,7 @@ const SUBJECTS: Record<string, Subject> = {
   business: 'vendor',
   legal: 'vendor',
   registered: 'vendor',
+  entity: 'vendor',
   product: 'product',
   solution: 'product',
   service: 'product',
@@ -73,16 +76,20 @@ const QUALIFIER_WORDS = new Set(
 )
 /** Words a field's label may also hold ('Date completed', 'Name of the person completing this form'). */
 const FILLER = new Set(
-  "of the your our this and for by to 's s full main primary official job web site number no point completed completing completion submitted submitting submission prepared preparing signed filled questionnaire form response today todays current who is was what".split(
+  "of the your our this and or for by to in 's s full main primary official job web site number no point completed completing completion submitted submitting submission prepared preparing signed filled questionnaire form response today todays current who is was what version scope being assessed".split(
     ' ',
   ),
 )
 /** What a date field may say beside 'date': the day of this submission, nothing else. */
 const DATE_WORDS = new Set(
-  'date dated of the this was is on completed completion submitted submission prepared signed filled response questionnaire form today todays current'.split(
+  'date dated of the this was is on completed completion submitted submission prepared signed filled response questionnaire form assessment today todays current'.split(
     ' ',
   ),
 )
+/** A label naming the person who fills the form in: 'Completed by', 'Prepared by'. */
+const BY_PERSON = /\b(?:completed|prepared|submitted|filled(?: in| out)?|signed|answered) by\b/
+/** Words that make a title a person's: 'Job Title', 'Title/Role'. */
+const PERSONAL_TITLE = new Set(['job', 'role', 'position'])
 /** Longest label read as a field: a question of more words asks more than a field. */
 const FIELD_WORDS = 9
 const ASKING = /^\s*(?:please\s+)?(?:provide|enter|state|give|specify|indicate|what\s+is|what's)\b/i
@@ -113,28 +120,34 @@ export function submissionField(question: QuestionInput): SubmissionField | null
 }
 
 function fieldOf(label: string, headless = false): SubmissionField | null {
-  const words = label
+  const lower = label
     .toLowerCase()
-    .replace(/\be\s*-?\s*mail\b/g, 'email')
-    .replace(/\bweb\s*site\b/g, 'website')
-    .match(/[a-z0-9]+(?:-[a-z0-9]+)*|'s/g)
+    .replace(/\be\s*-?\s*mail(\s+address)?\b/g, 'email')
+    .replace(/\bweb\s*site(\s+address)?\b|\bweb address\b/g, 'website')
+    // the person filling the form in is its contact
+    .replace(BY_PERSON, 'contact name')
+  const words = lower.match(/[a-z0-9]+(?:-[a-z0-9]+)*|'s/g)
   if (!words?.length || words.length > FIELD_WORDS) return null
   const heads = new Set<Head>()
   const subjects = new Set<Subject>()
   const qualifiers: string[] = []
+  const others: string[] = []
   for (const word of words) {
     const head = HEADS[word]
     const subject = SUBJECTS[word]
     if (head) heads.add(head)
     else if (subject) subjects.add(subject)
     else if (QUALIFIER_WORDS.has(word)) qualifiers.push(word)
-    else if (!FILLER.has(word)) return null
+    else if (!FILLER.has(word)) others.push(word)
   }
   if (heads.has('date'))
     return heads.size === 1 && words.every((word) => DATE_WORDS.has(word))
       ? { head: 'date', subject: 'vendor', qualifiers: [] }
       : null
+  if (others.length) return null
+  // a contact named without a head is the contact's name ('Primary Contact', 'Point of Contact');
   // a data item's title may name only whose it is ('Company', 'Security contact'): its value says what
+  if (!heads.size && !headless && subjects.has('contact')) heads.add('name')
   if (heads.size > 1 || (!heads.size && (!headless || !subjects.size))) return null
   const subject = subjects.has('contact')
     ? 'contact'
@@ -144,12 +157,13 @@ function fieldOf(label: string, headless = false): SubmissionField | null {
         ? 'vendor'
         : null
   const [head] = heads
-  // 'Title' alone may be a document's: a title is a person's only beside a contact
-  if (head === 'title' && subject !== 'contact') return null
+  // 'Title' alone may be a document's: a title is a person's only beside a contact or a job
+  const personal = words.some((word) => PERSONAL_TITLE.has(word))
+  if (head === 'title' && subject !== 'contact' && !personal) return null
   const defaultSubject: Subject = head === 'address' || head === 'website' ? 'vendor' : 'contact'
   return {
     head: head ?? 'name',
-    subject: subject ?? defaultSubject,
+    subject: subject ?? (head === 'title' ? 'contact' : defaultSubject),
     qualifiers: qualifiers.sort(),
     ...(head ? {} : { inferred: true as const }),
   }
@@ -194,23 +208,12 @@ export const FROM_DATA_ITEM = 0.9
 export const PRODUCT_FROM_DATA_ITEM = 0.7
 /** Today's date for a date field: right when the questionnaire is sent the day it is answered. */
 export const TODAY_CONFIDENCE = 0.7
-/**
- * Another questionnaire's answer to the field, offered as a candidate only, behind an empty
- * answer: it is right where the field is the same for both submissions (the vendor's name
- * usually, the product or the contact often not), which nothing in the row says. Offering it
- * saves the person typing a value they recognise; filling it in would claim what the row cannot
- * know, so it is Low, below the Medium band, and the cell stays empty until the person picks it.
- * A date is never offered: another submission's date is never this one's.
- */
-export const OTHER_SUBMISSION_CEILING = 0.45
 
 export const TODAY_REASON =
   'Today’s date, the day this questionnaire was answered: change it if it is submitted on another day.'
 /** Why a field is filled from a data item, for the reviewer. */
 export const fromDataItem = (title: string, subject: Subject) =>
   `From your data item “${title}”${subject === 'product' ? ': check that this questionnaire is about this product before approving' : ''}.`
-export const OTHER_SUBMISSION =
-  'From another questionnaire: it describes that submission, not this one. Use it only if it holds here, or add a data item.'
 export const SEVERAL_DATA_ITEMS =
   'Several of your data items could fill this field: choose the one for this submission.'
 
@@ -220,14 +223,15 @@ export const leftToFill = (label: string) =>
 
 /**
  * The answer to a field that describes the submission: from the data item that holds it, a date
- * from `asOf` (the day answered), or nothing with a note; `others` (another questionnaire's
- * answers to the same field) follow as candidates, held below High, never for a date.
+ * from `asOf` (the day answered), or nothing with a note. Another questionnaire's answer to the
+ * same field is never used, not even as a candidate (`_others` is ignored: it describes that
+ * submission, and its contact, product or date are often not this one's).
  */
 export function submissionAnswer(
   question: QuestionInput,
   field: SubmissionField,
   data: PassageHit[],
-  others: Candidate[],
+  _others: Candidate[] = [],
 ): EngineAnswer {
   if (field.head === 'date') {
     const today = (question.asOf ?? new Date()).toISOString().slice(0, 10)
@@ -249,28 +253,14 @@ export function submissionAnswer(
     citations: [passageCitation(item, item.text)],
     reason: fromDataItem(item.title, field.subject),
   }))
-  const given = new Set(fromData.map((candidate) => candidate.text.toLowerCase()))
-  const offered = others
-    .filter((candidate) => candidate.text && !given.has(candidate.text.toLowerCase()))
-    .filter((candidate, index, all) => all.findIndex((c) => c.text === candidate.text) === index)
-    .slice(0, 2)
-    .map((candidate) => ({
-      ...candidate,
-      reason: OTHER_SUBMISSION,
-      confidence: Math.min(candidate.confidence, OTHER_SUBMISSION_CEILING),
-      ceiling: OTHER_SUBMISSION_CEILING,
-    }))
-  const lead = { text: '', choice: null, confidence: 0 }
   if (fromData.length > 1) {
+    const lead = { text: '', choice: null, confidence: 0 }
     const withheld = { ...lead, citations: fromData.flatMap((c) => c.citations) }
     return {
-      candidates: [{ ...withheld, withheld: SEVERAL_DATA_ITEMS }, ...fromData, ...offered],
+      candidates: [{ ...withheld, withheld: SEVERAL_DATA_ITEMS }, ...fromData],
       note: null,
     }
   }
-  if (fromData.length) return { candidates: [...fromData, ...offered], note: null }
-  const note = leftToFill(question.text)
-  if (!offered.length) return { candidates: [], note }
-  const citations = offered.flatMap((candidate) => candidate.citations)
-  return { candidates: [{ ...lead, citations, withheld: note }, ...offered], note: null }
+  if (fromData.length) return { candidates: fromData, note: null }
+  return { candidates: [], note: leftToFill(question.text) }
 }

@@ -7,9 +7,9 @@ import { withTestApp } from '../support.ts'
 import { type Body, member, rowsOf, settle, uploadFile } from './helpers.ts'
 
 /**
- * Fields that describe the submission, end to end (issue 30): the organisation's data items are
- * loaded with its library, and another questionnaire's row in the repository never fills them at
- * High.
+ * Fields that describe the submission, end to end (issues 30 and 38): the organisation's data
+ * items are loaded with its library, and another questionnaire's row in the repository never
+ * fills them nor is offered for them, at any confidence.
  */
 
 const Q = paths.questionnaires
@@ -34,7 +34,7 @@ async function textQuestionnaire(token: string, labels: string[]) {
 }
 
 describe('fields that describe the submission', () => {
-  it("are filled from the data items or left to fill, never High from another questionnaire's row", async () => {
+  it("are filled from the data items or left to fill, never from another questionnaire's row", async () => {
     const user = await member(ctx)
     await uploadFile(
       ctx,
@@ -57,11 +57,12 @@ describe('fields that describe the submission', () => {
       'Date this questionnaire was completed',
       'Vendor Name',
       'Vendor Contact Phone Number',
+      'Contact Phone',
     ])
     expect((await post(ctx, Q.generate(q.id), {}, user.token)).status).toBe(202)
     await settle(ctx, user.token, q.id)
     const rows = await rowsOf(ctx, user.token, q.id)
-    const [date, vendor, phone] = rows.map((row: Body) => row.answer)
+    const [date, vendor, phone, contactPhone] = rows.map((row: Body) => row.answer)
     expect(date.text).toBe(new Date().toISOString().slice(0, 10))
     expect(date.band).not.toBe('high')
     expect(vendor).toMatchObject({ text: 'Acme Learning Ltd', band: 'high' })
@@ -69,22 +70,10 @@ describe('fields that describe the submission', () => {
     // no data item holds the phone: left empty, for the person
     expect(phone).toMatchObject({ text: '', status: 'no_answer' })
     expect(phone.note).toContain('Left for you to fill in')
-    // last year's answers are offered as candidates, never High, and say where they come from
-    const offered = rows.flatMap((row: Body) =>
-      row.candidates.filter(
-        (candidate: Body) => candidate.text && candidate.citations[0]?.source === 'file',
-      ),
-    )
-    expect(offered.map((candidate: Body) => candidate.text).sort()).toEqual([
-      '+1 555 0100',
-      'Acme Learning',
-    ])
-    for (const candidate of offered) {
-      expect(candidate.band).not.toBe('high')
-      expect(candidate.note).toContain('From another questionnaire')
-    }
-    // and last year's date is no candidate at all
+    expect(contactPhone).toMatchObject({ text: '', status: 'no_answer' })
+    // last year's answers are no candidates at all, in any wording of the field
     const texts = rows.flatMap((row: Body) => row.candidates.map((c: Body) => c.text))
-    expect(texts).not.toContain('2024-04-30')
+    for (const old of ['+1 555 0100', 'Acme Learning', '2024-04-30'])
+      expect(texts).not.toContain(old)
   })
 })

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import {
   answerFromEvidence,
   Library,
-  OTHER_SUBMISSION,
   type PassageHit,
   SEVERAL_DATA_ITEMS,
   submissionField,
@@ -12,9 +11,10 @@ import { TfIdf } from '../../../server/answering/text.ts'
 import { fileEntry } from '../../fixtures/library.ts'
 
 /**
- * Fields that describe the submission (issue 30): filled from the organisation's data items, a
- * date field from the day answered, else left for the person; another questionnaire's row is at
- * most a candidate below High. Libraries and data items made for these tests.
+ * Fields that describe the submission (issues 30 and 38): known in the wordings forms use, filled
+ * from the organisation's data items, a date field from the day answered, else left for the
+ * person; another questionnaire's row is never the answer nor a candidate, at any confidence.
+ * Libraries and data items made for these tests.
  */
 
 let nextId = 1
@@ -68,6 +68,35 @@ describe('fields that describe the submission', () => {
       'Please provide the name of the person completing this questionnaire',
     ])
       expect(submissionField({ text: label, vocabulary: null }), label).not.toBeNull()
+    // the wordings of vendor assessments and portal exports (issue 38), each read as its field
+    const fields: [string, string][] = [
+      ['Company Legal Name', 'name vendor'],
+      ['Legal Entity Name', 'name vendor'],
+      ['Name of company', 'name vendor'],
+      ['Name of Product/Service', 'name product'],
+      ['Product Name and Version', 'name product'],
+      ['Name of the product or service in scope', 'name product'],
+      ['Primary Contact', 'name contact'],
+      ['Point of Contact', 'name contact'],
+      ['Vendor Contact', 'name contact'],
+      ['Completed By', 'name contact'],
+      ['Respondent Name', 'name contact'],
+      ['Contact Title', 'title contact'],
+      ['Job Title', 'title contact'],
+      ['Title/Role', 'title contact'],
+      ['Contact E-mail', 'email contact'],
+      ['Email Address', 'email contact'],
+      ['Contact Email Address', 'email contact'],
+      ['Contact Phone', 'phone contact'],
+      ['Date Completed', 'date vendor'],
+      ['Assessment Date', 'date vendor'],
+      ['Date of Assessment', 'date vendor'],
+      ['Completion Date', 'date vendor'],
+    ]
+    for (const [label, expected] of fields) {
+      const field = submissionField({ text: label, vocabulary: null })
+      expect(`${field?.head} ${field?.subject}`, label).toBe(expected)
+    }
     for (const label of [
       'Date of last penetration test',
       'Product Description',
@@ -76,6 +105,11 @@ describe('fields that describe the submission', () => {
       'Title',
       'Describe your incident response process.',
       'Do you have a named security contact?',
+      'Date of last risk assessment',
+      'Product version',
+      'Roles and responsibilities',
+      'Point of contact for security incidents',
+      'Who reviews the access logs?',
     ])
       expect(submissionField({ text: label, vocabulary: null }), label).toBeNull()
     // a dropdown cell is a choice, not a field to fill
@@ -90,7 +124,7 @@ describe('fields that describe the submission', () => {
     expect(JSON.stringify(result)).not.toContain('2024-04-30')
   })
 
-  it("fills a field from the organisation's data item, another questionnaire's answer below it and never High", () => {
+  it("fills a field from the organisation's data item, never from another questionnaire's row", () => {
     const library = new Library(lastYear, [
       dataItem('Company name', 'Acme Learning Ltd'),
       dataItem('Security contact', 'security@acme.example'),
@@ -99,9 +133,8 @@ describe('fields that describe the submission', () => {
     expect(vendor.candidates[0]).toMatchObject({ text: 'Acme Learning Ltd', choice: null })
     expect(vendor.candidates[0]?.confidence).toBeGreaterThanOrEqual(HIGH)
     expect(vendor.candidates[0]?.citations[0]).toMatchObject({ source: 'data' })
-    const other = vendor.candidates.find((candidate) => candidate.text === 'Acme Learning')
-    expect(other).toMatchObject({ reason: OTHER_SUBMISSION })
-    expect(other?.confidence).toBeLessThan(0.5)
+    // last year's 'Acme Learning' is not offered, at any confidence
+    expect(vendor.candidates.map((candidate) => candidate.text)).toEqual(['Acme Learning Ltd'])
     // a data item that names only whose it is: its value says what it holds
     expect(answer(library, 'Security Contact Email').candidates[0]?.text).toBe(
       'security@acme.example',
@@ -112,15 +145,28 @@ describe('fields that describe the submission', () => {
     expect(accessibility.note).toContain('Left for you to fill in')
   })
 
-  it('leaves a field no data item holds for the person to fill, with the other answer as a candidate below High', () => {
-    for (const label of ['Vendor Contact Phone Number', 'Product Name', 'Vendor Contact Name']) {
+  it("leaves a field no data item holds for the person to fill, another questionnaire's row not offered at all", () => {
+    for (const label of [
+      'Vendor Contact Phone Number',
+      'Product Name',
+      'Vendor Contact Name',
+      // the same fields in other wordings: last year's row is not theirs either
+      'Primary Contact',
+      'Name of Product/Service',
+      'Contact Phone',
+    ]) {
       const result = answer(new Library(lastYear), label)
-      const [lead, ...rest] = result.candidates
-      expect(lead, label).toMatchObject({ text: '', choice: null, confidence: 0 })
-      expect(lead?.withheld).toContain('Left for you to fill in')
-      expect(lead?.withheld).toContain(label)
-      expect(rest.length, label).toBeGreaterThan(0)
-      for (const candidate of rest) expect(candidate.confidence).toBeLessThan(HIGH)
+      expect(result.candidates, label).toEqual([])
+      expect(result.note, label).toContain('Left for you to fill in')
+      expect(result.note, label).toContain(label)
+    }
+    // a date in any wording is today's, never last year's
+    for (const label of ['Assessment Date', 'Date Completed']) {
+      const result = answer(new Library(lastYear), label)
+      expect(
+        result.candidates.map((candidate) => candidate.text),
+        label,
+      ).toEqual(['2025-06-02'])
     }
     // with nothing at all, the answer is empty and says why
     const empty = answer(new Library([]), 'Vendor Contact Phone Number')
