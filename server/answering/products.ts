@@ -1,10 +1,11 @@
+import { leadingChoice } from './text.ts'
 import type { Candidate, EngineAnswer, LibraryEntry, PassageHit } from './types.ts'
 
 /**
  * Kind `other_product` (issue 38): an answer from a library entry that speaks for another of the
  * organisation's products than the one the questionnaire is for. A sister product's practice is
- * often the same, so the answer is offered, but never High (OTHER_PRODUCT_CAP, whatever
- * calibration says) and its note names both products. What belongs to one product alone (what it
+ * often the same, so the answer is offered, but never High (a Yes/No at most OTHER_PRODUCT_CAP,
+ * a free text OTHER_PRODUCT_TEXT_CAP, whatever calibration says) and its note names both products. What belongs to one product alone (what it
  * is, its history, where it is hosted and its data kept, the data it handles, its certifications
  * and reports, accessibility, integrations, sub-processors, contacts) is never carried from
  * another product: such a question gets no answer from that entry.
@@ -13,8 +14,21 @@ import type { Candidate, EngineAnswer, LibraryEntry, PassageHit } from './types.
  * before; so does everything when the questionnaire names no product.
  */
 
-/** The highest confidence of an answer from another product's entry: Medium at most. */
-export const OTHER_PRODUCT_CAP = 0.6
+/**
+ * The highest confidence of a Yes, No or N/A from another product's entry: Medium at most (a
+ * sister product's Yes/No answers were right 0.89 to 0.94 of the time: a Canvas Studio HECVAT
+ * Lite answering Canvas Catalog's, 53 answers right 0.943; issue 38's report, 0.89).
+ */
+export const OTHER_PRODUCT_CAP = 0.79
+/**
+ * ... and of a free-text answer: Low (a sister product's own words held for the other product
+ * about 3 times in 10, issue 38's hand judgement).
+ */
+export const OTHER_PRODUCT_TEXT_CAP = 0.45
+
+/** The ceiling of an answer that rests on another product's entries or documents. */
+export const otherProductCeiling = (candidate: Candidate) =>
+  candidate.choice || leadingChoice(candidate.text) ? OTHER_PRODUCT_CAP : OTHER_PRODUCT_TEXT_CAP
 
 /** 'From Studio’s answers: check it holds for Catalog before approving.' */
 export const otherProductNote = (other: string, own: string) =>
@@ -78,7 +92,7 @@ export function forProduct(
     // a reason the answer already has (stale, transferred) names its kind: this one comes first
     reason: otherProductNote(other.name, other.forProduct),
     // the match keeps its score (the engine chooses by it); its ceiling holds the shown confidence
-    ceiling: Math.min(candidate.ceiling ?? 1, OTHER_PRODUCT_CAP),
+    ceiling: Math.min(candidate.ceiling ?? 1, otherProductCeiling(candidate)),
   }
 }
 
@@ -124,8 +138,8 @@ export function documentsForProduct(
     return {
       ...candidate,
       reason: otherProductNote(other, scope.forProduct),
-      confidence: Math.min(candidate.confidence, OTHER_PRODUCT_CAP),
-      ceiling: Math.min(candidate.ceiling ?? 1, OTHER_PRODUCT_CAP),
+      confidence: Math.min(candidate.confidence, otherProductCeiling(candidate)),
+      ceiling: Math.min(candidate.ceiling ?? 1, otherProductCeiling(candidate)),
     }
   })
   return { ...answer, candidates }
