@@ -1,6 +1,6 @@
 import { useActorRef } from '@xstate/react'
 import { Boxes } from 'lucide-react'
-import { css } from 'styled-system/css'
+import { css, cx } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import {
@@ -66,6 +66,7 @@ export function ProductPicker(props: {
   /** What the product is to the reader: 'Answered for', 'Speaks for'. */
   lead: string
   onAssigned?: (productId: number | null) => void
+  className?: string
 }) {
   const { onAssigned } = props
   const choices = useActorRef(props.logic, { input: { target: props.target } })
@@ -78,12 +79,12 @@ export function ProductPicker(props: {
   const value = view.chosen === undefined ? (props.current ?? null) : view.chosen
   if (!props.canChange)
     return (
-      <span className={readOnly} data-testid="product-name">
+      <span className={cx(readOnly, props.className)} data-testid="product-name">
         <Boxes size={14} aria-hidden /> {props.lead} {productName(view.products, value)}
       </span>
     )
   return (
-    <div>
+    <div className={props.className}>
       <div className={readOnly}>
         <Boxes size={14} aria-hidden /> {props.lead}
         <ProductSelect

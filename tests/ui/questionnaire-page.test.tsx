@@ -8,6 +8,7 @@ import type {
   Person,
   ReviewActionRequest,
 } from '../../contract/collaboration.ts'
+import type { Product } from '../../contract/products.ts'
 import type {
   AnswerChange,
   CarryForwardResponse,
@@ -24,6 +25,10 @@ import { answerMachine, type SaveAnswerInput } from '../../machines/answer/index
 import { assignmentMachine } from '../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../machines/carry-forward/index.ts'
 import { type CommentAction, commentThreadMachine } from '../../machines/comment-thread/index.ts'
+import {
+  type AssignProductInput,
+  productChoiceMachine,
+} from '../../machines/product-choice/index.ts'
 import { questionReviewMachine } from '../../machines/question-review/index.ts'
 import { questionnaireActivityMachine } from '../../machines/questionnaire-activity/index.ts'
 import { questionnaireExportMachine } from '../../machines/questionnaire-export/index.ts'
@@ -104,6 +109,8 @@ function logic(
     exportRun?: ExportRun
     /** The live side; quiet (never opens) when absent. */
     live?: typeof quietLive
+    /** The organisation's products (issue 38); none when absent. */
+    products?: Product[]
   } = {},
 ) {
   let loads = 0
@@ -113,7 +120,9 @@ function logic(
   const previewed: PreviewSectionInput[] = []
   const saved: SaveAnswerInput[] = []
   const exported: ExportFormat[] = []
+  const assigned: AssignProductInput[] = []
   return {
+    assigned,
     operations,
     previewed,
     saved,
@@ -247,6 +256,14 @@ function logic(
             commented.push(input)
             if (input.kind !== 'create') throw new Error('That comment was not found.')
             return commentOf(9, { body: input.request.body })
+          }),
+        },
+      }),
+      products: productChoiceMachine.provide({
+        actors: {
+          loadProductChoices: fromPromise<Product[], void>(async () => options.products ?? []),
+          assignProduct: fromPromise<void, AssignProductInput>(async ({ input }) => {
+            assigned.push(input)
           }),
         },
       }),
@@ -677,5 +694,38 @@ describe('questionnaire page', () => {
       },
     ])
     expect(within(grid).getByTitle('2 open comment threads')).toBeTruthy()
+  })
+
+  it('shows the questionnaire’s product in the header and changes it there (issue 38)', async () => {
+    const product = (id: number, name: string): Product => ({
+      id,
+      name,
+      aliases: [],
+      description: '',
+      files: 0,
+      qa_items: 0,
+      questionnaires: 0,
+      created_at: '2026-11-28T00:00:00.000Z',
+      updated_at: '2026-11-28T00:00:00.000Z',
+    })
+    const setup = logic({
+      data: { ...data, questionnaire: { ...data.questionnaire, product_id: 3 } },
+      products: [product(3, 'Catalog'), product(4, 'Studio')],
+    })
+    renderPage(setup)
+    const select = await screen.findByRole('combobox', { name: 'Product' })
+    expect(select.textContent).toBe('Catalog')
+    expect(screen.getByText('Answered for')).toBeTruthy()
+    await chooseOption('Product', 'Studio')
+    await waitFor(() =>
+      expect(setup.assigned).toEqual([{ kind: 'questionnaire', id: 7, productId: 4 }]),
+    )
+    expect(select.textContent).toBe('Studio')
+  })
+
+  it('shows no product line while the organisation has no products', async () => {
+    renderPage(logic())
+    expect(await screen.findByRole('button', { name: /History/ })).toBeTruthy()
+    expect(screen.queryByText('Answered for')).toBeNull()
   })
 })

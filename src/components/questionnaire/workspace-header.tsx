@@ -26,6 +26,7 @@ import { downloadPath } from '../../api/questionnaire-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useView } from '../../app/use-view.ts'
+import { type ProductChoiceLogic, ProductPicker } from '../product-select.tsx'
 import { RelativeTime } from '../relative-time.tsx'
 import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
@@ -65,6 +66,8 @@ export function WorkspaceHeader(props: {
   exports: ActorRefFrom<typeof questionnaireExportMachine>
   /** Opens the assignment dialog on the tab (or the questions the filter shows). */
   onAssign: () => void
+  /** The products its product is chosen from (issue 38). */
+  products: ProductChoiceLogic
 }) {
   const { workspace: workspaceRef, exports: exportRef } = props
   const toaster = ToasterContext.useActorRef()
@@ -99,6 +102,14 @@ export function WorkspaceHeader(props: {
             </span>
             <WorkMeta questionnaire={questionnaire} />
           </div>
+          <ProductPicker
+            logic={props.products}
+            target={{ kind: 'questionnaire', id: questionnaire.id }}
+            current={questionnaire.product_id}
+            canChange={may('questionnaires.write') && may('repository.write')}
+            lead="Answered for"
+            className={css({ mt: '1.5' })}
+          />
           <Viewers viewers={workspace.viewers} />
           {workspace.livePaused && <LivePaused />}
         </div>

@@ -271,6 +271,7 @@ export function QuestionnaireWorkspace(props: {
       <WorkspaceHeader
         workspace={workspaceRef}
         exports={exportRef}
+        products={logic.products}
         onAssign={() => openAssign(null)}
       />
       <WorkspaceStatus workspace={workspaceRef} />

@@ -3,6 +3,7 @@ import { answerMachine } from '../../../machines/answer/index.ts'
 import { assignmentMachine } from '../../../machines/assignment/index.ts'
 import { carryForwardMachine } from '../../../machines/carry-forward/index.ts'
 import { commentThreadMachine } from '../../../machines/comment-thread/index.ts'
+import { productChoiceMachine } from '../../../machines/product-choice/index.ts'
 import { questionReviewMachine } from '../../../machines/question-review/index.ts'
 import { questionnaireActivityMachine } from '../../../machines/questionnaire-activity/index.ts'
 import { questionnaireExportMachine } from '../../../machines/questionnaire-export/index.ts'
@@ -18,6 +19,7 @@ import {
   commentActors,
   questionReviewActors,
 } from '../../api/collaboration-actors.ts'
+import { productChoiceActors } from '../../api/product-actors.ts'
 import {
   answerActors,
   carryForwardActors,
@@ -44,6 +46,7 @@ export function createQuestionnaireLogic() {
     activity: questionnaireActivityMachine.provide({ actors: activityActors() }),
     comments: commentThreadMachine.provide({ actors: commentActors() }),
     sections: sectionPreviewMachine.provide({ actors: sectionPreviewActors() }),
+    products: productChoiceMachine.provide({ actors: productChoiceActors() }),
   }
 }
 export type QuestionnaireLogic = ReturnType<typeof createQuestionnaireLogic>
