@@ -8,7 +8,9 @@ import {
 import type { Paged } from '../../contract/paging.ts'
 import { paths } from '../../contract/paths.ts'
 import { filePageMachine, type PassagesInput } from '../../machines/file-page/index.ts'
+import { productChoiceMachine } from '../../machines/product-choice/index.ts'
 import { type ApiClient, api } from './client.ts'
+import { productChoiceActors } from './product-actors.ts'
 
 /** The real side effects of a file's page (issue 30). */
 export function filePageActors(client: ApiClient = api) {
@@ -27,7 +29,13 @@ export function filePageActors(client: ApiClient = api) {
 }
 
 /** The file page's machine with the real actors; tests pass their own. */
-export function createFilePageLogic(actors = filePageActors()) {
-  return { page: filePageMachine.provide({ actors }) }
+export function createFilePageLogic(
+  actors = filePageActors(),
+  productActors = productChoiceActors(),
+) {
+  return {
+    page: filePageMachine.provide({ actors }),
+    products: productChoiceMachine.provide({ actors: productActors }),
+  }
 }
 export type FilePageLogic = ReturnType<typeof createFilePageLogic>

@@ -1,14 +1,17 @@
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { fromPromise } from 'xstate'
 import type { FileDetails, FilePassage } from '../../contract/file-page.ts'
 import type { RepositoryFile } from '../../contract/knowledge.ts'
 import type { Paged } from '../../contract/paging.ts'
+import type { Product } from '../../contract/products.ts'
 import type { PassagesInput } from '../../machines/file-page/index.ts'
+import type { AssignProductInput } from '../../machines/product-choice/index.ts'
 import { createFilePageLogic } from '../../src/api/file-page-actors.ts'
 import { SessionContext } from '../../src/app/session.tsx'
 import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
 import { FilePage } from '../../src/pages/repository/file-page.tsx'
+import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
 
 /**
@@ -161,5 +164,42 @@ describe('a file’s page', () => {
     renderIn(<FilePage id={7} logic={logic} />)
     expect(await screen.findByText('File not found')).toBeTruthy()
     expect(screen.getByRole('button', { name: /retry|try again/i })).toBeTruthy()
+  })
+
+  it('says which product the file speaks for, and changes it (issue 38)', async () => {
+    const assigned: AssignProductInput[] = []
+    const catalog: Product = {
+      id: 3,
+      name: 'Catalog',
+      aliases: [],
+      description: '',
+      files: 1,
+      qa_items: 0,
+      questionnaires: 0,
+      created_at: '2026-11-28T00:00:00.000Z',
+      updated_at: '2026-11-28T00:00:00.000Z',
+    }
+    const logic = createFilePageLogic(
+      {
+        loadDetails: fromPromise<FileDetails, { id: number }>(async () => ({
+          ...details,
+          file: { ...details.file, product_id: 3 },
+        })),
+        loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async () => read),
+      },
+      {
+        loadProductChoices: fromPromise<Product[], void>(async () => [catalog]),
+        assignProduct: fromPromise<void, AssignProductInput>(async ({ input }) => {
+          assigned.push(input)
+        }),
+      },
+    )
+    renderIn(<FilePage id={7} logic={logic} />)
+    const select = await screen.findByRole('combobox', { name: 'Product' })
+    expect(select.textContent).toBe('Catalog')
+    expect(screen.getByText('Speaks for')).toBeTruthy()
+    await chooseOption('Product', 'All products')
+    await waitFor(() => expect(assigned).toEqual([{ kind: 'file', id: 7, productId: null }]))
+    expect(select.textContent).toBe('All products')
   })
 })

@@ -7,13 +7,17 @@ import { flex, stack } from 'styled-system/patterns'
 import { ANSWER_STATUS_LABELS } from '../../../contract/answers.ts'
 import type { FilePassage } from '../../../contract/file-page.ts'
 import { FILE_KIND_LABELS, type RepositoryFile } from '../../../contract/knowledge.ts'
+import { can } from '../../../contract/roles.ts'
 import { filePageView } from '../../../machines/file-page/index.ts'
+import { selectProfile } from '../../../machines/session/index.ts'
 import { createFilePageLogic, type FilePageLogic } from '../../api/file-page-actors.ts'
 import { downloadFile, downloadFileVersion } from '../../api/knowledge-actors.ts'
+import { SessionContext } from '../../app/session.tsx'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useView, type ViewOf } from '../../app/use-view.ts'
 import { Pager } from '../../components/files/pager.tsx'
 import { StatusBadge } from '../../components/files/status-badge.tsx'
+import { ProductPicker } from '../../components/product-select.tsx'
 import { RelativeTime } from '../../components/relative-time.tsx'
 import { RetryAlert } from '../../components/row-actions.tsx'
 import { card, chip, errorLine, metaLine, nameLink, pill } from '../../components/styles.ts'
@@ -94,6 +98,7 @@ export function FilePage(props: { id: number; citedPage?: number; logic?: FilePa
   const failed = (error: Error) =>
     toaster.send({ type: 'toast.show', toast: { type: 'error', title: error.message } })
   const { file } = view
+  const role = SessionContext.useSelector(selectProfile)?.user.role ?? null
 
   return (
     <>
@@ -122,6 +127,14 @@ export function FilePage(props: { id: number; citedPage?: number; logic?: FilePa
             }
           />
           <Facts file={file} />
+          <ProductPicker
+            logic={logic.products}
+            target={{ kind: 'file', id: file.id }}
+            current={file.product_id}
+            canChange={role === null || can(role, 'repository.write')}
+            lead="Speaks for"
+            className={css({ mt: '-3', mb: '6' })}
+          />
           <div className={columns}>
             <div>
               <section className={section} aria-labelledby="read-heading">
