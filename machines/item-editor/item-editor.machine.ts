@@ -28,6 +28,8 @@ export type ItemField =
   | 'owner_id'
   /** A Q&A item's own review cycle in days (used when `ownCycle` is on). */
   | 'review_cycle_days'
+  /** The product a Q&A item speaks for (issue 38): a product's id, or '' for all products. */
+  | 'product_id'
 export type ItemValues = Record<ItemField, string>
 
 /** The owner a Q&A item had when its editing began. */
@@ -78,6 +80,8 @@ export type SaveItemInput =
         /** Sent on create, and on edit only when it changed. */
         owner_id?: number | null
         review_cycle_days: number | null
+        /** null: all products (the whole company). */
+        product_id: number | null
       }
     }
   | {
@@ -96,6 +100,7 @@ const EMPTY: ItemValues = {
   source: '',
   owner_id: '',
   review_cycle_days: '',
+  product_id: '',
 }
 
 const mustBeProvided = mustBeProvidedIn('itemEditorMachine')
@@ -122,6 +127,7 @@ export function payload(context: ItemEditorContext): SaveItemInput {
           ...common,
           ...(ownerChanged && { owner_id: ownerId }),
           review_cycle_days: context.ownCycle ? Number(v.review_cycle_days.trim()) : null,
+          product_id: v.product_id ? Number(v.product_id) : null,
         },
       }
     : { mode: 'data', id: context.id, body: { title: v.title, value: v.value, ...common } }
@@ -190,6 +196,7 @@ export const itemEditorMachine = setup({
               review_cycle_days: event.item.review_cycle_inherited
                 ? ''
                 : String(event.item.review_cycle_days),
+              product_id: event.item.product_id ? String(event.item.product_id) : '',
             }
           : {
               ...EMPTY,

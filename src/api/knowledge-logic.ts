@@ -6,10 +6,12 @@ import { type KnowledgeCounts, knowledgeBaseMachine } from '../../machines/knowl
 import { libraryHealthMachine } from '../../machines/library-health/index.ts'
 import { libraryReviewMachine } from '../../machines/library-review/index.ts'
 import { ownerChoicesMachine } from '../../machines/owner-choices/index.ts'
+import { productChoiceMachine } from '../../machines/product-choice/index.ts'
 import { qaImportMachine } from '../../machines/qa-import/index.ts'
 import { teamOverviewMachine } from '../../machines/team-overview/index.ts'
 import { teamActors } from './collaboration-actors.ts'
 import { itemListActors, knowledgeActors } from './knowledge-actors.ts'
+import { productChoiceActors } from './product-actors.ts'
 
 type ItemListActors = ReturnType<typeof itemListActors>
 
@@ -39,7 +41,10 @@ const countsOf = (loadItems: ItemListActors['loadItems']) =>
   })
 
 /** The knowledge-base page's machines with the real actors; tests pass their own. */
-export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemListActors() }) {
+export function createKnowledgeLogic(
+  actors = { ...knowledgeActors(), ...itemListActors() },
+  productActors = productChoiceActors(),
+) {
   return {
     list: itemListMachine.provide({ actors }),
     editor: itemEditorMachine.provide({ actors }),
@@ -48,6 +53,7 @@ export function createKnowledgeLogic(actors = { ...knowledgeActors(), ...itemLis
     health: libraryHealthMachine.provide({ actors }),
     review: libraryReviewMachine.provide({ actors }),
     owners: ownerChoicesMachine.provide({ actors }),
+    products: productChoiceMachine.provide({ actors: productActors }),
     page: knowledgeBaseMachine.provide({ actors: { loadCounts: countsOf(actors.loadItems) } }),
   }
 }

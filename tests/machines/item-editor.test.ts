@@ -86,6 +86,7 @@ describe('itemEditorMachine', () => {
         source: null,
         owner_id: null,
         review_cycle_days: null,
+        product_id: null,
       },
     })
     expect(actor.getSnapshot().value).toBe('closed')
@@ -129,5 +130,27 @@ describe('itemEditorMachine', () => {
     actor.send({ type: 'submit' })
     await new Promise((r) => setTimeout(r, 0))
     expect(saved[1]?.body).toMatchObject({ owner_id: null, review_cycle_days: null })
+  })
+
+  test('a Q&A item’s product (issue 38): read from the item, changed, and sent; none is all products', async () => {
+    const saved: SaveItemInput[] = []
+    const actor = createActor(
+      itemEditorMachine.provide({
+        actors: {
+          saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => void saved.push(input)),
+        },
+      }),
+    ).start()
+    actor.send({ type: 'edit', mode: 'qa', item: qaItemOf({ id: 9, product_id: 3 }) })
+    expect(actor.getSnapshot().context.values.product_id).toBe('3')
+    actor.send({ type: 'change', field: 'product_id', value: '4' })
+    actor.send({ type: 'submit' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(saved[0]?.body).toMatchObject({ product_id: 4 })
+    actor.send({ type: 'edit', mode: 'qa', item: qaItemOf({ id: 9, product_id: 4 }) })
+    actor.send({ type: 'change', field: 'product_id', value: '' })
+    actor.send({ type: 'submit' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(saved[1]?.body).toMatchObject({ product_id: null })
   })
 })

@@ -19,6 +19,7 @@ import { selectProfile } from '../../../machines/session/index.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { useView } from '../../app/use-view.ts'
 import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { type ProductChoiceRef, ProductSelect } from '../../components/product-select.tsx'
 import { alert, dialogBox, grid2 } from '../../components/styles.ts'
 import * as Field from '../../components/ui/field.tsx'
 import { SimpleSelect } from '../../components/ui/select.tsx'
@@ -34,9 +35,12 @@ const daysInput = css({ mt: '2' })
 export function ItemEditorDialog({
   actor,
   owners,
+  products,
 }: {
   actor: ActorRefFrom<typeof itemEditorMachine>
   owners: ActorRefFrom<typeof ownerChoicesMachine>
+  /** The products a Q&A item may speak for (issue 38). */
+  products: ProductChoiceRef
 }) {
   const view = useView(actor, itemEditorView)
   const choices = useView(owners, ownerChoicesView)
@@ -95,6 +99,19 @@ export function ItemEditorDialog({
                 placeholder: 'Do you encrypt customer data at rest?',
               })}
               {fieldOf('answer', 'Answer', { multiline: true, required: true })}
+              <ProductSelect
+                choices={products}
+                label="Speaks for"
+                inDialog
+                value={view.values.product_id ? Number(view.values.product_id) : null}
+                onChange={(productId) =>
+                  actor.send({
+                    type: 'change',
+                    field: 'product_id',
+                    value: productId ? String(productId) : '',
+                  })
+                }
+              />
               <datalist id="dropdown-values">
                 {COMMON_DROPDOWN_VALUES.map((value) => (
                   <option key={value} value={value} />

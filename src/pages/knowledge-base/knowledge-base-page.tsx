@@ -74,6 +74,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
   const search = useActorRef(logic.search)
   const health = useActorRef(logic.health)
   const owners = useActorRef(logic.owners)
+  const products = useActorRef(logic.products, { input: {} })
   const toaster = ToasterContext.useActorRef()
   const kind = useSelector(page, selectTab)
   const version = useSelector(page, selectVersion)
@@ -226,7 +227,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
           </div>
         </>
       )}
-      <ItemEditorDialog actor={editor} owners={owners} />
+      <ItemEditorDialog actor={editor} owners={owners} products={products} />
       <ImportDialog actor={importer} />
     </>
   )
