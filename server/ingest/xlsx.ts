@@ -249,6 +249,9 @@ export function inSqref(sqref: string, row: number, column: number): boolean {
   return false
 }
 
+/** A cell's style index (its `s` attribute). */
+const STYLE = /\ss="(\d+)"/
+
 function readSheet(
   xml: string,
   shared: string[],
@@ -297,7 +300,7 @@ function readSheet(
       text = text.trim()
       if (!text) continue
       cells[column] = text
-      if (styles.strong.has(Number(attr(head, 's') ?? 0)))
+      if (styles.strong.size && styles.strong.has(Number(STYLE.exec(head)?.[1] ?? 0)))
         styles.emphasis.add(emphasisKey(rowNumber, column))
     }
     if (cells.length) rows[rowNumber] = Array.from(cells, (cell) => cell ?? '')

@@ -99,7 +99,12 @@ function questionsFromMapping(
     const id = mapping.id_column !== null ? clean(row[mapping.id_column]) : ''
     candidates.set(index, { index, id: id || null, text })
   }
-  const headings = headingRows(sheet, columns, [...candidates.values()])
+  const headings = headingRows(
+    sheet,
+    columns,
+    [...candidates.values()],
+    sheet.rows[mapping.header_row - 1],
+  )
   const questions: AnalysedQuestion[] = []
   let section: string | null = null
   for (let index = mapping.header_row; index < sheet.rows.length; index++) {
@@ -171,6 +176,7 @@ function idTab(sheet: SheetInput, found: ExtractedQuestion[], seen: Set<string>)
     sheet,
     { id: first.idColumn, question: first.questionColumn, answer: mapping.answer_column, comment },
     found.map((q) => ({ index: q.row - 1, id: q.id, text: q.text })),
+    header,
   )
   const questions = found.filter((q) => !headings.has(q.row - 1))
   const sections = sectionsByRow(

@@ -7,7 +7,7 @@ import { clean, distinctTexts, listedAt, nonEmpty, type SheetInput } from './she
  */
 
 export const QUESTION_HEADER =
-  /\b(questions?|requests?|requested|information requested|requirements?|control (text|question|description|statement)|query|queries|criteria|item description|consensus assessment question)\b/i
+  /\b(questions?|requests?|requested|information requested|fields?|requirements?|control (text|question|description|statement)|query|queries|criteria|item description|consensus assessment question)\b/i
 export const ANSWER_HEADER =
   /\b(answers?|responses?|reply|yes\s*\/\s*no|compliant|compliance|status|vendor (answer|response)|your answer)\b/i
 export const COMMENT_HEADER =
@@ -21,9 +21,12 @@ const HEADER_WORDS = [QUESTION_HEADER, ANSWER_HEADER, COMMENT_HEADER, ID_HEADER,
 const short = (cell: string | undefined) => clean(cell).length > 0 && clean(cell).length <= 80
 const names = (cell: string | undefined, pattern: RegExp) =>
   short(cell) && pattern.test(clean(cell))
-/** Whether a cell reads as a column's label ('Vendor Answers', 'Additional Information'). */
+/** Whether a cell reads as a column's label ('ID', 'Question', 'Vendor Answers'). */
 export const namesColumn = (cell: string | undefined) =>
   HEADER_WORDS.some((pattern) => names(cell, pattern))
+/** Whether a cell reads as the label of an answer or comment column ('Vendor Answers', 'Notes'). */
+export const namesAnswerColumn = (cell: string | undefined) =>
+  names(cell, ANSWER_HEADER) || names(cell, COMMENT_HEADER)
 const isIdHeader = (cell: string | undefined) => names(cell, ID_HEADER)
 
 export interface Header {

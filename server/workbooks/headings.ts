@@ -1,5 +1,5 @@
 import { looksLikeQuestion } from './extract.ts'
-import { namesColumn } from './headers.ts'
+import { namesAnswerColumn } from './headers.ts'
 import {
   clean,
   distinctTexts,
@@ -15,6 +15,7 @@ import {
  * Section heading rows among a tab's question rows ('2.0 Data Security', 'Service Hosting'). A
  * row whose text is put as a question is a question. Otherwise a row is a heading when:
  * - its question cell is merged across the answer column (a heading has no answer cell);
+ * - its answer cells repeat the header's labels ('Hosting | Response | Comments');
  * - its number is a section's ('3', '3.0', 'C') and the next numbered row is inside it ('3.1');
  * and, for a row without a number of its own, when the tab's other rows show what it lacks or
  * lack what it shows:
@@ -77,22 +78,29 @@ export function headingRows(
   sheet: SheetInput,
   columns: Columns,
   candidates: Candidate[],
+  /** The tab's header row, when it has one. */
+  header: string[] = [],
 ): Set<number> {
   const answerAt = columns.answer ?? columns.comment
+  const texts = candidates.map((candidate) => clean(candidate.text))
+  const leading = texts.map((text) => leadingNumber(text))
+  const numbers = candidates.map((candidate, at) => candidate.id ?? leading[at]?.id ?? null)
   const features = candidates.map((candidate, position) => {
     const row = sheet.rows[candidate.index] ?? []
-    const text = clean(candidate.text)
-    const numbered = candidate.id ?? leadingNumber(text)?.id ?? null
-    const words = leadingNumber(text)?.rest ?? text
-    const next = candidates
-      .slice(position + 1, position + 6)
-      .map((other) => other.id ?? leadingNumber(clean(other.text))?.id ?? null)
-      .find(Boolean)
+    const text = texts[position] as string
+    const numbered = numbers[position]
+    const words = leading[position]?.rest ?? text
+    const next = numbers.slice(position + 1, position + 6).find(Boolean)
     // what fills the answer cells: a merged heading fills them with its own text
-    const cells = [columns.answer, columns.comment].flatMap((column) =>
-      column === null ? [] : [clean(row[column])],
+    const answerCells = [columns.answer, columns.comment].flatMap((column) =>
+      column === null ? [] : [{ cell: clean(row[column]), label: clean(header[column]) }],
+    )
+    const cells = answerCells.map(({ cell }) => cell)
+    const labelled = answerCells.flatMap(({ cell, label }) =>
+      cell ? [cell.toLowerCase() === label.toLowerCase()] : [],
     )
     return {
+      row,
       index: candidate.index,
       words,
       formed: looksLikeQuestion(words) || looksLikeQuestion(text),
@@ -100,9 +108,10 @@ export function headingRows(
       section: Boolean(numbered && next && isSectionOf(numbered, next)),
       merged: answerAt !== null && mergedAcross(sheet, candidate.index, columns.question, answerAt),
       answered: cells.some((cell) => cell && cell !== text),
+      // 'Service Hosting | Response | Comments': the header's labels repeated beside a title
+      labels: labelled.some(Boolean) && labelled.every(Boolean),
       listed: answerAt !== null && listedAt(sheet, candidate.index, answerAt),
       strong: emphasisedAt(sheet, candidate.index, columns.question),
-      alone: distinctTexts(row).length === 1,
       short: wordCount(words) <= SHORT_WORDS && !/[.?!]$/.test(words),
       title: wordCount(words) <= TITLE_WORDS && !/[.?!:;,]$/.test(words) && isText(words),
     }
@@ -120,7 +129,7 @@ export function headingRows(
     const lacksAnswer = !f.answered && shares.answered >= 0.6
     const lacksList = !f.listed && shares.listed >= 0.6
     const styled = f.strong && shares.strong <= 1 / 3
-    if (f.merged || f.section) return true
+    if (f.merged || f.section || f.labels) return true
     if (f.numbered) return styled && lacksAnswer
     return shares.numbered >= 0.75 || styled || (f.short && (lacksAnswer || lacksList))
   }
@@ -128,7 +137,8 @@ export function headingRows(
   // a tab that marks its headings marks them all; one that marks none may still set a short
   // title alone on its row among rows put as questions ('Service Hosting')
   if (!headings.size && shares.formed >= 0.7)
-    for (const f of features) if (!f.formed && f.alone && f.title) headings.add(f.index)
+    for (const f of features)
+      if (!f.formed && f.title && distinctTexts(f.row).length === 1) headings.add(f.index)
   return headings
 }
 
@@ -158,7 +168,7 @@ export function headingOf(row: string[] | undefined, questionColumn: number): st
   const labels = texts.slice(1)
   const repeatsLabels =
     labels.every((label) => label.length <= 40) &&
-    labels.filter(namesColumn).length >= labels.length / 2
+    labels.filter(namesAnswerColumn).length >= labels.length / 2
   return isTitle(heading) && (!labels.length || repeatsLabels) ? heading : null
 }
 

@@ -90,6 +90,21 @@ describe('section heading rows', () => {
     ])
   })
 
+  it('rule: a row whose answer cells repeat the column labels is a heading', () => {
+    const rows = [
+      ['Field', 'Response', 'Comments'],
+      ['Company Legal Name', '', ''],
+      ['Contact E-mail', '', ''],
+      ['Service Hosting', 'Response', 'Comments'],
+      ['Hosting provider', '', ''],
+    ]
+    expect(texts({ name: 'Labels', rows })).toEqual([
+      [null, 'Company Legal Name', null],
+      [null, 'Contact E-mail', null],
+      [null, 'Hosting provider', 'Service Hosting'],
+    ])
+  })
+
   it('rule: a short title alone on its row among rows put as questions is a heading, unless the tab marks its headings otherwise; a tab of fields keeps them', () => {
     const questions = {
       name: 'Plain',
