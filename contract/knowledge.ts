@@ -103,6 +103,13 @@ export const repositoryFileSchema = z.object({
 export type RepositoryFile = z.infer<typeof repositoryFileSchema>
 export const repositoryFileListSchema = paged(repositoryFileSchema)
 
+/** A list's product filter (issue 38): a product's id, or 'none' for company-wide entries. */
+export const productFilterSchema = z.union([
+  z.literal('none'),
+  z.coerce.number().check(z.int(), z.positive()),
+])
+export type ProductFilter = z.infer<typeof productFilterSchema>
+
 /** GET files/ (and knowledge-base/files/, which lists ready files only). */
 export const fileListQuerySchema = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
@@ -112,6 +119,8 @@ export const fileListQuerySchema = z.object({
   tag: z.optional(searchTextSchema(MAX_TAG_LENGTH)),
   kind: z.optional(z.enum(FILE_KINDS)),
   status: z.optional(z.enum(FILE_STATUSES)),
+  /** The product files speak for (issue 38): a product's id, or 'none' for all products. */
+  product: z.optional(productFilterSchema),
   ordering: z._default(
     z.enum(['-created_at', 'created_at', 'name', '-name', 'size', '-size']),
     '-created_at',
@@ -343,6 +352,8 @@ export const itemListQuerySchema = z.object({
   ),
   /** Q&A items only: 'review' orders by when each falls due, soonest first. */
   order: z.optional(z.enum(['updated', 'review'])),
+  /** Q&A items only (issue 38): a product's id, or 'none' for those of all products. */
+  product: z.optional(productFilterSchema),
   /** One item (or row of a completed questionnaire) by its id: a link opens it. */
   id: z.optional(z.coerce.number().check(z.int(), z.positive())),
 })

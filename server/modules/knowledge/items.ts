@@ -30,6 +30,8 @@ type ItemListQuery = {
   owner?: 'me' | 'none' | number
   order?: 'updated' | 'review'
   id?: number
+  /** Q&A items: a product's id, or 'none' for those of all products (issue 38). */
+  product?: 'none' | number
 }
 
 /** Who is asking, for filters such as 'mine'. */
@@ -98,6 +100,11 @@ export function createItems(deps: KnowledgeDeps) {
           values.push(query.owner === 'me' ? (caller?.userId ?? 0) : query.owner)
           where.push(`i.owner_id = $${values.length}`)
         }
+      }
+      if (qa && query.product === 'none') where.push('i.product_id is null')
+      else if (qa && query.product !== undefined) {
+        values.push(query.product)
+        where.push(`i.product_id = $${values.length}`)
       }
       const { count, rows } = await fetchPage<Row>(
         pool,

@@ -59,6 +59,8 @@ export function createFiles(deps: RepositoryDeps) {
       tag?: string
       kind?: FileKind
       status?: FileStatus
+      /** A product's id, or 'none' for the files of all products (issue 38). */
+      product?: 'none' | number
       ordering: string
     },
   ) {
@@ -79,6 +81,11 @@ export function createFiles(deps: RepositoryDeps) {
     if (query.status) {
       values.push(query.status)
       where.push(`f.status = $${values.length}`)
+    }
+    if (query.product === 'none') where.push('f.product_id is null')
+    else if (query.product !== undefined) {
+      values.push(query.product)
+      where.push(`f.product_id = $${values.length}`)
     }
     const orderings: Record<string, string> = {
       '-created_at': 'f.created_at desc, f.id desc',
