@@ -18,6 +18,8 @@ export interface FileQuery {
   kind: FileKind | ''
   status: FileStatus | ''
   tag: string
+  /** Issue 38: a product's id, 'none' for the files of all products, or '' for any. */
+  product: string
 }
 
 export interface FileListContext {
@@ -39,7 +41,10 @@ export type FileAction =
 
 export type FileListEvents =
   | { type: 'search.change'; q: string }
-  | { type: 'filter.change'; filter: Partial<Pick<FileQuery, 'kind' | 'status' | 'tag'>> }
+  | {
+      type: 'filter.change'
+      filter: Partial<Pick<FileQuery, 'kind' | 'status' | 'tag' | 'product'>>
+    }
   | { type: 'page.change'; page: number }
   | { type: 'refresh' }
   | { type: 'select.toggle'; id: number }
@@ -72,6 +77,7 @@ export const DEFAULT_FILE_QUERY: FileQuery = {
   kind: '',
   status: '',
   tag: '',
+  product: '',
 }
 
 export const fileListMachine = setup({

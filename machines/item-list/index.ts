@@ -12,7 +12,12 @@ export const itemListView = {
   query: (s: Snapshot) => s.context.query,
   /** Some filter narrows the list (its empty state says so). */
   filtered: (s: Snapshot) =>
-    Boolean(s.context.query.q || s.context.query.freshness || s.context.query.owner),
+    Boolean(
+      s.context.query.q ||
+        s.context.query.freshness ||
+        s.context.query.owner ||
+        s.context.query.product !== null,
+    ),
   loading: (s: Snapshot) =>
     s.hasTag('loading') && s.context.count === 0 && !s.context.results.length,
   error: (s: Snapshot) => (s.matches('failed') ? s.context.error : null),

@@ -22,6 +22,8 @@ export type OwnerFilter = 'me' | 'none'
 export interface ItemListFilters {
   freshness: Freshness | null
   owner: OwnerFilter | null
+  /** Q&A items by product (issue 38): a product's id, 'none' for company-wide ones, null: any. */
+  product: number | 'none' | null
 }
 
 export interface ItemListQuery extends ItemListFilters {
@@ -109,6 +111,7 @@ export const itemListMachine = setup({
       q: '',
       freshness: input.freshness ?? null,
       owner: null,
+      product: null,
       queue: input.queue ?? false,
       id: input.id ?? null,
     },

@@ -54,7 +54,7 @@ export function repositoryActors(client: ApiClient = api) {
       page: String(query.page),
       page_size: String(query.page_size),
     })
-    for (const key of ['q', 'kind', 'status', 'tag'] as const)
+    for (const key of ['q', 'kind', 'status', 'tag', 'product'] as const)
       if (query[key]) search.set(key, query[key])
     return search
   }
@@ -202,6 +202,7 @@ export function itemListActors(client: ApiClient = api) {
         if (input.kind === 'qa') {
           if (input.freshness) search.set('freshness', input.freshness)
           if (input.owner) search.set('owner', input.owner)
+          if (input.product !== null) search.set('product', String(input.product))
           return client.get(`${paths.knowledgeBase.qa}?${search}`, qaItemListSchema)
         }
         if (input.kind === 'data')

@@ -31,6 +31,7 @@ const countsOf = (loadItems: ItemListActors['loadItems']) =>
             q: '',
             freshness: null,
             owner: null,
+            product: null,
             queue: false,
             id: null,
           },

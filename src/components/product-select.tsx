@@ -53,6 +53,35 @@ export function ProductSelect(props: {
 }
 
 /**
+ * A list's product filter (issue 38): any product (''), the company-wide entries ('none'), or
+ * one product's (its id). Hidden while the organisation has no products.
+ */
+export function ProductFilter(props: {
+  choices: ProductChoiceRef
+  value: string
+  onChange: (value: string) => void
+  className?: string
+}) {
+  const view = useView(props.choices, productChoiceView)
+  if (!view.offered) return null
+  return (
+    <SimpleSelect
+      label="Product"
+      hideLabel
+      size="md"
+      className={props.className}
+      options={[
+        { value: '', label: 'Any product' },
+        { value: 'none', label: 'Company-wide (All products)' },
+        ...productOptions(view.products).slice(1),
+      ]}
+      value={props.value}
+      onChange={props.onChange}
+    />
+  )
+}
+
+/**
  * A questionnaire's or a file's product, changed at once by whoever may (the machine's target):
  * the choice shows while it is saved; a refusal says why and the earlier product stays. Others
  * read the product's name.

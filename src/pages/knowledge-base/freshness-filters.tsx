@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { css } from 'styled-system/css'
 import { wrap } from 'styled-system/patterns'
 import { FRESHNESS_LABELS, FRESHNESS_STATES } from '../../../contract/freshness.ts'
@@ -27,6 +28,8 @@ const OWNER_CHOICES: { value: OwnerFilter | null; label: string }[] = [
 export function FreshnessFilters(props: {
   filters: ItemListFilters
   onChange: (filters: Partial<ItemListFilters>) => void
+  /** Beside them: the product filter (issue 38). */
+  children?: ReactNode
 }) {
   return (
     <div className={groups}>
@@ -62,6 +65,7 @@ export function FreshnessFilters(props: {
           </button>
         ))}
       </fieldset>
+      {props.children}
     </div>
   )
 }

@@ -16,6 +16,7 @@ import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
+import { type ProductChoiceRef, ProductFilter } from '../../components/product-select.tsx'
 import { RelativeTime } from '../../components/relative-time.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
 import { chip } from '../../components/styles.ts'
@@ -26,6 +27,7 @@ import { EmptyState } from '../empty-state.tsx'
 import { FreshnessFilters } from './freshness-filters.tsx'
 import { itemRow, QaRow, rowMeta, rowText, rowTitle } from './qa-row.tsx'
 
+const productFilter = css({ w: { base: 'full', sm: '14rem' } })
 const list = stack({ gap: '2' })
 
 const fileLink = css({
@@ -79,6 +81,8 @@ export function ItemList(props: {
   only?: number | null
   /** The empty list's words when what else exists changes them (issue 30). */
   empty?: { title: string; text: string }
+  /** The organisation's products, to filter Q&A items by (issue 38). */
+  products?: ProductChoiceRef
 }) {
   const actor = useActorRef(props.logic.list, {
     input: { kind: props.kind, queue: props.queue, freshness: props.freshness, id: props.only },
@@ -114,7 +118,23 @@ export function ItemList(props: {
         <FreshnessFilters
           filters={view.query}
           onChange={(filters) => actor.send({ type: 'filter.change', filters })}
-        />
+        >
+          {props.products && (
+            <ProductFilter
+              choices={props.products}
+              className={productFilter}
+              value={view.query.product === null ? '' : String(view.query.product)}
+              onChange={(value) =>
+                actor.send({
+                  type: 'filter.change',
+                  filters: {
+                    product: value === '' ? null : value === 'none' ? 'none' : Number(value),
+                  },
+                })
+              }
+            />
+          )}
+        </FreshnessFilters>
       )}
       {view.error ? (
         <RetryAlert error={view.error} onRetry={() => actor.send({ type: 'refresh' })} />

@@ -193,6 +193,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
                 onDownload={(file) => download(file.id, file.name)}
                 onReviewed={() => health.send({ type: 'refresh' })}
                 empty={kind === 'qa' && !cited ? empty.qa : undefined}
+                products={products}
               />
             )}
             {kind === 'qa' && cited?.kind !== 'qa' && empty.answered !== 'none' && (

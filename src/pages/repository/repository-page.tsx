@@ -34,7 +34,7 @@ import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
 import { STATUS_LABELS } from '../../components/files/status-badge.tsx'
 import { UploadDrop } from '../../components/files/upload-drop.tsx'
-import { ProductSelect } from '../../components/product-select.tsx'
+import { ProductFilter, ProductSelect } from '../../components/product-select.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
 import { toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
@@ -123,7 +123,9 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   )
 
   const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
-  const filtered = Boolean(view.query.q || view.query.kind || view.query.status || view.query.tag)
+  const filtered = Boolean(
+    view.query.q || view.query.kind || view.query.status || view.query.tag || view.query.product,
+  )
 
   const rowActions = (file: RepositoryFile) => (
     <RowActions name={file.name}>
@@ -238,6 +240,12 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
               filter: { status: value as RepositoryFile['status'] | '' },
             })
           }
+        />
+        <ProductFilter
+          choices={products}
+          className={selectClass}
+          value={view.query.product}
+          onChange={(product) => list.send({ type: 'filter.change', filter: { product } })}
         />
         {view.query.tag && (
           <Button

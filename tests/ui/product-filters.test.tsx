@@ -1,0 +1,183 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { fromCallback, fromPromise } from 'xstate'
+import type { QaItem, RepositoryFile } from '../../contract/knowledge.ts'
+import type { Product } from '../../contract/products.ts'
+import type { FileQuery, ListOutput } from '../../machines/file-list/index.ts'
+import type { SaveItemInput } from '../../machines/item-editor/index.ts'
+import type { ItemListQuery } from '../../machines/item-list/index.ts'
+import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
+import type { AssignProductInput } from '../../machines/product-choice/index.ts'
+import type { UploadInput, UploadQueueEvents } from '../../machines/upload-queue/index.ts'
+import {
+  itemListActors,
+  knowledgeActors,
+  repositoryActors,
+} from '../../src/api/knowledge-actors.ts'
+import { createKnowledgeLogic } from '../../src/api/knowledge-logic.ts'
+import { createRepositoryLogic } from '../../src/api/repository-logic.ts'
+import { SessionContext } from '../../src/app/session.tsx'
+import { ToasterContext } from '../../src/app/toaster.tsx'
+import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
+import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
+import { qaItemOf } from '../fixtures/qa-items.ts'
+import { chooseOption } from '../support/choose-option.ts'
+import { readingSession } from '../support/ui-session.ts'
+
+/**
+ * Products in the repository and the knowledge base (issue 38): uploads say which product files
+ * speak for, the lists filter by product, and a Q&A item's editor sets its product. With no
+ * products, none of it shows.
+ */
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+
+vi.mock('@tanstack/react-router', () => ({
+  Link: (props: { children: React.ReactNode; className?: string }) => (
+    <a href="#link" className={props.className}>
+      {props.children}
+    </a>
+  ),
+}))
+
+const catalog: Product = {
+  id: 3,
+  name: 'Catalog',
+  aliases: [],
+  description: '',
+  files: 1,
+  qa_items: 1,
+  questionnaires: 0,
+  created_at: '2026-11-28T00:00:00.000Z',
+  updated_at: '2026-11-28T00:00:00.000Z',
+}
+const productActors = (products: Product[]) => ({
+  loadProductChoices: fromPromise<Product[], void>(async () => products),
+  assignProduct: fromPromise<void, AssignProductInput>(async () => {}),
+})
+const file: RepositoryFile = {
+  id: 1,
+  name: 'Policy.pdf',
+  kind: 'pdf',
+  mime: 'application/pdf',
+  size: 2048,
+  tags: [],
+  status: 'ready',
+  progress: 0,
+  error: null,
+  source_url: null,
+  pages: 2,
+  passages: 4,
+  added_by: null,
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+  processed_at: null,
+  version: 1,
+  product_id: null,
+}
+
+const renderIn = (node: React.ReactNode) =>
+  render(
+    <SessionContext.Provider logic={readingSession}>
+      <ToasterContext.Provider>{node}</ToasterContext.Provider>
+    </SessionContext.Provider>,
+  )
+
+function repository(products: Product[]) {
+  const queries: FileQuery[] = []
+  const uploads: UploadInput[] = []
+  const logic = createRepositoryLogic(
+    {
+      ...repositoryActors(),
+      loadFiles: fromPromise<ListOutput, FileQuery>(async ({ input }) => {
+        queries.push(input)
+        return { count: 1, results: [file] }
+      }),
+      uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input }) => {
+        uploads.push(input)
+      }),
+    },
+    productActors(products),
+  )
+  return { logic, queries, uploads }
+}
+
+function knowledge(products: Product[], items: QaItem[]) {
+  const queries: ItemListQuery[] = []
+  const saved: SaveItemInput[] = []
+  const logic = createKnowledgeLogic(
+    {
+      ...knowledgeActors(),
+      ...itemListActors(),
+      loadOwnerChoices: fromPromise<OwnerChoices, void>(async () => ({
+        people: null,
+        reviewCycleDays: 180,
+      })),
+      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
+        async ({ input }) => {
+          queries.push(input)
+          return input.kind === 'qa'
+            ? { count: items.length, results: items }
+            : { count: 0, results: [] }
+        },
+      ),
+      saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => {
+        saved.push(input)
+      }),
+    },
+    productActors(products),
+  )
+  return { logic, queries, saved }
+}
+
+describe('products in the repository and the knowledge base (issue 38)', () => {
+  it('the repository uploads for the chosen product and filters by product', async () => {
+    const { logic, queries, uploads } = repository([catalog])
+    renderIn(<RepositoryPage logic={logic} />)
+    await screen.findByRole('combobox', { name: 'Speaks for' })
+    await chooseOption('Speaks for', 'Catalog')
+    fireEvent.input(screen.getByTestId('file-picker'), {
+      target: { files: [new File(['x'], 'notes.txt')] },
+    })
+    await waitFor(() => expect(uploads.map((upload) => upload.productId)).toEqual([3]))
+    fireEvent.click(screen.getByRole('combobox', { name: 'Product' }))
+    const list = await screen.findByRole('listbox', { name: 'Product' })
+    expect(
+      within(list)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Any product', 'Company-wide (All products)', 'Catalog'])
+    fireEvent.click(within(list).getByRole('option', { name: 'Company-wide (All products)' }))
+    await waitFor(() => expect(queries.at(-1)?.product).toBe('none'))
+  })
+
+  it('with no products the repository asks nothing about them', async () => {
+    const { logic } = repository([])
+    renderIn(<RepositoryPage logic={logic} />)
+    expect(await screen.findByText('Policy.pdf')).toBeTruthy()
+    expect(screen.queryByRole('combobox', { name: 'Speaks for' })).toBeNull()
+    expect(screen.queryByRole('combobox', { name: 'Product' })).toBeNull()
+  })
+
+  it('the Q&A list filters by product, and the editor sets an answer’s product', async () => {
+    const { logic, queries, saved } = knowledge([catalog], [qaItemOf({ id: 5, product_id: 3 })])
+    renderIn(<KnowledgeBasePage logic={logic} />)
+    await screen.findByRole('combobox', { name: 'Product' })
+    await chooseOption('Product', 'Catalog')
+    await waitFor(() => expect(queries.at(-1)).toMatchObject({ kind: 'qa', product: 3 }))
+    fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText(/Question/), {
+      target: { value: 'Does Catalog encrypt?' },
+    })
+    fireEvent.change(within(dialog).getByLabelText(/Answer/), { target: { value: 'Yes.' } })
+    await chooseOption('Speaks for', 'Catalog', dialog)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(saved.at(-1)?.body).toMatchObject({ product_id: 3 }))
+  })
+})
