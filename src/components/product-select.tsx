@@ -19,6 +19,8 @@ export type ProductChoiceRef = ActorRefFrom<typeof productChoiceMachine>
 
 const errorText = css({ textStyle: 'xs', color: 'fg.error', mt: '1' })
 const readOnly = flex({ gap: '1.5', align: 'center', textStyle: 'sm', color: 'fg.muted' })
+const lead = css({ whiteSpace: 'nowrap' })
+const pickerSelect = css({ w: '14rem', maxW: 'full', flexShrink: 1, minW: '0' })
 
 /**
  * Which product something speaks for (issue 38): All products, then each product. Hidden while
@@ -115,11 +117,13 @@ export function ProductPicker(props: {
   return (
     <div className={props.className}>
       <div className={readOnly}>
-        <Boxes size={14} aria-hidden /> {props.lead}
+        <Boxes size={14} aria-hidden />
+        <span className={lead}>{props.lead}</span>
         <ProductSelect
           choices={choices}
           label="Product"
           hideLabel
+          className={pickerSelect}
           size="sm"
           value={value}
           disabled={view.busy}

@@ -25,7 +25,16 @@ import { ListFilters } from './list-filters.tsx'
 import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row.tsx'
 import { WorkDialog } from './work-dialog.tsx'
 
-const productClass = css({ w: { base: 'full', sm: '12rem' }, flexShrink: 0 })
+// the label beside the select from sm up, so that both line up with the button
+const productClass = css({
+  w: { base: 'full', sm: 'auto' },
+  flexShrink: 0,
+  flexDirection: { base: 'column', sm: 'row' },
+  alignItems: { base: 'stretch', sm: 'center' },
+  gap: { base: '1.5', sm: '2' },
+  '& [data-part=label]': { whiteSpace: 'nowrap' },
+  '& [data-part=control]': { w: { base: 'full', sm: '12rem' } },
+})
 /** A toolbar with room under it. */
 const toolbarRow = cx(toolbar, css({ mb: '3' }))
 export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic }) {

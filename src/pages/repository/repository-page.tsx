@@ -59,7 +59,16 @@ const STATUS_OPTIONS = [
   { value: '', label: 'Any status' },
   ...FILE_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
 ]
-const productClass = css({ w: { base: 'full', sm: '12rem' }, flexShrink: 0 })
+// the label beside the select from sm up, so that both line up with the button
+const productClass = css({
+  w: { base: 'full', sm: 'auto' },
+  flexShrink: 0,
+  flexDirection: { base: 'column', sm: 'row' },
+  alignItems: { base: 'stretch', sm: 'center' },
+  gap: { base: '1.5', sm: '2' },
+  '& [data-part=label]': { whiteSpace: 'nowrap' },
+  '& [data-part=control]': { w: { base: 'full', sm: '12rem' } },
+})
 const usage = css({ textStyle: 'sm', color: 'fg.muted', whiteSpace: 'nowrap' })
 
 const defaultLogic = createRepositoryLogic()
