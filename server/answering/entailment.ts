@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts'
 import { partsOf } from './parts.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
 import { leadingChoice } from './text.ts'
+import { THIRD_PARTY_PREFIX } from './third-party.ts'
 import type { AnswerPart, Candidate, EngineAnswer, QuestionInput } from './types.ts'
 import { listOf } from './wording.ts'
 
@@ -179,6 +180,13 @@ export function afterEntailment(candidate: Candidate, judged: AnswerPart[]): Can
       confidence: 0,
       citations: candidate.citations,
       withheld: `No answer: the language model finds no quoted sentence that states ${labels(practices)}. The sentences read as stating it are cited: check them and write the answer.`,
+    }
+  // another party's sentence stays a lead, its note naming the party
+  if (candidate.reason?.startsWith(THIRD_PARTY_PREFIX))
+    return {
+      ...candidate,
+      confidence: Math.min(candidate.confidence, PARTLY_STATED_CAP),
+      parts: judged,
     }
   const named = parts.filter((part) => part.kind === 'practice')
   const unstatedByRules = parts.filter((part) => part.kind !== 'practice' && !part.sentence)

@@ -6,12 +6,14 @@ import { extractive } from './extractive.ts'
 import { type Library, RELATED_FLOOR, REUSE_FLOOR, SAME_QUESTION, WEAK_MATCH } from './library.ts'
 import { libraryCandidate } from './library-answer.ts'
 import { inheritedPractices, namedPractices } from './named-practices.ts'
+import { ownNamesOf } from './own-names.ts'
 import { withParts } from './partial.ts'
+import { partiesFor } from './parties.ts'
 import { shapeOf } from './parts.ts'
 import { practicesOf } from './practices.ts'
 import { nearestQuotes } from './quotes.ts'
 import { practiceAnswer } from './stated.ts'
-import { dataItemsOf, sameField, submissionAnswer, submissionField } from './submission.ts'
+import { dataItemsOf, submissionAnswer, submissionField } from './submission.ts'
 import { leadingChoice, type TfIdf } from './text.ts'
 import { transferAnswer } from './transfer.ts'
 import {
@@ -67,15 +69,9 @@ export function answerFromEvidence(
   library: Library | null = null,
 ): EngineAnswer {
   // a field that describes the submission (its date, the vendor's name, the contact): from the
-  // organisation's data items or left to fill in, never another questionnaire's row at High
+  // organisation's data items or left to fill in, never from another questionnaire's row
   const field = submissionField(question)
-  if (field) {
-    const rows = matches.filter(
-      (match) => match.score >= REUSE_FLOOR && sameField(field, match.entry.question),
-    )
-    const others = rows.flatMap((match) => libraryCandidate(question, match) ?? [])
-    return submissionAnswer(question, field, dataItemsOf(library, passages), others)
-  }
+  if (field) return submissionAnswer(question, field, dataItemsOf(library, passages))
   // a question that refers back ('Are the policies and procedures reviewed annually?') says too
   // little to match on its own words: only answers about the practice it inherits, or the same
   // question, count
@@ -133,13 +129,15 @@ export function answerFromEvidence(
     const contested = [...related, ...practice].some((match) => choiceOf(match.entry) === 'no')
     const corroboration = candidates.length === 0 && !contested ? relatedYes : null
     // a document sentence that states (or denies) the practice the question names, in the scope it asks
+    // whose each sentence is: another party's alone is a lead, not the organisation's word
+    const parties = partiesFor(passages, ownNamesOf(library))
     const stated =
-      candidates.length === 0 || moved ? practiceAnswer(question, passages, space) : null
+      candidates.length === 0 || moved ? practiceAnswer(question, passages, space, parties) : null
     const fromDocuments = [
       ...(stated && !(contested && stated.choice && leadingChoice(stated.choice) === 'yes')
         ? [stated]
         : []),
-      ...extractive(question, passages, space, stated ? null : corroboration, contested),
+      ...extractive(question, passages, space, stated ? null : corroboration, contested, parties),
     ]
     for (const candidate of fromDocuments) {
       const key = candidateKey(candidate)

@@ -16,10 +16,13 @@ import {
   type TfIdf,
   terms,
 } from './text.ts'
+import { asThirdParty } from './third-party.ts'
 import {
   type Candidate,
   CORROBORATED,
   type LibraryEntry,
+  type OtherParty,
+  type PartyReader,
   type PassageHit,
   type QuestionInput,
   STATED,
@@ -35,7 +38,14 @@ import {
  */
 
 /** How much of the question's weighted terms a passage holds (0-1), with its best sentences. */
-function coverage(question: string, passage: string, space: TfIdf, practices: string[] = []) {
+function coverage(
+  question: string,
+  passage: string,
+  space: TfIdf,
+  practices: string[] = [],
+  /** Whose practice a sentence of the passage states (null: the organisation's). */
+  whose: ((sentence: string) => OtherParty | null) | null = null,
+): { share: number; best: string[]; denied: boolean; party?: OtherParty } {
   const wanted = [...new Set(terms(question))]
   if (!wanted.length) return { share: 0, best: [] as string[], denied: false }
   // 'physical access control and video surveillance to prevent unauthorized access': what is done
@@ -43,7 +53,10 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
   const purpose = PURPOSE.exec(question)
   const practice = purpose ? new Set(terms(question.slice(0, purpose.index))) : null
   const have = new Set(terms(passage))
+  // a question about the hosting provider is answered by what the provider does; any other by
+  // the organisation's sentences before another party's
   const ofProvider = asksOfProvider(question)
+  const partyOf = ofProvider ? null : whose
   // a question that names a practice (access reviews, backups) is not answered by a passage that
   // never mentions it, however many of its other words the passage shares
   const named = wanted.filter((term) => PRACTICE_TERMS.has(term))
@@ -84,13 +97,18 @@ function coverage(question: string, passage: string, space: TfIdf, practices: st
       return { sentence, hits: names && about ? hits : 0, negated: isNegated(sentence) }
     })
     .filter((item) => item.hits > 0)
+    .map((item) => ({ ...item, party: partyOf?.(item.sentence) ?? null }))
     // the sentences that say most of what is asked, weighted as coverage is; a sentence that
-    // states the practice before one that says what is not done
+    // states the practice before one that says what is not done; the organisation's first
     .sort((a, b) => Number(a.negated) - Number(b.negated) || b.hits - a.hits)
   const wantedSet = new Set(wanted)
+  const best = ranked.slice(0, 2)
+  // quoted only from another party's sentences: whose they are
+  const party = best.length && best.every((item) => item.party) ? best[0]?.party : null
   return {
     share: total ? found / total : 0,
-    best: ranked.slice(0, 2).map((item) => item.sentence),
+    best: best.map((item) => item.sentence),
+    ...(party ? { party } : {}),
     // a sentence left out of the quote that denies what is asked ('we do not encrypt backups')
     denied: ranked
       .slice(2)
@@ -121,6 +139,8 @@ export function extractive(
   corroboration: { entry: LibraryEntry; score: number } | null = null,
   /** The organisation answered No about the practice: no passage turns that into a Yes. */
   contested = false,
+  /** Whose each sentence is (parties.ts): another party's alone makes a lead (third_party). */
+  parties: PartyReader | null = null,
 ): Candidate[] {
   const candidates: Candidate[] = []
   // a form field ('Date', 'Product Name', 'Vendor Hosting Regions') is answered by the
@@ -131,7 +151,13 @@ export function extractive(
   const scored = passages
     .map((passage) => ({
       passage,
-      ...coverage(question.text, passage.text, space, named),
+      ...coverage(
+        question.text,
+        passage.text,
+        space,
+        named,
+        parties && ((sentence: string) => parties.whose(passage, sentence)),
+      ),
     }))
     .filter((item) => item.share >= EXTRACT_FLOOR && item.best.length)
     .sort((a, b) => b.share - a.share)
@@ -164,7 +190,7 @@ export function extractive(
     const unstated = affirms ? unstatedQualifiers(question.text, [text]) : []
     const named = unstated.length ? namedPractices(question.text, question.previous) : []
     const reason = unstated.length ? partlyStated(named, unstated) : related ? CORROBORATED : STATED
-    candidates.push({
+    const candidate: Candidate = {
       text,
       choice: affirms ? yes : null,
       ...(affirms ? { reason } : {}),
@@ -177,7 +203,8 @@ export function extractive(
         passageCitation(item.passage, text),
         ...(related ? citationsOf(related.entry) : []),
       ],
-    })
+    }
+    candidates.push(item.party ? asThirdParty(candidate, item.party) : candidate)
     if (candidates.length >= 3) break
   }
   return candidates

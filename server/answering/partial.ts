@@ -1,6 +1,7 @@
 import { kindOfReason } from './calibration.ts'
 import { partsOf } from './parts.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX, QUALIFIERS } from './qualifiers.ts'
+import { leadingChoice } from './text.ts'
 import type { Candidate, QuestionInput } from './types.ts'
 import { listOf, practiceNames, scopeWords } from './wording.ts'
 
@@ -55,13 +56,16 @@ export function withParts(question: QuestionInput, candidate: Candidate): Candid
     .map((citation) => citation.snippet)
   const parts = partsOf(question.text, sentences, question.previous)
   if (!parts.length) return candidate
-  if (kind === 'denied') return { ...candidate, parts }
+  // (another party's No reads as a denial does; its Yes stays a lead whatever part is unstated)
+  const thirdParty = kind === 'third_party'
+  if (kind === 'denied' || (thirdParty && leadingChoice(candidate.choice) === 'no'))
+    return { ...candidate, parts }
   // a Yes whose quoted sentences do not state the practice itself is not given; one that states
   // the practice but not everything asked of it (documented, how often, tested, automated, ...)
   // is partly stated, never High, and says which part no sentence states
   if (parts.some((part) => part.kind === 'practice' && !part.sentence)) return null
   const unstated = parts.filter((part) => part.kind !== 'practice' && !part.sentence)
-  if (!unstated.length || kind === 'partial') return { ...candidate, parts }
+  if (!unstated.length || kind === 'partial' || thirdParty) return { ...candidate, parts }
   const named = parts.filter((part) => part.kind === 'practice').map((part) => part.label)
   return {
     ...candidate,

@@ -1,4 +1,5 @@
 import { dot } from './embeddings.ts'
+import { PartyBook } from './parties.ts'
 import { terms } from './text.ts'
 
 import type { PassageHit } from './types.ts'
@@ -20,8 +21,12 @@ export class PassageIndex {
   /** Each passage's vector from the embedding model, when one is configured. */
   private readonly vectors: (Float32Array | null)[]
 
+  /** The parties its passages speak of, read on the first question that asks (parties.ts). */
+  private readonly parties: PartyBook
+
   constructor(hits: PassageHit[], vectors: (Float32Array | null)[] = []) {
     this.hits = hits
+    this.parties = new PartyBook(hits)
     this.vectors = vectors
     this.lengths = new Array(hits.length)
     let total = 0
@@ -67,7 +72,11 @@ export class PassageIndex {
         if (best.length > limit) best.pop()
       }
     })
-    return best.map(({ index, score }) => ({ ...(this.hits[index] as PassageHit), rank: score }))
+    return best.map(({ index, score }) => ({
+      ...(this.hits[index] as PassageHit),
+      rank: score,
+      parties: this.parties,
+    }))
   }
 
   search(question: string, limit = 12): PassageHit[] {
@@ -111,6 +120,10 @@ export class PassageIndex {
       matched[index] = 0
     }
     best.sort((a, b) => b.score - a.score)
-    return best.map(({ index, score }) => ({ ...(this.hits[index] as PassageHit), rank: score }))
+    return best.map(({ index, score }) => ({
+      ...(this.hits[index] as PassageHit),
+      rank: score,
+      parties: this.parties,
+    }))
   }
 }

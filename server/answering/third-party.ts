@@ -1,4 +1,4 @@
-import type { Candidate } from './types.ts'
+import type { Candidate, OtherParty } from './types.ts'
 
 /**
  * Kind `third_party` (issue 38): a Yes or No that rests only on sentences stating what another
@@ -12,13 +12,6 @@ export const THIRD_PARTY_PREFIX = 'Says what'
 
 /** The highest confidence such an answer is given: Low, a lead for the reviewer. */
 export const THIRD_PARTY_CAP = 0.45
-
-/** Whose practice a sentence states when it is not the organisation's: a party, or a text. */
-export interface OtherParty {
-  name: string
-  /** A law's, a standard's or an agreement's text (what it requires), or a party (what it does). */
-  text: boolean
-}
 
 /** 'Says what AWS does, not what you do: check it holds for you before approving.' */
 export const thirdPartyNote = (party: OtherParty) =>

@@ -85,6 +85,19 @@ export interface PassageHit {
   rank: number
   /** The answer text of a library entry searched like a passage, not a document's. */
   library?: true
+  /** The parties of the knowledge base it is from, read from all its passages (parties.ts). */
+  parties?: PartyBookRef
+}
+
+/** Whose practice each sentence of a knowledge base states (parties.ts). */
+export interface PartyReader {
+  /** Null: the organisation's own; else the other party (or text) it speaks for. */
+  whose(passage: PassageHit, sentence: string): OtherParty | null
+  /** The other party a document mostly speaks of, if any. */
+  documentParty(fileId: number | null): OtherParty | null
+}
+export interface PartyBookRef {
+  of(known: readonly string[]): PartyReader
 }
 
 /** Whose practice a sentence states when it is not the organisation's (parties.ts). */
