@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { makePdf } from '../tests/fixtures/documents.ts'
 import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
 import { newAccount, registerAndConfirm } from './support/accounts.ts'
+import { docsShot as shot } from './support/screens.ts'
 
 /**
  * A new team's first hour (issue 30), as a newcomer meets it: sign up, read the terms, land on
@@ -10,22 +10,6 @@ import { newAccount, registerAndConfirm } from './support/accounts.ts'
  * and 375 px. The screenshots are kept in docs/screens/ and replaced on each run, so that they
  * show the pages as they are.
  */
-
-const SCREENS = 'docs/screens'
-mkdirSync(SCREENS, { recursive: true })
-
-/** Both widths into docs/screens/, and no page wider than a phone at 375 px. */
-async function shot(page: Page, name: string) {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.screenshot({ path: `${SCREENS}/${name}-1440.png`, fullPage: true })
-  await page.setViewportSize({ width: 375, height: 812 })
-  await page.screenshot({ path: `${SCREENS}/${name}-375.png`, fullPage: true })
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  )
-  expect(overflow, `${name} is wider than 375 px`).toBeLessThanOrEqual(0)
-  await page.setViewportSize({ width: 1440, height: 900 })
-}
 
 const POLICY = [
   ['Information Security Policy'],

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
 import { newAccount, registerAndConfirm } from './support/accounts.ts'
+import { docsShot as shot } from './support/screens.ts'
 
 /**
  * Products (issue 38), as a team that sells two meets them: Settings → Products explains what they
@@ -9,22 +9,6 @@ import { newAccount, registerAndConfirm } from './support/accounts.ts'
  * and changes it. Settings → Products and the upload with its product choice are kept in
  * docs/screens/ at 1440 and 375 px.
  */
-
-const SCREENS = 'docs/screens'
-mkdirSync(SCREENS, { recursive: true })
-
-/** Both widths into docs/screens/, and no page wider than a phone at 375 px. */
-async function shot(page: Page, name: string) {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.screenshot({ path: `${SCREENS}/${name}-1440.png`, fullPage: true })
-  await page.setViewportSize({ width: 375, height: 812 })
-  await page.screenshot({ path: `${SCREENS}/${name}-375.png`, fullPage: true })
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  )
-  expect(overflow, `${name} is wider than 375 px`).toBeLessThanOrEqual(0)
-  await page.setViewportSize({ width: 1440, height: 900 })
-}
 
 /** Adds a product in Settings → Products through its dialog. */
 async function addProduct(page: Page, name: string, aliases: string, description: string) {

@@ -17,6 +17,16 @@ import { SimpleSelect } from './ui/select.tsx'
 
 export type ProductChoiceRef = ActorRefFrom<typeof productChoiceMachine>
 
+// beside an upload's button: the label before the select from sm up, both on the button's line
+const besideButton = css({
+  w: { base: 'full', sm: 'auto' },
+  flexShrink: 0,
+  flexDirection: { base: 'column', sm: 'row' },
+  alignItems: { base: 'stretch', sm: 'center' },
+  gap: { base: '1.5', sm: '2' },
+  '& [data-part=label]': { whiteSpace: 'nowrap' },
+  '& [data-part=control]': { w: { base: 'full', sm: '12rem' } },
+})
 const errorText = css({ textStyle: 'xs', color: 'fg.error', mt: '1' })
 const readOnly = flex({ gap: '1.5', align: 'center', textStyle: 'sm', color: 'fg.muted' })
 const lead = css({ whiteSpace: 'nowrap' })
@@ -35,6 +45,8 @@ export function ProductSelect(props: {
   inDialog?: boolean
   disabled?: boolean
   size?: 'sm' | 'md'
+  /** Set beside an upload's button (the label before the select). */
+  beside?: boolean
   className?: string
 }) {
   const view = useView(props.choices, productChoiceView)
@@ -46,7 +58,7 @@ export function ProductSelect(props: {
       inDialog={props.inDialog}
       disabled={props.disabled}
       size={props.size ?? 'md'}
-      className={props.className}
+      className={cx(props.beside && besideButton, props.className)}
       options={productOptions(view.products)}
       value={productValue(props.value)}
       onChange={(value) => props.onChange(productIdOf(value))}

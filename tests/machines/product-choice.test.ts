@@ -8,19 +8,10 @@ import {
   productName,
   productOptions,
 } from '../../machines/product-choice/index.ts'
+import { productOf } from '../fixtures/products.ts'
 import { testEveryPath } from './every-path.ts'
 
-const catalog: Product = {
-  id: 3,
-  name: 'Catalog',
-  aliases: [],
-  description: '',
-  files: 0,
-  qa_items: 0,
-  questionnaires: 0,
-  created_at: '2026-11-28T00:00:00.000Z',
-  updated_at: '2026-11-28T00:00:00.000Z',
-}
+const catalog = productOf(3, 'Catalog')
 const never = <T>() => new Promise<T>(() => {})
 const actors = {
   loadProductChoices: fromPromise<Product[], void>(never),

@@ -8,19 +8,16 @@ import {
   productsView,
   type SaveProductInput,
 } from '../../machines/products/index.ts'
+import { productOf } from '../fixtures/products.ts'
 import { testEveryPath } from './every-path.ts'
 
-const studio: Product = {
-  id: 4,
-  name: 'Canvas Studio',
+const studio = productOf(4, 'Canvas Studio', {
   aliases: ['Studio', 'Arc'],
   description: 'Video platform',
   files: 2,
   qa_items: 12,
   questionnaires: 1,
-  created_at: '2026-11-28T00:00:00.000Z',
-  updated_at: '2026-11-28T00:00:00.000Z',
-}
+})
 const never = <T>() => new Promise<T>(() => {})
 const pending = productsMachine.provide({
   actors: {

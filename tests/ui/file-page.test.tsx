@@ -11,6 +11,7 @@ import { createFilePageLogic } from '../../src/api/file-page-actors.ts'
 import { SessionContext } from '../../src/app/session.tsx'
 import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
 import { FilePage } from '../../src/pages/repository/file-page.tsx'
+import { productOf } from '../fixtures/products.ts'
 import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
 
@@ -168,17 +169,7 @@ describe('a file’s page', () => {
 
   it('says which product the file speaks for, and changes it (issue 38)', async () => {
     const assigned: AssignProductInput[] = []
-    const catalog: Product = {
-      id: 3,
-      name: 'Catalog',
-      aliases: [],
-      description: '',
-      files: 1,
-      qa_items: 0,
-      questionnaires: 0,
-      created_at: '2026-11-28T00:00:00.000Z',
-      updated_at: '2026-11-28T00:00:00.000Z',
-    }
+    const catalog = productOf(3, 'Catalog', { files: 1 })
     const logic = createFilePageLogic(
       {
         loadDetails: fromPromise<FileDetails, { id: number }>(async () => ({

@@ -20,6 +20,7 @@ import { SessionContext } from '../../src/app/session.tsx'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
 import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
+import { productOf } from '../fixtures/products.ts'
 import { qaItemOf } from '../fixtures/qa-items.ts'
 import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
@@ -45,17 +46,7 @@ vi.mock('@tanstack/react-router', () => ({
   ),
 }))
 
-const catalog: Product = {
-  id: 3,
-  name: 'Catalog',
-  aliases: [],
-  description: '',
-  files: 1,
-  qa_items: 1,
-  questionnaires: 0,
-  created_at: '2026-11-28T00:00:00.000Z',
-  updated_at: '2026-11-28T00:00:00.000Z',
-}
+const catalog = productOf(3, 'Catalog', { files: 1, qa_items: 1 })
 const productActors = (products: Product[]) => ({
   loadProductChoices: fromPromise<Product[], void>(async () => products),
   assignProduct: fromPromise<void, AssignProductInput>(async () => {}),

@@ -5,6 +5,7 @@ import type { Product } from '../../contract/products.ts'
 import type { SaveProductInput } from '../../machines/products/index.ts'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { createProductsLogic, ProductsSection } from '../../src/pages/settings/products-section.tsx'
+import { productOf } from '../fixtures/products.ts'
 
 // jsdom has no ResizeObserver; Ark's positioning observes its elements.
 class ResizeObserverStub {
@@ -14,17 +15,12 @@ class ResizeObserverStub {
 }
 if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
 
-const studio: Product = {
-  id: 4,
-  name: 'Canvas Studio',
+const studio = productOf(4, 'Canvas Studio', {
   aliases: ['Studio', 'Arc'],
   description: 'Video platform',
   files: 2,
   qa_items: 1,
-  questionnaires: 0,
-  created_at: '2026-11-28T00:00:00.000Z',
-  updated_at: '2026-11-28T00:00:00.000Z',
-}
+})
 
 function renderSection(products: Product[], canManage: boolean) {
   const saved: SaveProductInput[] = []

@@ -56,6 +56,7 @@ import {
   tabOf,
 } from '../fixtures/answer-rows.ts'
 import { ada, commentOf, people } from '../fixtures/comments.ts'
+import { productOf } from '../fixtures/products.ts'
 import { noFilledFileYet } from '../machines/export-fixtures.ts'
 import { stubLayout } from '../support/answer-panel.tsx'
 import { chooseOption } from '../support/choose-option.ts'
@@ -697,20 +698,9 @@ describe('questionnaire page', () => {
   })
 
   it('shows the questionnaire’s product in the header and changes it there (issue 38)', async () => {
-    const product = (id: number, name: string): Product => ({
-      id,
-      name,
-      aliases: [],
-      description: '',
-      files: 0,
-      qa_items: 0,
-      questionnaires: 0,
-      created_at: '2026-11-28T00:00:00.000Z',
-      updated_at: '2026-11-28T00:00:00.000Z',
-    })
     const setup = logic({
       data: { ...data, questionnaire: { ...data.questionnaire, product_id: 3 } },
-      products: [product(3, 'Catalog'), product(4, 'Studio')],
+      products: [productOf(3, 'Catalog'), productOf(4, 'Studio')],
     })
     renderPage(setup)
     const select = await screen.findByRole('combobox', { name: 'Product' })

@@ -17,6 +17,7 @@ import { SessionContext } from '../../src/app/session.tsx'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import QuestionnairesPage from '../../src/pages/questionnaires/questionnaires-page.tsx'
 import { questionnaireOf } from '../fixtures/answer-rows.ts'
+import { productOf } from '../fixtures/products.ts'
 import { readingSession } from '../support/ui-session.ts'
 
 vi.mock('@tanstack/react-router', () => ({
@@ -39,17 +40,7 @@ const noProducts = {
   loadProductChoices: fromPromise<Product[], void>(async () => []),
   assignProduct: fromPromise<void, AssignProductInput>(async () => {}),
 }
-const catalog: Product = {
-  id: 3,
-  name: 'Catalog',
-  aliases: [],
-  description: '',
-  files: 0,
-  qa_items: 0,
-  questionnaires: 0,
-  created_at: '2026-11-28T00:00:00.000Z',
-  updated_at: '2026-11-28T00:00:00.000Z',
-}
+const catalog = productOf(3, 'Catalog')
 
 const logic = (
   items: Questionnaire[],

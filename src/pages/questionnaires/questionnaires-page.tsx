@@ -25,16 +25,6 @@ import { ListFilters } from './list-filters.tsx'
 import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row.tsx'
 import { WorkDialog } from './work-dialog.tsx'
 
-// the label beside the select from sm up, so that both line up with the button
-const productClass = css({
-  w: { base: 'full', sm: 'auto' },
-  flexShrink: 0,
-  flexDirection: { base: 'column', sm: 'row' },
-  alignItems: { base: 'stretch', sm: 'center' },
-  gap: { base: '1.5', sm: '2' },
-  '& [data-part=label]': { whiteSpace: 'nowrap' },
-  '& [data-part=control]': { w: { base: 'full', sm: '12rem' } },
-})
 /** A toolbar with room under it. */
 const toolbarRow = cx(toolbar, css({ mb: '3' }))
 export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic }) {
@@ -115,7 +105,7 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
           <ProductSelect
             choices={products}
             label="Answer for"
-            className={productClass}
+            beside
             value={view.uploadProduct}
             onChange={(productId) => list.send({ type: 'product.choose', productId })}
           />

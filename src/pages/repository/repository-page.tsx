@@ -59,16 +59,6 @@ const STATUS_OPTIONS = [
   { value: '', label: 'Any status' },
   ...FILE_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
 ]
-// the label beside the select from sm up, so that both line up with the button
-const productClass = css({
-  w: { base: 'full', sm: 'auto' },
-  flexShrink: 0,
-  flexDirection: { base: 'column', sm: 'row' },
-  alignItems: { base: 'stretch', sm: 'center' },
-  gap: { base: '1.5', sm: '2' },
-  '& [data-part=label]': { whiteSpace: 'nowrap' },
-  '& [data-part=control]': { w: { base: 'full', sm: '12rem' } },
-})
 const usage = css({ textStyle: 'sm', color: 'fg.muted', whiteSpace: 'nowrap' })
 
 const defaultLogic = createRepositoryLogic()
@@ -208,7 +198,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
           <ProductSelect
             choices={products}
             label="Speaks for"
-            className={productClass}
+            beside
             value={uploadProduct}
             onChange={(productId) => queue.send({ type: 'product.choose', productId })}
           />
