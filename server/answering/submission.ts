@@ -1,6 +1,6 @@
 import { passageCitation } from './cite.ts'
 import { YES_NO_QUESTION } from './library.ts'
-import type { Candidate, EngineAnswer, PassageHit, QuestionInput } from './types.ts'
+import type { EngineAnswer, PassageHit, QuestionInput } from './types.ts'
 
 /**
  * Fields that describe the submission itself (issues 30 and 38): the date it is completed, the
@@ -231,7 +231,6 @@ export function submissionAnswer(
   question: QuestionInput,
   field: SubmissionField,
   data: PassageHit[],
-  _others: Candidate[] = [],
 ): EngineAnswer {
   if (field.head === 'date') {
     const today = (question.asOf ?? new Date()).toISOString().slice(0, 10)
