@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { strFromU8, unzipSync } from 'fflate'
+import type { Pool } from 'pg'
 import { tempDataDir } from '../bench/support.ts'
 import { DEFAULT_REVIEW_CYCLE_DAYS, MAX_REVIEW_CYCLE_DAYS } from '../contract/freshness.ts'
 import { AGED_CEILING, CONFLICT_PREFIX, STALE_PREFIX } from '../server/answering/age.ts'
@@ -24,6 +25,7 @@ import {
 } from '../server/answering/calibration.ts'
 import { DEFAULT_LLM_SETTINGS } from '../server/answering/llm.ts'
 import { type QuestionShape, shapeOf } from '../server/answering/parts.ts'
+import { submissionField } from '../server/answering/submission.ts'
 import { cosine, leadingChoice, TfIdf } from '../server/answering/text.ts'
 import { parseConfig } from '../server/config.ts'
 import { startEmbeddedPostgres } from '../server/db/embedded.ts'
@@ -257,6 +259,53 @@ function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
 const round = (n: number) => Math.round(n * 1000) / 1000
 
 /**
+ * Issue 38's `--product NAME`: the questionnaire is for NAME; each library file speaks for the
+ * product its own product field names (a completed questionnaire's "Product name" row), else the
+ * product its file name is, so that a sister product's answers are another product's.
+ */
+async function assignProducts(pool: Pool, orgId: number, product: string, questionnaireId: number) {
+  const ids = new Map<string, number>()
+  const productId = async (name: string) => {
+    const key = name.trim().toLowerCase()
+    const known = ids.get(key)
+    if (known) return known
+    const { rows } = await pool.query<{ id: string }>(
+      'insert into products (org_id, name) values ($1, $2) returning id',
+      [orgId, name.trim()],
+    )
+    ids.set(key, Number(rows[0]?.id))
+    return Number(rows[0]?.id)
+  }
+  await pool.query('update questionnaires set product_id = $3 where org_id = $1 and id = $2', [
+    orgId,
+    questionnaireId,
+    await productId(product),
+  ])
+  const { rows: files } = await pool.query<{ id: string; name: string }>(
+    'select id, name from repository_files where org_id = $1',
+    [orgId],
+  )
+  for (const file of files) {
+    const { rows } = await pool.query<{ qa_question: string; qa_answer: string }>(
+      `select qa_question, qa_answer from file_passages
+        where file_id = $1 and qa_question is not null and qa_answer is not null order by id`,
+      [file.id],
+    )
+    const field = rows.find((row) => {
+      const found = submissionField({ text: row.qa_question, vocabulary: null })
+      return found?.subject === 'product' && found.head === 'name' && !found.qualifiers.length
+    })
+    const own = field?.qa_answer.trim().split('\n')[0]?.trim()
+    const name = own || file.name.replace(/\.[a-z0-9]+$/i, '')
+    await pool.query('update repository_files set product_id = $3 where org_id = $1 and id = $2', [
+      orgId,
+      file.id,
+      await productId(name),
+    ])
+  }
+}
+
+/**
  * How a protocol dates its library (protocol h): the library's files are `ageDays` old when the
  * questionnaire is answered, their review cycle `cycleDays` (the default unless set), and the age
  * bands of the calibration table apply (`bands`). A protocol without dating (a-g) has no dated
@@ -281,6 +330,8 @@ async function runProtocol(
   goldFile?: string,
   quiet = false,
   dating?: Dating,
+  /** The product the questionnaire is for (`--product`): the library's files get theirs. */
+  product?: string,
 ) {
   const dataDir = tempDataDir()
   const pg = await startEmbeddedPostgres({ dataDir, fsync: false })
@@ -373,6 +424,7 @@ async function runProtocol(
       temp,
       filename: path.basename(questionnaireFile),
     })
+    if (product) await assignProducts(database.pool, orgId, product, q.id)
     const wait = async () => {
       for (;;) {
         const current = await questionnaires.get(orgId, q.id)
@@ -1146,7 +1198,9 @@ if (args.includes('--questionnaire')) {
   const questionnaire = option('--questionnaire')[0]
   const kb = option('--kb')
   if (!questionnaire || !kb.length) {
-    console.error('usage: npm run eval:answers -- --kb FILE... --questionnaire FILE [--gold FILE]')
+    console.error(
+      'usage: npm run eval:answers -- --kb FILE... --questionnaire FILE [--gold FILE] [--today YYYY-MM-DD] [--product NAME]',
+    )
     process.exit(2)
   }
   const today = option('--today')[0]
@@ -1162,6 +1216,7 @@ if (args.includes('--questionnaire')) {
     false,
     // issue 38: a custom run honours --today, its library aged by each file's own date
     today ? { answeredOn: today, bands: true } : undefined,
+    option('--product')[0],
   )
 } else if (!existsSync(shared)) {
   console.log(JSON.stringify({ eval: 'answers', skipped: `${shared} not found` }))
