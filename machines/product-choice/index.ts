@@ -23,6 +23,20 @@ export const productValue = (productId: number | null | undefined) =>
 export const productName = (products: Product[] | null, productId: number | null | undefined) =>
   products?.find((product) => product.id === productId)?.name ?? PRODUCT_TEXTS.companyWide
 
+const NO_NAMES = new Map<number, string>()
+/** Each product's name by its id (one map per list read, so selecting it is stable). */
+export const selectProductNames = (s: Snapshot) => namesOf(s.context.products)
+const namesCache = new WeakMap<Product[], Map<number, string>>()
+function namesOf(products: Product[] | null) {
+  if (!products) return NO_NAMES
+  let names = namesCache.get(products)
+  if (!names) {
+    names = new Map(products.map((product) => [product.id, product.name]))
+    namesCache.set(products, names)
+  }
+  return names
+}
+
 /** What a product select reads, through `useView`. */
 export const productChoiceView = {
   products: (s: Snapshot) => s.context.products ?? [],

@@ -87,7 +87,7 @@ function repository(products: Product[]) {
       ...repositoryActors(),
       loadFiles: fromPromise<ListOutput, FileQuery>(async ({ input }) => {
         queries.push(input)
-        return { count: 1, results: [file] }
+        return { count: 2, results: [file, { ...file, id: 2, name: 'Catalog.pdf', product_id: 3 }] }
       }),
       uploadFile: fromCallback<UploadQueueEvents, UploadInput>(({ input }) => {
         uploads.push(input)
@@ -131,6 +131,12 @@ describe('products in the repository and the knowledge base (issue 38)', () => {
     const { logic, queries, uploads } = repository([catalog])
     renderIn(<RepositoryPage logic={logic} />)
     await screen.findByRole('combobox', { name: 'Speaks for' })
+    // a file that speaks for one product says which; a company-wide one says nothing
+    const rows = await screen.findAllByTestId('file-row')
+    expect(rows.map((row) => within(row).queryByTitle('Speaks for')?.textContent ?? null)).toEqual([
+      null,
+      'Speaks for: Catalog',
+    ])
     await chooseOption('Speaks for', 'Catalog')
     fireEvent.input(screen.getByTestId('file-picker'), {
       target: { files: [new File(['x'], 'notes.txt')] },
@@ -159,6 +165,9 @@ describe('products in the repository and the knowledge base (issue 38)', () => {
     const { logic, queries, saved } = knowledge([catalog], [qaItemOf({ id: 5, product_id: 3 })])
     renderIn(<KnowledgeBasePage logic={logic} />)
     await screen.findByRole('combobox', { name: 'Product' })
+    expect(within(await screen.findByTestId('kb-item')).getByTitle('Speaks for').textContent).toBe(
+      'Speaks for: Catalog',
+    )
     await chooseOption('Product', 'Catalog')
     await waitFor(() => expect(queries.at(-1)).toMatchObject({ kind: 'qa', product: 3 }))
     fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))

@@ -170,4 +170,23 @@ describe('questionnaires page', () => {
     expect(await screen.findByText('No questionnaires yet')).toBeTruthy()
     expect(screen.queryByRole('combobox', { name: 'Answer for' })).toBeNull()
   })
+
+  it('says which product each questionnaire is answered for', async () => {
+    renderPage(
+      logic(
+        [
+          questionnaireOf({ id: 7, name: 'Catalog review.xlsx', product_id: 3 }),
+          questionnaireOf({ id: 8, name: 'Company review.xlsx', product_id: null }),
+        ],
+        [],
+        { ...noProducts, loadProductChoices: fromPromise(async () => [catalog]) },
+      ),
+    )
+    const row = (await screen.findByText('Catalog review.xlsx')).closest('tr') as HTMLElement
+    await waitFor(() =>
+      expect(within(row).getByTitle('Answered for').textContent).toBe('Answered for: Catalog'),
+    )
+    const other = screen.getByText('Company review.xlsx').closest('tr') as HTMLElement
+    expect(within(other).queryByTitle('Answered for')).toBeNull()
+  })
 })

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router'
-import { FileSpreadsheet, FileText, Globe, Upload } from 'lucide-react'
+import { Boxes, FileSpreadsheet, FileText, Globe, Upload } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { css, cx } from 'styled-system/css'
 import { flex, wrap } from 'styled-system/patterns'
@@ -74,6 +74,16 @@ const table = css({
   },
   '& tr:last-child td': { borderBottomWidth: '0' },
 })
+// under the name, aligned with it (past the kind's icon)
+const productLine = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '1',
+  ps: '6',
+  mt: '0.5',
+  textStyle: 'xs',
+  color: 'fg.muted',
+})
 const nameColumn = css({ flex: '1 1 0', minW: '0' })
 const edgeColumn = css({ flex: '0 0 auto' })
 // below md: the other columns sit under the name, aligned with it
@@ -128,6 +138,8 @@ export function FileTable(props: {
   /** When given, tags are buttons that filter by the tag. */
   onTag?: (tag: string) => void
   actions: (file: RepositoryFile) => ReactNode
+  /** Products' names by id: a file that speaks for one product says which (issue 38). */
+  productNames?: Map<number, string>
   /**
    * The uploads still in the browser, before the files (issue 30): one list, in which each file
    * shows one status; once the server has a file, its own row shows it.
@@ -319,6 +331,13 @@ export function FileTable(props: {
                       </span>
                     )}
                   </div>
+                  {file.product_id && props.productNames?.get(file.product_id) && (
+                    <div className={productLine} title="Speaks for">
+                      <Boxes size={12} aria-hidden />
+                      <span className={css({ srOnly: true })}>Speaks for: </span>
+                      {props.productNames.get(file.product_id)}
+                    </div>
+                  )}
                 </td>
                 {columns.map((column, index) => (
                   <td

@@ -81,8 +81,9 @@ export function ItemList(props: {
   only?: number | null
   /** The empty list's words when what else exists changes them (issue 30). */
   empty?: { title: string; text: string }
-  /** The organisation's products, to filter Q&A items by (issue 38). */
+  /** The organisation's products, to filter Q&A items by (issue 38), and their names by id. */
   products?: ProductChoiceRef
+  productNames?: Map<number, string>
 }) {
   const actor = useActorRef(props.logic.list, {
     input: { kind: props.kind, queue: props.queue, freshness: props.freshness, id: props.only },
@@ -207,6 +208,7 @@ export function ItemList(props: {
               onReview={() => review.send({ type: 'confirm', item })}
               onEdit={() => editor.send({ type: 'edit', mode: 'qa', item })}
               onDelete={() => editor.send({ type: 'delete.request', mode: 'qa', id: item.id })}
+              product={item.product_id ? props.productNames?.get(item.product_id) : undefined}
             />
           ))}
         </ul>

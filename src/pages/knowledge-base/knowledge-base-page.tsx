@@ -21,6 +21,7 @@ import {
   selectTab,
   selectVersion,
 } from '../../../machines/knowledge-base/index.ts'
+import { selectProductNames } from '../../../machines/product-choice/index.ts'
 import { downloadFile } from '../../api/knowledge-actors.ts'
 import { createKnowledgeLogic, type KnowledgeLogic } from '../../api/knowledge-logic.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
@@ -75,6 +76,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
   const health = useActorRef(logic.health)
   const owners = useActorRef(logic.owners)
   const products = useActorRef(logic.products, { input: {} })
+  const productNames = useSelector(products, selectProductNames)
   const toaster = ToasterContext.useActorRef()
   const kind = useSelector(page, selectTab)
   const version = useSelector(page, selectVersion)
@@ -194,6 +196,7 @@ export default function KnowledgeBasePage({ logic = defaultLogic }: { logic?: Kn
                 onReviewed={() => health.send({ type: 'refresh' })}
                 empty={kind === 'qa' && !cited ? empty.qa : undefined}
                 products={products}
+                productNames={productNames}
               />
             )}
             {kind === 'qa' && cited?.kind !== 'qa' && empty.answered !== 'none' && (

@@ -1,4 +1,4 @@
-import { CheckCheck, Pencil, Trash2, UserRound } from 'lucide-react'
+import { Boxes, CheckCheck, Pencil, Trash2, UserRound } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { grid, wrap } from 'styled-system/patterns'
 import type { QaItem } from '../../../contract/knowledge.ts'
@@ -77,6 +77,8 @@ export function QaRow(props: {
   onReview: () => void
   onEdit: () => void
   onDelete: () => void
+  /** The product it speaks for (issue 38); absent: all products. */
+  product?: string
 }) {
   const { item } = props
   return (
@@ -86,6 +88,13 @@ export function QaRow(props: {
         <div className={rowText}>{item.answer}</div>
         <div className={rowMeta}>
           {item.dropdown_value && <span className={valueBadge}>{item.dropdown_value}</span>}
+          {props.product && (
+            <span className={owner} title="Speaks for">
+              <Boxes size={12} aria-hidden />
+              <span className={css({ srOnly: true })}>Speaks for: </span>
+              {props.product}
+            </span>
+          )}
           {item.tags.map((tag) => (
             <span key={tag} className={chip}>
               {tag}

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router'
-import { Building2, Columns3, ListTodo, Trash2, UserRound } from 'lucide-react'
+import { Boxes, Building2, Columns3, ListTodo, Trash2, UserRound } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import type { Questionnaire, QuestionnaireStatus } from '../../../contract/questionnaires.ts'
 import { RelativeTime } from '../../components/relative-time.tsx'
@@ -54,6 +54,8 @@ export function QuestionnaireRow(props: {
   onToggle: () => void
   onDelete: () => void
   onWork: () => void
+  /** The product it is answered for (issue 38); absent: all products. */
+  product?: string
 }) {
   const { item } = props
   const status = STATUS[item.status]
@@ -77,7 +79,7 @@ export function QuestionnaireRow(props: {
         <p className={cx(muted, css({ display: { base: 'block', md: 'none' } }))}>
           {item.questions.toLocaleString()} questions · {item.answered.toLocaleString()} answered
         </p>
-        {(item.customer || item.owner) && (
+        {(item.customer || item.owner || props.product) && (
           <p className={meta}>
             {item.customer && (
               <span className={metaItem}>
@@ -97,6 +99,13 @@ export function QuestionnaireRow(props: {
                 <UserRound size={12} aria-hidden />
                 <span className={css({ srOnly: true })}>Owner: </span>
                 {item.owner.name}
+              </span>
+            )}
+            {props.product && (
+              <span className={metaItem} title="Answered for">
+                <Boxes size={12} aria-hidden />
+                <span className={css({ srOnly: true })}>Answered for: </span>
+                {props.product}
               </span>
             )}
           </p>

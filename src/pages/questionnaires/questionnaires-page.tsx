@@ -6,6 +6,7 @@ import { css, cx } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import { QUESTIONNAIRE_ACCEPT } from '../../../contract/questionnaires.ts'
 import { selectCustomers } from '../../../machines/customer-list/index.ts'
+import { selectProductNames } from '../../../machines/product-choice/index.ts'
 import { questionnaireListView } from '../../../machines/questionnaire-list/index.ts'
 import { createQuestionnairesLogic, type QuestionnairesLogic } from '../../api/work-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
@@ -34,6 +35,7 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
   const customerList = useActorRef(logic.customers)
   const owners = useActorRef(logic.owners)
   const products = useActorRef(logic.products, { input: {} })
+  const productNames = useSelector(products, selectProductNames)
   const toaster = ToasterContext.useActorRef()
   const view = useView(list, questionnaireListView)
   const customers = useSelector(customerList, selectCustomers)
@@ -240,6 +242,7 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
                         onToggle={() => list.send({ type: 'toggle', id: item.id })}
                         onDelete={() => list.send({ type: 'delete.request', ids: [item.id] })}
                         onWork={() => work.send({ type: 'open', questionnaire: item })}
+                        product={productNames.get(item.product_id ?? 0)}
                       />
                     ))}
                   </tbody>

@@ -22,6 +22,7 @@ import {
 } from '../../../contract/knowledge.ts'
 import { fileListView } from '../../../machines/file-list/index.ts'
 import { selectStats } from '../../../machines/file-stats/index.ts'
+import { selectProductNames } from '../../../machines/product-choice/index.ts'
 import { selectInFlight } from '../../../machines/upload-queue/index.ts'
 import { downloadFile, downloadFileVersion } from '../../api/knowledge-actors.ts'
 import { createRepositoryLogic, type RepositoryLogic } from '../../api/repository-logic.ts'
@@ -71,6 +72,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
   const versions = useActorRef(logic.versions, { input: { maxUploadMb: 50 } })
   const products = useActorRef(logic.products, { input: {} })
   const uploadProduct = useSelector(queue, (s) => s.context.productId)
+  const productNames = useSelector(products, selectProductNames)
   const replacing = useSelector(versions, (s) => s.hasTag('busy'))
   const replacePicker = useRef<HTMLInputElement>(null)
   const toaster = ToasterContext.useActorRef()
@@ -297,6 +299,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
             }}
             onTag={(tag) => list.send({ type: 'filter.change', filter: { tag } })}
             actions={rowActions}
+            productNames={productNames}
             uploads={{
               items: uploads,
               onRetry: (key) => queue.send({ type: 'retry', key }),
