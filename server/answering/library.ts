@@ -110,6 +110,9 @@ export class Library {
    */
   productScope: ProductScope | null = null
 
+  /** The organisation's own names: its registered name, its products' names and aliases (issue 38). */
+  ownNames: string[] = []
+
   constructor(entries: LibraryEntry[], data: PassageHit[] = []) {
     this.data = data
     // analyst copies repeat a vendor's rows: one entry per question and answer in a source

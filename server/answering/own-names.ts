@@ -42,12 +42,15 @@ export function ownNamesOf(
     entries: readonly (LibraryEntry & { otherProduct?: { name: string } | null })[]
     data: readonly PassageHit[]
     productScope?: { forProduct: string; otherFiles: Map<number, string> } | null
+    /** The organisation's registered name and its products' names and aliases. */
+    ownNames?: readonly string[]
   } | null,
 ): string[] {
   if (!library) return []
   let known = KNOWN.get(library)
   if (!known) {
     const products = [
+      ...(library.ownNames ?? []),
       ...(library.productScope ? [library.productScope.forProduct] : []),
       ...(library.productScope?.otherFiles.values() ?? []),
       ...library.entries.flatMap((entry) => entry.otherProduct?.name ?? []),

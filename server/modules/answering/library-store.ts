@@ -103,6 +103,14 @@ export async function loadLibrary(
     })),
   ]
   const library = new Library(entries, data.rows.map(dataItemHit))
+  // whose practice a sentence states: the organisation's names and its products' (parties.ts)
+  const { rows: names } = await pool.query<{ name: string }>(
+    `select name from organizations where id = $1
+      union all select name from products where org_id = $1
+      union all select unnest(aliases) from products where org_id = $1`,
+    [orgId],
+  )
+  library.ownNames = names.map((row) => row.name).filter((name) => name.trim())
   if (own) {
     // the repository files of other products: their sentences are those products' (products.ts)
     const { rows } = await pool.query<{ id: string; name: string }>(
