@@ -70,6 +70,19 @@ test('a team adds its products, uploads a questionnaire for one, and sees it in 
     '0 files',
   )
   await shot(page, 'settings-products')
+  // on a phone the sideways list of sections shows the current one
+  await page.setViewportSize({ width: 375, height: 812 })
+  await page.reload()
+  await expect(
+    page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Products' }),
+  ).toBeInViewport({ ratio: 1 })
+  await page.setViewportSize({ width: 1440, height: 900 })
+
+  // the repository asks which product files speak for, and filters by it
+  await page.goto('/repository')
+  await expect(page.getByRole('combobox', { name: 'Speaks for' })).toHaveText('All products')
+  await expect(page.getByRole('combobox', { name: 'Product' })).toHaveText('Any product')
+  await shot(page, 'repository-upload-product')
 
   // the questionnaire is uploaded for one product
   await page.goto('/questionnaires')

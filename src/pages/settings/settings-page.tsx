@@ -57,6 +57,13 @@ const roles = css({
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
 const intro = css({ color: 'fg.muted' })
 
+/** Scrolls the sideways list (a phone's) to the current section, never the page itself. */
+function showCurrent(link: HTMLAnchorElement | null) {
+  const list = link?.parentElement
+  if (!link || !list || list.scrollWidth <= list.clientWidth) return
+  list.scrollLeft = link.offsetLeft - list.offsetLeft - (list.clientWidth - link.offsetWidth) / 2
+}
+
 export interface SettingsLogic {
   people?: PeopleLogic
   organization?: OrganizationLogic
@@ -88,6 +95,8 @@ export default function SettingsPage(props: SettingsLogic & { section?: string }
             params={{ section: section.key }}
             className={navLink}
             aria-current={section.key === current ? 'page' : undefined}
+            // on a phone the list scrolls sideways: the current section is scrolled into it
+            ref={section.key === current ? showCurrent : undefined}
           >
             {section.label}
           </Link>
