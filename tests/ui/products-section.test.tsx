@@ -29,7 +29,7 @@ function renderSection(products: Product[], canManage: boolean) {
     loadProducts: fromPromise<Product[], void>(async () => products),
     saveProduct: fromPromise<Product, SaveProductInput>(async ({ input }) => {
       saved.push(input)
-      if (input.body.name === 'Canvas Studio')
+      if (input.id === null && input.body.name === 'Canvas Studio')
         throw new Error('A product with that name already exists.')
       return { ...studio, id: 9, ...input.body, files: 0, qa_items: 0 }
     }),
@@ -102,5 +102,29 @@ describe('ProductsSection', () => {
     expect(dialog.textContent).toContain('2 files, 1 library answer, 0 questionnaires')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete product' }))
     await waitFor(() => expect(deleted).toEqual([4]))
+  })
+
+  it('edits a product from its row, starting from what it is', async () => {
+    const { saved } = renderSection([studio], true)
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions for Canvas Studio' }))
+    fireEvent.click(await screen.findByRole('menuitem', { name: /Edit/ }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit product' })
+    expect((within(dialog).getByLabelText('Aliases') as HTMLInputElement).value).toBe('Studio, Arc')
+    fireEvent.change(within(dialog).getByLabelText('Description'), {
+      target: { value: 'Video for teaching' },
+    })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() =>
+      expect(saved.at(-1)).toEqual({
+        id: 4,
+        body: {
+          name: 'Canvas Studio',
+          aliases: ['Studio', 'Arc'],
+          description: 'Video for teaching',
+        },
+      }),
+    )
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(screen.getByText('Video for teaching')).toBeTruthy()
   })
 })
