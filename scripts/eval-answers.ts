@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { strFromU8, unzipSync } from 'fflate'
 import type { Pool } from 'pg'
 import { tempDataDir } from '../bench/support.ts'
-import { DEFAULT_REVIEW_CYCLE_DAYS, MAX_REVIEW_CYCLE_DAYS } from '../contract/freshness.ts'
-import { AGED_CEILING, CONFLICT_PREFIX, STALE_PREFIX } from '../server/answering/age.ts'
+import { MAX_REVIEW_CYCLE_DAYS } from '../contract/freshness.ts'
+import { AGED_CEILING, CONFLICT_PREFIX } from '../server/answering/age.ts'
 import {
   AGE_BANDS,
   ANSWER_KINDS,
@@ -588,13 +588,9 @@ async function runProtocol(
     const samples: Sample[] = predictions.flatMap((p, index) => {
       if (!(p.answered && p.choice && gold.get(p.key)?.choice)) return []
       const note = rows[index]?.answer.note ?? ''
-      // what never shows High whatever calibration says: a stale entry's answer, a contested one
-      // (on dated protocols: the undated ones' figures are read as they always were)
-      const capped =
-        p.ageDays !== undefined &&
-        (note.startsWith(STALE_PREFIX) ||
-          note.startsWith(CONFLICT_PREFIX) ||
-          p.ageDays >= DEFAULT_REVIEW_CYCLE_DAYS)
+      // what never shows High whatever calibration says: a contested one (issue 38: a stale one
+      // is stated at its age band's accuracy, its staleness a separate signal)
+      const capped = p.ageDays !== undefined && note.startsWith(CONFLICT_PREFIX)
       return [
         {
           protocol: name,

@@ -4,11 +4,12 @@ import type { Candidate, LibraryEntry } from './types.ts'
 /**
  * How old a library answer is (issue 28). A Q&A item was last confirmed at its review; a row of a
  * completed questionnaire on the questionnaire's date. An answer past its review cycle is still
- * given (coverage does not fall) but never High, and says so; where the library's own answers to
- * a question disagree, the newest reviewed one is used, never High, and the answer says so.
+ * given, at the confidence measured for answers of its age (issue 38: the calibration's age
+ * bands), and says how old it is; where the library's own answers to a question disagree, the
+ * newest reviewed one is used, never High, and the answer says so.
  */
 
-/** The highest confidence of an answer that rests on a stale or contested library answer. */
+/** The highest confidence of an answer that rests on a contested library answer. */
 export const AGED_CEILING = 0.79
 
 export const STALE_PREFIX = 'From your library, past its review:'
@@ -46,20 +47,16 @@ export function conflictReason(
   return `${CONFLICT_PREFIX} the newest answer, ${used.choice} (reviewed ${day(used.entry.reviewedAt as Date)}), is used; older ones say ${others}. Resolve it in library health.`
 }
 
-/**
- * A candidate with the age of the entry it rests on, and with its reason and ceiling when the
- * entry is stale.
- */
+/** A candidate with the age of the entry it rests on, and with its reason when the entry is stale. */
 export function aged(candidate: Candidate, entry: LibraryEntry, asOf: Date): Candidate {
   if (entry.reviewedAt) candidate = { ...candidate, ageDays: daysBetween(entry.reviewedAt, asOf) }
   const reason = staleReason(entry, asOf)
   if (!reason) return candidate
-  // a reason the answer already has names its kind (transferred): the age is shown beside it
-  return {
-    ...candidate,
-    ...(candidate.reason ? {} : { reason }),
-    ceiling: Math.min(candidate.ceiling ?? 1, AGED_CEILING),
-  }
+  // issue 38: the confidence stays the calibrated probability of an answer of its age (its age
+  // band's points); being past its review is a separate signal that gates what may be done with
+  // it (it says so, and goes to its owner's review queue), not a cap on what it is worth.
+  // A reason the answer already has names its kind (transferred): the age is shown beside it.
+  return candidate.reason ? candidate : { ...candidate, reason }
 }
 
 /** A candidate's confidence held to its ceiling, after calibration. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { STALE_PREFIX } from '../../../server/answering/age.ts'
 import {
   AGE_BANDS,
   ANSWER_KINDS,
@@ -124,7 +125,7 @@ describe('calibration', () => {
     expect(pointsFor(table, 'library', 'single', 200, 0.6)).toEqual([[0.9, 0.85]])
   })
 
-  it('states a dated library answer at its band’s accuracy, and a stale one never High', () => {
+  it('states a dated library answer at its band’s accuracy, a stale one too (issue 38: no cap; its staleness is said, not priced twice)', () => {
     const question = 'Does your product support single sign-on for institutional users?'
     const asOf = new Date('2024-10-04T00:00:00Z')
     const daysBefore = (days: number) => new Date(asOf.getTime() - days * 86_400_000)
@@ -158,9 +159,10 @@ describe('calibration', () => {
     expect(undated?.confidence).toBe(0.97)
     // an age band without points of its own: the kind's
     expect(ask(dated(100))?.confidence).toBe(0.97)
-    // a stale entry's answer stays below High, whatever its band's points say
+    // a stale entry's answer is stated at its band's measured accuracy, and says it is stale
     const stale = ask(dated(800))
     expect(stale?.ageDays).toBe(800)
-    expect(stale?.confidence).toBeLessThan(0.8)
+    expect(stale?.confidence).toBe(0.99)
+    expect(stale?.reason).toContain(STALE_PREFIX)
   })
 })
