@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import { FRESHNESS_STATES, FRESHNESS_TEXTS, reviewCycleDaysSchema } from './freshness.ts'
 import { paged } from './paging.ts'
+import { productFilterSchema } from './products.ts'
 import { searchTextSchema, typedTextChecks } from './text.ts'
 
 /**
@@ -102,13 +103,6 @@ export const repositoryFileSchema = z.object({
 })
 export type RepositoryFile = z.infer<typeof repositoryFileSchema>
 export const repositoryFileListSchema = paged(repositoryFileSchema)
-
-/** A list's product filter (issue 38): a product's id, or 'none' for company-wide entries. */
-export const productFilterSchema = z.union([
-  z.literal('none'),
-  z.coerce.number().check(z.int(), z.positive()),
-])
-export type ProductFilter = z.infer<typeof productFilterSchema>
 
 /** GET files/ (and knowledge-base/files/, which lists ready files only). */
 export const fileListQuerySchema = z.object({

@@ -64,6 +64,13 @@ export const productUpdateSchema = z.object({
   description: z.optional(descriptionSchema),
 })
 
+/** A list's product filter: a product's id, or 'none' for company-wide entries. */
+export const productFilterSchema = z.union([
+  z.literal('none'),
+  z.coerce.number().check(z.int(), z.positive()),
+])
+export type ProductFilter = z.infer<typeof productFilterSchema>
+
 /** The product of a file, library answer or questionnaire: an id, or null for the whole company. */
 export const productIdSchema = z.nullable(z.int().check(z.positive('Choose a product')))
 

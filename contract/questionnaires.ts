@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import { questionRowSchema } from './answers.ts'
 import { userRefSchema } from './knowledge.ts'
 import { paged } from './paging.ts'
+import { productFilterSchema } from './products.ts'
 import { searchTextSchema } from './text.ts'
 import { WORK_STATUSES, workSchema } from './work.ts'
 
@@ -108,6 +109,8 @@ export const questionnaireListQuerySchema = z.object({
   overdue: z.optional(z.enum(['true', 'false'])),
   /** Newest first unless asked: by due date (soonest first, undated last), or by name. */
   order: z.optional(z.enum(['created', 'due_date', 'name'])),
+  /** Issue 38: a product's id, or 'none' for those answered for all products. */
+  product: z.optional(productFilterSchema),
 })
 export type QuestionnaireListQuery = z.input<typeof questionnaireListQuerySchema>
 

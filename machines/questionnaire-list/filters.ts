@@ -11,6 +11,8 @@ export interface QuestionnaireFilters {
   customer_id: number | null
   overdue: boolean
   order: 'created' | 'due_date' | 'name'
+  /** Issue 38: a product's id, 'none' for those answered for all products, or null for any. */
+  product: number | 'none' | null
 }
 
 export const DEFAULT_FILTERS: QuestionnaireFilters = {
@@ -19,6 +21,7 @@ export const DEFAULT_FILTERS: QuestionnaireFilters = {
   customer_id: null,
   overdue: false,
   order: 'created',
+  product: null,
 }
 
 export const ORDER_LABELS: Record<QuestionnaireFilters['order'], string> = {
@@ -32,7 +35,8 @@ export const isFiltered = (filters: QuestionnaireFilters) =>
   filters.work_status !== 'all' ||
   filters.owner !== 'anyone' ||
   filters.customer_id !== null ||
-  filters.overdue
+  filters.overdue ||
+  filters.product !== null
 
 /** The list call's query for these filters: only what differs from "everything, newest first". */
 export function listQuery(filters: QuestionnaireFilters): QuestionnaireListQuery {
@@ -43,5 +47,6 @@ export function listQuery(filters: QuestionnaireFilters): QuestionnaireListQuery
     ...(filters.customer_id !== null && { customer_id: filters.customer_id }),
     ...(filters.overdue && { overdue: 'true' as const }),
     ...(filters.order !== 'created' && { order: filters.order }),
+    ...(filters.product !== null && { product: filters.product }),
   }
 }

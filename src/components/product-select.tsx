@@ -74,6 +74,7 @@ export function ProductFilter(props: {
   choices: ProductChoiceRef
   value: string
   onChange: (value: string) => void
+  size?: 'sm' | 'md'
   className?: string
 }) {
   const view = useView(props.choices, productChoiceView)
@@ -82,7 +83,7 @@ export function ProductFilter(props: {
     <SimpleSelect
       label="Product"
       hideLabel
-      size="md"
+      size={props.size ?? 'md'}
       className={props.className}
       options={[
         { value: '', label: 'Any product' },

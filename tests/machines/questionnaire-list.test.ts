@@ -130,7 +130,7 @@ describe('questionnaireListMachine', () => {
     ).start()
     await new Promise((r) => setTimeout(r, 0))
     actor.send({ type: 'filter.set', filters: { work_status: 'in_review', owner: 'me' } })
-    actor.send({ type: 'filter.set', filters: { overdue: true, order: 'due_date' } })
+    actor.send({ type: 'filter.set', filters: { overdue: true, order: 'due_date', product: 3 } })
     await new Promise((r) => setTimeout(r, 0))
     const last = asked.at(-1) as QuestionnaireFilters
     expect(last).toEqual({
@@ -139,6 +139,7 @@ describe('questionnaireListMachine', () => {
       customer_id: null,
       overdue: true,
       order: 'due_date',
+      product: 3,
     })
     expect(listQuery(last)).toEqual({
       page_size: 200,
@@ -146,6 +147,11 @@ describe('questionnaireListMachine', () => {
       owner: 'me',
       overdue: 'true',
       order: 'due_date',
+      product: 3,
+    })
+    expect(listQuery({ ...DEFAULT_FILTERS, product: 'none' })).toEqual({
+      page_size: 200,
+      product: 'none',
     })
     expect(isFiltered(last)).toBe(true)
     expect(listQuery(DEFAULT_FILTERS)).toEqual({ page_size: 200 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { paths } from '../../contract/paths.ts'
-import { type Body, member, uploadFile } from './answering/helpers.ts'
+import { type Body, member, questionnaire, uploadFile } from './answering/helpers.ts'
 import { get, post } from './auth/helpers.ts'
 import { withTestApp } from './support.ts'
 
@@ -74,5 +74,28 @@ describe('lists by product (issue 38)', () => {
     expect(
       (await get(ctx, `${paths.files.list}?product=${catalog.id}`, stranger.token)).body.results,
     ).toEqual([])
+  })
+
+  it('narrows the questionnaires to one product, or to those answered for all products', async () => {
+    const approver = await member(ctx)
+    const catalog = (await post(ctx, paths.products.list, { name: 'Catalog' }, approver.token)).body
+    const forCatalog = await questionnaire(ctx, approver.token, ['Do you encrypt backups?'])
+    const companyWide = await questionnaire(ctx, approver.token, ['Do you train staff?'])
+    await post(
+      ctx,
+      paths.products.assign,
+      { product_id: catalog.id, questionnaire_ids: [forCatalog.id] },
+      approver.token,
+    )
+    const ids = async (product: string) => {
+      const res = await get(ctx, `${paths.questionnaires.list}?product=${product}`, approver.token)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      return (res.body.results as Body[]).map((q) => q.id)
+    }
+    expect(await ids(String(catalog.id))).toEqual([forCatalog.id])
+    expect(await ids('none')).toEqual([companyWide.id])
+    expect((await get(ctx, `${paths.questionnaires.list}?product=x`, approver.token)).status).toBe(
+      400,
+    )
   })
 })

@@ -18,6 +18,7 @@ import { ToasterContext } from '../../src/app/toaster.tsx'
 import QuestionnairesPage from '../../src/pages/questionnaires/questionnaires-page.tsx'
 import { questionnaireOf } from '../fixtures/answer-rows.ts'
 import { productOf } from '../fixtures/products.ts'
+import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
 
 vi.mock('@tanstack/react-router', () => ({
@@ -47,13 +48,17 @@ const logic = (
   deleted: number[][] = [],
   products = noProducts,
   uploads: UploadInput[] = [],
+  asked: QuestionnaireFilters[] = [],
 ) =>
   createQuestionnairesLogic(
     {
       loadQuestionnaires: fromPromise<
         { count: number; results: Questionnaire[] },
         QuestionnaireFilters
-      >(async () => ({ count: items.length, results: items })),
+      >(async ({ input }) => {
+        asked.push(input)
+        return { count: items.length, results: items }
+      }),
       deleteQuestionnaires: fromPromise<number, { ids: number[] }>(async ({ input }) => {
         deleted.push(input.ids)
         return input.ids.length
@@ -188,5 +193,21 @@ describe('questionnaires page', () => {
     )
     const other = screen.getByText('Company review.xlsx').closest('tr') as HTMLElement
     expect(within(other).queryByTitle('Answered for')).toBeNull()
+  })
+
+  it('filters the list by product', async () => {
+    const asked: QuestionnaireFilters[] = []
+    renderPage(
+      logic(
+        [questionnaireOf({ id: 7, name: 'Catalog review.xlsx', product_id: 3 })],
+        [],
+        { ...noProducts, loadProductChoices: fromPromise(async () => [catalog]) },
+        [],
+        asked,
+      ),
+    )
+    await screen.findByRole('combobox', { name: 'Product' })
+    await chooseOption('Product', 'Company-wide (All products)')
+    await waitFor(() => expect(asked.at(-1)?.product).toBe('none'))
   })
 })

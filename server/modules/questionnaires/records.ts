@@ -36,6 +36,8 @@ interface QuestionnaireListFilters {
   work_status?: WorkStatus
   overdue?: 'true' | 'false'
   order?: 'created' | 'due_date' | 'name'
+  /** A product's id, or 'none' for those answered for all products (issue 38). */
+  product?: 'none' | number
 }
 
 export function createRecords(
@@ -102,6 +104,8 @@ export function createRecords(
       where.push(
         `${query.overdue === 'true' ? '' : 'not '}coalesce(q.due_date < current_date and q.work_status <> 'sent', false)`,
       )
+    if (query.product === 'none') where.push('q.product_id is null')
+    else if (query.product !== undefined) add((at) => `q.product_id = ${at}`, query.product)
     const order = {
       created: 'q.created_at desc, q.id desc',
       due_date: 'q.due_date asc nulls last, q.id desc',

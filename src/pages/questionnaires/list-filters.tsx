@@ -6,6 +6,7 @@ import {
   ORDER_LABELS,
   type QuestionnaireFilters,
 } from '../../../machines/questionnaire-list/index.ts'
+import { type ProductChoiceRef, ProductFilter } from '../../components/product-select.tsx'
 import { filterPill, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { PillSegments } from '../../components/ui/segment-group.tsx'
@@ -41,6 +42,8 @@ export function ListFilters(props: {
   customers: Customer[]
   onChange: (filters: Partial<QuestionnaireFilters>) => void
   onClear: () => void
+  /** The organisation's products, to filter by (issue 38). */
+  products: ProductChoiceRef
   children?: React.ReactNode
 }) {
   const { filters, onChange } = props
@@ -68,6 +71,15 @@ export function ListFilters(props: {
         options={customerOptions}
         value={filters.customer_id === null ? '' : String(filters.customer_id)}
         onChange={(value) => onChange({ customer_id: value ? Number(value) : null })}
+      />
+      <ProductFilter
+        choices={props.products}
+        size="sm"
+        className={customer}
+        value={filters.product === null ? '' : String(filters.product)}
+        onChange={(value) =>
+          onChange({ product: value === '' ? null : value === 'none' ? 'none' : Number(value) })
+        }
       />
       <PillSegments
         label="Owner"

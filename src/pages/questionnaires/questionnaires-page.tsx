@@ -174,6 +174,7 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
               filters={view.filters}
               filtered={view.filtered}
               customers={customers}
+              products={products}
               onChange={(filters) => list.send({ type: 'filter.set', filters })}
               onClear={() => list.send({ type: 'filter.clear' })}
             >
