@@ -376,11 +376,11 @@ async function runProtocol(
     if (dating?.answeredOn) {
       // answered on `answeredOn`: the engine answers today, so every file's own date moves
       // forward by the days from that day to today (each the same age as it would be then)
+      // (a file that states no date of its own was uploaded that day: its age is 0 then as now)
       await database.pool.query(
         `update repository_files
-            set stated_at = coalesce(stated_at, created_at) + make_interval(days => current_date - $2::date),
-                created_at = created_at + make_interval(days => current_date - $2::date)
-          where org_id = $1`,
+            set stated_at = stated_at + make_interval(days => current_date - $2::date)
+          where org_id = $1 and stated_at is not null`,
         [orgId, dating.answeredOn],
       )
     } else if (dating) {
