@@ -101,19 +101,7 @@ export async function searchPassages(
     add(`f${row.id}`, filePassageHit(row, row.rank), position)
   })
   data.rows.forEach((row, position) => {
-    add(
-      `d${row.id}`,
-      {
-        id: Number(row.id),
-        fileId: null,
-        source: 'data',
-        title: row.title,
-        text: `${row.title}: ${row.value}`,
-        location: null,
-        rank: row.rank,
-      },
-      position,
-    )
+    add(`d${row.id}`, { ...dataItemHit(row), rank: row.rank }, position)
   })
   return [...fused.values()].sort((a, b) => b.fused - a.fused).slice(0, limit)
 }
