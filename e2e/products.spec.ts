@@ -100,6 +100,9 @@ test('a team adds its products, uploads a questionnaire for one, and sees it in 
   })
   const row = page.getByTestId('questionnaire-row').filter({ hasText: 'Studio review.xlsx' })
   await expect(row.getByText('Ready')).toBeVisible({ timeout: 30_000 })
+  await expect(row.getByTitle('Answered for')).toHaveText('Answered for: Canvas Studio')
+  await page.reload()
+  await shot(page, 'questionnaires-product')
 
   // the workspace says which product it is answered for, and changes it
   await row.getByRole('link', { name: 'Studio review.xlsx' }).click()

@@ -19,17 +19,14 @@ const layout = css({
   gap: { base: '5', md: '10' },
   alignItems: 'start',
 })
+// on a phone the sections wrap onto a few lines: every one, the current one too, in sight
 const nav = css({
   display: 'flex',
   flexDirection: { base: 'row', md: 'column' },
+  flexWrap: { base: 'wrap', md: 'nowrap' },
   gap: '1',
-  overflowX: { base: 'auto', md: 'visible' },
   position: { md: 'sticky' },
   top: { md: '20' },
-  mx: { base: '-4', md: '0' },
-  px: { base: '4', md: '0' },
-  pb: { base: '1', md: '0' },
-  scrollbarWidth: 'none',
 })
 const navLink = cx(
   css({
@@ -56,13 +53,6 @@ const roles = css({
 })
 const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
 const intro = css({ color: 'fg.muted' })
-
-/** Scrolls the sideways list (a phone's) to the current section, never the page itself. */
-function showCurrent(link: HTMLAnchorElement | null) {
-  const list = link?.parentElement
-  if (!link || !list || list.scrollWidth <= list.clientWidth) return
-  list.scrollLeft = link.offsetLeft - list.offsetLeft - (list.clientWidth - link.offsetWidth) / 2
-}
 
 export interface SettingsLogic {
   people?: PeopleLogic
@@ -95,8 +85,6 @@ export default function SettingsPage(props: SettingsLogic & { section?: string }
             params={{ section: section.key }}
             className={navLink}
             aria-current={section.key === current ? 'page' : undefined}
-            // on a phone the list scrolls sideways: the current section is scrolled into it
-            ref={section.key === current ? showCurrent : undefined}
           >
             {section.label}
           </Link>
