@@ -117,6 +117,21 @@ test('a team adds its products, uploads a questionnaire for one, and sees it in 
   await expect(page.getByRole('combobox', { name: 'Product' })).toHaveText('Canvas Catalog')
   await shot(page, 'questionnaire-product')
 
+  // a library answer speaks for one product: set in its editor, said in its row, filtered by
+  await page.goto('/knowledge-base')
+  await page.getByRole('button', { name: 'Add Q&A' }).click()
+  const editor = page.getByRole('dialog', { name: 'Add Q&A item' })
+  await editor.getByLabel('Question').fill('Does Catalog keep student records in the EU?')
+  await editor.getByLabel('Answer').fill('Yes, in Frankfurt.')
+  await editor.getByRole('combobox', { name: 'Speaks for' }).click()
+  await page.getByRole('option', { name: 'Canvas Catalog' }).click()
+  await expect(page.getByRole('listbox')).toBeHidden()
+  await shot(page, 'library-item-product')
+  await editor.getByRole('button', { name: 'Save' }).click()
+  await expect(editor).toBeHidden()
+  const item = page.getByTestId('kb-item').filter({ hasText: 'student records' })
+  await expect(item.getByTitle('Speaks for')).toHaveText('Speaks for: Canvas Catalog')
+
   // Settings counts what speaks for each product
   await page.goto('/settings/products')
   await expect(
