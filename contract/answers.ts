@@ -107,6 +107,10 @@ export const ANSWER_FLAGS = [
   'conflict',
   'carried_forward',
   'question_changed',
+  /** Issue 38: it rests on another product's entries or documents (never High). */
+  'other_product',
+  /** Issue 38: it rests on what another party does or requires (a provider, a law). */
+  'third_party',
 ] as const
 export type AnswerFlag = (typeof ANSWER_FLAGS)[number]
 /** How the note of an answer carried forward from an earlier questionnaire begins. */
@@ -116,6 +120,8 @@ export const ANSWER_FLAG_LABELS: Record<AnswerFlag, string> = {
   conflict: 'Library disagrees',
   carried_forward: 'Carried forward',
   question_changed: 'Question changed',
+  other_product: 'Another product',
+  third_party: 'Another party',
 }
 
 /** A quoted passage a document no longer holds as quoted (issue 28). */
@@ -269,6 +275,8 @@ export const ANSWER_FILTERS = [
   'low_confidence',
   'needs_review',
   'approved',
+  /** Issue 38: answers resting on another product's or another party's word, to check. */
+  'not_ours',
 ] as const
 export type AnswerFilter = (typeof ANSWER_FILTERS)[number]
 export const ANSWER_FILTER_LABELS: Record<AnswerFilter, string> = {
@@ -277,6 +285,7 @@ export const ANSWER_FILTER_LABELS: Record<AnswerFilter, string> = {
   low_confidence: 'Low confidence',
   needs_review: 'Needs review',
   approved: 'Approved',
+  not_ours: 'Another product or party',
 }
 
 export const answersQuerySchema = z.object({

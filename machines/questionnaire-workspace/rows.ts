@@ -1,9 +1,10 @@
-import type {
-  AnswerChange,
-  AnswerFilter,
-  Questionnaire,
-  QuestionRow,
-  Tab,
+import {
+  ANSWER_FILTERS,
+  type AnswerChange,
+  type AnswerFilter,
+  type Questionnaire,
+  type QuestionRow,
+  type Tab,
 } from '../../contract/questionnaires.ts'
 import type {
   WorkspaceContext,
@@ -38,8 +39,19 @@ export function passesFilter(row: QuestionRow, filter: AnswerFilter) {
       return answered && answer.status !== 'approved'
     case 'approved':
       return answer.status === 'approved'
+    case 'not_ours':
+      return (answer.flags ?? []).some((flag) => flag === 'other_product' || flag === 'third_party')
   }
 }
+
+/**
+ * The filters offered: every one, but "Another product or party" (issue 38) only where some
+ * answer of the tab rests on another's word, or while it is chosen.
+ */
+export const offeredFilters = (counts: Map<AnswerFilter, number>, current: AnswerFilter) =>
+  ANSWER_FILTERS.filter(
+    (value) => value !== 'not_ours' || value === current || (counts.get(value) ?? 0) > 0,
+  )
 
 /** The rows shown: the chosen tab's, through the filter. */
 export const visibleRows = (context: Pick<WorkspaceContext, 'rows' | 'tabId' | 'filter'>) =>

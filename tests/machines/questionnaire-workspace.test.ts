@@ -4,6 +4,8 @@ import type { Operation, Questionnaire } from '../../contract/questionnaires.ts'
 import {
   mergeRows,
   type OperationResult,
+  offeredFilters,
+  passesFilter,
   questionnaireWorkspaceMachine,
   selectHasCarried,
   selectIsRead,
@@ -204,6 +206,19 @@ describe('questionnaireWorkspaceMachine', () => {
     actor.send({ type: 'exports.changed' })
     expect(told).toEqual(['exports.changed'])
     actor.stop()
+  })
+
+  test('offers the filter of answers resting on another product or party only where there are some (issue 38)', () => {
+    const counts = new Map([
+      ['all', 3],
+      ['not_ours', 0],
+    ] as const)
+    expect(offeredFilters(counts, 'all')).not.toContain('not_ours')
+    expect(offeredFilters(new Map([['not_ours', 1]]), 'all')).toContain('not_ours')
+    expect(offeredFilters(counts, 'not_ours')).toContain('not_ours')
+    const lead = rowOf(1, {}, { text: 'Yes', status: 'generated', flags: ['other_product'] })
+    expect(passesFilter(lead, 'not_ours')).toBe(true)
+    expect(passesFilter(rowOf(2, {}, { text: 'Yes', status: 'generated' }), 'not_ours')).toBe(false)
   })
 
   test('shows live updates paused while the live machine says so (issue 37)', async () => {

@@ -16,6 +16,8 @@ import {
 } from '../../../contract/questionnaires.ts'
 import type { WorkStatus } from '../../../contract/work.ts'
 import { CONFLICT_PREFIX } from '../../answering/age.ts'
+import { isOtherProductNote } from '../../answering/products.ts'
+import { THIRD_PARTY_PREFIX } from '../../answering/third-party.ts'
 import { TRANSFERRED } from '../../answering/transfer.ts'
 import type { Database } from '../../db/index.ts'
 import { personOf } from '../../db/people.ts'
@@ -61,6 +63,8 @@ export const ANSWER_FILTER_SQL: Record<AnswerFilter, string | null> = {
   low_confidence: `${ANSWERED_SQL} and a.status <> 'approved' and coalesce(a.confidence, 1) < 0.5`,
   needs_review: `${ANSWERED_SQL} and a.status <> 'approved'`,
   approved: `a.status = 'approved'`,
+  // issue 38: the notes of answers that rest on another product's or another party's word
+  not_ours: `(a.note like 'From %’s answers: check it holds for %' or a.note like '${THIRD_PARTY_PREFIX} %')`,
 }
 
 export const SUMMARY_SQL = `
@@ -208,6 +212,8 @@ export const toAnswer = (row: AnswerRowDb): Answer => {
       ...(changed ? (['source_changed'] as const) : []),
       ...(row.note?.startsWith(CONFLICT_PREFIX) ? (['conflict'] as const) : []),
       ...(row.note?.startsWith(CARRIED_PREFIX) ? (['carried_forward'] as const) : []),
+      ...(isOtherProductNote(row.note) ? (['other_product'] as const) : []),
+      ...(row.note?.startsWith(THIRD_PARTY_PREFIX) ? (['third_party'] as const) : []),
     ],
     ...(changed ? { source_change: changed } : {}),
     version: row.version ?? 1,

@@ -30,6 +30,8 @@ const FLAG_PALETTE: Record<AnswerFlag, string> = {
   conflict: css({ colorPalette: 'amber', borderColor: 'amber.a6' }),
   carried_forward: css({ colorPalette: 'blue', borderColor: 'blue.a6' }),
   question_changed: css({ colorPalette: 'amber', borderColor: 'amber.a6' }),
+  other_product: css({ colorPalette: 'amber', borderColor: 'amber.a6' }),
+  third_party: css({ colorPalette: 'amber', borderColor: 'amber.a6' }),
 }
 
 export function FlagBadge(props: { flag: AnswerFlag }) {

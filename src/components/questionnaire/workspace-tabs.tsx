@@ -9,6 +9,7 @@ import {
   type SectionOperation,
 } from '../../../contract/questionnaires.ts'
 import {
+  offeredFilters,
   passesFilter,
   type questionnaireWorkspaceMachine,
   workspaceTabsView,
@@ -127,7 +128,7 @@ export function WorkspaceTabs(props: {
 
       <div className={cx(toolbar, css({ justifyContent: 'space-between' }))}>
         <fieldset className={filterPills} aria-label="Filter">
-          {ANSWER_FILTERS.map((value) => (
+          {offeredFilters(filterCounts, view.filter).map((value) => (
             <button
               key={value}
               type="button"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
 import { isProductFact, OTHER_PRODUCT_CAP } from '../../../server/answering/products.ts'
-import { post } from '../auth/helpers.ts'
+import { get, post } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
 import { type Body, member, questionnaire, rowsOf, settle, uploadFile } from './helpers.ts'
 
@@ -46,6 +46,11 @@ async function setUp() {
 }
 
 async function answered(token: string, productId: number | null) {
+  const { answers } = await answeredWithId(token, productId)
+  return answers
+}
+
+async function answeredWithId(token: string, productId: number | null) {
   const q = await questionnaire(ctx, token, QUESTIONS)
   if (productId !== null) {
     const set = await post(
@@ -59,7 +64,7 @@ async function answered(token: string, productId: number | null) {
   expect((await post(ctx, Q.generate(q.id), {}, token)).status).toBe(202)
   await settle(ctx, token, q.id)
   const rows = await rowsOf(ctx, token, q.id)
-  return new Map(rows.map((row: Body) => [row.text as string, row.answer]))
+  return { id: q.id, answers: new Map(rows.map((row: Body) => [row.text as string, row.answer])) }
 }
 
 describe('answers know which product they speak for (issue 38)', () => {
@@ -71,6 +76,7 @@ describe('answers know which product they speak for (issue 38)', () => {
     expect(atRest?.choice).toBe('Yes')
     expect(atRest?.confidence).toBeLessThanOrEqual(OTHER_PRODUCT_CAP)
     expect(atRest?.note).toBe('From Studio’s answers: check it holds for Catalog before approving.')
+    expect(atRest?.flags).toContain('other_product')
     // where Studio is hosted, and Studio's report, are not Catalog's
     for (const fact of [QUESTIONS[1], QUESTIONS[4]]) {
       const answer = answers.get(fact as string)
@@ -81,6 +87,15 @@ describe('answers know which product they speak for (issue 38)', () => {
     expect(answers.get(QUESTIONS[2] as string)?.confidence).toBeGreaterThanOrEqual(0.8)
     expect(answers.get(QUESTIONS[3] as string)?.confidence).toBeGreaterThanOrEqual(0.8)
     expect(answers.get(QUESTIONS[3] as string)?.note ?? '').not.toMatch(/’s answers/)
+  })
+
+  it('the workspace filters the answers that rest on another product’s word', async () => {
+    const { user, catalog } = await setUp()
+    const { id } = await answeredWithId(user.token, catalog.id)
+    const res = await get(ctx, `${Q.answers(id)}?filter=not_ours`, user.token)
+    expect(res.status).toBe(200)
+    const texts = (res.body.questions as Body[]).map((row) => row.text)
+    expect(texts).toEqual([QUESTIONS[0]])
   })
 
   it('a questionnaire for no product, or for Studio, answers from Studio’s entries as its own', async () => {
