@@ -263,3 +263,9 @@ export function submissionAnswer(
   if (fromData.length) return { candidates: fromData, note: null }
   return { candidates: [], note: leftToFill(question.text) }
 }
+
+/** Whether a label asks for the product's name ('Product Name', 'Name of Product/Service'). */
+export function isProductNameField(label: string): boolean {
+  const field = submissionField({ text: label, vocabulary: null })
+  return field?.subject === 'product' && field.head === 'name' && !field.qualifiers.length
+}

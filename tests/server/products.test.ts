@@ -169,8 +169,8 @@ describe('products (issue 38)', () => {
     const stranger = await member(ctx)
     const theirs = (await post(ctx, P.list, { name: 'Theirs' }, stranger.token)).body
     const mine = (await post(ctx, P.list, { name: 'Mine' }, approver.token)).body
-    const file = await uploadFile(ctx, approver.token, 'mine.txt', 'Our notes.')
-    const theirFile = await uploadFile(ctx, stranger.token, 'theirs.txt', 'Their notes.')
+    const file = await uploadFile(ctx, approver.token, 'notes.txt', 'Our notes.')
+    const theirFile = await uploadFile(ctx, stranger.token, 'their notes.txt', 'Their notes.')
 
     // another organisation's product, at upload, on an answer, or assigned
     const viaUpload = await upload(approver.token, paths.files.upload, 'x.txt', 'x', {
@@ -215,5 +215,56 @@ describe('products (issue 38)', () => {
     const log = await get(ctx, paths.account.auditLog, (await signIn(ctx, admin.email)).access)
     const actions = (log.body.results as Body[]).map((entry) => entry.action)
     expect(actions).toEqual(expect.arrayContaining(['product.created', 'product.assigned']))
+  })
+
+  it('is guessed for a new file or questionnaire nobody gave one: from its own product field, else its name; two or none named, left company-wide', async () => {
+    const approver = await member(ctx)
+    const studio = (
+      await post(ctx, P.list, { name: 'Canvas Studio', aliases: ['Studio'] }, approver.token)
+    ).body
+    const catalog = (await post(ctx, P.list, { name: 'Canvas Catalog' }, approver.token)).body
+    const productOfFile = async (name: string, body: string, fields = {}) => {
+      const res = await upload(approver.token, paths.files.upload, name, body, fields)
+      expect(res.status).toBe(201)
+      const id = res.body.files[0].id as number
+      for (let i = 0; i < 200; i++) {
+        const file = await get(ctx, paths.files.get(id), approver.token)
+        if (file.body.status === 'ready') return file.body.product_id as number | null
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      throw new Error('file never ready')
+    }
+    // its name names one product (by an alias, across punctuation)
+    expect(await productOfFile('studio-security-notes.txt', 'We encrypt backups.')).toBe(studio.id)
+    // a completed questionnaire's own product field speaks first
+    expect(
+      await productOfFile(
+        'hecvat-2024.csv',
+        'Question,Answer\nProduct Name,Canvas Catalog\nDo you encrypt backups?,Yes',
+      ),
+    ).toBe(catalog.id)
+    // a name that is only part of a product's, or two products: nobody's guess
+    expect(await productOfFile('Canvas policy.txt', 'Policies apply to everyone.')).toBeNull()
+    expect(await productOfFile('Canvas Studio and Canvas Catalog.txt', 'Both.')).toBeNull()
+    // one said at upload is kept
+    expect(await productOfFile('studio-more.txt', 'More notes.', { product_id: catalog.id })).toBe(
+      catalog.id,
+    )
+    // a questionnaire by its file name
+    const q = await upload(
+      approver.token,
+      paths.questionnaires.upload,
+      'Canvas_Catalog_HECVAT_Lite.csv',
+      'ID,Question\n1,Do you encrypt backups?',
+    )
+    for (let i = 0; i < 200; i++) {
+      const current = await get(ctx, paths.questionnaires.get(q.body.id), approver.token)
+      if (current.body.status === 'ready') {
+        expect(current.body.product_id).toBe(catalog.id)
+        return
+      }
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    throw new Error('questionnaire never analysed')
   })
 })

@@ -223,3 +223,49 @@ export function createProductService(deps: { database: Database }) {
 }
 
 export type ProductService = ReturnType<typeof createProductService>
+
+/** Words of a name or a text, lower case, for finding a product's name in it ('Canvas_Studio' → 'canvas studio'). */
+const wordsOf = (text: string) =>
+  ` ${text
+    .toLowerCase()
+    .replace(/\.[a-z0-9]{2,4}$/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `
+
+/**
+ * Guesses the product a new file or questionnaire speaks for (issue 38) when nobody said: the
+ * one product whose name or alias appears, as whole words, in the first of `texts` that names
+ * any (a completed questionnaire's own product field first, then its file name). Two products
+ * named, or none: left for a person (company-wide). Never overrides a product already set.
+ */
+export async function guessProduct(
+  client: Pick<pg.Pool, 'query'>,
+  orgId: number,
+  target: { table: 'repository_files' | 'questionnaires'; id: number },
+  texts: (string | null | undefined)[],
+) {
+  const { rows: products } = await client.query<{ id: string; name: string; aliases: string[] }>(
+    'select id, name, aliases from products where org_id = $1',
+    [orgId],
+  )
+  if (!products.length) return null
+  for (const text of texts) {
+    if (!text?.trim()) continue
+    const words = wordsOf(text)
+    const named = products.filter((product) =>
+      [product.name, ...product.aliases].some((name) => {
+        const phrase = wordsOf(name).trim()
+        return phrase.length > 1 && words.includes(` ${phrase} `)
+      }),
+    )
+    if (named.length === 0) continue
+    if (named.length > 1) return null
+    const id = Number(named[0]?.id)
+    await client.query(
+      `update ${target.table} set product_id = $3 where org_id = $1 and id = $2 and product_id is null`,
+      [orgId, target.id, id],
+    )
+    return id
+  }
+  return null
+}

@@ -8,6 +8,7 @@ import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import { ParseError, readQuestionnaire } from '../../ingest/index.ts'
 import type { AnalysedTab } from '../../workbooks/analyse.ts'
+import { guessProduct } from '../products/service.ts'
 import type { Records } from './records.ts'
 import {
   type AnswerRowDb,
@@ -73,6 +74,8 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
       }
       await setProgress(id, 60, `Found ${total.toLocaleString('en')} questions; saving them`)
       await store(orgId, id, tabs)
+      // issue 38: a questionnaire nobody gave a product is for the one its file name names
+      await guessProduct(pool, orgId, { table: 'questionnaires', id }, [row.name])
     } catch (error) {
       if (error instanceof ParseError) {
         await fail(error.message)

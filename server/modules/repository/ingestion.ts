@@ -1,4 +1,5 @@
 import type { FileKind } from '../../../contract/knowledge.ts'
+import { isProductNameField } from '../../answering/submission.ts'
 import { inTransaction } from '../../db/index.ts'
 import {
   detectFileKind,
@@ -11,6 +12,7 @@ import {
 } from '../../ingest/index.ts'
 import { safeFetch, UrlFetchError } from '../../net/safe-fetch.ts'
 import { embedMissing } from '../answering/store.ts'
+import { guessProduct } from '../products/service.ts'
 import type { Files } from './files.ts'
 import { displayName, type RepositoryDeps } from './shared.ts'
 
@@ -172,6 +174,16 @@ export function createIngestion(deps: RepositoryDeps, files: Files) {
             statedAt,
           ],
         )
+        // issue 38: a file nobody gave a product speaks for the one its own product field, or
+        // else its name, names
+        const productField = passages.find(
+          (passage) =>
+            passage.qa && isProductNameField(passage.qa.question) && passage.qa.answer.trim(),
+        )
+        await guessProduct(client, orgId, { table: 'repository_files', id: fileId }, [
+          productField?.qa?.answer.split('\n')[0],
+          row.name,
+        ])
         return true
       })
       if (!stored) return
