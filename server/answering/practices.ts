@@ -26,7 +26,7 @@ recovery-site | CP-6 CP-7 | alternate process site; alternate storage site; alte
 incident-response | IR-1 IR-4 IR-8 | incidentresponse; incident handl; incident report; breach notif; respond incident; incident+plan; investigat incident; incident investigat
 incident-team | IR-7 IR-4.11 | incidentresponse team; response team; security operations center; soc team
 round-the-clock | IR-4 SI-4 | 24 7; 24x7; 24 hour; around clock; 365
-vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab identif
+vulnerability-scanning | RA-5 RA-5.2 | vulnscan; scan vulnerab; vulnerab monitor; vulnerab manag; vulnerab identif; vulnerab+detect; vulnerab+assess
 vulnerability-remediation | RA-5 SI-2 | vulnerab remediat; remediat vulnerab; fix vulnerab; vulnerab fix; patch vulnerab; vulnerab patch; remediat+timeline
 penetration-testing | CA-8 CA-8.1 | pentest
 independent-assessment | CA-2 CA-2.1 CA-7.1 | independent assessor; independent audit; external audit; third party audit; security+assess; external assessor; assurance assess; audit assuranc | not: pentest
@@ -54,14 +54,14 @@ risk-management | RA-1 RA-3 PM-9 | riskassessment; risk management; manag risk; 
 data-location | SA-9 | data residency; geographic region; data+locat; locat+data; host region; store region | not: gps; geolocat
 physical-security | PE-1 PE-2 PE-3 PE-6 | physicalsecurity; physical environmental; badge access; biometric; guard; visitor
 video-surveillance | PE-6 PE-6.1 | surveillance
-network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network; communications+between+environments; traffic+between+environments
+network-segmentation | SC-7 SC-7.21 AC-4 | segmentation; dmz; subnet; virtual private cloud; vpc; isolat network; separat network; network isolation; untrust network; communications+between+environments; traffic+between+environments; trust untrust network
 intrusion-detection | SI-4 SI-4.4 | ids; monitor intrusion; intrusion alert; anomaly detect; intrusion prevention; network+attack; network+based+attack | not: surveillance; physical; perimeter; ingress; building; facilit
 security-staff | PM-3 PM-13 | chief information security officer; ciso; security officer; security team; information security team; security office
 secure-development | SA-3 SA-8 SA-11 SA-15 | sdlc; security design; secure design; security principl; secur code; secur cod; code review; static analysis; security test; application+security; appsec; owasp
 third-party-management | SA-9 SR-6 | thirdparty+manag; thirdparty+risk; thirdparty+security+risk; review+thirdparty; assess+thirdparty; vet+thirdparty; vendor+manag; vendor+risk; due diligence
 media-handling | MP-1 MP-4 MP-6 | disposal; media handl; media protect; destroy media; wipe; degauss; destroy data; destruct data; physical media
 data-retention | SI-12 | retention
-cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic
+cyber-insurance | PM-9 | cyber insurance; cyber liability; insurance cyber; insurance polic; cyber risk insur
 accessibility | SA-8 | wcag; accessibility; section 508; screen reader; keyboard
 antivirus | SI-3 | antivirus; malicious code protection; malware
 patching | SI-2 | patching; flaw remediation; security+update
