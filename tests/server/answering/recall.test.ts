@@ -117,3 +117,29 @@ describe('a practice named in the words of its own definition', () => {
     expect(ask(question, [neighbour])?.choice ?? null).toBeNull()
   })
 })
+
+/**
+ * Found while measuring item 6 and left for a later turn (each a cause, with why it is not fixed
+ * here): see the issue's notes.
+ */
+describe('recall left to do (issue 38, item 6)', () => {
+  // evidence.ts: any library No about the practice (a narrower question: physical off-site
+  // backups, an institution extracting a backup) contests every document Yes about it; the
+  // engine tests hold that a narrower No ('notify customers within 24 hours') stands, so a rule
+  // telling a narrower No from a denial of the practice needs those decided first
+  it.todo(
+    "answers 'Is data periodically backed up?' from a daily-backup sentence despite a library No to a narrower backup question",
+  )
+  // scope.ts: the purpose clause ('to protect against outages, data lost or stolen') counts at
+  // half, term by term; a sentence that names the practice and its purpose in other words
+  // ('protects its business from losses should a breach occur') holds too little of it
+  it.todo(
+    'answers an insurance question whose purpose clause the stating sentence words differently',
+  )
+  // ingest: a sentence a page break cuts ('... on their work machines to' / 'protect their private
+  // keys') is read as two fragments, neither stating the practice with its scope
+  it.todo('reads a sentence cut by a page break as one sentence')
+  // framing.ts: a question misspelt ('accomodate') keeps the misspelt word as scope; tolerating
+  // one letter let a garbled table row ('There is no state stored on ...') deny data location
+  it.todo('reads a misspelt frame word as the word, without a denial from a garbled row')
+})
