@@ -60,6 +60,30 @@ const events: AnyEventObject[] = [
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The centre with a stream the test drives: how often it read the list and opened the stream. */
+function drivenCentre(
+  delays: NonNullable<Parameters<typeof notificationCentreMachine.provide>[0]['delays']>,
+) {
+  const seen = { reads: 0, streams: 0, push: (_event: NotificationStreamEvent) => {} }
+  const actor = createActor(
+    notificationCentreMachine.provide({
+      actors: {
+        loadNotifications: fromPromise<NotificationList, void>(async () => {
+          seen.reads += 1
+          return { unread: seen.reads, results: [notificationOf(seen.reads)] }
+        }),
+        markRead: fromPromise<{ unread: number }, MarkReadInput>(async () => ({ unread: 0 })),
+        stream: fromCallback<NotificationStreamEvent>(({ sendBack }) => {
+          seen.streams += 1
+          seen.push = sendBack
+        }),
+      },
+      delays,
+    }),
+  ).start()
+  return { actor, seen }
+}
+
 describe('notificationCentreMachine', () => {
   testEveryPath(pending, events, {
     identity: (s) => [
@@ -82,84 +106,48 @@ describe('notificationCentreMachine', () => {
   })
 
   test('reads the list again on each new notification and after a lost stream, and tells who listens', async () => {
-    let reads = 0
-    let push: (event: NotificationStreamEvent) => void = () => {}
-    let streams = 0
-    const actor = createActor(
-      notificationCentreMachine.provide({
-        actors: {
-          loadNotifications: fromPromise<NotificationList, void>(async () => {
-            reads += 1
-            return { unread: reads, results: [notificationOf(reads)] }
-          }),
-          markRead: fromPromise<{ unread: number }, MarkReadInput>(async () => ({ unread: 0 })),
-          stream: fromCallback<NotificationStreamEvent>(({ sendBack }) => {
-            streams += 1
-            push = sendBack
-          }),
-        },
-        delays: { RECONNECT: 1 },
-      }),
-    ).start()
+    const { actor, seen } = drivenCentre({ RECONNECT: 1 })
     const told: Notification[] = []
     actor.on('notified', (event) => told.push(event.notification))
     await tick()
-    expect(reads).toBe(1)
-    push({ type: 'stream.open' })
-    push({ type: 'stream.unread', unread: 4 })
+    expect(seen.reads).toBe(1)
+    seen.push({ type: 'stream.open' })
+    seen.push({ type: 'stream.unread', unread: 4 })
     expect(actor.getSnapshot().context.unread).toBe(4)
 
-    push({ type: 'stream.notification', notification: notificationOf(5), unread: 5 })
+    seen.push({ type: 'stream.notification', notification: notificationOf(5), unread: 5 })
     expect(told.map((n) => n.id)).toEqual([5])
     await tick()
-    expect(reads).toBe(2)
+    expect(seen.reads).toBe(2)
 
     // lost: opened again after the back-off, and the list read again once open
-    push({ type: 'stream.closed' })
+    seen.push({ type: 'stream.closed' })
     expect(notificationCentreView.reconnecting(actor.getSnapshot())).toBe(true)
     await tick(5)
-    expect(streams).toBe(2)
-    push({ type: 'stream.open' })
+    expect(seen.streams).toBe(2)
+    seen.push({ type: 'stream.open' })
     await tick()
-    expect(reads).toBe(3)
+    expect(seen.reads).toBe(3)
     expect(actor.getSnapshot().context.attempt).toBe(0)
     actor.stop()
   })
 
   test('a refused stream pauses live updates for the wait the server named, then opens again and reads the list; resync reads it again', async () => {
-    let reads = 0
-    let push: (event: NotificationStreamEvent) => void = () => {}
-    let streams = 0
-    const actor = createActor(
-      notificationCentreMachine.provide({
-        actors: {
-          loadNotifications: fromPromise<NotificationList, void>(async () => {
-            reads += 1
-            return { unread: 0, results: [] }
-          }),
-          markRead: fromPromise<{ unread: number }, MarkReadInput>(async () => ({ unread: 0 })),
-          stream: fromCallback<NotificationStreamEvent>(({ sendBack }) => {
-            streams += 1
-            push = sendBack
-          }),
-        },
-        delays: { PAUSED: ({ context }) => context.retryAfterS },
-      }),
-    ).start()
+    const { actor, seen } = drivenCentre({ PAUSED: ({ context }) => context.retryAfterS })
     await tick()
-    expect(reads).toBe(1)
-    push({ type: 'stream.refused', retryAfterS: 7 })
+    expect(seen.reads).toBe(1)
+    seen.push({ type: 'stream.refused', retryAfterS: 7 })
     expect(notificationCentreView.paused(actor.getSnapshot())).toBe(true)
     expect(notificationCentreView.reconnecting(actor.getSnapshot())).toBe(false)
     expect(actor.getSnapshot().context.retryAfterS).toBe(7)
     await tick(20)
-    expect(streams).toBe(2)
-    expect(reads).toBe(2)
+    expect(seen.streams).toBe(2)
+    expect(seen.reads).toBe(2)
     expect(notificationCentreView.paused(actor.getSnapshot())).toBe(false)
-    push({ type: 'stream.open' })
-    push({ type: 'stream.resync' })
+    seen.push({ type: 'stream.open' })
+    seen.push({ type: 'stream.resync' })
     await tick()
-    expect(reads).toBe(3)
+    expect(seen.reads).toBe(3)
     actor.stop()
   })
 

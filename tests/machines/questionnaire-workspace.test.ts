@@ -108,6 +108,19 @@ const events: AnyEventObject[] = [
   { type: at('error', 'notice.checking'), error: new Error('offline') },
 ]
 
+/** A workspace whose questionnaire is read at once and whose live side stays quiet. */
+const readyWorkspace = () =>
+  createActor(
+    questionnaireWorkspaceMachine.provide({
+      actors: {
+        live: quietLive,
+        loadWorkspace: fromPromise(async () => ready),
+        licenseNotice: fromPromise(async () => 0),
+      },
+    }),
+    { input: { id: 7 } },
+  ).start()
+
 describe('questionnaireWorkspaceMachine', () => {
   testEveryPath(pending, events, {
     input: { id: 7 },
@@ -192,16 +205,7 @@ describe('questionnaireWorkspaceMachine', () => {
 
   test('tells the page when the live stream says an export finished (issue 37)', async () => {
     const told: string[] = []
-    const actor = createActor(
-      questionnaireWorkspaceMachine.provide({
-        actors: {
-          live: quietLive,
-          loadWorkspace: fromPromise(async () => ready),
-          licenseNotice: fromPromise(async () => 0),
-        },
-      }),
-      { input: { id: 7 } },
-    ).start()
+    const actor = readyWorkspace()
     actor.on('exports.changed', (event) => told.push(event.type))
     actor.send({ type: 'exports.changed' })
     expect(told).toEqual(['exports.changed'])
@@ -222,16 +226,7 @@ describe('questionnaireWorkspaceMachine', () => {
   })
 
   test('shows live updates paused while the live machine says so (issue 37)', async () => {
-    const actor = createActor(
-      questionnaireWorkspaceMachine.provide({
-        actors: {
-          live: quietLive,
-          loadWorkspace: fromPromise(async () => ready),
-          licenseNotice: fromPromise(async () => 0),
-        },
-      }),
-      { input: { id: 7 } },
-    ).start()
+    const actor = readyWorkspace()
     expect(workspaceHeaderView.livePaused(actor.getSnapshot())).toBe(false)
     actor.send({ type: 'live.paused', paused: true })
     expect(workspaceHeaderView.livePaused(actor.getSnapshot())).toBe(true)
