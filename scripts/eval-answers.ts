@@ -41,6 +41,7 @@ import { createRepositoryService } from '../server/modules/repository/service.ts
 import { createDiskStorage } from '../server/storage/index.ts'
 import type { AnswerTarget } from '../server/workbooks/analyse.ts'
 import { csvTable, readQuestionnaireBuffer } from '../server/workbooks/read.ts'
+import { developmentProtocols, type Protocol, protocolFilesExist } from './eval-protocols.ts'
 
 /**
  * `npm run eval:answers`: builds a knowledge base from files, answers a questionnaire whose own
@@ -193,6 +194,34 @@ function reliability(judged: Judged[]) {
         },
       ]
     }),
+  )
+}
+
+/** The most a band's accuracy may differ from the confidence it states (issue 38). */
+const BAND_TOLERANCE = 0.1
+
+/**
+ * Per band (High, Medium, Low), how many answers, the mean confidence stated, the accuracy
+ * measured (gold, or judged by hand: "states" is right), and whether they are within
+ * BAND_TOLERANCE of each other: a band must neither overstate nor understate.
+ */
+function statedBands(judged: Judged[]) {
+  return Object.fromEntries(
+    Object.entries(reliability(judged))
+      .filter(([, figures]) => figures.answered > 0)
+      .map(([band, figures]) => {
+        const gap = round((figures.accuracy ?? 0) - (figures.mean_confidence ?? 0))
+        return [
+          band,
+          {
+            answers: figures.answered,
+            stated: figures.mean_confidence,
+            accuracy: figures.accuracy,
+            accuracy_minus_stated: gap,
+            within_0_10: Math.abs(gap) <= BAND_TOLERANCE + 1e-9,
+          },
+        ]
+      }),
   )
 }
 
@@ -567,26 +596,11 @@ async function runProtocol(
     })
     const baseMs = performance.now() - baseStarted
     const judged = judgedFigures(name, rows)
-    if (!quiet)
-      console.log(
-        JSON.stringify({
-          protocol: name,
-          ...score(predictions, gold, ms),
-          answered_with_choice: rows.filter(
-            (row) => row.answer.status === 'generated' && row.answer.choice,
-          ).length,
-          // abstentions that cite the nearest passages about the practice, for the reviewer
-          abstained_with_leads: rows.filter(
-            (row) => row.answer.status === 'no_answer' && row.answer.citations.length,
-          ).length,
-          ...(judged ? { judged: judged.figures } : {}),
-          baseline: score(baseline, gold, baseMs),
-        }),
-      )
     // the answered Yes/No questions with gold (or judged by hand), by kind and shape, for fitting
     // calibration
+    // (a protocol judged by hand has no gold: a blank form's few filled cells are not answers)
     const samples: Sample[] = predictions.flatMap((p, index) => {
-      if (!(p.answered && p.choice && gold.get(p.key)?.choice)) return []
+      if (judged || !(p.answered && p.choice && gold.get(p.key)?.choice)) return []
       const note = rows[index]?.answer.note ?? ''
       // what never shows High whatever calibration says: a contested one (issue 38: a stale one
       // is stated at its age band's accuracy, its staleness a separate signal)
@@ -617,6 +631,28 @@ async function runProtocol(
           judged: true,
         })
       })
+    if (!quiet)
+      console.log(
+        JSON.stringify({
+          protocol: name,
+          ...score(predictions, gold, ms),
+          answered_with_choice: rows.filter(
+            (row) => row.answer.status === 'generated' && row.answer.choice,
+          ).length,
+          // abstentions that cite the nearest passages about the practice, for the reviewer
+          abstained_with_leads: rows.filter(
+            (row) => row.answer.status === 'no_answer' && row.answer.citations.length,
+          ).length,
+          ...(judged ? { judged: judged.figures } : {}),
+          // issue 38: each band's accuracy (against the gold answers, or as judged by hand) beside
+          // the confidence it stated, as the product states it (the shipped table, fitted on
+          // the development protocols: in-sample for them; `--fit` prints them out of fit)
+          bands_stated: statedBands(
+            samples.map((sample) => ({ confidence: sample.raw, right: sample.right })),
+          ),
+          baseline: score(baseline, gold, baseMs),
+        }),
+      )
     return { samples, figures: score(predictions, gold, ms) }
   } finally {
     setCalibration(table)
@@ -713,7 +749,7 @@ function judgedFigures(
  * The development protocols calibration is fitted on: those with gold answers, and those judged by
  * hand across frameworks (e, f, g).
  */
-const FIT_ON = ['a', 'b', 'c', 'd', 'd-catalog', 'd-studio', 'e', 'f', 'g']
+const FIT_ON = ['a', 'b', 'c', 'd', 'd-catalog', 'd-studio', 'e', 'f', 'g', 'i', 'j', 's']
 /** Kinds (and kinds on one shape of question) with fewer answers than this have no points. */
 const FIT_MIN = 8
 
@@ -843,15 +879,19 @@ function leaveOnePairOut(samples: Sample[], base: CalibrationTable) {
  * server/answering/calibration.json, with what each band meant on the protocols left out (the
  * answer panel quotes it).
  */
-async function fitCalibration(protocols: [string, string[], string, string?][], pairs: Pair[]) {
+async function fitCalibration(protocols: Protocol[], pairs: Pair[]) {
   setCalibration(null)
   const samples: Sample[] = []
-  for (const [name, kb, questionnaire, gold] of protocols) {
-    if (![...kb, questionnaire].every((file) => existsSync(file))) continue
-    samples.push(...(await runProtocol(name, kb, questionnaire, gold, true)).samples)
+  for (const { name, kb, questionnaire, gold, product } of protocols) {
+    if (!protocolFilesExist({ name, vendor: '', kb, questionnaire })) continue
+    samples.push(
+      ...(await runProtocol(name, kb, questionnaire, gold, true, undefined, product)).samples,
+    )
   }
   const names = [...new Set(samples.map((s) => s.protocol))]
-  /** What each band meant on the protocols left out, per kind and per kind on a shape. */
+  const vendorOf = new Map(protocols.map((p) => [p.name, p.vendor]))
+  const vendors = [...new Set(names.map((name) => vendorOf.get(name) ?? name))]
+  /** What each band meant on the vendors left out, per kind and per kind on a shape. */
   const bands: Record<string, Record<string, { answers: number; right: number }>> = {}
   const measure = (key: string, confidence: number, right: boolean) => {
     const band = confidence >= 0.8 ? 'high' : confidence >= 0.5 ? 'medium' : 'low'
@@ -862,36 +902,61 @@ async function fitCalibration(protocols: [string, string[], string, string?][], 
     figure.answers += 1
     figure.right += right ? 1 : 0
   }
+  // leave one vendor out (issue 38: confidence that travels): each vendor's protocols are read
+  // through a table fitted on the other vendors' answers alone, so that no figure of a vendor
+  // comes from its own answers, documents or products
   const allOut: Judged[] = []
-  for (const held of names) {
-    const table = fitTable(samples.filter((s) => s.protocol !== held))
-    const own = samples.filter((s) => s.protocol === held)
-    const raw = own.map((s) => ({ confidence: s.raw, right: s.right }))
+  const perProtocol: Record<string, Judged[]> = {}
+  for (const vendor of vendors) {
+    const own = samples.filter((s) => vendorOf.get(s.protocol) === vendor)
+    const table = fitTable(samples.filter((s) => vendorOf.get(s.protocol) !== vendor))
     const fitted = through(table, own)
     fitted.forEach((judged, index) => {
       const sample = own[index] as Sample
       measure(sample.kind, judged.confidence, judged.right)
       measure(shapeKey(sample.kind, sample.shape), judged.confidence, judged.right)
+      perProtocol[sample.protocol] = [...(perProtocol[sample.protocol] ?? []), judged]
     })
     allOut.push(...fitted)
     console.log(
       JSON.stringify({
-        left_out: held,
+        left_out_vendor: vendor,
+        protocols: [...new Set(own.map((s) => s.protocol))],
         answers: own.length,
-        ece_raw: eceOf(raw),
+        ece_raw: eceOf(own.map((s) => ({ confidence: s.raw, right: s.right }))),
         ece_fitted: eceOf(fitted),
-        reliability_raw: reliability(raw),
-        reliability_fitted: reliability(fitted),
+        bands_stated: statedBands(fitted),
       }),
     )
   }
+  // per protocol, each band's accuracy beside its stated confidence, out of its vendor's fit
+  for (const name of names)
+    console.log(
+      JSON.stringify({
+        protocol: name,
+        vendor: vendorOf.get(name),
+        out_of_vendor_fit: statedBands(perProtocol[name] ?? []),
+      }),
+    )
+  // and, as before, each protocol read through a fit that left only it out
+  const protocolOut: Judged[] = []
+  for (const held of names)
+    protocolOut.push(
+      ...through(
+        fitTable(samples.filter((s) => s.protocol !== held)),
+        samples.filter((s) => s.protocol === held),
+      ),
+    )
   console.log(
     JSON.stringify({
-      leave_one_protocol_out: {
+      leave_one_vendor_out: {
+        vendors,
         answers: allOut.length,
+        judged_by_hand: samples.filter((s) => s.judged).length,
         ece: eceOf(allOut),
-        ...reliability(allOut),
+        bands_stated: statedBands(allOut),
       },
+      leave_one_protocol_out: { answers: protocolOut.length, ece: eceOf(protocolOut) },
     }),
   )
   const undated = fitTable(samples)
@@ -918,7 +983,7 @@ async function fitCalibration(protocols: [string, string[], string, string?][], 
   }
   writeFileSync(
     CALIBRATION_FILE,
-    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, answers: counts, kinds: table, left_out_bands: bands, age_bands: ageBands }, null, 2)}\n`,
+    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, vendors, answers: counts, kinds: table, left_out_bands: bands, age_bands: ageBands }, null, 2)}\n`,
   )
   console.log(JSON.stringify({ calibration: 'written', answers: counts, kinds: table }))
 }
@@ -944,6 +1009,7 @@ interface DatedFile {
   date: string
   /** Where the date comes from: the workbook's own date field, else its document properties. */
   datedBy:
+    | 'file name'
     | 'workbook date field'
     | 'document properties (modified)'
     | 'document properties (created)'
@@ -990,14 +1056,30 @@ const DAY_MS = 86_400_000
  * every older one with every newer one.
  */
 function datedPairs(today: string | undefined, byProperties = false): Pair[] {
-  if (!existsSync(instructure)) return []
   const byProduct = new Map<string, DatedFile[]>()
-  for (const name of readdirSync(instructure).sort()) {
+  for (const name of existsSync(instructure) ? readdirSync(instructure).sort() : []) {
     const product = /^(.+?)_HECVAT_.*\.xlsx$/i.exec(name)?.[1]
     if (!product) continue
     const dated = dateOfWorkbook(path.join(instructure, name), byProperties)
     if (!dated) continue
     byProduct.set(product, [...(byProduct.get(product) ?? []), dated])
+  }
+  // the dated vendors (dated/<vendor>/): their answers converted to CSV, each dated by the date
+  // its file name ends in (the date the vendor published them)
+  const dated = path.join(shared, 'dated')
+  for (const vendor of existsSync(dated) ? readdirSync(dated).sort() : []) {
+    for (const name of readdirSync(path.join(dated, vendor)).sort()) {
+      const found = /^(.+?)_(\d{4}-\d{2}-\d{2})\.csv$/i.exec(name)
+      if (!found?.[1] || !found[2]) continue
+      const product = `${vendor}/${found[1]}`
+      const file: DatedFile = {
+        file: path.join(dated, vendor, name),
+        date: found[2],
+        datedBy: 'file name',
+        modified: null,
+      }
+      byProduct.set(product, [...(byProduct.get(product) ?? []), file])
+    }
   }
   const pairs: Pair[] = []
   for (const [product, files] of byProduct) {
@@ -1007,10 +1089,12 @@ function datedPairs(today: string | undefined, byProperties = false): Pair[] {
         if (newer.date === older.date) continue
         const day = today ?? newer.date
         const short = (file: string) =>
-          path
-            .basename(file, '.xlsx')
-            .slice(product.length + 1)
-            .replace(/^HECVAT_/, '')
+          product.includes('/')
+            ? `${product.split('/')[0]}:${path.basename(file, '.csv').slice(-10)}`
+            : path
+                .basename(file, '.xlsx')
+                .slice(product.length + 1)
+                .replace(/^HECVAT_/, '')
         pairs.push({
           name: `h:${short(older.file)}>${short(newer.file)}`,
           older,
@@ -1224,94 +1308,22 @@ if (args.includes('--questionnaire')) {
     console.error('usage: --today YYYY-MM-DD')
     process.exit(2)
   }
-  const documents = existsSync(path.join(instructure, 'documents'))
-    ? readdirSync(path.join(instructure, 'documents')).map((name) =>
-        path.join(instructure, 'documents', name),
-      )
-    : []
-  const lites = readdirSync(instructure).filter((name) =>
-    /HECVAT_Lite(_v[0-9.]+)?\.(xlsx|csv)$/.test(name),
-  )
-  const protocols: [string, string[], string, string?][] = [
-    [
-      'a',
-      [
-        path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Full.xlsx'),
-        ...documents,
-      ],
-      path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Lite.xlsx'),
-    ],
-    [
-      'b',
-      [
-        ...lites
-          .filter((name) => !name.startsWith('Canvas_Catalog'))
-          .map((name) => path.join(instructure, name)),
-        ...documents,
-      ],
-      path.join(instructure, 'Canvas_Catalog_Canvas_Catalog_HECVAT_Lite.xlsx'),
-    ],
-    [
-      'c',
-      [path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx')],
-      path.join(shared, 'CSA_CAIQv4.0.3_blank.xlsx'),
-      path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx'),
-    ],
-    // d, documents only: the organisation has policy documents and no library yet
-    [
-      'd',
-      documents,
-      path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Lite.xlsx'),
-    ],
-    // the same, for two more of the vendor's products: the documents' other protocols, so that
-    // calibration of document answers is checked on a protocol it was not fitted on
-    ...(['Canvas_Catalog', 'Canvas_Studio'] as const).map((product): [string, string[], string] => [
-      `d-${product.split('_')[1]?.toLowerCase()}`,
-      documents,
-      path.join(instructure, `${product}_${product}_HECVAT_Lite.xlsx`),
-    ]),
-    // e, across frameworks: a HECVAT library and the documents against a CAIQ (no gold exists)
-    [
-      'e',
-      [
-        path.join(instructure, 'Canvas_Credentials_Canvas_Credentials_HECVAT_Full.xlsx'),
-        ...documents,
-      ],
-      path.join(shared, 'CSA_CAIQv4.0.3_blank.xlsx'),
-    ],
-    // f, another vendor and framework, documents only: Amazon Web Services' completed CAIQ (a
-    // PDF) and compliance papers against a blank HECVAT Full (judged by hand)
-    [
-      'f',
-      [
-        path.join(instructure, 'Amazon_Web_Services_AWS_CAIQ_v4.0.2.pdf'),
-        path.join(shared, 'AWS_2018_AWS_Answers_to_Key_Compliance_Questions.pdf'),
-        path.join(shared, 'AWS_2018_AWS_NCSC_UK_Cloud_Security_Principles.pdf'),
-      ],
-      path.join(shared, 'HECVAT_Full_v3.06_blank.xlsx'),
-    ],
-    // g, across frameworks the other way: a completed CAIQ as the library against a blank HECVAT
-    // Full (judged by hand)
-    [
-      'g',
-      [path.join(shared, 'CAIQv4.0.3_WhitePact_completed.xlsx')],
-      path.join(shared, 'HECVAT_Full_v3.06_blank.xlsx'),
-    ],
-  ]
+  const protocols = developmentProtocols(shared)
   if (args.includes('--fit')) {
     await fitCalibration(
-      protocols.filter(([name]) => FIT_ON.includes(name)),
+      protocols.filter(({ name }) => FIT_ON.includes(name)),
       datedPairs(today, byProperties),
     )
     process.exit(0)
   }
-  for (const [name, kb, questionnaire, gold] of protocols) {
-    if (only && only !== name) continue
-    if (![...kb, questionnaire].every((file) => existsSync(file))) {
-      console.log(JSON.stringify({ protocol: name, skipped: 'files not found' }))
+  for (const protocol of protocols) {
+    if (only && only !== protocol.name) continue
+    if (!protocolFilesExist(protocol)) {
+      console.log(JSON.stringify({ protocol: protocol.name, skipped: 'files not found' }))
       continue
     }
-    await runProtocol(name, kb, questionnaire, gold)
+    const { name, kb, questionnaire, gold, product } = protocol
+    await runProtocol(name, kb, questionnaire, gold, false, undefined, product)
   }
   // h, answers over time: the same product's questionnaires of different dates
   if (!only || only === 'h') await answersOverTime(datedPairs(today, byProperties))
