@@ -109,6 +109,25 @@ const POSSIBILITY =
   /\b(?:it is (?:also )?possible|customers? (?:can|may) (?:use|choose|enable|configure|leverage|opt)\b|(?:customers?|you|those) who (?:choose|wish|want|opt)\b|commit(?:s|ted)? to\b|you (?:can|could|may|might|are able)|^\W*you have\b|recommends?\b|recommended\b|(?:is|are|remains?) (?:the )?(?:sole )?responsibility of (?:the |our )?(?:customers?|clients?|users?|tenants?))/i
 const DEFINITION =
   /^\W*(?:[A-Z][\w-]*\s+){0,3}(?:is|are)\s+an?\s+(?:\w+\s+){0,3}(?:for|that|which|used)\b/
+/**
+ * Issue 38: a term defined ('Reasonable inquiry means an inquiry designed to ...', '"Covered
+ * equipment" refers to ...'): what a word means, in a policy's or a law's definitions.
+ */
+const TERM_DEFINED =
+  /^\W*(?:[\w-]+\s+){0,4}[\w-]+['"’”]?\s+(?:means|shall mean|refers to|is defined as|are defined as)\b/i
+/**
+ * What a kind of document does in general ('An incident response policy clearly defines the
+ * roles ...', 'A business continuity plan describes how ...'): it says what such a document is
+ * for, not that the organisation has one ('Our incident response policy defines ...' does).
+ */
+const DOCUMENT_IN_GENERAL =
+  /^\W*an?\s+(?:[\w-]+\s+){0,3}(?:policy|plan|procedure|program|programme|standard|process)\s+(?:\w+ly\s+)?(?:defines|describes|outlines|sets out|establishes|documents|provides|helps|ensures|specifies|explains)\b/i
+/**
+ * A policy's sanction clause ('Violating this policy is grounds for termination', 'Violations of
+ * these procedures may result in disciplinary action'): what befalls whoever breaks it.
+ */
+const SANCTION =
+  /\b(?:violat\w*|breach(?:es|ing)? of|non-?compliance with|fail\w* to comply with)\s+(?:of\s+)?(?:this|these|the|our|any|such)\s+(?:policy|policies|procedures?|standards?|rules?)\b.*\b(?:grounds for|result in|lead to|subject to|disciplinary|termination|serious offen[cs]e)/i
 
 /**
  * A sentence whose claim is that something is audited ('The data sanitisation processes are
@@ -153,9 +172,17 @@ export const certificationKey = (name: string) =>
   name.toLowerCase().replace(/\bpub\b|\bsp\b|\/iec|[\s-]+/g, '')
 const certificationsIn = (sentence: string) => certificationsOf(sentence).length
 
-/** Whether a sentence says what is done (not what should or could be, nor what a word means). */
+/**
+ * Whether a sentence says what is done (not what should or could be, what a word means, what a
+ * kind of document is for, or what befalls whoever breaks a policy).
+ */
 export const saysWhatIsDone = (sentence: string) =>
-  !isRequirement(sentence) && !POSSIBILITY.test(sentence) && !DEFINITION.test(sentence)
+  !isRequirement(sentence) &&
+  !POSSIBILITY.test(sentence) &&
+  !DEFINITION.test(sentence) &&
+  !TERM_DEFINED.test(sentence) &&
+  !DOCUMENT_IN_GENERAL.test(sentence) &&
+  !SANCTION.test(sentence)
 
 /** Items of a list ('via governance, risk management, policy, education, ...'). */
 const LIST_SPLIT = /\s*(?:[,;]|\band\b|\bor\b)\s*/i

@@ -84,6 +84,30 @@ describe('what a sentence states', () => {
       expect(saysWhatIsDone(sentence), sentence).toBe(true)
   })
 
+  it('takes a term defined, a kind of document described in general and a sanction clause for no statement (issue 38)', () => {
+    for (const sentence of [
+      // a definition says what a word means, not what anyone does
+      'Reasonable inquiry means an inquiry designed to uncover any information about the encryption of backups.',
+      '"Covered equipment" refers to telecommunications equipment produced by the named vendors.',
+      'Personal data is defined as any information relating to an identified person.',
+      // what such a document does in general, not that the organisation has one
+      'An incident response policy clearly defines the roles and responsibilities around a data breach.',
+      'A business continuity plan describes how critical services are restored after a disruption.',
+      // what befalls whoever breaks the policy, not a practice of the organisation
+      'Intentionally or maliciously violating this policy is a serious offense and grounds for termination of employment.',
+      'Violations of these procedures may result in disciplinary action, up to and including termination.',
+    ])
+      expect(saysWhatIsDone(sentence), sentence).toBe(false)
+    for (const sentence of [
+      // the organisation's own, named: stated
+      'Our incident response policy defines the roles of the on-call engineer and the security lead.',
+      'An incident response plan is in place and is tested every year.',
+      'A dedicated security team reviews every violation reported through the internal tool.',
+      'Access is revoked on the day of termination of employment.',
+    ])
+      expect(saysWhatIsDone(sentence), sentence).toBe(true)
+  })
+
   it('reads a list of certifications as naming them, stating none', () => {
     const list =
       'Our platform is audited under ISO 27001, SOC 1, SOC 2, SOC 3 and PCI DSS certification programs each year.'
