@@ -598,9 +598,14 @@ async function runProtocol(
     const judged = judgedFigures(name, rows)
     // the answered Yes/No questions with gold (or judged by hand), by kind and shape, for fitting
     // calibration
-    // (a protocol judged by hand has no gold: a blank form's few filled cells are not answers)
+    // a protocol with gold answers (a fifth of its questions or more) is fitted on them; one
+    // without (a blank form's few filled cells are not answers) on its answers judged by hand.
+    // A protocol with both prints its judged figures beside its gold ones (d: does the vendor's
+    // own answer agree where the cited sentence does not state everything asked?)
+    const byGold =
+      predictions.filter((p) => gold.get(p.key)?.choice).length >= 0.2 * predictions.length
     const samples: Sample[] = predictions.flatMap((p, index) => {
-      if (judged || !(p.answered && p.choice && gold.get(p.key)?.choice)) return []
+      if (!byGold || !(p.answered && p.choice && gold.get(p.key)?.choice)) return []
       const note = rows[index]?.answer.note ?? ''
       // what never shows High whatever calibration says: a contested one (issue 38: a stale one
       // is stated at its age band's accuracy, its staleness a separate signal)
@@ -617,12 +622,13 @@ async function runProtocol(
         },
       ]
     })
+    const judgedSamples: Sample[] = []
     if (judged)
       rows.forEach((row, index) => {
         const label = judged.labels.get(row.id)
         const p = predictions[index]
         if (!label || !p?.choice) return
-        samples.push({
+        judgedSamples.push({
           protocol: name,
           kind: p.kind,
           shape: p.shape,
@@ -631,6 +637,7 @@ async function runProtocol(
           judged: true,
         })
       })
+    if (!byGold) samples.push(...judgedSamples)
     if (!quiet)
       console.log(
         JSON.stringify({
@@ -650,6 +657,13 @@ async function runProtocol(
           bands_stated: statedBands(
             samples.map((sample) => ({ confidence: sample.raw, right: sample.right })),
           ),
+          ...(judged && byGold
+            ? {
+                bands_stated_judged: statedBands(
+                  judgedSamples.map((sample) => ({ confidence: sample.raw, right: sample.right })),
+                ),
+              }
+            : {}),
           baseline: score(baseline, gold, baseMs),
         }),
       )
