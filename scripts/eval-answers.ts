@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -788,15 +789,19 @@ const HIGH_PRECISION = 0.95
 /**
  * High only where the answers judged by hand across frameworks were right as often as High
  * promises: a point of a kind's table that reaches High is held just below it when, of that kind's
- * judged answers at or above its score (eight or more), fewer than 0.95 state what was asked. A
- * kind can be right 0.95 of the time on the vendor's own documents and 0.35 on another vendor's:
- * pooled, it would be shown High on both (issue 27: no High answer its source does not state).
+ * judged answers at or above its score (eight or more), fewer than 0.95 state what was asked, or
+ * when fewer than eight of a kind judged by hand reach that score at all. A kind can be right 0.95
+ * of the time on the vendor's own documents and 0.35 on another vendor's: pooled, it would be
+ * shown High on both (issue 27: no High answer its source does not state).
  */
 function heldBelowHigh(points: [number, number][], judged: Sample[]): [number, number][] {
   return points.map(([raw, p]) => {
     if (p < HIGH) return [raw, p]
     const above = judged.filter((s) => s.raw >= raw - 0.005)
-    if (above.length < FIT_MIN) return [raw, p]
+    // too few judged at this score to vouch for it: High only for a kind never judged by hand
+    // (issue 38: left out of the fit, Amazon Web Services' document answers went High at 0.93,
+    // right 0.39, on the strength of another vendor's gold and 3 judged answers)
+    if (above.length < FIT_MIN) return judged.length ? [raw, HIGH - 0.01] : [raw, p]
     const precision = above.filter((s) => s.right).length / above.length
     return precision >= HIGH_PRECISION ? [raw, p] : [raw, HIGH - 0.01]
   })
@@ -999,6 +1004,11 @@ async function fitCalibration(protocols: Protocol[], pairs: Pair[]) {
     CALIBRATION_FILE,
     `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, vendors, answers: counts, kinds: table, left_out_bands: bands, age_bands: ageBands }, null, 2)}\n`,
   )
+  // in the house's format (the lint step reads it)
+  execFileSync('npx', ['biome', 'format', '--write', fileURLToPath(CALIBRATION_FILE)], {
+    cwd: root,
+    stdio: 'ignore',
+  })
   console.log(JSON.stringify({ calibration: 'written', answers: counts, kinds: table }))
 }
 
