@@ -198,6 +198,12 @@ function reliability(judged: Judged[]) {
   )
 }
 
+/** A sample as the product stated it: its confidence (raw when fitting), and whether it was right. */
+const asStated = (sample: { raw: number; right: boolean }): Judged => ({
+  confidence: sample.raw,
+  right: sample.right,
+})
+
 /** The most a band's accuracy may differ from the confidence it states (issue 38). */
 const BAND_TOLERANCE = 0.1
 
@@ -598,8 +604,7 @@ async function runProtocol(
     const baseMs = performance.now() - baseStarted
     const judged = judgedFigures(name, rows)
     // the answered Yes/No questions with gold (or judged by hand), by kind and shape, for fitting
-    // calibration
-    // a protocol with gold answers (a fifth of its questions or more) is fitted on them; one
+    // calibration: a protocol with gold answers (a fifth of its questions or more) is fitted on them; one
     // without (a blank form's few filled cells are not answers) on its answers judged by hand.
     // A protocol with both prints its judged figures beside its gold ones (d: does the vendor's
     // own answer agree where the cited sentence does not state everything asked?)
@@ -655,15 +660,9 @@ async function runProtocol(
           // issue 38: each band's accuracy (against the gold answers, or as judged by hand) beside
           // the confidence it stated, as the product states it (the shipped table, fitted on
           // the development protocols: in-sample for them; `--fit` prints them out of fit)
-          bands_stated: statedBands(
-            samples.map((sample) => ({ confidence: sample.raw, right: sample.right })),
-          ),
+          bands_stated: statedBands(samples.map(asStated)),
           ...(judged && byGold
-            ? {
-                bands_stated_judged: statedBands(
-                  judgedSamples.map((sample) => ({ confidence: sample.raw, right: sample.right })),
-                ),
-              }
+            ? { bands_stated_judged: statedBands(judgedSamples.map(asStated)) }
             : {}),
           baseline: score(baseline, gold, baseMs),
         }),
@@ -762,7 +761,7 @@ function judgedFigures(
 
 /**
  * The development protocols calibration is fitted on: those with gold answers, and those judged by
- * hand across frameworks (e, f, g).
+ * hand across frameworks and vendors (e, f, g, i, j).
  */
 const FIT_ON = ['a', 'b', 'c', 'd', 'd-catalog', 'd-studio', 'e', 'f', 'g', 'i', 'j', 's']
 /** Kinds (and kinds on one shape of question) with fewer answers than this have no points. */
@@ -901,8 +900,9 @@ function leaveOnePairOut(samples: Sample[], base: CalibrationTable) {
 async function fitCalibration(protocols: Protocol[], pairs: Pair[]) {
   setCalibration(null)
   const samples: Sample[] = []
-  for (const { name, kb, questionnaire, gold, product } of protocols) {
-    if (!protocolFilesExist({ name, vendor: '', kb, questionnaire })) continue
+  for (const protocol of protocols) {
+    if (!protocolFilesExist(protocol)) continue
+    const { name, kb, questionnaire, gold, product } = protocol
     samples.push(
       ...(await runProtocol(name, kb, questionnaire, gold, true, undefined, product)).samples,
     )
@@ -942,7 +942,7 @@ async function fitCalibration(protocols: Protocol[], pairs: Pair[]) {
         left_out_vendor: vendor,
         protocols: [...new Set(own.map((s) => s.protocol))],
         answers: own.length,
-        ece_raw: eceOf(own.map((s) => ({ confidence: s.raw, right: s.right }))),
+        ece_raw: eceOf(own.map(asStated)),
         ece_fitted: eceOf(fitted),
         bands_stated: statedBands(fitted),
       }),
