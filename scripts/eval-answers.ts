@@ -294,6 +294,14 @@ function score(predictions: Prediction[], gold: Map<string, Gold>, ms: number) {
 
 const round = (n: number) => Math.round(n * 1000) / 1000
 
+/** A blank form's figures: answered of all its questions, and the ece of its judged answers. */
+const judgedScore = (predictions: Prediction[], samples: Sample[]) => ({
+  coverage: predictions.length
+    ? round(predictions.filter((p) => p.answered).length / predictions.length)
+    : null,
+  ece: eceOf(samples.map(asStated)),
+})
+
 /**
  * Issue 38's `--product NAME`: the questionnaire is for NAME; each library file speaks for the
  * product its own product field names (a completed questionnaire's "Product name" row), else the
@@ -610,7 +618,7 @@ async function runProtocol(
     // own answer agree where the cited sentence does not state everything asked?)
     const byGold =
       predictions.filter((p) => gold.get(p.key)?.choice).length >= 0.2 * predictions.length
-    const samples: Sample[] = predictions.flatMap((p, index) => {
+    const goldSamples: Sample[] = predictions.flatMap((p, index) => {
       if (!byGold || !(p.answered && p.choice && gold.get(p.key)?.choice)) return []
       const note = rows[index]?.answer.note ?? ''
       // what never shows High whatever calibration says: a contested one (issue 38: a stale one
@@ -643,12 +651,30 @@ async function runProtocol(
           judged: true,
         })
       })
-    if (!byGold) samples.push(...judgedSamples)
+    // what the confidence predicts (issue 38): that the answer is right as drafted. A library
+    // answer to the question is the vendor's own statement, so the vendor's own answer (gold)
+    // measures it. A document answer, or one transferred from another question, is right only
+    // where its source states what is asked: the gold counts a Yes
+    // the source never states as right (on protocol d, Medium answers right 0.949 by the vendor's
+    // answers, their sources stating it 0.205: most of a mature vendor's answers are Yes), so it
+    // is measured by hand where judged, and left out of the fit where not (its gold is printed,
+    // bands_stated_gold)
+    const derived = (sample: Sample) => DERIVED_KINDS.has(sample.kind)
+    const samples: Sample[] = byGold
+      ? [...goldSamples.filter((sample) => !derived(sample)), ...judgedSamples.filter(derived)]
+      : judgedSamples
     if (!quiet)
       console.log(
         JSON.stringify({
           protocol: name,
           ...score(predictions, gold, ms),
+          // a protocol without gold (a blank form) is measured by its answers judged by hand: its
+          // ece and coverage are theirs, not those of the form's few filled cells
+          ...(byGold ? {} : judgedScore(predictions, samples)),
+          measured_by: byGold ? 'gold' : 'judged',
+          // the calibration error of what the fit measures (gold for library answers, judgement
+          // for derived ones)
+          ece_stated: eceOf(samples.map(asStated)),
           answered_with_choice: rows.filter(
             (row) => row.answer.status === 'generated' && row.answer.choice,
           ).length,
@@ -661,6 +687,7 @@ async function runProtocol(
           // the confidence it stated, as the product states it (the shipped table, fitted on
           // the development protocols: in-sample for them; `--fit` prints them out of fit)
           bands_stated: statedBands(samples.map(asStated)),
+          ...(byGold ? { bands_stated_gold: statedBands(goldSamples.map(asStated)) } : {}),
           ...(judged && byGold
             ? { bands_stated_judged: statedBands(judgedSamples.map(asStated)) }
             : {}),
@@ -767,8 +794,22 @@ const FIT_ON = ['a', 'b', 'c', 'd', 'd-catalog', 'd-studio', 'e', 'f', 'g', 'i',
 /** Kinds (and kinds on one shape of question) with fewer answers than this have no points. */
 const FIT_MIN = 8
 
+/**
+ * The kinds that rest on something other than the vendor's own answer to the question: a
+ * document's sentences, or its answer to another question (transferred).
+ */
+const DERIVED_KINDS = new Set<AnswerKind>([
+  'transferred',
+  'stated',
+  'denied',
+  'partial',
+  'third_party',
+])
+
 type Sample = {
   protocol: string
+  /** Whose answers (the protocol's vendor), for the High guard and leave-one-vendor-out. */
+  vendor?: string
   kind: AnswerKind
   shape: QuestionShape
   raw: number
@@ -781,28 +822,33 @@ type Sample = {
   ceiling?: number
 }
 
-/** The floor of the High band, and how often a High answer judged across frameworks must be right. */
+/**
+ * The floor of the High band, and how often a High answer judged across frameworks must be right:
+ * a tenth above the floor (0.95 held library answers right 0.93 as judged and 1.0 by the vendor's
+ * own answers at Medium, understated by 0.14 to 0.21 out of fit)
+ */
 const HIGH = 0.8
-const HIGH_PRECISION = 0.95
+const HIGH_PRECISION = 0.9
 
 /**
- * High only where the answers judged by hand across frameworks were right as often as High
- * promises: a point of a kind's table that reaches High is held just below it when, of that kind's
- * judged answers at or above its score (eight or more), fewer than 0.95 state what was asked, or
- * when fewer than eight of a kind judged by hand reach that score at all. A kind can be right 0.95
- * of the time on the vendor's own documents and 0.35 on another vendor's: pooled, it would be
- * shown High on both (issue 27: no High answer its source does not state).
+ * High only where the measured answers of a kind at or above a point's score were right as often
+ * as High promises, on more than one vendor: a point of a kind's table that reaches High is held
+ * just below it when fewer than eight answers of that kind reach its score, when they come from
+ * one vendor alone (one vendor's many answers cannot vouch for another's), or when fewer than 0.9
+ * of them are right (the floor and a tenth); where it stands, it shows no more than the share
+ * right there. A kind can be right 0.95 of the time on the vendor's own documents and 0.35 on
+ * another vendor's: pooled, it would be shown High on both (issue 27: no High answer its source
+ * does not state; issue 38: left out of the fit, Amazon Web Services' document answers went High
+ * at 0.93, right 0.39, on the strength of another vendor's answers).
  */
-function heldBelowHigh(points: [number, number][], judged: Sample[]): [number, number][] {
+function heldBelowHigh(points: [number, number][], measured: Sample[]): [number, number][] {
   return points.map(([raw, p]) => {
     if (p < HIGH) return [raw, p]
-    const above = judged.filter((s) => s.raw >= raw - 0.005)
-    // too few judged at this score to vouch for it: High only for a kind never judged by hand
-    // (issue 38: left out of the fit, Amazon Web Services' document answers went High at 0.93,
-    // right 0.39, on the strength of another vendor's gold and 3 judged answers)
-    if (above.length < FIT_MIN) return judged.length ? [raw, HIGH - 0.01] : [raw, p]
+    const above = measured.filter((s) => s.raw >= raw - 0.005)
+    const vendors = new Set(above.map((s) => s.vendor ?? s.protocol))
+    if (above.length < FIT_MIN || vendors.size < 2) return [raw, HIGH - 0.01]
     const precision = above.filter((s) => s.right).length / above.length
-    return precision >= HIGH_PRECISION ? [raw, p] : [raw, HIGH - 0.01]
+    return precision >= HIGH_PRECISION ? [raw, Math.min(p, round(precision))] : [raw, HIGH - 0.01]
   })
 }
 
@@ -814,12 +860,11 @@ function fitTable(samples: Sample[]): CalibrationTable {
   for (const kind of ANSWER_KINDS) {
     const own = samples.filter((s) => s.kind === kind)
     if (own.length < FIT_MIN) continue
-    const judged = own.filter((s) => s.judged)
-    table[kind] = heldBelowHigh(fitKind(own), judged)
+    table[kind] = heldBelowHigh(fitKind(own), own)
     for (const shape of SHAPES) {
       const shaped = own.filter((s) => s.shape === shape)
       if (shaped.length >= FIT_MIN)
-        table[shapeKey(kind, shape)] = heldBelowHigh(fitKind(shaped), judged)
+        table[shapeKey(kind, shape)] = heldBelowHigh(fitKind(shaped), own)
     }
   }
   return table
@@ -909,6 +954,7 @@ async function fitCalibration(protocols: Protocol[], pairs: Pair[]) {
   }
   const names = [...new Set(samples.map((s) => s.protocol))]
   const vendorOf = new Map(protocols.map((p) => [p.name, p.vendor]))
+  for (const sample of samples) sample.vendor = vendorOf.get(sample.protocol)
   const vendors = [...new Set(names.map((name) => vendorOf.get(name) ?? name))]
   /** What each band meant on the vendors left out, per kind and per kind on a shape. */
   const bands: Record<string, Record<string, { answers: number; right: number }>> = {}

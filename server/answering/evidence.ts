@@ -11,6 +11,7 @@ import { withParts } from './partial.ts'
 import { partiesFor } from './parties.ts'
 import { shapeOf } from './parts.ts'
 import { practicesOf } from './practices.ts'
+import { otherProductFactLead } from './products.ts'
 import { nearestQuotes } from './quotes.ts'
 import { practiceAnswer } from './stated.ts'
 import { dataItemsOf, submissionAnswer, submissionField } from './submission.ts'
@@ -156,6 +157,12 @@ export function answerFromEvidence(
   if (given.length) return { candidates: given, note: null }
   // no answer: what was looked for, and the nearest passages that speak of the practice, cited
   // for the reviewer who writes the answer
+  // a fact of this product that only a sister product's entries hold: theirs is the lead
+  const foreign = otherProductFactLead(
+    question,
+    matches.filter((match) => match.score >= REUSE_FLOOR),
+  )
+  if (foreign) return { candidates: [foreign], note: null }
   const note = lookedFor(question, space) ?? NO_EVIDENCE
   const nearest = nearestQuotes(question, passages, space, library)
   if (!nearest) return { candidates: [], note }

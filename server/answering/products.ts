@@ -1,3 +1,4 @@
+import { citationsOf } from './cite.ts'
 import { leadingChoice } from './text.ts'
 import type { Candidate, EngineAnswer, LibraryEntry, PassageHit } from './types.ts'
 
@@ -50,23 +51,31 @@ const PRODUCT_FACTS: RegExp[] = [
   // what it is
   /\b(describe|description|overview|summary|purpose)\b.{0,40}\b(product|service|solution|application|platform|offering|software|system)\b/,
   /\bwhat (does|is) (the|your) (product|service|solution|application|platform|software)\b/,
+  /\b(product|service|solution|application|platform|offering|software) (description|overview|summary)\b/,
+  /\b(business background|ownership structure|parent (company|organi[sz]ation))\b/,
+  /\b(link|url) to (the |your )?product\b/,
   // its history
   /\b(history|founded|founding|year (established|founded)|years in (business|operation))\b/,
+  /\b(outages?|disruptions?|downtime|breach(es)?)\b.{0,60}\b(last|past) (\d+|twelve|six) (months|years)\b/,
   // where it runs and keeps data
   /\b(where|which|what)\b.{0,60}\b(hosted|hosting|data cent(er|re)s?|regions?|countr(y|ies)|located|stored|reside)\b/,
   /\bdata (residency|location|sovereignty|cent(er|re)s?)\b/,
-  /\bhosting (provider|environment|location|model)\b/,
+  /\bhosting (provider|environment|locations?|model|regions?|countr(y|ies)|sites?)\b/,
+  // where its people work
+  /\b(work|office|business) locations?\b/,
+  /\b(where|which countries|what countries)\b.{0,40}\boffices?\b/,
   // the data it handles
   /\b(what|which) (types?|kinds?|categories|classes) of (data|information)\b/,
   /\b(types?|kinds?|categories|classes) of (data|information) (does|do|will|would|is|are)\b/,
+  /\b(process|store|collect|handle|receive|transmit)\w* (protected health information|phi)\b/,
   // certifications, reports, accessibility
-  /\b(soc ?[123]|iso\/?(iec)? ?27\d{3}|hitrust|fedramp|stateramp|pci[ -]dss|certif\w*|attestations?|audit reports?|vpat|wcag|section 508|accessib\w*)\b/,
+  /\b(soc ?[123]|iso\/?(iec)? ?27\d{3}|hitrust|fedramp|stateramp|pci[ -]dss|certifi(ed|cations?)|attestations?|audit reports?|vpat|wcag|section 508|accessib\w*)\b/,
   // what it integrates with
-  /\b(integrat\w*|lti|plug-?ins?|connectors?|third[- ]party (apps|applications|tools))\b/,
+  /\b(integrates? with|integrations?\b(?! of)|lti|plug-?ins?|connectors?|third[- ]party (apps|applications|tools))\b/,
   // sub-processors
   /\b(sub-?processors?|subcontractors?|fourth[- ]part(y|ies))\b/,
   // people to contact
-  /\b(contact (name|person|details|information)|primary contact|point of contact|(e-?mail|phone|telephone) (address|number)?)\b/,
+  /\b(contact (name|person|title|details|information|e-?mail|phone|telephone|number)|primary contact|point of contact)\b/,
 ]
 
 export const isProductFact = (question: string) => {
@@ -93,6 +102,35 @@ export function forProduct(
     reason: otherProductNote(other.name, other.forProduct),
     // the match keeps its score (the engine chooses by it); its ceiling holds the shown confidence
     ceiling: Math.min(candidate.ceiling ?? 1, otherProductCeiling(candidate)),
+  }
+}
+
+/**
+ * 'No answer: Studio’s answers hold this, but it is Studio’s alone (cited as a lead): write
+ * Catalog’s own.'
+ */
+export const otherProductFactNote = (other: string, own: string) =>
+  `No answer: ${other}’s answers hold this, but it is ${other}’s alone (cited as a lead): write ${own}’s own.`
+
+/**
+ * A fact of one product that only another product's entries hold: no answer, that entry cited as
+ * the lead a reviewer starts from (issue 38: a sister product's description, hosting regions and
+ * offices were served as this one's).
+ */
+export function otherProductFactLead(
+  question: { text: string },
+  matches: { entry: LibraryEntry; score: number }[],
+): Candidate | null {
+  if (!isProductFact(question.text)) return null
+  const match = matches.find(({ entry }) => entry.otherProduct)
+  const other = match?.entry.otherProduct
+  if (!match || !other) return null
+  return {
+    text: '',
+    choice: null,
+    confidence: 0,
+    citations: citationsOf(match.entry),
+    withheld: otherProductFactNote(other.name, other.forProduct),
   }
 }
 

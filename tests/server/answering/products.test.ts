@@ -82,6 +82,12 @@ describe('answers know which product they speak for (issue 38)', () => {
       const answer = answers.get(fact as string)
       expect(answer?.text ?? '', fact).not.toMatch(/us-east-1|renewed every year/)
       expect(answer?.choice ?? null, fact).toBeNull()
+      // no answer, Studio's entry cited as the lead a reviewer starts from
+      expect(answer?.status, fact).toBe('no_answer')
+      expect(answer?.note, fact).toBe(
+        'No answer: Studio’s answers hold this, but it is Studio’s alone (cited as a lead): write Catalog’s own.',
+      )
+      expect(answer?.citations.length, fact).toBeGreaterThan(0)
     }
     // a company-wide entry and Catalog's own answer as before: High
     expect(answers.get(QUESTIONS[2] as string)?.confidence).toBeGreaterThanOrEqual(0.8)
@@ -205,6 +211,16 @@ describe('answers know which product they speak for (issue 38)', () => {
       'Which LMS integrations does the platform support?',
       'Primary contact name',
       'When was the company founded?',
+      // a form's own field labels (HECVAT's General Information), read as the same facts
+      'Product Description',
+      'Vendor Hosting Regions',
+      'Vendor Work Locations',
+      'Vendor Contact Title',
+      'Vendor Accessibility Contact Email',
+      'Web Link to Product Privacy Notice',
+      'Describe your organization’s business background and ownership structure.',
+      'Have you had an unplanned disruption to this product/service in the last 12 months?',
+      'Does your product process protected health information (PHI)?',
     ])
       expect(isProductFact(fact), fact).toBe(true)
     for (const practice of [
@@ -213,6 +229,11 @@ describe('answers know which product they speak for (issue 38)', () => {
       'Do you perform annual penetration tests?',
       'Are backups tested at least yearly?',
       'Do you have an incident response plan?',
+      'Do you perform background checks on new staff?',
+      'Is the deployment and integration of application code automated where possible?',
+      'Are digital certificates adopted for system identities?',
+      'Do you support differentiation between email address and user identifier?',
+      'Does your staff have access to institutional data (e.g., financial, PHI)?',
     ])
       expect(isProductFact(practice), practice).toBe(false)
   })
