@@ -518,10 +518,12 @@ async function runProtocol(
       writeFileSync(
         process.env.EVAL_DUMP,
         rows
-          .map((row) =>
+          .map((row, index) =>
             JSON.stringify({
               protocol: name,
               ref: row.ref,
+              kind: predictions[index]?.kind,
+              shape: predictions[index]?.shape,
               question: row.text,
               status: row.answer.status,
               choice: row.answer.choice,

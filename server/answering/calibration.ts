@@ -5,6 +5,7 @@ import { isOtherProductNote, OTHER_PRODUCT_CAP } from './products.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
 import { THIRD_PARTY_CAP, THIRD_PARTY_PREFIX } from './third-party.ts'
 import { TRANSFERRED } from './transfer.ts'
+import { leadingChoice } from './text.ts'
 import { type Candidate, CORROBORATED, PRACTICE_DENIED, STATED } from './types.ts'
 
 /**
@@ -143,7 +144,10 @@ export function mapThrough(points: [number, number][] | undefined, raw: number):
  * score. A stale entry's ceiling is applied after this (`withinCeiling`), whatever a band says.
  */
 export function calibrated(candidate: Candidate, shape: QuestionShape | null = null): Candidate {
-  if (!table || candidate.withheld || !candidate.choice) return candidate
+  // a Yes or No written in a free-text cell (a form without dropdowns: 'Yes. ...') is a Yes or No
+  // all the same, stated as measured
+  const yesNo = candidate.choice || leadingChoice(candidate.text)
+  if (!table || candidate.withheld || !yesNo) return candidate
   const kind = kindOfReason(candidate.reason)
   const points = pointsFor(table, kind, shape, candidate.ageDays, candidate.confidence)
   if (!points) return candidate

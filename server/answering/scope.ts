@@ -14,6 +14,17 @@ import { PURPOSE, type TfIdf, terms, withoutExamples } from './text.ts'
 export const SCOPE_FLOOR = 0.5
 
 /**
+ * Whose data, in each framework's word: HECVAT asks of the institution's data, SIG and VSA of the
+ * customer's or client's, CAIQ of the cloud service customer's (CSC) or tenant's. A question that
+ * names one is answered by a context that names any, or that speaks of sensitive data (which
+ * holds the customer's): one part of the scope, not a word each framework spells its own way.
+ */
+const DATA_OWNERS = new Set(
+  terms('customer client tenant csc cscs consumer subscriber institution institutional'),
+)
+const HOLDS_OWNER = new Set([...DATA_OWNERS, ...terms('sensitive')])
+
+/**
  * What a question asks about: the practices it names, and how much of the rest of it (its scope:
  * whose data, which environment, how often) a context holds, 0-1. Null when it names no practice.
  */
@@ -60,8 +71,16 @@ export function practiceScope(text: string, space: TfIdf, previous?: string | nu
         bySentence: true,
       })
     }
+  const owner = other.find((term) => DATA_OWNERS.has(term))
+  if (owner)
+    parts.push({
+      label: owner,
+      weight: space.idf(owner),
+      held: (context) => [...HOLDS_OWNER].some((t) => context.has(t)),
+    })
   const qualifiers = new Set<string>()
   for (const term of other) {
+    if (DATA_OWNERS.has(term)) continue
     // a qualifier weighs nothing in the scope (the sentence must say it, or the Yes is partly
     // stated) but is named, in the question's order, among what was looked for
     const qualifier = qualifierOf(term)

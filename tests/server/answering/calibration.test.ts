@@ -103,6 +103,24 @@ describe('calibration', () => {
     expect(ask()).toBe(raw)
   })
 
+  it('states a Yes written in a free-text cell as measured, as it states one from a dropdown', () => {
+    // a form without dropdowns (a portal export's Response column): the library's Yes is the
+    // answer's text, with no choice of its own
+    const question = 'Does your product support single sign-on for institutional users?'
+    const library = new Library([fileEntry(1, question, 'Yes', 'Through SAML 2.0.')])
+    const ask = (vocabulary: string[] | null) =>
+      answerFromEvidence({ text: question, vocabulary }, library.match(question), [], new TfIdf())
+        .candidates[0]
+    setCalibration(null)
+    const raw = ask(null)?.confidence ?? 0
+    setCalibration({ library: [[raw, 0.6]] })
+    const free = ask(null)
+    expect(free?.choice ?? null).toBeNull()
+    expect(free?.text).toMatch(/^Yes/)
+    expect(free?.confidence).toBe(0.6)
+    expect(ask(['Yes', 'No'])?.confidence).toBe(0.6)
+  })
+
   it('reads an answer from a dated library entry through its age band’s points', () => {
     expect(ageBandOf(0)).toBe('0-6m')
     expect(ageBandOf(200)).toBe('6-12m')

@@ -178,4 +178,47 @@ describe('library answers across frameworks', () => {
       ),
     ).toBeNull()
   })
+
+  it('reads each framework’s words for whose data and for the practice itself as the same (issue 38, item 6)', () => {
+    // a HECVAT library asked a SIG- or VSA-worded question: the customer's data is what HECVAT
+    // calls sensitive or institutional data; 'team or function', 'over public networks' and
+    // 'prior to hire' are the practice's own definition, not more scope a row must hold
+    const hecvat = new Library([
+      fileEntry(1, 'Do you have a dedicated Information Security staff or office?', 'Yes'),
+      fileEntry(
+        1,
+        'Is sensitive data encrypted, using secure protocols/algorithms, in transport? (e.g., system-to-client)',
+        'Yes',
+      ),
+      fileEntry(
+        1,
+        'Is sensitive data encrypted, using secure protocols/algorithms, in storage? (e.g. disk encryption, at-rest, files, and within a running database)',
+        'Yes',
+      ),
+      fileEntry(1, 'Do you perform background checks on all employees?', 'Yes'),
+      ...filler,
+    ])
+    for (const text of [
+      'Does the organization have a dedicated information security team or function?',
+      'Is customer data encrypted in transit over public networks?',
+      'Is client data encrypted at rest?',
+      'Are background checks performed on new employees prior to hire?',
+    ]) {
+      const moved = transferAnswer({ text, vocabulary: YES_NO }, hecvat, hecvat.space)
+      expect(moved?.choice, text).toBe('Yes')
+      expect(moved?.reason, text).toBe(TRANSFERRED)
+    }
+    // another owner's data is not the customer's
+    const laptops = new Library([
+      fileEntry(1, 'Are employee laptops encrypted at rest?', 'Yes'),
+      ...filler,
+    ])
+    expect(
+      transferAnswer(
+        { text: 'Is customer data encrypted at rest?', vocabulary: YES_NO },
+        laptops,
+        laptops.space,
+      ),
+    ).toBeNull()
+  })
 })
