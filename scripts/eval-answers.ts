@@ -649,7 +649,10 @@ async function runProtocol(
           kind: p.kind,
           shape: p.shape,
           raw: p.confidence,
-          right: label === 'states',
+          // right: its source states the practice asked, with the choice given (states, or half:
+          // a qualifier or the scope unstated, which the answer's parts and kind say apart)
+          right: label !== 'none',
+          whole: label === 'states',
           judged: true,
         })
       })
@@ -818,6 +821,8 @@ type Sample = {
   right: boolean
   /** Judged by hand on a protocol across frameworks (e, f, g) rather than against gold answers. */
   judged?: true
+  /** Judged by hand: its source states everything asked, every qualifier and the scope too. */
+  whole?: boolean
   /** The age of the library entry it rests on, on a protocol that dates its entries (h). */
   ageDays?: number
   /** The most it may show whatever calibration says (a stale or contested entry's answer). */
@@ -849,7 +854,8 @@ function heldBelowHigh(points: [number, number][], measured: Sample[]): [number,
     const above = measured.filter((s) => s.raw >= raw - 0.005)
     const vendors = new Set(above.map((s) => s.vendor ?? s.protocol))
     if (above.length < FIT_MIN || vendors.size < 2) return [raw, HIGH - 0.01]
-    const precision = above.filter((s) => s.right).length / above.length
+    // High asks more of a judged answer: its source states everything asked (issue 27)
+    const precision = above.filter((s) => s.whole ?? s.right).length / above.length
     return precision >= HIGH_PRECISION ? [raw, Math.min(p, round(precision))] : [raw, HIGH - 0.01]
   })
 }
@@ -861,12 +867,28 @@ function fitTable(samples: Sample[]): CalibrationTable {
   const table: CalibrationTable = {}
   for (const kind of ANSWER_KINDS) {
     const own = samples.filter((s) => s.kind === kind)
+    // a derived kind with too few answers of its own (a document's denial) is read through the
+    // points of all derived answers, pooled: its raw score is no probability to fall back on
+    if (own.length < FIT_MIN && DERIVED_KINDS.has(kind)) {
+      const derived = samples.filter((s) => DERIVED_KINDS.has(s.kind))
+      if (derived.length >= FIT_MIN)
+        table[kind] = heldBelowHigh(
+          fitKind(derived, 4, derived.filter((s) => s.right).length / derived.length),
+          derived,
+        )
+      continue
+    }
     if (own.length < FIT_MIN) continue
-    table[kind] = heldBelowHigh(fitKind(own), own)
+    // a derived kind's raw score (a document sentence's, a transferred answer's) is no
+    // probability: a few answers at a score are shrunk towards the kind's own accuracy
+    const center = DERIVED_KINDS.has(kind)
+      ? own.filter((s) => s.right).length / own.length
+      : undefined
+    table[kind] = heldBelowHigh(fitKind(own, 4, center), own)
     for (const shape of SHAPES) {
       const shaped = own.filter((s) => s.shape === shape)
       if (shaped.length >= FIT_MIN)
-        table[shapeKey(kind, shape)] = heldBelowHigh(fitKind(shaped), own)
+        table[shapeKey(kind, shape)] = heldBelowHigh(fitKind(shaped, 4, center), own)
     }
   }
   return table
@@ -1037,6 +1059,13 @@ async function fitCalibration(protocols: Protocol[], pairs: Pair[]) {
   const counts = Object.fromEntries(
     ANSWER_KINDS.map((kind) => [kind, samples.filter((s) => s.kind === kind).length]),
   )
+  // the derived kinds with too few answers of their own, read through all derived answers pooled
+  const derivedCount = samples.filter((s) => DERIVED_KINDS.has(s.kind)).length
+  const pooled = Object.fromEntries(
+    ANSWER_KINDS.filter(
+      (kind) => DERIVED_KINDS.has(kind) && (counts[kind] ?? 0) < FIT_MIN && table[kind],
+    ).map((kind) => [kind, { from: 'derived', answers: derivedCount }]),
+  )
   const ageBands = {
     pairs: pairs.map(describePair),
     answers: Object.fromEntries(
@@ -1050,7 +1079,7 @@ async function fitCalibration(protocols: Protocol[], pairs: Pair[]) {
   }
   writeFileSync(
     CALIBRATION_FILE,
-    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, vendors, answers: counts, kinds: table, left_out_bands: bands, age_bands: ageBands }, null, 2)}\n`,
+    `${JSON.stringify({ fitted: new Date().toISOString().slice(0, 10), protocols: names, vendors, answers: counts, pooled, kinds: table, left_out_bands: bands, age_bands: ageBands }, null, 2)}\n`,
   )
   // in the house's format (the lint step reads it)
   execFileSync('npx', ['biome', 'format', '--write', fileURLToPath(CALIBRATION_FILE)], {

@@ -115,6 +115,17 @@ let table: CalibrationTable | null = (
   JSON.parse(readFileSync(CALIBRATION_FILE, 'utf8')) as { kinds: CalibrationTable }
 ).kinds
 
+/**
+ * The most any answer of a kind is stated at (its highest point, on any shape): an answer demoted
+ * to that kind after it was stated (a partly stated Yes the language model finds) shows no more.
+ */
+export function kindCeiling(kind: AnswerKind): number {
+  const points = Object.entries(table ?? {})
+    .filter(([key]) => key === kind || key.startsWith(`${kind}/`))
+    .flatMap(([, list]) => list ?? [])
+  return points.length ? Math.max(...points.map(([, p]) => p)) : 1
+}
+
 /** Replaces the table (null: raw scores), for fitting it. Returns the one it replaced. */
 export function setCalibration(next: CalibrationTable | null): CalibrationTable | null {
   const previous = table
@@ -181,10 +192,15 @@ export function assuranceOf(confidence: number | null): string | null {
 /**
  * Fits one kind's points from (raw score, right or wrong) pairs: isotonic regression (pooling
  * adjacent violators, and equals, so that the table stays short), then each pooled block's
- * accuracy shrunk towards its mean raw score by `prior` pseudo-answers, so that a handful of
- * answers moves a score only a little; kept non-decreasing.
+ * accuracy shrunk by `prior` pseudo-answers, so that a handful of answers moves a score only a
+ * little, towards `center` when given (a kind whose raw score is no probability: the kind's own
+ * accuracy), else towards the block's mean raw score; kept non-decreasing.
  */
-export function fitKind(samples: { raw: number; right: boolean }[], prior = 4): [number, number][] {
+export function fitKind(
+  samples: { raw: number; right: boolean }[],
+  prior = 4,
+  center?: number,
+): [number, number][] {
   // answers with the same score first make one block
   const tied = new Map<number, { raw: number; right: number; n: number }>()
   for (const sample of samples) {
@@ -211,7 +227,7 @@ export function fitKind(samples: { raw: number; right: boolean }[], prior = 4): 
   }
   let floor = 0
   return blocks.map((block) => {
-    const shrunk = (block.right + prior * block.raw) / (block.n + prior)
+    const shrunk = (block.right + prior * (center ?? block.raw)) / (block.n + prior)
     floor = Math.max(floor, Math.min(0.99, Math.max(0.05, shrunk)))
     return [round(block.raw), round(floor)]
   })

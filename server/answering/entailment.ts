@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Logger } from '../logger.ts'
+import { kindCeiling } from './calibration.ts'
 import { partsOf } from './parts.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
 import { leadingChoice } from './text.ts'
@@ -192,8 +193,9 @@ export function afterEntailment(candidate: Candidate, judged: AnswerPart[]): Can
   const unstatedByRules = parts.filter((part) => part.kind !== 'practice' && !part.sentence)
   return {
     ...candidate,
+    // partly stated: no more than such answers were measured right
+    confidence: Math.min(candidate.confidence, PARTLY_STATED_CAP, kindCeiling('partial')),
     reason: `${PARTLY_STATED_PREFIX} the documents state ${named.length ? labels(named) : 'the practice asked'}; ${unstatedByRules.length ? `no sentence states: ${labels(unstatedByRules)}; ` : ''}the language model finds no quoted sentence that states: ${labels(lost)}. Check before approving.`,
-    confidence: Math.min(candidate.confidence, PARTLY_STATED_CAP),
     parts: judged,
   }
 }
