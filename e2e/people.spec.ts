@@ -22,7 +22,11 @@ async function choose(
   option: string,
 ) {
   await scope.getByRole('combobox', { name }).click()
-  await page.getByRole('option', { name: option, exact: true }).click()
+  // the option of this select's own list: another select's list may still be closing
+  await page
+    .getByRole('listbox', { name })
+    .getByRole('option', { name: option, exact: true })
+    .click()
 }
 
 async function inviteFromSettings(page: Page, email: string, role: Role) {

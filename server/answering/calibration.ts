@@ -3,9 +3,9 @@ import { type ConfidenceBand, confidenceBand } from '../../contract/questionnair
 import type { QuestionShape } from './parts.ts'
 import { isOtherProductNote, OTHER_PRODUCT_CAP } from './products.ts'
 import { PARTLY_STATED_CAP, PARTLY_STATED_PREFIX } from './qualifiers.ts'
+import { leadingChoice } from './text.ts'
 import { THIRD_PARTY_CAP, THIRD_PARTY_PREFIX } from './third-party.ts'
 import { TRANSFERRED } from './transfer.ts'
-import { leadingChoice } from './text.ts'
 import { type Candidate, CORROBORATED, PRACTICE_DENIED, STATED } from './types.ts'
 
 /**
