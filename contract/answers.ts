@@ -68,12 +68,51 @@ export const citationSchema = z.object({
 export type Citation = z.infer<typeof citationSchema>
 
 /**
- * Where a generated answer came from: the library answering this question, the library answering
- * the same practice in other words (another framework), or a document's sentence.
+ * What a machine's answer was drawn from: the library answering this question, the library
+ * answering the same practice in other words (another framework), or a document's sentence.
  */
-export const ANSWER_ORIGINS = ['library', 'transferred', 'document'] as const
+export const ANSWER_SOURCES = ['library', 'transferred', 'document'] as const
+export type AnswerSource = (typeof ANSWER_SOURCES)[number]
+/** Who wrote an answer (issue 39): the machine, or a person (no machine band then). */
+export const ANSWER_ORIGINS = ['machine', 'person'] as const
 export type AnswerOrigin = (typeof ANSWER_ORIGINS)[number]
-export const ANSWER_ORIGIN_LABELS: Record<AnswerOrigin, string> = {
+/**
+ * Who wrote a person's answer, for the panel: 'Written by Ann Lee', or 'Edited by Ann Lee' where
+ * it changed a draft (its sources are still cited).
+ */
+export const writtenBy = (answer: { citations: unknown[]; updated_by?: { name: string } | null }) =>
+  `${answer.citations.length ? 'Edited' : 'Written'} by ${answer.updated_by?.name || 'a person'}`
+
+/**
+ * What the customer's cells take for a question (issue 39): a value from its dropdown (or a mark
+ * in one of its columns), and a text in the column beside it.
+ */
+export const cellNeedsSchema = z.object({ choice: z.boolean(), text: z.boolean() })
+export type CellNeeds = z.infer<typeof cellNeedsSchema>
+export const ANSWER_PARTS_MISSING = ['choice', 'text'] as const
+export type AnswerPartMissing = (typeof ANSWER_PARTS_MISSING)[number]
+export const MISSING_LABELS: Record<AnswerPartMissing, string> = {
+  choice: 'a value for the dropdown',
+  text: 'an explanation for the text column',
+}
+
+/** What an answer lacks that its cells take: nothing when the file asks for one cell only. */
+export function missingParts(
+  needs: CellNeeds | null | undefined,
+  answer: { text: string; choice: string | null },
+): AnswerPartMissing[] {
+  if (!needs || !(answer.text.trim() || answer.choice)) return []
+  return [
+    ...(needs.choice && !answer.choice ? (['choice'] as const) : []),
+    ...(needs.text && !answer.text.trim() ? (['text'] as const) : []),
+  ]
+}
+
+/** 'This answer has no value for the dropdown: approve it as it is?' */
+export const incompleteText = (missing: AnswerPartMissing[]) =>
+  `This answer has no ${missing.map((part) => MISSING_LABELS[part].replace(/^an? /, '')).join(' and no ')}, which the customer’s file asks for. Add it, or approve it as it is.`
+
+export const ANSWER_SOURCE_LABELS: Record<AnswerSource, string> = {
   library: 'From your library: an answer to this question',
   transferred: 'From your library: an answer about the same practice, asked in other words',
   document: 'From a document: the quoted passage',
@@ -168,8 +207,14 @@ export const answerSchema = z.object({
    * reviewer should check it (a Yes from a document rather than from an answer to this question).
    */
   note: z.nullable(z.string()),
-  /** Where a generated answer came from; absent for answers a person wrote. */
-  origin: z.optional(z.enum(ANSWER_ORIGINS)),
+  /**
+   * Who wrote it (issue 39): 'machine' for a draft (approved or not), 'person' for an answer a
+   * person wrote or changed (its band is null: the machine's confidence stays in the history);
+   * null while nothing is written.
+   */
+  origin: z.nullable(z.enum(ANSWER_ORIGINS)),
+  /** What a machine's answer was drawn from; absent for answers a person wrote. */
+  drawn_from: z.optional(z.enum(ANSWER_SOURCES)),
   /**
    * For an answer from documents: each part the question asks and the cited sentence that states
    * it (absent for library answers, which answer the whole question).
@@ -218,6 +263,8 @@ export const questionRowSchema = z.object({
   section: z.nullable(z.string()),
   /** Where the answer is written: a cell (C12), a table cell, or null when only basic export holds it. */
   answer_cell: z.nullable(z.string()),
+  /** What the customer's cells take: a dropdown value, a text beside it (issue 39). */
+  cell_needs: z.optional(cellNeedsSchema),
   vocabulary: z.nullable(z.array(z.string())),
   answer: answerSchema,
   candidates: z.array(answerSchema),
@@ -302,6 +349,12 @@ export const answersQuerySchema = z.object({
 export type AnswersQuery = z.input<typeof answersQuerySchema>
 
 const answerText = z.string().check(z.maxLength(MAX_ANSWER_LENGTH))
+/** POST .../answers/{id}/approve/: an answer missing what its cells take needs confirming. */
+export const approveSchema = z.object({
+  confirm_incomplete: z._default(z.boolean(), false),
+})
+export type ApproveBody = z.input<typeof approveSchema>
+
 export const answerEditSchema = z.object({
   text: z.optional(answerText),
   choice: z.optional(z.nullable(z.string().check(z.maxLength(200)))),

@@ -369,6 +369,8 @@ export const importSheetPreviewSchema = z.object({
   sample: z.array(z.object({ row: z.int(), cells: z.record(z.string(), z.string()) })),
   /** Data rows after the header row. */
   row_count: z.int(),
+  /** Rows the suggested mapping leaves out, and why (a section's header row, a merged line). */
+  skipped: z.array(z.object({ row: z.int(), reason: z.string(), text: z.string() })),
   suggested: z.object({
     question: z.nullable(z.string()),
     answer: z.nullable(z.string()),
@@ -380,6 +382,8 @@ export type ImportSheetPreview = z.infer<typeof importSheetPreviewSchema>
 export const importPreviewSchema = z.object({
   filename: z.string(),
   kind: z.enum(['csv', 'xlsx']),
+  /** The date the file says it was answered (YYYY-MM-DD): imported items are dated by it. */
+  stated_at: z.nullable(z.string()),
   sheets: z.array(importSheetPreviewSchema),
 })
 export type ImportPreview = z.infer<typeof importPreviewSchema>

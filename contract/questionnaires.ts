@@ -248,6 +248,11 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 export const exportRequestSchema = z.object({
   questionnaire_id: z.int().check(z.positive()),
 })
+/** POST export-original/: `approved_only` writes approved answers only (issue 39). */
+export const exportOriginalRequestSchema = z.object({
+  questionnaire_id: z.int().check(z.positive()),
+  approved_only: z._default(z.boolean(), false),
+})
 export const exportBasicRequestSchema = z.object({
   questionnaire_id: z.int().check(z.positive()),
   format: z._default(z.enum(['xlsx', 'csv']), 'xlsx'),
@@ -283,6 +288,8 @@ export const exportRunSchema = z.object({
   label: z.nullable(z.string()),
   questionnaire_id: z.int(),
   format: z.enum(EXPORT_FORMATS),
+  /** Whether only approved answers are written (issue 39). */
+  approved_only: z._default(z.boolean(), false),
   filled_file: z.nullable(filledFileSchema),
   error: z.nullable(z.string()),
 })

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import {
   type AnswerChange,
+  missingParts,
   QUESTIONNAIRE_TEXTS,
   type QuestionRow,
 } from '../../contract/questionnaires.ts'
@@ -231,7 +232,11 @@ export const answerMachine = setup({
     approving: {
       invoke: {
         src: 'approveAnswer',
-        input: ({ context }) => ({ answerId: context.row.answer.id }),
+        // the panel shows what the answer lacks beside the button: approving it is confirming it
+        input: ({ context }) => ({
+          answerId: context.row.answer.id,
+          confirmIncomplete: missingParts(context.row.cell_needs, context.row.answer).length > 0,
+        }),
         onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
         onError: { target: 'failed', actions: 'rollback' },
       },

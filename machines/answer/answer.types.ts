@@ -60,6 +60,8 @@ export interface SaveAnswerInput {
 }
 export interface AnswerIdInput {
   answerId: number
+  /** Approve though the answer lacks what its cells take (the panel showed what is missing). */
+  confirmIncomplete?: boolean
   evidence?: string
   /** Repository files to answer from. */
   fileIds?: number[]

@@ -2,6 +2,7 @@ export * from './answer.machine.ts'
 export * from './merge.ts'
 
 import type { SnapshotFrom } from 'xstate'
+import { missingParts } from '../../contract/questionnaires.ts'
 import type { answerMachine } from './answer.machine.ts'
 
 type Snapshot = SnapshotFrom<typeof answerMachine>
@@ -32,4 +33,6 @@ export const answerPanelView = {
   /** A save ran into someone else's change: theirs and the draft, to merge (issue 29). */
   theirs: (s: Snapshot) => (s.matches('conflicted') ? s.context.theirs : null),
   draft: selectDraft,
+  /** What the answer lacks that the customer's cells take (issue 39), shown before approving. */
+  missing: (s: Snapshot) => missingParts(s.context.row.cell_needs, s.context.row.answer),
 }

@@ -15,7 +15,13 @@ import {
 
 export { type DetectResult, detectFileKind, kindFromName, mimeOf } from './detect.ts'
 export { parseHtmlString } from './html.ts'
-export { type QaColumns, recogniseQaColumns } from './table.ts'
+export {
+  type QaColumns,
+  qaRowsOf,
+  recogniseQaColumns,
+  SKIP_REASONS,
+  type SkipReason,
+} from './table.ts'
 export * from './types.ts'
 
 export interface ParseOptions {

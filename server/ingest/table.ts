@@ -19,8 +19,8 @@ export interface QaColumns {
 const QUESTION =
   /\b(question|questions|requirement|control (text|description|specification|question)|query|criteria|assessment question|consensus assessment question)\b/i
 const ANSWER =
-  /\b(answer|answers|response|responses|reply|vendor answer|vendor response|your answer|supplier response|comments?|explanation|additional information|notes?|details?)\b/i
-const STRONG_ANSWER = /\b(answer|response|reply)\b/i
+  /\b(answer|answers|response|responses|reply|vendor answer|vendor response|your answer|supplier response|comments?|explanation|additional information|notes?|details?|implementation|justification|rationale)\b/i
+const STRONG_ANSWER = /\b(answers?|responses?|repl(y|ies))\b/i
 const TAGS = /\b(tags?|category|categories|domain|section|topic|area)\b/i
 const HEADERISH = new RegExp(
   `${QUESTION.source}|${ANSWER.source}|${TAGS.source}|\\b(id|ref|reference|number|no\\.?|guidance|owner|ownership|status|yes/no)\\b`,
@@ -32,9 +32,12 @@ const filled = (row: string[] | undefined) => (row ?? []).filter((cell) => cell.
 
 function headerScore(row: string[]): number {
   let score = 0
+  // a banner merged across the columns ('Vendor Response' five times) counts once
+  const seen = new Set<string>()
   for (const cell of row) {
     const text = cell.trim()
-    if (!text || text.length > 80) continue
+    if (!text || text.length > 80 || seen.has(text.toLowerCase())) continue
+    seen.add(text.toLowerCase())
     if (QUESTION.test(text)) score += 3
     else if (STRONG_ANSWER.test(text)) score += 3
     else if (HEADERISH.test(text)) score += 1
@@ -89,9 +92,13 @@ export function recogniseQaColumns(rows: string[][]): QaColumns {
 
   if (best >= 3) {
     const questionColumns = header.flatMap((cell, i) => (QUESTION.test(cell) ? [i] : []))
-    // several question-like headers (e.g. 'Control Question' and 'Question ID'): the longest texts win
+    // several question-like headers (e.g. 'Control Question' and 'Question ID'): a column headed
+    // 'Question' itself (a CAIQ's, beside its control specification), else the longest texts win
+    const plain = questionColumns.filter((i) => /^\s*questions?\s*$/i.test(header[i] ?? ''))
     result.question =
-      questionColumns.sort((a, b) => averageLength(data, b) - averageLength(data, a))[0] ?? null
+      (plain.length ? plain : questionColumns).sort(
+        (a, b) => averageLength(data, b) - averageLength(data, a),
+      )[0] ?? null
     const answerColumns = header.flatMap((cell, i) =>
       i !== result.question && ANSWER.test(cell) ? [i] : [],
     )
@@ -125,6 +132,9 @@ export function recogniseQaColumns(rows: string[][]): QaColumns {
     }
     if (bestColumn >= 0) {
       result.question = bestColumn
+      // the answer columns the header named stand ('Vendor Answers', 'Additional Information')
+      if (result.answer !== null && result.answer !== bestColumn) return result
+      result.answer = null
       for (let column = bestColumn + 1; column < width; column++) {
         if (averageLength(data, column) > 0) {
           result.answer = column
@@ -135,6 +145,26 @@ export function recogniseQaColumns(rows: string[][]): QaColumns {
   }
   return result
 }
+
+/**
+ * A row that repeats the header's own words where the answers go: a section's header row
+ * ('Company Overview | Vendor Answers | Additional Information'), whose first cell names the
+ * section. It is no question, and its cells are no answers.
+ */
+export function repeatsHeader(cells: string[], header: string[], columns: QaColumns): boolean {
+  const same = (column: number | null) =>
+    column !== null &&
+    Boolean(cells[column]?.trim()) &&
+    cells[column]?.trim().toLowerCase() === header[column]?.trim().toLowerCase()
+  return same(columns.answer) || same(columns.dropdown)
+}
+
+/**
+ * A row that says one thing across the columns (a heading or an instruction merged across the
+ * sheet): its question cell and its answer cell hold the same text.
+ */
+export const mergedAcross = (question: string, answer: string, dropdown: string) =>
+  Boolean(question) && (question === answer || question === dropdown)
 
 /** Turns a sheet's rows into blocks: one per data row, section rows becoming headings. */
 export function rowsToBlocks(
@@ -148,15 +178,27 @@ export function rowsToBlocks(
   const blocks: Block[] = []
   let heading: string | undefined
   let dataRows = 0
-  for (let i = hasHeader ? headerIndex + 1 : 0; i < rows.length; i++) {
+  // a header below the top (a HECVAT's column headings come after its General Information
+  // rows): the rows above it are read too
+  for (let i = 0; i < rows.length; i++) {
+    if (hasHeader && i === headerIndex) continue
     const row = rows[i] ?? []
     const cells = row.map((cell) => cell.trim())
     const nonEmpty = cells.filter(Boolean)
     if (!nonEmpty.length) continue
+    const question = columns.question !== null ? (cells[columns.question] ?? '') : ''
+    const answer = columns.answer !== null ? (cells[columns.answer] ?? '') : ''
+    const dropdown = columns.dropdown !== null ? (cells[columns.dropdown] ?? '') : ''
+    // a section's own header row, or a line merged across: it heads the rows below it
+    if (
+      hasHeader &&
+      (repeatsHeader(cells, header, columns) || mergedAcross(question, answer, dropdown))
+    ) {
+      const text = (question || nonEmpty[0]) ?? ''
+      if (text.length <= 200) heading = text
+      continue
+    }
     const location = { sheet, row: i + 1, ...(heading ? { heading } : {}) }
-    const question = columns.question !== null ? cells[columns.question] : ''
-    const answer = columns.answer !== null ? cells[columns.answer] : ''
-    const dropdown = columns.dropdown !== null ? cells[columns.dropdown] : ''
     if (nonEmpty.length === 1 && !(question && question === nonEmpty[0] && answer)) {
       // a section row: one filled cell heads the rows below it
       const text = nonEmpty[0] ?? ''
@@ -193,4 +235,49 @@ export function rowsToBlocks(
     blocks.push({ text, location })
   }
   return { blocks, dataRows }
+}
+
+/** Why an imported row was left out (shown in the import's preview). */
+export const SKIP_REASONS = {
+  header: 'A section’s header row: it names the section, not a question',
+  merged: 'A heading or instruction merged across the sheet',
+  noQuestion: 'No question in the question column',
+  noAnswer: 'No answer in the answer columns',
+} as const
+export type SkipReason = keyof typeof SKIP_REASONS
+
+/**
+ * The question and answer rows of a sheet under a column mapping (indexes, 0-based; headerRow
+ * 1-based), and the rows left out with why: blank rows are neither.
+ */
+export function qaRowsOf(
+  rows: string[][],
+  columns: { headerRow: number; question: number; answer: number; dropdown: number | null },
+) {
+  const header = rows[columns.headerRow - 1] ?? []
+  const mapped: QaColumns = { ...columns, tags: null }
+  const items: { row: number; question: string; answer: string; dropdown: string | null }[] = []
+  const skipped: { row: number; reason: SkipReason; text: string }[] = []
+  for (const [index, row] of rows.entries()) {
+    if (index < columns.headerRow) continue
+    const cells = row.map((cell) => cell.trim())
+    if (!cells.some(Boolean)) continue
+    const question = cells[columns.question] ?? ''
+    const text = cells[columns.answer] ?? ''
+    const dropdown = columns.dropdown !== null ? cells[columns.dropdown] || null : null
+    const first = (question || cells.find(Boolean) || '').slice(0, 120)
+    const answer = text || dropdown || ''
+    const reason: SkipReason | null = repeatsHeader(cells, header, mapped)
+      ? 'header'
+      : mergedAcross(question, text, dropdown ?? '')
+        ? 'merged'
+        : !question
+          ? 'noQuestion'
+          : !answer
+            ? 'noAnswer'
+            : null
+    if (reason) skipped.push({ row: index + 1, reason, text: first })
+    else items.push({ row: index + 1, question, answer, dropdown })
+  }
+  return { items, skipped }
 }

@@ -205,7 +205,11 @@ export function answerActors(client: ApiClient = api) {
       }
     }),
     approveAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
-      client.post(paths.questionnaires.answer.approve(input.answerId), {}, answerChangeSchema),
+      client.post(
+        paths.questionnaires.answer.approve(input.answerId),
+        input.confirmIncomplete ? { confirm_incomplete: true } : {},
+        answerChangeSchema,
+      ),
     ),
     unApproveAnswer: fromPromise<AnswerChange, AnswerIdInput>(async ({ input }) =>
       client.post(paths.questionnaires.answer.unApprove(input.answerId), {}, answerChangeSchema),

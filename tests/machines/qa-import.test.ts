@@ -18,6 +18,7 @@ const pending = qaImportMachine.provide({
 const preview: ImportPreview = {
   filename: 'answers.xlsx',
   kind: 'xlsx',
+  stated_at: '2024-05-02',
   sheets: [
     {
       name: 'Intro',
@@ -25,6 +26,7 @@ const preview: ImportPreview = {
       columns: [],
       sample: [],
       row_count: 3,
+      skipped: [],
       suggested: { question: null, answer: null, dropdown: null, tags: null },
     },
     {
@@ -33,6 +35,7 @@ const preview: ImportPreview = {
       columns: [],
       sample: [],
       row_count: 40,
+      skipped: [{ row: 5, reason: 'A section’s header row', text: 'Company Overview' }],
       suggested: { question: 'B', answer: 'D', dropdown: 'C', tags: null },
     },
   ],

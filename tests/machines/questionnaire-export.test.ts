@@ -45,6 +45,7 @@ const run = (status: ExportRun['status'], extra: Partial<ExportRun> = {}): Expor
   filled_file: status === 'done' ? file : null,
   error: status === 'failed' ? 'The file could not be written. Export again.' : null,
   ...extra,
+  approved_only: extra.approved_only ?? false,
 })
 const at = (kind: 'done' | 'error', state: string) =>
   `xstate.${kind}.actor.0.questionnaireExport.${state}`

@@ -151,7 +151,9 @@ describe('the audit log (issue 30, TI7)', () => {
     const answerId = row.answer.id
     const choice = row.vocabulary?.[0]
     await post(ctx, Q.answer.edit(answerId), choice ? { choice } : { text: 'Yes' }, ana.token)
-    expect((await post(ctx, Q.answer.approve(answerId), {}, ana.token)).status).toBe(200)
+    expect(
+      (await post(ctx, Q.answer.approve(answerId), { confirm_incomplete: true }, ana.token)).status,
+    ).toBe(200)
     await once(ana.token, 'questionnaire.approved', user, name)
     expect((await post(ctx, Q.answer.unApprove(answerId), {}, ana.token)).status).toBe(200)
     const withdrawn = await once(ana.token, 'questionnaire.unapproved', user, name)

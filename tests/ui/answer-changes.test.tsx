@@ -39,7 +39,7 @@ const sourceChanged: Partial<Answer> = {
   status: 'generated',
   confidence: 0.62,
   band: 'medium',
-  origin: 'document',
+  drawn_from: 'document',
   flags: ['source_changed'],
   note: 'Encryption policy.txt no longer says what this answer quotes: confirm it or regenerate it.',
   source_change: {
@@ -97,7 +97,7 @@ describe('answer panel: what changed around an answer', () => {
           text: 'Yes',
           choice: 'Yes',
           status: 'generated',
-          origin: 'library',
+          drawn_from: 'library',
           freshness: 'stale',
           flags: ['conflict'],
           library_entry: {

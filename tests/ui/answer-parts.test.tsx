@@ -17,7 +17,7 @@ const generated: Partial<Answer> = {
   status: 'generated',
   confidence: 0.58,
   band: 'medium',
-  origin: 'document',
+  drawn_from: 'document',
   citations: [
     { source: 'file', kind: 'document', id: 4, title: 'Scanning.txt', snippet: SCANNING },
   ],
@@ -57,7 +57,7 @@ describe('answer panel: the reviewer sees why', () => {
   })
 
   it('shows no parts for an answer that carries none (a library answer, a written one)', () => {
-    const panel = renderPanel({ ...generated, origin: 'library', assurance: ASSURANCE })
+    const panel = renderPanel({ ...generated, drawn_from: 'library', assurance: ASSURANCE })
     expect(within(panel).getByTestId('answer-assurance').textContent).toBe(ASSURANCE)
     expect(within(panel).queryByText('What the question asks')).toBeNull()
     expect(within(panel).queryByRole('list', { name: 'What the question asks' })).toBeNull()

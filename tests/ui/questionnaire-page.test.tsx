@@ -355,6 +355,7 @@ describe('questionnaire page', () => {
         status: 'running',
         progress: 40,
         label: 'Writing the file',
+        approved_only: false,
         questionnaire_id: 7,
         format: 'original',
         filled_file: null,
@@ -461,7 +462,7 @@ describe('questionnaire page', () => {
   it('says where each generated answer came from, and what each source is', async () => {
     const cases = [
       {
-        origin: 'library' as const,
+        drawn_from: 'library' as const,
         citation: {
           source: 'qa' as const,
           kind: 'library' as const,
@@ -473,7 +474,7 @@ describe('questionnaire page', () => {
         kind: 'Library answer',
       },
       {
-        origin: 'transferred' as const,
+        drawn_from: 'transferred' as const,
         citation: {
           source: 'file' as const,
           kind: 'library' as const,
@@ -485,7 +486,7 @@ describe('questionnaire page', () => {
         kind: 'Library answer',
       },
       {
-        origin: 'document' as const,
+        drawn_from: 'document' as const,
         citation: {
           source: 'file' as const,
           kind: 'document' as const,
@@ -509,7 +510,7 @@ describe('questionnaire page', () => {
           confidence: 0.7,
           band: 'medium',
           citations: [item.citation],
-          origin: item.origin,
+          drawn_from: item.drawn_from,
         },
       )
       const view = renderPage(logic({ data: { ...data, rows: [row, ...data.rows.slice(1)] } }))
@@ -522,14 +523,25 @@ describe('questionnaire page', () => {
       expect(within(panel).getByText(item.citation.snippet)).toBeTruthy()
       view.unmount()
     }
-    // an answer a person wrote says nothing of an origin
-    const written = rowOf(1, {}, { text: 'We do.', status: 'edited', confidence: 1, band: 'high' })
+    // an answer a person wrote says who wrote it, and nothing of a source or a band
+    const written = rowOf(
+      1,
+      {},
+      {
+        text: 'We do.',
+        status: 'edited',
+        confidence: null,
+        band: null,
+        origin: 'person',
+        updated_by: { id: '7', name: 'Ann Lee', email: 'ann@example.com' },
+      },
+    )
     const view = renderPage(logic({ data: { ...data, rows: [written, ...data.rows.slice(1)] } }))
     const grid = await screen.findByRole('listbox', { name: 'Questions of Security' })
     fireEvent.click(within(grid).getByText('Do you meet security requirement 1?'))
-    expect(
-      within(screen.getByRole('region', { name: 'Answer' })).queryByTestId('answer-origin'),
-    ).toBeNull()
+    const panel = within(screen.getByRole('region', { name: 'Answer' }))
+    expect(panel.getByTestId('answer-origin').textContent).toBe('Written by Ann Lee')
+    expect(panel.queryByText(/confidence ·/)).toBeNull()
     view.unmount()
   })
 

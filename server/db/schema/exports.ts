@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core'
 import type { ExportFormat, ExportRunStatus } from '../../../contract/questionnaires.ts'
 import { userRef } from './accounts.ts'
 import { identity, timestamps } from './columns.ts'
@@ -17,6 +17,8 @@ export const questionnaireExports = pgTable(
     ...ofQuestionnaire(),
     requestedBy: userRef('requested_by'),
     format: text('format').$type<ExportFormat>().notNull(),
+    /** Issue 39: only approved answers written (the rest of the file left as it came). */
+    approvedOnly: boolean('approved_only').notNull().default(false),
     status: text('status').$type<ExportRunStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     label: text('label'),

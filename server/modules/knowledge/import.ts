@@ -3,6 +3,7 @@ import { KNOWLEDGE_TEXTS } from '../../../contract/knowledge.ts'
 import { writeAudit } from '../../db/audit.ts'
 import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
+import { qaRowsOf } from '../../ingest/index.ts'
 import { cleanTags } from '../repository/service.ts'
 import { type KnowledgeDeps, questionKey } from './shared.ts'
 
@@ -20,6 +21,8 @@ export function createQaImport(deps: KnowledgeDeps) {
     sheets: { name: string; rows: string[][] }[],
     mapping: Required<ImportMapping>,
     filename: string,
+    /** The date the file says it was answered (its Date row, else its document properties). */
+    statedAt: Date | null = null,
   ) {
     const sheet = sheets.find((s) => s.name === mapping.sheet)
     if (!sheet)
@@ -28,24 +31,23 @@ export function createQaImport(deps: KnowledgeDeps) {
       })
     const col = (key: string | null) =>
       key ? [...key].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1 : -1
-    const q = col(mapping.question)
-    const a = col(mapping.answer)
-    const d = col(mapping.dropdown)
     const t = col(mapping.tags_column)
+    const d = col(mapping.dropdown)
+    // section header rows and lines merged across are no questions (issue 39: 'Additional
+    // Information' had become an answer, later cited as evidence)
+    const read = qaRowsOf(sheet.rows, {
+      headerRow: mapping.header_row,
+      question: col(mapping.question),
+      answer: col(mapping.answer),
+      dropdown: d >= 0 ? d : null,
+    })
     const items = new Map<
       string,
       { question: string; answer: string; dropdown: string | null; tags: string[] }
     >()
-    let skipped = 0
-    for (const row of sheet.rows.slice(mapping.header_row)) {
-      const question = row[q]?.trim() ?? ''
-      const dropdown = d >= 0 ? row[d]?.trim() || null : null
-      const answer = row[a]?.trim() || dropdown || ''
-      if (!question || !answer) {
-        if (row.some((cell) => cell.trim())) skipped += 1
-        continue
-      }
-      const rowTags = t >= 0 ? (row[t] ?? '').split(/[,;]/) : []
+    const skipped = read.skipped.length
+    for (const { row, question, answer, dropdown } of read.items) {
+      const rowTags = t >= 0 ? (sheet.rows[row - 1]?.[t] ?? '').split(/[,;]/) : []
       items.set(questionKey(question), {
         question: question.slice(0, 4000),
         answer: answer.slice(0, 20_000),
@@ -64,7 +66,8 @@ export function createQaImport(deps: KnowledgeDeps) {
         )
         if (existing.rows[0]) {
           await client.query(
-            `update kb_qa_items set question = $3, answer = $4, dropdown_value = $5, tags = $6, source = $7, updated_by = $8, updated_at = now()
+            `update kb_qa_items set question = $3, answer = $4, dropdown_value = $5, tags = $6, source = $7, updated_by = $8, updated_at = now(),
+                    last_reviewed_at = coalesce($9, now()), owner_id = coalesce(owner_id, $8)
               where org_id = $1 and id = $2`,
             [
               orgId,
@@ -75,14 +78,26 @@ export function createQaImport(deps: KnowledgeDeps) {
               item.tags,
               filename,
               userId,
+              statedAt,
             ],
           )
           updated += 1
         } else {
           await client.query(
-            `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-            [orgId, item.question, item.answer, item.dropdown, item.tags, filename, key, userId],
+            `insert into kb_qa_items (org_id, question, answer, dropdown_value, tags, source, question_key, created_by, updated_by,
+                                      owner_id, last_reviewed_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8, coalesce($9, now()))`,
+            [
+              orgId,
+              item.question,
+              item.answer,
+              item.dropdown,
+              item.tags,
+              filename,
+              key,
+              userId,
+              statedAt,
+            ],
           )
           created += 1
         }
@@ -90,7 +105,16 @@ export function createQaImport(deps: KnowledgeDeps) {
       await writeAudit(
         client,
         { orgId, actorId: userId },
-        { action: 'qa.imported', name: filename, detail: { created, updated, skipped } },
+        {
+          action: 'qa.imported',
+          name: filename,
+          detail: {
+            created,
+            updated,
+            skipped,
+            dated: statedAt?.toISOString().slice(0, 10) ?? null,
+          },
+        },
       )
     })
     return { created, updated, skipped }

@@ -22,7 +22,16 @@ import { apiError, validationError } from '../../http/errors.ts'
 import { readMultipart } from '../../http/multipart.ts'
 import { createResponseCache } from '../../http/response-cache.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
-import { detectFileKind, ParseError, readTable, recogniseQaColumns } from '../../ingest/index.ts'
+import {
+  detectFileKind,
+  ParseError,
+  propertiesDate,
+  qaRowsOf,
+  readTable,
+  recogniseQaColumns,
+  SKIP_REASONS,
+  statedInRows,
+} from '../../ingest/index.ts'
 import type { Storage } from '../../storage/index.ts'
 import { columnLetters } from '../../workbooks/cells.ts'
 import type { RepositoryService } from '../repository/service.ts'
@@ -139,7 +148,20 @@ export function knowledgeRoutes(options: {
       }
       try {
         const table = await readTable(upload.temp.path, detected.kind, { name: upload.filename })
-        return { table, kind: detected.kind, filename: upload.filename, fields }
+        // the date the file says it was answered: a 'Date' row near the top of a sheet, else an
+        // Excel file's document properties (issue 39: imported rows were dated the day of import)
+        const pairs = table.sheets.flatMap((sheet) =>
+          sheet.rows.slice(0, 60).flatMap((row) =>
+            row.slice(0, -1).map((cell, i) => ({
+              text: cell,
+              qa: { question: cell, answer: row[i + 1] ?? '' },
+            })),
+          ),
+        )
+        const statedAt =
+          statedInRows(pairs) ??
+          (detected.kind === 'xlsx' ? await propertiesDate(upload.temp.path) : null)
+        return { table, kind: detected.kind, filename: upload.filename, fields, statedAt }
       } catch (error) {
         if (error instanceof ParseError)
           throw apiError(422, error.message, { code: 'unreadable_file' })
@@ -151,10 +173,11 @@ export function knowledgeRoutes(options: {
   }
 
   app.post(paths.knowledgeBase.importPreview, permit('library.manage'), async (c) => {
-    const { table, kind, filename } = await tableOf(c)
+    const { table, kind, filename, statedAt } = await tableOf(c)
     const body: ImportPreview = {
       filename,
       kind,
+      stated_at: statedAt ? statedAt.toISOString().slice(0, 10) : null,
       sheets: table.sheets.map((sheet) => {
         const guess = recogniseQaColumns(sheet.rows)
         const header = sheet.rows[guess.headerRow - 1] ?? []
@@ -177,6 +200,18 @@ export function knowledgeRoutes(options: {
             ),
           })),
           row_count: Math.max(0, sheet.rows.length - guess.headerRow),
+          // what the suggested mapping leaves out, and why (the first 50)
+          skipped:
+            guess.question === null || guess.answer === null
+              ? []
+              : qaRowsOf(sheet.rows, {
+                  headerRow: guess.headerRow,
+                  question: guess.question,
+                  answer: guess.answer,
+                  dropdown: guess.dropdown,
+                })
+                  .skipped.slice(0, 50)
+                  .map(({ row, reason, text }) => ({ row, reason: SKIP_REASONS[reason], text })),
           suggested: {
             question: guess.question === null ? null : columnLetters(guess.question),
             answer: guess.answer === null ? null : columnLetters(guess.answer),
@@ -190,7 +225,7 @@ export function knowledgeRoutes(options: {
   })
 
   app.post(paths.knowledgeBase.import, permit('library.manage'), async (c) => {
-    const { table, filename, fields } = await tableOf(c)
+    const { table, filename, fields, statedAt } = await tableOf(c)
     let raw: unknown
     try {
       raw = JSON.parse(fields.mapping ?? '')
@@ -202,7 +237,14 @@ export function knowledgeRoutes(options: {
     const mapping = safeParse(importMappingSchema, raw)
     if (!mapping.success) throw validationError(mapping.error, mapping.error.issues[0]?.message)
     return c.json(
-      await service.importQa(orgOf(c), c.get('auth').user.id, table.sheets, mapping.data, filename),
+      await service.importQa(
+        orgOf(c),
+        c.get('auth').user.id,
+        table.sheets,
+        mapping.data,
+        filename,
+        statedAt,
+      ),
     )
   })
 

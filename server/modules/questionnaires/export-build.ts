@@ -27,7 +27,7 @@ const MIMES: Record<string, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 }
 
-const answered = (row: QuestionRow) =>
+const isAnswered = (row: QuestionRow) =>
   ['generated', 'edited', 'approved'].includes(row.answer.status) &&
   (row.answer.text.trim() !== '' || row.answer.choice !== null)
 
@@ -127,7 +127,11 @@ export function createFileBuilder(deps: {
     orgId: number,
     questionnaire: Questionnaire,
     step: ExportStep,
+    approvedOnly = false,
   ): Promise<BuiltFile> {
+    // approved only (issue 39): a draft nobody approved leaves its cells as they came
+    const answered = (row: QuestionRow) =>
+      isAnswered(row) && (!approvedOnly || row.answer.status === 'approved')
     const [rows, where, source] = await Promise.all([
       deps.questionnaires.questionRows(orgId, questionnaire.id),
       targets(orgId, questionnaire.id),
@@ -227,7 +231,7 @@ export function createFileBuilder(deps: {
       format,
       mime: MIMES[format] as string,
       data,
-      written: rows.filter(answered).length,
+      written: rows.filter(isAnswered).length,
       revision: questionnaire.revision,
     }
   }
@@ -238,10 +242,11 @@ export function createFileBuilder(deps: {
     questionnaireId: number,
     format: ExportFormat,
     step: ExportStep,
+    approvedOnly = false,
   ) {
     const questionnaire = await exportable(orgId, questionnaireId, format)
     return format === 'original'
-      ? original(orgId, questionnaire, step)
+      ? original(orgId, questionnaire, step, approvedOnly)
       : basic(orgId, questionnaire, format, step)
   }
 

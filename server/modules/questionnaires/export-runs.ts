@@ -41,8 +41,9 @@ interface RunDb {
   label: string | null
   error: string | null
   filled_file_id: string | null
+  approved_only: boolean
 }
-const RUN_COLUMNS = `id, org_id, questionnaire_id, requested_by, format, status, progress, label, error, filled_file_id`
+const RUN_COLUMNS = `id, org_id, questionnaire_id, requested_by, format, status, progress, label, error, filled_file_id, approved_only`
 
 export function createExportRuns(deps: {
   database: Database
@@ -63,6 +64,7 @@ export function createExportRuns(deps: {
       label: row.label,
       questionnaire_id: Number(row.questionnaire_id),
       format: row.format,
+      approved_only: row.approved_only,
       filled_file: row.filled_file_id ? await deps.filled(orgId, Number(row.filled_file_id)) : null,
       error: row.error,
     }
@@ -77,14 +79,15 @@ export function createExportRuns(deps: {
     userId: number,
     questionnaireId: number,
     format: ExportFormat,
+    approvedOnly = false,
   ) {
     await deps.builder.exportable(orgId, questionnaireId, format)
     const { rows } = await pool.query<RunDb>(
-      `insert into questionnaire_exports (org_id, questionnaire_id, requested_by, format, label)
-       select $1, $2, $3, $4, $5
+      `insert into questionnaire_exports (org_id, questionnaire_id, requested_by, format, label, approved_only)
+       select $1, $2, $3, $4, $5, $6
         where exists (select 1 from questionnaires where org_id = $1 and id = $2)
        returning ${RUN_COLUMNS}`,
-      [orgId, questionnaireId, userId, format, EXPORT_STEPS.queued],
+      [orgId, questionnaireId, userId, format, EXPORT_STEPS.queued, approvedOnly],
     )
     const row = rows[0]
     if (!row) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
@@ -169,6 +172,7 @@ export function createExportRuns(deps: {
         Number(claimed.questionnaire_id),
         claimed.format,
         step(id),
+        claimed.approved_only,
       )
     } catch (error) {
       const refused = error instanceof ParseError || error instanceof ApiException

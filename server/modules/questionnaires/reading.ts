@@ -13,6 +13,7 @@ import { assuranceOf } from '../../answering/calibration.ts'
 import { partsOf } from '../../answering/parts.ts'
 import { personOf } from '../../db/people.ts'
 import type { AnswerTarget } from '../../workbooks/analyse.ts'
+import { cellNeedsOf } from './completeness.ts'
 import type { Records } from './records.ts'
 import {
   ANSWER_FILTER_SQL,
@@ -26,7 +27,7 @@ import {
 
 /** The library entry an answer drawn from the library rests on: its first library citation. */
 const libraryCitation = (answer: Answer) =>
-  answer.origin === 'library' || answer.origin === 'transferred'
+  answer.drawn_from === 'library' || answer.drawn_from === 'transferred'
     ? (answer.citations.find((citation) => citation.kind === 'library') ?? null)
     : null
 
@@ -155,6 +156,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     }
     return questions.map((q, index) => {
       const before = questions[index - 1]
+      const needs = cellNeedsOf(q.target, q.vocabulary)
       const reworded = q.carried?.kind === 'changed'
       const candidates = explained(
         q.text,
@@ -177,6 +179,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
           band: null,
           citations: [],
           note: null,
+          origin: null,
           freshness: null,
           flags: [],
           version: 0,
@@ -191,6 +194,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
         text: q.text,
         section: q.section,
         answer_cell: targetLabel(q.target),
+        ...(needs ? { cell_needs: needs } : {}),
         vocabulary: q.vocabulary,
         answer,
         candidates,
@@ -214,7 +218,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
     const cited = (source: 'qa' | 'file') => [
       ...new Set(
         answers.flatMap((answer) => {
-          const first = answer.origin ? libraryCitation(answer) : null
+          const first = answer.drawn_from ? libraryCitation(answer) : null
           return first?.source === source && first.id !== null ? [first.id] : []
         }),
       ),
@@ -261,7 +265,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
 
   /** An answer with the freshness and the age of the library entry it was drawn from. */
   function aged(answer: Answer, ages: Awaited<ReturnType<typeof libraryAges>>): Answer {
-    const first = answer.origin ? libraryCitation(answer) : null
+    const first = answer.drawn_from ? libraryCitation(answer) : null
     const entry = first ? ages.get(`${first.source}:${first.id}`) : undefined
     if (!entry) return answer
     const { due, ...library_entry } = entry
@@ -295,7 +299,7 @@ export function createReading(deps: QuestionnaireDeps, records: Records) {
         stored?.every((part) => part.sentence === null || sentences.includes(part.sentence)) &&
         stored
       const parts =
-        answer.origin === 'document' && answer.choice
+        answer.drawn_from === 'document' && answer.choice
           ? current || partsOf(text, sentences, previous)
           : []
       return {

@@ -1,9 +1,17 @@
 import { COLLABORATION_TEXTS, STALE_EDIT } from '../../../contract/collaboration.ts'
-import { type AnswerEdit, QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
+import {
+  type AnswerEdit,
+  type ApproveBody,
+  incompleteText,
+  MISSING_LABELS,
+  missingParts,
+  QUESTIONNAIRE_TEXTS,
+} from '../../../contract/questionnaires.ts'
 import { forbidden } from '../../auth/permissions.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { auditQuestionnaire, recordActivity } from '../collaboration/activity.ts'
 import { upsertApprovedAnswer } from '../knowledge/approved.ts'
+import { cellNeedsOf } from './completeness.ts'
 import type { History } from './history.ts'
 import type { Reading } from './reading.ts'
 import {
@@ -86,7 +94,14 @@ export function createReview(answerWrites: AnswerWrites, history: History, readi
       )
         return null
       after.status = after.text.trim() || after.choice ? 'edited' : 'pending'
-      if (after.status === 'pending') after.confidence = null
+      // a person's words carry no machine confidence (issue 39: an edited draft kept 'Low · 38 %');
+      // the history keeps the draft's
+      if (
+        after.status === 'pending' ||
+        after.text !== before.text ||
+        after.choice !== before.choice
+      )
+        after.confidence = null
       if (row.rank === row.selected_rank && !isAnswered(before) && isAnswered(after))
         await checkAnswerLimit(client, orgId, 1)
       await recordActivity(client, {
@@ -105,13 +120,21 @@ export function createReview(answerWrites: AnswerWrites, history: History, readi
     })
   }
 
-  async function approve(orgId: number, userId: number, answerId: number) {
+  async function approve(orgId: number, userId: number, answerId: number, body: ApproveBody = {}) {
     const questionnaireId = await findAnswer(orgId, answerId)
     return change(orgId, questionnaireId, userId, async (client) => {
       const row = await lockAnswer(client, orgId, answerId)
       const before = answerState(row)
       if (!before.text.trim() && !before.choice)
         throw apiError(400, QUESTIONNAIRE_TEXTS.emptyAnswer, { code: 'validation_error' })
+      // what the customer's cells take and the answer lacks (issue 39: a text with no dropdown
+      // value was approved and exported without a word): confirmed, or refused
+      const missing = missingParts(cellNeedsOf(row.target, row.vocabulary), before)
+      if (missing.length && !body.confirm_incomplete)
+        throw apiError(409, incompleteText(missing), {
+          code: 'incomplete_answer',
+          detail: missing.map((part) => ({ field: part, message: MISSING_LABELS[part] })),
+        })
       const changes: Change[] = []
       if (row.rank !== row.selected_rank) {
         // approving a candidate chooses it

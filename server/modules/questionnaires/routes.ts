@@ -5,8 +5,10 @@ import { paths } from '../../../contract/paths.ts'
 import {
   answerEditSchema,
   answersQuerySchema,
+  approveSchema,
   batchDeleteQuestionnairesSchema,
   exportBasicRequestSchema,
+  exportOriginalRequestSchema,
   exportRequestSchema,
   filledFileQuerySchema,
   QUESTIONNAIRE_TEXTS,
@@ -88,8 +90,14 @@ export function questionnaireRoutes(options: {
 
   // an export runs as a job (issue 37): 202 with the run at once, then GET exports/{id}/
   app.post(paths.questionnaires.exportOriginal, permit('read'), async (c) => {
-    const body = await jsonBody(c, exportRequestSchema)
-    const run = await exports.start(org(c), user(c), body.questionnaire_id, 'original')
+    const body = await jsonBody(c, exportOriginalRequestSchema)
+    const run = await exports.start(
+      org(c),
+      user(c),
+      body.questionnaire_id,
+      'original',
+      body.approved_only,
+    )
     return c.json({ export: run }, 202)
   })
   app.post(paths.questionnaires.exportBasic, permit('read'), async (c) => {
@@ -208,7 +216,11 @@ export function questionnaireRoutes(options: {
     permit('answers.approve'),
     async (c) => {
       const { id } = params(c, idParams)
-      return c.json(await service.approve(org(c), user(c), id))
+      // the body is optional: {confirm_incomplete: true} approves an answer that lacks a part
+      const body = (await c.req.text()).trim()
+        ? await jsonBody(c, approveSchema)
+        : { confirm_incomplete: false }
+      return c.json(await service.approve(org(c), user(c), id, body))
     },
   )
   app.post(

@@ -1,8 +1,8 @@
 import {
   type Answer,
   type AnswerFilter,
-  type AnswerOrigin,
   type AnswerPart,
+  type AnswerSource,
   type AnswerStatus,
   CARRIED_PREFIX,
   type Citation,
@@ -189,6 +189,7 @@ export const SOURCE_CHANGED_CEILING = 0.79
 
 export const toAnswer = (row: AnswerRowDb): Answer => {
   const changed = row.source_change ?? null
+  const origin = originOf(row)
   // a quote its document no longer holds drops the answer out of High until someone checks it
   const confidence =
     changed && row.confidence !== null
@@ -203,10 +204,11 @@ export const toAnswer = (row: AnswerRowDb): Answer => {
     comment: row.comment,
     status: row.status,
     confidence,
-    band: row.status === 'no_answer' ? null : confidenceBand(confidence),
+    band: row.status === 'no_answer' || origin === 'person' ? null : confidenceBand(confidence),
     citations: row.citations,
     note: row.note,
-    ...originOf(row),
+    origin,
+    ...(origin === 'machine' ? drawnFrom(row) : {}),
     freshness: null,
     flags: [
       ...(changed ? (['source_changed'] as const) : []),
@@ -232,14 +234,25 @@ export const toAnswer = (row: AnswerRowDb): Answer => {
 }
 
 /**
- * Where a generated answer came from, for the reviewer: a transferred library answer says so in
- * its note; otherwise its first source's kind. Nothing for answers a person wrote.
+ * Who wrote an answer (issue 39): a person's text or choice has no machine confidence (an edit
+ * clears it; the history keeps the draft's); nothing yet while pending or generating.
  */
-function originOf(row: AnswerRowDb): { origin?: AnswerOrigin } {
-  if (!['generated', 'approved'].includes(row.status)) return {}
-  if (row.note === TRANSFERRED) return { origin: 'transferred' }
+export function originOf(row: Pick<AnswerRowDb, 'status' | 'confidence' | 'text' | 'choice'>) {
+  if (row.status === 'pending' || row.status === 'generating') return null
+  if (row.status === 'no_answer' || row.status === 'failed') return 'machine' as const
+  const written = Boolean(row.text.trim() || row.choice)
+  return written && row.confidence === null ? ('person' as const) : ('machine' as const)
+}
+
+/**
+ * What a machine's answer was drawn from, for the reviewer: a transferred library answer says so
+ * in its note; otherwise its first source's kind.
+ */
+function drawnFrom(row: AnswerRowDb): { drawn_from?: AnswerSource } {
+  if (!['generated', 'approved', 'edited'].includes(row.status)) return {}
+  if (row.note === TRANSFERRED) return { drawn_from: 'transferred' }
   const kind = row.citations[0]?.kind
-  return kind ? { origin: kind } : {}
+  return kind ? { drawn_from: kind } : {}
 }
 
 /** The state of an answer an operation records before and after. */

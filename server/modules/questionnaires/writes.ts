@@ -2,6 +2,7 @@ import { LICENSE_LIMIT } from '../../../contract/billing.ts'
 import { fillText } from '../../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS } from '../../../contract/questionnaires.ts'
 import { apiError, notFound } from '../../http/errors.ts'
+import type { AnswerTarget } from '../../workbooks/analyse.ts'
 import { limitOf } from '../account/license.ts'
 import {
   ANSWERED_SQL,
@@ -41,6 +42,7 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
     position: number
     vocabulary: string[] | null
     selected_rank: number
+    target: AnswerTarget | null
   }
 
   /** The answer (of the caller's org) and its question; a missing one is a 404. */
@@ -60,7 +62,7 @@ export function createAnswerWrites(deps: QuestionnaireDeps) {
     const { rows } = await client.query<LockedAnswer>(
       `select a.id, a.question_id, a.rank, a.text, a.choice, a.comment, a.status, a.confidence, a.citations,
               a.note, a.updated_at, a.version, a.questionnaire_id, qq.ref, qq.position, qq.vocabulary,
-              qq.selected_rank
+              qq.selected_rank, qq.target
          from questionnaire_answers a join questionnaire_questions qq on qq.id = a.question_id
         where a.org_id = $1 and a.id = $2 and qq.deleted_at is null
         for update of a`,

@@ -16,9 +16,11 @@ import { css, cx } from 'styled-system/css'
 import { stack } from 'styled-system/patterns'
 import type { ActorRefFrom } from 'xstate'
 import {
-  ANSWER_ORIGIN_LABELS,
+  ANSWER_SOURCE_LABELS,
   type AnswerChange,
+  incompleteText,
   type QuestionRow,
+  writtenBy,
 } from '../../../contract/questionnaires.ts'
 import { type Capability, can } from '../../../contract/roles.ts'
 import { type answerMachine, answerPanelView } from '../../../machines/answer/index.ts'
@@ -214,10 +216,16 @@ export function AnswerPanel(props: {
                 </span>
               )}
             </div>
-            {row.answer.origin && (
+            {row.answer.origin === 'person' ? (
               <p className={reason} data-testid="answer-origin">
-                {ANSWER_ORIGIN_LABELS[row.answer.origin]}
+                {writtenBy(row.answer)}
               </p>
+            ) : (
+              row.answer.drawn_from && (
+                <p className={reason} data-testid="answer-origin">
+                  {ANSWER_SOURCE_LABELS[row.answer.drawn_from]}
+                </p>
+              )
             )}
             {row.answer.text && row.answer.note && showNote && (
               <p className={reason} data-testid="answer-reason">
@@ -231,6 +239,11 @@ export function AnswerPanel(props: {
             )}
           </div>
           <AnswerParts parts={row.answer.parts} />
+          {view.missing.length > 0 && !view.approved && (
+            <p className={reason} role="note" data-testid="answer-missing">
+              {incompleteText(view.missing)}
+            </p>
+          )}
           <div className={actions}>
             {mayChange && (
               <Button size="sm" variant="outline" onClick={() => answer.send({ type: 'edit' })}>
@@ -277,7 +290,7 @@ export function AnswerPanel(props: {
                 }
                 onClick={() => answer.send({ type: 'approve' })}
               >
-                <Check /> Approve
+                <Check /> {view.missing.length ? 'Approve as it is' : 'Approve'}
               </Button>
             )}
             {mayChange && (

@@ -10,6 +10,7 @@ import * as Field from '../../components/ui/field.tsx'
 import * as FileUpload from '../../components/ui/file-upload.tsx'
 import { SimpleSelect } from '../../components/ui/select.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
+import { formatDay } from '../../lib/format.ts'
 
 const previewTable = css({
   w: 'full',
@@ -174,6 +175,28 @@ export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMac
                 </tbody>
               </table>
             </div>
+          )}
+          {preview.stated_at && (
+            <p className={css({ textStyle: 'sm' })}>
+              Answered on {formatDay(preview.stated_at)}, as the file says: imported answers are
+              dated from that day, and you own them.
+            </p>
+          )}
+          {sheet && sheet.skipped.length > 0 && (
+            <details className={css({ textStyle: 'sm' })}>
+              <summary>
+                {sheet.skipped.length} {sheet.skipped.length === 1 ? 'row' : 'rows'} left out with
+                the suggested columns
+              </summary>
+              <ul className={css({ pl: '4', maxH: '10rem', overflowY: 'auto' })}>
+                {sheet.skipped.map((skip) => (
+                  <li key={skip.row}>
+                    Row {skip.row}
+                    {skip.text ? ` “${skip.text}”` : ''}: {skip.reason}
+                  </li>
+                ))}
+              </ul>
+            </details>
           )}
           <Field.Root>
             <Field.Label>Tags for every imported item</Field.Label>

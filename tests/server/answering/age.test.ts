@@ -51,7 +51,7 @@ describe('answers know how old the library answer behind them is (issue 28)', ()
     expect(mfa).toMatchObject({
       choice: 'Yes',
       band: 'high',
-      origin: 'library',
+      drawn_from: 'library',
       freshness: 'fresh',
       flags: [],
       library_entry: {
@@ -63,7 +63,7 @@ describe('answers know how old the library answer behind them is (issue 28)', ()
     })
     expect(encrypted).toMatchObject({
       choice: 'Yes',
-      origin: 'library',
+      drawn_from: 'library',
       freshness: 'stale',
       library_entry: { source: 'qa', id: stale.id, age_days: 500, owner: null },
     })
@@ -104,7 +104,7 @@ describe('answers know how old the library answer behind them is (issue 28)', ()
     const answer = rows[0].answer
     expect(answer).toMatchObject({
       choice: 'Yes',
-      origin: 'library',
+      drawn_from: 'library',
       freshness: 'stale',
       library_entry: { source: 'file', id: fileId, reviewed_at: '2024-01-15T00:00:00.000Z' },
     })

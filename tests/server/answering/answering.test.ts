@@ -152,7 +152,7 @@ describe('generation with the library engine', () => {
       status: 'generated',
       choice: 'Yes',
       note: STATED,
-      origin: 'document',
+      drawn_from: 'document',
     })
     expect(row.answer.citations[0]).toMatchObject({ kind: 'document' })
     expect(row.answer.text).toContain('tested twice a year')
@@ -192,21 +192,25 @@ describe('generation with the library engine', () => {
       expect(answer.assurance).toBe(
         `${answer.band[0].toUpperCase()}${answer.band.slice(1)}: right ${Math.round(answer.confidence * 100)} % of the time on questionnaires like this one.`,
       )
-    expect(weekly.answer).toMatchObject({ status: 'generated', choice: 'Yes', origin: 'document' })
+    expect(weekly.answer).toMatchObject({
+      status: 'generated',
+      choice: 'Yes',
+      drawn_from: 'document',
+    })
     expect(weekly.answer.parts).toEqual([
       { label: 'vulnerability scanning', kind: 'practice', sentence: scanning },
       { label: 'weekly', kind: 'frequency', sentence: scanning },
     ])
     means(weekly.answer)
     // a qualifier no cited sentence says: the reviewer sees which
-    expect(automated.answer).toMatchObject({ choice: 'Yes', origin: 'document' })
+    expect(automated.answer).toMatchObject({ choice: 'Yes', drawn_from: 'document' })
     expect(automated.answer.parts).toEqual([
       { label: 'vulnerability scanning', kind: 'practice', sentence: scanning },
       { label: 'automated', kind: 'qualifier', sentence: null },
     ])
     means(automated.answer)
     // a library answer answers the whole question: what its band means, and no parts
-    expect(library.answer).toMatchObject({ choice: 'Yes', origin: 'library' })
+    expect(library.answer).toMatchObject({ choice: 'Yes', drawn_from: 'library' })
     expect(library.answer.parts).toBeUndefined()
     means(library.answer)
   })
@@ -232,10 +236,11 @@ describe('generation with the library engine', () => {
     expect(after[1].answer).toMatchObject({
       status: 'generated',
       choice: 'Yes',
-      origin: 'library',
+      drawn_from: 'library',
     })
-    // a person's answer has no origin
-    expect(after[0].answer.origin).toBeUndefined()
+    // a person's answer is theirs: no machine band, nothing drawn from
+    expect(after[0].answer).toMatchObject({ origin: 'person', band: null })
+    expect(after[0].answer.drawn_from).toBeUndefined()
     const { rows: dupes } = await ctx.database.pool.query(
       `select question_id, rank, count(*) from questionnaire_answers where questionnaire_id = $1
         group by question_id, rank having count(*) > 1`,
@@ -295,10 +300,11 @@ describe('generation with the library engine', () => {
     expect(after[1].answer).toMatchObject({
       status: 'generated',
       choice: 'Yes',
-      origin: 'library',
+      drawn_from: 'library',
     })
-    // a person's answer has no origin
-    expect(after[0].answer.origin).toBeUndefined()
+    // the draft saved before the crash is the machine's still, citing nothing
+    expect(after[0].answer).toMatchObject({ origin: 'machine' })
+    expect(after[0].answer.drawn_from).toBeUndefined()
     // the history counts the whole run, before and after the crash (issue 14 fix 6)
     const { rows: op } = await ctx.database.pool.query<{
       question_count: number
@@ -454,7 +460,7 @@ describe('review operations', () => {
     ])
     const rows = await rowsOf(ctx, user.token, q.id)
     await post(ctx, Q.answer.edit(rows[2].answer.id), { choice: 'No' }, user.token)
-    await post(ctx, Q.answer.approve(rows[2].answer.id), {}, user.token)
+    await post(ctx, Q.answer.approve(rows[2].answer.id), { confirm_incomplete: true }, user.token)
     await post(
       ctx,
       Q.answer.edit(rows[0].answer.id),
@@ -547,7 +553,10 @@ describe('review operations', () => {
       [rows[1], { choice: 'Yes', text: '' }],
     ] as const) {
       expect((await post(ctx, Q.answer.edit(row.answer.id), body, user.token)).status).toBe(200)
-      expect((await post(ctx, Q.answer.approve(row.answer.id), {}, user.token)).status).toBe(200)
+      expect(
+        (await post(ctx, Q.answer.approve(row.answer.id), { confirm_incomplete: true }, user.token))
+          .status,
+      ).toBe(200)
     }
     const items = await get(ctx, `${paths.knowledgeBase.qa}?page_size=50`, user.token)
     const byQuestion = new Map(items.body.results.map((item: Body) => [item.question, item]))
@@ -567,7 +576,7 @@ describe('review operations', () => {
     await settle(ctx, user.token, next.id)
     const [generated] = await rowsOf(ctx, user.token, next.id)
     expect(generated.answer.status).toBe('generated')
-    await post(ctx, Q.answer.approve(generated.answer.id), {}, user.token)
+    await post(ctx, Q.answer.approve(generated.answer.id), { confirm_incomplete: true }, user.token)
     expect((await get(ctx, paths.knowledgeBase.qa, user.token)).body.count).toBe(2)
   })
 

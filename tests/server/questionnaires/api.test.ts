@@ -240,7 +240,12 @@ describe('answers, history and undo', () => {
       can_undo: true,
     })
 
-    const approved = await post(ctx, Q.answer.approve(answerId), {}, user.token)
+    const approved = await post(
+      ctx,
+      Q.answer.approve(answerId),
+      { confirm_incomplete: true },
+      user.token,
+    )
     expect(approved.body.questions[0].answer.status).toBe('approved')
     expect(approved.body.questionnaire.approved).toBe(1)
     expect((await answersOf(user.token, q.id, '?filter=approved')).questions).toHaveLength(1)
@@ -508,7 +513,7 @@ describe('exports', () => {
 
     const check = await post(ctx, Q.checkFilledFile, { questionnaire_id: q.id }, user.token)
     expect(check.body).toMatchObject({ exists: true, current: true })
-    await post(ctx, Q.answer.approve(rows[0].answer.id), {}, user.token)
+    await post(ctx, Q.answer.approve(rows[0].answer.id), { confirm_incomplete: true }, user.token)
     const stale = await get(ctx, `${Q.checkFilledFile}?questionnaire_id=${q.id}`, user.token)
     expect(stale.body).toMatchObject({ exists: true, current: false })
     const latest = await binary(`${Q.downloadFilledFile}?questionnaire_id=${q.id}`, user.token)
@@ -737,7 +742,7 @@ describe('tenancy and deletion', () => {
       post(ctx, Q.undo(q.id), {}, t),
       post(ctx, Q.reAnalyze(q.id), {}, t),
       post(ctx, Q.answer.edit(row.answer.id), { text: 'x' }, t),
-      post(ctx, Q.answer.approve(row.answer.id), {}, t),
+      post(ctx, Q.answer.approve(row.answer.id), { confirm_incomplete: true }, t),
       post(ctx, Q.answer.unApprove(row.answer.id), {}, t),
       post(ctx, Q.selectAnswer(row.id, row.answer.id), {}, t),
       post(ctx, Q.deleteQuestion(row.id), {}, t),
@@ -818,7 +823,7 @@ describe('the answers list under load (issue 14, LD1)', () => {
       ],
       [
         'approve',
-        () => post(ctx, Q.answer.approve(rows[0].answer.id), {}, user.token),
+        () => post(ctx, Q.answer.approve(rows[0].answer.id), { confirm_incomplete: true }, user.token),
         (body) => expect(body.questions[0].answer.status).toBe('approved'),
       ],
       [

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { paths } from '../../../contract/paths.ts'
+import { finished } from '../../support/exports.ts'
+import { type Body, questionnaire, rowsOf } from '../answering/helpers.ts'
+import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
+import { withTestApp } from '../support.ts'
+
+/**
+ * The reviewer's day (issue 39): a person's answer is theirs (no machine band); an answer missing
+ * what the customer's cells take is approved only when confirmed; an export may write approved
+ * answers only. The questionnaire has a Yes/No/N/A dropdown and a Comments column beside it.
+ */
+
+const Q = paths.questionnaires
+const ctx = withTestApp()
+
+async function approver(app: TestApp) {
+  const fixture = await insertUser(app.database, { role: 'admin' })
+  return { id: fixture.user.id, token: (await signIn(app, fixture.email)).access }
+}
+
+describe('the reviewer’s day (issue 39)', () => {
+  it('a person’s answer is theirs: origin person, no band, the draft’s confidence gone from the answer', async () => {
+    const { token } = await approver(ctx)
+    const q = await questionnaire(ctx, token, ['Do you encrypt backups?'])
+    const [row] = await rowsOf(ctx, token, q.id)
+    // nothing written yet: nobody's
+    expect(row.answer.origin).toBeNull()
+    expect(row.cell_needs).toEqual({ choice: true, text: true })
+    const edit = await post(
+      ctx,
+      Q.answer.edit(row.answer.id),
+      { choice: 'Yes', text: 'Nightly, with AES-256.' },
+      token,
+    )
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200)
+    const [written] = await rowsOf(ctx, token, q.id)
+    expect(written.answer).toMatchObject({
+      origin: 'person',
+      band: null,
+      confidence: null,
+      status: 'edited',
+    })
+    expect(written.answer.drawn_from).toBeUndefined()
+    // the Low filter does not count a person's answer
+    const low = await get(ctx, `${Q.answers(q.id)}?filter=low_confidence`, token)
+    expect(low.status).toBe(200)
+    expect((low.body.questions as Body[]).map((r) => r.id)).not.toContain(row.id)
+    // approved, it stays the person's, and no Low filter counts it
+    const approved = await post(ctx, Q.answer.approve(row.answer.id), {}, token)
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200)
+    const [after] = await rowsOf(ctx, token, q.id)
+    expect(after.answer).toMatchObject({ origin: 'person', band: null, status: 'approved' })
+  })
+
+  it('refuses to approve an answer missing what its cells take (409 incomplete_answer) unless confirmed', async () => {
+    const { token } = await approver(ctx)
+    const q = await questionnaire(ctx, token, ['Do you rotate keys?', 'Do you log access?'])
+    const [first, second] = await rowsOf(ctx, token, q.id)
+    // a choice and no text, where the file has a text column beside the dropdown
+    await post(ctx, Q.answer.edit(first.answer.id), { choice: 'Yes', text: '' }, token)
+    const refused = await post(ctx, Q.answer.approve(first.answer.id), {}, token)
+    expect(refused.status).toBe(409)
+    expect(refused.body.code).toBe('incomplete_answer')
+    expect(refused.body.error).toContain('explanation for the text column')
+    expect(refused.body.detail.map((d: Body) => d.field)).toEqual(['text'])
+    // no body at all is the same request
+    const bare = await post(ctx, Q.answer.approve(first.answer.id), undefined, token)
+    expect(bare.status).toBe(409)
+    // nothing was approved
+    expect((await rowsOf(ctx, token, q.id))[0].answer.status).toBe('edited')
+    const confirmed = await post(
+      ctx,
+      Q.answer.approve(first.answer.id),
+      { confirm_incomplete: true },
+      token,
+    )
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200)
+    // a text and no value for the dropdown
+    await post(ctx, Q.answer.edit(second.answer.id), { text: 'All access is logged.' }, token)
+    const noChoice = await post(ctx, Q.answer.approve(second.answer.id), {}, token)
+    expect(noChoice.status).toBe(409)
+    expect(noChoice.body.detail.map((d: Body) => d.field)).toEqual(['choice'])
+    // complete: approved at once
+    await post(ctx, Q.answer.edit(second.answer.id), { choice: 'Yes' }, token)
+    expect((await post(ctx, Q.answer.approve(second.answer.id), {}, token)).status).toBe(200)
+    // a bad body is a 400
+    const bad = await post(
+      ctx,
+      Q.answer.approve(second.answer.id),
+      { confirm_incomplete: 3 },
+      token,
+    )
+    expect(bad.status).toBe(400)
+  })
+
+  it('exports approved answers only when asked: answers_written counts what was written', async () => {
+    const { token } = await approver(ctx)
+    const q = await questionnaire(ctx, token, ['Do you patch monthly?', 'Do you scan weekly?'])
+    const [first, second] = await rowsOf(ctx, token, q.id)
+    await post(ctx, Q.answer.edit(first.answer.id), { choice: 'Yes', text: 'Monthly.' }, token)
+    await post(ctx, Q.answer.approve(first.answer.id), {}, token)
+    await post(ctx, Q.answer.edit(second.answer.id), { choice: 'No', text: 'Not yet.' }, token)
+    const api = {
+      post: (route: string, body: unknown) => post(ctx, route, body, token),
+      get: (route: string) => get(ctx, route, token),
+    }
+    const all = await post(ctx, Q.exportOriginal, { questionnaire_id: q.id }, token)
+    expect(all.status, JSON.stringify(all.body)).toBe(202)
+    expect((await finished(api, all.body.export.id)).run?.filled_file?.answers_written).toBe(2)
+    const approvedOnly = await post(
+      ctx,
+      Q.exportOriginal,
+      { questionnaire_id: q.id, approved_only: true },
+      token,
+    )
+    expect(approvedOnly.status, JSON.stringify(approvedOnly.body)).toBe(202)
+    expect(approvedOnly.body.export.approved_only).toBe(true)
+    const done = await finished(api, approvedOnly.body.export.id)
+    expect(done.run?.filled_file?.answers_written).toBe(1)
+  })
+})
