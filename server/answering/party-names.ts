@@ -25,7 +25,7 @@ const FUNCTION_WORDS = new Set(
 )
 
 /** A word of a name: capitalised ('Amazon', 'iCloud' is not), an acronym, or a number after one. */
-const WORD = String.raw`(?:[A-Z][A-Za-z0-9&.-]*[A-Za-z0-9]|[A-Z])`
+const WORD = '(?:[A-Z][A-Za-z0-9&.-]*[A-Za-z0-9]|[A-Z])'
 const TAIL = String.raw`(?:${WORD}|\d+(?:[.-]\d+)*)`
 const NAME = String.raw`${WORD}(?:\s(?:(?:of|for|&)\s)?${TAIL}){0,4}`
 

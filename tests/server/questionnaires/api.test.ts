@@ -823,7 +823,8 @@ describe('the answers list under load (issue 14, LD1)', () => {
       ],
       [
         'approve',
-        () => post(ctx, Q.answer.approve(rows[0].answer.id), { confirm_incomplete: true }, user.token),
+        () =>
+          post(ctx, Q.answer.approve(rows[0].answer.id), { confirm_incomplete: true }, user.token),
         (body) => expect(body.questions[0].answer.status).toBe('approved'),
       ],
       [
