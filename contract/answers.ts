@@ -71,7 +71,7 @@ export type Citation = z.infer<typeof citationSchema>
  * What a machine's answer was drawn from: the library answering this question, the library
  * answering the same practice in other words (another framework), or a document's sentence.
  */
-export const ANSWER_SOURCES = ['library', 'transferred', 'document'] as const
+export const ANSWER_SOURCES = ['library', 'transferred', 'document', 'evidence'] as const
 export type AnswerSource = (typeof ANSWER_SOURCES)[number]
 /** Who wrote an answer (issue 39): the machine, or a person (no machine band then). */
 export const ANSWER_ORIGINS = ['machine', 'person'] as const
@@ -116,7 +116,19 @@ export const ANSWER_SOURCE_LABELS: Record<AnswerSource, string> = {
   library: 'From your library: an answer to this question',
   transferred: 'From your library: an answer about the same practice, asked in other words',
   document: 'From a document: the quoted passage',
+  evidence: 'From the evidence you added',
 }
+
+/** What a regeneration that found nothing new says (issue 39: it used to say nothing). */
+export const REGENERATE_UNCHANGED = 'No new evidence since the last draft'
+
+/** What a cited source is, for the sources list: a library answer, a document, or pasted text. */
+export const citationKindLabel = (citation: { kind?: string; source: string }) =>
+  citation.source === 'evidence'
+    ? 'Evidence you added'
+    : citation.kind === 'library'
+      ? 'Library answer'
+      : 'Document'
 
 /**
  * One part of what a question asks (the practice, that it is documented, how often, tested,

@@ -164,6 +164,8 @@ export const answerChangeSchema = z.object({
   questionnaire: questionnaireSchema,
   questions: z.array(questionRowSchema),
   operation: z.nullable(operationSchema),
+  /** What the change found worth saying: 'No new evidence since the last draft' (issue 39). */
+  notice: z.optional(z.string()),
 })
 export type AnswerChange = z.infer<typeof answerChangeSchema>
 

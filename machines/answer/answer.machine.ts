@@ -96,6 +96,7 @@ export const answerMachine = setup({
       error: null,
       baseVersion: context.row.answer.version,
       theirs: null,
+      notice: null,
     })),
     holdTheirs: assign(({ context, event }) =>
       holdTheirs(context, (event as { error?: unknown }).error),
@@ -130,7 +131,15 @@ export const answerMachine = setup({
       error: null,
       row: { ...context.row, answer: { ...context.row.answer, status } },
     })),
-    rememberAction: assign((_, action: AnswerAction) => ({ lastAction: action, error: null })),
+    rememberAction: assign((_, action: AnswerAction) => ({
+      lastAction: action,
+      error: null,
+      notice: null,
+    })),
+    // a regeneration that found nothing new says so, rather than nothing (issue 39)
+    noticeOf: assign(({ event }) => ({
+      notice: (event as unknown as { output: AnswerChange }).output.notice ?? null,
+    })),
     acceptChange: assign(({ context, event }) => {
       const change = (event as unknown as { output: AnswerChange }).output
       const row = fromChange(context.row, change)
@@ -158,6 +167,7 @@ export const answerMachine = setup({
     lastAction: null,
     baseVersion: input.row.answer.version,
     theirs: null,
+    notice: null,
   }),
   initial: 'settling',
   states: {
@@ -306,7 +316,7 @@ export const answerMachine = setup({
           evidence: (event as { evidence?: string }).evidence,
           fileIds: (event as { fileIds?: number[] }).fileIds,
         }),
-        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
+        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange', 'noticeOf'] },
         onError: { target: 'failed', actions: 'rollback' },
       },
     },

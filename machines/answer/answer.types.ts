@@ -26,6 +26,8 @@ export interface AnswerContext {
   baseVersion: number
   /** Someone else's answer that a save ran into: shown beside the draft to merge. */
   theirs: Answer | null
+  /** What the last action found worth saying ('No new evidence since the last draft'). */
+  notice: string | null
 }
 
 /** What a save that ran into someone else's change fails with: their answer as it now is. */

@@ -33,6 +33,8 @@ export const answerPanelView = {
   /** A save ran into someone else's change: theirs and the draft, to merge (issue 29). */
   theirs: (s: Snapshot) => (s.matches('conflicted') ? s.context.theirs : null),
   draft: selectDraft,
+  /** What the last action found worth saying (a regeneration with nothing new). */
+  notice: (s: Snapshot) => s.context.notice,
   /** What the answer lacks that the customer's cells take (issue 39), shown before approving. */
   missing: (s: Snapshot) => missingParts(s.context.row.cell_needs, s.context.row.answer),
 }

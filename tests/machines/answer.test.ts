@@ -271,6 +271,30 @@ describe('answerMachine', () => {
     expect(actor.getSnapshot().context.row.answer.flags).toEqual([])
   })
 
+  test('a regeneration that found nothing new says so; the next action clears it (issue 39)', async () => {
+    const outputs: AnswerChange[] = [
+      { ...changeOf([answered]), notice: 'No new evidence since the last draft' },
+      changeOf([answered]),
+    ]
+    const actor = createActor(
+      answerMachine.provide({
+        actors: {
+          regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(
+            async () => outputs.shift() as AnswerChange,
+          ),
+        },
+      }),
+      { input: { row: answered } },
+    ).start()
+    actor.send({ type: 'regenerate' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().context.notice).toBe('No new evidence since the last draft')
+    actor.send({ type: 'regenerate' })
+    expect(actor.getSnapshot().context.notice).toBeNull()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(actor.getSnapshot().context.notice).toBeNull()
+  })
+
   test('a refused confirmation keeps the flag and is retried as a confirmation', async () => {
     let calls = 0
     const actor = createActor(

@@ -2,6 +2,7 @@ import {
   type Citation,
   type OperationKind,
   QUESTIONNAIRE_TEXTS,
+  REGENERATE_UNCHANGED,
 } from '../../../contract/questionnaires.ts'
 import { toEvidence } from '../../answering/llm.ts'
 import { sentences, terms } from '../../answering/text.ts'
@@ -65,26 +66,51 @@ export function createReview(deps: AnsweringDeps, drafting: Drafting) {
     }
     const library = await loadLibrary(deps.database, orgId, questionnaireId)
     const answer = await answerQuestion(orgId, library, question, evidence)
-    return deps.questionnaires.change(orgId, questionnaireId, userId, async (client) => {
-      const fresh = await client.query<{ selected_rank: number }>(
-        'select selected_rank from questionnaire_questions where id = $1 for update',
-        [question.id],
-      )
-      const current = { ...question, selected_rank: fresh.rows[0]?.selected_rank ?? 0 }
-      const before = await client.query<AnswerState>(
-        'select * from questionnaire_answers where question_id = $1 and rank = $2',
-        [question.id, current.selected_rank],
-      )
-      if (gives(answer) && before.rows[0] && !isAnswered(before.rows[0]))
-        await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
-      const changes = await writeCandidates(client, orgId, questionnaireId, current, answer, userId)
-      const kind: OperationKind = evidence ? 'regenerate_with_evidence' : 'regenerate'
-      return {
-        kind,
-        summary: `${evidence ? 'Regenerated with evidence' : 'Regenerated'} the answer to ${label(question)}${gives(answer) ? '' : answer.candidates.length ? ': the records disagree' : ': no evidence found'}`,
-        changes,
-      }
-    })
+    let unchanged = false
+    const result = await deps.questionnaires.change(
+      orgId,
+      questionnaireId,
+      userId,
+      async (client) => {
+        const fresh = await client.query<{ selected_rank: number }>(
+          'select selected_rank from questionnaire_questions where id = $1 for update',
+          [question.id],
+        )
+        const current = { ...question, selected_rank: fresh.rows[0]?.selected_rank ?? 0 }
+        const before = await client.query<AnswerState>(
+          'select * from questionnaire_answers where question_id = $1 and rank = $2',
+          [question.id, current.selected_rank],
+        )
+        if (gives(answer) && before.rows[0] && !isAnswered(before.rows[0]))
+          await deps.questionnaires.checkAnswerLimit(client, orgId, 1)
+        const changes = await writeCandidates(
+          client,
+          orgId,
+          questionnaireId,
+          current,
+          answer,
+          userId,
+        )
+        const kind: OperationKind = evidence ? 'regenerate_with_evidence' : 'regenerate'
+        // nothing new found: the same draft, and it says so (issue 39)
+        unchanged = changes.every(
+          (change) =>
+            change.t !== 'a' ||
+            (change.before !== null &&
+              change.before.text === change.after.text &&
+              change.before.choice === change.after.choice &&
+              change.before.note === change.after.note),
+        )
+        return {
+          kind,
+          summary: unchanged
+            ? `${REGENERATE_UNCHANGED}: the answer to ${label(question)} is as it was`
+            : `${evidence ? 'Regenerated with evidence' : 'Regenerated'} the answer to ${label(question)}${gives(answer) ? '' : answer.candidates.length ? ': the records disagree' : ': no evidence found'}`,
+          changes,
+        }
+      },
+    )
+    return unchanged ? { ...result, notice: REGENERATE_UNCHANGED } : result
   }
 
   const normalise = (text: string) => terms(text).join(' ')

@@ -251,6 +251,8 @@ export function originOf(row: Pick<AnswerRowDb, 'status' | 'confidence' | 'text'
 function drawnFrom(row: AnswerRowDb): { drawn_from?: AnswerSource } {
   if (!['generated', 'approved', 'edited'].includes(row.status)) return {}
   if (row.note === TRANSFERRED) return { drawn_from: 'transferred' }
+  // text a person pasted as evidence is theirs, not a document's (issue 39)
+  if (row.citations[0]?.source === 'evidence') return { drawn_from: 'evidence' }
   const kind = row.citations[0]?.kind
   return kind ? { drawn_from: kind } : {}
 }

@@ -239,6 +239,11 @@ export function AnswerPanel(props: {
             )}
           </div>
           <AnswerParts parts={row.answer.parts} />
+          {view.notice && (
+            <p className={reason} role="status" data-testid="answer-notice">
+              {view.notice}
+            </p>
+          )}
           {view.missing.length > 0 && !view.approved && (
             <p className={reason} role="note" data-testid="answer-missing">
               {incompleteText(view.missing)}

@@ -1,6 +1,10 @@
 import { BookOpen, FileText } from 'lucide-react'
 import { css } from 'styled-system/css'
-import type { Citation, QuestionRow } from '../../../contract/questionnaires.ts'
+import {
+  type Citation,
+  citationKindLabel,
+  type QuestionRow,
+} from '../../../contract/questionnaires.ts'
 import { sourceLink } from '../../lib/citation-links.ts'
 import { Button } from '../ui/button.tsx'
 import {
@@ -94,7 +98,7 @@ export function AnswerSources(props: {
                 </p>
                 {citation.kind && (
                   <p className={hint} data-testid="source-kind">
-                    {citation.kind === 'library' ? 'Library answer' : 'Document'}
+                    {citationKindLabel(citation)}
                   </p>
                 )}
                 <p className={css({ color: 'fg.muted', lineClamp: '4' })}>{citation.snippet}</p>

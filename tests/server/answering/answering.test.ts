@@ -407,6 +407,8 @@ describe('review operations', () => {
     const answer = withEvidence.body.questions[0].answer
     expect(answer.text).toContain('Jane Smith')
     expect(answer.citations[0]).toMatchObject({ source: 'evidence', title: 'Evidence you added' })
+    // the person's evidence is labelled as theirs, not as a document's (issue 39)
+    expect(answer.drawn_from).toBe('evidence')
 
     const tab = (await get(ctx, Q.tabs(q.id), user.token)).body.tabs[0]
     // issue 30: a bulk change is previewed first; the preview writes nothing and adds no history

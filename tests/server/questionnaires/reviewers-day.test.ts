@@ -94,6 +94,27 @@ describe('the reviewer’s day (issue 39)', () => {
     expect(bad.status).toBe(400)
   })
 
+  it('a regeneration that finds nothing new says so', async () => {
+    const { token } = await approver(ctx)
+    const q = await questionnaire(ctx, token, ['Do you have a bug bounty?'])
+    const [row] = await rowsOf(ctx, token, q.id)
+    const first = await post(ctx, paths.questionnaires.answer.regenerate(row.answer.id), {}, token)
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.body.questions[0].answer.status).toBe('no_answer')
+    const again = await post(ctx, paths.questionnaires.answer.regenerate(row.answer.id), {}, token)
+    expect(again.status).toBe(200)
+    expect(again.body.notice).toBe('No new evidence since the last draft')
+    // with evidence that answers it, the draft changes and nothing is said of it
+    const withEvidence = await post(
+      ctx,
+      paths.questionnaires.answer.regenerateWithEvidence(row.answer.id),
+      { evidence: 'We run a public bug bounty programme with HackerOne, open to all researchers.' },
+      token,
+    )
+    expect(withEvidence.status, JSON.stringify(withEvidence.body)).toBe(200)
+    expect(withEvidence.body.notice).toBeUndefined()
+  })
+
   it('exports approved answers only when asked: answers_written counts what was written', async () => {
     const { token } = await approver(ctx)
     const q = await questionnaire(ctx, token, ['Do you patch monthly?', 'Do you scan weekly?'])
