@@ -120,6 +120,11 @@ export const assignSchema = z.object({
   tab_id: z.optional(idSchema),
   filter: z.optional(z.enum(ANSWER_FILTERS)),
   due_date: z.optional(z.nullable(isoDay)),
+  /**
+   * A tab, a filter or all of them: approved answers are left out unless this says so (issue 39);
+   * questions named one by one are assigned whatever their state.
+   */
+  include_approved: z._default(z.boolean(), false),
 })
 export type AssignRequest = z.input<typeof assignSchema>
 export const assignResponseSchema = z.object({ assigned: z.int() })

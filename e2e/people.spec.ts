@@ -21,12 +21,13 @@ async function choose(
   name: string | RegExp,
   option: string,
 ) {
-  await scope.getByRole('combobox', { name }).click()
-  // the option of this select's own list: another select's list may still be closing
-  await page
-    .getByRole('listbox', { name })
-    .getByRole('option', { name: option, exact: true })
-    .click()
+  const trigger = scope.getByRole('combobox', { name })
+  await trigger.click()
+  // the option of this select's own list (the one its trigger controls): another select's list
+  // may still be closing
+  const list = await trigger.getAttribute('aria-controls')
+  const options = list ? page.locator(`[id="${list}"]`) : page
+  await options.getByRole('option', { name: option, exact: true }).click()
 }
 
 async function inviteFromSettings(page: Page, email: string, role: Role) {

@@ -219,9 +219,15 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
 
   await grid.getByRole('option').first().click()
   await panel.getByRole('button', { name: 'Regenerate', exact: true }).click()
+  // the same evidence, the same draft: it says so (issue 39), under the answer and in the history
+  await expect(panel.getByTestId('answer-notice')).toHaveText(
+    'No new evidence since the last draft',
+  )
   await page.getByRole('button', { name: 'History' }).click()
   const history = page.getByRole('dialog', { name: 'History' })
-  await expect(history.getByText('Regenerated the answer to DATA-01')).toBeVisible()
+  await expect(
+    history.getByText('No new evidence since the last draft: the answer to DATA-01 is as it was'),
+  ).toBeVisible()
   await history.getByRole('button', { name: 'Close' }).first().click()
 
   await page.getByRole('button', { name: 'Section' }).click()

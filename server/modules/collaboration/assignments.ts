@@ -88,6 +88,14 @@ export function createAssignments(deps: {
       }
       const filter = ANSWER_FILTER_SQL[body.filter ?? 'all']
       if (filter) where.push(filter)
+      // a tab, a filter or all: an approved answer has no work left in it, unless asked
+      if (
+        assignee !== null &&
+        !body.question_ids &&
+        !body.include_approved &&
+        body.filter !== 'approved'
+      )
+        where.push(`a.status <> 'approved'`)
       // approved questions keep their state; others become assigned, or unassigned when let go
       const updated = await client.query<{ id: string; ref: string | null; position: number }>(
         `update questionnaire_questions qq

@@ -71,7 +71,7 @@ export function AnswerEditor(props: {
       </div>
       <div>
         <label className={fieldLabel} htmlFor={commentId}>
-          Comment
+          Comment in the customer’s file
         </label>
         <textarea
           id={commentId}

@@ -234,7 +234,7 @@ export function AnswerPanel(props: {
             )}
             {row.answer.comment && (
               <p className={css({ mt: '2', textStyle: 'sm', color: 'fg.muted' })}>
-                <strong>Comment:</strong> {row.answer.comment}
+                <strong>Comment in the file:</strong> {row.answer.comment}
               </p>
             )}
           </div>
@@ -358,6 +358,8 @@ export function AnswerPanel(props: {
         </>
       )}
 
+      {/* the sources first, under the answer they support; the conversation after them */}
+      <AnswerSources row={row} busy={props.busy} onSelectCandidate={props.onSelectCandidate} />
       {props.comments && (
         <CommentThread
           questionId={row.id}
@@ -367,7 +369,6 @@ export function AnswerPanel(props: {
           workspace={workspace}
         />
       )}
-      <AnswerSources row={row} busy={props.busy} onSelectCandidate={props.onSelectCandidate} />
     </section>
   )
 }

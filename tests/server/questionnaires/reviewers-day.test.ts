@@ -94,6 +94,20 @@ describe('the reviewer’s day (issue 39)', () => {
     expect(bad.status).toBe(400)
   })
 
+  it('assigning a tab leaves its approved answers out, unless asked', async () => {
+    const me = await approver(ctx)
+    const q = await questionnaire(ctx, me.token, ['Do you train staff?', 'Do you test backups?'])
+    const [first] = await rowsOf(ctx, me.token, q.id)
+    await post(ctx, Q.answer.edit(first.answer.id), { choice: 'Yes', text: 'Yearly.' }, me.token)
+    expect((await post(ctx, Q.answer.approve(first.answer.id), {}, me.token)).status).toBe(200)
+    const assign = (body: Record<string, unknown>) =>
+      post(ctx, Q.assign(q.id), { assignee_id: me.id, tab_id: first.tab_id, ...body }, me.token)
+    const tab = await assign({})
+    expect(tab.status, JSON.stringify(tab.body)).toBe(200)
+    expect(tab.body.assigned).toBe(1)
+    expect((await assign({ include_approved: true })).body.assigned).toBe(2)
+  })
+
   it('a regeneration that finds nothing new says so', async () => {
     const { token } = await approver(ctx)
     const q = await questionnaire(ctx, token, ['Do you have a bug bounty?'])
