@@ -73,9 +73,10 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
         return
       }
       await setProgress(id, 60, `Found ${total.toLocaleString('en')} questions; saving them`)
-      await store(orgId, id, tabs)
-      // issue 38: a questionnaire nobody gave a product is for the one its file name names
+      // issue 38: a questionnaire nobody gave a product is for the one its file name names;
+      // guessed before it is stored as ready, so that no reader sees it ready without its product
       await guessProduct(pool, orgId, { table: 'questionnaires', id }, [row.name])
+      await store(orgId, id, tabs)
     } catch (error) {
       if (error instanceof ParseError) {
         await fail(error.message)
