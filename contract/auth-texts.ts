@@ -46,6 +46,8 @@ export const AUTH_TEXTS = {
   setPasswordFailed: 'Failed to set password',
   changePasswordFailed: 'Failed to change password',
   confirmEmailFailed: 'Failed to confirm email. The link may be invalid or expired.',
+  /** Issue 39: a confirmation link opened a second time. */
+  emailAlreadyConfirmed: 'This email address is already confirmed. Sign in to continue.',
 
   // server-side messages the spec leaves to us (plain words)
   emailNotConfirmed: 'Please confirm your email address first. We sent you an activation link.',

@@ -81,6 +81,13 @@ export const statusResponseSchema = z.looseObject({
 export const tokenPairSchema = z.object({ access: z.string(), refresh: z.string() })
 export type TokenPair = z.infer<typeof tokenPairSchema>
 
+/** set-password/: success, and the session it starts (none where the organisation requires SSO). */
+export const setPasswordResponseSchema = z.looseObject({
+  status: z.literal('success'),
+  access: z.optional(z.string()),
+  refresh: z.optional(z.string()),
+})
+
 export const confirmEmailRequestSchema = z.object({ uuid: nonEmpty })
 export const confirmEmailResponseSchema = z.object({
   access: z.string(),
@@ -188,6 +195,8 @@ export const AUTH_ERROR_CODES = {
   licenseLimit: 'license_limit',
   /** The address is confirmed; an admin has yet to approve the request to join. */
   pendingApproval: 'pending_approval',
+  /** A confirmation link opened again, for an address already confirmed. */
+  alreadyConfirmed: 'already_confirmed',
 } as const
 
 /** Lifetimes (issue 3): access 2 h (the extension hand-off says expires_in 7200). */

@@ -112,13 +112,15 @@ test.describe('accounts and sessions', () => {
     const mail = await waitForMail(invitee, /invit/i)
     await page.goto(linkIn(mail, '/set-password'))
     await expect(page.getByRole('heading', { name: 'Set Your Password' })).toBeVisible()
+    // the address keeps the link's uid as it came, never as JSON text (uid=%222%22; issue 39)
+    expect(new URL(page.url()).search).toMatch(/^\?uid=\d+&token=[^&%]+$/)
     const password = 'A-first-password-42'
     await page.getByLabel(/^new password/i).fill(password)
     await page.getByLabel(/confirm/i).fill(password)
     await page.getByRole('button', { name: /set password/i }).click()
-    await expect(page).toHaveURL(/\/login/, { timeout: 15_000 })
-    await signInWithPassword(page, invitee, password)
-    await expect(page).toHaveURL(/\/$/)
+    // the accepted invitation signs the person in at once (issue 39)
+    await expect(page.getByText('Your password has been set. Signing you in...')).toBeVisible()
+    await expect(page).toHaveURL(/\/$/, { timeout: 15_000 })
   })
 
   test("an admin's one-time sign-in link signs a colleague in once", async ({ page, request }) => {

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig } from './config.ts'
 import { logDestination } from './log-format.ts'
 import { createLogger } from './logger.ts'
+import { MAIL_LOG_NOTICE } from './mail/index.ts'
 import { startRuntime, stopOnSignals } from './runtime.ts'
 
 /** The API process: database, migrations, job workers and HTTP. */
@@ -28,6 +29,8 @@ async function main() {
       { url: config.PUBLIC_URL, port: runtime.port, dataDir: config.DATA_DIR },
       `Quire is running at ${config.PUBLIC_URL}`,
     )
+    // a first user waits for a confirmation email that is never sent: say where it goes (issue 39)
+    if (config.MAIL_TRANSPORT === 'log') logger.info(MAIL_LOG_NOTICE)
     // JSON on a terminal (LOG_FORMAT=json): the address still stands out
     if (process.stdout.isTTY && config.LOG_FORMAT === 'json')
       console.log(`\n  Quire is running at ${config.PUBLIC_URL}\n`)

@@ -10,6 +10,7 @@ import {
 import { waitFor } from 'xstate'
 import * as z from 'zod/mini'
 import { GenericErrorScreen, PageErrorFallback } from './app/errors.tsx'
+import { parseSearchText, stringifySearchText } from './app/search-params.ts'
 import type { SessionActorRef } from './app/session.tsx'
 import { Toaster } from './app/toaster.tsx'
 import { VerifyingAuthentication } from './app/verifying.tsx'
@@ -315,5 +316,7 @@ export function createAppRouter(context: RouterContext) {
     context,
     defaultPreload: 'intent',
     scrollRestoration: true,
+    parseSearch: parseSearchText,
+    stringifySearch: stringifySearchText,
   })
 }

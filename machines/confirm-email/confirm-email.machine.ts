@@ -23,6 +23,7 @@ export const confirmEmailMachine = setup({
       error: (error as RequestFailure).msg ?? (error as RequestFailure).error ?? null,
     })),
     showFailure: assign({ error: AUTH_TEXTS.confirmEmailFailed }),
+    showAlreadyConfirmed: assign({ error: AUTH_TEXTS.emailAlreadyConfirmed }),
     signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
   },
@@ -30,6 +31,8 @@ export const confirmEmailMachine = setup({
     linkIsIncomplete: ({ context }) => !context.uuid,
     waitsForApproval: (_, error: unknown) =>
       (error as RequestFailure | undefined)?.code === AUTH_ERROR_CODES.pendingApproval,
+    wasConfirmedBefore: (_, error: unknown) =>
+      (error as RequestFailure | undefined)?.code === AUTH_ERROR_CODES.alreadyConfirmed,
   },
   delays: {
     failedRedirect: CONFIRM_EMAIL_FAILED_REDIRECT_MS,
@@ -64,6 +67,14 @@ export const confirmEmailMachine = setup({
               params: ({ event }: { event: { error: unknown } }) => event.error,
             },
           },
+          {
+            guard: {
+              type: 'wasConfirmedBefore',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            target: 'alreadyConfirmed',
+            actions: { type: 'showAlreadyConfirmed' },
+          },
           { target: 'failed', actions: 'showFailure' },
         ],
       },
@@ -71,6 +82,11 @@ export const confirmEmailMachine = setup({
     awaitingApproval: {
       description:
         'The address is confirmed, but it asked to join an organisation whose admin has yet to approve: says so, and stays.',
+      type: 'final',
+    },
+    alreadyConfirmed: {
+      description:
+        "The link was opened before and the address is confirmed: says so and offers 'Sign in'; no redirect.",
       type: 'final',
     },
     confirmed: {

@@ -14,7 +14,9 @@ export const selectScreen = (snapshot: Snapshot) =>
       ? 'confirmed'
       : snapshot.matches('awaitingApproval')
         ? 'awaitingApproval'
-        : 'confirming'
+        : snapshot.matches('alreadyConfirmed')
+          ? 'alreadyConfirmed'
+          : 'confirming'
 export type ConfirmEmailScreen = ReturnType<typeof selectScreen>
 
 export const selectError = (snapshot: Snapshot) => snapshot.context.error

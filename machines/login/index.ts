@@ -52,6 +52,9 @@ export const selectIsSigningIn = (snapshot: Snapshot) =>
     ] as const
   ).some((state) => snapshot.matches(state))
 
+/** The Google button shows unless the server says Google is not configured. */
+export const selectGoogleOffered = (snapshot: Snapshot) => snapshot.context.google !== false
+
 /** What login-page reads, through `useView`. */
 export const loginView = {
   step: selectStep,
@@ -66,4 +69,5 @@ export const loginView = {
   signingIn: selectIsSigningIn,
   ssoRedirecting: selectIsSsoRedirecting,
   googleRedirecting: selectIsGoogleRedirecting,
+  googleOffered: selectGoogleOffered,
 }

@@ -21,6 +21,7 @@ import type {
   LoginResponse,
   LoginSchema,
   RequestFailure,
+  SignInProviders,
   SsoDiscoverResponse,
   SsoStartInput,
   StoredLogin,
@@ -75,6 +76,8 @@ export const loginMachine = setup({
     startSso: fromPromise<void, SsoStartInput>(mustBeProvided('startSso')),
     /** Sends the browser back to the extension with a child session's tokens in the URL fragment. */
     handOffToExtension: fromPromise<void, HandOffInput>(mustBeProvided('handOffToExtension')),
+    /** Which sign-in providers this server has configured (Google only when it is set up). */
+    loadProviders: fromPromise<SignInProviders>(mustBeProvided('loadProviders')),
   },
   actions: {
     setEmail: assign((_, value: string) => ({ email: value, ...cleared })),
@@ -90,6 +93,7 @@ export const loginMachine = setup({
       },
     })),
     setTokens: assign((_, tokens: LoginResponse) => ({ tokens })),
+    setProviders: assign((_, providers: SignInProviders) => ({ google: providers.google })),
     setStored: assign((_, stored: StoredLogin) => ({
       claims: stored.claims,
       extension: stored.extension,
@@ -134,7 +138,16 @@ export const loginMachine = setup({
     tokens: null,
     claims: null,
     extension: null,
+    google: null,
   }),
+  // the Google button shows only where the server has Google configured; unknown until it says
+  invoke: {
+    id: 'loadProviders',
+    src: 'loadProviders',
+    onDone: { actions: { type: 'setProviders', params: ({ event }) => event.output } },
+    // unknown stays unknown: the button shows, and Google's own start says what is wrong
+    onError: { actions: [] },
+  },
   initial: 'email',
   states: {
     email: {

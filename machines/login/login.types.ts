@@ -104,6 +104,13 @@ export interface LoginContext {
   tokens: LoginResponse | null
   claims: AccessClaims | null
   extension: ExtensionHandOff | null
+  /** Whether Google sign-in is configured on this server; null until the server says. */
+  google: boolean | null
+}
+
+/** The server's configured sign-in providers, as the login screen needs them. */
+export interface SignInProviders {
+  google: boolean
 }
 
 // ---------------------------------------------------------------------------------------------

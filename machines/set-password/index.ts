@@ -15,6 +15,7 @@ export const selectScreen = (snapshot: Snapshot) =>
       ['checking', 'checking'],
       ['invalid', 'invalid'],
       ['saved', 'saved'],
+      ['signedIn', 'signedIn'],
     ],
     'form',
   )

@@ -1,4 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
   linkIsIncomplete,
@@ -18,6 +19,17 @@ const mustBeProvided = mustBeProvidedIn('setPasswordMachine')
 const setFailureText = (failure: RequestFailure) =>
   (failure.status === 400 && (failure.error || failure.msg)) || AUTH_TEXTS.setPasswordFailed
 
+type Done = { event: { output: AccessClaims | null } }
+
+/** The shared link-password submit; its success is refined below (a session may start). */
+const submitting = linkPasswordSubmitting({
+  src: 'setPassword',
+  saved: '#setPassword.saved',
+  rejected: '#setPassword.invalid',
+  markRejected: 'markLinkRejected',
+  showFailure: 'showFailure',
+})
+
 /**
  * A first password from an invite link (spec section 2, '/set-password'). The link is checked by
  * the server when the password is sent: until then only its uid and token are required.
@@ -25,7 +37,10 @@ const setFailureText = (failure: RequestFailure) =>
 export const setPasswordMachine = setup({
   types: {} as SetPasswordSchema,
   actors: {
-    setPassword: fromPromise<void, SetPasswordRequest>(mustBeProvided('setPassword')),
+    /** Sets the password; the claims of the session it starts, or null where none was given. */
+    setPassword: fromPromise<AccessClaims | null, SetPasswordRequest>(
+      mustBeProvided('setPassword'),
+    ),
   },
   actions: {
     markLinkIncomplete: assign({ linkError: AUTH_TEXTS.invalidOrMissingToken }),
@@ -36,11 +51,13 @@ export const setPasswordMachine = setup({
     clearFormError: assign({ formError: null }),
     showFailure: assign((_, failure: RequestFailure) => ({ formError: setFailureText(failure) })),
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
+    signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
   },
   guards: {
     linkIsIncomplete,
     passwordIsAcceptable: newPasswordIsAcceptable,
     linkWasRejected,
+    startedASession: (_, claims: AccessClaims | null) => claims !== null,
   },
   delays: {
     passwordSavedRedirect: PASSWORD_SAVED_REDIRECT_MS,
@@ -71,14 +88,30 @@ export const setPasswordMachine = setup({
       initial: 'editing',
       states: {
         editing: newPasswordEditing,
-        submitting: linkPasswordSubmitting({
-          src: 'setPassword',
-          saved: '#setPassword.saved',
-          rejected: '#setPassword.invalid',
-          markRejected: 'markLinkRejected',
-          showFailure: 'showFailure',
-        }),
+        submitting: {
+          ...submitting,
+          invoke: {
+            ...submitting.invoke,
+            onDone: [
+              {
+                description: 'The invitation is accepted: the new session signs the person in.',
+                guard: { type: 'startedASession', params: ({ event }: Done) => event.output },
+                target: '#setPassword.signedIn',
+                actions: {
+                  type: 'signIn',
+                  params: ({ event }: Done) => event.output as AccessClaims,
+                },
+              },
+              { target: '#setPassword.saved' },
+            ],
+          },
+        },
       },
+    },
+    signedIn: {
+      description:
+        "The password is set and the person is signed in: 'Signing you in...', and the session goes to /.",
+      type: 'final',
     },
     saved: {
       description: 'The password is set; the user goes to /login to sign in with it.',

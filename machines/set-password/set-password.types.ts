@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini'
-import type { setPasswordRequestSchema } from '../../contract/auth.ts'
+import type { AccessClaims, setPasswordRequestSchema } from '../../contract/auth.ts'
 import type { LinkInput, NewPasswordEvents } from '../account.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -52,7 +52,10 @@ export interface SetPasswordContext {
 // ---------------------------------------------------------------------------------------------
 
 /** The view performs navigation. */
-export type SetPasswordEmitted = { type: 'navigate'; to: '/login' }
+export type SetPasswordEmitted =
+  | { type: 'navigate'; to: '/login' }
+  /** The invitation's password started a session: the view tells the session and goes to /. */
+  | { type: 'signedIn'; claims: AccessClaims }
 
 // ---------------------------------------------------------------------------------------------
 // Delays

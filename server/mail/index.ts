@@ -8,6 +8,10 @@ import type { Logger } from '../logger.ts'
  * retries. Requests never wait for delivery, so known and unknown addresses answer alike (LT6).
  */
 
+/** The start's line under MAIL_TRANSPORT=log (issue 39): emails are printed, not sent. */
+export const MAIL_LOG_NOTICE =
+  'Emails are not sent (MAIL_TRANSPORT=log): each one is printed here with its links. Set MAIL_TRANSPORT=smtp and SMTP_URL to send them.'
+
 export interface MailMessage {
   to: string
   subject: string

@@ -6,6 +6,7 @@ import {
   googleCallbackResponseSchema,
   loginResponseSchema,
   type RegisterRequest,
+  setPasswordResponseSchema,
   ssoExchangeResponseSchema,
   statusResponseSchema,
   type TokenPair,
@@ -143,11 +144,16 @@ export function accountActors(client: ApiClient = api) {
           client.requestVoid(paths.auth.confirmPasswordReset, { method: 'POST', body: input }),
         ),
     ),
-    setPassword: fromPromise<void, { uid: string; token: string; new_password: string }>(
-      ({ input }) =>
-        call(async () => {
-          await client.post(paths.auth.setPassword, input, statusResponseSchema)
-        }),
+    setPassword: fromPromise<
+      AccessClaims | null,
+      { uid: string; token: string; new_password: string }
+    >(({ input }) =>
+      call(async () => {
+        const answer = await client.post(paths.auth.setPassword, input, setPasswordResponseSchema)
+        return answer.access && answer.refresh
+          ? signInWith({ access: answer.access, refresh: answer.refresh })
+          : null
+      }),
     ),
     changePasswordForced: fromPromise<AccessClaims, { new_password: string }>(({ input }) =>
       call(async () => {

@@ -9,10 +9,12 @@ import {
 } from '../../contract/auth.ts'
 import { extensionHandoffResponseSchema } from '../../contract/extension.ts'
 import { API_PREFIX, paths, SSO_PROVIDERS, type SsoProvider } from '../../contract/paths.ts'
+import { ssoProvidersStatusSchema } from '../../contract/sso.ts'
 import type {
   DiscoverInput,
   HandOffInput,
   LoginInput,
+  SignInProviders,
   SsoStartInput,
   StoredLogin,
 } from '../../machines/login/index.ts'
@@ -75,6 +77,10 @@ export function loginActors(options: LoginActorOptions = {}) {
         googleStartResponseSchema,
       )
       navigate(webAddress(authorization_url))
+    }),
+    loadProviders: fromPromise<SignInProviders>(async () => {
+      const status = await client.get(paths.sso.providersStatus, ssoProvidersStatusSchema)
+      return { google: status.google.enabled }
     }),
     startSso: fromPromise<void, SsoStartInput>(async ({ input }) => {
       if (!isSsoProvider(input.provider)) throw new Error(`Unknown SSO provider ${input.provider}`)

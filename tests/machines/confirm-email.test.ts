@@ -34,6 +34,10 @@ const events: AnyEventObject[] = [
       msg: 'Your email is confirmed. An admin of Acme must approve your request.',
     },
   },
+  {
+    type: 'xstate.error.actor.confirmEmail',
+    error: { status: 400, code: 'already_confirmed', msg: AUTH_TEXTS.emailAlreadyConfirmed },
+  },
 ]
 
 function start(
@@ -107,6 +111,21 @@ describe('confirmEmailMachine', () => {
     await settle()
     expect(selectScreen(snapshot())).toBe('awaitingApproval')
     expect(selectError(snapshot())).toBe(text)
+    clock.increment(CONFIRM_EMAIL_FAILED_REDIRECT_MS * 2)
+    expect(emitted).toEqual([])
+  })
+
+  test('a link opened again for a confirmed address says so, offers sign-in and stays (issue 39)', async () => {
+    const { clock, emitted, snapshot } = start({ uuid }, () =>
+      Promise.reject({
+        status: 400,
+        code: 'already_confirmed',
+        msg: AUTH_TEXTS.emailAlreadyConfirmed,
+      }),
+    )
+    await settle()
+    expect(selectScreen(snapshot())).toBe('alreadyConfirmed')
+    expect(selectError(snapshot())).toBe(AUTH_TEXTS.emailAlreadyConfirmed)
     clock.increment(CONFIRM_EMAIL_FAILED_REDIRECT_MS * 2)
     expect(emitted).toEqual([])
   })

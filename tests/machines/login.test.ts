@@ -22,11 +22,13 @@ import {
   type LoginInputs,
   type LoginResponse,
   loginMachine,
+  type SignInProviders,
   type SsoDiscoverResponse,
   type SsoStartInput,
   type StoredLogin,
   selectCanSubmit,
   selectError,
+  selectGoogleOffered,
   selectIsLoading,
   selectNotice,
   selectOrganization,
@@ -61,6 +63,7 @@ const pending = loginMachine.provide({
     startGoogle: fromPromise<void>(never),
     startSso: fromPromise<void, SsoStartInput>(never),
     handOffToExtension: fromPromise<void, HandOffInput>(never),
+    loadProviders: fromPromise<SignInProviders>(never),
   },
 })
 
@@ -120,7 +123,16 @@ const RUNNING: Record<string, string> = {
 const eventsFor = (snapshot: LoginSnapshot) => {
   const state = typeof snapshot.value === 'string' ? snapshot.value : ''
   const actor = RUNNING[state]
-  return [...userEvents, ...(actor ? (results[actor] ?? []) : [])] as never
+  // the providers load runs beside every step; its answer is offered while the email step waits
+  const providers =
+    snapshot.matches('email') && snapshot.context.google === null
+      ? [
+          { type: 'xstate.done.actor.loadProviders', output: { google: false } },
+          { type: 'xstate.done.actor.loadProviders', output: { google: true } },
+          { type: 'xstate.error.actor.loadProviders', error: new Error('offline') },
+        ]
+      : []
+  return [...userEvents, ...(actor ? (results[actor] ?? []) : []), ...providers] as never
 }
 
 type Fakes = {
@@ -130,6 +142,7 @@ type Fakes = {
   google?: () => Promise<void>
   sso?: (input: SsoStartInput) => Promise<void>
   handOff?: (input: HandOffInput) => Promise<void>
+  providers?: () => Promise<SignInProviders>
 }
 
 /** A login flow on a simulated clock with promise fakes; records calls and emitted events. */
@@ -151,6 +164,9 @@ function start(fakes: Fakes = {}, input?: LoginInputs) {
         startGoogle: fromPromise(record<unknown, void>('startGoogle', fakes.google)),
         startSso: fromPromise(record('startSso', fakes.sso)),
         handOffToExtension: fromPromise(record('handOffToExtension', fakes.handOff)),
+        loadProviders: fromPromise(
+          record<unknown, SignInProviders>('loadProviders', fakes.providers),
+        ),
       },
     }),
     { clock, input },
@@ -200,6 +216,19 @@ describe('loginMachine', () => {
   })
 
   describe('email step', () => {
+    test('Google is offered until the server says it is not configured (issue 39)', async () => {
+      const off = start({ providers: async () => ({ google: false }) })
+      expect(selectGoogleOffered(off.snapshot())).toBe(true)
+      await settle()
+      expect(selectGoogleOffered(off.snapshot())).toBe(false)
+      const on = start({ providers: async () => ({ google: true }) })
+      await settle()
+      expect(selectGoogleOffered(on.snapshot())).toBe(true)
+      const failing = start({ providers: () => Promise.reject(new Error('offline')) })
+      await settle()
+      expect(selectGoogleOffered(failing.snapshot())).toBe(true)
+    })
+
     test('Continue is disabled while the email is blank', () => {
       const { actor, snapshot } = start()
       expect(selectStep(snapshot())).toBe('email')

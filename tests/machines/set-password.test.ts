@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import { PASSWORD_SAVED_REDIRECT_MS } from '../../machines/constants.ts'
 import {
@@ -18,17 +19,21 @@ import { testMachineCoverage } from '../support/machine-coverage.ts'
 
 /** An actor that never settles: the graph paths deliver its done and error events. */
 const pending = setPasswordMachine.provide({
-  actors: { setPassword: fromPromise<void, SetPasswordRequest>(() => new Promise(() => {})) },
+  actors: {
+    setPassword: fromPromise<AccessClaims | null, SetPasswordRequest>(() => new Promise(() => {})),
+  },
 })
 
 const link = { uid: 'Nw', token: 'invite-token' }
+const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ann@example.com' } }
 
 const events: AnyEventObject[] = [
   { type: 'password.change', value: 'first-pass-1' },
   { type: 'password.change', value: 'short' },
   { type: 'confirm.change', value: 'first-pass-1' },
   { type: 'submit' },
-  { type: 'xstate.done.actor.setPassword', output: undefined },
+  { type: 'xstate.done.actor.setPassword', output: null },
+  { type: 'xstate.done.actor.setPassword', output: claims },
   {
     type: 'xstate.error.actor.setPassword',
     error: { status: 400, error: AUTH_TEXTS.invalidOrExpiredToken, code: 'invalid_token' },
@@ -38,14 +43,14 @@ const events: AnyEventObject[] = [
 
 function start(
   input: SetPasswordInput,
-  setPassword: (input: SetPasswordRequest) => Promise<void> = async () => {},
+  setPassword: (input: SetPasswordRequest) => Promise<AccessClaims | null> = async () => null,
 ) {
   const calls: SetPasswordRequest[] = []
   const clock = new SimulatedClock()
   const actor = createActor(
     setPasswordMachine.provide({
       actors: {
-        setPassword: fromPromise<void, SetPasswordRequest>(({ input }) => {
+        setPassword: fromPromise<AccessClaims | null, SetPasswordRequest>(({ input }) => {
           calls.push(input)
           return setPassword(input)
         }),
@@ -55,6 +60,7 @@ function start(
   )
   const navigations: string[] = []
   actor.on('navigate', (event) => navigations.push(event.to))
+  actor.on('signedIn', () => navigations.push('signed in'))
   actor.start()
   const fill = (password: string, confirm = password) => {
     actor.send({ type: 'password.change', value: password })
@@ -71,8 +77,13 @@ describe('setPasswordMachine', () => {
       inputs: [link, {}],
       events: offerWhileRunning(pending, events),
       assertState: (snapshot, { emitted }) => {
-        for (const event of emitted) expect(event).toEqual({ type: 'navigate', to: '/login' })
-        if (emitted.length) expect(selectScreen(snapshot)).toBe('saved')
+        for (const event of emitted) {
+          if (event.type === 'signedIn') expect(selectScreen(snapshot)).toBe('signedIn')
+          else expect(event).toEqual({ type: 'navigate', to: '/login' })
+        }
+        if (emitted.some((event) => event.type === 'navigate')) {
+          expect(selectScreen(snapshot)).toBe('saved')
+        }
       },
     })
     expect(report.states.unreached).toEqual([])
@@ -113,6 +124,16 @@ describe('setPasswordMachine', () => {
     await settle()
     expect(selectScreen(snapshot())).toBe('saved')
     expectFiresAfter(clock, PASSWORD_SAVED_REDIRECT_MS, () => navigations, [], ['/login'])
+  })
+
+  test('an accepted invitation signs the person in at once, with no trip to /login (issue 39)', async () => {
+    const { actor, clock, fill, navigations, snapshot } = start(link, async () => claims)
+    fill('first-pass-1')
+    actor.send({ type: 'submit' })
+    await settle()
+    expect(selectScreen(snapshot())).toBe('signedIn')
+    clock.increment(PASSWORD_SAVED_REDIRECT_MS * 2)
+    expect(navigations).toEqual(['signed in'])
   })
 
   test("a 400 about the token: 'Invalid or Expired Link' with 'Invalid or expired token'", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { freePort } from '../../server/db/embedded.ts'
+import { MAIL_LOG_NOTICE } from '../../server/mail/index.ts'
 import { newAccount } from '../support/account.ts'
 import { serverProcesses } from '../support/server-process.ts'
 
@@ -30,6 +31,8 @@ describe('the server on a terminal', () => {
     const url = `http://localhost:${port}`
     const running = new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  Quire is running at ${url}$`, 'm')
     expect(await waitFor(() => running.test(server.output()), 10_000)).toBe(true)
+    // where the emails go, said at once (issue 39)
+    expect(server.output()).toContain(MAIL_LOG_NOTICE)
 
     // what a browser loads: the page, its scripts and its icon
     for (const file of ['/', '/favicon.svg', '/assets/index.js', '/login']) {

@@ -13,6 +13,7 @@ import type {
   HandOffInput,
   LoginInput,
   LoginResponse,
+  SignInProviders,
   SsoDiscoverResponse,
   SsoStartInput,
   StoredLogin,
@@ -36,6 +37,7 @@ interface Fakes {
   store?: (tokens: TokenPair) => Promise<StoredLogin>
   google?: () => Promise<void>
   sso?: (input: SsoStartInput) => Promise<void>
+  providers?: () => Promise<SignInProviders>
 }
 
 /** The login machine with fake actors (unset ones never settle). */
@@ -52,6 +54,7 @@ const fakeLogic = (fakes: Fakes = {}): LoginLogic =>
       startGoogle: fromPromise<void>(() => (fakes.google ?? never)()),
       startSso: fromPromise<void, SsoStartInput>(({ input }) => (fakes.sso ?? never)(input)),
       handOffToExtension: fromPromise<void, HandOffInput>(() => never()),
+      loadProviders: fromPromise<SignInProviders>(() => (fakes.providers ?? never)()),
     },
   })
 
@@ -159,6 +162,13 @@ describe('LoginPage: email step', () => {
     renderLogin(fakeLogic({ google: () => Promise.reject(new Error('502')) }))
     fireEvent.click(await screen.findByRole('button', { name: 'Google' }))
     expect(await screen.findByText(AUTH_TEXTS.googleStartFailed)).toBeTruthy()
+  })
+
+  it('offers Google only where the server has it configured (issue 39)', async () => {
+    renderLogin(fakeLogic({ providers: async () => ({ google: false }) }))
+    await screen.findByLabelText('Work Email')
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Google' })).toBeNull())
+    expect(screen.queryByText('Or continue with')).toBeNull()
   })
 })
 

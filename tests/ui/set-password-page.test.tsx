@@ -2,17 +2,18 @@ import { act, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fromPromise } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import { PASSWORD_SAVED_REDIRECT_MS } from '../../machines/constants.ts'
 import { type SetPasswordRequest, setPasswordMachine } from '../../machines/set-password/index.ts'
 import SetPasswordPage from '../../src/pages/auth/set-password-page.tsx'
 import { deferred, renderAuthPage, submitNewPassword } from '../support/auth-page.tsx'
 
-function setup(url: string, setPassword: () => Promise<void> = async () => {}) {
+function setup(url: string, setPassword: () => Promise<AccessClaims | null> = async () => null) {
   const calls: SetPasswordRequest[] = []
   const logic = setPasswordMachine.provide({
     actors: {
-      setPassword: fromPromise<void, SetPasswordRequest>(({ input }) => {
+      setPassword: fromPromise<AccessClaims | null, SetPasswordRequest>(({ input }) => {
         calls.push(input)
         return setPassword()
       }),
@@ -69,7 +70,7 @@ describe('/set-password', () => {
   it('sets the password (spinning meanwhile), says so, and goes to /login 3 s later', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     const call = deferred()
-    const { calls, user, path } = setup(link, () => call.promise)
+    const { calls, user, path } = setup(link, () => call.promise.then(() => null))
     await submit(user, 'first-pass-1')
     expect(calls).toEqual([{ uid: 'Nw', token: 'invite-token', new_password: 'first-pass-1' }])
     expect(screen.getByRole('button', { busy: true })).toHaveProperty('disabled', true)

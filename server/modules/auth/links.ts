@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import { hashToken, randomToken } from '../../auth/tokens.ts'
 import type { DbOrTx, Tx } from '../../db/index.ts'
 import { type LinkPurpose, linkTokens } from '../../db/schema.ts'
@@ -102,12 +102,38 @@ export function createLinks(deps: AuthServiceDeps) {
     return Boolean(row)
   }
 
+  /**
+   * The user whose link of this purpose was already used, for a second click that deserves a
+   * plain word rather than 'invalid' (the token is the secret, so it tells no one else anything).
+   */
+  async function spentLinkUser(purpose: LinkPurpose, token: string): Promise<number | null> {
+    const [row] = await db
+      .select({ userId: linkTokens.userId })
+      .from(linkTokens)
+      .where(
+        and(
+          eq(linkTokens.tokenHash, hashToken(token)),
+          eq(linkTokens.purpose, purpose),
+          isNotNull(linkTokens.usedAt),
+        ),
+      )
+    return row?.userId ?? null
+  }
+
   /** Issues a magic link (10 minutes, once), for an admin's send-magic-link/. */
   async function issueMagicLink(tx: Tx, user: UserRow) {
     return issueLink(tx, user, 'magic_link')
   }
 
-  return { issueLink, revokeLinks, consumeLink, recordWrongToken, linkUsable, issueMagicLink }
+  return {
+    issueLink,
+    revokeLinks,
+    consumeLink,
+    recordWrongToken,
+    linkUsable,
+    issueMagicLink,
+    spentLinkUser,
+  }
 }
 
 export type Links = ReturnType<typeof createLinks>

@@ -182,11 +182,16 @@ export function createPasswords(deps: AuthServiceDeps, parts: AuthParts) {
    * uid and organisation it was issued to, and not after it was revoked (LT10).
    */
   async function setPassword(input: { uid: string; token: string; new_password: string }) {
-    await redeemLink('invite', input, AUTH_TEXTS.invalidOrExpiredToken, {
+    const user = await redeemLink('invite', input, AUTH_TEXTS.invalidOrExpiredToken, {
       from: 'invited',
       set: (at) => ({ status: 'active', emailConfirmedAt: at }),
     })
-    return { status: 'success' as const }
+    // the invitation is accepted: the person is signed in at once (issue 39), as confirm_email
+    // does; not where the organisation requires single sign-on (AS12), where the password is no
+    // way in and the person signs in with the provider
+    if (await ssoRequiredFor(deps.database.pool, user.email)) return { status: 'success' as const }
+    const pair = await startSession(db, user)
+    return { status: 'success' as const, access: pair.access, refresh: pair.refresh }
   }
 
   /**

@@ -194,7 +194,18 @@ export function createRegistration(deps: AuthServiceDeps, parts: AuthParts) {
       const pair = await startSession(tx, user)
       return { pair, user }
     })
-    if (!result) throw invalidLink(AUTH_TEXTS.confirmEmailFailed)
+    if (!result) {
+      // the link was opened before: an address already confirmed says so and offers sign-in
+      const owner = await parts.links.spentLinkUser('confirm_email', token)
+      const [user] = owner ? await db.select().from(users).where(eq(users.id, owner)) : []
+      if (user?.status === 'active' && user.emailConfirmedAt) {
+        throw apiError(400, AUTH_TEXTS.emailAlreadyConfirmed, {
+          msg: AUTH_TEXTS.emailAlreadyConfirmed,
+          code: AUTH_ERROR_CODES.alreadyConfirmed,
+        })
+      }
+      throw invalidLink(AUTH_TEXTS.confirmEmailFailed)
+    }
     if (result.pending) {
       const { user, organization, admins } = result.pending
       afterCommit(

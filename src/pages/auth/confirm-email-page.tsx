@@ -1,11 +1,14 @@
+import { Link } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { MailCheck, MailX } from 'lucide-react'
+import { css } from 'styled-system/css'
 import {
   confirmEmailMachine,
   selectError,
   selectScreen,
 } from '../../../machines/confirm-email/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
+import { Button } from '../../components/ui/button.tsx'
 import { AuthLayout } from './auth-layout.tsx'
 import {
   BackToLogin,
@@ -44,6 +47,21 @@ function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
     return (
       <StatusScreen title="Request sent" tone="success" icon={<MailCheck />} text={error}>
         <BackToLogin alone />
+      </StatusScreen>
+    )
+  }
+
+  if (screen === 'alreadyConfirmed') {
+    return (
+      <StatusScreen
+        title="Email already confirmed"
+        tone="success"
+        icon={<MailCheck />}
+        text={error}
+      >
+        <Button asChild className={css({ w: 'full' })}>
+          <Link to="/login">Sign in</Link>
+        </Button>
       </StatusScreen>
     )
   }

@@ -190,19 +190,23 @@ export default function LoginPage({ logic = defaultLogic }: { logic?: LoginLogic
           Continue
         </Button>
       </AccountForm>
-      <div className={divider}>Or continue with</div>
-      <Button
-        type="button"
-        variant="outline"
-        className={fullWidth}
-        disabled={view.loading}
-        loading={view.googleRedirecting}
-        loadingText="Redirecting to Google..."
-        onClick={() => actor.send({ type: 'google.start' })}
-      >
-        <GoogleMark />
-        Google
-      </Button>
+      {view.googleOffered && (
+        <>
+          <div className={divider}>Or continue with</div>
+          <Button
+            type="button"
+            variant="outline"
+            className={fullWidth}
+            disabled={view.loading}
+            loading={view.googleRedirecting}
+            loadingText="Redirecting to Google..."
+            onClick={() => actor.send({ type: 'google.start' })}
+          >
+            <GoogleMark />
+            Google
+          </Button>
+        </>
+      )}
     </AuthLayout>
   )
 }

@@ -14,6 +14,7 @@ import {
   StatusScreen,
   useLinkInput,
   useNavigateEmitted,
+  useSignedInEmitted,
 } from './auth-parts.tsx'
 
 /** The set-password machine with the real API call; tests pass their own `logic`. */
@@ -33,6 +34,7 @@ export default function SetPasswordPage({ logic = defaultLogic }: { logic?: SetP
 function SetPasswordFlow(props: { logic: SetPasswordLogic; input: LinkInput }) {
   const actor = useActorRef(props.logic, { input: props.input })
   useNavigateEmitted(actor)
+  useSignedInEmitted(actor)
 
   const view = useView(actor, setPasswordView)
 
@@ -55,6 +57,16 @@ function SetPasswordFlow(props: { logic: SetPasswordLogic; input: LinkInput }) {
         >
           <BackToLogin alone />
         </StatusScreen>
+      )
+
+    case 'signedIn':
+      return (
+        <StatusScreen
+          title="Password set"
+          tone="success"
+          icon={<CircleCheck />}
+          text="Your password has been set. Signing you in..."
+        />
       )
 
     case 'saved':

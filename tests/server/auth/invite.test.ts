@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { inviteUserResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS, userLimitText } from '../../../contract/auth-texts.ts'
-import { paths } from '../../../contract/paths.ts'
+import { apiPath, paths } from '../../../contract/paths.ts'
 import { auditEvents, licenses, linkTokens, users } from '../../../server/db/schema.ts'
 import { TEST_PUBLIC_URL } from '../support.ts'
 import {
@@ -128,7 +128,16 @@ describe('invites and set-password', () => {
     const { uid, token } = await inviteLink(email)
     const res = await setPassword(uid, token, 'Grace-first-password-1')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ status: 'success' })
+    // issue 39: the accepted invitation signs the person in (a session of their own)
+    expect(res.body).toEqual({
+      status: 'success',
+      access: expect.any(String),
+      refresh: expect.any(String),
+    })
+    const me = await ctx.app.request(apiPath(paths.account.profile), {
+      headers: { Authorization: `Bearer ${(res.body as { access: string }).access}` },
+    })
+    expect(me.status).toBe(200)
     const [row] = await ctx.database.db.select().from(users).where(eq(users.email, email))
     expect(row).toMatchObject({ status: 'active', orgId: admin.orgId, role: 'contributor' })
     expect(row?.emailConfirmedAt).toBeInstanceOf(Date)

@@ -239,7 +239,15 @@ describe('POST admin/register/ and admin/confirm_email/', () => {
   it("LT1: a used, unknown or blank confirmation link answers 400 with the spec's text", async () => {
     const { token } = await registerAndMail()
     expect((await post(ctx, paths.auth.confirmEmail, { uuid: token })).status).toBe(200)
-    for (const uuid of [token, 'no-such-token', '00000000-0000-0000-0000-000000000000']) {
+    // issue 39: the link opened again, for an address now confirmed, says so (and signs no one in)
+    const again = await post(ctx, paths.auth.confirmEmail, { uuid: token })
+    expect(again.status).toBe(400)
+    expect(again.body).toEqual({
+      error: AUTH_TEXTS.emailAlreadyConfirmed,
+      msg: AUTH_TEXTS.emailAlreadyConfirmed,
+      code: 'already_confirmed',
+    })
+    for (const uuid of ['no-such-token', '00000000-0000-0000-0000-000000000000']) {
       const res = await post(ctx, paths.auth.confirmEmail, { uuid })
       expect(res.status).toBe(400)
       expect(res.body).toEqual({
