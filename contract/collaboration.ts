@@ -95,6 +95,17 @@ export const workUpdateSchema = z.object({
 })
 export type WorkUpdate = z.input<typeof workUpdateSchema>
 
+/**
+ * Issue 39: the work asked at upload, as the upload's form fields (text): the customer by name,
+ * the due date and the owner's id; each optional, a blank field the same as none.
+ */
+export const uploadWorkSchema = z.object({
+  customer_name: workUpdateSchema.shape.customer_name,
+  due_date: z.optional(isoDay),
+  owner_id: z.optional(z.coerce.number().check(z.int(), z.positive('An owner is a person'))),
+})
+export type UploadWork = z.output<typeof uploadWorkSchema>
+
 /** GET filler/people/: the organisation's active people, for assigning, owning and mentioning. */
 export const personSchema = z.object({
   id: z.int(),

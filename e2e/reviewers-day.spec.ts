@@ -91,3 +91,33 @@ test('import last year’s questionnaire as one, then approve an answer knowing 
   await expect(panel.getByText('Approved', { exact: true })).toBeVisible()
   await expect(panel.getByTestId('answer-missing')).toHaveCount(0)
 })
+
+test('the upload asks whom the questionnaire is for, when it is due and who owns it; the header shows them', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  await signInWithToken(page, request)
+  await page.goto('/questionnaires')
+  const about = page.getByRole('group', { name: 'About the questionnaires you upload next' })
+  await about.getByLabel('Customer').fill('Northwind Health')
+  await about.getByLabel('Due date').fill('2031-02-14')
+  await about.getByRole('combobox', { name: 'Owner' }).click()
+  await page.getByRole('option', { name: /\(you\)$/ }).click()
+  await shotAtBothWidths(page, 'upload-asks-work')
+  await page.getByTestId('questionnaire-picker').setInputFiles({
+    name: 'Northwind review.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: await yesNoWorkbook('Security', [['SEC-01', 'Do you rotate encryption keys?']]),
+  })
+  const row = page.getByTestId('questionnaire-row').filter({ hasText: 'Northwind review.xlsx' })
+  await expect(row).toContainText('Northwind Health', { timeout: 30_000 })
+  await row.getByRole('link', { name: 'Northwind review.xlsx' }).click()
+  const notice = page.getByRole('dialog', { name: 'License Limitation' })
+  await notice.getByRole('button', { name: 'OK' }).click()
+  await expect(page.getByTestId('customer-line')).toHaveText('Northwind Health')
+  await expect(page.getByRole('heading', { name: 'Northwind review.xlsx' })).toBeVisible()
+  await expect(page.getByTestId('due-date')).toContainText('2031-02-14')
+  await expect(page.getByText(/^owned by /)).toBeVisible()
+  await shotAtBothWidths(page, 'questionnaire-header-work')
+})

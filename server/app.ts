@@ -381,6 +381,11 @@ export function createApp(deps: AppDeps) {
       }),
       storage,
       maxUploadBytes,
+      // the collaboration area keeps the work (made below; called only once requests come)
+      work: {
+        check: (orgId, body) => collaboration.checkWork(orgId, body),
+        apply: (orgId, userId, id, body) => collaboration.updateWork(orgId, userId, id, body),
+      },
     }),
   )
   const hub = deps.hub ?? createEventHub({ database: deps.database, logger: deps.logger })
@@ -401,19 +406,20 @@ export function createApp(deps: AppDeps) {
     now,
     gathering: deps.comments,
   })
+  const collaboration = createCollaborationService({
+    database: deps.database,
+    questionnaires,
+    hub,
+    notifier: notifications,
+    now,
+  })
   api.route(
     '/',
     collaborationRoutes({
       auth,
       permit,
       streams,
-      service: createCollaborationService({
-        database: deps.database,
-        questionnaires,
-        hub,
-        notifier: notifications,
-        now,
-      }),
+      service: collaboration,
     }),
   )
   api.route(

@@ -30,4 +30,6 @@ export const questionnaireListView = {
   filtered: (s: Snapshot) => isFiltered(s.context.filters),
   /** The product the questionnaires dropped next are for (null: all products). */
   uploadProduct: (s: Snapshot) => s.context.productId,
+  /** The customer, due date and owner asked for the questionnaires dropped next (issue 39). */
+  uploadWork: (s: Snapshot) => s.context.uploadWork,
 }

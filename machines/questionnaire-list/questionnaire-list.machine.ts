@@ -26,7 +26,18 @@ export interface UploadRow {
   source: UploadSource
   /** The product it is for, as chosen when it was added (issue 38); null: all products. */
   productId: number | null
+  /** The work asked with it (issue 39), as it stood when it was added. */
+  work: UploadWorkValues
 }
+
+/** What the upload asks about the work (issue 39), as typed: each optional, blank for none. */
+export interface UploadWorkValues {
+  customer_name: string
+  due_date: string
+  owner_id: string
+}
+export type UploadWorkField = keyof UploadWorkValues
+export const NO_UPLOAD_WORK: UploadWorkValues = { customer_name: '', due_date: '', owner_id: '' }
 
 export interface QuestionnaireListContext {
   items: Questionnaire[]
@@ -41,6 +52,8 @@ export interface QuestionnaireListContext {
   filters: QuestionnaireFilters
   /** The product the questionnaires added next are for (issue 38); null: all products. */
   productId: number | null
+  /** The customer, due date and owner of the questionnaires added next (issue 39). */
+  uploadWork: UploadWorkValues
 }
 
 export type QuestionnaireListEvents =
@@ -55,6 +68,8 @@ export type QuestionnaireListEvents =
   | { type: 'upload.dismiss'; key: string }
   /** The product the questionnaires added next are for (null: all products). */
   | { type: 'product.choose'; productId: number | null }
+  /** The customer, due date or owner of the questionnaires added next (issue 39). */
+  | { type: 'uploadWork.change'; field: UploadWorkField; value: string }
   | { type: 'filter.set'; filters: Partial<QuestionnaireFilters> }
   | { type: 'filter.clear' }
   | { type: 'work.saved'; questionnaire: Questionnaire }
@@ -72,6 +87,8 @@ export interface UploadInput {
   key: string
   source: UploadSource
   productId: number | null
+  /** Sent as the upload's form fields; blank ones are left out. */
+  fields: Record<string, string>
 }
 
 const mustBeProvided = mustBeProvidedIn('questionnaireListMachine')
@@ -143,6 +160,7 @@ export const questionnaireListMachine = setup({
     selected: [],
     pendingDelete: [],
     uploads: [],
+    uploadWork: NO_UPLOAD_WORK,
     nextKey: 1,
     maxUploadMb: input.maxUploadMb ?? 50,
     filters: DEFAULT_FILTERS,
@@ -288,6 +306,7 @@ export const questionnaireListMachine = setup({
                 error: problem,
                 source,
                 productId: context.productId,
+                work: context.uploadWork,
               }
             })
             return {
@@ -297,6 +316,14 @@ export const questionnaireListMachine = setup({
           }),
         },
         'product.choose': { actions: assign({ productId: ({ event }) => event.productId }) },
+        'uploadWork.change': {
+          actions: assign({
+            uploadWork: ({ context, event }) => ({
+              ...context.uploadWork,
+              [event.field]: event.value,
+            }),
+          }),
+        },
         'upload.dismiss': {
           actions: assign(({ context, event }) => ({
             uploads: context.uploads.filter(
@@ -323,7 +350,12 @@ export const questionnaireListMachine = setup({
             src: 'uploadQuestionnaire',
             input: ({ context }) => {
               const row = context.uploads.find((item) => item.status === 'uploading') as UploadRow
-              return { key: row.key, source: row.source, productId: row.productId }
+              return {
+                key: row.key,
+                source: row.source,
+                productId: row.productId,
+                fields: { ...row.work },
+              }
             },
           },
           on: {
@@ -341,6 +373,7 @@ export const questionnaireListMachine = setup({
                       error: problem,
                       source,
                       productId: context.productId,
+                      work: context.uploadWork,
                     }
                   }),
                 ],

@@ -74,6 +74,8 @@ interface UploadActorInput {
   source: { name: string; size: number }
   /** The product the file speaks for (issue 38); null or absent: all products. */
   productId?: number | null
+  /** Form fields sent with the file (issue 39: a questionnaire's customer, due date, owner). */
+  fields?: Record<string, string>
 }
 
 type UploadReport =
@@ -101,6 +103,8 @@ export function uploadActor<TEvent extends EventObject, TInput extends UploadAct
         const form = new FormData()
         // the product first: the server reads fields before it streams the file
         if (input.productId) form.append('product_id', String(input.productId))
+        for (const [name, value] of Object.entries(input.fields ?? {}))
+          if (value.trim()) form.append(name, value.trim())
         form.append(field, asFile(input.source), input.source.name)
         return form
       },

@@ -40,6 +40,7 @@ const events: AnyEventObject[] = [
   { type: 'files.add', files: [{ name: 'notes.txt', size: 10 }] },
   { type: 'upload.dismiss', key: 'u1' },
   { type: 'product.choose', productId: 3 },
+  { type: 'uploadWork.change', field: 'customer_name', value: 'Northwind' },
   { type: 'upload.progress', key: 'u1', progress: 50 },
   { type: 'upload.done', key: 'u1', questionnaire: questionnaireOf({ id: 8, status: 'queued' }) },
   {
@@ -88,7 +89,9 @@ describe('questionnaireListMachine', () => {
           ),
           uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(
             ({ input, sendBack }) => {
-              sent.push(`${input.source.name}:${input.productId}`)
+              sent.push(
+                `${input.source.name}:${input.productId}:${input.fields.customer_name}:${input.fields.due_date}`,
+              )
               setTimeout(() =>
                 sendBack({
                   type: 'upload.done',
@@ -104,12 +107,16 @@ describe('questionnaireListMachine', () => {
       { input: {} },
     ).start()
     // each file goes for the product chosen when it was added
+    // and with the customer and due date asked when it was added (issue 39)
     actor.send({ type: 'product.choose', productId: 3 })
+    actor.send({ type: 'uploadWork.change', field: 'customer_name', value: 'Northwind' })
+    actor.send({ type: 'uploadWork.change', field: 'due_date', value: '2027-01-15' })
     actor.send({ type: 'files.add', files: [file] })
     actor.send({ type: 'product.choose', productId: null })
+    actor.send({ type: 'uploadWork.change', field: 'customer_name', value: '' })
     actor.send({ type: 'files.add', files: [{ name: 'second.csv', size: 10 }] })
     await new Promise((r) => setTimeout(r, 40))
-    expect(sent).toEqual(['vendor.xlsx:3', 'second.csv:null'])
+    expect(sent).toEqual(['vendor.xlsx:3:Northwind:2027-01-15', 'second.csv:null::2027-01-15'])
     expect(actor.getSnapshot().context.uploads).toEqual([])
     expect(actor.getSnapshot().matches({ list: 'idle' })).toBe(true)
     expect(calls).toBeGreaterThanOrEqual(3)

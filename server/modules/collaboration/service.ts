@@ -1,4 +1,8 @@
-import type { TeamOverview, WorkUpdate } from '../../../contract/collaboration.ts'
+import {
+  COLLABORATION_TEXTS,
+  type TeamOverview,
+  type WorkUpdate,
+} from '../../../contract/collaboration.ts'
 import type { Database } from '../../db/index.ts'
 import type { EventHub } from '../../http/event-hub.ts'
 import type { QuestionnaireService } from '../questionnaires/service.ts'
@@ -31,6 +35,16 @@ export function createCollaborationService(deps: {
     async updateWork(orgId: number, userId: number, id: number, body: WorkUpdate) {
       await work.update(orgId, userId, id, body)
       return deps.questionnaires.get(orgId, id)
+    },
+    /** Issue 39: the work asked at upload, checked before the file is stored (the owner). */
+    async checkWork(orgId: number, body: WorkUpdate) {
+      if (typeof body.owner_id === 'number')
+        await work.checkWorker(
+          deps.database.pool,
+          orgId,
+          body.owner_id,
+          COLLABORATION_TEXTS.ownerNotAllowed,
+        )
     },
     customers: work.customers,
     people: work.people,

@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import { Hono } from 'hono'
+import { safeParse } from 'zod/v4/core'
 import { z } from 'zod'
+import { type UploadWork, uploadWorkSchema } from '../../../contract/collaboration.ts'
 import { paths } from '../../../contract/paths.ts'
 import {
   answerEditSchema,
@@ -12,6 +14,7 @@ import {
   exportRequestSchema,
   filledFileQuerySchema,
   QUESTIONNAIRE_TEXTS,
+  type Questionnaire,
   questionnaireListQuerySchema,
   reanalyzeRequestSchema,
 } from '../../../contract/questionnaires.ts'
@@ -20,7 +23,7 @@ import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
 import { forbidden, type Permit } from '../../auth/permissions.ts'
 import { sendDownload as download } from '../../http/download.ts'
-import { apiError } from '../../http/errors.ts'
+import { apiError, validationError } from '../../http/errors.ts'
 import { parseProductField, readMultipart } from '../../http/multipart.ts'
 import { createResponseCache } from '../../http/response-cache.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
@@ -41,6 +44,20 @@ const at = (path: string) =>
     .replace('{aid}', `:aid${ID}`)
 const BASE = '/filler/questionnaires'
 
+/** The work fields of an upload's form (issue 39), checked; null when none was given. */
+function uploadWorkOf(fields: Record<string, string>): UploadWork | null {
+  const given = Object.fromEntries(
+    (['customer_name', 'due_date', 'owner_id'] as const).flatMap((key) => {
+      const value = fields[key]?.trim()
+      return value ? [[key, value]] : []
+    }),
+  )
+  if (!Object.keys(given).length) return null
+  const result = safeParse(uploadWorkSchema, given)
+  if (!result.success) throw validationError(result.error)
+  return result.data
+}
+
 export function questionnaireRoutes(options: {
   auth: Authenticator
   permit: Permit
@@ -48,6 +65,15 @@ export function questionnaireRoutes(options: {
   exports: ExportService
   storage: Storage
   maxUploadBytes: number
+  /**
+   * The work around a questionnaire (issue 39: customer, due date and owner asked at upload),
+   * kept by the collaboration area: `check` refuses a bad value before anything is stored,
+   * `apply` records it on the new questionnaire.
+   */
+  work?: {
+    check: (orgId: number, body: UploadWork) => Promise<void>
+    apply: (orgId: number, userId: number, id: number, body: UploadWork) => Promise<Questionnaire>
+  }
 }) {
   const { service, exports, permit } = options
   const app = new Hono<AuthEnv>()
@@ -71,7 +97,17 @@ export function questionnaireRoutes(options: {
       const upload = uploads[0]
       if (!upload) throw apiError(400, QUESTIONNAIRE_TEXTS.noFile, { code: 'validation_error' })
       const productId = parseProductField(fields.product_id)
-      return c.json(await service.upload(org(c), user(c), upload, productId), 201)
+      const work = uploadWorkOf(fields)
+      if (work && options.work) await options.work.check(org(c), work)
+      const created = await service.upload(org(c), user(c), upload, productId)
+      if (!work || !options.work) return c.json(created, 201)
+      try {
+        return c.json(await options.work.apply(org(c), user(c), created.id, work), 201)
+      } catch (error) {
+        // nothing half-written: the questionnaire goes with the work it could not take
+        await service.remove(org(c), [created.id], undefined, user(c))
+        throw error
+      }
     } finally {
       await Promise.all(uploads.map((upload) => options.storage.discard(upload.temp)))
     }

@@ -31,7 +31,7 @@ import { RelativeTime } from '../relative-time.tsx'
 import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
-import { LivePaused, Viewers, WorkMeta } from './workspace-people.tsx'
+import { CustomerLine, LivePaused, Viewers, WorkMeta } from './workspace-people.tsx'
 
 const header = flex({
   direction: { base: 'column', md: 'row' },
@@ -87,6 +87,7 @@ export function WorkspaceHeader(props: {
     <>
       <div className={header}>
         <div className={css({ minW: '0' })}>
+          <CustomerLine questionnaire={questionnaire} />
           <h2 className={titleClass}>
             <FileSpreadsheet size={22} /> {questionnaire.name}
           </h2>

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router'
-import { MessageSquare, WifiOff } from 'lucide-react'
+import { Building2, MessageSquare, WifiOff } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import type { UserRef } from '../../../contract/knowledge.ts'
@@ -42,6 +42,35 @@ export function LivePaused() {
 }
 
 /** The work around the questionnaire: its status, customer, owner and due date (issue 29). */
+const customerLine = flex({
+  align: 'center',
+  gap: '1.5',
+  textStyle: 'sm',
+  fontWeight: 'medium',
+  color: 'fg.muted',
+  mb: '0.5',
+  '& a': { color: 'fg.default', textDecoration: 'underline', textUnderlineOffset: '2px' },
+})
+
+/** Above the questionnaire's name (issue 39): whom it is for, the first thing a reviewer asks. */
+export function CustomerLine(props: { questionnaire: Questionnaire }) {
+  const q = props.questionnaire
+  if (!q.customer && !q.requester) return null
+  return (
+    <p className={customerLine} data-testid="customer-line">
+      <Building2 size={14} aria-hidden />
+      {q.customer && (
+        <Link to="/customers/$id" params={{ id: q.customer.id }}>
+          {q.customer.name}
+        </Link>
+      )}
+      {q.requester && (
+        <span>{q.customer ? `· asked by ${q.requester}` : `Asked by ${q.requester}`}</span>
+      )}
+    </p>
+  )
+}
+
 export function WorkMeta(props: { questionnaire: Questionnaire }) {
   const q = props.questionnaire
   return (
@@ -49,14 +78,6 @@ export function WorkMeta(props: { questionnaire: Questionnaire }) {
       <span className={metaItem} data-testid="work-status">
         <strong>{WORK_STATUS_LABELS[q.work_status]}</strong>
       </span>
-      {q.customer && (
-        <span className={metaItem}>
-          for{' '}
-          <Link to="/customers/$id" params={{ id: q.customer.id }}>
-            <strong>{q.customer.name}</strong>
-          </Link>
-        </span>
-      )}
       {q.owner && <span className={metaItem}>owned by {q.owner.name}</span>}
       {q.due_date && (
         <span className={cx(metaItem, q.overdue && overdue)} data-testid="due-date">

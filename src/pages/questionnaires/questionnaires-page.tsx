@@ -24,6 +24,7 @@ import { PageHeader } from '../page-header.tsx'
 import { DeleteDialog } from '../shared/confirm-dialog.tsx'
 import { ListFilters } from './list-filters.tsx'
 import { hideSmall, numeric, QuestionnaireRow as Row } from './questionnaire-row.tsx'
+import { UploadWorkFields } from './upload-work.tsx'
 import { WorkDialog } from './work-dialog.tsx'
 
 /** A toolbar with room under it. */
@@ -118,6 +119,13 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
         Excel (.xlsx), CSV, Word (.docx) or PDF, up to 50 MB each. The file you send back keeps its
         layout.
       </DropZone>
+
+      <UploadWorkFields
+        values={view.uploadWork}
+        customers={customers}
+        owners={owners}
+        onChange={(field, value) => list.send({ type: 'uploadWork.change', field, value })}
+      />
 
       {view.uploads.map((row) => (
         <div key={row.key} className={cx(uploadRow, css({ mb: '2' }))} data-testid="upload-row">

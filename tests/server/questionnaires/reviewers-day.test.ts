@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { paths } from '../../../contract/paths.ts'
+import { apiPath, paths } from '../../../contract/paths.ts'
 import { finished } from '../../support/exports.ts'
 import { type Body, questionnaire, rowsOf } from '../answering/helpers.ts'
 import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
@@ -153,5 +153,55 @@ describe('the reviewer’s day (issue 39)', () => {
     expect(approvedOnly.body.export.approved_only).toBe(true)
     const done = await finished(api, approvedOnly.body.export.id)
     expect(done.run?.filled_file?.answers_written).toBe(1)
+  })
+})
+
+describe('the work asked at upload (issue 39)', () => {
+  async function upload(app: TestApp, token: string, fields: Record<string, string>) {
+    const form = new FormData()
+    const csv = 'ID,Question,Answer\nA-1,Do you encrypt data at rest?,\n'
+    form.append('file', new Blob([csv]), 'customer.csv')
+    for (const [key, value] of Object.entries(fields)) form.append(key, value)
+    const res = await app.app.request(apiPath(Q.upload), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    })
+    return { status: res.status, body: (await res.json()) as Body }
+  }
+  const count = async (app: TestApp, token: string) =>
+    Number((await get(app, `${Q.list}?page_size=200`, token)).body.count)
+
+  it('keeps the customer, due date and owner given with the file', async () => {
+    const { id, token } = await approver(ctx)
+    const res = await upload(ctx, token, {
+      customer_name: '  Northwind Health ',
+      due_date: '2027-01-15',
+      owner_id: String(id),
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect(res.body.customer).toMatchObject({ name: 'Northwind Health' })
+    expect(res.body.due_date).toBe('2027-01-15')
+    expect(String(res.body.owner.id)).toBe(String(id))
+    const read = await get(ctx, Q.get(res.body.id), token)
+    expect(read.body.customer).toMatchObject({ name: 'Northwind Health' })
+    // blank fields are no fields
+    const plain = await upload(ctx, token, { customer_name: ' ', due_date: '' })
+    expect(plain.status).toBe(201)
+    expect(plain.body.customer).toBeNull()
+  })
+
+  it('refuses a bad date or an owner who cannot work on it, and stores nothing', async () => {
+    const { token } = await approver(ctx)
+    const viewer = await insertUser(ctx.database, { role: 'viewer' })
+    const before = await count(ctx, token)
+    const badDate = await upload(ctx, token, { due_date: '15/01/2027' })
+    expect(badDate.status).toBe(400)
+    expect(JSON.stringify(badDate.body)).toContain('A date is written YYYY-MM-DD')
+    const badOwner = await upload(ctx, token, { owner_id: String(viewer.user.id) })
+    expect(badOwner.status).toBe(400)
+    const stranger = await upload(ctx, token, { owner_id: '999999' })
+    expect(stranger.status).toBe(400)
+    expect(await count(ctx, token)).toBe(before)
   })
 })
