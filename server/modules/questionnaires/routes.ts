@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import { safeParse } from 'zod/v4/core'
 import { z } from 'zod'
+import { safeParse } from 'zod/v4/core'
 import { type UploadWork, uploadWorkSchema } from '../../../contract/collaboration.ts'
 import { paths } from '../../../contract/paths.ts'
 import {
