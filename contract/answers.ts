@@ -17,8 +17,28 @@ export const ANSWER_STATUSES = [
   'approved',
   'no_answer',
   'failed',
+  'existing',
 ] as const
 export type AnswerStatus = (typeof ANSWER_STATUSES)[number]
+
+/**
+ * Statuses whose text or choice is an answer: drafted, written or approved, or (issue 39)
+ * `existing`, an answer the customer's file arrived with, kept as the starting point and never
+ * overwritten by generation unless asked.
+ */
+export const FILLED_STATUSES: readonly AnswerStatus[] = [
+  'generated',
+  'edited',
+  'approved',
+  'existing',
+]
+/** An answer with text or a value in a filled status. */
+export const holdsAnswer = (answer: {
+  status: AnswerStatus
+  text: string
+  choice: string | null
+}) =>
+  FILLED_STATUSES.includes(answer.status) && (answer.text.trim() !== '' || answer.choice !== null)
 
 export const ANSWER_STATUS_LABELS: Record<AnswerStatus, string> = {
   pending: 'Pending',
@@ -28,6 +48,7 @@ export const ANSWER_STATUS_LABELS: Record<AnswerStatus, string> = {
   approved: 'Approved',
   no_answer: 'No answer',
   failed: 'Failed',
+  existing: 'In the file',
 }
 
 /** Confidence bands shown in the UI; a confidence of c falls in the first band whose floor ≤ c. */
@@ -80,8 +101,18 @@ export type AnswerOrigin = (typeof ANSWER_ORIGINS)[number]
  * Who wrote a person's answer, for the panel: 'Written by Ann Lee', or 'Edited by Ann Lee' where
  * it changed a draft (its sources are still cited).
  */
-export const writtenBy = (answer: { citations: unknown[]; updated_by?: { name: string } | null }) =>
-  `${answer.citations.length ? 'Edited' : 'Written'} by ${answer.updated_by?.name || 'a person'}`
+export const writtenBy = (answer: {
+  status?: AnswerStatus
+  citations: unknown[]
+  updated_by?: { name: string } | null
+}) =>
+  answer.status === 'existing'
+    ? EXISTING_ANSWER_TEXT
+    : `${answer.citations.length ? 'Edited' : 'Written'} by ${answer.updated_by?.name || 'a person'}`
+
+/** Issue 39: an answer the customer's file arrived with, kept as the starting point. */
+export const EXISTING_ANSWER_TEXT =
+  'In the file as it arrived: kept as it was, not drafted again unless you ask.'
 
 /**
  * What the customer's cells take for a question (issue 39): a value from its dropdown (or a mark
@@ -307,6 +338,14 @@ export const previousMatchSchema = z.object({
 })
 export type PreviousMatch = z.infer<typeof previousMatchSchema>
 export const previousListSchema = z.object({ results: z.array(previousMatchSchema) })
+
+/**
+ * POST questionnaires/{id}/generate/, body optional (issue 39): `include_existing` drafts the
+ * answers the file arrived with as well; without it they are kept as they are.
+ */
+export const generateRequestSchema = z.object({
+  include_existing: z._default(z.boolean(), false),
+})
 
 /** POST questionnaires/{id}/carry-forward/ {from_questionnaire_id}. */
 export const carryForwardSchema = z.object({

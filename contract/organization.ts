@@ -25,6 +25,8 @@ export const organizationSchema = z.object({
   review_cycle_days: z.int(),
   /** Owners of library answers get a weekly email of those due for review. */
   review_digest: z.boolean(),
+  /** Issue 39: filling the customer's file writes approved answers only, unless asked otherwise. */
+  export_approved_only: z._default(z.boolean(), false),
 })
 export type Organization = z.infer<typeof organizationSchema>
 
@@ -64,6 +66,7 @@ export const organizationUpdateSchema = z.object({
   answer_length: z.optional(z.enum(ANSWER_LENGTHS)),
   review_cycle_days: z.optional(reviewCycleDaysSchema),
   review_digest: z.optional(z.boolean()),
+  export_approved_only: z.optional(z.boolean()),
 })
 export type OrganizationUpdate = z.input<typeof organizationUpdateSchema>
 

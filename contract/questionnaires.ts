@@ -250,10 +250,13 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 export const exportRequestSchema = z.object({
   questionnaire_id: z.int().check(z.positive()),
 })
-/** POST export-original/: `approved_only` writes approved answers only (issue 39). */
+/**
+ * POST export-original/: `approved_only` writes approved answers only (issue 39); left out, the
+ * organisation's default (`export_approved_only`) decides.
+ */
 export const exportOriginalRequestSchema = z.object({
   questionnaire_id: z.int().check(z.positive()),
-  approved_only: z._default(z.boolean(), false),
+  approved_only: z.optional(z.boolean()),
 })
 export const exportBasicRequestSchema = z.object({
   questionnaire_id: z.int().check(z.positive()),
@@ -301,6 +304,8 @@ export const checkFilledFileSchema = z.object({
   exists: z.boolean(),
   current: z.boolean(),
   filled_file: z.nullable(filledFileSchema),
+  /** Issue 39: whether the organisation fills files with approved answers only by default. */
+  approved_only_default: z._default(z.boolean(), false),
 })
 export type CheckFilledFile = z.infer<typeof checkFilledFileSchema>
 export const filledFileQuerySchema = z.object({

@@ -121,3 +121,47 @@ test('the upload asks whom the questionnaire is for, when it is due and who owns
   await expect(page.getByText(/^owned by /)).toBeVisible()
   await shotAtBothWidths(page, 'questionnaire-header-work')
 })
+
+test('a file that arrives with answers keeps them, and the export says what it will write', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const headers = await signInWithToken(page, request)
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers,
+    multipart: {
+      file: {
+        name: 'Half done.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await yesNoWorkbook('Security', [
+          ['SEC-01', 'Do you encrypt backups?', 'Yes', 'AES-256, keys held in a KMS.'],
+          ['SEC-02', 'Do you run a bug bounty?'],
+        ]),
+      },
+    },
+  })
+  expect(upload.status()).toBe(201)
+  const { id } = (await upload.json()) as { id: number }
+  await page.goto(`/questionnaire/${id}`)
+  await page
+    .getByRole('dialog', { name: 'License Limitation' })
+    .getByRole('button', { name: 'OK' })
+    .click()
+  await expect(page.getByText(/1 answered \(50%\)/)).toBeVisible({ timeout: 20_000 })
+  const grid = page.getByRole('listbox', { name: 'Questions of Security' })
+  const kept = grid.getByRole('option').filter({ hasText: 'Do you encrypt backups?' })
+  await expect(kept).toContainText('In the file')
+  await kept.click()
+  const panel = page.getByRole('region', { name: 'Answer' })
+  await expect(panel.getByTestId('answer-text')).toHaveText('AES-256, keys held in a KMS.')
+  await expect(panel.getByTestId('answer-origin')).toHaveText(/^In the file as it arrived/)
+  await page.getByRole('button', { name: 'Export' }).click()
+  await expect(page.getByTestId('export-counts')).toHaveText(
+    '0 approved · 1 not reviewed · 1 empty',
+  )
+  await expect(
+    page.getByRole('menuitem', { name: 'Fill with approved answers only' }),
+  ).toBeVisible()
+  await shotAtBothWidths(page, 'export-choices')
+})

@@ -478,7 +478,9 @@ async function runProtocol(
     }
     await wait()
     const started = performance.now()
-    await answering.start(orgId, userId, q.id)
+    // the completed questionnaire is its own gold: its answers are drafted again, never kept
+    // as the file's (issue 39)
+    await answering.start(orgId, userId, q.id, { include_existing: true })
     await wait()
     const ms = performance.now() - started
     const rows = await questionnaires.questionRows(orgId, q.id)

@@ -41,12 +41,16 @@ export async function uploadReady(
 }
 
 /** A one-tab workbook: ID, question, a Yes/No/N/A dropdown for the answer, comments. */
-export async function yesNoWorkbook(tab: string, questions: [string, string][]): Promise<Buffer> {
+export async function yesNoWorkbook(
+  tab: string,
+  questions: [ref: string, text: string, answer?: string, comment?: string][],
+): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook()
   const sheet = workbook.addWorksheet(tab)
   sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
-  for (const [ref, text] of questions) {
-    const row = sheet.addRow([ref, text, '', ''])
+  // a question may arrive answered already (issue 39)
+  for (const [ref, text, answer = '', comment = ''] of questions) {
+    const row = sheet.addRow([ref, text, answer, comment])
     row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
   }
   return Buffer.from(await workbook.xlsx.writeBuffer())

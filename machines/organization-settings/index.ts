@@ -25,6 +25,7 @@ export const organizationSettingsView = {
         verified_domains: s.context.saved.verified_domains,
         review_cycle_days: s.context.saved.review_cycle_days,
         review_digest: s.context.saved.review_digest,
+        export_approved_only: s.context.saved.export_approved_only,
       }),
 }
 

@@ -20,6 +20,7 @@ export type OrganizationForm = Pick<
   | 'verified_domains'
   | 'review_cycle_days'
   | 'review_digest'
+  | 'export_approved_only'
 >
 
 export interface OrganizationSettingsContext {
@@ -61,6 +62,7 @@ const formOf = (org: Organization): OrganizationForm => ({
   verified_domains: org.verified_domains,
   review_cycle_days: org.review_cycle_days,
   review_digest: org.review_digest,
+  export_approved_only: org.export_approved_only,
 })
 
 /** Why the review cycle cannot be saved, in the contract's words; null when it can. */
@@ -204,6 +206,7 @@ export const organizationSettingsMachine = setup({
       verified_domains: [],
       review_cycle_days: DEFAULT_REVIEW_CYCLE_DAYS,
       review_digest: true,
+      export_approved_only: false,
     },
     domain: '',
     error: null,

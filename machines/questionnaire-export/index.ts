@@ -20,4 +20,6 @@ export const exportMenuView = {
   exporting: selectExportBusy,
   exportFormat: selectExportFormat,
   run: selectExportRun,
+  /** Issue 39: whether the organisation fills files with approved answers only by default. */
+  approvedOnlyDefault: (s: Snapshot) => s.context.approvedOnlyDefault,
 }

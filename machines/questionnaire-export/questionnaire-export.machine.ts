@@ -27,12 +27,16 @@ export interface ExportContext {
   error: string | null
   /** The questionnaire's revision last told, to check the latest file again when it changes. */
   revision: number | null
+  /** Issue 39: the original is filled with approved answers only (null: the organisation's default). */
+  approvedOnly: boolean | null
+  /** Whether the organisation fills with approved answers only unless asked otherwise. */
+  approvedOnlyDefault: boolean
 }
 
 export type ExportEvents =
   | { type: 'refresh' }
   | { type: 'revision'; revision: number | null }
-  | { type: 'export'; format: ExportFormat }
+  | { type: 'export'; format: ExportFormat; approvedOnly?: boolean }
   | { type: 'download.latest' }
   | { type: 'retry' }
   | { type: 'dismiss' }
@@ -65,9 +69,10 @@ export const questionnaireExportMachine = setup({
   actors: {
     checkFilled: fromPromise<CheckFilledFile, { id: number }>(mustBeProvided('checkFilled')),
     /** Starts an export: the run, queued (POST export-original/ or export-basic/). */
-    startExport: fromPromise<ExportRun, { id: number; format: ExportFormat }>(
-      mustBeProvided('startExport'),
-    ),
+    startExport: fromPromise<
+      ExportRun,
+      { id: number; format: ExportFormat; approvedOnly: boolean | null }
+    >(mustBeProvided('startExport')),
     /** The run as it is now (GET exports/{id}/). */
     loadExport: fromPromise<ExportRun, { runId: number }>(mustBeProvided('loadExport')),
     downloadFilled: fromPromise<void, { file: FilledFile }>(mustBeProvided('downloadFilled')),
@@ -115,11 +120,15 @@ export const questionnaireExportMachine = setup({
       type: 'failed' as const,
       message: messageOf((event as unknown as { error: unknown }).error),
     })),
-    begin: assign(({ event }) => ({
-      format: (event as Extract<ExportEvents, { type: 'export' }>).format,
-      run: null,
-      error: null,
-    })),
+    begin: assign(({ event }) => {
+      const asked = event as Extract<ExportEvents, { type: 'export' }>
+      return {
+        format: asked.format,
+        approvedOnly: asked.approvedOnly ?? null,
+        run: null,
+        error: null,
+      }
+    }),
   },
 }).createMachine({
   id: 'questionnaireExport',
@@ -130,6 +139,8 @@ export const questionnaireExportMachine = setup({
     run: null,
     error: null,
     revision: null,
+    approvedOnly: null,
+    approvedOnlyDefault: false,
   }),
   initial: 'checking',
   // a revision told while busy is only remembered: it does not interrupt a check or an export
@@ -141,7 +152,10 @@ export const questionnaireExportMachine = setup({
         input: ({ context }) => ({ id: context.id }),
         onDone: {
           target: 'idle',
-          actions: assign(({ event }) => ({ latest: event.output.filled_file })),
+          actions: assign(({ event }) => ({
+            latest: event.output.filled_file,
+            approvedOnlyDefault: event.output.approved_only_default ?? false,
+          })),
         },
         // not knowing about earlier exports does not stop a new one
         onError: 'idle',
@@ -160,7 +174,11 @@ export const questionnaireExportMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'startExport',
-        input: ({ context }) => ({ id: context.id, format: context.format as ExportFormat }),
+        input: ({ context }) => ({
+          id: context.id,
+          format: context.format as ExportFormat,
+          approvedOnly: context.approvedOnly,
+        }),
         onDone: [...followRun],
         onError: { target: 'failed', actions: [...failWith] },
       },

@@ -1,3 +1,4 @@
+import { holdsAnswer } from '../../contract/answers.ts'
 import {
   ANSWER_FILTERS,
   type AnswerChange,
@@ -25,9 +26,7 @@ export const isRunning = (questionnaire: Questionnaire | null) =>
 /** Whether a row passes a filter (the same rules as the server's filters). */
 export function passesFilter(row: QuestionRow, filter: AnswerFilter) {
   const { answer } = row
-  const answered =
-    ['generated', 'edited', 'approved'].includes(answer.status) &&
-    (answer.text.trim() !== '' || answer.choice !== null)
+  const answered = holdsAnswer(answer)
   switch (filter) {
     case 'all':
       return true

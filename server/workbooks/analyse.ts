@@ -1,5 +1,6 @@
 import type { MappingState, TabMapping } from '../../contract/questionnaires.ts'
 import { columnLetters } from './cells.ts'
+import { type ExistingAnswer, existingAnswers } from './existing.ts'
 import {
   dedupeKey,
   type ExtractedQuestion,
@@ -43,6 +44,8 @@ export interface AnalysedQuestion {
   target: AnswerTarget | null
   vocabulary: string[] | null
   matchKey: string
+  /** What the file holds already in the question's cells (issue 39); absent or null: nothing. */
+  existing?: ExistingAnswer | null
 }
 
 export interface AnalysedTab {
@@ -308,6 +311,16 @@ export function analyseSheets(
       headers: headersOf(sheet.rows, 0),
       preview: previewOf(sheet.rows, 0),
       questions: [],
+    })
+  }
+  // the answers the file arrived with, kept as the starting point (issue 39)
+  for (const tab of tabs) {
+    const sheet = sheets.find((candidate) => candidate.name === tab.name)
+    if (!sheet || !tab.questions.length) continue
+    const existing = existingAnswers(sheet, tab.questions)
+    tab.questions.forEach((question, index) => {
+      const answer = existing[index]
+      if (answer) question.existing = answer
     })
   }
   // a questionnaire in which nothing was found asks for every tab to be mapped

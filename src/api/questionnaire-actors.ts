@@ -277,12 +277,19 @@ export function exportActors(client: ApiClient = api) {
         checkFilledFileSchema,
       ),
     ),
-    startExport: fromPromise<ExportRun, { id: number; format: ExportFormat }>(async ({ input }) => {
+    startExport: fromPromise<
+      ExportRun,
+      { id: number; format: ExportFormat; approvedOnly: boolean | null }
+    >(async ({ input }) => {
       const body =
         input.format === 'original'
           ? await client.post(
               paths.questionnaires.exportOriginal,
-              { questionnaire_id: input.id },
+              {
+                questionnaire_id: input.id,
+                // not chosen: the organisation's default decides
+                ...(input.approvedOnly === null ? {} : { approved_only: input.approvedOnly }),
+              },
               exportResponseSchema,
             )
           : await client.post(

@@ -7,4 +7,5 @@ export const noFilledFileYet = () =>
     exists: false,
     current: false,
     filled_file: null,
+    approved_only_default: false,
   }))

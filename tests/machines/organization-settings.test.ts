@@ -20,6 +20,7 @@ const org: Organization = {
   logo_updated_at: null,
   review_cycle_days: 365,
   review_digest: true,
+  export_approved_only: false,
 }
 const record: DnsRecord = {
   domain: 'acme.test',

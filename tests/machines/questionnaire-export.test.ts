@@ -18,7 +18,10 @@ const never = <O, I>() => fromPromise<O, I>(() => new Promise(() => {}))
 const pending = questionnaireExportMachine.provide({
   actors: {
     checkFilled: never<CheckFilledFile, { id: number }>(),
-    startExport: never<ExportRun, { id: number; format: ExportFormat }>(),
+    startExport: never<
+      ExportRun,
+      { id: number; format: ExportFormat; approvedOnly: boolean | null }
+    >(),
     loadExport: never<ExportRun, { runId: number }>(),
     downloadFilled: never<void, { file: FilledFile }>(),
   },
@@ -54,6 +57,7 @@ const events: AnyEventObject[] = [
   { type: 'revision', revision: 3 },
   { type: 'revision', revision: 4 },
   { type: 'export', format: 'original' },
+  { type: 'export', format: 'original', approvedOnly: true },
   { type: 'download.latest' },
   { type: 'retry' },
   { type: 'dismiss' },
@@ -94,9 +98,10 @@ describe('questionnaireExportMachine', () => {
         questionnaireExportMachine.provide({
           actors: {
             checkFilled: noFilledFileYet(),
-            startExport: fromPromise<ExportRun, { id: number; format: ExportFormat }>(
-              async ({ input }) => run('queued', { format: input.format }),
-            ),
+            startExport: fromPromise<
+              ExportRun,
+              { id: number; format: ExportFormat; approvedOnly: boolean | null }
+            >(async ({ input }) => run('queued', { format: input.format })),
             loadExport: fromPromise<ExportRun, { runId: number }>(async ({ input }) => {
               asked.push(input.runId)
               return statuses.shift() as ExportRun
@@ -142,7 +147,10 @@ describe('questionnaireExportMachine', () => {
       questionnaireExportMachine.provide({
         actors: {
           checkFilled: noFilledFileYet(),
-          startExport: fromPromise<ExportRun, { id: number; format: ExportFormat }>(async () => {
+          startExport: fromPromise<
+            ExportRun,
+            { id: number; format: ExportFormat; approvedOnly: boolean | null }
+          >(async () => {
             started += 1
             return run('queued')
           }),
@@ -178,7 +186,12 @@ describe('questionnaireExportMachine', () => {
         actors: {
           checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => {
             checks += 1
-            return { exists: true, current: false, filled_file: { ...file, current: false } }
+            return {
+              exists: true,
+              current: false,
+              filled_file: { ...file, current: false },
+              approved_only_default: false,
+            }
           }),
         },
       }),
@@ -199,5 +212,37 @@ describe('questionnaireExportMachine', () => {
     expect(checks).toBe(3)
     expect(actor.getSnapshot().context.revision).toBe(7)
     expect(actor.getSnapshot().context.latest?.current).toBe(false)
+  })
+})
+
+describe('approved only (issue 39)', () => {
+  test("the export says what it was asked, and otherwise leaves it to the organisation's default", async () => {
+    const asked: (boolean | null)[] = []
+    const actor = createActor(
+      questionnaireExportMachine.provide({
+        actors: {
+          checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => ({
+            exists: false,
+            current: false,
+            filled_file: null,
+            approved_only_default: true,
+          })),
+          startExport: fromPromise<
+            ExportRun,
+            { id: number; format: ExportFormat; approvedOnly: boolean | null }
+          >(async ({ input }) => {
+            asked.push(input.approvedOnly)
+            return new Promise(() => {})
+          }),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().context.approvedOnlyDefault).toBe(true)
+    actor.send({ type: 'export', format: 'original', approvedOnly: false })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    actor.send({ type: 'dismiss' })
+    expect(asked).toEqual([false])
   })
 })

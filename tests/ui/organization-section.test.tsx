@@ -27,6 +27,7 @@ const org: Organization = {
   logo_updated_at: null,
   review_cycle_days: 365,
   review_digest: true,
+  export_approved_only: false,
 }
 const recordOf = (domain: string): DnsRecord => ({
   domain,

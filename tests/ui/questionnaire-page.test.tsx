@@ -120,7 +120,7 @@ function logic(
   const operations: WorkspaceOperation[] = []
   const previewed: PreviewSectionInput[] = []
   const saved: SaveAnswerInput[] = []
-  const exported: ExportFormat[] = []
+  const exported: string[] = []
   const assigned: AssignProductInput[] = []
   return {
     assigned,
@@ -185,13 +185,18 @@ function logic(
       exports: questionnaireExportMachine.provide({
         actors: {
           checkFilled: noFilledFileYet(),
-          startExport: fromPromise<ExportRun, { id: number; format: ExportFormat }>(
-            async ({ input }) => {
-              exported.push(input.format)
-              if (options.exportRun) return { ...options.exportRun, format: input.format }
-              throw new Error('Questionnaire not found')
-            },
-          ),
+          startExport: fromPromise<
+            ExportRun,
+            { id: number; format: ExportFormat; approvedOnly: boolean | null }
+          >(async ({ input }) => {
+            exported.push(
+              input.approvedOnly === null
+                ? input.format
+                : `${input.format}${input.approvedOnly ? ' approved only' : ' all drafts'}`,
+            )
+            if (options.exportRun) return { ...options.exportRun, format: input.format }
+            throw new Error('Questionnaire not found')
+          }),
           loadExport: fromPromise<ExportRun, { runId: number }>(() => new Promise(() => {})),
           downloadFilled: fromPromise<void, { file: FilledFile }>(async () => {}),
         },
@@ -346,6 +351,28 @@ describe('questionnaire page', () => {
     expect((await screen.findByTestId('export-warning')).textContent).toBe(
       '2 of 3 answers are empty: their cells stay blank in the file.',
     )
+  })
+
+  it('counts approved, unreviewed and empty answers, and fills with approved answers only when asked (issue 39)', async () => {
+    const page = logic({
+      data: {
+        ...data,
+        questionnaire: questionnaireOf({ questions: 5, answered: 3, approved: 1 }),
+      },
+    })
+    renderPage(page)
+    await screen.findByRole('heading', { name: 'Vendor assessment.xlsx' })
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }))
+    expect((await screen.findByTestId('export-counts')).textContent).toBe(
+      '1 approved · 2 not reviewed · 2 empty',
+    )
+    const items = screen.getAllByRole('menuitem').map((item) => item.textContent)
+    expect(items.slice(0, 2)).toEqual([
+      'Fill the original file (default)',
+      'Fill with approved answers only',
+    ])
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Fill with approved answers only' }))
+    await waitFor(() => expect(page.exported).toEqual(['original approved only']))
   })
 
   it('shows the progress of an export while its job runs (issue 37)', async () => {

@@ -41,6 +41,8 @@ export const organizations = pgTable('organizations', {
   reviewCycleDays: integer('review_cycle_days').notNull().default(365),
   /** Whether owners of library answers get the weekly email of what falls due. */
   reviewDigest: boolean('review_digest').notNull().default(true),
+  /** Issue 39: whether filling the customer's file writes approved answers only, by default. */
+  exportApprovedOnly: boolean('export_approved_only').notNull().default(false),
   ...timestamps,
 })
 

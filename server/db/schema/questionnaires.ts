@@ -204,7 +204,7 @@ export const questionnaireAnswers = pgTable(
     index('questionnaire_answers_questionnaire_idx').on(table.questionnaireId),
     check(
       'questionnaire_answers_status_check',
-      sql`${table.status} in ('pending', 'generating', 'generated', 'edited', 'approved', 'no_answer', 'failed')`,
+      sql`${table.status} in ('pending', 'generating', 'generated', 'edited', 'approved', 'no_answer', 'failed', 'existing')`,
     ),
   ],
 )

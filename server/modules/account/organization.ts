@@ -57,6 +57,7 @@ export function createOrganizationService(deps: { database: Database }) {
       answer_length: org.answerLength as Organization['answer_length'],
       review_cycle_days: org.reviewCycleDays,
       review_digest: org.reviewDigest,
+      export_approved_only: org.exportApprovedOnly,
     }
   }
 
@@ -72,6 +73,8 @@ export function createOrganizationService(deps: { database: Database }) {
         if (input.answer_length !== undefined) changes.answerLength = input.answer_length
         if (input.review_cycle_days !== undefined) changes.reviewCycleDays = input.review_cycle_days
         if (input.review_digest !== undefined) changes.reviewDigest = input.review_digest
+        if (input.export_approved_only !== undefined)
+          changes.exportApprovedOnly = input.export_approved_only
         if (Object.keys(changes).length)
           await tx
             .update(organizations)

@@ -25,6 +25,10 @@ const LEASE_LOST = 'the generation lost its lease: the database connection holdi
 /**
  * Generation as a job: one run per questionnaire at a time, leased to one process, resumable after a crash with honest progress (DU2), never touching answers a person edited or approved.
  */
+/** The history's words for a run that drafts the file's own answers again (issue 39). */
+const WITH_EXISTING = ', the file’s own answers drafted again'
+export const GENERATED_WITH_EXISTING = `Generated answers${WITH_EXISTING}`
+
 export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
   const { pool } = deps.database
   const log = deps.logger.child({ component: 'answering' })
@@ -36,7 +40,12 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
    * generating in one conditional UPDATE, so of two parallel calls exactly one starts a run; the
    * other gets 409 with the id of the run in progress (its operation in the history).
    */
-  async function start(orgId: number, userId: number, questionnaireId: number) {
+  async function start(
+    orgId: number,
+    userId: number,
+    questionnaireId: number,
+    options: { include_existing?: boolean } = {},
+  ) {
     const operationId = await inTransaction(pool, async (client) => {
       const claimed = await client.query(
         `update questionnaires set status = 'generating', progress = 0, progress_label = 'Finding evidence',
@@ -47,8 +56,13 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
       if (!claimed.rowCount) return null
       const { rows } = await client.query<{ id: string }>(
         `insert into questionnaire_operations (org_id, questionnaire_id, kind, summary, created_by)
-         values ($1, $2, 'generate', 'Generated answers', $3) returning id`,
-        [orgId, questionnaireId, userId],
+         values ($1, $2, 'generate', $4, $3) returning id`,
+        [
+          orgId,
+          questionnaireId,
+          userId,
+          options.include_existing ? GENERATED_WITH_EXISTING : 'Generated answers',
+        ],
       )
       return Number(rows[0]?.id)
     })
@@ -160,15 +174,25 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
       loadLibrary(deps.database, orgId, questionnaireId),
       loadPassageIndex(deps.database, orgId, deps.embedder?.name),
     ])
+    // the answers the file arrived with are drafted only where the run was asked to (issue 39);
+    // the operation says so, so that a resumed run does the same
+    const { rows: asked } = await pool.query<{ summary: string }>(
+      'select summary from questionnaire_operations where id = $1',
+      [operationId],
+    )
+    const withExisting = asked[0]?.summary.endsWith(WITH_EXISTING) ?? false
+    const statuses = withExisting
+      ? ['pending', 'failed', 'generating', 'existing']
+      : ['pending', 'failed', 'generating']
     // questions a person has not answered; a restarted job picks up where it stopped
     const { rows: todo } = await pool.query<QuestionDb>(
       `select qq.id, qq.text, qq.ref, qq.position, qq.tab_id, qq.section, qq.vocabulary, qq.selected_rank,
               ${PREVIOUS_QUESTION}
          from questionnaire_questions qq
          join questionnaire_answers a on a.question_id = qq.id and a.rank = qq.selected_rank
-        where qq.questionnaire_id = $1 and qq.deleted_at is null and a.status in ('pending', 'failed', 'generating')
+        where qq.questionnaire_id = $1 and qq.deleted_at is null and a.status = any($2::text[])
         order by qq.position`,
-      [questionnaireId],
+      [questionnaireId, statuses],
     )
     // progress is over every question, so that a resumed run shows at once what is already done
     const { rows: counts } = await pool.query<{ questions: string }>(
@@ -265,10 +289,16 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
         await client.query(
           `update questionnaire_operations set changes = changes || $2::jsonb,
               question_count = question_count + $3, answered_count = answered_count + $4,
-              summary = format('Generated answers: %s of %s questions answered',
-                to_char(answered_count + $4, 'FM999,999,999'), to_char(question_count + $3, 'FM999,999,999'))
+              summary = format('Generated answers: %s of %s questions answered%s',
+                to_char(answered_count + $4, 'FM999,999,999'), to_char(question_count + $3, 'FM999,999,999'), $5::text)
             where id = $1`,
-          [operationId, JSON.stringify(changes), batch.length, answeredNow],
+          [
+            operationId,
+            JSON.stringify(changes),
+            batch.length,
+            answeredNow,
+            withExisting ? WITH_EXISTING : '',
+          ],
         )
         stop = done >= total
         await client.query(

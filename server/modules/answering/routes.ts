@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { paths } from '../../../contract/paths.ts'
 import {
   carryForwardSchema,
+  generateRequestSchema,
   QUESTIONNAIRE_TEXTS,
   regenerateWithEvidenceSchema,
   SECTION_OPERATIONS,
@@ -36,7 +37,11 @@ export function answeringRoutes(options: {
 
   app.post(at(Q.generate('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json(await service.start(org(c), user(c), id), 202)
+    // the body is optional: {include_existing: true} drafts the answers the file arrived with too
+    const body = (await c.req.text()).trim()
+      ? await jsonBody(c, generateRequestSchema)
+      : { include_existing: false }
+    return c.json(await service.start(org(c), user(c), id, body), 202)
   })
   app.get(at(Q.previous('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)

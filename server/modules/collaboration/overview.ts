@@ -43,7 +43,7 @@ export async function overviewOf(database: Database, orgId: number): Promise<Tea
               coalesce(o.due_date < current_date, false) as overdue, o.work_status,
               c.name as customer, o.owner_id, u.first_name, u.last_name, u.email, o.total,
               count(qq.id) as questions,
-              count(qq.id) filter (where a.status in ('generated', 'edited', 'approved')
+              count(qq.id) filter (where a.status in ('generated', 'edited', 'approved', 'existing')
                                      and (a.text <> '' or a.choice is not null)) as answered,
               count(qq.id) filter (where a.status = 'approved') as approved
          from open o
@@ -59,7 +59,7 @@ export async function overviewOf(database: Database, orgId: number): Promise<Tea
     ),
     pool.query<{ ready: string; drafts: string }>(
       `select count(*) filter (where qq.review_state = 'ready') as ready,
-              count(*) filter (where a.status in ('generated', 'edited')
+              count(*) filter (where a.status in ('generated', 'edited', 'existing')
                                  and (a.text <> '' or a.choice is not null)) as drafts
          from questionnaires q
          join questionnaire_questions qq on qq.questionnaire_id = q.id and qq.deleted_at is null

@@ -87,6 +87,18 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
     }
   }
 
+  /** What a question starts from: the answer its file arrived with (issue 39), else nothing. */
+  const startingState = (question: AnalysedTab['questions'][number]): AnswerState =>
+    question.existing
+      ? {
+          ...emptyState(),
+          status: 'existing',
+          text: question.existing.text.slice(0, 20_000),
+          choice: question.existing.choice,
+          comment: question.existing.comment.slice(0, 20_000),
+        }
+      : emptyState()
+
   async function store(orgId: number, id: number, tabs: AnalysedTab[]) {
     await inTransaction(pool, async (client) => {
       const locked = await client.query('select id from questionnaires where id = $1 for update', [
@@ -173,8 +185,8 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
               selected.push({ questionId, rank: answer.rank })
           }
           if (!previousAnswers.some((answer) => answer.rank === 0))
-            answers.push({ questionId, rank: 0, state: emptyState() })
-        } else answers.push({ questionId, rank: 0, state: emptyState() })
+            answers.push({ questionId, rank: 0, state: startingState(question) })
+        } else answers.push({ questionId, rank: 0, state: startingState(question) })
       })
       for (let start = 0; start < answers.length; start += 2000) {
         const batch = answers.slice(start, start + 2000)

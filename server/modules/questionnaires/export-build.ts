@@ -1,3 +1,4 @@
+import { holdsAnswer } from '../../../contract/answers.ts'
 import {
   ANSWER_STATUS_LABELS,
   type ExportFormat,
@@ -27,9 +28,7 @@ const MIMES: Record<string, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 }
 
-const isAnswered = (row: QuestionRow) =>
-  ['generated', 'edited', 'approved'].includes(row.answer.status) &&
-  (row.answer.text.trim() !== '' || row.answer.choice !== null)
+const isAnswered = (row: QuestionRow) => holdsAnswer(row.answer)
 
 const same = (a: string, b: string) => {
   const norm = (value: string) => {

@@ -79,15 +79,18 @@ export function createExportRuns(deps: {
     userId: number,
     questionnaireId: number,
     format: ExportFormat,
-    approvedOnly = false,
+    approvedOnly?: boolean,
   ) {
     await deps.builder.exportable(orgId, questionnaireId, format)
+    // not said: the organisation's default (issue 39); a table export writes every answer
     const { rows } = await pool.query<RunDb>(
       `insert into questionnaire_exports (org_id, questionnaire_id, requested_by, format, label, approved_only)
-       select $1, $2, $3, $4, $5, $6
+       select $1, $2, $3, $4, $5,
+              coalesce($6::boolean, case when $4 = 'original'
+                then (select export_approved_only from organizations where id = $1) else false end)
         where exists (select 1 from questionnaires where org_id = $1 and id = $2)
        returning ${RUN_COLUMNS}`,
-      [orgId, questionnaireId, userId, format, EXPORT_STEPS.queued, approvedOnly],
+      [orgId, questionnaireId, userId, format, EXPORT_STEPS.queued, approvedOnly ?? null],
     )
     const row = rows[0]
     if (!row) throw notFound(QUESTIONNAIRE_TEXTS.notFound)

@@ -77,7 +77,16 @@ export function createExportService(deps: {
 
   async function check(orgId: number, questionnaireId: number) {
     const file = await latest(orgId, questionnaireId)
-    return { exists: file !== null, current: file?.current ?? false, filled_file: file }
+    const { rows } = await pool.query<{ export_approved_only: boolean }>(
+      'select export_approved_only from organizations where id = $1',
+      [orgId],
+    )
+    return {
+      exists: file !== null,
+      current: file?.current ?? false,
+      filled_file: file,
+      approved_only_default: rows[0]?.export_approved_only ?? false,
+    }
   }
 
   /** A filled file; with `actorId`, its download is audited with the questionnaire's name. */

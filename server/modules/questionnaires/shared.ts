@@ -1,3 +1,4 @@
+import { FILLED_STATUSES } from '../../../contract/answers.ts'
 import {
   type Answer,
   type AnswerFilter,
@@ -54,7 +55,7 @@ export const MIMES: Record<QuestionnaireKind, string> = {
 }
 
 /** An answer counts as answered when it has text or a dropdown value and is not a placeholder. */
-export const ANSWERED_SQL = `(a.status in ('generated', 'edited', 'approved') and (a.text <> '' or a.choice is not null))`
+export const ANSWERED_SQL = `(a.status in ('generated', 'edited', 'approved', 'existing') and (a.text <> '' or a.choice is not null))`
 
 /** The workspace's filters, over a question `qq` and its answer in use `a`. */
 export const ANSWER_FILTER_SQL: Record<AnswerFilter, string | null> = {
@@ -287,8 +288,7 @@ export const answerState = (row: AnswerRowDb | AnswerState): AnswerState => ({
 })
 
 export const isAnswered = (state: AnswerState) =>
-  ['generated', 'edited', 'approved'].includes(state.status) &&
-  (state.text !== '' || state.choice !== null)
+  FILLED_STATUSES.includes(state.status) && (state.text !== '' || state.choice !== null)
 
 /** Where an answer goes, as a short label: a cell (Sheet!C12) or a table cell. */
 export function targetLabel(target: AnswerTarget | null): string | null {

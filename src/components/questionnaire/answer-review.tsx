@@ -2,6 +2,7 @@ import { useActorRef } from '@xstate/react'
 import { CheckCheck, MessageSquareWarning, UserPlus } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { textarea } from 'styled-system/recipes'
+import { holdsAnswer } from '../../../contract/answers.ts'
 import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
 import {
   type questionReviewMachine,
@@ -31,9 +32,7 @@ export function AnswerReview(props: {
   const view = useView(review, questionReviewView)
   useEmitted(() => [review.on('changed', (event) => onChange(event.change))], [review, onChange])
   const { assignment, answer } = row
-  const answered =
-    ['generated', 'edited', 'approved'].includes(answer.status) &&
-    (answer.text.trim() !== '' || answer.choice !== null)
+  const answered = holdsAnswer(answer)
   const state = assignment.review_state
   return (
     <section className={css({ display: 'grid', gap: '2' })} aria-label="Assignment">

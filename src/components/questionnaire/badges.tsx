@@ -25,6 +25,7 @@ const STATUS_PALETTE: Record<AnswerStatus, string> = {
   approved: GREEN,
   no_answer: GRAY,
   failed: RED,
+  existing: AMBER,
 }
 
 // a stale answer stands out: a solid badge; one falling due is amber, a fresh one green

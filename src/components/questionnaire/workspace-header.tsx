@@ -31,6 +31,7 @@ import { RelativeTime } from '../relative-time.tsx'
 import { toolbar } from '../styles.ts'
 import { Button } from '../ui/button.tsx'
 import * as Menu from '../ui/menu.tsx'
+import { ExportCounts, fillItems } from './export-choices.tsx'
 import { CustomerLine, LivePaused, Viewers, WorkMeta } from './workspace-people.tsx'
 
 const header = flex({
@@ -49,16 +50,6 @@ const titleClass = flex({
 const counts = wrap({ gap: '4', textStyle: 'sm', color: 'fg.muted', mt: '1' })
 const count = css({ '& strong': { color: 'fg.default', fontWeight: 'semibold' } })
 const exportNote = css({ textStyle: 'xs', color: 'fg.muted' })
-const exportWarning = css({
-  maxW: '16rem',
-  px: '2.5',
-  py: '2',
-  mb: '1',
-  borderRadius: 'l2',
-  bg: 'amber.a3',
-  color: 'amber.text',
-  textStyle: 'xs',
-})
 
 /** The questionnaire's name and counts, its actions (generate, undo, history) and its exports. */
 export function WorkspaceHeader(props: {
@@ -82,7 +73,6 @@ export function WorkspaceHeader(props: {
     : 0
   // the primary action follows the state: drafting first, then handing the file back
   const generateFirst = questionnaire.answered === 0
-  const empty = questionnaire.questions - questionnaire.answered
   return (
     <>
       <div className={header}>
@@ -160,19 +150,24 @@ export function WorkspaceHeader(props: {
             <Portal>
               <Menu.Positioner>
                 <Menu.Content>
-                  {empty > 0 && (
-                    <p className={exportWarning} data-testid="export-warning">
-                      {empty.toLocaleString()} of {questionnaire.questions.toLocaleString()} answers
-                      are empty: their cells stay blank in the file.
-                    </p>
-                  )}
-                  <Menu.Item
-                    value="original"
-                    disabled={!questionnaire.can_export_original}
-                    onClick={() => exportRef.send({ type: 'export', format: 'original' })}
-                  >
-                    Fill the original file
-                  </Menu.Item>
+                  <ExportCounts questionnaire={questionnaire} />
+                  {fillItems(exportState.approvedOnlyDefault).map((item) => (
+                    <Menu.Item
+                      key={item.value}
+                      value={item.value}
+                      disabled={!questionnaire.can_export_original}
+                      onClick={() =>
+                        exportRef.send({
+                          type: 'export',
+                          format: 'original',
+                          approvedOnly: item.approvedOnly,
+                        })
+                      }
+                    >
+                      {item.label}
+                      {item.isDefault && <span className={exportNote}> (default)</span>}
+                    </Menu.Item>
+                  ))}
                   <Menu.Item
                     value="xlsx"
                     onClick={() => exportRef.send({ type: 'export', format: 'xlsx' })}

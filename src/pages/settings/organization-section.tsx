@@ -176,6 +176,22 @@ export function OrganizationSection({
               due within {DUE_WINDOW_DAYS} days or are past their review).
             </span>
           </label>
+          <label className={digestField}>
+            <input
+              type="checkbox"
+              checked={view.form.export_approved_only}
+              onChange={(event) =>
+                settings.send({
+                  type: 'edit',
+                  change: { export_approved_only: event.target.checked },
+                })
+              }
+            />
+            <span>
+              Fill the customer’s file with approved answers only, unless the person exporting
+              chooses all drafts. Unapproved cells are left as the file had them.
+            </span>
+          </label>
           <DomainList settings={settings} />
           <DnsProof settings={settings} />
           {view.error && (

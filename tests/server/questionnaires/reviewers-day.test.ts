@@ -1,7 +1,8 @@
+import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { finished } from '../../support/exports.ts'
-import { type Body, questionnaire, rowsOf } from '../answering/helpers.ts'
+import { type Body, questionnaire, rowsOf, settle } from '../answering/helpers.ts'
 import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
 
@@ -153,6 +154,27 @@ describe('the reviewer’s day (issue 39)', () => {
     expect(approvedOnly.body.export.approved_only).toBe(true)
     const done = await finished(api, approvedOnly.body.export.id)
     expect(done.run?.filled_file?.answers_written).toBe(1)
+    // the organisation's default decides where the export does not say
+    const setting = await post(
+      ctx,
+      paths.account.updateOrganization,
+      { export_approved_only: true },
+      token,
+    )
+    expect(setting.status, JSON.stringify(setting.body)).toBe(200)
+    expect(setting.body.export_approved_only).toBe(true)
+    const check = await get(ctx, `${Q.checkFilledFile}?questionnaire_id=${q.id}`, token)
+    expect(check.body.approved_only_default).toBe(true)
+    const byDefault = await post(ctx, Q.exportOriginal, { questionnaire_id: q.id }, token)
+    expect(byDefault.body.export.approved_only).toBe(true)
+    expect((await finished(api, byDefault.body.export.id)).run?.filled_file?.answers_written).toBe(1)
+    const allAsked = await post(
+      ctx,
+      Q.exportOriginal,
+      { questionnaire_id: q.id, approved_only: false },
+      token,
+    )
+    expect(allAsked.body.export.approved_only).toBe(false)
   })
 })
 
@@ -203,5 +225,93 @@ describe('the work asked at upload (issue 39)', () => {
     const stranger = await upload(ctx, token, { owner_id: '999999' })
     expect(stranger.status).toBe(400)
     expect(await count(ctx, token)).toBe(before)
+  })
+})
+
+describe('a file that arrives with answers (issue 39)', () => {
+  async function uploadWorkbook(app: TestApp, token: string, rows: string[][], list = true) {
+    const workbook = new ExcelJS.Workbook()
+    const sheet = workbook.addWorksheet('Security')
+    sheet.addRow(['ID', 'Question', 'Answer', 'Comments'])
+    for (const values of rows) {
+      const row = sheet.addRow(values)
+      if (list)
+        row.getCell(3).dataValidation = {
+          type: 'list',
+          allowBlank: true,
+          formulae: ['"Yes,No,N/A"'],
+        }
+    }
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'half.xlsx')
+    const res = await app.app.request(apiPath(Q.upload), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    })
+    const body = (await res.json()) as Body
+    expect(res.status, JSON.stringify(body)).toBe(201)
+    return settle(app, token, body.id)
+  }
+
+  it('keeps them as the starting point: status existing, counted, not drafted again unless asked', async () => {
+    const { token } = await approver(ctx)
+    const q = await uploadWorkbook(ctx, token, [
+      ['SEC-01', 'Do you encrypt backups?', 'Yes', 'AES-256, keys in a KMS.'],
+      ['SEC-02', 'Do you run a bug bounty?', '', ''],
+      ['SEC-03', 'Do you review access quarterly?', 'Please select', ''],
+    ])
+    expect(q.answered).toBe(1)
+    const [first, second, third] = await rowsOf(ctx, token, q.id)
+    expect(first.answer).toMatchObject({
+      status: 'existing',
+      choice: 'Yes',
+      text: 'AES-256, keys in a KMS.',
+      origin: 'person',
+      band: null,
+    })
+    expect(second.answer.status).toBe('pending')
+    // a prompt in the cell is no answer
+    expect(third.answer.status).toBe('pending')
+    // generation drafts the open questions and leaves the file's answer as it was
+    expect((await post(ctx, Q.generate(q.id), {}, token)).status).toBe(202)
+    await settle(ctx, token, q.id)
+    const [kept, drafted] = await rowsOf(ctx, token, q.id)
+    expect(kept.answer).toMatchObject({ status: 'existing', text: 'AES-256, keys in a KMS.' })
+    expect(drafted.answer.status).not.toBe('pending')
+    // asked, it drafts the file's answers too
+    const again = await post(ctx, Q.generate(q.id), { include_existing: true }, token)
+    expect(again.status).toBe(202)
+    await settle(ctx, token, q.id)
+    const [redrafted] = await rowsOf(ctx, token, q.id)
+    expect(redrafted.answer.status).not.toBe('existing')
+    // and Undo brings the file's answer back
+    expect((await post(ctx, Q.undo(q.id), {}, token)).status).toBe(200)
+    const [restored] = await rowsOf(ctx, token, q.id)
+    expect(restored.answer).toMatchObject({ status: 'existing', choice: 'Yes' })
+  })
+
+  it('takes no template sentence on every row for an answer', async () => {
+    const { token } = await approver(ctx)
+    const template = 'Vendor to describe the control here in full.'
+    const q = await uploadWorkbook(
+      ctx,
+      token,
+      [
+        ['A-01', 'Do you encrypt data at rest?', template, ''],
+        ['A-02', 'Do you log administrator access?', template, ''],
+        ['A-03', 'Do you test your backups?', template, ''],
+        ['A-04', 'Do you train staff yearly?', 'Every March, with a test.', ''],
+      ],
+      false,
+    )
+    const rows = await rowsOf(ctx, token, q.id)
+    expect(rows.map((row) => row.answer.status)).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'existing',
+    ])
+    expect(rows[3]?.answer.text).toBe('Every March, with a test.')
   })
 })

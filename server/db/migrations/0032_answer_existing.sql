@@ -1,0 +1,3 @@
+-- Issue 39: an answer the customer's file arrived with is kept as it was (status existing).
+ALTER TABLE "questionnaire_answers" DROP CONSTRAINT "questionnaire_answers_status_check";--> statement-breakpoint
+ALTER TABLE "questionnaire_answers" ADD CONSTRAINT "questionnaire_answers_status_check" CHECK ("questionnaire_answers"."status" in ('pending', 'generating', 'generated', 'edited', 'approved', 'no_answer', 'failed', 'existing'));
