@@ -167,7 +167,9 @@ describe('the reviewer’s day (issue 39)', () => {
     expect(check.body.approved_only_default).toBe(true)
     const byDefault = await post(ctx, Q.exportOriginal, { questionnaire_id: q.id }, token)
     expect(byDefault.body.export.approved_only).toBe(true)
-    expect((await finished(api, byDefault.body.export.id)).run?.filled_file?.answers_written).toBe(1)
+    expect((await finished(api, byDefault.body.export.id)).run?.filled_file?.answers_written).toBe(
+      1,
+    )
     const allAsked = await post(
       ctx,
       Q.exportOriginal,
