@@ -30,6 +30,17 @@ test.describe('accounts and sessions', () => {
     // signed out: private pages send back to /login
     await page.goto('/repository')
     await expect(page).toHaveURL(/\/login$/)
+    // the confirmation link opened again says the address is confirmed and offers sign-in (39)
+    const mail = await waitForMail(account.email, /confirm|activat|verify/i)
+    await page.goto(linkIn(mail, '/confirm_email'))
+    await expect(page.getByRole('heading', { name: 'Email already confirmed' })).toBeVisible()
+    await expect(
+      page.getByText('This email address is already confirmed. Sign in to continue.'),
+    ).toBeVisible()
+    await page.getByRole('link', { name: 'Sign in' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+    // this server has Google configured: the login offers it
+    await expect(page.getByRole('button', { name: 'Google' })).toBeVisible()
   })
 
   test("a wrong password shows 'Wrong credentials'; the right one signs in", async ({ page }) => {
@@ -119,8 +130,8 @@ test.describe('accounts and sessions', () => {
     await page.getByLabel(/confirm/i).fill(password)
     await page.getByRole('button', { name: /set password/i }).click()
     // the accepted invitation signs the person in at once (issue 39)
-    await expect(page.getByText('Your password has been set. Signing you in...')).toBeVisible()
     await expect(page).toHaveURL(/\/$/, { timeout: 15_000 })
+    await expect(page.getByTestId('page-title')).toHaveText('Home')
   })
 
   test("an admin's one-time sign-in link signs a colleague in once", async ({ page, request }) => {

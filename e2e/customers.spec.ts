@@ -89,7 +89,10 @@ test('a questionnaire gets a customer, a past due date and a status; it shows ov
     'true',
   )
   await expect(row).toBeVisible()
-  const filters = page.locator('fieldset')
+  // the list's filters (the upload's own fields stand above it)
+  const filters = page
+    .locator('fieldset')
+    .filter({ has: page.getByRole('combobox', { name: 'Status' }) })
   await choose(page, filters, 'Status', 'Approved')
   await expect(row).toBeHidden()
   await choose(page, filters, 'Status', 'In review')

@@ -255,9 +255,10 @@ const fileRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/repository/$id',
   staticData: { title: 'File' },
-  /** `page`: the document's page a cited source opens at (issue 30). */
+  /** `page`: the document's page a cited source opens at (issue 30); `quote`: its words (39). */
   validateSearch: z.object({
     page: z.catch(z.optional(z.coerce.number().check(z.int(), z.positive())), undefined),
+    quote: z.catch(z.optional(z.string().check(z.maxLength(500))), undefined),
   }),
   params: {
     parse: (raw: { id: string }) => ({ id: questionnaireIdSchema.parse(raw.id) }),

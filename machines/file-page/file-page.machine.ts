@@ -24,6 +24,8 @@ export interface FilePageContext {
   readError: string | null
   /** The document's page a cited source opens at (issue 30): the list opens there, marked. */
   citedPage: number | null
+  /** The cited words (issue 39): the passage holding them is marked and brought into view. */
+  citedQuote: string | null
   /** Whether the list has yet to be opened at the cited page. */
   seekCited: boolean
 }
@@ -51,7 +53,7 @@ export const filePageMachine = setup({
   types: {
     context: {} as FilePageContext,
     events: {} as FilePageEvents,
-    input: {} as { id: number; citedPage?: number | null },
+    input: {} as { id: number; citedPage?: number | null; citedQuote?: string | null },
   },
   actors: {
     loadDetails: fromPromise<FileDetails, { id: number }>(mustBeProvided('loadDetails')),
@@ -95,6 +97,7 @@ export const filePageMachine = setup({
     page: 1,
     readError: null,
     citedPage: input.citedPage ?? null,
+    citedQuote: input.citedQuote?.trim() || null,
     seekCited: Boolean(input.citedPage),
   }),
   type: 'parallel',

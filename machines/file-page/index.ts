@@ -23,6 +23,7 @@ export const filePageView = {
   page: (s: Snapshot) => s.context.page,
   /** The document's page a cited source opened at, whose passages are marked. */
   citedPage: (s: Snapshot) => s.context.citedPage,
+  citedQuote: (s: Snapshot) => s.context.citedQuote,
   pages: (s: Snapshot) => Math.max(1, Math.ceil(s.context.count / PASSAGES_PAGE_SIZE)),
   reading: (s: Snapshot) => s.hasTag('reading'),
   readError: (s: Snapshot) => (s.matches({ read: 'failed' }) ? s.context.readError : null),

@@ -6,7 +6,8 @@ import {
   WORK_GROUPS,
   type WorkGroup,
 } from '../../contract/collaboration.ts'
-import type { myWorkMachine } from './my-work.machine.ts'
+import { REVIEW_STATE_LABELS, REVIEW_STATES, type ReviewState } from '../../contract/work.ts'
+import type { MyWorkFilter, myWorkMachine } from './my-work.machine.ts'
 
 export * from './my-work.machine.ts'
 
@@ -37,6 +38,69 @@ export interface WorkGroupView {
   items: MyAssignment[]
 }
 
+/** How many of a questionnaire's questions a due group shows before 'Show all' (issue 39). */
+export const SHOWN_PER_QUESTIONNAIRE = 5
+
+/** A questionnaire's questions within a due group: the first few, or all once expanded. */
+export interface WorkQuestionnaireView {
+  key: string
+  questionnaireId: number
+  name: string
+  customer: string | null
+  total: number
+  items: MyAssignment[]
+  expanded: boolean
+}
+
+/** A due group whose questions stand under their questionnaire. */
+export interface WorkGroupByQuestionnaire extends WorkGroupView {
+  questionnaires: WorkQuestionnaireView[]
+}
+
+/** The questions of a group, under their questionnaires in the order they first come. */
+export function byQuestionnaire(
+  group: WorkGroupView,
+  expanded: readonly string[],
+): WorkGroupByQuestionnaire {
+  const order: number[] = []
+  const items = new Map<number, MyAssignment[]>()
+  for (const item of group.items) {
+    if (!items.has(item.questionnaire_id)) {
+      order.push(item.questionnaire_id)
+      items.set(item.questionnaire_id, [])
+    }
+    items.get(item.questionnaire_id)?.push(item)
+  }
+  return {
+    ...group,
+    questionnaires: order.map((id) => {
+      const all = items.get(id) ?? []
+      const key = `${group.group}:${id}`
+      const open = expanded.includes(key)
+      return {
+        key,
+        questionnaireId: id,
+        name: all[0]?.questionnaire ?? '',
+        customer: all[0]?.customer ?? null,
+        total: all.length,
+        items: open ? all : all.slice(0, SHOWN_PER_QUESTIONNAIRE),
+        expanded: open,
+      }
+    }),
+  }
+}
+
+/** The review states among my questions, with their counts, for the filter (issue 39). */
+export const filtersOf = (work: MyAssignments | null) => {
+  const counts = new Map<ReviewState, number>()
+  for (const item of work?.results ?? []) counts.set(item.state, (counts.get(item.state) ?? 0) + 1)
+  return REVIEW_STATES.filter((state) => counts.has(state)).map((state) => ({
+    state,
+    label: REVIEW_STATE_LABELS[state],
+    count: counts.get(state) ?? 0,
+  }))
+}
+
 const NO_COUNTS: MyAssignments['counts'] = { overdue: 0, this_week: 0, later: 0, no_date: 0 }
 const NO_GROUPS: WorkGroupView[] = []
 
@@ -65,6 +129,46 @@ const cachedGroups = (work: MyAssignments | null) => {
     groupsCache.set(work, groups)
   }
   return groups
+}
+
+/** My work as the page shows it: filtered by review state, each group by questionnaire. */
+const shownCache = new WeakMap<MyAssignments, Map<string, { groups: WorkGroupByQuestionnaire[] }>>()
+function shownGroups(
+  work: MyAssignments | null,
+  filter: MyWorkFilter,
+  expanded: readonly string[],
+): WorkGroupByQuestionnaire[] {
+  if (!work) return []
+  const key = `${filter}|${expanded.join(',')}`
+  let byKey = shownCache.get(work)
+  if (!byKey) {
+    byKey = new Map()
+    shownCache.set(work, byKey)
+  }
+  const cached = byKey.get(key)
+  if (cached) return cached.groups
+  const results =
+    filter === 'all' ? work.results : work.results.filter((item) => item.state === filter)
+  const groups = groupsOf({ ...work, results }).map((group) => byQuestionnaire(group, expanded))
+  byKey.set(key, { groups })
+  return groups
+}
+const filtersCache = new WeakMap<MyAssignments, ReturnType<typeof filtersOf>>()
+const cachedFilters = (work: MyAssignments | null) => {
+  if (!work) return filtersOf(null)
+  let filters = filtersCache.get(work)
+  if (!filters) {
+    filters = filtersOf(work)
+    filtersCache.set(work, filters)
+  }
+  return filters
+}
+
+/** What the My work page reads (issue 39): the filter, its choices, the groups it shows. */
+export const myWorkPageView = {
+  filter: (s: Snapshot) => s.context.filter,
+  filters: (s: Snapshot) => cachedFilters(s.context.work),
+  shown: (s: Snapshot) => shownGroups(s.context.work, s.context.filter, s.context.expanded),
 }
 
 /** What My work and the home page read, through `useView`. */

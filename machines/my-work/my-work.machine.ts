@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { MyAssignments } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
+import type { ReviewState } from '../../contract/work.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -9,12 +10,22 @@ import { mustBeProvidedIn } from '../actors.ts'
  * notification); what was read stays on screen while it is read again.
  */
 
+/** Which of my questions show (issue 39): all, or those in one review state. */
+export type MyWorkFilter = 'all' | ReviewState
+
 export interface MyWorkContext {
   work: MyAssignments | null
   error: string | null
+  filter: MyWorkFilter
+  /** The questionnaires of a due group shown whole (`${group}:${questionnaireId}`). */
+  expanded: string[]
 }
 
-export type MyWorkEvents = { type: 'refresh' }
+export type MyWorkEvents =
+  | { type: 'refresh' }
+  | { type: 'filter.set'; filter: MyWorkFilter }
+  | { type: 'expand'; key: string }
+  | { type: 'collapse'; key: string }
 
 export const myWorkMachine = setup({
   types: {
@@ -26,8 +37,25 @@ export const myWorkMachine = setup({
   },
 }).createMachine({
   id: 'myWork',
-  context: { work: null, error: null },
+  context: { work: null, error: null, filter: 'all', expanded: [] },
   initial: 'loading',
+  // what is shown is the person's choice, whatever the read is doing
+  on: {
+    'filter.set': { actions: assign({ filter: ({ event }) => event.filter }) },
+    expand: {
+      actions: assign({
+        expanded: ({ context, event }) => [
+          ...context.expanded.filter((key) => key !== event.key),
+          event.key,
+        ],
+      }),
+    },
+    collapse: {
+      actions: assign({
+        expanded: ({ context, event }) => context.expanded.filter((key) => key !== event.key),
+      }),
+    },
+  },
   states: {
     loading: {
       description: 'Reading the assignments; the last ones read stay shown meanwhile.',

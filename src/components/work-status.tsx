@@ -1,6 +1,6 @@
 import { css, cx } from 'styled-system/css'
 import { WORK_STATUS_LABELS, type WorkStatus } from '../../contract/work.ts'
-import { formatDay } from '../lib/format.ts'
+import { formatCalendarDay } from '../lib/format.ts'
 import { pill } from './styles.ts'
 
 /**
@@ -28,9 +28,6 @@ export function WorkStatusBadge(props: { status: WorkStatus; className?: string 
   )
 }
 
-/** A due date (YYYY-MM-DD) as people write it, read in the local calendar. */
-export const formatDueDate = (day: string) => formatDay(`${day}T12:00:00`)
-
 /** The due date, or a dash; overdue, in red with its label. */
 export function DueDate(props: { date: string | null; overdue: boolean; prefix?: string }) {
   if (!props.date) return <span className={css({ color: 'fg.subtle' })}>—</span>
@@ -38,7 +35,7 @@ export function DueDate(props: { date: string | null; overdue: boolean; prefix?:
     <span className={due} data-testid="due-date">
       <span className={cx(dueText, props.overdue && late)}>
         {props.prefix}
-        {formatDueDate(props.date)}
+        {formatCalendarDay(props.date)}
       </span>
       {props.overdue && <span className={cx(pill, overdueBadge)}>Overdue</span>}
     </span>

@@ -13,12 +13,21 @@ export const knowledgeLink = (citation: Citation) =>
       ? `/knowledge-base?row=${citation.entry}`
       : null
 
+/** How much of a cited snippet the address carries to mark it on the file's page. */
+const QUOTE_CHARS = 160
+
 export const sourceLink = (citation: Citation) => {
   const row = knowledgeLink(citation)
   if (row) return row
   if (citation.source === 'file' && citation.id !== null) {
+    // at the cited page, the cited words marked there (issue 39)
+    const search = new URLSearchParams()
     const page = citation.location?.page
-    return `/repository/${citation.id}${page ? `?page=${page}` : ''}`
+    if (page) search.set('page', String(page))
+    const quote = citation.snippet.replace(/\s+/g, ' ').trim().slice(0, QUOTE_CHARS)
+    if (quote) search.set('quote', quote)
+    const query = search.toString()
+    return `/repository/${citation.id}${query ? `?${query}` : ''}`
   }
   return null
 }

@@ -20,11 +20,22 @@ export function formatRelative(iso: string, now = Date.now()): string {
   if (hours < 24) return `${hours} h ago`
   const days = Math.round(hours / 24)
   if (days < 30) return `${days} d ago`
-  return new Date(iso).toLocaleDateString()
+  return formatDay(iso)
 }
 
 export const formatExact = (iso: string) => new Date(iso).toLocaleString()
 
-/** A day as people write it: 12 Mar 2024. */
-export const formatDay = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
+/**
+ * A day as people write it, the one way every page writes a date (issue 39): 12 Mar 2024 in the
+ * reader's locale.
+ */
+export function formatDay(iso: string) {
+  return new Date(iso).toLocaleDateString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  })
+}
+
+/** A calendar day (YYYY-MM-DD, a due date) written as `formatDay` writes it, in the local calendar. */
+export const formatCalendarDay = (day: string) => formatDay(`${day}T12:00:00`)

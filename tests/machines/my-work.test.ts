@@ -4,7 +4,9 @@ import type { MyAssignment, MyAssignments } from '../../contract/collaboration.t
 import {
   groupsOf,
   myWorkMachine,
+  myWorkPageView,
   myWorkView,
+  SHOWN_PER_QUESTIONNAIRE,
   selectSoonCount,
 } from '../../machines/my-work/index.ts'
 import { testEveryPath } from './every-path.ts'
@@ -37,6 +39,9 @@ const pending = myWorkMachine.provide({
 const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.myWork.loading`
 const events: AnyEventObject[] = [
   { type: 'refresh' },
+  { type: 'filter.set', filter: 'changes_requested' },
+  { type: 'expand', key: 'this_week:7' },
+  { type: 'collapse', key: 'this_week:7' },
   { type: at('done'), output: work },
   { type: at('error'), error: new Error('offline') },
 ]
@@ -60,6 +65,37 @@ describe('myWorkMachine', () => {
     expect(myWorkView.groups(snapshot)).toBe(groups)
     expect(selectSoonCount(snapshot)).toBe(3)
     expect(myWorkView.total(snapshot)).toBe(4)
+  })
+
+  test('filters by review state with counts, and shows a questionnaire’s first questions until expanded (issue 39)', async () => {
+    const many: MyAssignments = {
+      results: [
+        ...Array.from({ length: 7 }, (_, i) => itemOf(10 + i, 'this_week')),
+        { ...itemOf(30, 'this_week'), state: 'changes_requested', questionnaire_id: 8 },
+      ],
+      counts: { overdue: 0, this_week: 8, later: 0, no_date: 0 },
+    }
+    const actor = createActor(
+      myWorkMachine.provide({ actors: { loadMyWork: fromPromise(async () => many) } }),
+    ).start()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(myWorkPageView.filters(actor.getSnapshot())).toEqual([
+      { state: 'assigned', label: 'Assigned', count: 7 },
+      { state: 'changes_requested', label: 'Changes requested', count: 1 },
+    ])
+    const [week] = myWorkPageView.shown(actor.getSnapshot())
+    expect(week?.questionnaires.map((q) => [q.questionnaireId, q.total, q.items.length])).toEqual([
+      [7, 7, SHOWN_PER_QUESTIONNAIRE],
+      [8, 1, 1],
+    ])
+    actor.send({ type: 'expand', key: 'this_week:7' })
+    expect(myWorkPageView.shown(actor.getSnapshot())[0]?.questionnaires[0]?.items).toHaveLength(7)
+    actor.send({ type: 'filter.set', filter: 'changes_requested' })
+    const filtered = myWorkPageView.shown(actor.getSnapshot())
+    expect(filtered.flatMap((g) => g.questionnaires.map((q) => q.questionnaireId))).toEqual([8])
+    // a new read keeps the choice
+    actor.send({ type: 'refresh' })
+    expect(actor.getSnapshot().context.filter).toBe('changes_requested')
   })
 
   test('keeps what it read on screen while reading again, and says when it failed', async () => {

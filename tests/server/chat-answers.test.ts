@@ -134,3 +134,32 @@ describe('chat answers', () => {
     expect(answer.content).not.toContain('The sources do not state')
   })
 })
+
+describe('figures in chat answers (issue 39)', () => {
+  it('states the figure a document gives when asked for it', async () => {
+    const user = await member(ctx)
+    await pdf(
+      user.token,
+      'Encryption standard.pdf',
+      'Data at rest',
+      'Customer data is encrypted at rest using AES-256 with keys rotated every year.',
+      'We take the protection of customer information very seriously.',
+    )
+    const answer = await ask(user.token, 'What encryption standard do you use for data at rest?')
+    expect(answer.content).toContain('AES-256')
+  })
+
+  it('says plainly when no figure is documented, rather than offering a definition as the answer', async () => {
+    const user = await member(ctx)
+    await pdf(
+      user.token,
+      'Business continuity.pdf',
+      'Recovery',
+      'The recovery time objective (RTO) is the maximum acceptable time to restore a service after an outage.',
+      'We are committed to world-class resilience and availability for every customer.',
+    )
+    const answer = await ask(user.token, 'What is your RTO?')
+    expect(answer.content).toMatch(/^No figure for the RTO is documented/)
+    expect(answer.content).not.toMatch(/^The recovery time objective/)
+  })
+})

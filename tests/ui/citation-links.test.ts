@@ -1,28 +1,32 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Citation } from '../../contract/answers.ts'
+import { quoteRange } from '../../src/components/marked-quote.tsx'
 import { sourceLink } from '../../src/lib/citation-links.ts'
 
-/** Issue 30: source cards could not be opened; each now opens where it is. */
-describe('sourceLink', () => {
-  const base: Citation = {
-    source: 'file',
-    id: 4,
-    title: 'Policy.pdf',
-    snippet: 'Backups are encrypted.',
-  }
-  test('a document opens on its file page, at the cited page', () => {
-    expect(sourceLink(base)).toBe('/repository/4')
-    expect(sourceLink({ ...base, location: { page: 7 } } as Citation)).toBe('/repository/4?page=7')
+describe('a cited source opens at its words (issue 39)', () => {
+  it('carries the page and the cited words to the file’s page', () => {
+    const citation = {
+      source: 'file',
+      id: 5,
+      kind: 'document',
+      title: 'Policy.pdf',
+      snippet: 'Backups are  encrypted with AES-256.',
+      location: { page: 3 },
+    } as unknown as Citation
+    const href = sourceLink(citation) ?? ''
+    const url = new URL(href, 'http://x')
+    expect(url.pathname).toBe('/repository/5')
+    expect(url.searchParams.get('page')).toBe('3')
+    expect(url.searchParams.get('quote')).toBe('Backups are encrypted with AES-256.')
   })
-  test('a library answer opens in the knowledge base: a Q&A item, or a completed questionnaire’s row', () => {
-    expect(sourceLink({ ...base, source: 'qa', id: 12, kind: 'library' })).toBe(
-      '/knowledge-base?item=12',
-    )
-    expect(sourceLink({ ...base, kind: 'library', entry: 33 } as Citation)).toBe(
-      '/knowledge-base?row=33',
-    )
-  })
-  test('evidence a reviewer pasted has no place of its own', () => {
-    expect(sourceLink({ ...base, source: 'evidence', id: null } as Citation)).toBeNull()
+
+  it('finds the words whatever their spacing or case, or by their first words when cut short', () => {
+    const text = 'Intro.\nAll backups are\nencrypted with AES-256 nightly.'
+    expect(quoteRange(text, 'backups are encrypted with aes-256')).toEqual([11, 45])
+    expect(
+      quoteRange(text, 'All backups are encrypted with AES-256 nightly and more words here…'),
+    ).toEqual([7, 45])
+    expect(quoteRange(text, 'Nothing like it')).toBeNull()
+    expect(quoteRange(text, null)).toBeNull()
   })
 })

@@ -155,6 +155,29 @@ describe('a file’s page', () => {
     expect(screen.getByTestId('file-page-version').textContent).toContain('Current')
   })
 
+  it('marks the cited words of a source opened from an answer, and brings them into view (issue 39)', async () => {
+    const scrolled: Element[] = []
+    const original = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this)
+    }
+    try {
+      const logic = createFilePageLogic({
+        loadDetails: fromPromise<FileDetails, { id: number }>(async () => details),
+        loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async () => read),
+      })
+      renderIn(
+        <FilePage id={7} citedPage={2} citedQuote="access is  REVIEWED quarterly" logic={logic} />,
+      )
+      const marked = await screen.findByTestId('cited-quote')
+      expect(marked.textContent).toBe('Access is reviewed quarterly')
+      expect(marked.closest('[data-testid="file-passage"]')?.hasAttribute('data-cited')).toBe(true)
+      expect(scrolled).toEqual([marked])
+    } finally {
+      Element.prototype.scrollIntoView = original
+    }
+  })
+
   it('another organisation’s file: not found, with a retry', async () => {
     const logic = createFilePageLogic({
       loadDetails: fromPromise<FileDetails, { id: number }>(async () => {

@@ -312,7 +312,7 @@ describe('questionnaire page', () => {
     // a source opens where it is: a document on its file page (issue 30)
     expect(
       within(panel).getByRole('link', { name: 'Access policy.pdf' }).getAttribute('href'),
-    ).toBe('/repository/4')
+    ).toBe('/repository/4?quote=Access+rights+are+reviewed+every+quarter.')
     expect(within(panel).getByText('High confidence · 91%')).toBeTruthy()
     // keyboard: up moves to the first question, Enter edits it
     fireEvent.keyDown(grid, { key: 'ArrowUp' })
@@ -364,7 +364,7 @@ describe('questionnaire page', () => {
     await screen.findByRole('heading', { name: 'Vendor assessment.xlsx' })
     fireEvent.click(screen.getByRole('button', { name: 'Export' }))
     expect((await screen.findByTestId('export-counts')).textContent).toBe(
-      '1 approved · 2 not reviewed · 2 empty',
+      'Approved 1 · Not reviewed 2 · Empty 2',
     )
     const items = screen.getAllByRole('menuitem').map((item) => item.textContent)
     expect(items.slice(0, 2)).toEqual([

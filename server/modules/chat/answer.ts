@@ -4,6 +4,7 @@ import { type Library, REUSE_FLOOR } from '../../answering/library.ts'
 import { supportingSentences, unsaidParts } from '../../answering/support.ts'
 import { leadingChoice, sentences } from '../../answering/text.ts'
 import type { Candidate, EngineAnswer, PassageHit, QuestionInput } from '../../answering/types.ts'
+import { askedFigure, figureSentences, givesFigure, noFigureText } from './figures.ts'
 
 /**
  * A chat answer in words (issue 30): the direct answer first (Yes, No, or what is stated), then the
@@ -71,17 +72,26 @@ export function composeAnswer(input: {
   model: boolean
 }): { content: string; citations: Citation[] } {
   const { question, answer, library } = input
+  // a figure asked for (an RTO, how often, which standard) is given, or said to be undocumented
+  const figure = askedFigure(question.text)
+  const figureLines = figure ? figureSentences(question.text, input.passages) : []
   const best = answer.candidates.find(
     (candidate) => !candidate.withheld && (candidate.text.trim() || candidate.choice),
   )
-  if (!best) {
+  if (!best && !figureLines.length) {
     const leads = answer.candidates.flatMap((candidate) => candidate.citations).slice(0, 3)
     const looked = `I looked for “${titleFrom(question.text)}” in your documents, knowledge base and approved answers and found nothing that states it.`
+    const said = leads.length
+      ? `${looked} The nearest passages are cited below; none of them says it.`
+      : looked
+    return { content: figure ? `${noFigureText(figure)} ${said}` : said, citations: leads }
+  }
+  if (!best) {
+    // no answer of the engine's, but a document gives the figure: its sentences are the answer
+    const citations = figureLines.map((line) => passageCitation(line.passage, line.sentence))
     return {
-      content: leads.length
-        ? `${looked} The nearest passages are cited below; none of them says it.`
-        : looked,
-      citations: leads,
+      content: figureLines.map((line, i) => `${ended(line.sentence)} [${i + 1}]`).join('\n'),
+      citations,
     }
   }
   const choice = best.choice ? leadingChoice(best.choice) : null
@@ -112,8 +122,10 @@ export function composeAnswer(input: {
       if (rows.length < MOST_ROWS) rows.push(rowLine(line.citation))
     } else documents.push(line)
   }
-  // the answer's own sources, then the documents' sentences that state it, then the
-  // organisation's answers to the same question that give the same answer
+  // the sentences that give the figure asked first, then the answer's own sources, then the
+  // documents' sentences that state it, then the organisation's answers that give the same answer
+  for (const line of figureLines)
+    add({ text: line.sentence, citation: passageCitation(line.passage, line.sentence) })
   if (!opensWithText)
     for (const citation of best.citations) add({ text: citation.snippet, citation })
   const side = choice === 'yes' || choice === 'no' ? choice : null
@@ -165,6 +177,25 @@ export function composeAnswer(input: {
       ? shown.filter((line) => line.citation.kind === 'document').map((l) => l.text)
       : null,
   )
+  const given = !figure || givesFigure(openingText) || shown.some((line) => givesFigure(line.text))
+  // where the sources' words fall short of the question, the line below says what they lack;
+  // where they seem to say all of it and yet give no figure (a definition, a promise), it is
+  // said first
+  if (!given && !unsaid.length) {
+    const context = [
+      ...(openingText ? [`${ended(openingText)}${markOf(openingCitations)}`] : []),
+      ...shown.map((line) => `${ended(line.text)}${markOf([line.citation])}`),
+    ]
+    return {
+      content: [
+        noFigureText(figure),
+        context.length ? `What they say of it:\n${context.join('\n')}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      citations,
+    }
+  }
   const paragraphs = [
     `${opening}${markOf(openingCitations)}`,
     shown.map((line) => `${ended(line.text)}${markOf([line.citation])}`).join('\n'),

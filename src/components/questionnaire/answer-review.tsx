@@ -10,6 +10,7 @@ import {
 } from '../../../machines/question-review/index.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
+import { formatCalendarDay } from '../../lib/format.ts'
 import { Button } from '../ui/button.tsx'
 import { actions, hint, meta, sectionTitle } from './answer-styles.ts'
 import { ReviewStateBadge } from './badges.tsx'
@@ -42,7 +43,7 @@ export function AnswerReview(props: {
         <span data-testid="assignee">
           {assignment.assignee ? `Assigned to ${assignment.assignee.name}` : 'Not assigned'}
         </span>
-        {assignment.due_date && <span>· due {assignment.due_date}</span>}
+        {assignment.due_date && <span>· due {formatCalendarDay(assignment.due_date)}</span>}
       </div>
       {view.requesting ? (
         <form

@@ -32,9 +32,9 @@ export function ExportCounts(props: { questionnaire: Questionnaire }) {
   return (
     <>
       <p className={counts} data-testid="export-counts">
-        <strong>{q.approved.toLocaleString()}</strong> approved ·{' '}
-        <strong>{unreviewed.toLocaleString()}</strong> not reviewed ·{' '}
-        <strong>{empty.toLocaleString()}</strong> empty
+        Approved <strong>{q.approved.toLocaleString()}</strong> · Not reviewed{' '}
+        <strong>{unreviewed.toLocaleString()}</strong> · Empty{' '}
+        <strong>{empty.toLocaleString()}</strong>
       </p>
       {empty > 0 && (
         <p className={warning} data-testid="export-warning">

@@ -6,6 +6,7 @@ import type { UserRef } from '../../../contract/knowledge.ts'
 import type { Questionnaire, QuestionRow } from '../../../contract/questionnaires.ts'
 import { STREAM_TEXTS } from '../../../contract/streams.ts'
 import { WORK_STATUS_LABELS } from '../../../contract/work.ts'
+import { formatCalendarDay } from '../../lib/format.ts'
 import { InitialsAvatar } from '../ui/avatar.tsx'
 import { ReviewStateBadge } from './badges.tsx'
 
@@ -82,7 +83,7 @@ export function WorkMeta(props: { questionnaire: Questionnaire }) {
       {q.due_date && (
         <span className={cx(metaItem, q.overdue && overdue)} data-testid="due-date">
           {q.overdue ? 'Overdue: ' : 'Due '}
-          {q.due_date}
+          {formatCalendarDay(q.due_date)}
         </span>
       )}
     </>
@@ -111,8 +112,9 @@ export function RowWork(props: { row: QuestionRow }) {
 
 /**
  * Whether a question's review state says more than its answer's status: it is assigned, or in
- * review. An unassigned question approved as it stood says it once, with the answer's status.
+ * review. An approved question says so once, with the answer's status (issue 39: one status
+ * vocabulary, never 'Approved' twice).
  */
 export const showsReview = (row: QuestionRow) =>
-  row.assignment.assignee !== null ||
-  !['unassigned', 'approved'].includes(row.assignment.review_state)
+  row.assignment.review_state !== 'approved' &&
+  (row.assignment.assignee !== null || row.assignment.review_state !== 'unassigned')

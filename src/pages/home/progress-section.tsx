@@ -6,7 +6,7 @@ import type { Progress, TeamOverview } from '../../../contract/collaboration.ts'
 import type { LibraryHealth } from '../../../contract/questionnaires.ts'
 import { WORK_STATUS_LABELS } from '../../../contract/work.ts'
 import { focusRing } from '../../components/styles.ts'
-import { formatDay } from '../../lib/format.ts'
+import { formatCalendarDay } from '../../lib/format.ts'
 import { allLink, borderedList, sectionHeading } from './home-styles.ts'
 
 /**
@@ -155,7 +155,7 @@ function ProgressRow(props: { item: Progress }) {
           {item.due_date ? (
             <span className={item.overdue ? late : undefined}>
               {' · '}
-              {item.overdue ? 'Overdue since' : 'Due'} {formatDay(item.due_date)}
+              {item.overdue ? 'Overdue since' : 'Due'} {formatCalendarDay(item.due_date)}
             </span>
           ) : null}
         </p>

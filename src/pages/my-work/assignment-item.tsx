@@ -5,7 +5,7 @@ import { flex, grid } from 'styled-system/patterns'
 import type { MyAssignment } from '../../../contract/collaboration.ts'
 import { REVIEW_STATE_LABELS, type ReviewState } from '../../../contract/work.ts'
 import { focusRing, pill } from '../../components/styles.ts'
-import { formatDay } from '../../lib/format.ts'
+import { formatCalendarDay } from '../../lib/format.ts'
 
 /**
  * One question assigned to me (issue 29), as My work and the home page list it: its reference and
@@ -57,9 +57,6 @@ const due = flex({
   '&[data-overdue]': { color: 'fg.error', fontWeight: 'medium' },
 })
 
-/** A due date (YYYY-MM-DD) read in the local calendar. */
-const dayOf = (date: string) => formatDay(`${date}T12:00:00`)
-
 export function AssignmentItem(props: { item: MyAssignment }) {
   const { item } = props
   const overdue = item.group === 'overdue'
@@ -90,7 +87,7 @@ export function AssignmentItem(props: { item: MyAssignment }) {
             <>
               <CalendarClock size={13} aria-hidden />
               {overdue ? 'Was due ' : 'Due '}
-              {dayOf(item.due_date)}
+              {formatCalendarDay(item.due_date)}
             </>
           ) : (
             'No due date'

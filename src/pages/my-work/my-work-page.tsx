@@ -1,13 +1,19 @@
+import { Link } from '@tanstack/react-router'
 import { ListTodo } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { flex, wrap } from 'styled-system/patterns'
 import { WORK_GROUP_LABELS, WORK_GROUPS } from '../../../contract/collaboration.ts'
-import { myWorkView, MY_WORK_TEXTS as TEXTS } from '../../../machines/my-work/index.ts'
+import {
+  myWorkPageView,
+  myWorkView,
+  SHOWN_PER_QUESTIONNAIRE,
+  MY_WORK_TEXTS as TEXTS,
+} from '../../../machines/my-work/index.ts'
 import { type MyWorkActor, useMyWorkActor } from '../../app/inbox.tsx'
 import { useView } from '../../app/use-view.ts'
 import { RetryAlert } from '../../components/row-actions.tsx'
 import { pill } from '../../components/styles.ts'
-import { Spinner } from '../../components/ui'
+import { Button, Spinner } from '../../components/ui'
 import { EmptyState } from '../empty-state.tsx'
 import { PageHeader } from '../page-header.tsx'
 import { AssignmentItem } from './assignment-item.tsx'
@@ -39,6 +45,17 @@ const groupTitle = css({ textStyle: 'md', fontWeight: 'semibold' })
 const groupHint = css({ textStyle: 'xs', color: 'fg.muted' })
 const countPill = cx(pill, css({ bg: 'gray.a3', color: 'fg.muted' }))
 const overduePill = cx(pill, css({ bg: 'red.a3', color: 'red.text' }))
+const filterRow = wrap({ gap: '2', mb: '6' })
+const questionnaireBlock = css({ '& + &': { mt: '4' } })
+const questionnaireHead = flex({
+  align: 'center',
+  gap: '1.5',
+  mb: '1.5',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  wrap: 'wrap',
+  '& a': { color: 'fg.default', fontWeight: 'medium' },
+})
 const list = css({
   borderWidth: '1px',
   borderColor: 'border.subtle',
@@ -54,8 +71,32 @@ export default function MyWorkPage(props: { actor?: MyWorkActor }) {
   return actor ? <MyWork actor={actor} /> : null
 }
 
+/** The review states among my questions, each with its count, as a choice (issue 39). */
+function WorkFilters(props: { actor: MyWorkActor }) {
+  const page = useView(props.actor, myWorkPageView)
+  if (page.filters.length < 2 && page.filter === 'all') return null
+  const total = page.filters.reduce((sum, entry) => sum + entry.count, 0)
+  const chips = [{ state: 'all' as const, label: 'All', count: total }, ...page.filters]
+  return (
+    <fieldset className={filterRow} aria-label="Show">
+      {chips.map((chip) => (
+        <Button
+          key={chip.state}
+          size="xs"
+          variant={page.filter === chip.state ? 'solid' : 'outline'}
+          aria-pressed={page.filter === chip.state}
+          onClick={() => props.actor.send({ type: 'filter.set', filter: chip.state })}
+        >
+          {chip.label} <span data-testid="work-filter-count">{chip.count}</span>
+        </Button>
+      ))}
+    </fieldset>
+  )
+}
+
 function MyWork(props: { actor: MyWorkActor }) {
   const view = useView(props.actor, myWorkView)
+  const page = useView(props.actor, myWorkPageView)
   return (
     <>
       <PageHeader description={TEXTS.description} />
@@ -83,8 +124,14 @@ function MyWork(props: { actor: MyWorkActor }) {
               </li>
             ))}
           </ul>
+          <WorkFilters actor={props.actor} />
           <div className={groups}>
-            {view.groups.map((group) => (
+            {page.shown.length === 0 && (
+              <p className={groupHint}>
+                No question of yours is in this state. Show all to see the rest.
+              </p>
+            )}
+            {page.shown.map((group) => (
               <section key={group.group} aria-labelledby={`work-${group.group}`}>
                 <div className={groupHead}>
                   <h3 id={`work-${group.group}`} className={groupTitle}>
@@ -95,13 +142,41 @@ function MyWork(props: { actor: MyWorkActor }) {
                   </span>
                   <span className={groupHint}>{group.hint}</span>
                 </div>
-                <ul className={list}>
-                  {group.items.map((item) => (
-                    <li key={`${item.questionnaire_id}-${item.question_id}`}>
-                      <AssignmentItem item={item} />
-                    </li>
-                  ))}
-                </ul>
+                {group.questionnaires.map((questionnaire) => (
+                  <div key={questionnaire.key} className={questionnaireBlock}>
+                    <p className={questionnaireHead}>
+                      <Link to="/questionnaire/$id" params={{ id: questionnaire.questionnaireId }}>
+                        {questionnaire.name}
+                      </Link>
+                      {questionnaire.customer && <span> · {questionnaire.customer}</span>}
+                      <span className={countPill}>{questionnaire.total}</span>
+                    </p>
+                    <ul className={list}>
+                      {questionnaire.items.map((item) => (
+                        <li key={`${item.questionnaire_id}-${item.question_id}`}>
+                          <AssignmentItem item={item} />
+                        </li>
+                      ))}
+                    </ul>
+                    {questionnaire.total > SHOWN_PER_QUESTIONNAIRE && (
+                      <Button
+                        size="xs"
+                        variant="link"
+                        className={css({ mt: '1' })}
+                        onClick={() =>
+                          props.actor.send({
+                            type: questionnaire.expanded ? 'collapse' : 'expand',
+                            key: questionnaire.key,
+                          })
+                        }
+                      >
+                        {questionnaire.expanded
+                          ? 'Show fewer'
+                          : `Show all ${questionnaire.total} questions`}
+                      </Button>
+                    )}
+                  </div>
+                ))}
               </section>
             ))}
           </div>

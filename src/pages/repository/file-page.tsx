@@ -17,6 +17,7 @@ import { ToasterContext } from '../../app/toaster.tsx'
 import { useView, type ViewOf } from '../../app/use-view.ts'
 import { Pager } from '../../components/files/pager.tsx'
 import { StatusBadge } from '../../components/files/status-badge.tsx'
+import { Marked } from '../../components/marked-quote.tsx'
 import { ProductPicker } from '../../components/product-select.tsx'
 import { RelativeTime } from '../../components/relative-time.tsx'
 import { RetryAlert } from '../../components/row-actions.tsx'
@@ -48,7 +49,13 @@ const passageCard = cx(
     '&[data-cited]': { borderColor: 'colorPalette.a7', bg: 'colorPalette.a2' },
   }),
 )
-const passageText = css({ whiteSpace: 'pre-line', overflowWrap: 'anywhere', lineClamp: '8' })
+const passageText = css({
+  whiteSpace: 'pre-line',
+  overflowWrap: 'anywhere',
+  lineClamp: '8',
+  // a passage holding the cited words shows whole, so that the mark is never clipped
+  '&:has(mark)': { lineClamp: 'unset' },
+})
 const rowQuestion = css({ fontWeight: 'medium', overflowWrap: 'anywhere' })
 const rowAnswer = css({ color: 'fg.muted', overflowWrap: 'anywhere', lineClamp: '4' })
 const steps = css({ display: 'flex', flexDirection: 'column', gap: '2', textStyle: 'sm' })
@@ -90,9 +97,16 @@ function Facts({ file }: { file: RepositoryFile }) {
  * completed questionnaire's rows), every status it has been in, its versions, and the answers
  * and library items that cite it, each opening where it is.
  */
-export function FilePage(props: { id: number; citedPage?: number; logic?: FilePageLogic }) {
+export function FilePage(props: {
+  id: number
+  citedPage?: number
+  citedQuote?: string
+  logic?: FilePageLogic
+}) {
   const [logic] = useState(() => props.logic ?? createFilePageLogic())
-  const page = useActorRef(logic.page, { input: { id: props.id, citedPage: props.citedPage } })
+  const page = useActorRef(logic.page, {
+    input: { id: props.id, citedPage: props.citedPage, citedQuote: props.citedQuote },
+  })
   const view = useView(page, filePageView)
   const toaster = ToasterContext.useActorRef()
   const failed = (error: Error) =>
@@ -173,7 +187,9 @@ export function FilePage(props: { id: number; citedPage?: number; logic?: FilePa
                             <p className={rowAnswer}>{passage.answer}</p>
                           </>
                         ) : (
-                          <p className={passageText}>{passage.text}</p>
+                          <p className={passageText}>
+                            <Marked text={passage.text} quote={view.citedQuote} />
+                          </p>
                         )}
                       </li>
                     ))}
@@ -299,6 +315,13 @@ function Citing({ view }: { view: ViewOf<typeof filePageView> }) {
 /** The route's page: another file's id starts the page afresh. */
 export default function FileRoutePage() {
   const { id } = route.useParams()
-  const { page } = route.useSearch()
-  return <FilePage key={`${id}:${page ?? ''}`} id={id} citedPage={page} />
+  const { page, quote } = route.useSearch()
+  return (
+    <FilePage
+      key={`${id}:${page ?? ''}:${quote ?? ''}`}
+      id={id}
+      citedPage={page}
+      citedQuote={quote}
+    />
+  )
 }

@@ -462,7 +462,12 @@ describe('exports', () => {
     )
 
     const none = await post(ctx, Q.checkFilledFile, { questionnaire_id: q.id }, user.token)
-    expect(none.body).toEqual({ exists: false, current: false, filled_file: null })
+    expect(none.body).toEqual({
+      exists: false,
+      current: false,
+      filled_file: null,
+      approved_only_default: false,
+    })
     expect(
       (await get(ctx, `${Q.downloadFilledFile}?questionnaire_id=${q.id}`, user.token)).status,
     ).toBe(404)
