@@ -57,7 +57,11 @@ const due = flex({
   '&[data-overdue]': { color: 'fg.error', fontWeight: 'medium' },
 })
 
-export function AssignmentItem(props: { item: MyAssignment }) {
+export function AssignmentItem(props: {
+  item: MyAssignment
+  /** Listed under its questionnaire's heading (My work): the name is not said again. */
+  underQuestionnaire?: boolean
+}) {
   const { item } = props
   const overdue = item.group === 'overdue'
   return (
@@ -73,10 +77,12 @@ export function AssignmentItem(props: { item: MyAssignment }) {
           {item.ref && <span className={ref}>{item.ref}</span>}
           {item.text}
         </span>
-        <span className={cx(where, css({ display: 'block' }))}>
-          {item.questionnaire}
-          {item.customer ? ` · ${item.customer}` : ''}
-        </span>
+        {!props.underQuestionnaire && (
+          <span className={cx(where, css({ display: 'block' }))}>
+            {item.questionnaire}
+            {item.customer ? ` · ${item.customer}` : ''}
+          </span>
+        )}
       </span>
       <span className={side}>
         <span className={cx(pill, STATE_COLOURS[item.state])}>

@@ -154,7 +154,7 @@ function MyWork(props: { actor: MyWorkActor }) {
                     <ul className={list}>
                       {questionnaire.items.map((item) => (
                         <li key={`${item.questionnaire_id}-${item.question_id}`}>
-                          <AssignmentItem item={item} />
+                          <AssignmentItem item={item} underQuestionnaire />
                         </li>
                       ))}
                     </ul>
