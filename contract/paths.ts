@@ -244,6 +244,18 @@ export const paths = {
   support: {
     createTask: '/ticketing/tasks/',
   },
+
+  /** Issue 40: the trust centre, as its admins keep it. */
+  trust: {
+    settings: '/trust/settings/',
+    file: (id: Id) => `/files/${seg(id)}/trust/`,
+    qa: (id: Id) => `/knowledge-base/qa/${seg(id)}/trust/`,
+  },
+  /** Issue 40: the trust centre as anyone reads it (no session). */
+  publicTrust: {
+    page: (slug: string) => `/public/trust/${seg(slug)}/`,
+    download: (slug: string, id: Id) => `/public/trust/${seg(slug)}/documents/${seg(id)}/download/`,
+  },
 } as const
 
 /**

@@ -67,6 +67,8 @@ import { createRepositoryService } from './modules/repository/service.ts'
 import { ssoRoutes } from './modules/sso/routes.ts'
 import type { GoogleSettings } from './modules/sso/settings.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
+import { trustPageRoutes, trustRoutes } from './modules/trust/routes.ts'
+import { createTrustService } from './modules/trust/service.ts'
 import { createDiskStorage } from './storage/index.ts'
 
 export interface AppDeps {
@@ -440,6 +442,11 @@ export function createApp(deps: AppDeps) {
     productRoutes({ auth, permit, service: createProductService({ database: deps.database }) }),
   )
   api.route('/', notificationRoutes({ auth, permit, service: notifications, streams }))
+  const trust = createTrustService({ database: deps.database, storage })
+  api.route(
+    '/',
+    trustRoutes({ auth, permit, service: trust, limiter, trustProxy: deps.trustProxy ?? false }),
+  )
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
   app.all('/api/*', (c) =>
@@ -451,6 +458,8 @@ export function createApp(deps: AppDeps) {
     const url = deps.legal?.[kind]?.url
     if (url) app.get(`/${kind}`, (c) => c.redirect(url, 302))
   }
+  // the trust centre's public page, as HTML that reads without JavaScript (issue 40)
+  app.route('/', trustPageRoutes({ service: trust, limiter, trustProxy: deps.trustProxy ?? false }))
   if (deps.distDir) app.use('*', serveSpa(deps.distDir))
 
   app.notFound((c) => c.text('Not found', 404))

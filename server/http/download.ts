@@ -23,7 +23,7 @@ export function sendDownload(
   c.header('Content-Length', String(file.size))
   c.header('X-Content-Type-Options', 'nosniff')
   c.header('Cache-Control', 'private, no-store')
-  c.header('Content-Security-Policy', "default-src 'none'; sandbox")
+  c.header('Content-Security-Policy', "default-src 'none'; sandbox; frame-ancestors 'none'")
   return stream(c, async (out) => {
     for await (const chunk of file.stream) await out.write(chunk as Uint8Array)
   })

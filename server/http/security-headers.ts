@@ -49,7 +49,9 @@ export function securityHeaders(options: { hsts: boolean; payments?: boolean }):
   return async (c, next) => {
     await next()
     const h = c.res.headers
-    h.set('Content-Security-Policy', policy)
+    // a response that set a stricter policy of its own (a download, the trust centre's page)
+    // keeps it; every other response gets the app's
+    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', policy)
     h.set('X-Content-Type-Options', 'nosniff')
     h.set('Referrer-Policy', 'no-referrer')
     h.set('X-Frame-Options', 'DENY')

@@ -110,6 +110,11 @@ const TABLE: Row[] = [
   ['DELETE', () => K.deleteData(NONE), 'library.manage'],
   ['POST', () => K.importPreview, 'library.manage'],
   ['POST', () => K.import, 'library.manage'],
+  // the trust centre (issue 40): its admins keep the page, the library's curators what is on it
+  ['GET', () => paths.trust.settings, 'organization.manage'],
+  ['POST', () => paths.trust.settings, 'organization.manage'],
+  ['POST', (ids) => paths.trust.file(ids.file), 'library.manage'],
+  ['POST', (ids) => paths.trust.qa(ids.qa), 'library.manage'],
   // products (issue 38)
   ['GET', () => paths.products.list, 'read'],
   ['POST', () => paths.products.list, 'library.manage'],
@@ -228,6 +233,9 @@ const PUBLIC = [
   paths.auth.changePasswordForced,
   // a mailed one-click unsubscribe link, signed for its person (issue 29)
   paths.notifications.unsubscribe,
+  // the trust centre as anyone reads it (issue 40): public items of a published page only
+  paths.publicTrust.page('acme'),
+  paths.publicTrust.download('acme', 1),
 ]
 
 /** A route pattern as Hono registers it ('/files/:id{[0-9]+}/') as a regular expression. */

@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import type { FileKind, FileStatus, PassageLocation } from '../../../contract/knowledge.ts'
+import type { TrustVisibility } from '../../../contract/trust.ts'
 import { authored, orgRef, userRef } from './accounts.ts'
 import {
   at,
@@ -57,6 +58,8 @@ export const repositoryFiles = pgTable(
     /** When and by whom the current version was uploaded; null for version 1 (created_at, created_by). */
     versionCreatedAt: at('version_created_at'),
     versionCreatedBy: userRef('version_created_by'),
+    /** On the trust centre (issue 40): not at all, for anyone, or on request under NDA. */
+    trustVisibility: text('trust_visibility').$type<TrustVisibility>().notNull().default('private'),
     /**
      * For a completed questionnaire: the day it states it was answered (its Date row, else its
      * document properties); its rows' age in the library counts from here, else from the upload.
@@ -77,6 +80,10 @@ export const repositoryFiles = pgTable(
     check(
       'repository_files_status_check',
       sql`${table.status} in ('queued', 'processing', 'ready', 'failed')`,
+    ),
+    check(
+      'repository_files_trust_visibility_check',
+      sql`${table.trustVisibility} in ('private', 'public', 'nda')`,
     ),
   ],
 )
@@ -180,6 +187,11 @@ export const kbQaItems = pgTable(
     reviewCycleDays: integer('review_cycle_days'),
     /** The product the answer speaks for (issue 38); null: the whole company. */
     productId: productRef(),
+    /** Published on the trust centre (issue 40), as a security practice. */
+    trustVisibility: text('trust_visibility')
+      .$type<'private' | 'public'>()
+      .notNull()
+      .default('private'),
     ...authored(),
     tsv: weightedTsv('question', 'answer'),
     ...timestamps,
@@ -188,6 +200,10 @@ export const kbQaItems = pgTable(
     index('kb_qa_items_org_updated_idx').on(table.orgId, table.updatedAt),
     index('kb_qa_items_org_key_idx').on(table.orgId, table.questionKey),
     ...searchIndexes('kb_qa_items', table, table.question),
+    check(
+      'kb_qa_items_trust_visibility_check',
+      sql`${table.trustVisibility} in ('private', 'public')`,
+    ),
   ],
 )
 

@@ -1,0 +1,153 @@
+import * as z from 'zod/mini'
+
+/**
+ * The trust centre (issue 40): a public page per organisation with its security posture, what it
+ * chose to publish of its documents and approved answers, and (later slices) requests for what is
+ * under NDA, reader sessions and an ask box answered from public items only.
+ */
+
+export const TRUST_SECTIONS = [
+  'overview',
+  'certifications',
+  'practices',
+  'subprocessors',
+  'documents',
+  'updates',
+  'contact',
+] as const
+export type TrustSection = (typeof TRUST_SECTIONS)[number]
+
+/** A repository file on the trust centre: not at all, for anyone, or on request under NDA. */
+export const TRUST_VISIBILITIES = ['private', 'public', 'nda'] as const
+export type TrustVisibility = (typeof TRUST_VISIBILITIES)[number]
+/** A Q&A item is published or not. */
+export const QA_TRUST_VISIBILITIES = ['private', 'public'] as const
+
+export const TRUST_TEXTS = {
+  notFound: 'This page is not available.',
+  slugTaken: 'That page address is taken: choose another.',
+  slugNeeded: 'Choose the page’s address before publishing it.',
+  slug: 'A page address is 3 to 50 lowercase letters, digits or hyphens, starting and ending with a letter or digit.',
+  ndaNotPublic: 'This document is shared on request, under NDA.',
+  tooMany: 'Too many requests from this address: try again in a minute.',
+} as const
+
+export const trustSlugSchema = z
+  .string()
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.regex(/^[a-z0-9](?:[a-z0-9-]{1,48})[a-z0-9]$/, TRUST_TEXTS.slug),
+  )
+
+const text = (max: number, label: string) =>
+  z.string().check(z.trim(), z.maxLength(max, `${label} is at most ${max} characters`))
+const domain = z
+  .string()
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.regex(
+      /^(?=.{3,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'Enter a domain such as example.com',
+    ),
+  )
+const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written YYYY-MM-DD'))
+
+export const certificationSchema = z.object({
+  name: text(120, 'A certification’s name').check(z.minLength(1, 'Name the certification')),
+  /** When it was issued or last audited. */
+  date: z.optional(z.nullable(isoDay)),
+  /** The report, a repository file (shown when that file is public or under NDA). */
+  file_id: z.optional(z.nullable(z.int().check(z.positive()))),
+})
+export const subprocessorSchema = z.object({
+  name: text(120, 'A sub-processor’s name').check(z.minLength(1, 'Name the sub-processor')),
+  purpose: text(300, 'A purpose'),
+  location: text(120, 'A location'),
+})
+export const trustUpdateSchema = z.object({
+  date: isoDay,
+  title: text(200, 'A title').check(z.minLength(1, 'Give the update a title')),
+  body: text(5000, 'An update'),
+})
+
+/** POST trust/settings/ (admin): any of the fields; the others stay. */
+export const trustSettingsUpdateSchema = z.object({
+  published: z.optional(z.boolean()),
+  slug: z.optional(trustSlugSchema),
+  sections: z.optional(
+    z
+      .array(z.enum(TRUST_SECTIONS))
+      .check(z.refine((list) => new Set(list).size === list.length, 'A section is listed once')),
+  ),
+  overview: z.optional(text(5000, 'The overview')),
+  contact_email: z.optional(z.nullable(z.email('Enter the contact address as name@example.com'))),
+  certifications: z.optional(z.array(certificationSchema).check(z.maxLength(30))),
+  subprocessors: z.optional(z.array(subprocessorSchema).check(z.maxLength(200))),
+  updates: z.optional(z.array(trustUpdateSchema).check(z.maxLength(100))),
+  nda_text: z.optional(text(20_000, 'The NDA')),
+  auto_approve_domains: z.optional(z.array(domain).check(z.maxLength(50))),
+  grant_days: z.optional(
+    z
+      .int()
+      .check(
+        z.minimum(1, 'Access lasts a day at least'),
+        z.maximum(365, 'Access lasts a year at most'),
+      ),
+  ),
+})
+export type TrustSettingsUpdate = z.input<typeof trustSettingsUpdateSchema>
+
+export const trustSettingsSchema = z.object({
+  published: z.boolean(),
+  slug: z.nullable(z.string()),
+  sections: z.array(z.enum(TRUST_SECTIONS)),
+  overview: z.string(),
+  contact_email: z.nullable(z.string()),
+  certifications: z.array(certificationSchema),
+  subprocessors: z.array(subprocessorSchema),
+  updates: z.array(trustUpdateSchema),
+  nda_text: z.string(),
+  /** Bumped each time the NDA's text changes; an acceptance names the version it accepted. */
+  nda_version: z.int(),
+  auto_approve_domains: z.array(z.string()),
+  grant_days: z.int(),
+  updated_at: z.nullable(z.string()),
+})
+export type TrustSettings = z.infer<typeof trustSettingsSchema>
+
+/** POST files/{id}/trust/ (admin or approver). */
+export const fileTrustSchema = z.object({ visibility: z.enum(TRUST_VISIBILITIES) })
+/** POST knowledge-base/qa/{id}/trust/ (admin or approver). */
+export const qaTrustSchema = z.object({ visibility: z.enum(QA_TRUST_VISIBILITIES) })
+
+/** GET public/trust/{slug}/: the page's content, public items only. */
+export const publicTrustPageSchema = z.object({
+  slug: z.string(),
+  organization: z.object({ name: z.string(), logo: z.boolean() }),
+  sections: z.array(z.enum(TRUST_SECTIONS)),
+  overview: z.string(),
+  certifications: z.array(
+    z.object({
+      name: z.string(),
+      date: z.nullable(z.string()),
+      /** The report, when its file is on the page. */
+      document_id: z.nullable(z.int()),
+    }),
+  ),
+  practices: z.array(z.object({ id: z.int(), question: z.string(), answer: z.string() })),
+  subprocessors: z.array(subprocessorSchema),
+  documents: z.array(
+    z.object({
+      id: z.int(),
+      name: z.string(),
+      size: z.int(),
+      visibility: z.enum(['public', 'nda']),
+    }),
+  ),
+  updates: z.array(trustUpdateSchema),
+  contact_email: z.nullable(z.string()),
+  nda: z.object({ version: z.int(), text: z.string() }),
+})
+export type PublicTrustPage = z.infer<typeof publicTrustPageSchema>

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto'
+import type { PublicTrustPage, TrustSection } from '../../../contract/trust.ts'
+import { TRUST_TEXTS } from '../../../contract/trust.ts'
+
+/**
+ * The trust centre's page as HTML (issue 40), read without JavaScript: crawlable, with its title
+ * and description, every section the admin chose in the order chosen. Its one style block is
+ * allowed by its hash, and nothing else runs or loads (a strict Content-Security-Policy).
+ */
+
+const CSS = `
+:root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c2024;background:#fafafa}
+body{margin:0}main{max-width:56rem;margin:0 auto;padding:2rem 1.25rem 4rem}
+header{border-bottom:1px solid #e4e4e7;margin-bottom:1.5rem;padding-bottom:1rem}
+h1{font-size:1.75rem;margin:0 0 .25rem}h2{font-size:1.15rem;margin:2rem 0 .75rem}
+p{line-height:1.55}.muted{color:#60646c;font-size:.9rem}
+ul{padding:0;list-style:none;display:grid;gap:.5rem}
+li{background:#fff;border:1px solid #e4e4e7;border-radius:.5rem;padding:.75rem 1rem}
+dt{font-weight:600}dd{margin:.25rem 0 0;color:#3a3f45}
+.tag{display:inline-block;font-size:.75rem;border-radius:999px;padding:.1rem .5rem;background:#eef0ff;color:#3e4bb5;margin-left:.5rem}
+a{color:#3e4bb5}
+`.trim()
+const CSS_HASH = createHash('sha256').update(CSS).digest('base64')
+
+/** The page's Content-Security-Policy: its own style block, nothing else. */
+export const TRUST_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${CSS_HASH}'`,
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (char) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  )
+
+const paragraphs = (text: string) =>
+  text
+    .split(/\n{2,}/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => `<p>${escapeHtml(part)}</p>`)
+    .join('')
+
+const kb = (bytes: number) =>
+  bytes < 1024 * 1024
+    ? `${Math.max(1, Math.round(bytes / 1024))} KB`
+    : `${(bytes / 1048576).toFixed(1)} MB`
+
+function section(page: PublicTrustPage, kind: TrustSection, downloadOf: (id: number) => string) {
+  switch (kind) {
+    case 'overview':
+      return page.overview ? `<section><h2>Overview</h2>${paragraphs(page.overview)}</section>` : ''
+    case 'certifications':
+      return page.certifications.length
+        ? `<section><h2>Certifications and frameworks</h2><ul>${page.certifications
+            .map(
+              (item) =>
+                `<li><strong>${escapeHtml(item.name)}</strong>${item.date ? ` <span class="muted">${escapeHtml(item.date)}</span>` : ''}${
+                  item.document_id ? ` · <a href="${downloadOf(item.document_id)}">Report</a>` : ''
+                }</li>`,
+            )
+            .join('')}</ul></section>`
+        : ''
+    case 'practices':
+      return page.practices.length
+        ? `<section><h2>Security practices</h2><ul>${page.practices
+            .map(
+              (item) =>
+                `<li><dl><dt>${escapeHtml(item.question)}</dt><dd>${escapeHtml(item.answer)}</dd></dl></li>`,
+            )
+            .join('')}</ul></section>`
+        : ''
+    case 'subprocessors':
+      return page.subprocessors.length
+        ? `<section><h2>Sub-processors</h2><ul>${page.subprocessors
+            .map(
+              (item) =>
+                `<li><strong>${escapeHtml(item.name)}</strong> <span class="muted">${escapeHtml(item.purpose)} · ${escapeHtml(item.location)}</span></li>`,
+            )
+            .join('')}</ul></section>`
+        : ''
+    case 'documents':
+      return page.documents.length
+        ? `<section><h2>Documents</h2><ul>${page.documents
+            .map((file) =>
+              file.visibility === 'public'
+                ? `<li><a href="${downloadOf(file.id)}">${escapeHtml(file.name)}</a> <span class="muted">${kb(file.size)}</span></li>`
+                : `<li>${escapeHtml(file.name)}<span class="tag">Under NDA: on request</span></li>`,
+            )
+            .join('')}</ul></section>`
+        : ''
+    case 'updates':
+      return page.updates.length
+        ? `<section><h2>Updates</h2><ul>${page.updates
+            .map(
+              (item) =>
+                `<li><strong>${escapeHtml(item.title)}</strong> <span class="muted">${escapeHtml(item.date)}</span>${paragraphs(item.body)}</li>`,
+            )
+            .join('')}</ul></section>`
+        : ''
+    case 'contact':
+      return page.contact_email
+        ? `<section><h2>Contact</h2><p><a href="mailto:${escapeHtml(page.contact_email)}">${escapeHtml(page.contact_email)}</a></p></section>`
+        : ''
+  }
+}
+
+/** The whole document of a published page. */
+export function trustPageHtml(page: PublicTrustPage, downloadOf: (id: number) => string) {
+  const name = page.organization.name
+  const description =
+    page.overview.replace(/\s+/g, ' ').trim().slice(0, 155) ||
+    `${name}'s security posture, certifications, sub-processors and documents.`
+  const body = page.sections.map((kind) => section(page, kind, downloadOf)).join('')
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(name)} Trust Center</title>
+<meta name="description" content="${escapeHtml(description)}">
+<meta property="og:title" content="${escapeHtml(name)} Trust Center">
+<meta property="og:description" content="${escapeHtml(description)}">
+<style>${CSS}</style></head>
+<body><main><header><h1>${escapeHtml(name)} Trust Center</h1><p class="muted">How ${escapeHtml(name)} protects its customers' data.</p></header>
+${body || '<p class="muted">Nothing is published here yet.</p>'}
+</main></body></html>`
+}
+
+/** What an unknown slug, an unpublished page or a removed one shows: the same for all. */
+export function trustNotFoundHtml() {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>Not available</title><style>${CSS}</style></head>
+<body><main><h1>Not available</h1><p>${escapeHtml(TRUST_TEXTS.notFound)}</p></main></body></html>`
+}
