@@ -250,11 +250,17 @@ export const paths = {
     settings: '/trust/settings/',
     file: (id: Id) => `/files/${seg(id)}/trust/`,
     qa: (id: Id) => `/knowledge-base/qa/${seg(id)}/trust/`,
+    requests: '/trust/requests/',
+    request: (id: Id, action: 'approve' | 'reject' | 'revoke' | 'extend') =>
+      `/trust/requests/${seg(id)}/${action}/`,
   },
   /** Issue 40: the trust centre as anyone reads it (no session). */
   publicTrust: {
     page: (slug: string) => `/public/trust/${seg(slug)}/`,
     download: (slug: string, id: Id) => `/public/trust/${seg(slug)}/documents/${seg(id)}/download/`,
+    requests: (slug: string) => `/public/trust/${seg(slug)}/requests/`,
+    session: (slug: string) => `/public/trust/${seg(slug)}/session/`,
+    ask: (slug: string) => `/public/trust/${seg(slug)}/ask/`,
   },
 } as const
 

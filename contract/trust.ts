@@ -151,3 +151,99 @@ export const publicTrustPageSchema = z.object({
   nda: z.object({ version: z.int(), text: z.string() }),
 })
 export type PublicTrustPage = z.infer<typeof publicTrustPageSchema>
+
+/* ------------------------------------------------------------------ requests under NDA */
+
+export const TRUST_REQUEST_STATUSES = ['pending', 'approved', 'rejected', 'revoked'] as const
+export type TrustRequestStatus = (typeof TRUST_REQUEST_STATUSES)[number]
+
+export const TRUST_REQUEST_TEXTS = {
+  ndaRequired: 'Accept the NDA to request access.',
+  ndaChanged: 'The NDA changed since this page was opened: read it again and accept it.',
+  received: 'Thank you: your request was sent. You will get an email once it is approved.',
+  approved: 'Your request was approved: the link to read the documents is in your email.',
+  linkInvalid: 'This access link is invalid or was already used. Ask for access again.',
+  sessionEnded: 'Your access has ended. Ask for access again.',
+  notPending: 'Only a pending request can be approved or rejected.',
+  notApproved: 'Only approved access can be revoked or extended.',
+} as const
+
+const personText = (max: number, label: string) =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, `Enter your ${label}`),
+      z.maxLength(max, `Your ${label} is at most ${max} characters`),
+    )
+
+/** POST public/trust/{slug}/requests/: who asks, why, and the NDA version they accepted. */
+export const trustRequestCreateSchema = z.object({
+  name: personText(120, 'name'),
+  email: z.email('Enter your work email as name@company.com').check(z.maxLength(254)),
+  company: personText(200, 'company'),
+  reason: z.optional(
+    z.string().check(z.trim(), z.maxLength(2000, 'Say why in 2,000 characters or fewer')),
+  ),
+  nda_accepted: z.literal(true, TRUST_REQUEST_TEXTS.ndaRequired),
+  nda_version: z.int().check(z.minimum(0)),
+})
+export type TrustRequestCreate = z.input<typeof trustRequestCreateSchema>
+
+export const trustRequestSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  email: z.string(),
+  company: z.string(),
+  reason: z.string(),
+  status: z.enum(TRUST_REQUEST_STATUSES),
+  nda_version: z.int(),
+  nda_accepted_at: z.string(),
+  /** Where the acceptance came from, as logged. */
+  address: z.nullable(z.string()),
+  user_agent: z.nullable(z.string()),
+  created_at: z.string(),
+  decided_at: z.nullable(z.string()),
+  /** Until when approved access lasts. */
+  expires_at: z.nullable(z.string()),
+  downloads: z.int(),
+})
+export type TrustRequest = z.infer<typeof trustRequestSchema>
+export const trustRequestListSchema = z.object({ results: z.array(trustRequestSchema) })
+
+/** POST trust/requests/{id}/extend/ (and approve/): how many days access lasts from now. */
+export const trustGrantSchema = z.object({
+  days: z.optional(z.int().check(z.minimum(1), z.maximum(365))),
+})
+
+/** POST public/trust/{slug}/session/: the emailed one-time token for a reader session. */
+export const trustSessionRequestSchema = z.object({
+  token: z.string().check(z.minLength(10), z.maxLength(200)),
+})
+export const trustSessionSchema = z.object({
+  access: z.string(),
+  expires_at: z.string(),
+  email: z.string(),
+})
+
+/* ----------------------------------------------------------------------------- ask box */
+
+/** POST public/trust/{slug}/ask/: a visitor's question. */
+export const trustAskSchema = z.object({
+  question: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(3, 'Ask a question'),
+      z.maxLength(500, 'A question is at most 500 characters'),
+    ),
+})
+export const trustAnswerSchema = z.object({
+  answer: z.string(),
+  citations: z.array(
+    z.object({ title: z.string(), snippet: z.string(), document_id: z.nullable(z.int()) }),
+  ),
+  /** Whether the published material answered it (else the answer says whom to ask). */
+  answered: z.boolean(),
+})
+export type TrustAnswer = z.infer<typeof trustAnswerSchema>

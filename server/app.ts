@@ -67,6 +67,8 @@ import { createRepositoryService } from './modules/repository/service.ts'
 import { ssoRoutes } from './modules/sso/routes.ts'
 import type { GoogleSettings } from './modules/sso/settings.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
+import { createTrustAsk } from './modules/trust/ask.ts'
+import { createTrustRequests } from './modules/trust/requests.ts'
 import { trustPageRoutes, trustRoutes } from './modules/trust/routes.ts'
 import { createTrustService } from './modules/trust/service.ts'
 import { createDiskStorage } from './storage/index.ts'
@@ -443,9 +445,29 @@ export function createApp(deps: AppDeps) {
   )
   api.route('/', notificationRoutes({ auth, permit, service: notifications, streams }))
   const trust = createTrustService({ database: deps.database, storage })
+  const trustRequests = createTrustRequests({
+    database: deps.database,
+    mailer: deps.mailer,
+    publicUrl: deps.publicUrl,
+    now,
+  })
   api.route(
     '/',
-    trustRoutes({ auth, permit, service: trust, limiter, trustProxy: deps.trustProxy ?? false }),
+    trustRoutes({
+      auth,
+      permit,
+      service: trust,
+      requests: trustRequests,
+      ask: createTrustAsk({
+        database: deps.database,
+        embeddingModel: embedder?.name,
+        hasModel: Boolean(llm),
+        answerQuestion: (orgId, library, question, index) =>
+          answering.answerQuestion(orgId, library, question, undefined, index),
+      }),
+      limiter,
+      trustProxy: deps.trustProxy ?? false,
+    }),
   )
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
@@ -459,7 +481,16 @@ export function createApp(deps: AppDeps) {
     if (url) app.get(`/${kind}`, (c) => c.redirect(url, 302))
   }
   // the trust centre's public page, as HTML that reads without JavaScript (issue 40)
-  app.route('/', trustPageRoutes({ service: trust, limiter, trustProxy: deps.trustProxy ?? false }))
+  app.route(
+    '/',
+    trustPageRoutes({
+      service: trust,
+      requests: trustRequests,
+      limiter,
+      trustProxy: deps.trustProxy ?? false,
+      secure: deps.publicUrl.startsWith('https://'),
+    }),
+  )
   if (deps.distDir) app.use('*', serveSpa(deps.distDir))
 
   app.notFound((c) => c.text('Not found', 404))

@@ -115,6 +115,11 @@ const TABLE: Row[] = [
   ['POST', () => paths.trust.settings, 'organization.manage'],
   ['POST', (ids) => paths.trust.file(ids.file), 'library.manage'],
   ['POST', (ids) => paths.trust.qa(ids.qa), 'library.manage'],
+  ['GET', () => paths.trust.requests, 'organization.manage'],
+  ['POST', () => paths.trust.request(NONE, 'approve'), 'organization.manage'],
+  ['POST', () => paths.trust.request(NONE, 'reject'), 'organization.manage'],
+  ['POST', () => paths.trust.request(NONE, 'revoke'), 'organization.manage'],
+  ['POST', () => paths.trust.request(NONE, 'extend'), 'organization.manage'],
   // products (issue 38)
   ['GET', () => paths.products.list, 'read'],
   ['POST', () => paths.products.list, 'library.manage'],
@@ -236,6 +241,9 @@ const PUBLIC = [
   // the trust centre as anyone reads it (issue 40): public items of a published page only
   paths.publicTrust.page('acme'),
   paths.publicTrust.download('acme', 1),
+  paths.publicTrust.requests('acme'),
+  paths.publicTrust.session('acme'),
+  paths.publicTrust.ask('acme'),
 ]
 
 /** A route pattern as Hono registers it ('/files/:id{[0-9]+}/') as a regular expression. */

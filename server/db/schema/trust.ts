@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  index,
   integer,
   jsonb,
   pgTable,
@@ -11,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import type { TrustSection } from '../../../contract/trust.ts'
 import { organizations, userRef } from './accounts.ts'
-import { at } from './columns.ts'
+import { at, identity } from './columns.ts'
 
 /**
  * The trust centre's page of an organisation (issue 40): one row, made on the first save. The
@@ -43,4 +44,65 @@ export const trustPages = pgTable(
     uniqueIndex('trust_pages_slug_idx').on(table.slug),
     check('trust_pages_grant_days_check', sql`${table.grantDays} between 1 and 365`),
   ],
+)
+
+/**
+ * Requests for documents under NDA (issue 40): who asked and why, the NDA version they accepted
+ * (with when, from where and with which browser), and the decision. An approval sets how long
+ * access lasts and mails a one-time link (its hash here); following it gives a reader session
+ * (its token's hash here) that ends with the grant or at once on revocation.
+ */
+export const trustRequests = pgTable(
+  'trust_requests',
+  {
+    id: identity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    company: text('company').notNull(),
+    reason: text('reason').notNull().default(''),
+    ndaVersion: integer('nda_version').notNull(),
+    ndaText: text('nda_text').notNull(),
+    ndaAcceptedAt: at('nda_accepted_at').notNull().defaultNow(),
+    address: text('address'),
+    userAgent: text('user_agent'),
+    status: text('status').notNull().default('pending'),
+    decidedBy: userRef('decided_by'),
+    decidedAt: at('decided_at'),
+    expiresAt: at('expires_at'),
+    linkHash: text('link_hash'),
+    linkUsedAt: at('link_used_at'),
+    readerHash: text('reader_hash'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('trust_requests_org_idx').on(table.orgId, table.createdAt),
+    uniqueIndex('trust_requests_link_idx').on(table.linkHash),
+    uniqueIndex('trust_requests_reader_idx').on(table.readerHash),
+    check(
+      'trust_requests_status_check',
+      sql`${table.status} in ('pending', 'approved', 'rejected', 'revoked')`,
+    ),
+  ],
+)
+
+/** Every download from the trust centre (issue 40): which document, by whom, from where. */
+export const trustDownloads = pgTable(
+  'trust_downloads',
+  {
+    id: identity(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    fileId: bigint('file_id', { mode: 'number' }),
+    requestId: bigint('request_id', { mode: 'number' }).references(() => trustRequests.id, {
+      onDelete: 'set null',
+    }),
+    email: text('email'),
+    address: text('address'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [index('trust_downloads_org_idx').on(table.orgId, table.createdAt)],
 )

@@ -14,8 +14,14 @@ export async function loadLibrary(
   orgId: number,
   /** The questionnaire it answers (issue 38): entries of another product than its own are marked. */
   questionnaireId?: number,
+  /**
+   * Issue 40: only what the organisation published on its trust centre (public Q&A items and the
+   * rows of public files; no data items), for the public ask box.
+   */
+  options: { publicOnly?: boolean } = {},
 ): Promise<Library> {
   const { pool } = database
+  const onlyPublic = options.publicOnly === true
   const [items, passages, data, forProduct] = await Promise.all([
     pool.query<{
       id: string
@@ -33,8 +39,8 @@ export async function loadLibrary(
               i.product_id, pr.name as product_name
          from kb_qa_items i join organizations o on o.id = i.org_id
          left join products pr on pr.id = i.product_id
-        where i.org_id = $1`,
-      [orgId],
+        where i.org_id = $1 and ($2::boolean is false or i.trust_visibility = 'public')`,
+      [orgId, onlyPublic],
     ),
     pool.query<
       AnsweredRowDb & {
@@ -51,12 +57,13 @@ export async function loadLibrary(
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
          join organizations o on o.id = p.org_id
          left join products pr on pr.id = f.product_id
-        where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null`,
-      [orgId],
+        where p.org_id = $1 and p.qa_question is not null and p.qa_answer is not null
+          and ($2::boolean is false or f.trust_visibility = 'public')`,
+      [orgId, onlyPublic],
     ),
     pool.query<{ id: string; title: string; value: string }>(
-      'select id, title, value from kb_data_items where org_id = $1',
-      [orgId],
+      'select id, title, value from kb_data_items where org_id = $1 and not $2::boolean',
+      [orgId, onlyPublic],
     ),
     questionnaireId === undefined
       ? Promise.resolve({ rows: [] as { id: string; name: string }[] })

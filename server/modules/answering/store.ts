@@ -106,19 +106,29 @@ export async function searchPassages(
   return [...fused.values()].sort((a, b) => b.fused - a.fused).slice(0, limit)
 }
 
-/** The organisation's passages and data items, with their vectors from `embeddingModel` if any. */
-export async function loadPassageIndex(database: Database, orgId: number, embeddingModel?: string) {
+/**
+ * The organisation's passages and data items, with their vectors from `embeddingModel` if any;
+ * `publicOnly` (issue 40): the passages of files published on its trust centre, nothing else.
+ */
+export async function loadPassageIndex(
+  database: Database,
+  orgId: number,
+  embeddingModel?: string,
+  options: { publicOnly?: boolean } = {},
+) {
+  const onlyPublic = options.publicOnly === true
   const [files, data] = await Promise.all([
     database.pool.query<PassageRow & { embedding: number[] | null }>(
       `select p.id, p.file_id, f.name, p.text, p.location,
               case when $2::text is not null and p.embedding_model = $2 then p.embedding end as embedding
          from file_passages p join repository_files f on f.id = p.file_id and f.status = 'ready'
-        where p.org_id = $1 and p.qa_question is null`,
-      [orgId, embeddingModel ?? null],
+        where p.org_id = $1 and p.qa_question is null
+          and ($3::boolean is false or f.trust_visibility = 'public')`,
+      [orgId, embeddingModel ?? null, onlyPublic],
     ),
     database.pool.query<{ id: string; title: string; value: string }>(
-      'select id, title, value from kb_data_items where org_id = $1',
-      [orgId],
+      'select id, title, value from kb_data_items where org_id = $1 and not $2::boolean',
+      [orgId, onlyPublic],
     ),
   ])
   return new PassageIndex(

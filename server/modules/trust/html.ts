@@ -19,6 +19,8 @@ li{background:#fff;border:1px solid #e4e4e7;border-radius:.5rem;padding:.75rem 1
 dt{font-weight:600}dd{margin:.25rem 0 0;color:#3a3f45}
 .tag{display:inline-block;font-size:.75rem;border-radius:999px;padding:.1rem .5rem;background:#eef0ff;color:#3e4bb5;margin-left:.5rem}
 a{color:#3e4bb5}
+.notice{background:#fff8e6;border:1px solid #f3d48b;border-radius:.5rem;padding:.75rem 1rem}
+button{font:inherit;padding:.4rem .9rem;border-radius:.4rem;border:1px solid #3e4bb5;background:#3e4bb5;color:#fff;cursor:pointer}
 `.trim()
 const CSS_HASH = createHash('sha256').update(CSS).digest('base64')
 
@@ -52,7 +54,20 @@ const kb = (bytes: number) =>
     ? `${Math.max(1, Math.round(bytes / 1024))} KB`
     : `${(bytes / 1048576).toFixed(1)} MB`
 
-function section(page: PublicTrustPage, kind: TrustSection, downloadOf: (id: number) => string) {
+/** What the page knows of its visitor: a reader under NDA, a link to open, a problem to say. */
+export interface PageVisit {
+  reader?: { email: string } | null
+  /** The emailed one-time link's token, to be exchanged by the visitor's own click. */
+  access?: string | null
+  error?: string | null
+}
+
+function section(
+  page: PublicTrustPage,
+  kind: TrustSection,
+  downloadOf: (id: number) => string,
+  visit: PageVisit,
+) {
   switch (kind) {
     case 'overview':
       return page.overview ? `<section><h2>Overview</h2>${paragraphs(page.overview)}</section>` : ''
@@ -91,7 +106,9 @@ function section(page: PublicTrustPage, kind: TrustSection, downloadOf: (id: num
             .map((file) =>
               file.visibility === 'public'
                 ? `<li><a href="${downloadOf(file.id)}">${escapeHtml(file.name)}</a> <span class="muted">${kb(file.size)}</span></li>`
-                : `<li>${escapeHtml(file.name)}<span class="tag">Under NDA: on request</span></li>`,
+                : visit.reader
+                  ? `<li><a href="${downloadOf(file.id)}">${escapeHtml(file.name)}</a><span class="tag">Under NDA: marked with your email</span></li>`
+                  : `<li>${escapeHtml(file.name)}<span class="tag">Under NDA: on request</span></li>`,
             )
             .join('')}</ul></section>`
         : ''
@@ -111,13 +128,30 @@ function section(page: PublicTrustPage, kind: TrustSection, downloadOf: (id: num
   }
 }
 
+/** The banner above the sections: the link to open, the reader's session, or what went wrong. */
+function banner(page: PublicTrustPage, visit: PageVisit) {
+  if (visit.error) return `<p class="notice" role="alert">${escapeHtml(visit.error)}</p>`
+  if (visit.reader)
+    return `<p class="notice">Reading as ${escapeHtml(visit.reader.email)}: documents under NDA download marked with your email address.</p>`
+  if (visit.access)
+    // a POST of the visitor's own: a mail scanner that fetches the link spends nothing
+    return `<form class="notice" method="post" action="/trust/${escapeHtml(page.slug)}/session"><input type="hidden" name="token" value="${escapeHtml(visit.access)}"><p>Your access to the documents under NDA was approved.</p><button type="submit">Open the documents</button></form>`
+  return ''
+}
+
 /** The whole document of a published page. */
-export function trustPageHtml(page: PublicTrustPage, downloadOf: (id: number) => string) {
+export function trustPageHtml(
+  page: PublicTrustPage,
+  downloadOf: (id: number) => string,
+  visit: PageVisit = {},
+) {
   const name = page.organization.name
   const description =
     page.overview.replace(/\s+/g, ' ').trim().slice(0, 155) ||
     `${name}'s security posture, certifications, sub-processors and documents.`
-  const body = page.sections.map((kind) => section(page, kind, downloadOf)).join('')
+  const body =
+    banner(page, visit) +
+    page.sections.map((kind) => section(page, kind, downloadOf, visit)).join('')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(name)} Trust Center</title>

@@ -1,10 +1,17 @@
+import { Readable } from 'node:stream'
 import { type Context, Hono } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { API_PREFIX, paths } from '../../../contract/paths.ts'
 import {
   fileTrustSchema,
   qaTrustSchema,
+  TRUST_REQUEST_TEXTS,
   TRUST_TEXTS,
+  trustAskSchema,
+  trustGrantSchema,
+  trustRequestCreateSchema,
+  trustSessionRequestSchema,
   trustSettingsUpdateSchema,
 } from '../../../contract/trust.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
@@ -15,8 +22,19 @@ import { clientAddress } from '../../http/client-address.ts'
 import { sendDownload } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
 import { jsonBody, params } from '../../http/validate.ts'
-import { TRUST_CSP, trustNotFoundHtml, trustPageHtml } from './html.ts'
+import type { TrustAsk } from './ask.ts'
+import { type PageVisit, TRUST_CSP, trustNotFoundHtml, trustPageHtml } from './html.ts'
+import type { TrustRequests } from './requests.ts'
 import { type TrustService, trustNotFound } from './service.ts'
+import { stampPdf } from './stamp.ts'
+
+const isPdf = (file: { name: string; mime: string }) =>
+  file.mime === 'application/pdf' || /\.pdf$/i.test(file.name)
+async function bytesOf(stream: NodeJS.ReadableStream) {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array))
+  return new Uint8Array(Buffer.concat(chunks))
+}
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const at = (path: string) =>
@@ -26,6 +44,8 @@ const downloadParams = slugParams.extend({ id: z.coerce.number().int().positive(
 
 /** Anyone's reads of public pages, per address: generous for people, a wall for scrapers. */
 const PUBLIC_RULE = { limit: 120, windowMs: 60_000 }
+/** Questions to the ask box, per address. */
+const ASK_RULE = { limit: 20, windowMs: 60_000 }
 
 /**
  * The trust centre (issue 40). Its admins keep the page (organization.manage); those who curate
@@ -37,6 +57,8 @@ export function trustRoutes(options: {
   auth: Authenticator
   permit: Permit
   service: TrustService
+  requests: TrustRequests
+  ask: TrustAsk
   limiter: RateLimiter
   trustProxy: boolean
 }) {
@@ -66,6 +88,20 @@ export function trustRoutes(options: {
     return c.json(await service.setQaVisibility(auth.org.id, auth.user.id, id, body.visibility))
   })
 
+  // requests under NDA: the admins decide (the request's person is told by email)
+  app.get(T.requests, signedIn, permit('organization.manage'), async (c) =>
+    c.json({ results: await options.requests.list(c.get('auth').org.id) }),
+  )
+  for (const action of ['approve', 'reject', 'revoke', 'extend'] as const) {
+    app.post(at(T.request('{id}', action)), signedIn, permit('organization.manage'), async (c) => {
+      const { id } = params(c, idParams)
+      const text = (await c.req.text()).trim()
+      const body = text ? await jsonBody(c, trustGrantSchema) : {}
+      const auth = c.get('auth')
+      return c.json(await options.requests.decide(auth.org.id, auth.user.id, id, action, body.days))
+    })
+  }
+
   const limited = async (c: Context) => {
     const key = `trust-public:${clientAddress(c, options.trustProxy)}`
     const state = await options.limiter.hit(key, PUBLIC_RULE)
@@ -86,11 +122,63 @@ export function trustRoutes(options: {
     const { slug } = params(c, slugParams)
     return c.json(await service.page(slug))
   })
+  app.post(at(P.requests('{slug}')), async (c) => {
+    await limited(c)
+    const { slug } = params(c, slugParams)
+    const page = await service.requestPage(slug)
+    const body = await jsonBody(c, trustRequestCreateSchema)
+    const result = await options.requests.create(page, body, {
+      address: clientAddress(c, options.trustProxy),
+      userAgent: c.req.header('user-agent') ?? null,
+    })
+    return c.json(result, 201)
+  })
+  app.post(at(P.ask('{slug}')), async (c) => {
+    await limited(c)
+    // answering costs more than reading: a tighter limit of its own
+    const state = await options.limiter.hit(
+      `trust-ask:${clientAddress(c, options.trustProxy)}`,
+      ASK_RULE,
+    )
+    if (state.limited)
+      throw apiError(
+        429,
+        TRUST_TEXTS.tooMany,
+        { code: 'rate_limited' },
+        { 'Retry-After': String(state.retryAfterS) },
+      )
+    const { slug } = params(c, slugParams)
+    const page = await service.requestPage(slug)
+    const body = await jsonBody(c, trustAskSchema)
+    return c.json(await options.ask(page, body.question))
+  })
+  app.post(at(P.session('{slug}')), async (c) => {
+    await limited(c)
+    const { slug } = params(c, slugParams)
+    const page = await service.requestPage(slug)
+    const body = await jsonBody(c, trustSessionRequestSchema)
+    return c.json(await options.requests.exchange(page.orgId, body.token))
+  })
   app.get(at(P.download('{slug}', '{id}')), async (c) => {
     await limited(c)
     const parsed = downloadParams.safeParse(c.req.param())
     if (!parsed.success) throw trustNotFound()
-    return sendDownload(c, await service.publicDocument(parsed.data.slug, parsed.data.id))
+    let reader: { id: number; email: string } | null = null
+    const file = await service.publicDocument(parsed.data.slug, parsed.data.id, async (orgId) => {
+      const cookie = getCookie(c, READER_COOKIE)
+      reader = await options.requests.reader(
+        orgId,
+        c.req.header('authorization') ?? (cookie ? `Bearer ${cookie}` : undefined),
+      )
+      return reader !== null
+    })
+    const address = clientAddress(c, options.trustProxy)
+    const who = reader as { id: number; email: string } | null
+    await options.requests.logDownload(file.orgId, file.fileId, who, address)
+    if (!file.nda || !who || !isPdf(file)) return sendDownload(c, file)
+    // a PDF under NDA is marked on every page with its reader and the day
+    const stamped = await stampPdf(await bytesOf(file.stream), who.email, new Date())
+    return sendDownload(c, { ...file, size: stamped.byteLength, stream: Readable.from([stamped]) })
   })
   return app
 }
@@ -99,32 +187,80 @@ export function trustRoutes(options: {
  * GET /trust/{slug}: the page as HTML, outside the API (issue 40). Unknown, unpublished and
  * withdrawn pages answer alike (404, noindex); the page carries a strict CSP and no session.
  */
+/** The reader session's cookie: the page and its downloads read it; nothing else does. */
+export const READER_COOKIE = 'quire_trust_reader'
+
 export function trustPageRoutes(options: {
   service: TrustService
+  requests: TrustRequests
   limiter: RateLimiter
   trustProxy: boolean
+  /** Whether the site is served over https (the cookie is then Secure). */
+  secure: boolean
 }) {
   const app = new Hono()
-  app.get('/trust/:slug', async (c) => {
+  /** Headers of every answer of the page; null when the address asked too often. */
+  const guard = async (c: Context) => {
     const key = `trust-public:${clientAddress(c, options.trustProxy)}`
     const state = await options.limiter.hit(key, PUBLIC_RULE)
     c.header('Content-Security-Policy', TRUST_CSP)
     c.header('X-Content-Type-Options', 'nosniff')
     c.header('Referrer-Policy', 'no-referrer')
     c.header('Cache-Control', 'no-store')
-    if (state.limited) {
-      c.header('Retry-After', String(state.retryAfterS))
-      return c.text(TRUST_TEXTS.tooMany, 429)
-    }
-    const slug = c.req.param('slug')
+    if (!state.limited) return null
+    c.header('Retry-After', String(state.retryAfterS))
+    return c.text(TRUST_TEXTS.tooMany, 429)
+  }
+  const render = async (c: Context, slug: string, visit: PageVisit, status: 200 | 400 = 200) => {
     try {
       const page = await options.service.page(slug)
+      const orgId = (await options.service.requestPage(slug)).orgId
+      const cookie = getCookie(c, READER_COOKIE)
+      const reader =
+        visit.reader ?? (cookie ? await options.requests.reader(orgId, `Bearer ${cookie}`) : null)
       return c.html(
-        trustPageHtml(page, (id) => `${API_PREFIX}${paths.publicTrust.download(page.slug, id)}`),
+        trustPageHtml(page, (id) => `${API_PREFIX}${paths.publicTrust.download(page.slug, id)}`, {
+          ...visit,
+          reader,
+        }),
+        status,
       )
     } catch (error) {
       if ((error as { status?: number }).status === 404) return c.html(trustNotFoundHtml(), 404)
       throw error
+    }
+  }
+  app.get('/trust/:slug', async (c) => {
+    const refused = await guard(c)
+    if (refused) return refused
+    const access = c.req.query('access')
+    return render(c, c.req.param('slug'), { access: access?.slice(0, 200) ?? null })
+  })
+  // the emailed link's own click: the reader session goes into a cookie of its own
+  app.post('/trust/:slug/session', async (c) => {
+    const refused = await guard(c)
+    if (refused) return refused
+    const slug = c.req.param('slug')
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
+    const token = typeof form.token === 'string' ? form.token : ''
+    let page: Awaited<ReturnType<TrustService['requestPage']>>
+    try {
+      page = await options.service.requestPage(slug)
+    } catch {
+      return c.html(trustNotFoundHtml(), 404)
+    }
+    try {
+      const session = await options.requests.exchange(page.orgId, token)
+      setCookie(c, READER_COOKIE, session.access, {
+        httpOnly: true,
+        secure: options.secure,
+        sameSite: 'Strict',
+        path: '/',
+        expires: new Date(session.expires_at),
+      })
+      return c.redirect(`/trust/${page.slug}`, 303)
+    } catch {
+      return render(c, slug, { error: TRUST_REQUEST_TEXTS.linkInvalid }, 400)
     }
   })
   return app

@@ -275,7 +275,12 @@ export function createTrustService(deps: { database: Database; storage: Storage 
    * A public document of a published page, to download. One under NDA asks for access (401);
    * any other id (private, another organisation's, unknown) answers as an unknown page does.
    */
-  async function publicDocument(slug: string, fileId: number) {
+  async function publicDocument(
+    slug: string,
+    fileId: number,
+    /** Whether the caller holds a reader session on this organisation's page (NDA documents). */
+    readerOf?: (orgId: number) => Promise<boolean>,
+  ) {
     const row = await published(slug)
     if (!row) throw trustNotFound()
     const { rows } = await pool.query<{
@@ -292,9 +297,13 @@ export function createTrustService(deps: { database: Database; storage: Storage 
     )
     const file = rows[0]
     if (!file) throw trustNotFound()
-    if (file.trust_visibility !== 'public')
+    const nda = file.trust_visibility !== 'public'
+    if (nda && !(await readerOf?.(Number(row.org_id))))
       throw apiError(401, TRUST_TEXTS.ndaNotPublic, { code: 'access_required' })
     return {
+      orgId: Number(row.org_id),
+      fileId,
+      nda,
       name: file.name,
       mime: file.mime,
       size: Number(file.size_bytes),
@@ -302,7 +311,23 @@ export function createTrustService(deps: { database: Database; storage: Storage 
     }
   }
 
-  return { settings, update, setFileVisibility, setQaVisibility, page, publicDocument }
+  /** What a request on a published page needs of it; an unknown or unpublished slug is a 404. */
+  async function requestPage(slug: string) {
+    const row = await published(slug)
+    if (!row) throw trustNotFound()
+    return {
+      orgId: Number(row.org_id),
+      slug: row.slug as string,
+      name: row.name,
+      ndaVersion: row.nda_version,
+      ndaText: row.nda_text,
+      autoApproveDomains: row.auto_approve_domains,
+      grantDays: row.grant_days,
+      contactEmail: row.contact_email,
+    }
+  }
+
+  return { settings, update, setFileVisibility, setQaVisibility, page, publicDocument, requestPage }
 }
 
 /** The fields given (an update leaves the others as they were). */

@@ -212,3 +212,51 @@ describe('the trust centre’s page as HTML (issue 40)', () => {
     expect(html).not.toContain('HR file')
   })
 })
+
+describe('the trust centre’s ask box (issue 40)', () => {
+  it('answers from what is published, with its sources, and never from a private item', async () => {
+    const a = await admin(ctx)
+    const slug = slugOf()
+    const shown = await qa(
+      ctx,
+      a.token,
+      'Do you encrypt customer data at rest?',
+      'Yes. Customer data is encrypted at rest with AES-256.',
+    )
+    await qa(
+      ctx,
+      a.token,
+      'Do you run a bug bounty programme?',
+      `Yes, privately with HackerOne ${CANARY}.`,
+    )
+    await post(ctx, T.qa(shown), { visibility: 'public' }, a.token)
+    await post(
+      ctx,
+      T.settings,
+      { slug, published: true, contact_email: 'security@acme.example' },
+      a.token,
+    )
+
+    const known = await post(ctx, P.ask(slug), {
+      question: 'Do you encrypt customer data at rest?',
+    })
+    expect(known.status, JSON.stringify(known.body)).toBe(200)
+    expect(known.body.answered).toBe(true)
+    expect(known.body.answer).toMatch(/^Yes\./)
+    expect(known.body.citations.length).toBeGreaterThan(0)
+    expect(JSON.stringify(known.body)).not.toContain(CANARY)
+
+    const secret = await post(ctx, P.ask(slug), { question: 'Do you run a bug bounty programme?' })
+    expect(secret.status).toBe(200)
+    expect(secret.body).toEqual({
+      answer: 'We have not published an answer to this question. Ask us at security@acme.example.',
+      citations: [],
+      answered: false,
+    })
+    // a blank question is refused in words; an unknown page takes none
+    expect((await post(ctx, P.ask(slug), { question: ' ' })).status).toBe(400)
+    expect((await post(ctx, P.ask(`${slug}-x`), { question: 'Do you encrypt data?' })).status).toBe(
+      404,
+    )
+  })
+})
