@@ -115,7 +115,7 @@ try {
       }
     }),
   )
-  const askP95 = round(percentile(asked, 95), 1)
+  const askP95 = round(percentile(asked, 0.95), 1)
   console.log(
     JSON.stringify({
       bench: 'trust',
@@ -124,7 +124,7 @@ try {
       page_p97_5_ms: page.latency.p97_5,
       page_non_2xx: page.non2xx,
       ask_calls: asked.length,
-      ask_p50_ms: round(percentile(asked, 50), 1),
+      ask_p50_ms: round(percentile(asked, 0.5), 1),
       ask_p95_ms: askP95,
       ask_errors: askErrors,
       budgets: BUDGETS,

@@ -24,6 +24,7 @@ import { apiError } from '../../http/errors.ts'
 import { jsonBody, params } from '../../http/validate.ts'
 import type { TrustAsk } from './ask.ts'
 import { type PageVisit, TRUST_CSP, trustNotFoundHtml, trustPageHtml } from './html.ts'
+import { createMemoryLimiter } from './memory-limit.ts'
 import type { TrustRequests } from './requests.ts'
 import { type TrustService, trustNotFound } from './service.ts'
 import { stampPdf } from './stamp.ts'
@@ -102,9 +103,11 @@ export function trustRoutes(options: {
     })
   }
 
-  const limited = async (c: Context) => {
+  const views = createMemoryLimiter(PUBLIC_RULE)
+  /** The public calls' limit: reads of the page in memory, the rest in the shared limiter. */
+  const limited = async (c: Context, read = false) => {
     const key = `trust-public:${clientAddress(c, options.trustProxy)}`
-    const state = await options.limiter.hit(key, PUBLIC_RULE)
+    const state = read ? views.hit(key) : await options.limiter.hit(key, PUBLIC_RULE)
     if (state.limited)
       throw apiError(
         429,
@@ -118,7 +121,7 @@ export function trustRoutes(options: {
   }
   const P = paths.publicTrust
   app.get(at(P.page('{slug}')), async (c) => {
-    await limited(c)
+    await limited(c, true)
     const { slug } = params(c, slugParams)
     return c.json(await service.page(slug))
   })
@@ -199,10 +202,13 @@ export function trustPageRoutes(options: {
   secure: boolean
 }) {
   const app = new Hono()
+  // reading the page is limited in this node's memory (a guard against scrapers, no database
+  // round trip per view); the calls that write or answer keep the shared limiter
+  const views = createMemoryLimiter(PUBLIC_RULE)
   /** Headers of every answer of the page; null when the address asked too often. */
-  const guard = async (c: Context) => {
+  const guard = async (c: Context, shared = false) => {
     const key = `trust-public:${clientAddress(c, options.trustProxy)}`
-    const state = await options.limiter.hit(key, PUBLIC_RULE)
+    const state = shared ? await options.limiter.hit(key, PUBLIC_RULE) : views.hit(key)
     c.header('Content-Security-Policy', TRUST_CSP)
     c.header('X-Content-Type-Options', 'nosniff')
     c.header('Referrer-Policy', 'no-referrer')
@@ -213,8 +219,7 @@ export function trustPageRoutes(options: {
   }
   const render = async (c: Context, slug: string, visit: PageVisit, status: 200 | 400 = 200) => {
     try {
-      const page = await options.service.page(slug)
-      const orgId = (await options.service.requestPage(slug)).orgId
+      const { page, orgId } = await options.service.pageAndOrg(slug)
       const cookie = getCookie(c, READER_COOKIE)
       const reader =
         visit.reader ?? (cookie ? await options.requests.reader(orgId, `Bearer ${cookie}`) : null)
@@ -238,7 +243,7 @@ export function trustPageRoutes(options: {
   })
   // the emailed link's own click: the reader session goes into a cookie of its own
   app.post('/trust/:slug/session', async (c) => {
-    const refused = await guard(c)
+    const refused = await guard(c, true)
     if (refused) return refused
     const slug = c.req.param('slug')
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)

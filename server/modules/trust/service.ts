@@ -78,6 +78,9 @@ const toSettings = (row: PageRow): TrustSettings => ({
   updated_at: row.updated_at?.toISOString() ?? null,
 })
 
+/** How long a node keeps a public page before reading it again. */
+const PAGE_TTL_MS = 2_000
+
 /** The same answer for an unknown slug, an unpublished page and a document not on it. */
 export const trustNotFound = () => notFound(TRUST_TEXTS.notFound)
 
@@ -161,6 +164,7 @@ export function createTrustService(deps: { database: Database; storage: Storage 
         })
       throw error
     }
+    forget(orgId)
     return settings(orgId)
   }
 
@@ -177,6 +181,7 @@ export function createTrustService(deps: { database: Database; storage: Storage 
       [orgId, fileId, visibility],
     )
     if (!rows[0]) throw notFound('File not found')
+    forget(orgId)
     await writeAudit(
       pool,
       { orgId, actorId: userId },
@@ -198,6 +203,7 @@ export function createTrustService(deps: { database: Database; storage: Storage 
       [orgId, qaId, visibility],
     )
     if (!rows[0]) throw notFound('Knowledge item not found')
+    forget(orgId)
     await writeAudit(
       pool,
       { orgId, actorId: userId },
@@ -218,10 +224,46 @@ export function createTrustService(deps: { database: Database; storage: Storage 
     return rows[0] ?? null
   }
 
+  /**
+   * The public page of a slug, read again at most every PAGE_TTL_MS on each node (a crowd of
+   * visitors costs the database one read a second); this node forgets it at once when its
+   * organisation changes what is on it.
+   */
+  const cache = new Map<string, { at: number; orgId: number; page: PublicTrustPage | null }>()
+  async function cachedPage(slug: string) {
+    const key = slug.toLowerCase()
+    const hit = cache.get(key)
+    if (hit && Date.now() - hit.at < PAGE_TTL_MS) return hit
+    const row = await published(key)
+    const entry = {
+      at: Date.now(),
+      orgId: row ? Number(row.org_id) : 0,
+      page: row ? await pageOf(row) : null,
+    }
+    if (cache.size > 1000) cache.clear()
+    cache.set(key, entry)
+    return entry
+  }
+  const forget = (orgId: number) => {
+    for (const [key, entry] of cache)
+      if (entry.orgId === orgId || entry.orgId === 0) cache.delete(key)
+  }
+
   /** GET public/trust/{slug}/: public items only, of a published page. */
   async function page(slug: string): Promise<PublicTrustPage> {
-    const row = await published(slug)
-    if (!row) throw trustNotFound()
+    const entry = await cachedPage(slug)
+    if (!entry.page) throw trustNotFound()
+    return entry.page
+  }
+
+  /** The published page and its organisation's id, for the HTML page (one read, cached). */
+  async function pageAndOrg(slug: string) {
+    const entry = await cachedPage(slug)
+    if (!entry.page) throw trustNotFound()
+    return { page: entry.page, orgId: entry.orgId }
+  }
+
+  async function pageOf(row: PageRow & { name: string; logo: boolean }): Promise<PublicTrustPage> {
     const orgId = Number(row.org_id)
     const [practices, documents] = await Promise.all([
       pool.query<{ id: string; question: string; answer: string }>(
@@ -327,7 +369,16 @@ export function createTrustService(deps: { database: Database; storage: Storage 
     }
   }
 
-  return { settings, update, setFileVisibility, setQaVisibility, page, publicDocument, requestPage }
+  return {
+    settings,
+    update,
+    setFileVisibility,
+    setQaVisibility,
+    page,
+    pageAndOrg,
+    publicDocument,
+    requestPage,
+  }
 }
 
 /** The fields given (an update leaves the others as they were). */
