@@ -38,14 +38,20 @@ const placeOf = (citation: Citation) =>
   `${citation.source}\u001f${citation.id}\u001f${citation.location?.page ?? ''}\u001f${citation.location?.sheet ?? ''}\u001f${citation.location?.row ?? ''}`
 const ended = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`)
 
-/** An answer of the organisation's as a line: 'Your answer to “Do you encrypt backups?”: Yes.' */
-function rowLine(citation: Citation): Line {
+/**
+ * An answer of the organisation's as a line: 'Your answer to “Do you encrypt backups?”: Yes.' (to
+ * its own people), 'Our answer to ...' (to a visitor of its trust centre).
+ */
+function rowLine(citation: Citation, voice: Voice): Line {
   const [asked, ...answer] = citation.snippet.split(' — ')
   const text = answer.length
-    ? `Your answer to “${(asked ?? '').trim()}”: ${ended(answer.join(' — ').trim())}`
+    ? `${voice === 'public' ? 'Our' : 'Your'} answer to “${(asked ?? '').trim()}”: ${ended(answer.join(' — ').trim())}`
     : ended(citation.snippet)
   return { text, citation }
 }
+
+/** Who reads the answer: the organisation's own people, or a visitor of its trust centre. */
+type Voice = 'staff' | 'public'
 
 /** Whether a candidate's text is quoted from its sources (the rules'), not written (a model's). */
 function quoted(candidate: Candidate) {
@@ -70,6 +76,8 @@ export function composeAnswer(input: {
   library: Library
   /** Whether a language model writes answers (without one, every answer is quoted). */
   model: boolean
+  /** Who reads it (issue 40): the organisation's people by default. */
+  voice?: Voice
 }): { content: string; citations: Citation[] } {
   const { question, answer, library } = input
   // a figure asked for (an RTO, how often, which standard) is given, or said to be undocumented
@@ -80,11 +88,14 @@ export function composeAnswer(input: {
   )
   if (!best && !figureLines.length) {
     const leads = answer.candidates.flatMap((candidate) => candidate.citations).slice(0, 3)
-    const looked = `I looked for “${titleFrom(question.text)}” in your documents, knowledge base and approved answers and found nothing that states it.`
+    const looked = `I looked for “${titleFrom(question.text)}” in ${input.voice === 'public' ? 'the published documents and answers' : 'your documents, knowledge base and approved answers'} and found nothing that states it.`
     const said = leads.length
       ? `${looked} The nearest passages are cited below; none of them says it.`
       : looked
-    return { content: figure ? `${noFigureText(figure)} ${said}` : said, citations: leads }
+    return {
+      content: figure ? `${noFigureText(figure, input.voice)} ${said}` : said,
+      citations: leads,
+    }
   }
   if (!best) {
     // no answer of the engine's, but a document gives the figure: its sentences are the answer
@@ -119,7 +130,7 @@ export function composeAnswer(input: {
     taken.add(key)
     said.add(fold(line.text))
     if (line.citation.kind === 'library' || line.citation.source === 'qa') {
-      if (rows.length < MOST_ROWS) rows.push(rowLine(line.citation))
+      if (rows.length < MOST_ROWS) rows.push(rowLine(line.citation, input.voice ?? 'staff'))
     } else documents.push(line)
   }
   // the sentences that give the figure asked first, then the answer's own sources, then the
@@ -188,7 +199,7 @@ export function composeAnswer(input: {
     ]
     return {
       content: [
-        noFigureText(figure),
+        noFigureText(figure, input.voice),
         context.length ? `What they say of it:\n${context.join('\n')}` : '',
       ]
         .filter(Boolean)

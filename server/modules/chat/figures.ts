@@ -74,5 +74,7 @@ export function figureSentences(question: string, passages: PassageHit[], most =
 }
 
 /** The line an answer opens with where no source gives the figure asked. */
-export const noFigureText = (label: string) =>
-  `No figure for ${label} is documented in your sources.`
+export const noFigureText = (label: string, voice: 'staff' | 'public' = 'staff') =>
+  voice === 'public'
+    ? `No figure for ${label} is published here.`
+    : `No figure for ${label} is documented in your sources.`

@@ -60,6 +60,7 @@ export function createTrustAsk(deps: {
       passages: index.search(text),
       library,
       model: deps.hasModel,
+      voice: 'public',
     })
     return {
       answer: composed.content,

@@ -243,6 +243,8 @@ describe('the trust centre’s ask box (issue 40)', () => {
     expect(known.status, JSON.stringify(known.body)).toBe(200)
     expect(known.body.answered).toBe(true)
     expect(known.body.answer).toMatch(/^Yes\./)
+    // spoken to a visitor: the organisation's answers are 'ours', not 'yours'
+    expect(known.body.answer).not.toContain('Your answer')
     expect(known.body.citations.length).toBeGreaterThan(0)
     expect(JSON.stringify(known.body)).not.toContain(CANARY)
 
