@@ -30,7 +30,8 @@ export const organizationSchema = z.object({
 })
 export type Organization = z.infer<typeof organizationSchema>
 
-const domain = z
+/** An email domain as an organisation lists it (example.com), lower-cased. */
+export const domainSchema = z
   .string()
   .check(
     z.trim(),
@@ -60,7 +61,7 @@ export const organizationUpdateSchema = z.object({
       ),
   ),
   verified_domains: z.optional(
-    z.array(domain).check(z.maxLength(MAX_VERIFIED_DOMAINS, TOO_MANY_DOMAINS)),
+    z.array(domainSchema).check(z.maxLength(MAX_VERIFIED_DOMAINS, TOO_MANY_DOMAINS)),
   ),
   answer_tone: z.optional(z.enum(ANSWER_TONES)),
   answer_length: z.optional(z.enum(ANSWER_LENGTHS)),
@@ -71,7 +72,7 @@ export const organizationUpdateSchema = z.object({
 export type OrganizationUpdate = z.input<typeof organizationUpdateSchema>
 
 /** GET admin/organization/domains/dns-record/?domain=: the TXT record that proves a domain. */
-export const domainQuerySchema = z.object({ domain })
+export const domainQuerySchema = z.object({ domain: domainSchema })
 export const dnsRecordSchema = z.object({
   domain: z.string(),
   type: z.literal('TXT'),
@@ -82,7 +83,7 @@ export const dnsRecordSchema = z.object({
 export type DnsRecord = z.infer<typeof dnsRecordSchema>
 
 /** POST admin/organization/domains/verify-dns/ {domain}: reads the record; the organisation. */
-export const verifyDnsSchema = z.object({ domain })
+export const verifyDnsSchema = z.object({ domain: domainSchema })
 
 export const auditEventSchema = z.object({
   id: z.string(),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { domainSchema } from './organization.ts'
 
 /**
  * The trust centre (issue 40): a public page per organisation with its security posture, what it
@@ -42,16 +43,6 @@ export const trustSlugSchema = z
 
 const text = (max: number, label: string) =>
   z.string().check(z.trim(), z.maxLength(max, `${label} is at most ${max} characters`))
-const domain = z
-  .string()
-  .check(
-    z.trim(),
-    z.toLowerCase(),
-    z.regex(
-      /^(?=.{3,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
-      'Enter a domain such as example.com',
-    ),
-  )
 const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written YYYY-MM-DD'))
 
 export const certificationSchema = z.object({
@@ -87,7 +78,7 @@ export const trustSettingsUpdateSchema = z.object({
   subprocessors: z.optional(z.array(subprocessorSchema).check(z.maxLength(200))),
   updates: z.optional(z.array(trustUpdateSchema).check(z.maxLength(100))),
   nda_text: z.optional(text(20_000, 'The NDA')),
-  auto_approve_domains: z.optional(z.array(domain).check(z.maxLength(50))),
+  auto_approve_domains: z.optional(z.array(domainSchema).check(z.maxLength(50))),
   grant_days: z.optional(
     z
       .int()

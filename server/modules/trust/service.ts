@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import {
   type PublicTrustPage,
+  TRUST_SECTIONS,
   TRUST_TEXTS,
   type TrustSection,
   type TrustSettings,
@@ -41,15 +42,7 @@ interface PageRow {
 const DEFAULT_SETTINGS: TrustSettings = {
   published: false,
   slug: null,
-  sections: [
-    'overview',
-    'certifications',
-    'practices',
-    'subprocessors',
-    'documents',
-    'updates',
-    'contact',
-  ],
+  sections: [...TRUST_SECTIONS],
   overview: '',
   contact_email: null,
   certifications: [],
