@@ -253,6 +253,10 @@ export const paths = {
     requests: '/trust/requests/',
     request: (id: Id, action: 'approve' | 'reject' | 'revoke' | 'extend') =>
       `/trust/requests/${seg(id)}/${action}/`,
+    /** The page's figures over the last `days` days. */
+    analytics: '/trust/analytics/',
+    /** What the library holds and whether each is on the page: files and approved Q&A items. */
+    items: '/trust/items/',
   },
   /** Issue 40: the trust centre as anyone reads it (no session). */
   publicTrust: {
@@ -261,6 +265,10 @@ export const paths = {
     requests: (slug: string) => `/public/trust/${seg(slug)}/requests/`,
     session: (slug: string) => `/public/trust/${seg(slug)}/session/`,
     ask: (slug: string) => `/public/trust/${seg(slug)}/ask/`,
+    /** The reader session this browser holds (its cookie), if any: who and until when. */
+    reader: (slug: string) => `/public/trust/${seg(slug)}/reader/`,
+    /** The organisation's logo, on a published page only. */
+    logo: (slug: string) => `/public/trust/${seg(slug)}/logo/`,
   },
 } as const
 

@@ -238,3 +238,76 @@ export const trustAnswerSchema = z.object({
   answered: z.boolean(),
 })
 export type TrustAnswer = z.infer<typeof trustAnswerSchema>
+
+/* ------------------------------------------------------------------ the reader in a browser */
+
+/** GET public/trust/{slug}/reader/: the reader session of this browser's cookie, or none. */
+export const trustReaderSchema = z.object({
+  reader: z.nullable(z.object({ email: z.string(), expires_at: z.string() })),
+})
+export type TrustReader = z.infer<typeof trustReaderSchema>
+
+/* ------------------------------------------------------------------------- administration */
+
+/** GET trust/items/: the repository's files and the approved Q&A items, each with its visibility. */
+export const trustItemsSchema = z.object({
+  files: z.array(
+    z.object({
+      id: z.int(),
+      name: z.string(),
+      size: z.int(),
+      visibility: z.enum(TRUST_VISIBILITIES),
+    }),
+  ),
+  qa: z.array(
+    z.object({
+      id: z.int(),
+      question: z.string(),
+      answer: z.string(),
+      visibility: z.enum(QA_TRUST_VISIBILITIES),
+    }),
+  ),
+})
+export type TrustItems = z.infer<typeof trustItemsSchema>
+
+/** GET trust/analytics/?days=N (1 to 365, 30 by default). */
+export const trustAnalyticsQuerySchema = z.object({
+  days: z.optional(
+    z.coerce
+      .number()
+      .check(z.int(), z.minimum(1, 'At least a day'), z.maximum(365, 'At most a year')),
+  ),
+})
+export const trustAnalyticsSchema = z.object({
+  days: z.int(),
+  /** One row per calendar day (UTC), oldest first, every day present (zeros where nothing). */
+  series: z.array(
+    z.object({
+      day: z.string(),
+      views: z.int(),
+      requests: z.int(),
+      approvals: z.int(),
+      downloads: z.int(),
+    }),
+  ),
+  totals: z.object({
+    views: z.int(),
+    requests: z.int(),
+    approvals: z.int(),
+    downloads: z.int(),
+  }),
+  /** Downloads per document in the period, most first. */
+  documents: z.array(
+    z.object({ id: z.int(), name: z.string(), downloads: z.int(), readers: z.int() }),
+  ),
+  /** Requests, approvals and downloads per requesting company in the period, most first. */
+  companies: z.array(
+    z.object({
+      company: z.string(),
+      requests: z.int(),
+      approvals: z.int(),
+      downloads: z.int(),
+    }),
+  ),
+})
+export type TrustAnalytics = z.infer<typeof trustAnalyticsSchema>
