@@ -61,3 +61,9 @@ export function errorText(body: unknown, fallback: string): string {
 /** A thrown value's message for the user, or the fallback when it has none. */
 export const errorMessage = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback
+
+/** A thrown value's HTTP status, when it carries one (the client's ApiError does). */
+export const errorStatus = (error: unknown): number | undefined => {
+  const status = (error as { status?: unknown } | null)?.status
+  return typeof status === 'number' ? status : undefined
+}

@@ -67,6 +67,8 @@ function toApiError(error: unknown): ApiError {
 export interface ApiClientOptions {
   /** `/api/v1` in the app; tests point it at a server of their own. */
   baseURL: string
+  /** Sends no session and never refreshes one: calls any visitor makes (the trust centre). */
+  anonymous?: boolean
 }
 
 export function createApiClient(options: ApiClientOptions) {
@@ -74,7 +76,7 @@ export function createApiClient(options: ApiClientOptions) {
     baseURL: options.baseURL,
     retry: 0,
     onRequest({ options: request }) {
-      const { access } = readTokens()
+      const { access } = options.anonymous ? { access: null } : readTokens()
       if (access && !request.headers.has('Authorization')) {
         request.headers.set('Authorization', `Bearer ${access}`)
       }
@@ -120,7 +122,8 @@ export function createApiClient(options: ApiClientOptions) {
       return await raw(path, requestOptions)
     } catch (error) {
       const failure = toApiError(error)
-      if (failure.status !== 401 || skipsRefresh(path)) throw reportLimit(failure)
+      if (failure.status !== 401 || skipsRefresh(path) || options.anonymous)
+        throw reportLimit(failure)
       if (!(await refreshTokens())) {
         sessionLost(path)
         throw failure
@@ -176,3 +179,5 @@ export type ApiClient = ReturnType<typeof createApiClient>
 
 /** The app's client. */
 export const api: ApiClient = createApiClient({ baseURL: API_PREFIX })
+/** The client of a visitor's calls: no staff session rides along (the trust centre, issue 40). */
+export const publicApi: ApiClient = createApiClient({ baseURL: API_PREFIX, anonymous: true })

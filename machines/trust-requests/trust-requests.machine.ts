@@ -1,0 +1,145 @@
+import { assign, emit, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
+import type { TrustRequest } from '../../contract/trust.ts'
+import { mustBeProvidedIn } from '../actors.ts'
+
+export type TrustDecision = 'approve' | 'reject' | 'revoke' | 'extend'
+
+export interface DecisionInput {
+  id: number
+  action: TrustDecision
+  /** For approve and extend: how many days access lasts from now (the page's default else). */
+  days?: number
+}
+
+/** The queue's tabs: what waits, what is granted, and everything. */
+export type TrustRequestFilter = 'pending' | 'approved' | 'all'
+
+export interface TrustRequestsContext {
+  requests: TrustRequest[]
+  filter: TrustRequestFilter
+  decision: DecisionInput | null
+  error: string | null
+}
+
+export type TrustRequestsEvents =
+  | { type: 'decide'; decision: DecisionInput }
+  | { type: 'filter'; filter: TrustRequestFilter }
+  | { type: 'retry' }
+
+/** How often the queue is read again while open: a new request shows without a reload. */
+export const TRUST_REQUESTS_POLL_MS = 30_000
+
+const mustBeProvided = mustBeProvidedIn('trustRequestsMachine')
+
+export const DECISION_TEXTS: Record<TrustDecision, string> = {
+  approve: 'Access approved: the link is on its way by email.',
+  reject: 'Request rejected.',
+  revoke: 'Access revoked: the link and the reader’s session stop working now.',
+  extend: 'Access extended.',
+}
+
+/** The requests a tab shows. */
+export const requestsIn = (requests: TrustRequest[], filter: TrustRequestFilter) =>
+  filter === 'all' ? requests : requests.filter((request) => request.status === filter)
+
+/**
+ * Settings → Trust centre, requests (issue 40, admins): the queue of requests for documents under
+ * NDA, read again every 30 seconds while open; approve (for the page's days or as many as given),
+ * reject, revoke at once, or extend; one decision at a time, and the queue read again after it.
+ */
+export const trustRequestsMachine = setup({
+  types: {
+    context: {} as TrustRequestsContext,
+    events: {} as TrustRequestsEvents,
+    emitted: {} as { type: 'decided'; action: TrustDecision },
+    tags: {} as 'loading' | 'busy',
+  },
+  actors: {
+    loadRequests: fromPromise<TrustRequest[], void>(mustBeProvided('loadRequests')),
+    decideRequest: fromPromise<TrustRequest, DecisionInput>(mustBeProvided('decideRequest')),
+  },
+  delays: { poll: TRUST_REQUESTS_POLL_MS },
+  actions: {
+    setFilter: assign({
+      filter: ({ event }) => (event.type === 'filter' ? event.filter : 'pending'),
+    }),
+  },
+}).createMachine({
+  id: 'trustRequests',
+  context: { requests: [], filter: 'pending', decision: null, error: null },
+  initial: 'loading',
+  on: { filter: { actions: 'setFilter' } },
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadRequests',
+        src: 'loadRequests',
+        onDone: { target: 'ready', actions: assign({ requests: ({ event }) => event.output }) },
+        onError: {
+          target: 'failed',
+          actions: assign({
+            error: ({ event }) => errorMessage(event.error, 'The requests could not be read.'),
+          }),
+        },
+      },
+    },
+    failed: { on: { retry: { target: 'loading', actions: assign({ error: null }) } } },
+    ready: {
+      description: 'The queue; read again every 30 seconds.',
+      after: { poll: 'refreshing' },
+      on: {
+        decide: {
+          target: 'deciding',
+          actions: assign({ decision: ({ event }) => event.decision, error: null }),
+        },
+      },
+    },
+    refreshing: {
+      description: 'Reads the queue again in the background; a failure keeps what is shown.',
+      invoke: {
+        id: 'refreshRequests',
+        src: 'loadRequests',
+        onDone: { target: 'ready', actions: assign({ requests: ({ event }) => event.output }) },
+        onError: 'ready',
+      },
+      on: {
+        decide: {
+          target: 'deciding',
+          actions: assign({ decision: ({ event }) => event.decision, error: null }),
+        },
+      },
+    },
+    deciding: {
+      tags: ['busy'],
+      invoke: {
+        id: 'decideRequest',
+        src: 'decideRequest',
+        input: ({ context }) => context.decision as DecisionInput,
+        onDone: {
+          target: 'loading',
+          actions: [
+            assign(({ context, event }) => ({
+              requests: context.requests.map((request) =>
+                request.id === event.output.id ? event.output : request,
+              ),
+            })),
+            emit(({ context }) => ({
+              type: 'decided' as const,
+              action: (context.decision as DecisionInput).action,
+            })),
+            assign({ decision: null }),
+          ],
+        },
+        onError: {
+          target: 'ready',
+          actions: assign({
+            decision: null,
+            error: ({ event }) => errorMessage(event.error, 'The decision could not be saved.'),
+          }),
+        },
+      },
+    },
+  },
+})
