@@ -31,6 +31,8 @@ export const TRUST_TEXTS = {
   slug: 'A page address is 3 to 50 lowercase letters, digits or hyphens, starting and ending with a letter or digit.',
   ndaNotPublic: 'This document is shared on request, under NDA.',
   tooMany: 'Too many requests from this address: try again in a minute.',
+  approverNote:
+    'Your admins keep the page and decide who reads the documents under NDA; you choose what of the library is public.',
 } as const
 
 export const trustSlugSchema = z

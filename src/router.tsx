@@ -137,6 +137,12 @@ const privacyRoute = accountRoute(
   z.object({}),
   lazyRouteComponent(() => import('./pages/legal/legal-page.tsx'), 'PrivacyPage'),
 )
+/** Issue 40: an organisation's trust centre, for anyone (the server's HTML, then this). */
+const trustCentreRoute = accountRoute(
+  '/trust/$slug',
+  z.object({ access: linkParam }),
+  lazyRouteComponent(() => import('./pages/trust/trust-centre-page.tsx')),
+)
 const payoutsRoute = accountRoute(
   '/payouts',
   z.object({ data: linkParam }),
@@ -293,6 +299,7 @@ export const routeTree = rootRoute.addChildren([
   unsubscribeRoute,
   termsRoute,
   privacyRoute,
+  trustCentreRoute,
   appRoute.addChildren([
     homeRoute,
     myWorkRoute,

@@ -12,6 +12,7 @@ import { type PlanLogic, PlanSection } from './plan-section.tsx'
 import { type ProductsLogic, ProductsSection } from './products-section.tsx'
 import { type SettingsSection, sectionOf, sectionsFor } from './settings-sections.ts'
 import { type SsoLogic, SsoSection } from './sso-section.tsx'
+import { type TrustLogic, TrustSection } from './trust/trust-section.tsx'
 
 const layout = css({
   display: 'grid',
@@ -62,6 +63,7 @@ export interface SettingsLogic {
   sso?: SsoLogic
   notifications?: NotificationsLogic
   products?: ProductsLogic
+  trust?: TrustLogic
 }
 
 /**
@@ -74,11 +76,12 @@ export default function SettingsPage(props: SettingsLogic & { section?: string }
   const profile = SessionContext.useSelector(selectProfile)
   const role = profile?.user.role ?? null
   const admin = role !== null && can(role, 'organization.manage')
-  const current = sectionOf(props.section ?? params.section, admin)
+  const curator = role !== null && can(role, 'library.manage')
+  const current = sectionOf(props.section ?? params.section, admin, curator)
   return (
     <div className={layout}>
       <nav className={nav} aria-label="Settings">
-        {sectionsFor(admin).map((section) => (
+        {sectionsFor(admin, curator).map((section) => (
           <Link
             key={section.key}
             to="/settings/$section"
@@ -114,6 +117,14 @@ function Section(
         <ProductsSection
           logic={props.products}
           canManage={role !== null && can(role, 'library.manage')}
+        />
+      )
+    case 'trust':
+      return (
+        <TrustSection
+          logic={props.trust}
+          admin={props.admin}
+          organizationName={profile?.organization.name ?? ''}
         />
       )
     case 'plan':
