@@ -14,6 +14,7 @@ const both: Channels = {
   approved: 'both',
   due_soon: 'both',
   overdue: 'both',
+  trust_request: 'both',
 }
 
 const pending = notificationPreferencesMachine.provide({

@@ -190,7 +190,7 @@ const byline = (n: Notification) => {
   return n.actor && !n.text.includes(n.actor.name) ? `${n.actor.name} · ${when}` : when
 }
 
-/** One notification: its sentence, who and when; a link to its question when it has one. */
+/** One notification: its sentence, who and when; a link to its question (or request) if any. */
 function NotificationItem(props: { notification: Notification; onOpen: () => void }) {
   const n = props.notification
   const unread = n.read_at === null
@@ -213,6 +213,14 @@ function NotificationItem(props: { notification: Notification; onOpen: () => voi
     'data-unread': unread ? '' : undefined,
     'data-testid': 'notification',
     onClick: props.onOpen,
+  }
+  // a trust centre request waits in Settings → Trust centre (issue 40)
+  if (n.kind === 'trust_request') {
+    return (
+      <Link to="/settings/$section" params={{ section: 'trust' }} hash="trust-requests" {...common}>
+        {body}
+      </Link>
+    )
   }
   if (n.questionnaire_id === null) {
     return (

@@ -52,7 +52,14 @@ const row = grid({
 const kindLabel = css({ textStyle: 'sm', fontWeight: 'medium' })
 
 /** Settings → Notifications: how each kind of notification reaches me (issue 29). */
-export function NotificationsSection({ logic = defaultLogic }: { logic?: NotificationsLogic }) {
+export function NotificationsSection({
+  logic = defaultLogic,
+  admin = false,
+}: {
+  logic?: NotificationsLogic
+  /** Admins also hear of the trust centre's requests. */
+  admin?: boolean
+}) {
   const actor = useActorRef(logic)
   const view = useView(actor, notificationPreferencesView)
   return (
@@ -79,7 +86,7 @@ export function NotificationsSection({ logic = defaultLogic }: { logic?: Notific
       {!view.preferences && !view.failed && <Spinner size="sm" label="Reading your settings" />}
       {view.preferences && (
         <ul className={rows}>
-          {NOTIFICATION_KINDS.map((kind) => (
+          {NOTIFICATION_KINDS.filter((kind) => admin || kind !== 'trust_request').map((kind) => (
             <li key={kind} className={row}>
               <span className={kindLabel} id={`kind-${kind}`}>
                 {NOTIFICATION_KIND_LABELS[kind]}

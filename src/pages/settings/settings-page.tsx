@@ -107,7 +107,7 @@ function Section(
   const role = profile?.user.role ?? null
   switch (props.section) {
     case 'notifications':
-      return <NotificationsSection logic={props.notifications} />
+      return <NotificationsSection logic={props.notifications} admin={props.admin} />
     case 'organization':
       return <OrganizationSection logic={props.organization} />
     case 'sso':

@@ -113,7 +113,7 @@ export function PagePanel(props: {
       <div className={status}>
         <span>
           <span className={dot(published)} aria-hidden />
-          {published ? 'Published' : 'Not published'}
+          <span data-testid="trust-status">{published ? 'Published' : 'Not published'}</span>
           {address && published && (
             <>
               {' at '}
