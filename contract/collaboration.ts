@@ -234,6 +234,8 @@ export const NOTIFICATION_KINDS = [
   'approved',
   'due_soon',
   'overdue',
+  /** Issue 40: a visitor asks for the trust centre's documents under NDA (to its admins). */
+  'trust_request',
 ] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
@@ -243,6 +245,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   approved: 'My answer is approved',
   due_soon: 'Work of mine is due in 2 days',
   overdue: 'Work of mine is overdue',
+  trust_request: 'A visitor asks for the trust centre’s documents under NDA',
 }
 /** Due and overdue work is told in one daily email; the others as they happen. */
 export const DIGEST_KINDS: readonly NotificationKind[] = ['due_soon', 'overdue']

@@ -38,6 +38,7 @@ import type { Logger } from './logger.ts'
 import type { Mailer } from './mail/index.ts'
 import { createTxtLookup, type TxtLookup } from './modules/account/domains.ts'
 import { type TierCatalog, tierCatalog } from './modules/account/license.ts'
+import { createLogoService } from './modules/account/logo.ts'
 import { accountRoutes } from './modules/account/routes.ts'
 import { answeringRoutes } from './modules/answering/routes.ts'
 import { createAnsweringService } from './modules/answering/service.ts'
@@ -67,10 +68,13 @@ import { createRepositoryService } from './modules/repository/service.ts'
 import { ssoRoutes } from './modules/sso/routes.ts'
 import type { GoogleSettings } from './modules/sso/settings.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
+import { createTrustAdmin } from './modules/trust/analytics.ts'
 import { createTrustAsk } from './modules/trust/ask.ts'
 import { createTrustRequests } from './modules/trust/requests.ts'
 import { trustPageRoutes, trustRoutes } from './modules/trust/routes.ts'
 import { createTrustService } from './modules/trust/service.ts'
+import { shellReader } from './modules/trust/shell.ts'
+import { createViewCounter } from './modules/trust/views.ts'
 import { createDiskStorage } from './storage/index.ts'
 
 export interface AppDeps {
@@ -127,6 +131,11 @@ export interface AppDeps {
   streamRecheckMs?: number
   /** Limits of comments and mentions, and when their emails become one digest (issue 37). */
   comments?: Partial<CommentSettings>
+  /**
+   * Work to finish when the app closes (the trust centre's page views counted in memory): the
+   * runtime runs each hook once the HTTP server has stopped, before the database closes.
+   */
+  onClose?: (hook: () => Promise<void>) => void
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/
@@ -450,7 +459,12 @@ export function createApp(deps: AppDeps) {
     mailer: deps.mailer,
     publicUrl: deps.publicUrl,
     now,
+    notifications,
   })
+  // views of the public page, counted here and written every few seconds (and at the close)
+  const trustViews = createViewCounter({ pool: deps.database.pool, logger: deps.logger, now })
+  deps.onClose?.(() => trustViews.close())
+  const secure = deps.publicUrl.startsWith('https://')
   api.route(
     '/',
     trustRoutes({
@@ -465,8 +479,12 @@ export function createApp(deps: AppDeps) {
         answerQuestion: (orgId, library, question, index) =>
           answering.answerQuestion(orgId, library, question, undefined, index),
       }),
+      admin: createTrustAdmin({ database: deps.database, now }),
+      views: trustViews,
+      logo: createLogoService({ database: deps.database }).get,
       limiter,
       trustProxy: deps.trustProxy ?? false,
+      secure,
     }),
   )
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
@@ -488,7 +506,10 @@ export function createApp(deps: AppDeps) {
       requests: trustRequests,
       limiter,
       trustProxy: deps.trustProxy ?? false,
-      secure: deps.publicUrl.startsWith('https://'),
+      secure,
+      views: trustViews,
+      // with the web app built, the page carries it (it mounts there and takes over)
+      shell: deps.distDir ? shellReader(deps.distDir) : undefined,
     }),
   )
   if (deps.distDir) app.use('*', serveSpa(deps.distDir))

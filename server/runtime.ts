@@ -240,6 +240,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       extensionIds: config.EXTENSION_IDS,
       txtLookup: createTxtLookup(config.DNS_RESOLVER),
       comments: commentSettingsOf(config),
+      // run after the HTTP server stops (cleanups run in reverse), before the database closes
+      onClose: (hook) => {
+        cleanups.push(hook)
+      },
       streamLimits: {
         perPerson: config.STREAM_MAX_PER_PERSON,
         perQuestionnaire: config.STREAM_MAX_PER_QUESTIONNAIRE,

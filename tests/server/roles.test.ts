@@ -120,6 +120,9 @@ const TABLE: Row[] = [
   ['POST', () => paths.trust.request(NONE, 'reject'), 'organization.manage'],
   ['POST', () => paths.trust.request(NONE, 'revoke'), 'organization.manage'],
   ['POST', () => paths.trust.request(NONE, 'extend'), 'organization.manage'],
+  ['GET', () => paths.trust.items, 'library.manage'],
+  ['GET', () => paths.trust.analytics, 'organization.manage'],
+  ['GET', () => `${paths.trust.analytics}?days=7`, 'organization.manage'],
   // products (issue 38)
   ['GET', () => paths.products.list, 'read'],
   ['POST', () => paths.products.list, 'library.manage'],
@@ -244,6 +247,8 @@ const PUBLIC = [
   paths.publicTrust.requests('acme'),
   paths.publicTrust.session('acme'),
   paths.publicTrust.ask('acme'),
+  paths.publicTrust.reader('acme'),
+  paths.publicTrust.logo('acme'),
 ]
 
 /** A route pattern as Hono registers it ('/files/:id{[0-9]+}/') as a regular expression. */

@@ -95,8 +95,12 @@ export async function createTestApp(options: TestAppOptions = {}) {
       }),
     })
   }
+  const closing: (() => Promise<void>)[] = []
   const app = createApp({
     database,
+    onClose: (hook) => {
+      closing.push(hook)
+    },
     legal: options.legal,
     comments: options.comments,
     jobs,
@@ -139,6 +143,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     jobs,
     hub,
     close: async () => {
+      for (const hook of closing) await hook()
       await hub.close()
       await jobs?.stop()
       await mailer.close()

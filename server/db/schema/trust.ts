@@ -3,10 +3,12 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
@@ -71,6 +73,8 @@ export const trustRequests = pgTable(
     status: text('status').notNull().default('pending'),
     decidedBy: userRef('decided_by'),
     decidedAt: at('decided_at'),
+    /** When access was granted (by an admin or at once): kept when it is later revoked. */
+    approvedAt: at('approved_at'),
     expiresAt: at('expires_at'),
     linkHash: text('link_hash'),
     linkUsedAt: at('link_used_at'),
@@ -105,4 +109,20 @@ export const trustDownloads = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (table) => [index('trust_downloads_org_idx').on(table.orgId, table.createdAt)],
+)
+
+/**
+ * Views of the public page per organisation and UTC day (issue 40): each node counts its views in
+ * memory and adds them here every few seconds, so a crowd of visitors costs one write per node.
+ */
+export const trustPageViews = pgTable(
+  'trust_page_views',
+  {
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.day] })],
 )

@@ -34,6 +34,13 @@ export interface NotifyEvent {
   quote?: string
 }
 
+/**
+ * Kinds whose email the area that raises them sends itself, by the person's preference (a trust
+ * centre request: the admins' email with the request's reason): here they are told in the app
+ * only, so that nobody gets the same news twice by email.
+ */
+export const OWN_EMAIL_KINDS: readonly NotificationKind[] = ['trust_request']
+
 const MAX_TEXT = 1_000
 const MAX_QUOTE = 5_000
 
@@ -73,7 +80,12 @@ export async function notify(
     if (!channel || channel === 'off') continue
     const inApp = channel !== 'email'
     let email: 'pending' | 'digest' | 'held' | null =
-      channel === 'in_app' ? null : DIGEST_KINDS.includes(event.kind) ? 'digest' : 'pending'
+      channel === 'in_app' || OWN_EMAIL_KINDS.includes(event.kind)
+        ? null
+        : DIGEST_KINDS.includes(event.kind)
+          ? 'digest'
+          : 'pending'
+    if (!inApp && !email) continue
     let sendAfter: Date | null = null
     if (gathered(event)) {
       const window = await windowOf(client, event.userId, gathering)

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
+import { API_PREFIX, paths } from '../../../contract/paths.ts'
 import type { PublicTrustPage, TrustSection } from '../../../contract/trust.ts'
 import { TRUST_TEXTS } from '../../../contract/trust.ts'
+import type { TrustShell } from './shell.ts'
 
 /**
  * The trust centre's page as HTML (issue 40), read without JavaScript: crawlable, with its title
@@ -9,26 +11,48 @@ import { TRUST_TEXTS } from '../../../contract/trust.ts'
  */
 
 const CSS = `
-:root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c2024;background:#fafafa}
-body{margin:0}main{max-width:56rem;margin:0 auto;padding:2rem 1.25rem 4rem}
-header{border-bottom:1px solid #e4e4e7;margin-bottom:1.5rem;padding-bottom:1rem}
-h1{font-size:1.75rem;margin:0 0 .25rem}h2{font-size:1.15rem;margin:2rem 0 .75rem}
-p{line-height:1.55}.muted{color:#60646c;font-size:.9rem}
-ul{padding:0;list-style:none;display:grid;gap:.5rem}
-li{background:#fff;border:1px solid #e4e4e7;border-radius:.5rem;padding:.75rem 1rem}
-dt{font-weight:600}dd{margin:.25rem 0 0;color:#3a3f45}
-.tag{display:inline-block;font-size:.75rem;border-radius:999px;padding:.1rem .5rem;background:#eef0ff;color:#3e4bb5;margin-left:.5rem}
-a{color:#3e4bb5}
-.notice{background:#fff8e6;border:1px solid #f3d48b;border-radius:.5rem;padding:.75rem 1rem}
-button{font:inherit;padding:.4rem .9rem;border-radius:.4rem;border:1px solid #3e4bb5;background:#3e4bb5;color:#fff;cursor:pointer}
+body{margin:0}
+.tp{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c2024;background:#fafafa;min-height:100vh}
+.tp main{max-width:56rem;margin:0 auto;padding:2rem 1.25rem 4rem}
+.tp header{border-bottom:1px solid #e4e4e7;margin-bottom:1.5rem;padding-bottom:1rem}
+.tp .logo{display:block;max-height:3rem;max-width:12rem;margin-bottom:.75rem}
+.tp h1{font-size:1.75rem;margin:0 0 .25rem}.tp h2{font-size:1.15rem;margin:2rem 0 .75rem}
+.tp p{line-height:1.55}.tp .muted{color:#60646c;font-size:.9rem}
+.tp ul{padding:0;list-style:none;display:grid;gap:.5rem}
+.tp li{background:#fff;border:1px solid #e4e4e7;border-radius:.5rem;padding:.75rem 1rem}
+.tp dt{font-weight:600}.tp dd{margin:.25rem 0 0;color:#3a3f45}
+.tp .tag{display:inline-block;font-size:.75rem;border-radius:999px;padding:.1rem .5rem;background:#eef0ff;color:#3e4bb5;margin-left:.5rem}
+.tp a{color:#3e4bb5}
+.tp .notice{background:#fff8e6;border:1px solid #f3d48b;border-radius:.5rem;padding:.75rem 1rem}
+.tp button{font:inherit;padding:.4rem .9rem;border-radius:.4rem;border:1px solid #3e4bb5;background:#3e4bb5;color:#fff;cursor:pointer}
 `.trim()
 const CSS_HASH = createHash('sha256').update(CSS).digest('base64')
 
-/** The page's Content-Security-Policy: its own style block, nothing else. */
+/**
+ * The page's Content-Security-Policy: its own style block, nothing else. Every rule of that block
+ * is scoped to the page's own wrapper (.tp), so that the web app, once it takes the page over,
+ * is styled by its own sheets only.
+ */
 export const TRUST_CSP = [
   "default-src 'none'",
   `style-src 'sha256-${CSS_HASH}'`,
   "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+/**
+ * The policy of the page that carries the built web app (shell.ts): the app's own scripts,
+ * styles, fonts and calls, and the page's style block by its hash; still nothing inline runs.
+ */
+export const TRUST_SHELL_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  `style-src 'self' 'sha256-${CSS_HASH}'`,
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -139,11 +163,12 @@ function banner(page: PublicTrustPage, visit: PageVisit) {
   return ''
 }
 
-/** The whole document of a published page. */
+/** The whole document of a published page; with the web app's shell, the app mounts on it. */
 export function trustPageHtml(
   page: PublicTrustPage,
   downloadOf: (id: number) => string,
   visit: PageVisit = {},
+  shell: TrustShell | null = null,
 ) {
   const name = page.organization.name
   const description =
@@ -152,16 +177,20 @@ export function trustPageHtml(
   const body =
     banner(page, visit) +
     page.sections.map((kind) => section(page, kind, downloadOf, visit)).join('')
+  const logo = page.organization.logo
+    ? `<img class="logo" src="${API_PREFIX}${paths.publicTrust.logo(page.slug)}" alt="${escapeHtml(name)} logo">`
+    : ''
+  const content = `<div class="tp"><main><header>${logo}<h1>${escapeHtml(name)} Trust Center</h1><p class="muted">How ${escapeHtml(name)} protects its customers' data.</p></header>
+${body || '<p class="muted">Nothing is published here yet.</p>'}
+</main></div>`
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(name)} Trust Center</title>
 <meta name="description" content="${escapeHtml(description)}">
 <meta property="og:title" content="${escapeHtml(name)} Trust Center">
 <meta property="og:description" content="${escapeHtml(description)}">
-<style>${CSS}</style></head>
-<body><main><header><h1>${escapeHtml(name)} Trust Center</h1><p class="muted">How ${escapeHtml(name)} protects its customers' data.</p></header>
-${body || '<p class="muted">Nothing is published here yet.</p>'}
-</main></body></html>`
+<style>${CSS}</style>${shell ? shell.head : ''}</head>
+<body>${shell ? `<div id="root">${content}</div>` : content}</body></html>`
 }
 
 /** What an unknown slug, an unpublished page or a removed one shows: the same for all. */
@@ -169,5 +198,5 @@ export function trustNotFoundHtml() {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>Not available</title><style>${CSS}</style></head>
-<body><main><h1>Not available</h1><p>${escapeHtml(TRUST_TEXTS.notFound)}</p></main></body></html>`
+<body><div class="tp"><main><h1>Not available</h1><p>${escapeHtml(TRUST_TEXTS.notFound)}</p></main></div></body></html>`
 }

@@ -11,6 +11,8 @@ import { type Database, inTransaction } from '../../db/index.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import type { Mailer, MailMessage } from '../../mail/index.ts'
 import { compose, link } from '../../mail/messages.ts'
+import { channelsOf, type Preferences } from '../notifications/inbox.ts'
+import type { NotificationService } from '../notifications/service.ts'
 
 /**
  * Requests for documents under NDA (issue 40). A visitor accepts the page's NDA (its version,
@@ -60,6 +62,10 @@ const toRequest = (row: RequestRow): TrustRequest => ({
   downloads: Number(row.downloads ?? 0),
 })
 
+/** The admins' notification of a request that waits for them. */
+export const requestText = (name: string, email: string, company: string) =>
+  `${name} (${email}, ${company}) asks for the trust centre's documents under NDA.`
+
 /** What the requests need of the published page they are made on. */
 export interface RequestPage {
   orgId: number
@@ -76,6 +82,8 @@ export function createTrustRequests(deps: {
   mailer: Mailer
   publicUrl: string
   now?: () => Date
+  /** The admins' in-app notice of a request that waits (issue 29's service). */
+  notifications?: Pick<NotificationService, 'notify' | 'deliver'>
 }) {
   const pool: pg.Pool = deps.database.pool
   const now = deps.now ?? (() => new Date())
@@ -118,6 +126,59 @@ export function createTrustRequests(deps: {
     return accessMail(page, row.email, token, until)
   }
 
+  /**
+   * A request that waits: each active admin is told in the app (a notification of the request's
+   * own transaction, live once it commits) and by the email returned here, each as their
+   * preference for 'trust_request' says. The notification service sends no email of this kind:
+   * this one is it, so an admin gets one email, not two.
+   */
+  async function tellAdmins(
+    client: pg.PoolClient,
+    page: RequestPage,
+    input: TrustRequestCreate,
+    email: string,
+  ) {
+    const name = input.name.trim()
+    const company = input.company.trim()
+    const reason = input.reason?.trim() ?? ''
+    const admins = await client.query<{
+      id: string
+      email: string
+      first_name: string
+      prefs: Preferences | null
+    }>(
+      `select id, email, first_name, notification_preferences as prefs from users
+        where org_id = $1 and role = 'admin' and status = 'active'`,
+      [page.orgId],
+    )
+    await deps.notifications?.notify(
+      client,
+      admins.rows.map((admin) => ({
+        orgId: page.orgId,
+        userId: Number(admin.id),
+        kind: 'trust_request' as const,
+        text: requestText(name, email, company),
+        actorId: null,
+        questionnaireId: null,
+        questionId: null,
+      })),
+    )
+    return admins.rows
+      .filter((admin) => ['both', 'email'].includes(channelsOf(admin.prefs).trust_request))
+      .map((admin) =>
+        compose({
+          to: admin.email,
+          subject: `${name} of ${company} asks to read your documents`,
+          greeting: admin.first_name ? `Hello ${admin.first_name},` : 'Hello,',
+          paragraphs: [
+            `${name} (${email}, ${company}) accepted your NDA (version ${page.ndaVersion}) and asks for access to the documents of your trust centre.`,
+            ...(reason ? [`Their reason: ${reason}`] : []),
+          ],
+          action: { label: 'Review the request', url: `${deps.publicUrl}/settings/trust` },
+        }),
+      )
+  }
+
   /** POST public/trust/{slug}/requests/. */
   async function create(
     page: RequestPage,
@@ -133,8 +194,9 @@ export function createTrustRequests(deps: {
     await inTransaction(pool, async (client) => {
       const { rows } = await client.query<{ id: string; email: string }>(
         `insert into trust_requests (org_id, name, email, company, reason, nda_version, nda_text,
-            address, user_agent, status, decided_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, case when $10 = 'approved' then now() end)
+            address, user_agent, status, decided_at, approved_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, case when $10 = 'approved' then now() end,
+                 case when $10 = 'approved' then now() end)
          returning id, email`,
         [
           page.orgId,
@@ -160,28 +222,10 @@ export function createTrustRequests(deps: {
         },
       )
       if (automatic) mails.push(await grant(client, page, row, page.grantDays))
-      else {
-        const admins = await client.query<{ email: string; first_name: string }>(
-          `select email, first_name from users
-            where org_id = $1 and role = 'admin' and status = 'active'`,
-          [page.orgId],
-        )
-        for (const admin of admins.rows)
-          mails.push(
-            compose({
-              to: admin.email,
-              subject: `${input.name.trim()} of ${input.company.trim()} asks to read your documents`,
-              greeting: admin.first_name ? `Hello ${admin.first_name},` : 'Hello,',
-              paragraphs: [
-                `${input.name.trim()} (${email}, ${input.company.trim()}) accepted your NDA (version ${page.ndaVersion}) and asks for access to the documents of your trust centre.`,
-                ...(input.reason?.trim() ? [`Their reason: ${input.reason.trim()}`] : []),
-              ],
-              action: { label: 'Review the request', url: `${deps.publicUrl}/settings/trust` },
-            }),
-          )
-      }
+      else mails.push(...(await tellAdmins(client, page, input, email)))
     })
     for (const mail of mails) deps.mailer.send(mail)
+    if (!automatic) await deps.notifications?.deliver()
     return { status: automatic ? ('approved' as const) : ('pending' as const) }
   }
 
@@ -226,7 +270,8 @@ export function createTrustRequests(deps: {
         const length = days ?? row.grant_days
         if (action === 'approve') {
           await client.query(
-            `update trust_requests set status = 'approved', decided_by = $2, decided_at = now()
+            `update trust_requests set status = 'approved', decided_by = $2, decided_at = now(),
+                approved_at = now()
               where id = $1`,
             [row.id, userId],
           )
@@ -286,12 +331,13 @@ export function createTrustRequests(deps: {
   async function reader(orgId: number, authorization: string | undefined) {
     const token = authorization?.match(/^Bearer\s+(tr_[\w-]+)$/)?.[1]
     if (!token) return null
-    const { rows } = await pool.query<{ id: string; email: string }>(
-      `select id, email from trust_requests
+    const { rows } = await pool.query<{ id: string; email: string; expires_at: Date }>(
+      `select id, email, expires_at from trust_requests
         where org_id = $1 and reader_hash = $2 and status = 'approved' and expires_at > now()`,
       [orgId, hashToken(token)],
     )
-    return rows[0] ? { id: Number(rows[0].id), email: rows[0].email } : null
+    const row = rows[0]
+    return row ? { id: Number(row.id), email: row.email, expiresAt: row.expires_at } : null
   }
 
   async function logDownload(

@@ -8,6 +8,8 @@ import {
   qaTrustSchema,
   TRUST_REQUEST_TEXTS,
   TRUST_TEXTS,
+  type TrustReader,
+  trustAnalyticsQuerySchema,
   trustAskSchema,
   trustGrantSchema,
   trustRequestCreateSchema,
@@ -21,13 +23,22 @@ import type { RateLimiter } from '../../auth/rate-limit.ts'
 import { clientAddress } from '../../http/client-address.ts'
 import { sendDownload } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
-import { jsonBody, params } from '../../http/validate.ts'
+import { jsonBody, params, query } from '../../http/validate.ts'
+import { DEFAULT_ANALYTICS_DAYS, type TrustAdmin } from './analytics.ts'
 import type { TrustAsk } from './ask.ts'
-import { type PageVisit, TRUST_CSP, trustNotFoundHtml, trustPageHtml } from './html.ts'
+import {
+  type PageVisit,
+  TRUST_CSP,
+  TRUST_SHELL_CSP,
+  trustNotFoundHtml,
+  trustPageHtml,
+} from './html.ts'
 import { createMemoryLimiter } from './memory-limit.ts'
 import type { TrustRequests } from './requests.ts'
 import { type TrustService, trustNotFound } from './service.ts'
+import type { TrustShell } from './shell.ts'
 import { stampPdf } from './stamp.ts'
+import type { ViewCounter } from './views.ts'
 
 const isPdf = (file: { name: string; mime: string }) =>
   file.mime === 'application/pdf' || /\.pdf$/i.test(file.name)
@@ -42,6 +53,30 @@ const at = (path: string) =>
   decodeURIComponent(path).replace('{id}', ':id{[0-9]+}').replace('{slug}', ':slug')
 const slugParams = z.object({ slug: z.string().min(1).max(100) })
 const downloadParams = slugParams.extend({ id: z.coerce.number().int().positive() })
+
+/** The reader session's cookie: the page, its downloads and the reader call read it. */
+export const READER_COOKIE = 'quire_trust_reader'
+
+/** The reader session in an HttpOnly cookie of its own, for as long as the grant lasts. */
+function setReaderCookie(
+  c: Context,
+  session: { access: string; expires_at: string },
+  secure: boolean,
+) {
+  setCookie(c, READER_COOKIE, session.access, {
+    httpOnly: true,
+    secure,
+    sameSite: 'Strict',
+    path: '/',
+    expires: new Date(session.expires_at),
+  })
+}
+
+/** The reader token a request carries: its Authorization header, else the reader cookie. */
+function readerToken(c: Context) {
+  const cookie = getCookie(c, READER_COOKIE)
+  return c.req.header('authorization') ?? (cookie ? `Bearer ${cookie}` : undefined)
+}
 
 /** Anyone's reads of public pages, per address: generous for people, a wall for scrapers. */
 const PUBLIC_RULE = { limit: 120, windowMs: 60_000 }
@@ -60,8 +95,14 @@ export function trustRoutes(options: {
   service: TrustService
   requests: TrustRequests
   ask: TrustAsk
+  admin: TrustAdmin
+  views: ViewCounter
+  /** The organisation's logo (the account area's), for a published page. */
+  logo: (orgId: number) => Promise<{ mime: string; data: Buffer; updated_at: Date }>
   limiter: RateLimiter
   trustProxy: boolean
+  /** Whether the site is served over https (the reader cookie is then Secure). */
+  secure: boolean
 }) {
   const { service, permit } = options
   const app = new Hono<AuthEnv>()
@@ -87,6 +128,18 @@ export function trustRoutes(options: {
     const body = await jsonBody(c, qaTrustSchema)
     const auth = c.get('auth')
     return c.json(await service.setQaVisibility(auth.org.id, auth.user.id, id, body.visibility))
+  })
+
+  app.get(T.items, signedIn, permit('library.manage'), async (c) =>
+    c.json(await options.admin.items(c.get('auth').org.id)),
+  )
+  app.get(T.analytics, signedIn, permit('organization.manage'), async (c) => {
+    const { days } = query(c, trustAnalyticsQuerySchema)
+    // this node's views are written first: the figures hold every view counted so far here
+    await options.views.flush()
+    return c.json(
+      await options.admin.analytics(c.get('auth').org.id, days ?? DEFAULT_ANALYTICS_DAYS),
+    )
   })
 
   // requests under NDA: the admins decide (the request's person is told by email)
@@ -123,7 +176,39 @@ export function trustRoutes(options: {
   app.get(at(P.page('{slug}')), async (c) => {
     await limited(c, true)
     const { slug } = params(c, slugParams)
-    return c.json(await service.page(slug))
+    const { page, orgId } = await service.pageAndOrg(slug)
+    options.views.count(orgId)
+    return c.json(page)
+  })
+  app.get(at(P.reader('{slug}')), async (c) => {
+    await limited(c, true)
+    const { slug } = params(c, slugParams)
+    const { orgId } = await service.pageAndOrg(slug)
+    // a reader token only (tr_...): a staff session is never one
+    const reader = await options.requests.reader(orgId, readerToken(c))
+    const body: TrustReader = {
+      reader: reader ? { email: reader.email, expires_at: reader.expiresAt.toISOString() } : null,
+    }
+    return c.json(body)
+  })
+  app.get(at(P.logo('{slug}')), async (c) => {
+    await limited(c, true)
+    const { slug } = params(c, slugParams)
+    const { page, orgId } = await service.pageAndOrg(slug)
+    if (!page.organization.logo) throw trustNotFound()
+    const image = await options.logo(orgId).catch((error) => {
+      throw (error as { status?: number }).status === 404 ? trustNotFound() : error
+    })
+    const etag = `"${image.updated_at.getTime().toString(36)}"`
+    // asked again on each view (unpublishing takes it away at once), sent again only if changed
+    c.header('Cache-Control', 'no-cache')
+    c.header('ETag', etag)
+    c.header('Content-Security-Policy', "default-src 'none'")
+    if (c.req.header('if-none-match') === etag) return c.body(null, 304)
+    return c.body(new Uint8Array(image.data), 200, {
+      'content-type': image.mime,
+      'content-disposition': 'inline; filename="logo"',
+    })
   })
   app.post(at(P.requests('{slug}')), async (c) => {
     await limited(c)
@@ -160,7 +245,10 @@ export function trustRoutes(options: {
     const { slug } = params(c, slugParams)
     const page = await service.requestPage(slug)
     const body = await jsonBody(c, trustSessionRequestSchema)
-    return c.json(await options.requests.exchange(page.orgId, body.token))
+    const session = await options.requests.exchange(page.orgId, body.token)
+    // the browser keeps it too, so that plain links download what is under NDA
+    setReaderCookie(c, session, options.secure)
+    return c.json(session)
   })
   app.get(at(P.download('{slug}', '{id}')), async (c) => {
     await limited(c)
@@ -168,11 +256,7 @@ export function trustRoutes(options: {
     if (!parsed.success) throw trustNotFound()
     let reader: { id: number; email: string } | null = null
     const file = await service.publicDocument(parsed.data.slug, parsed.data.id, async (orgId) => {
-      const cookie = getCookie(c, READER_COOKIE)
-      reader = await options.requests.reader(
-        orgId,
-        c.req.header('authorization') ?? (cookie ? `Bearer ${cookie}` : undefined),
-      )
+      reader = await options.requests.reader(orgId, readerToken(c))
       return reader !== null
     })
     const address = clientAddress(c, options.trustProxy)
@@ -190,8 +274,6 @@ export function trustRoutes(options: {
  * GET /trust/{slug}: the page as HTML, outside the API (issue 40). Unknown, unpublished and
  * withdrawn pages answer alike (404, noindex); the page carries a strict CSP and no session.
  */
-/** The reader session's cookie: the page and its downloads read it; nothing else does. */
-export const READER_COOKIE = 'quire_trust_reader'
 
 export function trustPageRoutes(options: {
   service: TrustService
@@ -200,6 +282,9 @@ export function trustPageRoutes(options: {
   trustProxy: boolean
   /** Whether the site is served over https (the cookie is then Secure). */
   secure: boolean
+  views?: ViewCounter
+  /** The built web app's tags (shell.ts): when there are, the app mounts on the page. */
+  shell?: () => TrustShell | null
 }) {
   const app = new Hono()
   // reading the page is limited in this node's memory (a guard against scrapers, no database
@@ -209,6 +294,7 @@ export function trustPageRoutes(options: {
   const guard = async (c: Context, shared = false) => {
     const key = `trust-public:${clientAddress(c, options.trustProxy)}`
     const state = shared ? await options.limiter.hit(key, PUBLIC_RULE) : views.hit(key)
+    // the page itself may carry the web app (render); anything else runs nothing
     c.header('Content-Security-Policy', TRUST_CSP)
     c.header('X-Content-Type-Options', 'nosniff')
     c.header('Referrer-Policy', 'no-referrer')
@@ -223,11 +309,17 @@ export function trustPageRoutes(options: {
       const cookie = getCookie(c, READER_COOKIE)
       const reader =
         visit.reader ?? (cookie ? await options.requests.reader(orgId, `Bearer ${cookie}`) : null)
+      // a problem is said by the server's page alone (its address is no page of the app's)
+      const shell = status === 200 ? (options.shell?.() ?? null) : null
+      if (shell) c.header('Content-Security-Policy', TRUST_SHELL_CSP)
+      if (status === 200) options.views?.count(orgId)
       return c.html(
-        trustPageHtml(page, (id) => `${API_PREFIX}${paths.publicTrust.download(page.slug, id)}`, {
-          ...visit,
-          reader,
-        }),
+        trustPageHtml(
+          page,
+          (id) => `${API_PREFIX}${paths.publicTrust.download(page.slug, id)}`,
+          { ...visit, reader },
+          shell,
+        ),
         status,
       )
     } catch (error) {
@@ -256,13 +348,7 @@ export function trustPageRoutes(options: {
     }
     try {
       const session = await options.requests.exchange(page.orgId, token)
-      setCookie(c, READER_COOKIE, session.access, {
-        httpOnly: true,
-        secure: options.secure,
-        sameSite: 'Strict',
-        path: '/',
-        expires: new Date(session.expires_at),
-      })
+      setReaderCookie(c, session, options.secure)
       return c.redirect(`/trust/${page.slug}`, 303)
     } catch {
       return render(c, slug, { error: TRUST_REQUEST_TEXTS.linkInvalid }, 400)

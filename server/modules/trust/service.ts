@@ -242,14 +242,10 @@ export function createTrustService(deps: { database: Database; storage: Storage 
       if (entry.orgId === orgId || entry.orgId === 0) cache.delete(key)
   }
 
-  /** GET public/trust/{slug}/: public items only, of a published page. */
-  async function page(slug: string): Promise<PublicTrustPage> {
-    const entry = await cachedPage(slug)
-    if (!entry.page) throw trustNotFound()
-    return entry.page
-  }
-
-  /** The published page and its organisation's id, for the HTML page (one read, cached). */
+  /**
+   * The published page (public items only) and its organisation's id, for the page as JSON and
+   * as HTML, the reader call and the logo (one read, cached).
+   */
   async function pageAndOrg(slug: string) {
     const entry = await cachedPage(slug)
     if (!entry.page) throw trustNotFound()
@@ -367,7 +363,6 @@ export function createTrustService(deps: { database: Database; storage: Storage 
     update,
     setFileVisibility,
     setQaVisibility,
-    page,
     pageAndOrg,
     publicDocument,
     requestPage,

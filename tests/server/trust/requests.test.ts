@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { TRUST_REQUEST_TEXTS } from '../../../contract/trust.ts'
 import { stampText } from '../../../server/modules/trust/stamp.ts'
-import { makePdf } from '../../fixtures/documents.ts'
 import { linkIn } from '../../support/smtp.ts'
-import { uploadFile } from '../answering/helpers.ts'
-import { get, insertUser, post, signIn, type TestApp, withMailApp } from '../auth/helpers.ts'
+import { get, post, withMailApp } from '../auth/helpers.ts'
+import { asking, publishedPage } from './helpers.ts'
 
 /**
  * Requests under NDA (issue 40): a visitor accepts the page's NDA and asks; the admins are told;
@@ -17,35 +16,6 @@ import { get, insertUser, post, signIn, type TestApp, withMailApp } from '../aut
 const { ctx, smtp } = withMailApp({ jobs: true })
 const T = paths.trust
 const P = paths.publicTrust
-
-async function publishedPage(app: TestApp, extra: Record<string, unknown> = {}) {
-  const admin = await insertUser(app.database, { role: 'admin' })
-  const token = (await signIn(app, admin.email)).access
-  const slug = `nda-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
-  const pdf = await makePdf(
-    [['Penetration test 2026', 'No critical findings remain open.']],
-    'Pen test',
-  )
-  const file = await uploadFile(app, token, 'Pen test 2026.pdf', pdf)
-  expect((await post(app, T.file(file), { visibility: 'nda' }, token)).status).toBe(200)
-  const saved = await post(
-    app,
-    T.settings,
-    { slug, published: true, nda_text: 'Do not share these documents.', ...extra },
-    token,
-  )
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200)
-  return { admin, token, slug, file, ndaVersion: saved.body.nda_version as number }
-}
-
-const asking = (version: number, email: string) => ({
-  name: 'Vera Visitor',
-  email,
-  company: 'Prospect Ltd',
-  reason: 'Vendor review',
-  nda_accepted: true,
-  nda_version: version,
-})
 
 async function textOf(bytes: ArrayBuffer) {
   const pdf = await getDocumentProxy(new Uint8Array(bytes))
