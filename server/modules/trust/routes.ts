@@ -176,9 +176,8 @@ export function trustRoutes(options: {
   app.get(at(P.page('{slug}')), async (c) => {
     await limited(c, true)
     const { slug } = params(c, slugParams)
-    const { page, orgId } = await service.pageAndOrg(slug)
-    options.views.count(orgId)
-    return c.json(page)
+    // a view is counted where the page is opened (its HTML): the JSON is what its script reads
+    return c.json((await service.pageAndOrg(slug)).page)
   })
   app.get(at(P.reader('{slug}')), async (c) => {
     await limited(c, true)
