@@ -8,7 +8,6 @@ import {
   type RegisterRequest,
   setPasswordResponseSchema,
   ssoExchangeResponseSchema,
-  statusResponseSchema,
   type TokenPair,
   type ValidateResetTokenResponse,
   validateResetTokenResponseSchema,

@@ -61,7 +61,12 @@ export function AskBox(props: { actor: ActorRefFrom<typeof trustAskMachine> }) {
         </p>
       )}
       {view.answer && (
-        <div role="status" aria-live="polite" className={css({ display: 'grid', gap: '2' })}>
+        <div
+          role="status"
+          aria-live="polite"
+          data-testid="trust-answer"
+          className={css({ display: 'grid', gap: '2' })}
+        >
           <p className={css({ textStyle: 'xs', color: 'fg.muted' })}>{view.asked}</p>
           <p className={answerText}>{view.answer.answer}</p>
           {view.answer.citations.length > 0 && (

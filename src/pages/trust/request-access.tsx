@@ -49,7 +49,7 @@ export function RequestAccess(props: {
   const edit = (change: Partial<typeof view.form>) => actor.send({ type: 'edit', change })
   if (view.sent)
     return (
-      <div className={`${panel} ${callout({ tone: 'info' })}`} role="status">
+      <div className={`${css({ mt: '4' })} ${callout({ tone: 'info' })}`} role="status">
         {view.outcome === 'approved' ? TRUST_REQUEST_TEXTS.approved : TRUST_REQUEST_TEXTS.received}
       </div>
     )

@@ -32,7 +32,11 @@ function Choice(props: {
 }) {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset
-    <div className={filterPills} role="group" aria-label={props.label}>
+    <div
+      className={`${filterPills} ${css({ justifyContent: 'flex-end', flexWrap: 'nowrap' })}`}
+      role="group"
+      aria-label={props.label}
+    >
       {props.options.map((option) => (
         <button
           key={option}

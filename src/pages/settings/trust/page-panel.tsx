@@ -163,7 +163,7 @@ export function PagePanel(props: {
         <form
           className={formStack}
           noValidate
-          aria-label="The trust centre's page"
+          aria-label="The trust centre’s page"
           onSubmit={(event) => {
             event.preventDefault()
             actor.send({ type: 'save' })
