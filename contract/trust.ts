@@ -110,6 +110,23 @@ export const trustSettingsSchema = z.object({
 })
 export type TrustSettings = z.infer<typeof trustSettingsSchema>
 
+/** A page never saved: unpublished, every section in order, an access grant of 30 days. */
+export const DEFAULT_TRUST_SETTINGS: TrustSettings = {
+  published: false,
+  slug: null,
+  sections: [...TRUST_SECTIONS],
+  overview: '',
+  contact_email: null,
+  certifications: [],
+  subprocessors: [],
+  updates: [],
+  nda_text: '',
+  nda_version: 0,
+  auto_approve_domains: [],
+  grant_days: 30,
+  updated_at: null,
+}
+
 /** POST files/{id}/trust/ (admin or approver). */
 export const fileTrustSchema = z.object({ visibility: z.enum(TRUST_VISIBILITIES) })
 /** POST knowledge-base/qa/{id}/trust/ (admin or approver). */

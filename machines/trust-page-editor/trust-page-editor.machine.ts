@@ -1,6 +1,10 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { TrustSettings, TrustSettingsUpdate } from '../../contract/trust.ts'
+import {
+  DEFAULT_TRUST_SETTINGS,
+  type TrustSettings,
+  type TrustSettingsUpdate,
+} from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /** The page as edited: everything an admin sets, the NDA's version and dates left out. */
@@ -27,21 +31,8 @@ export const TRUST_SAVED_NOTICE_MS = 4000
 
 const mustBeProvided = mustBeProvidedIn('trustPageEditorMachine')
 
-export const EMPTY_TRUST_SETTINGS: TrustSettings = {
-  published: false,
-  slug: null,
-  sections: [],
-  overview: '',
-  contact_email: null,
-  certifications: [],
-  subprocessors: [],
-  updates: [],
-  nda_text: '',
-  nda_version: 0,
-  auto_approve_domains: [],
-  grant_days: 30,
-  updated_at: null,
-}
+/** What the form holds before the page's settings are read. */
+export const EMPTY_TRUST_SETTINGS: TrustSettings = { ...DEFAULT_TRUST_SETTINGS, sections: [] }
 
 export const trustFormOf = ({
   nda_version: _version,
@@ -104,6 +95,9 @@ export const trustPageEditorMachine = setup({
       error: ({ event }) =>
         errorMessage((event as { error?: unknown }).error, 'The page could not be saved.'),
     }),
+    setPublished: assign(({ context, event }) =>
+      event.type === 'publish' ? { form: { ...context.form, published: event.published } } : {},
+    ),
     emitSaved: emit((_, settings: TrustSettings) => ({ type: 'saved' as const, settings })),
   },
 }).createMachine({
@@ -137,12 +131,7 @@ export const trustPageEditorMachine = setup({
         },
         preview: 'previewing',
         save: 'saving',
-        publish: {
-          target: 'saving',
-          actions: assign(({ context, event }) => ({
-            form: { ...context.form, published: event.published },
-          })),
-        },
+        publish: { target: 'saving', actions: 'setPublished' },
       },
     },
     previewing: {
@@ -151,12 +140,7 @@ export const trustPageEditorMachine = setup({
       on: {
         back: 'editing',
         save: 'saving',
-        publish: {
-          target: 'saving',
-          actions: assign(({ context, event }) => ({
-            form: { ...context.form, published: event.published },
-          })),
-        },
+        publish: { target: 'saving', actions: 'setPublished' },
       },
     },
     saving: {
@@ -192,12 +176,7 @@ export const trustPageEditorMachine = setup({
         edit: { target: 'editing', actions: 'applyEdit' },
         preview: 'previewing',
         save: 'saving',
-        publish: {
-          target: 'saving',
-          actions: assign(({ context, event }) => ({
-            form: { ...context.form, published: event.published },
-          })),
-        },
+        publish: { target: 'saving', actions: 'setPublished' },
       },
     },
   },

@@ -26,6 +26,11 @@ export const readerCheckDelay = (reader: Reader | null, now = Date.now()) =>
 
 const mustBeProvided = mustBeProvidedIn('trustReaderMachine')
 
+/** What a reading of the session answered (the event of loadReader's or recheckReader's end). */
+const outputOf = (event: { type: string }) => (event as { output?: TrustReader }).output
+/** The server names the reader: the session stands. */
+const readerFound = { guard: 'isReader', target: 'reader', actions: 'setReader' } as const
+
 /**
  * The reader session of a visitor under NDA (issue 40). The emailed link opens the page with a
  * one-time token: the visitor's own click ("Open the documents") exchanges it for a session kept
@@ -49,7 +54,10 @@ export const trustReaderMachine = setup({
   delays: { untilCheck: ({ context }) => readerCheckDelay(context.reader) },
   guards: {
     hasLink: ({ context }) => context.access !== null,
-    isReader: (_, output: TrustReader) => output.reader !== null,
+    isReader: ({ event }) => Boolean(outputOf(event)?.reader),
+  },
+  actions: {
+    setReader: assign({ reader: ({ event }) => outputOf(event)?.reader ?? null }),
   },
 }).createMachine({
   id: 'trustReader',
@@ -70,14 +78,7 @@ export const trustReaderMachine = setup({
         id: 'loadReader',
         src: 'loadReader',
         input: ({ context }) => ({ slug: context.slug }),
-        onDone: [
-          {
-            guard: { type: 'isReader', params: ({ event }) => event.output },
-            target: 'reader',
-            actions: assign({ reader: ({ event }) => event.output.reader }),
-          },
-          { target: 'visitor' },
-        ],
+        onDone: [readerFound, { target: 'visitor' }],
         onError: 'visitor',
       },
     },
@@ -123,11 +124,7 @@ export const trustReaderMachine = setup({
         src: 'loadReader',
         input: ({ context }) => ({ slug: context.slug }),
         onDone: [
-          {
-            guard: { type: 'isReader', params: ({ event }) => event.output },
-            target: 'reader',
-            actions: assign({ reader: ({ event }) => event.output.reader }),
-          },
+          readerFound,
           {
             target: 'ended',
             actions: assign({ reader: null, error: TRUST_REQUEST_TEXTS.sessionEnded }),

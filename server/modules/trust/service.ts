@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import {
+  DEFAULT_TRUST_SETTINGS,
   type PublicTrustPage,
-  TRUST_SECTIONS,
   TRUST_TEXTS,
   type TrustSection,
   type TrustSettings,
@@ -38,23 +38,6 @@ interface PageRow {
   updated_at: Date | null
 }
 
-/** A page never saved: unpublished, every section in order, an access grant of 30 days. */
-const DEFAULT_SETTINGS: TrustSettings = {
-  published: false,
-  slug: null,
-  sections: [...TRUST_SECTIONS],
-  overview: '',
-  contact_email: null,
-  certifications: [],
-  subprocessors: [],
-  updates: [],
-  nda_text: '',
-  nda_version: 0,
-  auto_approve_domains: [],
-  grant_days: 30,
-  updated_at: null,
-}
-
 const toSettings = (row: PageRow): TrustSettings => ({
   published: row.published,
   slug: row.slug,
@@ -84,7 +67,7 @@ export function createTrustService(deps: { database: Database; storage: Storage 
     const { rows } = await pool.query<PageRow>('select * from trust_pages where org_id = $1', [
       orgId,
     ])
-    return rows[0] ? toSettings(rows[0]) : DEFAULT_SETTINGS
+    return rows[0] ? toSettings(rows[0]) : DEFAULT_TRUST_SETTINGS
   }
 
   async function update(
@@ -96,7 +79,7 @@ export function createTrustService(deps: { database: Database; storage: Storage 
       await inTransaction(pool, async (client) => {
         await client.query(
           `insert into trust_pages (org_id, sections) values ($1, $2) on conflict (org_id) do nothing`,
-          [orgId, JSON.stringify(DEFAULT_SETTINGS.sections)],
+          [orgId, JSON.stringify(DEFAULT_TRUST_SETTINGS.sections)],
         )
         const { rows } = await client.query<PageRow>(
           'select * from trust_pages where org_id = $1 for update',

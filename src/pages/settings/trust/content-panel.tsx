@@ -74,83 +74,93 @@ export function ContentPanel(props: { actor: ActorRefFrom<typeof trustContentMac
           {view.error}
         </p>
       )}
-      <div>
-        <h4 className={subheading}>Documents</h4>
-        <p className={help}>
-          Public documents download from the page; documents under NDA are sent to those you
-          approve, marked with their email.
-        </p>
-        {view.items.files.length === 0 ? (
-          <p className={empty}>The repository has no files yet.</p>
-        ) : (
-          <div className={tableWrap}>
-            <table className={dataTable}>
-              <thead>
-                <tr>
-                  <th>File</th>
-                  <th data-align="end">On the page</th>
+      <VisibilityTable
+        title="Documents"
+        help="Public documents download from the page; documents under NDA are sent to those you approve, marked with their email."
+        empty="The repository has no files yet."
+        column="File"
+        rows={view.items.files.map((file) => ({
+          id: file.id,
+          name: file.name,
+          detail: null,
+          options: ['private', 'public', 'nda'] as const,
+          value: file.visibility,
+          busy: busy('file', file.id),
+          onChange: (visibility: TrustVisibility) => set({ kind: 'file', id: file.id, visibility }),
+        }))}
+      />
+      <VisibilityTable
+        title="Security practices"
+        help="Approved answers of the knowledge base shown on the page; the ask box answers from these and the public documents only."
+        empty="The knowledge base has no approved answers yet."
+        column="Question and answer"
+        rows={view.items.qa.map((item) => ({
+          id: item.id,
+          name: item.question,
+          detail: item.answer,
+          options: ['private', 'public'] as const,
+          value: item.visibility,
+          busy: busy('qa', item.id),
+          onChange: (visibility: TrustVisibility) => set({ kind: 'qa', id: item.id, visibility }),
+        }))}
+      />
+    </div>
+  )
+}
+
+/** One kind of what may be public: a row per file or item, with its choice at the end. */
+function VisibilityTable(props: {
+  title: string
+  help: string
+  empty: string
+  column: string
+  rows: {
+    id: number
+    name: string
+    detail: string | null
+    options: readonly TrustVisibility[]
+    value: TrustVisibility
+    busy: boolean
+    onChange: (visibility: TrustVisibility) => void
+  }[]
+}) {
+  return (
+    <div>
+      <h4 className={subheading}>{props.title}</h4>
+      <p className={help}>{props.help}</p>
+      {props.rows.length === 0 ? (
+        <p className={empty}>{props.empty}</p>
+      ) : (
+        <div className={tableWrap}>
+          <table className={dataTable}>
+            <thead>
+              <tr>
+                <th>{props.column}</th>
+                <th data-align="end">On the page</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.rows.map((row) => (
+                <tr key={row.id}>
+                  <td>
+                    <div className={name}>{row.name}</div>
+                    {row.detail && <div className={answer}>{row.detail}</div>}
+                  </td>
+                  <td className={choiceCell}>
+                    <Choice
+                      label={`Visibility of ${row.name}`}
+                      options={row.options}
+                      value={row.value}
+                      busy={row.busy}
+                      onChange={row.onChange}
+                    />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {view.items.files.map((file) => (
-                  <tr key={file.id}>
-                    <td className={name}>{file.name}</td>
-                    <td className={choiceCell}>
-                      <Choice
-                        label={`Visibility of ${file.name}`}
-                        options={['private', 'public', 'nda']}
-                        value={file.visibility}
-                        busy={busy('file', file.id)}
-                        onChange={(visibility) => set({ kind: 'file', id: file.id, visibility })}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </div>
-      <div>
-        <h4 className={subheading}>Security practices</h4>
-        <p className={help}>
-          Approved answers of the knowledge base shown on the page; the ask box answers from these
-          and the public documents only.
-        </p>
-        {view.items.qa.length === 0 ? (
-          <p className={empty}>The knowledge base has no approved answers yet.</p>
-        ) : (
-          <div className={tableWrap}>
-            <table className={dataTable}>
-              <thead>
-                <tr>
-                  <th>Question and answer</th>
-                  <th data-align="end">On the page</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.items.qa.map((item) => (
-                  <tr key={item.id}>
-                    <td>
-                      <div className={name}>{item.question}</div>
-                      <div className={answer}>{item.answer}</div>
-                    </td>
-                    <td className={choiceCell}>
-                      <Choice
-                        label={`Visibility of ${item.question}`}
-                        options={['private', 'public']}
-                        value={item.visibility}
-                        busy={busy('qa', item.id)}
-                        onChange={(visibility) => set({ kind: 'qa', id: item.id, visibility })}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </div>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </div>
   )
 }
