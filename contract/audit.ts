@@ -16,6 +16,9 @@ export interface AuditAction {
 const action = (label: string, sentence: string): AuditAction => ({ label, sentence })
 
 export const AUDIT_ACTIONS: Record<string, AuditAction> = {
+  'api_key.created': action('API key created', '{actor} created the API key {name}'),
+  'api_key.revoked': action('API key revoked', '{actor} revoked the API key {name}'),
+  'api_key.refused': action('API key refused', 'The API key {name} was refused: {reason}'),
   'user.invited': action('Invited', '{actor} invited {name} as {role}'),
   'user.reinvited': action('Invited again', '{actor} invited {name} again, as {role}'),
   'user.updated': action('Renamed', '{actor} renamed {name}'),

@@ -258,6 +258,11 @@ export const paths = {
     /** What the library holds and whether each is on the page: files and approved Q&A items. */
     items: '/trust/items/',
   },
+  /** Issue 41: the open platform, kept by admins with a person's session only. */
+  platform: {
+    apiKeys: '/admin/api-keys/',
+    apiKeyRevoke: (id: Id) => `/admin/api-keys/${seg(id)}/revoke/`,
+  },
   /** Issue 40: the trust centre as anyone reads it (no session). */
   publicTrust: {
     page: (slug: string) => `/public/trust/${seg(slug)}/`,

@@ -10,9 +10,11 @@ import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
 import { QUIRE_EXTENSION_ID } from '../contract/extension.ts'
 import { DEFAULT_MAX_UPLOAD_MB } from '../contract/knowledge.ts'
 import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
+import { API_KEY_PREFIX } from '../contract/platform.ts'
 import { createEmbedder, type EmbeddingOptions } from './answering/embeddings.ts'
 import { bearerToken } from './auth/middleware.ts'
 import { permissions } from './auth/permissions.ts'
+import type { RateRule } from './auth/rate-limit.ts'
 import { createRateLimiter } from './auth/rate-limit.ts'
 import { type Clock, createTokenService } from './auth/tokens.ts'
 import {
@@ -58,6 +60,8 @@ import { createKnowledgeService } from './modules/knowledge/service.ts'
 import { type LegalSettings, legalRoutes } from './modules/legal/routes.ts'
 import { notificationRoutes } from './modules/notifications/routes.ts'
 import { createNotificationService } from './modules/notifications/service.ts'
+import { createApiKeyService } from './modules/platform/api-keys.ts'
+import { platformRoutes } from './modules/platform/routes.ts'
 import { productRoutes } from './modules/products/routes.ts'
 import { createProductService } from './modules/products/service.ts'
 import { createExportService } from './modules/questionnaires/export.ts'
@@ -98,6 +102,8 @@ export interface AppDeps {
   now?: Clock
   /** Rate limits of the auth calls; tests raise the per-address one. */
   authLimits?: Partial<AuthLimits>
+  /** Calls per API key and window (issue 41); tests lower it. */
+  apiKeyLimit?: RateRule
   /** Honour X-Forwarded-For for client addresses (a reverse proxy sits in front). */
   trustProxy?: boolean
   /** Where blobs live (DATA_DIR); a temporary directory when omitted (API-only tests). */
@@ -230,7 +236,7 @@ export function createApp(deps: AppDeps) {
   )
   const now = deps.now ?? (() => new Date())
   const limiter = createRateLimiter(deps.database.pool, now)
-  const auth = createAuthService({
+  const sessionAuth = createAuthService({
     database: deps.database,
     tokens: createTokenService({ secret: deps.jwtSecret, now }),
     limiter,
@@ -240,6 +246,21 @@ export function createApp(deps: AppDeps) {
     logger: deps.logger,
     limits: { ...DEFAULT_AUTH_LIMITS, ...deps.authLimits },
   })
+  // issue 41: a bearer `qk_...` is an API key of the organisation, any other a person's session
+  const apiKeys = createApiKeyService({
+    database: deps.database,
+    limiter,
+    logger: deps.logger,
+    now,
+    rule: deps.apiKeyLimit,
+  })
+  const auth: typeof sessionAuth = {
+    ...sessionAuth,
+    authenticate: (token) =>
+      token.startsWith(API_KEY_PREFIX)
+        ? apiKeys.authenticate(token)
+        : sessionAuth.authenticate(token),
+  }
   // roles: every authenticated route names the capability it needs (contract/roles.ts)
   const permit = permissions(deps.database)
   api.route(
@@ -465,6 +486,7 @@ export function createApp(deps: AppDeps) {
   const trustViews = createViewCounter({ pool: deps.database.pool, logger: deps.logger, now })
   deps.onClose?.(() => trustViews.close())
   const secure = deps.publicUrl.startsWith('https://')
+  api.route('/', platformRoutes({ auth, permit, keys: apiKeys }))
   api.route(
     '/',
     trustRoutes({

@@ -10,9 +10,12 @@ import { linkIn, waitForMail } from './mailbox.ts'
 
 let shared: TestAccount | undefined
 
-async function ensureAccount(request: APIRequestContext): Promise<TestAccount> {
-  if (shared) return shared
-  const account = newAccount('shell')
+/** A new organisation's admin, registered and confirmed through the API and the emailed link. */
+export async function freshAccount(
+  request: APIRequestContext,
+  label = 'shell',
+): Promise<TestAccount> {
+  const account = newAccount(label)
   const registered = await request.post('/api/v1/admin/register/', {
     data: {
       email: account.email,
@@ -28,13 +31,22 @@ async function ensureAccount(request: APIRequestContext): Promise<TestAccount> {
   const uuid = new URL(linkIn(mail, '/confirm_email')).searchParams.get('uuid')
   const confirmed = await request.post('/api/v1/admin/confirm_email/', { data: { uuid } })
   if (!confirmed.ok()) throw new Error(`confirm failed: ${await confirmed.text()}`)
-  shared = account
   return account
 }
 
+async function ensureAccount(request: APIRequestContext): Promise<TestAccount> {
+  shared ??= await freshAccount(request)
+  return shared
+}
+
 /** Signs in through the API and stores the tokens before any page script runs. */
-export async function signIn(page: Page, request: APIRequestContext): Promise<TestAccount> {
-  const account = await ensureAccount(request)
+export async function signIn(
+  page: Page,
+  request: APIRequestContext,
+  /** An account of its own (a journey that must not meet others' data), else the shared one. */
+  own?: TestAccount,
+): Promise<TestAccount> {
+  const account = own ?? (await ensureAccount(request))
   const res = await request.post('/api/v1/admin/login/', {
     data: { email: account.email, password: account.password },
   })

@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test'
 import ExcelJS from 'exceljs'
+import type { TestAccount } from './accounts.ts'
 import { signIn } from './session.ts'
 
 /** Steps the questionnaire journeys share: a token, repository files, questionnaires. */
@@ -8,8 +9,9 @@ import { signIn } from './session.ts'
 export async function signInWithToken(
   page: Page,
   request: APIRequestContext,
+  own?: TestAccount,
 ): Promise<Record<string, string>> {
-  const account = await signIn(page, request)
+  const account = await signIn(page, request, own)
   const login = await request.post('/api/v1/admin/login/', {
     data: { email: account.email, password: account.password },
   })

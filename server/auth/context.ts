@@ -15,4 +15,9 @@ export interface AuthContext {
   /** The session (refresh family) the access token belongs to. */
   sid: string
   sessionExpiresAt: Date
+  /**
+   * Set when the caller is an API key (issue 41): the organisation's program, attributed to the
+   * key's creator, with the role its scopes give and none of a person's own calls.
+   */
+  apiKey?: { id: number; name: string; scopes: readonly ('read' | 'write')[] }
 }

@@ -123,6 +123,9 @@ const TABLE: Row[] = [
   ['GET', () => paths.trust.items, 'library.manage'],
   ['GET', () => paths.trust.analytics, 'organization.manage'],
   ['GET', () => `${paths.trust.analytics}?days=7`, 'organization.manage'],
+  ['GET', () => paths.platform.apiKeys, 'organization.manage'],
+  ['POST', () => paths.platform.apiKeys, 'organization.manage'],
+  ['POST', () => paths.platform.apiKeyRevoke(NONE), 'organization.manage'],
   // products (issue 38)
   ['GET', () => paths.products.list, 'read'],
   ['POST', () => paths.products.list, 'library.manage'],

@@ -31,6 +31,8 @@ export interface TestAppOptions {
   /** The clock of every expiry decision (LT2). */
   now?: Clock
   authLimits?: Partial<AuthLimits>
+  /** Calls per API key (issue 41). */
+  apiKeyLimit?: { limit: number; windowMs: number }
   /** Defaults to a silent one. */
   logger?: Logger
   /** Run the job workers (ingestion) against the test database. */
@@ -128,6 +130,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     txtLookup: createTxtLookup(options.dnsResolver ?? '127.0.0.1:9'),
     streamLimits: options.streamLimits,
     streamRecheckMs: options.streamRecheckMs,
+    apiKeyLimit: options.apiKeyLimit,
     // every request of a test shares one address: only the test of this limit keeps it low
     authLimits: {
       perAddress: { limit: 100_000, windowMs: 60_000 },

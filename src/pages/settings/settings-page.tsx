@@ -2,8 +2,10 @@ import { Link, useParams } from '@tanstack/react-router'
 import { css, cx } from 'styled-system/css'
 import { can, ROLE_TEXTS, ROLES } from '../../../contract/roles.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
+import type { ApiKeysLogic } from '../../api/platform-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { card, focusRing, muted } from '../../components/styles.ts'
+import { ApiKeysSection } from './api-keys-section.tsx'
 import { type AuditLogic, AuditSection, useAuditLog } from './audit-section.tsx'
 import { type NotificationsLogic, NotificationsSection } from './notifications-section.tsx'
 import { type OrganizationLogic, OrganizationSection } from './organization-section.tsx'
@@ -64,6 +66,7 @@ export interface SettingsLogic {
   notifications?: NotificationsLogic
   products?: ProductsLogic
   trust?: TrustLogic
+  apiKeys?: ApiKeysLogic
 }
 
 /**
@@ -119,6 +122,8 @@ function Section(
           canManage={role !== null && can(role, 'library.manage')}
         />
       )
+    case 'api-keys':
+      return <ApiKeysSection logic={props.apiKeys} />
     case 'trust':
       return (
         <TrustSection

@@ -1,0 +1,59 @@
+import * as z from 'zod/mini'
+
+/**
+ * The open platform (issue 41): API keys for programs, and (later slices) the OpenAPI document,
+ * the MCP server and outgoing webhooks.
+ */
+
+/** What a key may do: read, or read and change the work. Never people, billing, SSO or settings. */
+export const API_KEY_SCOPES = ['read', 'write'] as const
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
+
+/** Every key starts so; the rest is random. */
+export const API_KEY_PREFIX = 'qk_'
+
+export const API_KEY_TEXTS = {
+  invalid: 'This API key is invalid, expired or revoked.',
+  notForKeys: 'An API key cannot be used for this call: sign in as a person.',
+  scope: 'This API key may only read: give it the write scope to change anything.',
+  tooMany: 'Too many calls with this API key: try again in a minute.',
+  expiryPast: 'An expiry date is in the future',
+  alreadyRevoked: 'This API key is already revoked.',
+} as const
+
+export const apiKeyCreateSchema = z.object({
+  name: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Name the key'),
+      z.maxLength(100, 'A key’s name is at most 100 characters'),
+    ),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).check(
+    z.minLength(1, 'Give the key a scope: read, or read and write'),
+    z.refine((list) => new Set(list).size === list.length, 'A scope is listed once'),
+  ),
+  /** When the key stops working (ISO 8601); none: until revoked. */
+  expires_at: z.optional(
+    z.nullable(z.iso.datetime({ offset: true, message: 'An expiry is an ISO 8601 date and time' })),
+  ),
+})
+export type ApiKeyCreate = z.input<typeof apiKeyCreateSchema>
+
+export const apiKeySchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  /** The first characters of the key, to tell keys apart (the key itself is never shown again). */
+  prefix: z.string(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+  created_at: z.string(),
+  created_by: z.nullable(z.object({ id: z.int(), name: z.string() })),
+  last_used_at: z.nullable(z.string()),
+  expires_at: z.nullable(z.string()),
+  revoked_at: z.nullable(z.string()),
+})
+export type ApiKey = z.infer<typeof apiKeySchema>
+export const apiKeyListSchema = z.object({ results: z.array(apiKeySchema) })
+/** The answer to a creation: the key itself, this once. */
+export const apiKeyCreatedSchema = z.extend(apiKeySchema, { key: z.string() })
+export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>

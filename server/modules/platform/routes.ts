@@ -1,0 +1,44 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { paths } from '../../../contract/paths.ts'
+import { apiKeyCreateSchema } from '../../../contract/platform.ts'
+import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
+import { requireAuth } from '../../auth/middleware.ts'
+import type { Permit } from '../../auth/permissions.ts'
+import { jsonBody, params } from '../../http/validate.ts'
+import type { ApiKeyService } from './api-keys.ts'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
+
+/**
+ * The open platform's administration (issue 41): API keys, kept by the organisation's admins
+ * with a person's session (a key never reaches these calls).
+ */
+export function platformRoutes(options: {
+  auth: Authenticator
+  permit: Permit
+  keys: ApiKeyService
+}) {
+  const app = new Hono<AuthEnv>()
+  const P = paths.platform
+  const admins = [requireAuth(options.auth), options.permit('organization.manage')] as const
+
+  app.get(P.apiKeys, ...admins, async (c) =>
+    c.json({ results: await options.keys.list(c.get('auth').org.id) }),
+  )
+  app.post(P.apiKeys, ...admins, async (c) => {
+    const body = await jsonBody(c, apiKeyCreateSchema)
+    const auth = c.get('auth')
+    return c.json(
+      await options.keys.create(auth.org.id, auth.user.id, body, c.get('requestId')),
+      201,
+    )
+  })
+  app.post(at(P.apiKeyRevoke('{id}')), ...admins, async (c) => {
+    const { id } = params(c, idParams)
+    const auth = c.get('auth')
+    return c.json(await options.keys.revoke(auth.org.id, auth.user.id, id, c.get('requestId')))
+  })
+  return app
+}
