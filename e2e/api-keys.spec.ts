@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { shotAtBothWidths } from './support/screens.ts'
+import { docsShot } from './support/screens.ts'
 import { signInWithToken } from './support/workspace.ts'
 
 /**
@@ -24,11 +24,11 @@ test('API keys: made in Settings, shown once, used by a program, revoked', async
   await expect(shown).toContainText('qk_')
   const key = ((await shown.textContent()) ?? '').trim()
   await page.getByRole('button', { name: 'Done' }).click()
-  await expect(page.getByTestId('new-api-key')).toHaveCount(0)
+  await expect(page.getByTestId('new-api-key')).toBeHidden()
   const row = page.getByRole('row').filter({ hasText: 'CRM sync' })
   await expect(row).toContainText(key.slice(0, 9))
   await expect(page.locator('body')).not.toContainText(key)
-  await shotAtBothWidths(page, 'settings-api-keys')
+  await docsShot(page, 'settings-api-keys')
 
   // a program with the key: the work, yes; people, no
   const headers = { authorization: `Bearer ${key}` }

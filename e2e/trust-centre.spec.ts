@@ -4,7 +4,7 @@ import { extractText, getDocumentProxy } from 'unpdf'
 import { stampText } from '../server/modules/trust/stamp.ts'
 import { makePdf } from '../tests/fixtures/documents.ts'
 import { linkIn, waitForMail } from './support/mailbox.ts'
-import { shotAtBothWidths } from './support/screens.ts'
+import { docsShot } from './support/screens.ts'
 import { freshAccount } from './support/session.ts'
 import { signInWithToken, uploadReady } from './support/workspace.ts'
 
@@ -98,7 +98,7 @@ test('trust centre: publish, read without and with JavaScript, request under NDA
   await expect(preview).not.toContainText(CANARY)
   await page.getByRole('button', { name: 'Publish' }).click()
   await expect(page.getByTestId('trust-status')).toHaveText('Published')
-  await shotAtBothWidths(page, 'trust-settings')
+  await docsShot(page, 'trust-settings')
 
   // a visitor without JavaScript reads the server's page and downloads the public document
   const plain = await browser.newContext({ javaScriptEnabled: false })
@@ -128,10 +128,10 @@ test('trust centre: publish, read without and with JavaScript, request under NDA
   await ask.getByRole('button', { name: 'Send the request' }).click()
   await expect(ask.getByRole('alert')).toHaveText('Accept the NDA to request access.')
   await ask.getByRole('checkbox', { name: /accept the NDA/ }).check()
-  await shotAtBothWidths(visit, 'trust-centre-request')
+  await docsShot(visit, 'trust-centre-request')
   await ask.getByRole('button', { name: 'Send the request' }).click()
   await expect(visit.getByRole('status')).toContainText('Thank you: your request was sent.')
-  await shotAtBothWidths(visit, 'trust-centre-page')
+  await docsShot(visit, 'trust-centre-page')
 
   // the ask box: a public item answers; a question only a private item answers is refused
   const box = visit.getByRole('region', { name: 'Ask a question' })
@@ -157,7 +157,7 @@ test('trust centre: publish, read without and with JavaScript, request under NDA
   await visit.getByRole('button', { name: 'Open the documents' }).click()
   await expect(visit.getByText(`Reading as ${visitor.email}`)).toBeVisible()
   expect(new URL(visit.url()).search).toBe('')
-  await shotAtBothWidths(visit, 'trust-centre-reader')
+  await docsShot(visit, 'trust-centre-reader')
   const [gated] = await Promise.all([
     visit.waitForEvent('download'),
     visit.getByRole('link', { name: 'Pen test 2026.pdf' }).click(),

@@ -107,6 +107,8 @@ export const errorLine = css({ textStyle: 'xs', color: 'fg.error', mt: '1', maxW
 /** A plain list table in its bordered box, scrolling sideways when it must. */
 export const tableWrap = css({
   overflowX: 'auto',
+  // its screen-reader-only labels (absolutely placed) stay inside it, not widening the page
+  position: 'relative',
   borderWidth: '1px',
   borderColor: 'border.subtle',
   borderRadius: 'l3',

@@ -48,7 +48,10 @@ export function ApiKeysSection({ logic = defaultLogic }: { logic?: ApiKeysLogic 
   const view = useView(actor, apiKeysView)
   const edit = (change: Partial<typeof view.form>) => actor.send({ type: 'edit', change })
   return (
-    <section aria-labelledby="api-keys-heading" className={css({ display: 'grid', gap: '4' })}>
+    <section
+      aria-labelledby="api-keys-heading"
+      className={css({ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: '4' })}
+    >
       <div
         className={css({
           display: 'flex',

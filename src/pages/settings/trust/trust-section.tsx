@@ -62,7 +62,10 @@ export function TrustSection(props: {
   const content = useActorRef(logic.content)
   const items = useView(content, trustContentView).items
   return (
-    <section aria-labelledby="trust-heading" className={css({ display: 'grid', gap: '8' })}>
+    <section
+      aria-labelledby="trust-heading"
+      className={css({ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: '8' })}
+    >
       <div>
         <h2 id="trust-heading" className={heading}>
           Trust centre
