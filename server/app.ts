@@ -61,6 +61,8 @@ import { type LegalSettings, legalRoutes } from './modules/legal/routes.ts'
 import { notificationRoutes } from './modules/notifications/routes.ts'
 import { createNotificationService } from './modules/notifications/service.ts'
 import { createApiKeyService } from './modules/platform/api-keys.ts'
+import { docsRoutes } from './modules/platform/docs.ts'
+import { buildOpenApi } from './modules/platform/openapi.ts'
 import { platformRoutes } from './modules/platform/routes.ts'
 import { productRoutes } from './modules/products/routes.ts'
 import { createProductService } from './modules/products/service.ts'
@@ -509,8 +511,15 @@ export function createApp(deps: AppDeps) {
       secure,
     }),
   )
+  // issue 41: the API's own description, from the routes held and the contract's schemas
+  let openApi: ReturnType<typeof buildOpenApi> | undefined
+  api.get('/openapi.json', (c) => {
+    openApi ??= buildOpenApi(app.routes, { publicUrl: deps.publicUrl })
+    return c.json(openApi)
+  })
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
+  app.route('/', docsRoutes())
   app.all('/api/*', (c) =>
     c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404),
   )

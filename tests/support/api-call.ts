@@ -1,4 +1,5 @@
 import { apiPath } from '../../contract/paths.ts'
+import { checkAnswer } from './openapi-check.ts'
 
 /** Whatever answers requests as the app does: the in-process app, or a browser in front of it. */
 export type Requester = (path: string, init: RequestInit) => Response | Promise<Response>
@@ -28,6 +29,7 @@ export async function apiCall(
   } catch {
     json = text
   }
+  checkAnswer(method, path, res.status, json)
   // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
   return { status: res.status, headers: res.headers, body: json as any }
 }
