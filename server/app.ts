@@ -251,7 +251,6 @@ export function createApp(deps: AppDeps) {
   // issue 41: a bearer `qk_...` is an API key of the organisation, any other a person's session
   const apiKeys = createApiKeyService({
     database: deps.database,
-    limiter,
     logger: deps.logger,
     now,
     rule: deps.apiKeyLimit,

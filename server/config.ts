@@ -131,6 +131,15 @@ export const configSchema = z.object({
   WORKERS: booleanFlag,
   /** Behind a reverse proxy: take client addresses from X-Forwarded-For (for rate limits). */
   TRUST_PROXY: booleanFlag,
+  /** Calls each API key may make per minute (issue 41), counted in each node. */
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number' })
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be at least 1' })
+      .default(600),
+  ),
   /** Sign-in, registration and reset requests allowed per client address and minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.preprocess(
     emptyToUndefined,

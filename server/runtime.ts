@@ -267,6 +267,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       authLimits: {
         perAddress: { limit: config.AUTH_RATE_LIMIT_PER_MINUTE, windowMs: 60_000, bucketMs: 5_000 },
       },
+      apiKeyLimit: { limit: config.API_KEY_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     })
     const server = await new Promise<Server>((resolve, reject) => {
       const instance = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () =>

@@ -9,15 +9,17 @@ import {
 } from '../../../contract/platform.ts'
 import type { Role } from '../../../contract/roles.ts'
 import type { AuthContext } from '../../auth/context.ts'
-import type { RateLimiter, RateRule } from '../../auth/rate-limit.ts'
+import type { RateRule } from '../../auth/rate-limit.ts'
 import { writeAudit } from '../../db/audit.ts'
 import { type Database, inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
+import { createMemoryLimiter } from '../../http/memory-limit.ts'
 import type { Logger } from '../../logger.ts'
 
 /**
  * API keys (issue 41). A key is `qk_` and 43 random characters, shown once; only its SHA-256 is
- * kept. On each call it is read fresh (a revocation holds from the next request), limited per key,
+ * kept. On each call it is read fresh (a revocation holds from the next request), limited per key
+ * (in each node's memory),
  * and acts for its organisation with the role its scopes give: read is a viewer's reach, write an
  * approver's (never people, settings, SSO or billing). Its calls are attributed to its creator,
  * and its keys stop with them when they leave the organisation.
@@ -72,12 +74,12 @@ const SELECT = `select k.id, k.org_id, k.name, k.prefix, k.scopes, k.created_at,
 
 export function createApiKeyService(deps: {
   database: Database
-  limiter: RateLimiter
   logger?: Logger
   now?: () => Date
   rule?: RateRule
 }) {
-  const rule = deps.rule ?? API_KEY_RULE
+  // counted in this node's memory: no database write per call (each node counts its own)
+  const limiter = createMemoryLimiter(deps.rule ?? API_KEY_RULE)
   const { pool } = deps.database
   const now = deps.now ?? (() => new Date())
   const lastAudited = new Map<string, number>()
@@ -206,7 +208,7 @@ export function createApiKeyService(deps: {
       await refused(row, reason)
       return null
     }
-    const limit = await deps.limiter.hit(`api-key:${row.id}`, rule)
+    const limit = limiter.hit(row.id)
     if (limit.limited)
       throw apiError(
         429,

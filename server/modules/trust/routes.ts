@@ -33,7 +33,7 @@ import {
   trustNotFoundHtml,
   trustPageHtml,
 } from './html.ts'
-import { createMemoryLimiter } from './memory-limit.ts'
+import { createMemoryLimiter } from '../../http/memory-limit.ts'
 import type { TrustRequests } from './requests.ts'
 import { type TrustService, trustNotFound } from './service.ts'
 import type { TrustShell } from './shell.ts'

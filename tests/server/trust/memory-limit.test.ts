@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryLimiter } from '../../../server/modules/trust/memory-limit.ts'
+import { createMemoryLimiter } from '../../../server/http/memory-limit.ts'
 
 describe('the trust page’s per-address limit in memory (issue 40)', () => {
   afterEach(() => vi.useRealTimers())

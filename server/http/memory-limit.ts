@@ -1,6 +1,7 @@
 /**
- * A per-key limit kept in this process's memory (issue 40): for reads of the public trust page,
- * where a database round trip per view would cost more than the page. Fixed windows; a key that
+ * A per-key limit kept in this process's memory: for reads of the public trust page (issue 40)
+ * and an API key's calls (issue 41), where a database round trip per call would cost more than
+ * the call. Fixed windows; a key that
  * went quiet is forgotten at the next sweep. Across nodes each keeps its own count, which is
  * enough against a scraper and costs the database nothing.
  */

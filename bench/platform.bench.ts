@@ -1,0 +1,105 @@
+import { rmSync } from 'node:fs'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { apiPath, paths } from '../contract/paths.ts'
+import { attachEmbeddedPostgres } from '../server/db/embedded.ts'
+import { round, startServer, tempDataDir } from './support.ts'
+
+/**
+ * Issue 41's budget, on the real server over loopback: the repository's list (`GET files/`, 30
+ * files) called with an API key and with a person's session, 10 connections for 8 s each, the two
+ * in turn twice; the key's p97.5 (autocannon's nearest to p95) within 10 % of the session's.
+ */
+const PASSWORD = 'Bench-password-of-the-platform-1'
+const BUDGET = { key_vs_session_p97_5: 1.1 }
+
+const dataDir = tempDataDir()
+const server = await startServer(dataDir, {
+  AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+  API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
+  MAIL_TRANSPORT: 'log',
+})
+const call = async (path: string, body: unknown, token?: string) => {
+  const res = await fetch(`${server.url}${apiPath(path)}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  })
+  const json = (await res.json()) as Record<string, unknown>
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`)
+  return json
+}
+
+try {
+  await call(paths.auth.register, {
+    email: 'platform-bench@example.com',
+    password: PASSWORD,
+    organization: 'Platform Bench',
+    firstName: 'Bench',
+    lastName: 'Mark',
+  })
+  const url = attachEmbeddedPostgres(dataDir)
+  if (!url) throw new Error('no embedded PostgreSQL')
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  await client.query('update users set email_confirmed_at = now()')
+  await client.end()
+  const { access } = (await call(paths.auth.login, {
+    email: 'platform-bench@example.com',
+    password: PASSWORD,
+  })) as { access: string }
+  for (let i = 0; i < 30; i += 1) {
+    const form = new FormData()
+    form.append('files', new Blob([`Policy ${i}: backups are encrypted.`]), `policy-${i}.txt`)
+    const res = await fetch(`${server.url}${apiPath(paths.files.upload)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access}` },
+      body: form,
+    })
+    if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`)
+  }
+  const { key } = (await call(
+    paths.platform.apiKeys,
+    { name: 'Bench', scopes: ['read'] },
+    access,
+  )) as { key: string }
+
+  const run = async (token: string) => {
+    const result = await autocannon({
+      url: `${server.url}${apiPath(paths.files.list)}`,
+      connections: 10,
+      duration: 8,
+      headers: { authorization: `Bearer ${token}` },
+    })
+    if (result.non2xx > 0) throw new Error(`${result.non2xx} calls failed`)
+    return result
+  }
+  await run(access) // warm-up
+  const session = [await run(access)]
+  const keyed = [await run(key)]
+  session.push(await run(access))
+  keyed.push(await run(key))
+  const p = (runs: Awaited<ReturnType<typeof run>>[]) =>
+    round(runs.reduce((sum, r) => sum + r.latency.p97_5, 0) / runs.length, 1)
+  const rate = (runs: Awaited<ReturnType<typeof run>>[]) =>
+    round(runs.reduce((sum, r) => sum + r.requests.average, 0) / runs.length, 0)
+  const ratio = round(p(keyed) / Math.max(p(session), 0.1), 2)
+  console.log(
+    JSON.stringify({
+      bench: 'platform',
+      session_requests_per_s: rate(session),
+      session_p97_5_ms: p(session),
+      key_requests_per_s: rate(keyed),
+      key_p97_5_ms: p(keyed),
+      key_vs_session: ratio,
+      budget: BUDGET,
+      within_budget: ratio <= BUDGET.key_vs_session_p97_5,
+    }),
+  )
+} finally {
+  await server.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+}
