@@ -151,7 +151,8 @@ export function apiRoutes(routes: readonly RouteEntry[]) {
 export function buildOpenApi(routes: readonly RouteEntry[], options: { publicUrl: string }) {
   const paths: ZodOpenApiPathsObject = {}
   for (const route of apiRoutes(routes)) {
-    const item = (paths[route.path] ??= {}) as Record<string, ZodOpenApiOperationObject>
+    paths[route.path] ??= {}
+    const item = paths[route.path] as Record<string, ZodOpenApiOperationObject>
     item[route.method.toLowerCase()] = operation(route.method, route.path, OPERATIONS[route.key])
   }
   return createDocument({

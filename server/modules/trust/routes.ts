@@ -23,6 +23,7 @@ import type { RateLimiter } from '../../auth/rate-limit.ts'
 import { clientAddress } from '../../http/client-address.ts'
 import { sendDownload } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
+import { createMemoryLimiter } from '../../http/memory-limit.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import { DEFAULT_ANALYTICS_DAYS, type TrustAdmin } from './analytics.ts'
 import type { TrustAsk } from './ask.ts'
@@ -33,7 +34,6 @@ import {
   trustNotFoundHtml,
   trustPageHtml,
 } from './html.ts'
-import { createMemoryLimiter } from '../../http/memory-limit.ts'
 import type { TrustRequests } from './requests.ts'
 import { type TrustService, trustNotFound } from './service.ts'
 import type { TrustShell } from './shell.ts'
