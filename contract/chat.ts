@@ -56,6 +56,14 @@ export const chatSendSchema = z.object({
 export const chatListQuerySchema = z.object({
   q: z.optional(z.string().check(...typedTextChecks(), z.maxLength(200))),
 })
+/** GET sessions/{id}/export/?format=: the conversation as Markdown (the default) or PDF. */
+export const chatExportQuerySchema = z.object({
+  format: z._default(z.enum(['markdown', 'pdf']), 'markdown'),
+})
+/** GET dynamic-questions/?session_id=: follow-up questions, from that conversation's latest. */
+export const chatFollowUpQuerySchema = z.object({
+  session_id: z.optional(z.coerce.number().check(z.int(), z.positive())),
+})
 
 /** POST messages/ answered as JSON (without `Accept: text/event-stream`). */
 export const chatReplySchema = z.object({

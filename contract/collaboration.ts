@@ -181,6 +181,10 @@ export const myAssignmentsSchema = z.object({
   counts: z.object({ overdue: z.int(), this_week: z.int(), later: z.int(), no_date: z.int() }),
 })
 export type MyAssignments = z.infer<typeof myAssignmentsSchema>
+/** GET me/assignments/?limit=: at most this many (500 unless asked). */
+export const myAssignmentsQuerySchema = z.object({
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_000)), 500),
+})
 
 /* -------------------------------------------------------------------------- comments */
 
@@ -277,6 +281,21 @@ export const notificationListSchema = z.object({
   results: z.array(notificationSchema),
 })
 export type NotificationList = z.infer<typeof notificationListSchema>
+/** GET notifications/: newest first, before an id, at most `limit`, the unread ones only if asked. */
+export const notificationListQuerySchema = z.object({
+  before: z.optional(z.coerce.number().check(z.int(), z.positive())),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 50),
+  unread: z.optional(
+    z.pipe(
+      z.enum(['true', 'false']),
+      z.transform((value) => value === 'true'),
+    ),
+  ),
+})
+/** notifications/unsubscribe/?token=: the mailed token; a missing or bad one is refused in words. */
+export const unsubscribeQuerySchema = z.object({
+  token: z._default(z.string().check(z.maxLength(1_000)), ''),
+})
 export const notificationReadSchema = z.union([
   z.object({ ids: z.array(idSchema).check(z.minLength(1), z.maxLength(500)) }),
   z.object({ all: z.literal(true) }),
@@ -332,6 +351,11 @@ export const activitySchema = z.object({
 })
 export type Activity = z.infer<typeof activitySchema>
 export const activityListSchema = z.object({ results: z.array(activitySchema) })
+/** GET questionnaires/{id}/activity/: newest first, before an id, at most `limit` (50). */
+export const activityQuerySchema = z.object({
+  before: z.optional(z.coerce.number().check(z.int(), z.positive())),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 50),
+})
 
 /** A questionnaire not yet sent, with its progress (home, issues 29 and 30). */
 export const progressSchema = z.object({

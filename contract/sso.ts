@@ -56,6 +56,18 @@ export const ssoSettingsSchema = z.object({
 })
 export type SsoSettings = z.infer<typeof ssoSettingsSchema>
 
+/** GET admin/sso/login/{provider}/?email=: the address typed on the login page, if any. */
+export const ssoLoginQuerySchema = z.object({
+  email: z.optional(z.string().check(z.trim(), z.maxLength(320))),
+})
+
+/** GET admin/auth/social/google/callback/: what Google sent back to the page. */
+export const googleCallbackQuerySchema = z.object({
+  code: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
+  state: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+  iss: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+})
+
 /** GET admin/sso/providers/status/: which sign-in methods this deployment offers. */
 export const ssoProvidersStatusSchema = z.object({
   google: z.object({ enabled: z.boolean() }),

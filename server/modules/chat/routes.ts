@@ -4,6 +4,8 @@ import { z } from 'zod'
 import {
   type ChatReply,
   chatCreateSchema,
+  chatExportQuerySchema,
+  chatFollowUpQuerySchema,
   chatListQuerySchema,
   chatRenameSchema,
   chatSendSchema,
@@ -17,8 +19,6 @@ import { conversationMarkdown, conversationPdf } from './export.ts'
 import type { ChatService } from './service.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
-const exportQuery = z.object({ format: z.enum(['markdown', 'pdf']).default('markdown') })
-const followUpQuery = z.object({ session_id: z.coerce.number().int().positive().optional() })
 const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /** Words per streamed token event, and the pause between them (a reader's pace, and a stop). */
@@ -58,7 +58,7 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
     })
   app.get(at(paths.chat.export('{id}')), signedIn, read, async (c) => {
     const { id } = params(c, idParams)
-    const { format } = query(c, exportQuery)
+    const { format } = query(c, chatExportQuerySchema)
     const { session, messages } = await chat.get(c.get('auth'), id)
     const name =
       session.title
@@ -76,7 +76,7 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
     })
   })
   app.get(paths.chat.dynamicQuestions, signedIn, read, async (c) => {
-    const { session_id } = query(c, followUpQuery)
+    const { session_id } = query(c, chatFollowUpQuerySchema)
     return c.json(await chat.followUps(c.get('auth'), session_id))
   })
   app.get(paths.chat.quota, signedIn, read, async (c) =>

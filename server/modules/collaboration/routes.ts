@@ -2,8 +2,10 @@ import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import {
+  activityQuerySchema,
   assignSchema,
   customerCreateSchema,
+  myAssignmentsQuerySchema,
   reviewActionSchema,
   workUpdateSchema,
 } from '../../../contract/collaboration.ts'
@@ -17,13 +19,6 @@ import { jsonBody, params, query } from '../../http/validate.ts'
 import type { CollaborationService } from './service.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
-const activityQuery = z.object({
-  before: z.optional(z.coerce.number().int().positive()),
-  limit: z._default(z.coerce.number().int().min(1).max(200), 50),
-})
-const mineQuery = z.object({
-  limit: z._default(z.coerce.number().int().min(1).max(2_000), 500),
-})
 const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /**
@@ -75,7 +70,7 @@ export function collaborationRoutes(options: {
     return c.json(await service.assign(org(c), user(c), id, body))
   })
   app.get(paths.me.assignments, permit('read'), async (c) => {
-    const { limit } = query(c, mineQuery)
+    const { limit } = query(c, myAssignmentsQuerySchema)
     return c.json(await service.mine(org(c), user(c), limit))
   })
   app.post(at(Q.review('{id}')), permit('questionnaires.write'), async (c) => {
@@ -94,7 +89,7 @@ export function collaborationRoutes(options: {
   })
   app.get(at(Q.activity('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json({ results: await service.activity(org(c), id, query(c, activityQuery)) })
+    return c.json({ results: await service.activity(org(c), id, query(c, activityQuerySchema)) })
   })
 
   /** One stream per open questionnaire: who else is here, and what changed. */

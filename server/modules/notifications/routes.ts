@@ -1,9 +1,10 @@
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import { z } from 'zod'
 import {
+  notificationListQuerySchema,
   notificationPreferencesUpdateSchema,
   notificationReadSchema,
+  unsubscribeQuerySchema,
 } from '../../../contract/collaboration.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
@@ -12,14 +13,6 @@ import type { Permit } from '../../auth/permissions.ts'
 import type { StreamRegistry } from '../../http/streams.ts'
 import { jsonBody, query } from '../../http/validate.ts'
 import type { NotificationService } from './service.ts'
-
-const listQuery = z.object({
-  before: z.optional(z.coerce.number().int().positive()),
-  limit: z._default(z.coerce.number().int().min(1).max(200), 50),
-  unread: z.optional(z.enum(['true', 'false']).transform((value) => value === 'true')),
-})
-/** The mailed token; a missing or bad one is refused by the service in plain words. */
-const tokenQuery = z.object({ token: z._default(z.string().max(1_000), '') })
 
 /**
  * Notifications (issue 29): a person's list, marking read, preferences, the live stream of new
@@ -39,7 +32,7 @@ export function notificationRoutes(options: {
   const N = paths.notifications
 
   app.get(N.list, signedIn, permit('read'), async (c) =>
-    c.json(await service.list(org(c), user(c), query(c, listQuery))),
+    c.json(await service.list(org(c), user(c), query(c, notificationListQuerySchema))),
   )
   app.post(N.read, signedIn, permit('read'), async (c) => {
     const body = await jsonBody(c, notificationReadSchema)
@@ -58,9 +51,11 @@ export function notificationRoutes(options: {
   app.post(P, signedIn, permit('read'), update)
 
   // public: the link in an email, and the mail client's one-click POST (RFC 8058)
-  app.get(N.unsubscribe, (c) => c.json(service.checkUnsubscribe(query(c, tokenQuery).token)))
+  app.get(N.unsubscribe, (c) =>
+    c.json(service.checkUnsubscribe(query(c, unsubscribeQuerySchema).token)),
+  )
   app.post(N.unsubscribe, async (c) =>
-    c.json(await service.unsubscribe(query(c, tokenQuery).token)),
+    c.json(await service.unsubscribe(query(c, unsubscribeQuerySchema).token)),
   )
 
   /** The signed-in person's new notifications as they come, each with the unread count. */

@@ -6,9 +6,11 @@ import { ERROR_CODES } from '../../../contract/errors.ts'
 import { paths, SSO_PROVIDERS, type SsoProvider } from '../../../contract/paths.ts'
 import {
   GOOGLE_CALLBACK_TEXTS,
+  googleCallbackQuerySchema,
   SSO_TEXTS,
   type SsoProvidersStatus,
   ssoExchangeRequestSchema,
+  ssoLoginQuerySchema,
   ssoSettingsUpdateSchema,
 } from '../../../contract/sso.ts'
 import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
@@ -29,12 +31,6 @@ import { createSecretBox } from './secrets.ts'
 import { createSsoSettings, type GoogleSettings } from './settings.ts'
 
 const providerParams = z.object({ provider: z.enum(SSO_PROVIDERS) })
-const loginQuery = z.object({ email: z.string().trim().max(320).optional() })
-const googleCallbackQuery = z.object({
-  code: z.string().trim().min(1).max(2000),
-  state: z.string().trim().min(1).max(500),
-  iss: z.string().trim().max(500).optional(),
-})
 
 /** The browser binding cookie of sign-in flows (flows.ts `Browser`): only the API reads it. */
 export const SSO_BINDING_COOKIE = 'quire_sso'
@@ -134,7 +130,7 @@ export function ssoRoutes(options: {
   app.get(decodeURIComponent(paths.sso.login(':provider' as SsoProvider)), async (c) => {
     const provider = providerOf(c.req.param('provider'))
     if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
-    const { email } = query(c, loginQuery)
+    const { email } = query(c, ssoLoginQuerySchema)
     await limitStarts(c)
     try {
       const started =
@@ -188,7 +184,7 @@ export function ssoRoutes(options: {
     return c.json(started.body)
   })
   app.get(paths.auth.googleCallback, async (c) => {
-    const parsed = googleCallbackQuery.safeParse(c.req.query())
+    const parsed = googleCallbackQuerySchema.safeParse(c.req.query())
     if (!parsed.success)
       throw apiError(400, GOOGLE_CALLBACK_TEXTS.badRequest, { code: 'validation_error' })
     const { code, state, iss } = parsed.data
