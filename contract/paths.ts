@@ -262,6 +262,8 @@ export const paths = {
   platform: {
     apiKeys: '/admin/api-keys/',
     apiKeyRevoke: (id: Id) => `/admin/api-keys/${seg(id)}/revoke/`,
+    /** One question answered from the organisation's knowledge (read). */
+    answer: '/knowledge-base/answer/',
   },
   /** Issue 40: the trust centre as anyone reads it (no session). */
   publicTrust: {

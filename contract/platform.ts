@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { citationSchema } from './answers.ts'
 
 /**
  * The open platform (issue 41): API keys for programs, and (later slices) the OpenAPI document,
@@ -19,6 +20,7 @@ export const API_KEY_TEXTS = {
   tooMany: 'Too many calls with this API key: try again in a minute.',
   expiryPast: 'An expiry date is in the future',
   alreadyRevoked: 'This API key is already revoked.',
+  mcpKey: 'Connect with an API key: Authorization: Bearer qk_… (made in Settings → API keys).',
 } as const
 
 export const apiKeyCreateSchema = z.object({
@@ -57,3 +59,30 @@ export const apiKeyListSchema = z.object({ results: z.array(apiKeySchema) })
 /** The answer to a creation: the key itself, this once. */
 export const apiKeyCreatedSchema = z.extend(apiKeySchema, { key: z.string() })
 export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>
+
+/* ------------------------------------------------------------ one question, answered */
+
+/** POST knowledge-base/answer/: a question answered from the organisation's knowledge. */
+export const questionAskSchema = z.object({
+  question: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(3, 'Ask a question'),
+      z.maxLength(2000, 'A question is at most 2,000 characters'),
+    ),
+})
+export const questionAnswerSchema = z.object({
+  question: z.string(),
+  /** Whether the knowledge answers it (else `note` says why not). */
+  answered: z.boolean(),
+  /** The answer's words; its choice among Yes, No, N/A for a yes/no question. */
+  answer: z.string(),
+  choice: z.nullable(z.string()),
+  /** Calibrated: the share of such answers found right when measured. */
+  confidence: z.nullable(z.number()),
+  band: z.nullable(z.enum(['high', 'medium', 'low'])),
+  citations: z.array(citationSchema),
+  note: z.nullable(z.string()),
+})
+export type QuestionAnswer = z.infer<typeof questionAnswerSchema>

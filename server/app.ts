@@ -60,8 +60,10 @@ import { createKnowledgeService } from './modules/knowledge/service.ts'
 import { type LegalSettings, legalRoutes } from './modules/legal/routes.ts'
 import { notificationRoutes } from './modules/notifications/routes.ts'
 import { createNotificationService } from './modules/notifications/service.ts'
+import { createQuestionAnswerer } from './modules/platform/answer.ts'
 import { createApiKeyService } from './modules/platform/api-keys.ts'
 import { docsRoutes } from './modules/platform/docs.ts'
+import { mcpRoutes } from './modules/platform/mcp.ts'
 import { buildOpenApi } from './modules/platform/openapi.ts'
 import { platformRoutes } from './modules/platform/routes.ts'
 import { productRoutes } from './modules/products/routes.ts'
@@ -487,7 +489,20 @@ export function createApp(deps: AppDeps) {
   const trustViews = createViewCounter({ pool: deps.database.pool, logger: deps.logger, now })
   deps.onClose?.(() => trustViews.close())
   const secure = deps.publicUrl.startsWith('https://')
-  api.route('/', platformRoutes({ auth, permit, keys: apiKeys }))
+  api.route(
+    '/',
+    platformRoutes({
+      auth,
+      permit,
+      keys: apiKeys,
+      answer: createQuestionAnswerer({
+        database: deps.database,
+        embeddingModel: embedder?.name,
+        answerQuestion: (orgId, library, question, index) =>
+          answering.answerQuestion(orgId, library, question, undefined, index),
+      }),
+    }),
+  )
   api.route(
     '/',
     trustRoutes({
@@ -519,6 +534,7 @@ export function createApp(deps: AppDeps) {
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
   app.route('/', docsRoutes())
+  app.route('/', mcpRoutes({ auth, fetch: (request) => app.fetch(request) }))
   app.all('/api/*', (c) =>
     c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404),
   )

@@ -5,6 +5,8 @@ import {
   apiKeyCreateSchema,
   apiKeyListSchema,
   apiKeySchema,
+  questionAnswerSchema,
+  questionAskSchema,
 } from '../platform.ts'
 import { type OperationDocs, op } from './operation.ts'
 
@@ -28,6 +30,13 @@ export const platformOperations: OperationDocs = {
     summary: 'Revoke an API key: it fails from the next call',
     access: 'organization.manage',
     response: apiKeySchema,
+  },
+  [op('POST', P.answer)]: {
+    summary:
+      'Answer one question from the organisation’s knowledge, with its calibrated confidence and sources',
+    access: 'read',
+    body: questionAskSchema,
+    response: questionAnswerSchema,
   },
   [op('GET', '/openapi.json')]: {
     summary: 'This document',

@@ -126,6 +126,7 @@ const TABLE: Row[] = [
   ['GET', () => paths.platform.apiKeys, 'organization.manage'],
   ['POST', () => paths.platform.apiKeys, 'organization.manage'],
   ['POST', () => paths.platform.apiKeyRevoke(NONE), 'organization.manage'],
+  ['POST', () => paths.platform.answer, 'read'],
   // products (issue 38)
   ['GET', () => paths.products.list, 'read'],
   ['POST', () => paths.products.list, 'library.manage'],

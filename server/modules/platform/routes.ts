@@ -1,24 +1,26 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { paths } from '../../../contract/paths.ts'
-import { apiKeyCreateSchema } from '../../../contract/platform.ts'
+import { apiKeyCreateSchema, questionAskSchema } from '../../../contract/platform.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import { jsonBody, params } from '../../http/validate.ts'
+import type { QuestionAnswerer } from './answer.ts'
 import type { ApiKeyService } from './api-keys.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /**
- * The open platform's administration (issue 41): API keys, kept by the organisation's admins
- * with a person's session (a key never reaches these calls).
+ * The open platform (issue 41): API keys, kept by the organisation's admins with a person's
+ * session (a key never reaches these calls), and one question answered for any reader.
  */
 export function platformRoutes(options: {
   auth: Authenticator
   permit: Permit
   keys: ApiKeyService
+  answer: QuestionAnswerer
 }) {
   const app = new Hono<AuthEnv>()
   const P = paths.platform
@@ -39,6 +41,11 @@ export function platformRoutes(options: {
     const { id } = params(c, idParams)
     const auth = c.get('auth')
     return c.json(await options.keys.revoke(auth.org.id, auth.user.id, id, c.get('requestId')))
+  })
+  // one question answered from the organisation's knowledge: people and keys that may read
+  app.post(P.answer, requireAuth(options.auth), options.permit('read'), async (c) => {
+    const body = await jsonBody(c, questionAskSchema)
+    return c.json(await options.answer(c.get('auth').org.id, body.question))
   })
   return app
 }
