@@ -262,6 +262,13 @@ export const paths = {
   platform: {
     apiKeys: '/admin/api-keys/',
     apiKeyRevoke: (id: Id) => `/admin/api-keys/${seg(id)}/revoke/`,
+    webhooks: '/admin/webhooks/',
+    webhook: (id: Id) => `/admin/webhooks/${seg(id)}/`,
+    webhookDelete: (id: Id) => `/admin/webhooks/${seg(id)}/delete/`,
+    webhookEnable: (id: Id) => `/admin/webhooks/${seg(id)}/enable/`,
+    webhookDeliveries: (id: Id) => `/admin/webhooks/${seg(id)}/deliveries/`,
+    webhookReplay: (id: Id, delivery: Id) =>
+      `/admin/webhooks/${seg(id)}/deliveries/${seg(delivery)}/replay/`,
     /** One question answered from the organisation's knowledge (read). */
     answer: '/knowledge-base/answer/',
   },

@@ -86,3 +86,79 @@ export const questionAnswerSchema = z.object({
   note: z.nullable(z.string()),
 })
 export type QuestionAnswer = z.infer<typeof questionAnswerSchema>
+
+/* ------------------------------------------------------------------------------- webhooks */
+
+/** What Quire tells other systems of (issue 41). */
+export const WEBHOOK_EVENTS = [
+  'questionnaire.analysed',
+  'generation.completed',
+  'answer.approved',
+  'questionnaire.exported',
+  'trust.access_requested',
+  'library.answer_stale',
+] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+
+/** A Standard Webhooks endpoint, or a Slack or Teams incoming webhook (a message per event). */
+export const WEBHOOK_KINDS = ['standard', 'slack', 'teams'] as const
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number]
+
+export const WEBHOOK_TEXTS = {
+  https: 'A webhook’s address starts with https:// (plain http only for addresses allowed by URL_FETCH_ALLOW).',
+  disabled: 'Disabled after a day of failed deliveries: fix the endpoint, then enable it again.',
+} as const
+
+export const webhookCreateSchema = z.object({
+  url: z.url('Enter the endpoint’s address, as https://…').check(z.maxLength(2000)),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS))
+    .check(
+      z.minLength(1, 'Choose at least one event'),
+      z.refine((list) => new Set(list).size === list.length, 'An event is listed once'),
+    ),
+  kind: z._default(z.enum(WEBHOOK_KINDS), 'standard'),
+  description: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+})
+export type WebhookCreate = z.input<typeof webhookCreateSchema>
+
+export const webhookSchema = z.object({
+  id: z.int(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  kind: z.enum(WEBHOOK_KINDS),
+  description: z.string(),
+  enabled: z.boolean(),
+  /** Why it was disabled (a day of failures), or null. */
+  disabled_reason: z.nullable(z.string()),
+  /** Since when every delivery fails; null while it succeeds. */
+  failing_since: z.nullable(z.string()),
+  created_at: z.string(),
+})
+export type Webhook = z.infer<typeof webhookSchema>
+export const webhookListSchema = z.object({ results: z.array(webhookSchema) })
+/** The answer to a creation: the signing secret (whsec_…), this once. */
+export const webhookCreatedSchema = z.extend(webhookSchema, { secret: z.string() })
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+export const webhookAttemptSchema = z.object({
+  attempt: z.int(),
+  /** The endpoint's HTTP status; null when it could not be reached. */
+  status_code: z.nullable(z.int()),
+  latency_ms: z.nullable(z.int()),
+  error: z.nullable(z.string()),
+  at: z.string(),
+})
+export const webhookDeliverySchema = z.object({
+  id: z.int(),
+  /** The message id, the same on every attempt (`webhook-id`). */
+  message_id: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.array(webhookAttemptSchema),
+  next_attempt_at: z.nullable(z.string()),
+  created_at: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+})
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>
+export const webhookDeliveryListSchema = z.object({ results: z.array(webhookDeliverySchema) })

@@ -66,6 +66,8 @@ import { docsRoutes } from './modules/platform/docs.ts'
 import { mcpRoutes } from './modules/platform/mcp.ts'
 import { buildOpenApi } from './modules/platform/openapi.ts'
 import { platformRoutes } from './modules/platform/routes.ts'
+import { WEBHOOK_JOB, WEBHOOK_SECRET_PURPOSE } from './modules/platform/webhook-sender.ts'
+import { createWebhookService } from './modules/platform/webhooks.ts'
 import { productRoutes } from './modules/products/routes.ts'
 import { createProductService } from './modules/products/service.ts'
 import { createExportService } from './modules/questionnaires/export.ts'
@@ -74,6 +76,7 @@ import { createQuestionnaireService } from './modules/questionnaires/service.ts'
 import { repositoryRoutes } from './modules/repository/routes.ts'
 import { createRepositoryService } from './modules/repository/service.ts'
 import { ssoRoutes } from './modules/sso/routes.ts'
+import { createSecretBox } from './modules/sso/secrets.ts'
 import type { GoogleSettings } from './modules/sso/settings.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
 import { createTrustAdmin } from './modules/trust/analytics.ts'
@@ -489,12 +492,24 @@ export function createApp(deps: AppDeps) {
   const trustViews = createViewCounter({ pool: deps.database.pool, logger: deps.logger, now })
   deps.onClose?.(() => trustViews.close())
   const secure = deps.publicUrl.startsWith('https://')
+  // issue 41: outgoing webhooks; a worker delivers what the events recorded
+  const webhooks = createWebhookService({
+    database: deps.database,
+    box: createSecretBox(deps.jwtSecret, WEBHOOK_SECRET_PURPOSE),
+    allow: deps.urlFetchAllow ?? [],
+    wake: () => {
+      deps.jobs
+        ?.send(WEBHOOK_JOB, {})
+        .catch((error) => deps.logger?.warn({ err: error }, 'the webhook sender was not woken'))
+    },
+  })
   api.route(
     '/',
     platformRoutes({
       auth,
       permit,
       keys: apiKeys,
+      webhooks,
       answer: createQuestionAnswerer({
         database: deps.database,
         embeddingModel: embedder?.name,

@@ -7,6 +7,11 @@ import {
   apiKeySchema,
   questionAnswerSchema,
   questionAskSchema,
+  webhookCreatedSchema,
+  webhookCreateSchema,
+  webhookDeliveryListSchema,
+  webhookListSchema,
+  webhookSchema,
 } from '../platform.ts'
 import { type OperationDocs, op } from './operation.ts'
 
@@ -37,6 +42,40 @@ export const platformOperations: OperationDocs = {
     access: 'read',
     body: questionAskSchema,
     response: questionAnswerSchema,
+  },
+  [op('GET', P.webhooks)]: {
+    summary: 'List the organisation’s webhook endpoints',
+    access: 'organization.manage',
+    response: webhookListSchema,
+  },
+  [op('POST', P.webhooks)]: {
+    summary: 'Register a webhook endpoint for events: its signing secret is in this answer only',
+    description:
+      'Deliveries follow the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`), retried after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h; an endpoint failing for a day is disabled. Kind `slack` or `teams` receives a message of the event instead.',
+    access: 'organization.manage',
+    body: webhookCreateSchema,
+    response: webhookCreatedSchema,
+    status: 201,
+  },
+  [op('POST', P.webhookDelete('{id}'))]: {
+    summary: 'Remove a webhook endpoint and its log',
+    access: 'organization.manage',
+    response: z.object({ status: z.literal('deleted') }),
+  },
+  [op('POST', P.webhookEnable('{id}'))]: {
+    summary: 'Enable a webhook endpoint again (after it was disabled for failing)',
+    access: 'organization.manage',
+    response: webhookSchema,
+  },
+  [op('GET', P.webhookDeliveries('{id}'))]: {
+    summary: 'The endpoint’s last 100 deliveries, each with every attempt',
+    access: 'organization.manage',
+    response: webhookDeliveryListSchema,
+  },
+  [op('POST', P.webhookReplay('{id}', '{delivery}'))]: {
+    summary: 'Send a delivery again, with its message id',
+    access: 'organization.manage',
+    response: z.object({ status: z.literal('queued') }),
   },
   [op('GET', '/openapi.json')]: {
     summary: 'This document',

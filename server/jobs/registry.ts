@@ -9,6 +9,15 @@ import { createAnsweringService, GENERATE_JOB } from '../modules/answering/servi
 import { llmUsage } from '../modules/answering/store.ts'
 import { createReviewDigest } from '../modules/knowledge/digest.ts'
 import { createNotificationService } from '../modules/notifications/service.ts'
+import {
+  createWebhookSender,
+  emitStaleAnswers,
+  STALE_WEBHOOK_CRON,
+  STALE_WEBHOOK_JOB,
+  WEBHOOK_CRON,
+  WEBHOOK_JOB,
+  WEBHOOK_SECRET_PURPOSE,
+} from '../modules/platform/webhook-sender.ts'
 import { createExportService } from '../modules/questionnaires/export.ts'
 import { EXPORT_JOB } from '../modules/questionnaires/export-runs.ts'
 import { ANALYSE_JOB, createQuestionnaireService } from '../modules/questionnaires/service.ts'
@@ -18,6 +27,7 @@ import {
   type VersionReadyHook,
 } from '../modules/repository/service.ts'
 import { metadataFetcher, ssoHousekeeping } from '../modules/sso/metadata.ts'
+import { createSecretBox } from '../modules/sso/secrets.ts'
 import type { Storage } from '../storage/index.ts'
 import { defineJob, type JobDefinition } from './index.ts'
 
@@ -162,6 +172,34 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition[] {
       batchSize: 1,
       handler: async (job) => {
         await exports.run(Number(job.data.exportId))
+      },
+    }),
+    defineJob<object>({
+      name: WEBHOOK_JOB,
+      cron: WEBHOOK_CRON,
+      handler: async () => {
+        if (!deps.secret) return
+        const sender = createWebhookSender({
+          database: deps.database,
+          box: createSecretBox(deps.secret, WEBHOOK_SECRET_PURPOSE),
+          allow: deps.urlFetchAllow,
+          logger: deps.logger,
+          mailer: deps.mailer,
+          publicUrl: deps.publicUrl,
+        })
+        try {
+          await sender.run()
+        } finally {
+          await sender.close()
+        }
+      },
+    }),
+    defineJob<object>({
+      name: STALE_WEBHOOK_JOB,
+      cron: STALE_WEBHOOK_CRON,
+      handler: async () => {
+        const told = await emitStaleAnswers(deps.database)
+        deps.logger.info({ job: STALE_WEBHOOK_JOB, told }, 'stale library answers told')
       },
     }),
     defineJob<object>({

@@ -127,6 +127,12 @@ const TABLE: Row[] = [
   ['POST', () => paths.platform.apiKeys, 'organization.manage'],
   ['POST', () => paths.platform.apiKeyRevoke(NONE), 'organization.manage'],
   ['POST', () => paths.platform.answer, 'read'],
+  ['GET', () => paths.platform.webhooks, 'organization.manage'],
+  ['POST', () => paths.platform.webhooks, 'organization.manage'],
+  ['POST', () => paths.platform.webhookDelete(NONE), 'organization.manage'],
+  ['POST', () => paths.platform.webhookEnable(NONE), 'organization.manage'],
+  ['GET', () => paths.platform.webhookDeliveries(NONE), 'organization.manage'],
+  ['POST', () => paths.platform.webhookReplay(NONE, NONE), 'organization.manage'],
   // products (issue 38)
   ['GET', () => paths.products.list, 'read'],
   ['POST', () => paths.products.list, 'library.manage'],

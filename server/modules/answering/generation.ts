@@ -5,6 +5,7 @@ import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import { notifyStatement } from '../../http/event-hub.ts'
 import { limitOf } from '../account/license.ts'
+import { emitWebhook } from '../platform/webhooks.ts'
 import type { Change } from '../questionnaires/service.ts'
 import type { Drafting } from './drafting.ts'
 import {
@@ -322,11 +323,24 @@ export function createGeneration(deps: AnsweringDeps, drafting: Drafting) {
         client.release()
       }
     }
-    await pool.query(
-      `update questionnaires set status = 'ready', progress = 100, progress_label = null, updated_at = now()
-        where id = $1 and status = 'generating'`,
+    const finished = await pool.query<{ name: string; questions: number; answered: number }>(
+      `update questionnaires q set status = 'ready', progress = 100, progress_label = null, updated_at = now()
+        where q.id = $1 and q.status = 'generating'
+        returning q.name,
+          (select count(*)::int from questionnaire_questions where questionnaire_id = q.id) as questions,
+          (select count(distinct question_id)::int from questionnaire_answers a
+            where a.questionnaire_id = q.id and (a.text <> '' or a.choice is not null)) as answered`,
       [questionnaireId],
     )
+    // issue 41: the organisation's endpoints hear that the drafting is done
+    const drafted = finished.rows[0]
+    if (drafted)
+      await emitWebhook(pool, orgId, 'generation.completed', {
+        questionnaire_id: questionnaireId,
+        name: drafted.name,
+        questions: drafted.questions,
+        answered: drafted.answered,
+      })
     if (!total) {
       await pool.query(
         `update questionnaire_operations set summary = 'Generated answers: every question was already answered'

@@ -1,15 +1,21 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { paths } from '../../../contract/paths.ts'
-import { apiKeyCreateSchema, questionAskSchema } from '../../../contract/platform.ts'
+import {
+  apiKeyCreateSchema,
+  questionAskSchema,
+  webhookCreateSchema,
+} from '../../../contract/platform.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
 import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import { jsonBody, params } from '../../http/validate.ts'
 import type { QuestionAnswerer } from './answer.ts'
 import type { ApiKeyService } from './api-keys.ts'
+import type { WebhookService } from './webhooks.ts'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
+const replayParams = idParams.extend({ delivery: z.coerce.number().int().positive() })
 const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /**
@@ -21,6 +27,7 @@ export function platformRoutes(options: {
   permit: Permit
   keys: ApiKeyService
   answer: QuestionAnswerer
+  webhooks: WebhookService
 }) {
   const app = new Hono<AuthEnv>()
   const P = paths.platform
@@ -42,6 +49,37 @@ export function platformRoutes(options: {
     const auth = c.get('auth')
     return c.json(await options.keys.revoke(auth.org.id, auth.user.id, id, c.get('requestId')))
   })
+  // outgoing webhooks: registered, listed, removed, enabled again; their log and its replays
+  const W = options.webhooks
+  app.get(P.webhooks, ...admins, async (c) =>
+    c.json({ results: await W.list(c.get('auth').org.id) }),
+  )
+  app.post(P.webhooks, ...admins, async (c) => {
+    const body = await jsonBody(c, webhookCreateSchema)
+    const auth = c.get('auth')
+    return c.json(await W.create(auth.org.id, auth.user.id, body), 201)
+  })
+  app.post(at(P.webhookDelete('{id}')), ...admins, async (c) => {
+    const auth = c.get('auth')
+    return c.json(await W.remove(auth.org.id, auth.user.id, params(c, idParams).id))
+  })
+  app.post(at(P.webhookEnable('{id}')), ...admins, async (c) =>
+    c.json(await W.enable(c.get('auth').org.id, params(c, idParams).id)),
+  )
+  app.get(at(P.webhookDeliveries('{id}')), ...admins, async (c) =>
+    c.json({ results: await W.deliveries(c.get('auth').org.id, params(c, idParams).id) }),
+  )
+  app.post(
+    decodeURIComponent(P.webhookReplay('{id}', '{delivery}'))
+      .replace('{id}', ':id{[0-9]+}')
+      .replace('{delivery}', ':delivery{[0-9]+}'),
+    ...admins,
+    async (c) => {
+      const { id, delivery } = params(c, replayParams)
+      return c.json(await W.replay(c.get('auth').org.id, id, delivery))
+    },
+  )
+
   // one question answered from the organisation's knowledge: people and keys that may read
   app.post(P.answer, requireAuth(options.auth), options.permit('read'), async (c) => {
     const body = await jsonBody(c, questionAskSchema)

@@ -8,6 +8,7 @@ import { inTransaction } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
 import { ParseError, readQuestionnaire } from '../../ingest/index.ts'
 import type { AnalysedTab } from '../../workbooks/analyse.ts'
+import { emitWebhook } from '../platform/webhooks.ts'
 import { guessProduct } from '../products/service.ts'
 import type { Records } from './records.ts'
 import {
@@ -230,11 +231,18 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
           ],
         )
       }
-      await client.query(
+      const analysed = await client.query<{ name: string }>(
         `update questionnaires set status = 'ready', progress = 100, progress_label = null, error = null,
-            analyzed_at = now(), updated_at = now(), revision = revision + 1 where id = $1`,
+            analyzed_at = now(), updated_at = now(), revision = revision + 1 where id = $1
+         returning name`,
         [id],
       )
+      // issue 41: the organisation's endpoints hear of it, with the change
+      await emitWebhook(client, orgId, 'questionnaire.analysed', {
+        questionnaire_id: id,
+        name: analysed.rows[0]?.name ?? '',
+        questions: questions.length,
+      })
     })
   }
 

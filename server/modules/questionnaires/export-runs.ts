@@ -14,6 +14,7 @@ import type { Jobs } from '../../jobs/index.ts'
 import type { Logger } from '../../logger.ts'
 import type { Storage } from '../../storage/index.ts'
 import { recordActivity } from '../collaboration/activity.ts'
+import { emitWebhook } from '../platform/webhooks.ts'
 import { type BuiltFile, EXPORT_STEPS, type FileBuilder } from './export-build.ts'
 import type { Queryable } from './shared.ts'
 
@@ -249,6 +250,14 @@ export function createExportRuns(deps: {
           [run.id, filledId],
         )
         await announce(client, run)
+        // issue 41: the organisation's endpoints hear of the filled file
+        await emitWebhook(client, orgId, 'questionnaire.exported', {
+          questionnaire_id: questionnaireId,
+          name: file.name,
+          format: file.format,
+          answers_written: file.written,
+          filled_file_id: Number(filledId),
+        })
         return true
       })
       if (!written) await deps.storage.delete(orgId, key)

@@ -11,6 +11,7 @@ import { forbidden } from '../../auth/permissions.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { auditQuestionnaire, recordActivity } from '../collaboration/activity.ts'
 import { upsertApprovedAnswer } from '../knowledge/approved.ts'
+import { emitWebhook } from '../platform/webhooks.ts'
 import { cellNeedsOf } from './completeness.ts'
 import type { History } from './history.ts'
 import type { Reading } from './reading.ts'
@@ -176,6 +177,22 @@ export function createReview(answerWrites: AnswerWrites, history: History, readi
             questionnaire: asked.name,
           })
       }
+      // issue 41: the organisation's endpoints hear of the approval, with the change
+      const told = await client.query<{ question: string; name: string }>(
+        `select qq.text as question, q.name from questionnaire_questions qq
+           join questionnaires q on q.id = qq.questionnaire_id where qq.id = $1`,
+        [row.question_id],
+      )
+      await emitWebhook(client, orgId, 'answer.approved', {
+        questionnaire_id: questionnaireId,
+        questionnaire: told.rows[0]?.name ?? '',
+        question_id: Number(row.question_id),
+        question: told.rows[0]?.question ?? '',
+        answer_id: answerId,
+        text: before.text,
+        choice: before.choice,
+        approved_by: userId,
+      })
       // the questionnaire's activity says who approved what (issue 29)
       await recordActivity(client, {
         orgId,

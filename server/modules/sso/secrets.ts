@@ -4,8 +4,9 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * Client secrets of identity providers are stored encrypted (AES-256-GCM) under a key derived
  * from the server's token secret: a copy of the database alone does not give them away.
  */
-export function createSecretBox(serverSecret: string) {
-  const key = Buffer.from(hkdfSync('sha256', serverSecret, 'quire', 'sso-client-secret', 32))
+export function createSecretBox(serverSecret: string, purpose = 'sso-client-secret') {
+  // each purpose its own key (webhook signing secrets: 'webhook-secret', issue 41)
+  const key = Buffer.from(hkdfSync('sha256', serverSecret, 'quire', purpose, 32))
   return {
     seal(plain: string): string {
       const iv = randomBytes(12)

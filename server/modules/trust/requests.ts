@@ -13,6 +13,7 @@ import type { Mailer, MailMessage } from '../../mail/index.ts'
 import { compose, link } from '../../mail/messages.ts'
 import { channelsOf, type Preferences } from '../notifications/inbox.ts'
 import type { NotificationService } from '../notifications/service.ts'
+import { emitWebhook } from '../platform/webhooks.ts'
 
 /**
  * Requests for documents under NDA (issue 40). A visitor accepts the page's NDA (its version,
@@ -221,6 +222,14 @@ export function createTrustRequests(deps: {
           name: `${input.name.trim()} <${email}>`,
         },
       )
+      // issue 41: the organisation's endpoints hear of the request (approved at once or waiting)
+      await emitWebhook(client, page.orgId, 'trust.access_requested', {
+        request_id: Number(row.id),
+        name: input.name.trim(),
+        email,
+        company: input.company.trim(),
+        status: automatic ? 'approved' : 'pending',
+      })
       if (automatic) mails.push(await grant(client, page, row, page.grantDays))
       else mails.push(...(await tellAdmins(client, page, input, email)))
     })
