@@ -105,18 +105,17 @@ export const WEBHOOK_KINDS = ['standard', 'slack', 'teams'] as const
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number]
 
 export const WEBHOOK_TEXTS = {
-  https: 'A webhook’s address starts with https:// (plain http only for addresses allowed by URL_FETCH_ALLOW).',
+  https:
+    'A webhook’s address starts with https:// (plain http only for addresses allowed by URL_FETCH_ALLOW).',
   disabled: 'Disabled after a day of failed deliveries: fix the endpoint, then enable it again.',
 } as const
 
 export const webhookCreateSchema = z.object({
   url: z.url('Enter the endpoint’s address, as https://…').check(z.maxLength(2000)),
-  events: z
-    .array(z.enum(WEBHOOK_EVENTS))
-    .check(
-      z.minLength(1, 'Choose at least one event'),
-      z.refine((list) => new Set(list).size === list.length, 'An event is listed once'),
-    ),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).check(
+    z.minLength(1, 'Choose at least one event'),
+    z.refine((list) => new Set(list).size === list.length, 'An event is listed once'),
+  ),
   kind: z._default(z.enum(WEBHOOK_KINDS), 'standard'),
   description: z.optional(z.string().check(z.trim(), z.maxLength(200))),
 })

@@ -2,7 +2,7 @@ import { Link, useParams } from '@tanstack/react-router'
 import { css, cx } from 'styled-system/css'
 import { can, ROLE_TEXTS, ROLES } from '../../../contract/roles.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
-import type { ApiKeysLogic } from '../../api/platform-actors.ts'
+import type { ApiKeysLogic, WebhooksLogic } from '../../api/platform-actors.ts'
 import { SessionContext } from '../../app/session.tsx'
 import { card, focusRing, muted } from '../../components/styles.ts'
 import { ApiKeysSection } from './api-keys-section.tsx'
@@ -15,6 +15,7 @@ import { type ProductsLogic, ProductsSection } from './products-section.tsx'
 import { type SettingsSection, sectionOf, sectionsFor } from './settings-sections.ts'
 import { type SsoLogic, SsoSection } from './sso-section.tsx'
 import { type TrustLogic, TrustSection } from './trust/trust-section.tsx'
+import { WebhooksSection } from './webhooks-section.tsx'
 
 const layout = css({
   display: 'grid',
@@ -67,6 +68,7 @@ export interface SettingsLogic {
   products?: ProductsLogic
   trust?: TrustLogic
   apiKeys?: ApiKeysLogic
+  webhooks?: WebhooksLogic
 }
 
 /**
@@ -122,6 +124,8 @@ function Section(
           canManage={role !== null && can(role, 'library.manage')}
         />
       )
+    case 'webhooks':
+      return <WebhooksSection logic={props.webhooks} />
     case 'api-keys':
       return <ApiKeysSection logic={props.apiKeys} />
     case 'trust':

@@ -9,6 +9,7 @@ export const SETTINGS_SECTIONS = [
   { key: 'trust', label: 'Trust centre', admin: true, curator: true },
   { key: 'sso', label: 'Single sign-on', admin: true, curator: false },
   { key: 'api-keys', label: 'API keys', admin: true, curator: false },
+  { key: 'webhooks', label: 'Webhooks', admin: true, curator: false },
   { key: 'plan', label: 'Plan', admin: false, curator: false },
   { key: 'audit', label: 'Audit log', admin: true, curator: false },
 ] as const

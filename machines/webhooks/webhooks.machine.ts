@@ -1,0 +1,224 @@
+import { assign, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
+import type {
+  Webhook,
+  WebhookCreate,
+  WebhookDelivery,
+  WebhookEvent,
+  WebhookKind,
+} from '../../contract/platform.ts'
+import { mustBeProvidedIn } from '../actors.ts'
+
+export interface WebhookForm {
+  url: string
+  events: WebhookEvent[]
+  kind: WebhookKind
+}
+
+export interface WebhooksContext {
+  hooks: Webhook[]
+  form: WebhookForm
+  /** The endpoint just registered, with its secret shown this once. */
+  created: (Webhook & { secret: string }) | null
+  /** The endpoint whose log is open, or whose removal waits for confirmation. */
+  selected: Webhook | null
+  deliveries: WebhookDelivery[]
+  error: string | null
+}
+
+export type WebhooksEvents =
+  | { type: 'start' }
+  | { type: 'edit'; change: Partial<WebhookForm> }
+  | { type: 'create' }
+  | { type: 'cancel' }
+  | { type: 'done' }
+  | { type: 'remove'; hook: Webhook }
+  | { type: 'confirm' }
+  | { type: 'enable'; hook: Webhook }
+  | { type: 'open'; hook: Webhook }
+  | { type: 'replay'; delivery: WebhookDelivery }
+  | { type: 'close' }
+  | { type: 'retry' }
+
+const EMPTY_FORM: WebhookForm = { url: '', events: [], kind: 'standard' }
+const mustBeProvided = mustBeProvidedIn('webhooksMachine')
+
+/**
+ * Settings → Webhooks (issue 41, admins): the organisation's endpoints; one registered with its
+ * events and kind (its secret shown once); removed after confirmation; enabled again after a
+ * day of failures; its log of deliveries opened, each with its attempts, and replayed.
+ */
+export const webhooksMachine = setup({
+  types: {
+    context: {} as WebhooksContext,
+    events: {} as WebhooksEvents,
+    tags: {} as 'loading' | 'busy',
+  },
+  actors: {
+    loadHooks: fromPromise<Webhook[], void>(mustBeProvided('loadHooks')),
+    createHook: fromPromise<Webhook & { secret: string }, WebhookCreate>(
+      mustBeProvided('createHook'),
+    ),
+    removeHook: fromPromise<void, { id: number }>(mustBeProvided('removeHook')),
+    enableHook: fromPromise<Webhook, { id: number }>(mustBeProvided('enableHook')),
+    loadDeliveries: fromPromise<WebhookDelivery[], { id: number }>(
+      mustBeProvided('loadDeliveries'),
+    ),
+    replayDelivery: fromPromise<void, { id: number; delivery: number }>(
+      mustBeProvided('replayDelivery'),
+    ),
+  },
+  guards: {
+    complete: ({ context }) => context.form.url.trim() !== '' && context.form.events.length > 0,
+  },
+  actions: {
+    fail: assign({
+      error: ({ event }) =>
+        errorMessage((event as { error?: unknown }).error, 'That could not be done.'),
+    }),
+  },
+}).createMachine({
+  id: 'webhooks',
+  context: {
+    hooks: [],
+    form: EMPTY_FORM,
+    created: null,
+    selected: null,
+    deliveries: [],
+    error: null,
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadHooks',
+        src: 'loadHooks',
+        onDone: { target: 'ready', actions: assign({ hooks: ({ event }) => event.output }) },
+        onError: { target: 'failed', actions: 'fail' },
+      },
+    },
+    failed: { on: { retry: { target: 'loading', actions: assign({ error: null }) } } },
+    ready: {
+      on: {
+        start: { target: 'editing', actions: assign({ form: EMPTY_FORM, error: null }) },
+        remove: { target: 'confirming', actions: assign({ selected: ({ event }) => event.hook }) },
+        enable: { target: 'enabling', actions: assign({ selected: ({ event }) => event.hook }) },
+        open: {
+          target: 'log',
+          actions: assign({ selected: ({ event }) => event.hook, deliveries: [], error: null }),
+        },
+      },
+    },
+    editing: {
+      on: {
+        edit: {
+          actions: assign(({ context, event }) => ({
+            form: { ...context.form, ...event.change },
+            error: null,
+          })),
+        },
+        create: [
+          { guard: 'complete', target: 'creating' },
+          { actions: assign({ error: 'Give the endpoint’s address and at least one event.' }) },
+        ],
+        cancel: { target: 'ready', actions: assign({ error: null }) },
+      },
+    },
+    creating: {
+      tags: ['busy'],
+      invoke: {
+        id: 'createHook',
+        src: 'createHook',
+        input: ({ context }) => ({ ...context.form, url: context.form.url.trim() }),
+        onDone: {
+          target: 'created',
+          actions: assign(({ context, event }) => ({
+            created: event.output,
+            hooks: [event.output, ...context.hooks],
+          })),
+        },
+        onError: { target: 'editing', actions: 'fail' },
+      },
+    },
+    created: { on: { done: { target: 'ready', actions: assign({ created: null }) } } },
+    confirming: {
+      on: {
+        confirm: 'removing',
+        cancel: { target: 'ready', actions: assign({ selected: null }) },
+      },
+    },
+    removing: {
+      tags: ['busy'],
+      invoke: {
+        id: 'removeHook',
+        src: 'removeHook',
+        input: ({ context }) => ({ id: context.selected?.id ?? 0 }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context }) => ({
+            hooks: context.hooks.filter((hook) => hook.id !== context.selected?.id),
+            selected: null,
+          })),
+        },
+        onError: { target: 'ready', actions: ['fail', assign({ selected: null })] },
+      },
+    },
+    enabling: {
+      tags: ['busy'],
+      invoke: {
+        id: 'enableHook',
+        src: 'enableHook',
+        input: ({ context }) => ({ id: context.selected?.id ?? 0 }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context, event }) => ({
+            hooks: context.hooks.map((hook) => (hook.id === event.output.id ? event.output : hook)),
+            selected: null,
+          })),
+        },
+        onError: { target: 'ready', actions: ['fail', assign({ selected: null })] },
+      },
+    },
+    log: {
+      description: 'One endpoint’s deliveries, each with every attempt.',
+      initial: 'reading',
+      on: { close: { target: 'ready', actions: assign({ selected: null, deliveries: [] }) } },
+      states: {
+        reading: {
+          tags: ['loading'],
+          invoke: {
+            id: 'loadDeliveries',
+            src: 'loadDeliveries',
+            input: ({ context }) => ({ id: context.selected?.id ?? 0 }),
+            onDone: {
+              target: 'shown',
+              actions: assign({ deliveries: ({ event }) => event.output }),
+            },
+            onError: { target: 'shown', actions: 'fail' },
+          },
+        },
+        shown: {
+          on: {
+            replay: 'replaying',
+            retry: { target: 'reading', actions: assign({ error: null }) },
+          },
+        },
+        replaying: {
+          tags: ['busy'],
+          entry: assign({ error: null }),
+          invoke: {
+            id: 'replayDelivery',
+            src: 'replayDelivery',
+            input: ({ context, event }) => ({
+              id: context.selected?.id ?? 0,
+              delivery: event.type === 'replay' ? event.delivery.id : 0,
+            }),
+            onDone: 'reading',
+            onError: { target: 'shown', actions: 'fail' },
+          },
+        },
+      },
+    },
+  },
+})
