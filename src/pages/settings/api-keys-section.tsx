@@ -137,89 +137,91 @@ export function ApiKeysSection({ logic = defaultLogic }: { logic?: ApiKeysLogic 
         </div>
       )}
 
+      {/* one dialog from the form to what is shown once: two dialogs swapping would close it */}
       <DialogFrame
-        open={view.editing}
-        onClose={() => actor.send({ type: 'cancel' })}
-        title="New API key"
+        open={view.editing || view.created !== null}
+        onClose={() => actor.send({ type: view.created ? 'done' : 'cancel' })}
+        title={view.created ? 'Copy the key now' : 'New API key'}
+        description={
+          view.created ? 'It is shown this once: Quire keeps only its fingerprint.' : undefined
+        }
         className={dialogBox({ size: 'md' })}
       >
-        <DialogForm noValidate onSubmit={() => actor.send({ type: 'create' })}>
-          <Field.Root>
-            <Field.Label>Name</Field.Label>
-            <Field.Input
-              value={view.form.name}
-              placeholder="CRM sync"
-              onChange={(event) => edit({ name: event.target.value })}
-            />
-          </Field.Root>
-          <fieldset className={css({ display: 'grid', gap: '2' })}>
-            <legend className={css({ textStyle: 'sm', fontWeight: 'medium', mb: '1' })}>
-              Access
-            </legend>
-            <label className={radio}>
-              <input
-                type="radio"
-                name="api-key-access"
-                className={dot}
-                checked={view.form.access === 'read'}
-                onChange={() => edit({ access: 'read' })}
-              />
-              <span>Read: search, read and export</span>
-            </label>
-            <label className={radio}>
-              <input
-                type="radio"
-                name="api-key-access"
-                className={dot}
-                checked={view.form.access === 'write'}
-                onChange={() => edit({ access: 'write' })}
-              />
-              <span>Read and write: also upload, answer, approve and change the library</span>
-            </label>
-          </fieldset>
-          <div className={grid2}>
-            <Field.Root>
-              <Field.Label>Expires (optional)</Field.Label>
-              <Field.Input
-                type="date"
-                value={view.form.expires}
-                onChange={(event) => edit({ expires: event.target.value })}
-              />
-            </Field.Root>
-          </div>
-          {view.error && (
-            <p className={callout({ tone: 'error' })} role="alert">
-              {view.error}
+        {view.created ? (
+          <>
+            <p className={secret} data-testid="new-api-key">
+              <KeyRound size={14} aria-hidden className={css({ display: 'inline', mr: '2' })} />
+              {view.created?.key}
             </p>
-          )}
-          <DialogActions
-            onCancel={() => actor.send({ type: 'cancel' })}
-            confirmLabel="Create key"
-            busy={view.busy}
-          />
-        </DialogForm>
-      </DialogFrame>
-
-      <DialogFrame
-        open={view.created !== null}
-        onClose={() => actor.send({ type: 'done' })}
-        title="Copy the key now"
-        description="It is shown this once: Quire keeps only its fingerprint."
-        className={dialogBox({ size: 'md' })}
-      >
-        <p className={secret} data-testid="new-api-key">
-          <KeyRound size={14} aria-hidden className={css({ display: 'inline', mr: '2' })} />
-          {view.created?.key}
-        </p>
-        <div className={toolbar}>
-          <Button
-            variant="outline"
-            onClick={() => void navigator.clipboard?.writeText(view.created?.key ?? '')}
-          >
-            <Copy /> Copy
-          </Button>
-          <Button onClick={() => actor.send({ type: 'done' })}>Done</Button>
-        </div>
+            <div className={toolbar}>
+              <Button
+                variant="outline"
+                onClick={() => void navigator.clipboard?.writeText(view.created?.key ?? '')}
+              >
+                <Copy /> Copy
+              </Button>
+              <Button onClick={() => actor.send({ type: 'done' })}>Done</Button>
+            </div>
+          </>
+        ) : (
+          <>
+            <DialogForm noValidate onSubmit={() => actor.send({ type: 'create' })}>
+              <Field.Root>
+                <Field.Label>Name</Field.Label>
+                <Field.Input
+                  value={view.form.name}
+                  placeholder="CRM sync"
+                  onChange={(event) => edit({ name: event.target.value })}
+                />
+              </Field.Root>
+              <fieldset className={css({ display: 'grid', gap: '2' })}>
+                <legend className={css({ textStyle: 'sm', fontWeight: 'medium', mb: '1' })}>
+                  Access
+                </legend>
+                <label className={radio}>
+                  <input
+                    type="radio"
+                    name="api-key-access"
+                    className={dot}
+                    checked={view.form.access === 'read'}
+                    onChange={() => edit({ access: 'read' })}
+                  />
+                  <span>Read: search, read and export</span>
+                </label>
+                <label className={radio}>
+                  <input
+                    type="radio"
+                    name="api-key-access"
+                    className={dot}
+                    checked={view.form.access === 'write'}
+                    onChange={() => edit({ access: 'write' })}
+                  />
+                  <span>Read and write: also upload, answer, approve and change the library</span>
+                </label>
+              </fieldset>
+              <div className={grid2}>
+                <Field.Root>
+                  <Field.Label>Expires (optional)</Field.Label>
+                  <Field.Input
+                    type="date"
+                    value={view.form.expires}
+                    onChange={(event) => edit({ expires: event.target.value })}
+                  />
+                </Field.Root>
+              </div>
+              {view.error && (
+                <p className={callout({ tone: 'error' })} role="alert">
+                  {view.error}
+                </p>
+              )}
+              <DialogActions
+                onCancel={() => actor.send({ type: 'cancel' })}
+                confirmLabel="Create key"
+                busy={view.busy}
+              />
+            </DialogForm>
+          </>
+        )}
       </DialogFrame>
 
       <DialogFrame

@@ -172,81 +172,85 @@ export function WebhooksSection({ logic = defaultLogic }: { logic?: WebhooksLogi
         </ul>
       )}
 
+      {/* one dialog from the form to what is shown once: two dialogs swapping would close it */}
       <DialogFrame
-        open={view.editing}
-        onClose={() => actor.send({ type: 'cancel' })}
-        title="New webhook endpoint"
+        open={view.editing || view.created !== null}
+        onClose={() => actor.send({ type: view.created ? 'done' : 'cancel' })}
+        title={view.created ? 'Copy the signing secret now' : 'New webhook endpoint'}
+        description={
+          view.created
+            ? "It is shown this once. Check each delivery's webhook-signature with it."
+            : undefined
+        }
         className={dialogBox({ size: 'md' })}
       >
-        <DialogForm noValidate onSubmit={() => actor.send({ type: 'create' })}>
-          <Field.Root>
-            <Field.Label>Endpoint address</Field.Label>
-            <Field.Input
-              type="url"
-              value={form.url}
-              placeholder="https://hooks.example.com/quire"
-              onChange={(event) => edit({ url: event.target.value })}
-            />
-          </Field.Root>
-          <fieldset className={css({ display: 'grid', gap: '2' })}>
-            <legend className={css({ textStyle: 'sm', fontWeight: 'medium', mb: '1' })}>
-              Kind
-            </legend>
-            {WEBHOOK_KINDS.map((kind) => (
-              <label key={kind} className={check}>
-                <input
-                  type="radio"
-                  name="webhook-kind"
-                  className={box}
-                  checked={form.kind === kind}
-                  onChange={() => edit({ kind })}
-                />
-                <span>{KIND_LABELS[kind]}</span>
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className={css({ display: 'grid', gap: '2' })}>
-            <legend className={css({ textStyle: 'sm', fontWeight: 'medium', mb: '1' })}>
-              Events
-            </legend>
-            {WEBHOOK_EVENTS.map((event) => (
-              <label key={event} className={check}>
-                <input
-                  type="checkbox"
-                  className={box}
-                  checked={form.events.includes(event)}
-                  onChange={(change) => toggle(event, change.target.checked)}
-                />
-                <span>{EVENT_LABELS[event]}</span>
-              </label>
-            ))}
-          </fieldset>
-          {view.error && (
-            <p className={callout({ tone: 'error' })} role="alert">
-              {view.error}
+        {view.created ? (
+          <>
+            <p className={secret} data-testid="webhook-secret">
+              {view.created?.secret}
             </p>
-          )}
-          <DialogActions
-            onCancel={() => actor.send({ type: 'cancel' })}
-            confirmLabel="Add endpoint"
-            busy={view.busy}
-          />
-        </DialogForm>
-      </DialogFrame>
-
-      <DialogFrame
-        open={view.created !== null}
-        onClose={() => actor.send({ type: 'done' })}
-        title="Copy the signing secret now"
-        description="It is shown this once. Check each delivery's webhook-signature with it."
-        className={dialogBox({ size: 'md' })}
-      >
-        <p className={secret} data-testid="webhook-secret">
-          {view.created?.secret}
-        </p>
-        <div className={toolbar}>
-          <Button onClick={() => actor.send({ type: 'done' })}>Done</Button>
-        </div>
+            <div className={toolbar}>
+              <Button onClick={() => actor.send({ type: 'done' })}>Done</Button>
+            </div>
+          </>
+        ) : (
+          <>
+            <DialogForm noValidate onSubmit={() => actor.send({ type: 'create' })}>
+              <Field.Root>
+                <Field.Label>Endpoint address</Field.Label>
+                <Field.Input
+                  type="url"
+                  value={form.url}
+                  placeholder="https://hooks.example.com/quire"
+                  onChange={(event) => edit({ url: event.target.value })}
+                />
+              </Field.Root>
+              <fieldset className={css({ display: 'grid', gap: '2' })}>
+                <legend className={css({ textStyle: 'sm', fontWeight: 'medium', mb: '1' })}>
+                  Kind
+                </legend>
+                {WEBHOOK_KINDS.map((kind) => (
+                  <label key={kind} className={check}>
+                    <input
+                      type="radio"
+                      name="webhook-kind"
+                      className={box}
+                      checked={form.kind === kind}
+                      onChange={() => edit({ kind })}
+                    />
+                    <span>{KIND_LABELS[kind]}</span>
+                  </label>
+                ))}
+              </fieldset>
+              <fieldset className={css({ display: 'grid', gap: '2' })}>
+                <legend className={css({ textStyle: 'sm', fontWeight: 'medium', mb: '1' })}>
+                  Events
+                </legend>
+                {WEBHOOK_EVENTS.map((event) => (
+                  <label key={event} className={check}>
+                    <input
+                      type="checkbox"
+                      className={box}
+                      checked={form.events.includes(event)}
+                      onChange={(change) => toggle(event, change.target.checked)}
+                    />
+                    <span>{EVENT_LABELS[event]}</span>
+                  </label>
+                ))}
+              </fieldset>
+              {view.error && (
+                <p className={callout({ tone: 'error' })} role="alert">
+                  {view.error}
+                </p>
+              )}
+              <DialogActions
+                onCancel={() => actor.send({ type: 'cancel' })}
+                confirmLabel="Add endpoint"
+                busy={view.busy}
+              />
+            </DialogForm>
+          </>
+        )}
       </DialogFrame>
 
       <DialogFrame
