@@ -258,6 +258,8 @@ const PUBLIC = [
   paths.publicTrust.session('acme'),
   paths.publicTrust.ask('acme'),
   paths.publicTrust.reader('acme'),
+  // the API's own description (issue 41)
+  '/openapi.json',
   paths.publicTrust.logo('acme'),
 ]
 
