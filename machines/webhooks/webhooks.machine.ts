@@ -40,6 +40,9 @@ export type WebhooksEvents =
   | { type: 'close' }
   | { type: 'retry' }
 
+/** How often an open log is read again while a delivery is being tried. */
+export const WEBHOOK_LOG_POLL_MS = 3_000
+
 const EMPTY_FORM: WebhookForm = { url: '', events: [], kind: 'standard' }
 const mustBeProvided = mustBeProvidedIn('webhooksMachine')
 
@@ -68,7 +71,9 @@ export const webhooksMachine = setup({
       mustBeProvided('replayDelivery'),
     ),
   },
+  delays: { logPoll: WEBHOOK_LOG_POLL_MS },
   guards: {
+    sending: ({ context }) => context.deliveries.some((delivery) => delivery.status === 'pending'),
     complete: ({ context }) => context.form.url.trim() !== '' && context.form.events.length > 0,
   },
   actions: {
@@ -199,6 +204,8 @@ export const webhooksMachine = setup({
           },
         },
         shown: {
+          description: 'Read again every 3 seconds while a delivery is still being tried.',
+          after: { logPoll: { guard: 'sending', target: 'reading' } },
           on: {
             replay: 'replaying',
             retry: { target: 'reading', actions: assign({ error: null }) },

@@ -63,6 +63,7 @@ const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.enableHook', output: { ...hook, enabled: true } },
   { type: 'xstate.error.actor.enableHook', error: new Error('Not found.') },
   { type: 'xstate.done.actor.loadDeliveries', output: [delivery] },
+  { type: 'xstate.done.actor.loadDeliveries', output: [{ ...delivery, status: 'pending' }] },
   { type: 'xstate.error.actor.loadDeliveries', error: new Error('offline') },
   { type: 'xstate.done.actor.replayDelivery', output: undefined },
   { type: 'xstate.error.actor.replayDelivery', error: new Error('Not found.') },
@@ -71,7 +72,10 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('webhooksMachine', () => {
   testEveryPath(pending, events, {
-    identity: (s) => [s.context.form.url !== '' && s.context.form.events.length > 0],
+    identity: (s) => [
+      s.context.form.url !== '' && s.context.form.events.length > 0,
+      s.context.deliveries.some((d) => d.status === 'pending'),
+    ],
   })
 
   test('registers an endpoint whose secret shows once, and replays a delivery from its log', async () => {

@@ -61,6 +61,14 @@ export function webhookUrlAllowed(raw: string, allow: readonly string[]) {
 }
 
 /**
+ * Who wakes the sender on this node (the API's job queue), set by createWebhookService: an event
+ * recorded here is then sent within a second or two rather than at the next minute's run.
+ */
+let wakeOnEmit: (() => void) | null = null
+/** After the change's transaction has (most likely) committed; the minute's run catches the rest. */
+const WAKE_DELAY_MS = 1_000
+
+/**
  * Records an event for the organisation's endpoints that take it (call it in the transaction of
  * the change). Returns how many deliveries it made.
  */
@@ -77,6 +85,7 @@ export async function emitWebhook(
        from webhooks where org_id = $1 and enabled and $2 = any(events)`,
     [orgId, event, JSON.stringify(payload)],
   )
+  if (rowCount && wakeOnEmit) setTimeout(wakeOnEmit, WAKE_DELAY_MS).unref()
   return rowCount ?? 0
 }
 
@@ -89,6 +98,7 @@ export function createWebhookService(deps: {
   wake?: () => void
 }) {
   const { pool } = deps.database
+  if (deps.wake) wakeOnEmit = deps.wake
 
   async function create(orgId: number, userId: number, input: WebhookCreate) {
     if (!webhookUrlAllowed(input.url, deps.allow))
@@ -216,14 +226,7 @@ export function createWebhookService(deps: {
     return { status: 'queued' as const }
   }
 
-  /** For emitters outside a transaction of their own: records the event, then wakes the sender. */
-  async function emit(orgId: number, event: WebhookEvent, data: Record<string, unknown>) {
-    const made = await emitWebhook(pool, orgId, event, data)
-    if (made) deps.wake?.()
-    return made
-  }
-
-  return { create, list, remove, enable, deliveries, replay, emit }
+  return { create, list, remove, enable, deliveries, replay }
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>

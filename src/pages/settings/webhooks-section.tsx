@@ -68,6 +68,7 @@ const secret = css({
 })
 const okPill = css({ bg: 'green.a3', color: 'green.text' })
 const offPill = css({ bg: 'red.a3', color: 'red.text' })
+const retryPill = css({ bg: 'amber.a3', color: 'amber.text' })
 
 /**
  * Settings → Webhooks (issue 41, admins): renders the webhooks machine and sends its events.
@@ -292,7 +293,7 @@ export function WebhooksSection({ logic = defaultLogic }: { logic?: WebhooksLogi
                   <div className={css({ fontWeight: 'medium' })}>
                     {EVENT_LABELS[delivery.event]}{' '}
                     <span
-                      className={`${pill} ${delivery.status === 'delivered' ? okPill : delivery.status === 'failed' ? offPill : ''}`}
+                      className={`${pill} ${delivery.status === 'delivered' ? okPill : delivery.status === 'failed' ? offPill : retryPill}`}
                     >
                       {delivery.status === 'delivered'
                         ? 'Delivered'
