@@ -512,9 +512,8 @@ export function createApp(deps: AppDeps) {
       webhooks,
       answer: createQuestionAnswerer({
         database: deps.database,
-        embeddingModel: embedder?.name,
-        answerQuestion: (orgId, library, question, index) =>
-          answering.answerQuestion(orgId, library, question, undefined, index),
+        answerQuestion: (orgId, library, question) =>
+          answering.answerQuestion(orgId, library, question),
       }),
     }),
   )

@@ -2,10 +2,9 @@ import { confidenceBand } from '../../../contract/answers.ts'
 import type { QuestionAnswer } from '../../../contract/platform.ts'
 import type { Library } from '../../answering/library.ts'
 import { YES_NO_QUESTION } from '../../answering/library.ts'
-import type { PassageIndex } from '../../answering/passage-index.ts'
 import type { EngineAnswer, QuestionInput } from '../../answering/types.ts'
 import type { Database } from '../../db/index.ts'
-import { loadLibrary, loadPassageIndex } from '../answering/store.ts'
+import { loadLibrary } from '../answering/store.ts'
 
 /**
  * One question answered from the organisation's whole knowledge (issue 41): the same engine and
@@ -15,24 +14,20 @@ import { loadLibrary, loadPassageIndex } from '../answering/store.ts'
  */
 export function createQuestionAnswerer(deps: {
   database: Database
-  embeddingModel?: string
   answerQuestion: (
     orgId: number,
     library: Library,
     question: QuestionInput,
-    index: PassageIndex,
   ) => Promise<EngineAnswer>
 }) {
   return async function answer(orgId: number, text: string): Promise<QuestionAnswer> {
-    const [library, index] = await Promise.all([
-      loadLibrary(deps.database, orgId),
-      loadPassageIndex(deps.database, orgId, deps.embeddingModel),
-    ])
+    // the passages come from the database's search (as a questionnaire's do), not a loaded index
+    const library = await loadLibrary(deps.database, orgId)
     const question: QuestionInput = {
       text,
       vocabulary: YES_NO_QUESTION.test(text) ? ['Yes', 'No', 'N/A'] : null,
     }
-    const result = await deps.answerQuestion(orgId, library, question, index)
+    const result = await deps.answerQuestion(orgId, library, question)
     const best = result.candidates.find(
       (candidate) => !candidate.withheld && (candidate.text.trim() || candidate.choice),
     )
