@@ -1,10 +1,8 @@
 import { rmSync } from 'node:fs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import pg from 'pg'
-import { apiPath, paths } from '../contract/paths.ts'
-import { attachEmbeddedPostgres } from '../server/db/embedded.ts'
-import { percentile, round, startServer, tempDataDir } from './support.ts'
+import { paths } from '../contract/paths.ts'
+import { percentile, round, signedUpOverHttp, startServer, tempDataDir } from './support.ts'
 
 /**
  * Issue 41's MCP budget, on the real server over loopback: `answer_question` through /mcp (an
@@ -41,33 +39,17 @@ const server = await startServer(dataDir, {
   API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
   MAIL_TRANSPORT: 'log',
 })
-const call = async (path: string, body: unknown, token?: string) => {
-  const res = await fetch(`${server.url}${apiPath(path)}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  })
-  const json = (await res.json()) as Record<string, unknown>
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`)
-  return json
-}
 
 try {
-  await call(paths.auth.register, {
+  const {
+    access,
+    post,
+    db: client,
+  } = await signedUpOverHttp(server, dataDir, {
     email: 'mcp-bench@example.com',
     password: PASSWORD,
     organization: 'MCP Bench',
-    firstName: 'Bench',
-    lastName: 'Mark',
   })
-  const url = attachEmbeddedPostgres(dataDir)
-  if (!url) throw new Error('no embedded PostgreSQL')
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  await client.query('update users set email_confirmed_at = now()')
   const org = Number(
     (await client.query<{ id: string }>('select id from organizations')).rows[0]?.id,
   )
@@ -92,13 +74,9 @@ try {
   }
   await client.query('analyze')
   await client.end()
-  const { access } = (await call(paths.auth.login, {
-    email: 'mcp-bench@example.com',
-    password: PASSWORD,
-  })) as { access: string }
   for (let i = 0; i < 200; i += 1) {
     const topic = TOPICS[i % TOPICS.length]
-    await call(
+    await post(
       paths.knowledgeBase.qa,
       {
         question: `Do you have a documented ${topic} policy (control ${i})?`,
@@ -107,7 +85,7 @@ try {
       access,
     )
   }
-  const { key } = (await call(
+  const { key } = (await post(
     paths.platform.apiKeys,
     { name: 'Bench', scopes: ['read'] },
     access,

@@ -1,9 +1,7 @@
 import { rmSync } from 'node:fs'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { apiPath, paths } from '../contract/paths.ts'
-import { attachEmbeddedPostgres } from '../server/db/embedded.ts'
-import { round, startServer, tempDataDir } from './support.ts'
+import { round, signedUpOverHttp, startServer, tempDataDir } from './support.ts'
 
 /**
  * Issue 41's budget, on the real server over loopback: the repository's list (`GET files/`, 30
@@ -19,38 +17,14 @@ const server = await startServer(dataDir, {
   API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
   MAIL_TRANSPORT: 'log',
 })
-const call = async (path: string, body: unknown, token?: string) => {
-  const res = await fetch(`${server.url}${apiPath(path)}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  })
-  const json = (await res.json()) as Record<string, unknown>
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`)
-  return json
-}
 
 try {
-  await call(paths.auth.register, {
+  const { access, post, db } = await signedUpOverHttp(server, dataDir, {
     email: 'platform-bench@example.com',
     password: PASSWORD,
     organization: 'Platform Bench',
-    firstName: 'Bench',
-    lastName: 'Mark',
   })
-  const url = attachEmbeddedPostgres(dataDir)
-  if (!url) throw new Error('no embedded PostgreSQL')
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  await client.query('update users set email_confirmed_at = now()')
-  await client.end()
-  const { access } = (await call(paths.auth.login, {
-    email: 'platform-bench@example.com',
-    password: PASSWORD,
-  })) as { access: string }
+  await db.end()
   for (let i = 0; i < 30; i += 1) {
     const form = new FormData()
     form.append('files', new Blob([`Policy ${i}: backups are encrypted.`]), `policy-${i}.txt`)
@@ -61,7 +35,7 @@ try {
     })
     if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`)
   }
-  const { key } = (await call(
+  const { key } = (await post(
     paths.platform.apiKeys,
     { name: 'Bench', scopes: ['read'] },
     access,

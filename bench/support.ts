@@ -8,7 +8,7 @@ import type pg from 'pg'
 import { apiPath, paths } from '../contract/paths.ts'
 import { createApp } from '../server/app.ts'
 import { hashPassword } from '../server/auth/password.ts'
-import { freePort, startEmbeddedPostgres } from '../server/db/embedded.ts'
+import { attachEmbeddedPostgres, freePort, startEmbeddedPostgres } from '../server/db/embedded.ts'
 import { openDatabase, runMigrations } from '../server/db/index.ts'
 import { createLogger } from '../server/logger.ts'
 import { createMailer } from '../server/mail/index.ts'
@@ -333,4 +333,41 @@ export async function signIn(
   })
   if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}`)
   return ((await res.json()) as { access: string }).access
+}
+
+/**
+ * An administrator registered over HTTP on a running server (the confirmation written straight
+ * to its embedded PostgreSQL), signed in: their access token, a JSON POST helper, and a client
+ * of the same database for the bench's own rows (the caller ends it).
+ */
+export async function signedUpOverHttp(
+  server: RunningServer,
+  dataDir: string,
+  account: { email: string; password: string; organization: string },
+) {
+  const post = async (at: string, body: unknown, token?: string) => {
+    const res = await fetch(`${server.url}${apiPath(at)}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    })
+    const json = (await res.json()) as Record<string, unknown>
+    if (res.status >= 300) throw new Error(`${at}: ${res.status} ${JSON.stringify(json)}`)
+    return json
+  }
+  await post(paths.auth.register, { ...account, firstName: 'Bench', lastName: 'Mark' })
+  const url = attachEmbeddedPostgres(dataDir)
+  if (!url) throw new Error('no embedded PostgreSQL')
+  const { default: pgModule } = await import('pg')
+  const db = new pgModule.Client({ connectionString: url })
+  await db.connect()
+  await db.query('update users set email_confirmed_at = now() where email = $1', [account.email])
+  const { access } = (await post(paths.auth.login, {
+    email: account.email,
+    password: account.password,
+  })) as { access: string }
+  return { access, post, db }
 }
