@@ -10,7 +10,6 @@ import { ERROR_CODES, ERROR_TEXTS } from '../contract/errors.ts'
 import { QUIRE_EXTENSION_ID } from '../contract/extension.ts'
 import { DEFAULT_MAX_UPLOAD_MB } from '../contract/knowledge.ts'
 import { API_PREFIX, apiPath, paths } from '../contract/paths.ts'
-import { API_KEY_PREFIX } from '../contract/platform.ts'
 import { createEmbedder, type EmbeddingOptions } from './answering/embeddings.ts'
 import { bearerToken } from './auth/middleware.ts'
 import { permissions } from './auth/permissions.ts'
@@ -60,14 +59,7 @@ import { createKnowledgeService } from './modules/knowledge/service.ts'
 import { type LegalSettings, legalRoutes } from './modules/legal/routes.ts'
 import { notificationRoutes } from './modules/notifications/routes.ts'
 import { createNotificationService } from './modules/notifications/service.ts'
-import { createQuestionAnswerer } from './modules/platform/answer.ts'
-import { createApiKeyService } from './modules/platform/api-keys.ts'
-import { docsRoutes } from './modules/platform/docs.ts'
-import { mcpRoutes } from './modules/platform/mcp.ts'
-import { buildOpenApi } from './modules/platform/openapi.ts'
-import { platformRoutes } from './modules/platform/routes.ts'
-import { WEBHOOK_JOB, WEBHOOK_SECRET_PURPOSE } from './modules/platform/webhook-sender.ts'
-import { createWebhookService } from './modules/platform/webhooks.ts'
+import { createPlatform } from './modules/platform/service.ts'
 import { productRoutes } from './modules/products/routes.ts'
 import { createProductService } from './modules/products/service.ts'
 import { createExportService } from './modules/questionnaires/export.ts'
@@ -76,7 +68,6 @@ import { createQuestionnaireService } from './modules/questionnaires/service.ts'
 import { repositoryRoutes } from './modules/repository/routes.ts'
 import { createRepositoryService } from './modules/repository/service.ts'
 import { ssoRoutes } from './modules/sso/routes.ts'
-import { createSecretBox } from './modules/sso/secrets.ts'
 import type { GoogleSettings } from './modules/sso/settings.ts'
 import { supportRoutes, ticketBodyLimit } from './modules/support/routes.ts'
 import { createTrustAdmin } from './modules/trust/analytics.ts'
@@ -253,20 +244,9 @@ export function createApp(deps: AppDeps) {
     logger: deps.logger,
     limits: { ...DEFAULT_AUTH_LIMITS, ...deps.authLimits },
   })
-  // issue 41: a bearer `qk_...` is an API key of the organisation, any other a person's session
-  const apiKeys = createApiKeyService({
-    database: deps.database,
-    logger: deps.logger,
-    now,
-    rule: deps.apiKeyLimit,
-  })
-  const auth: typeof sessionAuth = {
-    ...sessionAuth,
-    authenticate: (token) =>
-      token.startsWith(API_KEY_PREFIX)
-        ? apiKeys.authenticate(token)
-        : sessionAuth.authenticate(token),
-  }
+  // issue 41: API keys beside people's sessions, webhooks, the API described, MCP
+  const platform = createPlatform({ ...deps, now })
+  const auth = platform.withKeys(sessionAuth)
   // roles: every authenticated route names the capability it needs (contract/roles.ts)
   const permit = permissions(deps.database)
   api.route(
@@ -492,29 +472,13 @@ export function createApp(deps: AppDeps) {
   const trustViews = createViewCounter({ pool: deps.database.pool, logger: deps.logger, now })
   deps.onClose?.(() => trustViews.close())
   const secure = deps.publicUrl.startsWith('https://')
-  // issue 41: outgoing webhooks; a worker delivers what the events recorded
-  const webhooks = createWebhookService({
-    database: deps.database,
-    box: createSecretBox(deps.jwtSecret, WEBHOOK_SECRET_PURPOSE),
-    allow: deps.urlFetchAllow ?? [],
-    wake: () => {
-      deps.jobs
-        ?.send(WEBHOOK_JOB, {})
-        .catch((error) => deps.logger?.warn({ err: error }, 'the webhook sender was not woken'))
-    },
-  })
   api.route(
     '/',
-    platformRoutes({
+    platform.routes({
       auth,
       permit,
-      keys: apiKeys,
-      webhooks,
-      answer: createQuestionAnswerer({
-        database: deps.database,
-        answerQuestion: (orgId, library, question) =>
-          answering.answerQuestion(orgId, library, question),
-      }),
+      answerQuestion: (orgId, library, question) =>
+        answering.answerQuestion(orgId, library, question),
     }),
   )
   api.route(
@@ -540,15 +504,16 @@ export function createApp(deps: AppDeps) {
     }),
   )
   // issue 41: the API's own description, from the routes held and the contract's schemas
-  let openApi: ReturnType<typeof buildOpenApi> | undefined
-  api.get('/openapi.json', (c) => {
-    openApi ??= buildOpenApi(app.routes, { publicUrl: deps.publicUrl })
-    return c.json(openApi)
-  })
+  api.route(
+    '/',
+    platform.description(() => app.routes),
+  )
   api.all('*', (c) => c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404))
   app.route(API_PREFIX, api)
-  app.route('/', docsRoutes())
-  app.route('/', mcpRoutes({ auth, fetch: (request) => app.fetch(request) }))
+  app.route(
+    '/',
+    platform.outside(auth, (request) => app.fetch(request)),
+  )
   app.all('/api/*', (c) =>
     c.json({ error: ERROR_TEXTS.routeNotFound, code: ERROR_CODES.notFound }, 404),
   )
