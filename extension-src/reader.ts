@@ -360,7 +360,9 @@ export function fillField(
     .filter(Boolean)
   const chosen = field.options.map((option) => wanted.includes(normal(option)))
   if (!chosen.some(Boolean)) return { ok: false, reason: 'No option matches the answer.' }
-  chosen.forEach((on, index) => setChecked(controls[index] as HTMLInputElement, on))
+  chosen.forEach((on, index) => {
+    setChecked(controls[index] as HTMLInputElement, on)
+  })
   return { ok: true }
 }
 
