@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { fillField, findFields, optionFor } from '../../extension-src/reader.ts'
+
+/**
+ * The portal reader (issue 42) on fixture pages shaped as real portals are: labels, tables,
+ * groups with legends, selects whose options are not Yes/No, shadow roots and frames. Its fills
+ * are what a framework sees of typing, and never overwrite what a person wrote unless told.
+ */
+
+const page = (html: string) => {
+  document.body.innerHTML = html
+  return document
+}
+const read = () => findFields(document).map((found) => found.field)
+afterEach(() => {
+  document.body.innerHTML = ''
+})
+
+describe('the portal reader (issue 42)', () => {
+  it('reads a plain form: labels, wrapping labels, aria, and the text before a field', () => {
+    page(`
+      <form>
+        <label for="enc">Do you encrypt data at rest?</label><input id="enc" name="enc">
+        <label>Describe your backup policy <textarea name="backup"></textarea></label>
+        <input name="mfa" aria-label="Is MFA required for staff?">
+        <p>Who is your security contact?</p><div><input name="contact" placeholder="name@example.com"></div>
+        <input type="hidden" name="token" value="x"><input type="password" name="pw">
+        <button type="submit">Send</button>
+      </form>`)
+    expect(read()).toEqual([
+      {
+        key: 'text:enc',
+        question: 'Do you encrypt data at rest?',
+        kind: 'text',
+        options: [],
+        value: '',
+      },
+      {
+        key: 'textarea:backup',
+        question: 'Describe your backup policy',
+        kind: 'textarea',
+        options: [],
+        value: '',
+      },
+      {
+        key: 'text:mfa',
+        question: 'Is MFA required for staff?',
+        kind: 'text',
+        options: [],
+        value: '',
+      },
+      {
+        key: 'text:contact',
+        question: 'Who is your security contact?',
+        kind: 'text',
+        options: [],
+        value: '',
+      },
+    ])
+  })
+
+  it('reads a long form in a table, groups with legends, and selects of their own words', () => {
+    page(`
+      <table>
+        <tr><td>1.1</td><td>Do you run annual penetration tests?</td><td><select name="pt">
+          <option value="">Choose</option><option value="i">Implemented</option>
+          <option value="p">Planned</option><option value="na">Not applicable</option></select></td></tr>
+      </table>
+      <fieldset><legend>Do you screen new staff?</legend>
+        <label><input type="radio" name="screen" value="y"> Yes</label>
+        <label><input type="radio" name="screen" value="n"> No</label>
+      </fieldset>
+      <fieldset><legend>Which frameworks do you hold?</legend>
+        <label><input type="checkbox" name="fw" value="soc"> SOC 2</label>
+        <label><input type="checkbox" name="fw" value="iso" checked> ISO 27001</label>
+      </fieldset>`)
+    expect(read()).toEqual([
+      {
+        key: 'select:pt',
+        question: '1.1 Do you run annual penetration tests?',
+        kind: 'select',
+        options: ['Implemented', 'Planned', 'Not applicable'],
+        value: '',
+      },
+      {
+        key: 'radio:screen',
+        question: 'Do you screen new staff?',
+        kind: 'radio',
+        options: ['Yes', 'No'],
+        value: '',
+      },
+      {
+        key: 'checkbox:fw',
+        question: 'Which frameworks do you hold?',
+        kind: 'checkbox',
+        options: ['SOC 2', 'ISO 27001'],
+        value: 'ISO 27001',
+      },
+    ])
+  })
+
+  it('reads inside open shadow roots', () => {
+    page('<vendor-question></vendor-question>')
+    const host = document.querySelector('vendor-question') as HTMLElement
+    const shadow = host.attachShadow({ mode: 'open' })
+    shadow.innerHTML = '<label for="q">Do you log admin access?</label><input id="q">'
+    expect(read()).toEqual([
+      { key: 'text:q', question: 'Do you log admin access?', kind: 'text', options: [], value: '' },
+    ])
+  })
+
+  it('fills as typing does, picks the option an answer names, and never overwrites unasked', () => {
+    page(`
+      <label for="enc">Do you encrypt data at rest?</label><input id="enc">
+      <label for="done">Already answered?</label><input id="done" value="Yes, since 2019">
+      <label for="pt">Penetration tests?</label><select id="pt"><option value="">Choose</option>
+        <option value="i">Implemented</option><option value="p">Planned</option><option value="na">Not applicable</option></select>
+      <fieldset><legend>Do you screen new staff?</legend>
+        <label><input type="radio" name="screen" value="y"> Yes</label>
+        <label><input type="radio" name="screen" value="n"> No</label></fieldset>`)
+    const events: string[] = []
+    document.addEventListener('input', (event) =>
+      events.push(`input:${(event.target as HTMLElement).id}`),
+    )
+    expect(fillField(document, 'text:enc', 'Yes. AES-256 at rest.')).toEqual({ ok: true })
+    expect((document.getElementById('enc') as HTMLInputElement).value).toBe('Yes. AES-256 at rest.')
+    expect(events).toContain('input:enc')
+    expect(fillField(document, 'text:done', 'No')).toEqual({
+      ok: false,
+      reason: 'The field already holds an answer.',
+    })
+    expect((document.getElementById('done') as HTMLInputElement).value).toBe('Yes, since 2019')
+    expect(fillField(document, 'text:done', 'No', { overwrite: true })).toEqual({ ok: true })
+    expect(fillField(document, 'select:pt', 'Yes')).toEqual({ ok: true })
+    expect((document.getElementById('pt') as HTMLSelectElement).value).toBe('i')
+    expect(fillField(document, 'radio:screen', 'No')).toEqual({ ok: true })
+    expect((document.querySelector('input[value="n"]') as HTMLInputElement).checked).toBe(true)
+    expect(fillField(document, 'text:nothing', 'x')).toEqual({
+      ok: false,
+      reason: 'No such field on the page.',
+    })
+  })
+
+  it('matches an answer to one option only, never guessing between two', () => {
+    expect(optionFor(['Yes', 'No', 'N/A'], 'yes')).toBe(0)
+    expect(optionFor(['Implemented', 'Planned', 'Not applicable'], 'Yes')).toBe(0)
+    expect(optionFor(['Implemented', 'Planned', 'Not applicable'], 'N/A')).toBe(2)
+    expect(optionFor(['Yes', 'True'], 'Yes')).toBe(0)
+    expect(optionFor(['In place', 'Implemented'], 'Yes')).toBe(-1)
+    expect(optionFor(['Planned', 'Partly'], 'Yes')).toBe(-1)
+  })
+})
