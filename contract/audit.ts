@@ -81,6 +81,8 @@ export const AUDIT_ACTIONS: Record<string, AuditAction> = {
   'data.updated': action('Data item edited', '{actor} edited the data item {name}'),
   'data.deleted': action('Data item deleted', '{actor} deleted the data item {name}'),
   'questionnaire.uploaded': action('Questionnaire uploaded', '{actor} uploaded {name}'),
+  'questionnaire.portal_read': action('Portal page read', '{actor} {summary} in {name}'),
+  'questionnaire.portal_filled': action('Portal answers filled', '{actor} {summary} in {name}'),
   'questionnaire.deleted': action('Questionnaire deleted', '{actor} deleted {name}'),
   'questionnaire.downloaded': action(
     'Questionnaire downloaded',

@@ -72,6 +72,9 @@ export const paths = {
   extension: {
     config: '/admin/extension/config/',
     handoff: '/admin/extension/handoff/',
+    /** Issue 42: a portal page's questions kept and drafted, and what the extension filled. */
+    portalRead: '/extension/portal/read/',
+    portalFilled: '/extension/portal/filled/',
   },
   payouts: {
     webhook: '/payouts/webhook/',

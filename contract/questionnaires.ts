@@ -14,9 +14,14 @@ export * from './answers.ts'
  * the filled files it hands back. Ids are integers.
  */
 
-/** What a questionnaire can be read from. PDF questionnaires export to the basic format only. */
-export const QUESTIONNAIRE_KINDS = ['xlsx', 'csv', 'docx', 'pdf'] as const
+/**
+ * What a questionnaire can be read from: a file, or a web portal's page read by the extension
+ * (issue 42). PDF and portal questionnaires export to the basic format only.
+ */
+export const QUESTIONNAIRE_KINDS = ['xlsx', 'csv', 'docx', 'pdf', 'portal'] as const
 export type QuestionnaireKind = (typeof QUESTIONNAIRE_KINDS)[number]
+/** The kinds read from an uploaded file. */
+export type QuestionnaireFileKind = Exclude<QuestionnaireKind, 'portal'>
 export const QUESTIONNAIRE_ACCEPT = '.xlsx,.xlsm,.csv,.docx,.pdf'
 
 /**
@@ -94,6 +99,8 @@ export const questionnaireSchema = z.object({
   ...workSchema.shape,
   /** The product it is answered for (issue 38); null: the company as a whole. */
   product_id: z.optional(z.nullable(z.int())),
+  /** A portal's page address (kind 'portal', issue 42). */
+  portal_url: z.optional(z.nullable(z.string())),
 })
 export type Questionnaire = z.infer<typeof questionnaireSchema>
 export const questionnaireListSchema = paged(questionnaireSchema)
@@ -140,8 +147,19 @@ export const OPERATION_KINDS = [
   'section_custom',
   'reanalyze',
   'carry_forward',
+  'portal_read',
+  'portal_fill',
 ] as const
 export type OperationKind = (typeof OPERATION_KINDS)[number]
+/**
+ * Operations that cannot be undone and that no earlier one can be undone past: a re-analysis
+ * replaced the questions, a portal read changed them, a fill put answers into a portal.
+ */
+export const BARRIER_OPERATIONS: readonly OperationKind[] = [
+  'reanalyze',
+  'portal_read',
+  'portal_fill',
+]
 
 export const operationSchema = z.object({
   id: z.int(),

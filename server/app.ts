@@ -52,7 +52,8 @@ import { collaborationRoutes } from './modules/collaboration/routes.ts'
 import { createCollaborationService } from './modules/collaboration/service.ts'
 import { commentRoutes } from './modules/comments/routes.ts'
 import { type CommentSettings, createCommentService } from './modules/comments/service.ts'
-import { extensionRoutes } from './modules/extension/routes.ts'
+import { createPortal } from './modules/extension/portal.ts'
+import { extensionRoutes, portalRoutes } from './modules/extension/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { knowledgeRoutes } from './modules/knowledge/routes.ts'
 import { createKnowledgeService } from './modules/knowledge/service.ts'
@@ -361,6 +362,14 @@ export function createApp(deps: AppDeps) {
     llm,
     embedder,
   })
+  api.route(
+    '/',
+    portalRoutes({
+      auth,
+      permit,
+      portal: createPortal({ database: deps.database, runGeneration: answering.run }),
+    }),
+  )
   api.route(
     '/',
     answeringRoutes({

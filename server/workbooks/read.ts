@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import Papa from 'papaparse'
-import type { QuestionnaireKind, TabMapping } from '../../contract/questionnaires.ts'
+import type { QuestionnaireFileKind, TabMapping } from '../../contract/questionnaires.ts'
 import { decodeText, parseBuffer } from '../ingest/parsers.ts'
 import { ParseError, type ParseLimits } from '../ingest/types.ts'
 import { readWorkbook } from '../ingest/xlsx.ts'
@@ -175,7 +175,7 @@ async function pdfTabs(buffer: Buffer, name: string, limits: ParseLimits): Promi
 export async function readQuestionnaireBuffer(
   buffer: Buffer,
   name: string,
-  kind: QuestionnaireKind,
+  kind: QuestionnaireFileKind,
   overrides: Record<string, TabMapping>,
   limits: ParseLimits,
 ): Promise<QuestionnaireReadResult> {
@@ -217,7 +217,7 @@ export async function readQuestionnaireBuffer(
 export async function readQuestionnaireDirect(
   filePath: string,
   name: string,
-  kind: QuestionnaireKind,
+  kind: QuestionnaireFileKind,
   overrides: Record<string, TabMapping>,
   limits: ParseLimits,
 ) {

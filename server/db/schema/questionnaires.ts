@@ -92,10 +92,15 @@ export const questionnaires = pgTable(
     workStatus: text('work_status').$type<WorkStatus>().notNull().default('drafting'),
     /** The product it is answered for (issue 38); null: the company as a whole. */
     productId: productRef(),
+    /** A portal's page address (kind 'portal', issue 42): the same address finds it again. */
+    portalUrl: text('portal_url'),
     ...timestamps,
   },
   (table) => [
     index('questionnaires_org_created_idx').on(table.orgId, table.createdAt),
+    uniqueIndex('questionnaires_portal_url_idx')
+      .on(table.orgId, table.portalUrl)
+      .where(sql`${table.portalUrl} is not null`),
     index('questionnaires_customer_idx').on(table.customerId),
     check(
       'questionnaires_work_status_check',

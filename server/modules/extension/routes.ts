@@ -9,11 +9,18 @@ import {
   extensionRedirectUris,
 } from '../../../contract/extension.ts'
 import { paths } from '../../../contract/paths.ts'
+import {
+  PORTAL_TEXTS,
+  portalFilledRequestSchema,
+  portalReadRequestSchema,
+} from '../../../contract/portal.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
-import { apiError } from '../../http/errors.ts'
-import { jsonBody } from '../../http/validate.ts'
+import { auditBy } from '../../db/audit.ts'
+import { apiError, validationError } from '../../http/errors.ts'
+import { jsonBody, readJson } from '../../http/validate.ts'
+import type { Portal } from './portal.ts'
 
 /**
  * The browser extension's hand-off (AS13): the allowlisted extension ids, and for a signed-in
@@ -51,5 +58,34 @@ export function extensionRoutes(options: {
       return c.json(answer)
     },
   )
+  return app
+}
+
+/**
+ * Issue 42: a portal page's questions, kept as a questionnaire and drafted; what was filled.
+ * The extension's session (or a person's) with the right to work on questionnaires.
+ */
+export function portalRoutes(options: { auth: Authenticator; permit: Permit; portal: Portal }) {
+  const app = new Hono<AuthEnv>()
+  const E = paths.extension
+  app.use(E.portalRead, requireAuth(options.auth))
+  app.use(E.portalFilled, requireAuth(options.auth))
+  app.post(E.portalRead, options.permit('questionnaires.write'), async (c) => {
+    const raw = await readJson(c)
+    // a page without question fields is said so in plain words, not as a field's error
+    if (
+      Array.isArray((raw as { fields?: unknown } | null)?.fields) &&
+      !(raw as { fields: unknown[] }).fields.length
+    )
+      throw apiError(400, PORTAL_TEXTS.noFields, { code: ERROR_CODES.validation })
+    const parsed = portalReadRequestSchema.safeParse(raw)
+    if (!parsed.success) throw validationError(parsed.error)
+    const body = parsed.data
+    return c.json(await options.portal.read(auditBy(c.get('auth'), c.get('requestId')), body))
+  })
+  app.post(E.portalFilled, options.permit('questionnaires.write'), async (c) => {
+    const body = await jsonBody(c, portalFilledRequestSchema)
+    return c.json(await options.portal.filled(auditBy(c.get('auth'), c.get('requestId')), body))
+  })
   return app
 }

@@ -1,4 +1,5 @@
 import { fillText } from '../../../contract/knowledge.ts'
+import { PORTAL_TEXTS } from '../../../contract/portal.ts'
 import {
   QUESTIONNAIRE_TEXTS,
   type QuestionnaireKind,
@@ -62,6 +63,10 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
           where id = $1`,
         [id, message],
       )
+    if (row.kind === 'portal') {
+      await fail(PORTAL_TEXTS.readAgain)
+      return
+    }
     try {
       const { tabs } = await readQuestionnaire(
         deps.storage.pathOf(orgId, row.storage_key),
@@ -254,6 +259,8 @@ export function createAnalysis(deps: QuestionnaireDeps, records: Records) {
     const questionnaire = await get(orgId, id)
     if (questionnaire.status === 'analyzing' || questionnaire.status === 'queued')
       throw apiError(409, QUESTIONNAIRE_TEXTS.stillAnalyzing, { code: 'conflict' })
+    if (questionnaire.kind === 'portal')
+      throw apiError(400, PORTAL_TEXTS.readAgain, { code: 'validation_error' })
     if (mappings.length) {
       const tabs = await pool.query<{ name: string }>(
         'select name from questionnaire_tabs where questionnaire_id = $1',

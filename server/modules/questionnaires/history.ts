@@ -1,4 +1,5 @@
 import {
+  BARRIER_OPERATIONS,
   type Operation,
   type OperationKind,
   QUESTIONNAIRE_TEXTS,
@@ -43,7 +44,9 @@ export function createHistory(
       [orgId, id],
     )
     const latest = rows.find((row) => !row.undone_at)
-    return rows.map((row) => toOperation(row, row === latest && row.kind !== 'reanalyze'))
+    return rows.map((row) =>
+      toOperation(row, row === latest && !BARRIER_OPERATIONS.includes(row.kind)),
+    )
   }
 
   /** Locks the questionnaire for a change of its answers; one still being read cannot change. */
@@ -228,7 +231,7 @@ export function createHistory(
         [orgId, questionnaireId],
       )
       const operation = rows[0]
-      if (!operation || operation.kind === 'reanalyze')
+      if (!operation || BARRIER_OPERATIONS.includes(operation.kind))
         throw apiError(409, QUESTIONNAIRE_TEXTS.nothingToUndo, { code: 'conflict' })
       const touchesApproved = operation.changes.some(
         (c) => c.t === 'a' && (c.before?.status === 'approved' || c.after.status === 'approved'),

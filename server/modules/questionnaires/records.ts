@@ -1,5 +1,6 @@
 import { LICENSE_LIMIT } from '../../../contract/billing.ts'
 import { fillText } from '../../../contract/knowledge.ts'
+import { PORTAL_TEXTS } from '../../../contract/portal.ts'
 import { QUESTIONNAIRE_TEXTS, type QuestionnaireKind } from '../../../contract/questionnaires.ts'
 import type { WorkStatus } from '../../../contract/work.ts'
 import { forbidden } from '../../auth/permissions.ts'
@@ -239,6 +240,7 @@ export function createRecords(
     )
     const row = rows[0]
     if (!row) throw notFound(QUESTIONNAIRE_TEXTS.notFound)
+    if (row.kind === 'portal') throw notFound(PORTAL_TEXTS.noFile)
     if (actorId !== undefined)
       await writeAudit(
         pool,

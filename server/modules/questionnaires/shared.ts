@@ -11,6 +11,7 @@ import {
   type Operation,
   type OperationKind,
   type Questionnaire,
+  type QuestionnaireFileKind,
   type QuestionnaireKind,
   type QuestionnaireStatus,
   type SourceChange,
@@ -46,12 +47,13 @@ export interface QuestionnaireDeps {
 
 export type Queryable = Pick<Database['pool'], 'query'>
 
-export const KINDS: QuestionnaireKind[] = ['xlsx', 'csv', 'docx', 'pdf']
+export const KINDS: QuestionnaireFileKind[] = ['xlsx', 'csv', 'docx', 'pdf']
 export const MIMES: Record<QuestionnaireKind, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   csv: 'text/csv',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   pdf: 'application/pdf',
+  portal: 'text/html',
 }
 
 /** An answer counts as answered when it has text or a dropdown value and is not a placeholder. */
@@ -74,11 +76,11 @@ export const SUMMARY_SQL = `
          coalesce(c.questions, 0) as questions, coalesce(c.answered, 0) as answered,
          coalesce(c.approved, 0) as approved,
          (select count(*) from questionnaire_tabs t where t.questionnaire_id = q.id and t.mapping_state = 'unsure') as unsure_tabs,
-         coalesce((select o.kind <> 'reanalyze' from questionnaire_operations o
+         coalesce((select o.kind <> all(array['reanalyze', 'portal_read', 'portal_fill']) from questionnaire_operations o
                     where o.questionnaire_id = q.id and o.undone_at is null
                     order by o.id desc limit 1), false) as can_undo,
          q.owner_id, ou.first_name as owner_first_name, ou.last_name as owner_last_name, ou.email as owner_email,
-         q.customer_id, cu.name as customer_name, q.requester, q.due_date::text as due_date, q.work_status, q.product_id,
+         q.customer_id, cu.name as customer_name, q.requester, q.due_date::text as due_date, q.work_status, q.product_id, q.portal_url,
          (q.due_date < current_date and q.work_status <> 'sent') as overdue
     from questionnaires q
     left join users u on u.id = q.created_by
@@ -125,6 +127,7 @@ export interface SummaryRow {
   work_status: WorkStatus
   overdue: boolean | null
   product_id: string | null
+  portal_url: string | null
 }
 
 export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
@@ -143,7 +146,8 @@ export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
   answered: Number(row.answered),
   approved: Number(row.approved),
   unsure_tabs: Number(row.unsure_tabs),
-  can_export_original: row.kind !== 'pdf',
+  can_export_original: row.kind !== 'pdf' && row.kind !== 'portal',
+  portal_url: row.portal_url,
   can_undo: row.can_undo,
   revision: row.revision,
   added_by: personOf(row),
