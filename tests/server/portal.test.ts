@@ -155,7 +155,9 @@ describe('portal questionnaires', () => {
       E.portalRead,
       {
         url: 'https://vendors.example.com/assess/42/step-2',
-        fields: [{ key: 'text:dpo', question: 'Who is your data protection officer?', kind: 'text' }],
+        fields: [
+          { key: 'text:dpo', question: 'Who is your data protection officer?', kind: 'text' },
+        ],
         questionnaire_id: id,
       },
       ana.token,
@@ -206,7 +208,12 @@ describe('portal questionnaires', () => {
     const ana = await member(ctx)
     const bad = await post(ctx, E.portalRead, { url: 'ftp://x.example/', fields }, ana.token)
     expect(bad.status).toBe(400)
-    const empty = await post(ctx, E.portalRead, { url: 'https://x.example/', fields: [] }, ana.token)
+    const empty = await post(
+      ctx,
+      E.portalRead,
+      { url: 'https://x.example/', fields: [] },
+      ana.token,
+    )
     expect(empty.status).toBe(400)
     expect(empty.body.error).toContain('No question fields were found on this page.')
     expect((await post(ctx, E.portalRead, { url: 'https://x.example/', fields })).status).toBe(401)
@@ -228,7 +235,12 @@ describe('portal questionnaires', () => {
     )
     expect(theirs.status).toBe(404)
     // the same address in another organisation is another questionnaire
-    const own = await post(ctx, E.portalRead, { url: 'https://x.example/form', fields }, other.token)
+    const own = await post(
+      ctx,
+      E.portalRead,
+      { url: 'https://x.example/form', fields },
+      other.token,
+    )
     expect(own.body.questionnaire_id).not.toBe(mine.body.questionnaire_id)
     expect(
       (
