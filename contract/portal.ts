@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { citationSchema } from './answers.ts'
+import { PORTAL_FIELD_KINDS } from './portal-options.ts'
 
 /**
  * Questionnaires that arrive as web forms (issue 42): the extension's reader lists a portal
@@ -7,15 +8,7 @@ import { citationSchema } from './answers.ts'
  * the page's address) and drafts each; the extension fills what the person confirms.
  */
 
-export const PORTAL_FIELD_KINDS = [
-  'text',
-  'textarea',
-  'select',
-  'radio',
-  'checkbox',
-  'editable',
-] as const
-export type PortalFieldKind = (typeof PORTAL_FIELD_KINDS)[number]
+export { PORTAL_FIELD_KINDS, type PortalFieldKind } from './portal-options.ts'
 
 /** Up to this many fields are read from one page. */
 export const MAX_PORTAL_FIELDS = 2_000
@@ -107,73 +100,4 @@ export const PORTAL_TEXTS = {
   noFile: 'This questionnaire was read from a web portal: there is no file to download.',
 } as const
 
-/** Query parameters that only track a visit, never name a page. */
-const TRACKING = /^(utm_|fbclid$|gclid$|mc_|_hs|ref$)/i
-
-/**
- * The address a portal page is found again by: scheme, host, path and the query's naming
- * parameters (sorted), without the fragment, tracking parameters or a trailing slash.
- */
-export function portalAddress(url: string): string {
-  const parsed = new URL(url)
-  const params = [...parsed.searchParams.entries()]
-    .filter(([name]) => !TRACKING.test(name))
-    .sort(([a], [b]) => a.localeCompare(b))
-  const query = params.length ? `?${new URLSearchParams(params).toString()}` : ''
-  const pathname = parsed.pathname.replace(/\/+$/, '') || '/'
-  return `${parsed.protocol}//${parsed.host.toLowerCase()}${pathname}${query}`
-}
-
-const normal = (text: string) =>
-  text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9 ]/g, '')
-
-const FAMILIES: Record<'yes' | 'no' | 'na', string[]> = {
-  yes: ['yes', 'y', 'implemented', 'in place', 'compliant', 'fully compliant', 'true'],
-  no: ['no', 'n', 'not implemented', 'not in place', 'non compliant', 'noncompliant', 'false'],
-  na: ['na', 'n a', 'not applicable', 'does not apply'],
-}
-
-/** The yes / no / n-a family an answer starts with, or null. */
-function familyOf(answer: string): 'yes' | 'no' | 'na' | null {
-  const head = answer.trim().toLowerCase()
-  if (/^(n\/a|n\.a\.|na|not applicable|does not apply)(?![a-z])/.test(head)) return 'na'
-  if (/^(yes|y|true|implemented|in place|compliant|fully compliant)(?![a-z])/.test(head))
-    return 'yes'
-  if (/^(no|n|false|not implemented|not in place|non-compliant|not compliant)(?![a-z/])/.test(head))
-    return 'no'
-  return null
-}
-
-/**
- * The option an answer names, by index: the option with the answer's very words; else the one
- * option of the answer's yes / no / n-a family ('Yes, we encrypt…' → 'Implemented'); else
- * none (-1). Two options that could both be meant are never guessed between.
- */
-export function optionFor(options: readonly string[], answer: string): number {
-  const wanted = normal(answer)
-  if (!wanted) return -1
-  const exact = options.findIndex((option) => normal(option) === wanted)
-  if (exact >= 0) return exact
-  const family = familyOf(answer)
-  if (!family) return -1
-  const names = FAMILIES[family]
-  const matches = options
-    .map((option, index) => ({ index, family: familyOf(option), text: normal(option) }))
-    .filter((option) => names.includes(option.text) || option.family === family)
-  return matches.length === 1 ? (matches[0] as { index: number }).index : -1
-}
-
-/** What the extension puts in a field for an answer: the option of a choice, else the words. */
-export function fillValue(
-  field: { kind: PortalFieldKind },
-  answer: { text: string; choice: string | null; option?: string | null },
-): string | null {
-  if (field.kind === 'select' || field.kind === 'radio' || field.kind === 'checkbox')
-    return answer.option ?? null
-  const words = answer.text.trim() || answer.choice || ''
-  return words || null
-}
+export { fillValue, optionFor, portalAddress } from './portal-options.ts'

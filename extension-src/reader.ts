@@ -8,15 +8,11 @@
  * `window.__quireReader = { read, fill }`.
  */
 
-export type FieldKind = 'text' | 'textarea' | 'select' | 'radio' | 'checkbox' | 'editable'
+import type { PortalField } from '../contract/portal.ts'
+import { optionFor, type PortalFieldKind } from '../contract/portal-options.ts'
 
-export interface Field {
-  key: string
-  question: string
-  kind: FieldKind
-  options: string[]
-  value: string
-}
+export type FieldKind = PortalFieldKind
+export type Field = PortalField
 
 export interface FillResult {
   ok: boolean
@@ -28,6 +24,8 @@ interface Found {
   /** The elements that make up the field: one control, or a group's inputs. */
   controls: HTMLElement[]
 }
+
+export { optionFor }
 
 /** An attribute value quoted for a selector (CSS.escape is not in every engine). */
 const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`
@@ -172,7 +170,8 @@ export function findFields(doc: Document): Found[] {
     controls.forEach((control, index) => {
       if (hidden(control) || (control as HTMLInputElement).disabled) return
       const tag = control.tagName
-      const base = control.id || control.getAttribute('name') || `${rootIndex}.${index}`
+      // a control without an id or a name is keyed by its question's words (below)
+      const base = control.id || control.getAttribute('name') || `#${rootIndex}.${index}`
       if (tag === 'INPUT') {
         const input = control as HTMLInputElement
         const type = (input.type || 'text').toLowerCase()
@@ -261,37 +260,25 @@ export function findFields(doc: Document): Found[] {
       })
     })
   })
-  return fields.filter((found) => found.field.question !== '')
+  const kept = fields.filter((found) => found.field.question !== '')
+  // keys a later read finds again: an unnamed control's is its question's words
+  const used = new Map<string, number>()
+  for (const found of kept) {
+    const [kind, base] = found.field.key.split(/:(.*)/s) as [string, string]
+    if (!base.startsWith('#')) continue
+    const words = normal(found.field.question).split(' ').slice(0, 12).join('-') || 'field'
+    const key = `${kind}:q-${words}`
+    const seen = used.get(key) ?? 0
+    used.set(key, seen + 1)
+    found.field.key = seen ? `${key}-${seen + 1}` : key
+  }
+  return kept
 }
 
 const normal = (text: string) =>
   clean(text)
     .toLowerCase()
     .replace(/[^a-z0-9 ]/g, '')
-
-/**
- * The option an answer names: the same words, else the one option the answer's first word
- * starts (Yes, No, N/A), else none (never a guess between two).
- */
-export function optionFor(options: string[], answer: string): number {
-  const wanted = normal(answer)
-  const exact = options.findIndex((option) => normal(option) === wanted)
-  if (exact >= 0) return exact
-  const aliases: Record<string, string[]> = {
-    yes: ['yes', 'implemented', 'in place', 'compliant', 'true'],
-    no: ['no', 'not implemented', 'not in place', 'non compliant', 'false'],
-    na: ['na', 'n a', 'not applicable', 'does not apply'],
-  }
-  const first = wanted.split(' ')[0] ?? ''
-  const family =
-    first === 'n' || wanted.startsWith('na') || wanted.startsWith('not applicable') ? 'na' : first
-  const names = aliases[family]
-  if (!names) return -1
-  const matches = options
-    .map((option, index) => ({ index, text: normal(option) }))
-    .filter((option) => names.includes(option.text))
-  return matches.length === 1 ? (matches[0] as { index: number }).index : -1
-}
 
 /** Sets a value the way the page's framework sees a person's typing (React, Vue, Angular). */
 function setNative(
@@ -366,11 +353,52 @@ export function fillField(
   return { ok: true }
 }
 
+const MARK = 'data-quire-filled'
+
+/**
+ * Marks filled fields on the page (an outline, and the attribute `data-quire-filled`) until
+ * `unmark` is called, when the panel closes.
+ */
+export function markFields(doc: Document, keys: string[]) {
+  const wanted = new Set(keys)
+  let marked = 0
+  for (const found of findFields(doc)) {
+    if (!wanted.has(found.field.key)) continue
+    for (const control of found.controls) {
+      if (!control.hasAttribute(MARK))
+        control.setAttribute(MARK, control.style.getPropertyValue('outline'))
+      control.style.setProperty('outline', '2px solid #16a34a')
+      control.style.setProperty('outline-offset', '2px')
+    }
+    marked += 1
+  }
+  return marked
+}
+
+export function unmarkFields(doc: Document) {
+  for (const root of roots(doc))
+    for (const control of root.querySelectorAll<HTMLElement>(`[${MARK}]`)) {
+      const before = control.getAttribute(MARK) ?? ''
+      if (before) control.style.setProperty('outline', before)
+      else control.style.removeProperty('outline')
+      control.style.removeProperty('outline-offset')
+      control.removeAttribute(MARK)
+    }
+}
+
+export interface QuireReader {
+  read(): Field[]
+  fill(key: string, value: string, options?: { overwrite?: boolean }): FillResult
+  mark(keys: string[]): number
+  unmark(): void
+}
+
 /** What the page gets when the reader is injected. */
-export function install(win: Window & { __quireReader?: unknown }) {
+export function install(win: Window & { __quireReader?: QuireReader }) {
   win.__quireReader = {
-    read: () => findFields(win.document).map((found) => found.field),
-    fill: (key: string, value: string, options?: { overwrite?: boolean }) =>
-      fillField(win.document, key, value, options),
+    read: () => findFields(win.document).map((found) => ({ ...found.field })),
+    fill: (key, value, options) => fillField(win.document, key, value, options),
+    mark: (keys) => markFields(win.document, keys),
+    unmark: () => unmarkFields(win.document),
   }
 }

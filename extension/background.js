@@ -13,3 +13,21 @@ chrome.tabs.onUpdated.addListener(async (tabId, change) => {
 chrome.runtime.onInstalled.addListener(() => {
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: false }).catch(() => null)
 })
+
+/**
+ * Issue 42: the portal panel marks the fields it filled; when the panel closes (its port
+ * disconnects) the marks are taken off those pages.
+ */
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name !== 'portal-panel') return
+  const marked = new Set()
+  port.onMessage.addListener((message) => {
+    if (message?.type === 'marked' && Number.isInteger(message.tabId)) marked.add(message.tabId)
+  })
+  port.onDisconnect.addListener(() => {
+    for (const tabId of marked)
+      chrome.scripting
+        .executeScript({ target: { tabId }, func: () => window.__quireReader?.unmark() })
+        .catch(() => null)
+  })
+})

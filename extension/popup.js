@@ -37,7 +37,10 @@ $('disconnect').addEventListener('click', async () => {
 $('panel').addEventListener('click', async () => {
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true })
   if (tab?.windowId !== undefined) await chrome.sidePanel.open({ windowId: tab.windowId })
-  else await chrome.tabs.create({ url: chrome.runtime.getURL('panel.html') })
+  else
+    await chrome.tabs.create({
+      url: chrome.runtime.getURL(`panel.html${tab?.id !== undefined ? `?tab=${tab.id}` : ''}`),
+    })
 })
 chrome.storage.onChanged.addListener(() => render())
 render()

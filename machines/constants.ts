@@ -129,3 +129,6 @@ export const streamRetryDelay = (attempt: number) =>
 export const STREAM_PAUSED_MIN_MS = 10 * SECOND
 export const streamPausedDelay = (retryAfterS: number) =>
   Math.max(STREAM_PAUSED_MIN_MS, retryAfterS * SECOND)
+
+/** Issue 42: how long the portal panel shows what it just did ("Filled 5 answers"). */
+export const PORTAL_NOTICE_MS = 4_000

@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto'
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { build } from 'vite'
 import { QUIRE_EXTENSION_ID } from '../contract/extension.ts'
 
 /**
- * Builds the browser extension into dist/extension (loadable unpacked): the files as they are,
- * after checking that the manifest's key gives the extension id the server allows (AS13).
+ * Builds the browser extension into dist/extension (loadable unpacked): the static files of
+ * extension/ as they are, after checking that the manifest's key gives the extension id the
+ * server allows (AS13); then, from extension-src/, the portal reader on its own (reader.js, one
+ * script injected into a page, issue 42), the shared client (quire.js, a module the popup and
+ * the background import) and the side panel (panel.js: React views over an XState machine).
  */
 const root = fileURLToPath(new URL('..', import.meta.url))
 const source = path.join(root, 'extension')
@@ -28,4 +33,30 @@ if (id !== QUIRE_EXTENSION_ID)
 rmSync(target, { recursive: true, force: true })
 mkdirSync(target, { recursive: true })
 cpSync(source, target, { recursive: true })
+
+const bundle = async (entry: string, fileName: string, format: 'iife' | 'es') =>
+  build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    plugins: format === 'iife' && entry.endsWith('.tsx') ? [react()] : [],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: target,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      minify: true,
+      sourcemap: false,
+      target: 'chrome116',
+      lib: {
+        entry: path.join(root, 'extension-src', entry),
+        formats: [format],
+        name: `quire_${fileName.replace(/\W/g, '_')}`,
+        fileName: () => fileName,
+      },
+    },
+  })
+await bundle('reader-entry.ts', 'reader.js', 'iife')
+await bundle('quire.ts', 'quire.js', 'es')
+await bundle('panel/main.tsx', 'panel.js', 'iife')
 console.log(`extension ${id} built into ${path.relative(root, target)}`)

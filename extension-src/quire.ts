@@ -8,12 +8,26 @@ export const DEFAULT_SERVER = 'http://localhost:3000'
 /** The spec's hand-off lifetime (expires_in); the access token is refreshed before it anyway. */
 export const EXPIRES_IN_S = 7200
 
-export async function settings() {
-  const stored = await chrome.storage.local.get(['server', 'access', 'refresh', 'email', 'state'])
-  return { server: stored.server || DEFAULT_SERVER, ...stored }
+export interface Stored {
+  server: string
+  access?: string
+  refresh?: string
+  email?: string
+  state?: string | null
 }
 
-export async function setServer(address) {
+export async function settings(): Promise<Stored> {
+  const stored = (await chrome.storage.local.get([
+    'server',
+    'access',
+    'refresh',
+    'email',
+    'state',
+  ])) as Partial<Stored>
+  return { ...stored, server: stored.server || DEFAULT_SERVER }
+}
+
+export async function setServer(address: string) {
   const url = new URL(address)
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new Error('Use an http or https address')
@@ -38,7 +52,7 @@ export async function connect() {
 }
 
 /** Reads a hand-off address; stores the tokens when its state is the one this extension sent. */
-export async function receive(address) {
+export async function receive(address: string) {
   const url = new URL(address)
   if (`${url.origin}${url.pathname}` !== redirectUri()) return false
   const fragment = new URLSearchParams(url.hash.slice(1))
@@ -63,13 +77,22 @@ async function refreshTokens() {
     await chrome.storage.local.remove(['access', 'refresh', 'email'])
     return false
   }
-  const body = await res.json()
+  const body = (await res.json()) as { access: string; refresh?: string }
   await chrome.storage.local.set({ access: body.access, refresh: body.refresh ?? refresh })
   return true
 }
 
+/** The session is over (its refresh was refused): the person connects again. */
+export class SessionExpired extends Error {
+  constructor() {
+    super('Your Quire session has ended. Connect again from the extension’s button.')
+    this.name = 'SessionExpired'
+  }
+}
+
 /** A call to the API with the stored access token, refreshed once on a 401. */
-export async function api(path, init = {}) {
+// biome-ignore lint/suspicious/noExplicitAny: each caller reads the answer of its own call
+export async function api<T = any>(path: string, init: RequestInit = {}): Promise<T> {
   const send = async () => {
     const { server, access } = await settings()
     return fetch(new URL(`/api/v1${path}`, server), {
@@ -81,7 +104,11 @@ export async function api(path, init = {}) {
     })
   }
   let res = await send()
-  if (res.status === 401 && (await refreshTokens())) res = await send()
+  if (res.status === 401) {
+    if (!(await refreshTokens())) throw new SessionExpired()
+    res = await send()
+    if (res.status === 401) throw new SessionExpired()
+  }
   if (!res.ok) {
     const body = await res.json().catch(() => ({}))
     throw new Error(body.error || body.msg || `Quire answered ${res.status}`)
@@ -113,13 +140,20 @@ export async function disconnect() {
 }
 
 /** Knowledge-base search: approved answers, items and document passages. */
-export async function search(q) {
-  const body = await api(`/knowledge-base/search/?${new URLSearchParams({ q, limit: '10' })}`)
+export async function search(q: string): Promise<SearchHit[]> {
+  const body = await api<{ results: SearchHit[] }>(
+    `/knowledge-base/search/?${new URLSearchParams({ q, limit: '10' })}`,
+  )
   return body.results
 }
 
+export interface SearchHit {
+  text: string
+  source: { name: string; location?: { page?: number } | null }
+}
+
 /** The text copied for a result: the answer, then where it comes from. */
-export function citationText(result) {
+export function citationText(result: SearchHit) {
   const place = result.source.location?.page ? `, page ${result.source.location.page}` : ''
   return `${result.text}\n\nSource: ${result.source.name}${place}`
 }
