@@ -1,19 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { type BrowserContext, chromium, expect, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { EXTENSION_TEXTS, QUIRE_EXTENSION_ID } from '../contract/extension.ts'
 import { newAccount, registerAndConfirm } from './support/accounts.ts'
-import { BASE_URL } from './support/env.ts'
-
-/**
- * The browser extension, unpacked into Chromium: 'Connect to Quire' opens /extension/auth, the
- * person signs in, the tokens come back to the extension, which shows the account, searches the
- * knowledge base from its panel (refreshing its token when it expired), and disconnects. The page
- * refuses a redirect address that is not an allowed extension's.
- */
-
-const EXTENSION_DIR = path.resolve('dist/extension')
+import { connectExtension, withExtension } from './support/extension.ts'
 
 /** The extension's storage, as its service worker sees it. */
 declare const chrome: {
@@ -25,25 +13,12 @@ declare const chrome: {
   }
 }
 
-async function withExtension(run: (context: BrowserContext) => Promise<void>) {
-  const profile = mkdtempSync(path.join(tmpdir(), 'quire-extension-'))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
-    ],
-  })
-  try {
-    await run(context)
-  } finally {
-    await context.close()
-    rmSync(profile, { recursive: true, force: true })
-  }
-}
+/**
+ * The browser extension, unpacked into Chromium: 'Connect to Quire' opens /extension/auth, the
+ * person signs in, the tokens come back to the extension, which shows the account, searches the
+ * knowledge base from its panel (refreshing its token when it expired), and disconnects. The page
+ * refuses a redirect address that is not an allowed extension's.
+ */
 
 test('the extension connects, searches, refreshes its token and disconnects', async ({
   page,
@@ -64,26 +39,7 @@ test('the extension connects, searches, refreshes its token and disconnects', as
   expect(added.status()).toBe(201)
 
   await withExtension(async (context) => {
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
-    expect(new URL(worker.url()).host).toBe(QUIRE_EXTENSION_ID)
-    const popup = await context.newPage()
-    await popup.goto(`chrome-extension://${QUIRE_EXTENSION_ID}/popup.html`)
-    await popup.getByLabel('Quire address').fill(BASE_URL)
-    const signIn = context.waitForEvent('page')
-    await popup.getByRole('button', { name: 'Connect to Quire' }).click()
-    const tab = await signIn
-    await expect(tab.getByRole('button', { name: EXTENSION_TEXTS.continueToLogin })).toBeVisible()
-    await tab.getByRole('button', { name: EXTENSION_TEXTS.continueToLogin }).click()
-    await tab.getByLabel('Work Email').fill(account.email)
-    await tab.getByRole('button', { name: 'Continue', exact: true }).click()
-    await tab.getByLabel('Password', { exact: true }).fill(account.password)
-    await tab.getByRole('button', { name: 'Sign in' }).click()
-    // the tab goes back to the extension with the tokens, which keeps them and closes it
-    await expect
-      .poll(async () => (await worker.evaluate(() => chrome.storage.local.get('access'))).access, {
-        timeout: 15_000,
-      })
-      .toBeTruthy()
+    const worker = await connectExtension(context, account)
 
     const again = await context.newPage()
     await again.goto(`chrome-extension://${QUIRE_EXTENSION_ID}/popup.html`)

@@ -3,6 +3,7 @@ import {
   ChevronDown,
   Download,
   FileSpreadsheet,
+  Globe,
   History,
   Sparkles,
   Undo2,
@@ -39,6 +40,12 @@ const header = flex({
   gap: '3',
   justify: 'space-between',
   align: { base: 'stretch', md: 'flex-start' },
+})
+const portalLine = css({
+  textStyle: 'sm',
+  color: 'fg.muted',
+  overflowWrap: 'anywhere',
+  '& a': { color: 'fg.default', textDecoration: 'underline', textUnderlineOffset: '2px' },
 })
 const titleClass = flex({
   gap: '2',
@@ -79,8 +86,18 @@ export function WorkspaceHeader(props: {
         <div className={css({ minW: '0' })}>
           <CustomerLine questionnaire={questionnaire} />
           <h2 className={titleClass}>
-            <FileSpreadsheet size={22} /> {questionnaire.name}
+            {questionnaire.kind === 'portal' ? <Globe size={22} /> : <FileSpreadsheet size={22} />}{' '}
+            {questionnaire.name}
           </h2>
+          {questionnaire.portal_url && (
+            <p className={portalLine}>
+              Read from{' '}
+              <a href={questionnaire.portal_url} target="_blank" rel="noreferrer">
+                {questionnaire.portal_url}
+              </a>{' '}
+              by Quire’s browser extension
+            </p>
+          )}
           <div className={counts}>
             <span className={count}>
               <strong>{questionnaire.questions.toLocaleString()}</strong> questions
@@ -189,6 +206,7 @@ export function WorkspaceHeader(props: {
                   </Menu.Item>
                   <Menu.Item
                     value="source"
+                    hidden={questionnaire.kind === 'portal'}
                     onClick={() =>
                       downloadPath(
                         paths.questionnaires.download(questionnaire.id),

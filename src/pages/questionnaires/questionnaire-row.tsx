@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router'
-import { Boxes, Building2, Columns3, ListTodo, Trash2, UserRound } from 'lucide-react'
+import { Boxes, Building2, Columns3, Globe, ListTodo, Trash2, UserRound } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import type { Questionnaire, QuestionnaireStatus } from '../../../contract/questionnaires.ts'
 import { RelativeTime } from '../../components/relative-time.tsx'
@@ -44,6 +44,9 @@ const customerLink = css({
   overflowWrap: 'anywhere',
 })
 
+/** A portal's address as a person reads it: host and path, without the scheme. */
+const portalLabel = (url: string) => url.replace(/^https?:\/\//, '')
+
 /**
  * One questionnaire in the list: name with its customer and owner, status, work status and due
  * date (under the name on a phone), progress, counts and its actions.
@@ -79,8 +82,22 @@ export function QuestionnaireRow(props: {
         <p className={cx(muted, css({ display: { base: 'block', md: 'none' } }))}>
           {item.questions.toLocaleString()} questions · {item.answered.toLocaleString()} answered
         </p>
-        {(item.customer || item.owner || props.product) && (
+        {(item.customer || item.owner || props.product || item.portal_url) && (
           <p className={meta}>
+            {item.portal_url && (
+              <span className={metaItem} title="Read from a web portal">
+                <Globe size={12} aria-hidden />
+                <a
+                  href={item.portal_url}
+                  target="_blank"
+                  rel="noreferrer"
+                  className={customerLink}
+                  aria-label={`Portal: ${item.portal_url}`}
+                >
+                  {portalLabel(item.portal_url)}
+                </a>
+              </span>
+            )}
             {item.customer && (
               <span className={metaItem}>
                 <Building2 size={12} aria-hidden />
