@@ -17,7 +17,7 @@ import {
   portalPanelMachine,
 } from '../../machines/portal-panel/index.ts'
 import { api, connect, profile, search, settings } from '../quire.ts'
-import { connectPanel, fillFields, readPage } from './page.ts'
+import { connectPanel, fillFields, readPage, targetTab } from './page.ts'
 import { PortalView } from './portal-view.tsx'
 import { SearchView } from './search-view.tsx'
 
@@ -91,6 +91,15 @@ function Panel() {
     // a sign-in or sign-out in the popup or the hand-off tab
     const changed = () => portal.send({ type: 'session.changed' })
     chrome.storage.onChanged.addListener(changed)
+    // the tab moved on (a wizard's next page): the panel says so; reading stays the person's call
+    targetTab()
+      .then((tab) =>
+        chrome.tabs.onUpdated.addListener((tabId, change) => {
+          if (tabId === tab.id && change.status === 'complete')
+            portal.send({ type: 'page.changed' })
+        }),
+      )
+      .catch(() => undefined)
   }, [portal])
   return (
     <main>

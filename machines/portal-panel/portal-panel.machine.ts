@@ -87,6 +87,8 @@ export type PortalPanelEvents =
   | { type: 'overwrite.cancel' }
   | { type: 'connect' }
   | { type: 'session.changed' }
+  /** The tab moved to another page (a wizard's next step): its questions are read on request. */
+  | { type: 'page.changed' }
 
 export class SessionExpiredError extends Error {}
 
@@ -216,6 +218,9 @@ export const portalPanelMachine = setup({
     }),
     clearOverwrite: assign({ overwrite: null, queue: [] }),
     clearNotice: assign({ notice: null }),
+    pageChanged: assign({
+      notice: 'The page changed: choose “Read this page again” to draft its questions.',
+    }),
     setError: assign((_, error: unknown) => ({
       error: errorMessage(error, 'Something went wrong. Please try again.'),
     })),
@@ -356,6 +361,7 @@ export const portalPanelMachine = setup({
         read: 'reading',
         fill: { guard: 'canFill', target: 'filling', actions: 'queueOne' },
         'fill.high': { guard: 'hasHigh', target: 'filling', actions: 'queueHigh' },
+        'page.changed': { target: '.notice', reenter: true, actions: 'pageChanged' },
       },
       states: {
         quiet: {},

@@ -89,6 +89,7 @@ const events: AnyEventObject[] = [
   { type: 'overwrite.cancel' },
   { type: 'connect' },
   { type: 'session.changed' },
+  { type: 'page.changed' },
   { type: 'xstate.done.actor.checkSession', output: 'http://quire.test' },
   { type: 'xstate.done.actor.checkSession', output: null },
   { type: 'xstate.error.actor.checkSession', error: new Error('offline') },
