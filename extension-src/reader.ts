@@ -30,12 +30,30 @@ export { optionFor }
 /** An attribute value quoted for a selector (CSS.escape is not in every engine). */
 const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`
 const clean = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim()
-const SKIPPED_INPUTS = new Set(['hidden', 'submit', 'button', 'reset', 'image', 'file', 'password'])
+/** A question's words without the marks of a required field ("Email *", "Name (required)"). */
+const words = (text: string) =>
+  clean(text)
+    .replace(/^\*+\s*|\s*(\*+|\(required\))$/gi, '')
+    .trim()
+/** Inputs that hold no answer: hidden, buttons, files, secrets, and a site's search box. */
+const SKIPPED_INPUTS = new Set([
+  'hidden',
+  'submit',
+  'button',
+  'reset',
+  'image',
+  'file',
+  'password',
+  'search',
+])
+const CONTROLS = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]'
 
-/** The words of an element without those of the controls inside it. */
+/** The words of an element as a person reads them: without its controls and hidden parts. */
 function ownText(element: Element): string {
   const copy = element.cloneNode(true) as Element
-  for (const inner of copy.querySelectorAll('input, select, textarea, button, script, style'))
+  for (const inner of copy.querySelectorAll(
+    'input, select, textarea, button, script, style, template, [hidden], [aria-hidden="true"]',
+  ))
     inner.remove()
   return clean(copy.textContent)
 }
@@ -44,15 +62,21 @@ function byIds(doc: Document | ShadowRoot, ids: string): string {
   return clean(
     ids
       .split(/\s+/)
-      .map((id) => (doc as Document).getElementById?.(id)?.textContent ?? '')
+      .map((id) => {
+        const element = (doc as Document).getElementById?.(id)
+        return element ? ownText(element) : ''
+      })
       .join(' '),
   )
 }
 
-/** The text a person reads just before an element (its previous siblings, then its parent's). */
-function textBefore(element: Element): string {
+/**
+ * The text a person reads just before an element (its previous siblings, then its parent's),
+ * not looking outside `within` when it is given.
+ */
+function textBefore(element: Element, within?: Element): string {
   let node: Element | null = element
-  for (let depth = 0; node && depth < 4; depth++) {
+  for (let depth = 0; node && node !== within && depth < 4; depth++) {
     let sibling = node.previousElementSibling
     while (sibling) {
       const text = ownText(sibling)
@@ -63,6 +87,18 @@ function textBefore(element: Element): string {
     if (node && ['FORM', 'BODY'].includes(node.tagName)) break
   }
   return ''
+}
+
+/** A table of questions: the words of the control's row, but for its own cell. */
+function rowWords(control: Element): string {
+  const cell = control.closest('td, th')
+  const row = cell?.closest('tr')
+  if (!cell || !row) return ''
+  return [...row.cells]
+    .filter((other) => other !== cell && !other.contains(control))
+    .map(ownText)
+    .filter(Boolean)
+    .join(' ')
 }
 
 /** The question's words for one control, as a person reads them. */
@@ -81,18 +117,7 @@ function questionOf(control: HTMLElement, root: Document | ShadowRoot): string {
   }
   const wrapping = control.closest('label')
   if (wrapping && ownText(wrapping)) return ownText(wrapping)
-  // a table of questions: the row's other cells
-  const cell = control.closest('td, th')
-  const row = cell?.closest('tr')
-  if (cell && row) {
-    const words = [...row.cells]
-      .filter((other) => other !== cell && !other.contains(control))
-      .map(ownText)
-      .filter(Boolean)
-      .join(' ')
-    if (words) return words
-  }
-  return textBefore(control) || clean(control.getAttribute('placeholder'))
+  return rowWords(control) || textBefore(control) || clean(control.getAttribute('placeholder'))
 }
 
 /** The label of one option of a group (a radio or a checkbox). */
@@ -106,40 +131,99 @@ function optionLabel(input: HTMLInputElement, root: Document | ShadowRoot): stri
   return clean(input.getAttribute('aria-label')) || input.value
 }
 
-/** A group's question: its fieldset's legend, its role=group's label, or the text before it. */
-function groupQuestion(inputs: HTMLInputElement[], root: Document | ShadowRoot): string {
-  const first = inputs[0] as HTMLInputElement
-  const fieldset = first.closest('fieldset')
-  const legend = fieldset?.querySelector('legend')
-  if (legend && ownText(legend)) return ownText(legend)
-  const group = first.closest('[role="radiogroup"], [role="group"]')
-  if (group) {
-    const labelled = group.getAttribute('aria-labelledby')
-    if (labelled && byIds(root, labelled)) return byIds(root, labelled)
-    if (clean(group.getAttribute('aria-label'))) return clean(group.getAttribute('aria-label'))
-  }
-  const cell = first.closest('td, th')
-  const row = cell?.closest('tr')
-  if (cell && row) {
-    const words = [...row.cells]
-      .filter((other) => other !== cell)
-      .map(ownText)
-      .filter(Boolean)
-      .join(' ')
-    if (words) return words
-  }
-  const container = fieldset ?? group ?? first.parentElement?.parentElement ?? first
-  return textBefore(container)
+/** The nearest element that holds every one of `elements`. */
+function commonAncestor(elements: Element[]): Element {
+  let box = (elements[0] as Element).parentElement
+  while (box && !elements.every((element) => box?.contains(element))) box = box.parentElement
+  return box ?? (elements[0] as Element)
 }
 
-/** Every document and open shadow root to read: the page, its open shadows, same-origin frames. */
-function roots(doc: Document): (Document | ShadowRoot)[] {
-  const found: (Document | ShadowRoot)[] = []
+/** The label a fieldset (its legend) or an ARIA group (aria-labelledby, aria-label) gives. */
+function groupLabel(group: Element, root: Document | ShadowRoot): string {
+  const labelled = group.getAttribute('aria-labelledby')
+  if (labelled && byIds(root, labelled)) return byIds(root, labelled)
+  if (clean(group.getAttribute('aria-label'))) return clean(group.getAttribute('aria-label'))
+  const legend = group.tagName === 'FIELDSET' ? group.querySelector(':scope > legend') : null
+  return legend ? ownText(legend) : ''
+}
+
+/**
+ * A group's question: the label of the fieldset or ARIA group that is the group's own; inside
+ * one that holds other questions too (a section), the text just before the group; a table row's
+ * words; a lone box's own label; else the text before it.
+ */
+function groupQuestion(inputs: HTMLInputElement[], root: Document | ShadowRoot): string {
+  const box = commonAncestor(inputs)
+  const group = (inputs.length > 1 ? box : (inputs[0] as HTMLInputElement)).closest(
+    'fieldset, [role="radiogroup"], [role="group"]',
+  )
+  if (group) {
+    const own =
+      group === box ||
+      [...group.querySelectorAll<HTMLElement>(CONTROLS)].every(
+        (control) =>
+          inputs.includes(control as HTMLInputElement) ||
+          SKIPPED_INPUTS.has((control as HTMLInputElement).type),
+      )
+    const text = own ? '' : textBefore(box, group)
+    if (text) return text
+    const label = groupLabel(group, root)
+    if (label) return label
+  }
+  const row = rowWords(box)
+  if (row) return row
+  if (inputs.length === 1) {
+    const label = optionLabel(inputs[0] as HTMLInputElement, root)
+    if (label && label !== (inputs[0] as HTMLInputElement).value) return label
+  }
+  return textBefore(box)
+}
+
+/** Whether a person sees the element: not hidden by an attribute, a style or an ancestor's. */
+function hidden(element: HTMLElement): boolean {
+  if (element.hidden || element.closest('[hidden], [aria-hidden="true"], [inert]')) return true
+  const visible = (element as { checkVisibility?: (options?: object) => boolean }).checkVisibility
+  if (typeof visible === 'function') return !visible.call(element, { visibilityProperty: true })
+  // engines without checkVisibility: a display of none on the element or on any ancestor
+  const view = element.ownerDocument.defaultView
+  let node: Element | null = element
+  while (node) {
+    if (view?.getComputedStyle(node).display === 'none') return true
+    node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null)
+  }
+  return view?.getComputedStyle(element).visibility === 'hidden'
+}
+
+/** A radio or a checkbox drawn by its label (the box itself out of sight) is still seen. */
+function unseen(control: HTMLElement): boolean {
+  if (!hidden(control)) return false
+  const input = control as HTMLInputElement
+  if (control.tagName !== 'INPUT' || (input.type !== 'radio' && input.type !== 'checkbox'))
+    return true
+  return ![...(input.labels ?? [])].some((label) => !hidden(label as HTMLElement))
+}
+
+interface Placed {
+  control: HTMLElement
+  root: Document | ShadowRoot
+  /** Which document or shadow root it is in, in reading order. */
+  rootIndex: number
+}
+
+/**
+ * Every control of the page in reading order, with its document or shadow root: an open shadow
+ * root's and a same-origin frame's controls where their host stands in the page.
+ */
+function placedControls(doc: Document): Placed[] {
+  const placed: Placed[] = []
+  let roots = 0
   const visit = (root: Document | ShadowRoot) => {
-    found.push(root)
+    const rootIndex = roots++
     for (const element of root.querySelectorAll('*')) {
+      if (element.matches(CONTROLS))
+        placed.push({ control: element as HTMLElement, root, rootIndex })
       if (element.shadowRoot) visit(element.shadowRoot)
-      if (element.tagName === 'IFRAME') {
+      if (element.tagName === 'IFRAME' && !hidden(element as HTMLElement)) {
         try {
           const inner = (element as HTMLIFrameElement).contentDocument
           if (inner?.body) visit(inner)
@@ -150,124 +234,127 @@ function roots(doc: Document): (Document | ShadowRoot)[] {
     }
   }
   visit(doc)
-  return found
+  return placed
 }
 
-function hidden(element: HTMLElement) {
-  if (element.hidden || element.closest('[hidden], [aria-hidden="true"]')) return true
-  const style = element.ownerDocument.defaultView?.getComputedStyle(element)
-  return style?.display === 'none' || style?.visibility === 'hidden'
+/** Every document and open shadow root: the page, its open shadows, same-origin frames. */
+function roots(doc: Document): (Document | ShadowRoot)[] {
+  return [...new Set(placedControls(doc).map((placed) => placed.root)), doc]
 }
+
+/** The choices of a select a person can pick: not a blank, disabled or hidden placeholder. */
+const choices = (select: HTMLSelectElement) =>
+  [...select.options].filter((option) => option.value !== '' && !option.disabled && !option.hidden)
+
+/** Whether a control holds no answer for a person to give (read-only, disabled). */
+const inert = (control: HTMLElement) =>
+  (control as HTMLInputElement).disabled ||
+  (control as HTMLInputElement).readOnly === true ||
+  control.getAttribute('aria-readonly') === 'true'
 
 /** The page's question fields, in the order a person reads them. */
 export function findFields(doc: Document): Found[] {
   const fields: Found[] = []
   const seenGroups = new Set<string>()
-  roots(doc).forEach((root, rootIndex) => {
-    const controls = root.querySelectorAll<HTMLElement>(
-      'input, textarea, select, [contenteditable=""], [contenteditable="true"]',
-    )
-    controls.forEach((control, index) => {
-      if (hidden(control) || (control as HTMLInputElement).disabled) return
-      const tag = control.tagName
-      // a control without an id or a name is keyed by its question's words (below)
-      const base = control.id || control.getAttribute('name') || `#${rootIndex}.${index}`
-      if (tag === 'INPUT') {
-        const input = control as HTMLInputElement
-        const type = (input.type || 'text').toLowerCase()
-        if (SKIPPED_INPUTS.has(type)) return
-        if (type === 'radio' || type === 'checkbox') {
-          const name = input.name
-          const groupKey = `${rootIndex}:${type}:${name || base}`
-          if (seenGroups.has(groupKey)) return
-          seenGroups.add(groupKey)
-          const inputs = name
-            ? [
-                ...root.querySelectorAll<HTMLInputElement>(
-                  `input[type="${type}"][name=${quoted(name)}]`,
-                ),
-              ]
-            : [input]
-          const options = inputs.map((one) => optionLabel(one, root))
-          fields.push({
-            field: {
-              key: `${type}:${name || base}`,
-              question: groupQuestion(inputs, root),
-              kind: type,
-              options,
-              value: inputs
-                .filter((one) => one.checked)
-                .map((one) => optionLabel(one, root))
-                .join(', '),
-            },
-            controls: inputs,
-          })
-          return
-        }
+  placedControls(doc).forEach(({ control, root, rootIndex }, index) => {
+    if (inert(control) || unseen(control)) return
+    const tag = control.tagName
+    // a control without an id or a name is keyed by its question's words (below)
+    const base = control.id || control.getAttribute('name') || `#${index}`
+    if (tag === 'INPUT') {
+      const input = control as HTMLInputElement
+      const type = (input.type || 'text').toLowerCase()
+      if (SKIPPED_INPUTS.has(type) || input.closest('search, [role="search"]')) return
+      if (type === 'radio' || type === 'checkbox') {
+        const name = input.name
+        const groupKey = `${rootIndex}:${type}:${name || base}`
+        if (seenGroups.has(groupKey)) return
+        seenGroups.add(groupKey)
+        const inputs = name
+          ? [
+              ...root.querySelectorAll<HTMLInputElement>(
+                `input[type="${type}"][name=${quoted(name)}]`,
+              ),
+            ]
+          : [input]
+        const options = inputs.map((one) => optionLabel(one, root))
         fields.push({
           field: {
-            key: `text:${base}`,
-            question: questionOf(input, root),
-            kind: 'text',
-            options: [],
-            value: input.value,
-          },
-          controls: [input],
-        })
-        return
-      }
-      if (tag === 'TEXTAREA') {
-        const area = control as HTMLTextAreaElement
-        fields.push({
-          field: {
-            key: `textarea:${base}`,
-            question: questionOf(area, root),
-            kind: 'textarea',
-            options: [],
-            value: area.value,
-          },
-          controls: [area],
-        })
-        return
-      }
-      if (tag === 'SELECT') {
-        const select = control as HTMLSelectElement
-        const options = [...select.options]
-          .filter((option) => option.value !== '')
-          .map((option) => clean(option.text))
-        const chosen = select.selectedOptions[0]
-        fields.push({
-          field: {
-            key: `select:${base}`,
-            question: questionOf(select, root),
-            kind: 'select',
+            key: `${type}:${name || base}`,
+            question: words(groupQuestion(inputs, root)),
+            kind: type,
             options,
-            value: chosen && chosen.value !== '' ? clean(chosen.text) : '',
+            value: inputs
+              .filter((one) => one.checked)
+              .map((one) => optionLabel(one, root))
+              .join(', '),
           },
-          controls: [select],
+          controls: inputs,
         })
         return
       }
       fields.push({
         field: {
-          key: `editable:${base}`,
-          question: questionOf(control, root),
-          kind: 'editable',
+          key: `text:${base}`,
+          question: words(questionOf(input, root)),
+          kind: 'text',
           options: [],
-          value: clean(control.textContent),
+          value: input.value,
         },
-        controls: [control],
+        controls: [input],
       })
+      return
+    }
+    if (tag === 'TEXTAREA') {
+      const area = control as HTMLTextAreaElement
+      fields.push({
+        field: {
+          key: `textarea:${base}`,
+          question: words(questionOf(area, root)),
+          kind: 'textarea',
+          options: [],
+          value: area.value,
+        },
+        controls: [area],
+      })
+      return
+    }
+    if (tag === 'SELECT') {
+      const select = control as HTMLSelectElement
+      const options = choices(select)
+      const chosen = select.selectedOptions[0]
+      fields.push({
+        field: {
+          key: `select:${base}`,
+          question: words(questionOf(select, root)),
+          kind: 'select',
+          options: options.map((option) => clean(option.text)),
+          value: chosen && options.includes(chosen) ? clean(chosen.text) : '',
+        },
+        controls: [select],
+      })
+      return
+    }
+    fields.push({
+      field: {
+        key: `editable:${base}`,
+        question: words(questionOf(control, root)),
+        kind: 'editable',
+        options: [],
+        value: clean(control.textContent),
+      },
+      controls: [control],
     })
   })
   const kept = fields.filter((found) => found.field.question !== '')
-  // keys a later read finds again: an unnamed control's is its question's words
+  // keys a later read finds again: an unnamed control's is its question's words, and a key two
+  // fields would share (the same id in two shadow roots or frames) is numbered in page order
   const used = new Map<string, number>()
   for (const found of kept) {
     const [kind, base] = found.field.key.split(/:(.*)/s) as [string, string]
-    if (!base.startsWith('#')) continue
-    const words = normal(found.field.question).split(' ').slice(0, 12).join('-') || 'field'
-    const key = `${kind}:q-${words}`
+    const key = base.startsWith('#')
+      ? `${kind}:q-${normal(found.field.question).split(' ').slice(0, 12).join('-') || 'field'}`
+      : found.field.key
     const seen = used.get(key) ?? 0
     used.set(key, seen + 1)
     found.field.key = seen ? `${key}-${seen + 1}` : key
@@ -330,8 +417,7 @@ export function fillField(
     const index = optionFor(field.options, value)
     if (index < 0) return { ok: false, reason: 'No option matches the answer.' }
     const select = controls[0] as HTMLSelectElement
-    const option = [...select.options].filter((one) => one.value !== '')[index] as HTMLOptionElement
-    setNative(select, option.value)
+    setNative(select, (choices(select)[index] as HTMLOptionElement).value)
     return { ok: true }
   }
   if (field.kind === 'radio') {

@@ -141,6 +141,122 @@ describe('the portal reader (issue 42)', () => {
     })
   })
 
+  it('leaves out what a person does not answer: search boxes, read-only fields, hidden sections', () => {
+    page(`
+      <style>.reviewer-only { display: none } .step { display: none } .step.current { display: block }</style>
+      <form action="/search"><input type="search" name="q" aria-label="Search the portal"></form>
+      <label for="ref">Assessment reference</label><input id="ref" value="VRA-1" readonly>
+      <label for="note">Reviewer notes</label><textarea id="note" readonly></textarea>
+      <div class="reviewer-only"><label for="internal">Internal notes</label><textarea id="internal"></textarea></div>
+      <section class="step current"><label for="one">Legal entity name</label><input id="one"></section>
+      <section class="step"><label for="two">Who approves your security policy?</label><input id="two"></section>`)
+    expect(read().map((field) => field.question)).toEqual(['Legal entity name'])
+    expect(fillField(document, 'text:two', 'The board')).toMatchObject({ ok: false })
+    ;(document.querySelector('.step.current') as HTMLElement).classList.remove('current')
+    ;(document.querySelectorAll('.step')[1] as HTMLElement).classList.add('current')
+    expect(read().map((field) => field.question)).toEqual(['Who approves your security policy?'])
+  })
+
+  it("reads a question's words without its required marker", () => {
+    page(`
+      <label for="email">Email address of your security contact <abbr title="required">*</abbr></label>
+      <input id="email" type="email">
+      <fieldset><legend>Which environments does your SOC 2 report cover? <span aria-hidden="true">*</span></legend>
+        <label><input type="checkbox" name="scope" value="p"> Production</label>
+        <label><input type="checkbox" name="scope" value="s"> Staging</label></fieldset>`)
+    expect(read().map((field) => field.question)).toEqual([
+      'Email address of your security contact',
+      'Which environments does your SOC 2 report cover?',
+    ])
+  })
+
+  it("reads each group's own question inside a section's fieldset, and a lone checkbox by its label", () => {
+    page(`
+      <fieldset><legend>Vulnerability management</legend>
+        <div class="question"><p>Are critical vulnerabilities fixed within 14 days?</p>
+          <div class="options"><input type="radio" id="c-y" name="critical" value="y"><label for="c-y">Yes</label>
+            <input type="radio" id="c-n" name="critical" value="n"><label for="c-n">No</label></div></div>
+        <div class="question"><p>Which tools scan your code?</p>
+          <div class="options"><label><input type="checkbox" name="tools" value="s"> Static analysis</label>
+            <label><input type="checkbox" name="tools" value="d"> Dependency scanning</label></div></div>
+      </fieldset>
+      <fieldset><legend>Which cloud hosts your service?</legend>
+        <div class="options"><label><input type="radio" name="cloud" value="aws"> AWS</label>
+          <label><input type="radio" name="cloud" value="gcp"> Google Cloud</label></div>
+      </fieldset>
+      <p><label><input type="checkbox" name="attest" value="1"> I confirm the answers above are accurate.</label></p>`)
+    expect(read().map(({ question, kind, options }) => ({ question, kind, options }))).toEqual([
+      {
+        question: 'Are critical vulnerabilities fixed within 14 days?',
+        kind: 'radio',
+        options: ['Yes', 'No'],
+      },
+      {
+        question: 'Which tools scan your code?',
+        kind: 'checkbox',
+        options: ['Static analysis', 'Dependency scanning'],
+      },
+      {
+        question: 'Which cloud hosts your service?',
+        kind: 'radio',
+        options: ['AWS', 'Google Cloud'],
+      },
+      {
+        question: 'I confirm the answers above are accurate.',
+        kind: 'checkbox',
+        options: ['I confirm the answers above are accurate.'],
+      },
+    ])
+  })
+
+  it("lists a select's choices without its placeholder, and fills it as empty", () => {
+    page(`
+      <label for="hsm">Are keys held in a hardware security module?</label>
+      <select id="hsm"><option disabled selected hidden>Select a status</option>
+        <option>Implemented</option><option>Planned</option><option>Not applicable</option></select>`)
+    expect(read()).toEqual([
+      {
+        key: 'select:hsm',
+        question: 'Are keys held in a hardware security module?',
+        kind: 'select',
+        options: ['Implemented', 'Planned', 'Not applicable'],
+        value: '',
+      },
+    ])
+    expect(fillField(document, 'select:hsm', 'N/A')).toEqual({ ok: true })
+    expect((document.getElementById('hsm') as HTMLSelectElement).value).toBe('Not applicable')
+  })
+
+  it('reads shadow roots and frames where they stand in the page, each field under a key of its own', () => {
+    page(`
+      <label for="name">Registered name</label><input id="name">
+      <vendor-card></vendor-card><vendor-card></vendor-card>
+      <iframe></iframe>
+      <label for="other">Anything else?</label><textarea id="other"></textarea>`)
+    const cards = [...document.querySelectorAll('vendor-card')]
+    cards.forEach((card, index) => {
+      card.attachShadow({
+        mode: 'open',
+      }).innerHTML = `<label for="answer">Card question ${index + 1}</label><input id="answer">`
+    })
+    const frame = (document.querySelector('iframe') as HTMLIFrameElement)
+      .contentDocument as Document
+    frame.body.innerHTML = '<label for="name">Framed question</label><input id="name">'
+    const fields = read()
+    expect(fields.map((field) => field.question)).toEqual([
+      'Registered name',
+      'Card question 1',
+      'Card question 2',
+      'Framed question',
+      'Anything else?',
+    ])
+    expect(new Set(fields.map((field) => field.key)).size).toBe(5)
+    const second = fields[2] as { key: string }
+    expect(fillField(document, second.key, 'Filled')).toEqual({ ok: true })
+    const inputs = cards.map((card) => card.shadowRoot?.querySelector('input') as HTMLInputElement)
+    expect(inputs.map((input) => input.value)).toEqual(['', 'Filled'])
+  })
+
   it('matches an answer to one option only, never guessing between two', () => {
     expect(optionFor(['Yes', 'No', 'N/A'], 'yes')).toBe(0)
     expect(optionFor(['Implemented', 'Planned', 'Not applicable'], 'Yes')).toBe(0)
