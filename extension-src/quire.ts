@@ -148,6 +148,8 @@ export async function search(q: string): Promise<SearchHit[]> {
 }
 
 export interface SearchHit {
+  /** Unique across kinds: `passage:12`, `qa:3`, `data:7`. */
+  id: string
   text: string
   source: { name: string; location?: { page?: number } | null }
 }

@@ -8,6 +8,8 @@ const SOURCES = [
   'contract',
   'public',
   'extension',
+  'extension-src',
+  'scripts/build-extension.ts',
   'index.html',
   'panda.config.ts',
   'vite.config.ts',

@@ -45,8 +45,8 @@ export function SearchView({ actor }: { actor: ActorRefFrom<typeof kbSearchMachi
                 : 'Nothing found for that question.'
               : '')}
       </p>
-      {found.map((result, index) => (
-        <SearchResultCard key={`${index}-${result.text.slice(0, 20)}`} result={result} />
+      {found.map((result) => (
+        <SearchResultCard key={result.id} result={result} />
       ))}
     </section>
   )

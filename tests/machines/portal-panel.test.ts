@@ -9,7 +9,6 @@ import {
   type PageRead,
   portalPanelMachine,
   portalPanelView,
-  SessionExpiredError,
 } from '../../machines/portal-panel/index.ts'
 import { testEveryPath } from './every-path.ts'
 
