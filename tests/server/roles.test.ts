@@ -42,6 +42,8 @@ const TABLE: Row[] = [
   ['GET', () => `${paths.account.domainDnsRecord}?domain=example.com`, 'organization.manage'],
   ['POST', () => paths.account.domainVerifyDns, 'organization.manage'],
   ['POST', () => paths.extension.handoff, 'read'],
+  ['POST', () => paths.extension.portalRead, 'questionnaires.write'],
+  ['POST', () => paths.extension.portalFilled, 'questionnaires.write'],
   ['GET', () => paths.chat.sessions, 'read'],
   ['POST', () => paths.chat.create, 'read'],
   ['POST', () => paths.chat.createUnnamed, 'read'],
