@@ -74,6 +74,39 @@ export function optionFor(options: readonly string[], answer: string): number {
   return matches.length === 1 ? (matches[0] as { index: number }).index : -1
 }
 
+/** Words before an option that deny it: 'we do not hold PCI DSS'. */
+const DENIED = /\b(not|no|never|without|nor|neither)\b/
+
+/**
+ * The options of a checkbox group an answer names. A lone box (an agreement) is ticked by a Yes
+ * or by its own words. An answer that lists options in their own words ('SOC 2 Type II, ISO/IEC
+ * 27001 and PCI DSS') names those; otherwise an option of several words (or with a figure) that
+ * the answer says whole, and does not deny just before, is named. A single common word (Other,
+ * None, Email) is never taken from a sentence.
+ */
+export function optionsNamed(options: readonly string[], answer: string): string[] {
+  const wanted = normal(answer)
+  if (!wanted) return []
+  const names = options.map(normal)
+  if (options.length === 1)
+    return familyOf(answer) === 'yes' || names[0] === wanted ? [options[0] as string] : []
+  const pieces = answer
+    .split(/[,;\n&]|\band\b|\bor\b/i)
+    .map(normal)
+    .filter(Boolean)
+  if (pieces.length && pieces.every((piece) => names.includes(piece)))
+    return options.filter((_, index) => pieces.includes(names[index] as string))
+  const text = ` ${wanted} `
+  return options.filter((_, index) => {
+    const name = names[index] as string
+    if (name.length < 4 || !(name.includes(' ') || /\d/.test(name))) return false
+    const at = text.indexOf(` ${name} `)
+    if (at < 0) return false
+    const before = text.slice(0, at).trim().split(' ').slice(-5).join(' ')
+    return !DENIED.test(before)
+  })
+}
+
 /** What the extension puts in a field for an answer: the option of a choice, else the words. */
 export function fillValue(
   field: { kind: PortalFieldKind },

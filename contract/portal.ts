@@ -100,4 +100,4 @@ export const PORTAL_TEXTS = {
   noFile: 'This questionnaire was read from a web portal: there is no file to download.',
 } as const
 
-export { fillValue, optionFor, portalAddress } from './portal-options.ts'
+export { fillValue, optionFor, optionsNamed, portalAddress } from './portal-options.ts'

@@ -9,7 +9,7 @@
  */
 
 import type { PortalField } from '../contract/portal.ts'
-import { optionFor, type PortalFieldKind } from '../contract/portal-options.ts'
+import { optionFor, optionsNamed, type PortalFieldKind } from '../contract/portal-options.ts'
 
 export type FieldKind = PortalFieldKind
 export type Field = PortalField
@@ -426,12 +426,9 @@ export function fillField(
     setChecked(controls[index] as HTMLInputElement, true)
     return { ok: true }
   }
-  // checkboxes: each option the answer names, by its words
-  const wanted = value
-    .split(/[,;\n]/)
-    .map(normal)
-    .filter(Boolean)
-  const chosen = field.options.map((option) => wanted.includes(normal(option)))
+  // checkboxes: each option the answer names (a lone box: ticked by a Yes)
+  const named = optionsNamed(field.options, value)
+  const chosen = field.options.map((option) => named.includes(option))
   if (!chosen.some(Boolean)) return { ok: false, reason: 'No option matches the answer.' }
   chosen.forEach((on, index) => {
     setChecked(controls[index] as HTMLInputElement, on)

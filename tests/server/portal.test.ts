@@ -59,6 +59,10 @@ async function library(token: string) {
       'Do you enforce multi-factor authentication for administrators?',
       'Yes. Every administrator signs in with multi-factor authentication.',
     ],
+    [
+      'Which frameworks are you certified against?',
+      'We are certified against ISO 27001 and hold a SOC 2 report; we do not take card payments, so PCI DSS does not apply.',
+    ],
   ]) {
     const added = await post(ctx, paths.knowledgeBase.qa, { question, answer }, token)
     expect(added.status, JSON.stringify(added.body)).toBe(201)
@@ -149,6 +153,8 @@ describe('portal questionnaires', () => {
     })
     expect(after['textarea:backups'].version).toBeGreaterThan(drafts['textarea:backups'].version)
     expect(after['select:encryption'].answer_id).toBe(drafts['select:encryption'].answer_id)
+    // a checkbox group takes the options its answer names, not the one it denies
+    expect(after['checkbox:frameworks']).toMatchObject({ option: 'ISO 27001, SOC 2' })
     // a wizard's next page at another address joins the questionnaire it names
     const wizard = await post(
       ctx,

@@ -3,6 +3,7 @@ import { ERROR_CODES, LICENSE_LIMIT } from '../../../contract/errors.ts'
 import { fillText } from '../../../contract/knowledge.ts'
 import {
   optionFor,
+  optionsNamed,
   PORTAL_TEXTS,
   type PortalAnswer,
   type PortalField,
@@ -53,12 +54,14 @@ interface AnswerRow {
 
 const HUMAN = ['edited', 'approved']
 const CHOICE_KINDS = new Set(['select', 'radio', 'checkbox'])
+/** A select or a radio group takes one of its options: the engine answers in them. */
+const ONE_OF = new Set(['select', 'radio'])
 const same = (a: string, b: string) =>
   a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim()
 
 /** What a field's answer may be chosen from: its options, for a select or a group. */
 const vocabularyOf = (field: PortalField) =>
-  CHOICE_KINDS.has(field.kind) && field.options.length ? field.options : null
+  ONE_OF.has(field.kind) && field.options.length ? field.options : null
 
 const sameList = (a: string[] | null, b: string[] | null) =>
   (a ?? []).length === (b ?? []).length && (a ?? []).every((value, index) => value === b?.[index])
@@ -236,13 +239,12 @@ export function createPortal(deps: {
       // a band speaks for a machine's answer only: not a person's, not an empty one
       const confidence =
         person || !answered || row.confidence === null ? null : Number(row.confidence)
-      const option = CHOICE_KINDS.has(field.kind)
-        ? (() => {
-            const named = row.choice ?? row.text
-            const index = optionFor(field.options, named)
-            return index >= 0 ? (field.options[index] ?? null) : null
-          })()
-        : undefined
+      const named = row.choice ?? row.text
+      const option = !CHOICE_KINDS.has(field.kind)
+        ? undefined
+        : field.kind === 'checkbox'
+          ? optionsNamed(field.options, named).join(', ') || null
+          : (field.options[optionFor(field.options, named)] ?? null)
       return [
         {
           key: field.key,
