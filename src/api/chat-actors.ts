@@ -18,6 +18,7 @@ import type {
 } from '../../machines/chat-conversation/index.ts'
 import { type ApiClient, api } from './client.ts'
 import { downloadPath, fetchBlob } from './download.ts'
+import { readServerEvents } from './event-stream.ts'
 import { readTokens } from './tokens.ts'
 
 const doneSchema = z.object({ answer: chatMessageSchema, session: chatSessionSchema })
@@ -30,28 +31,14 @@ export async function readAnswerStream(
   response: Response,
   emit: (event: ChatConversationEvents) => void,
 ) {
-  const reader = response.body?.getReader()
-  if (!reader) return
-  const decoder = new TextDecoder()
-  let buffer = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buffer += decoder.decode(value, { stream: true })
-    let end = buffer.indexOf('\n\n')
-    while (end >= 0) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      end = buffer.indexOf('\n\n')
-      const event = /^event: (.+)$/m.exec(block)?.[1]
-      const data = JSON.parse(/^data: (.+)$/m.exec(block)?.[1] ?? 'null') as unknown
-      if (event === 'token')
-        emit({ type: 'stream.token', text: String((data as { text: string }).text) })
-      else if (event === 'citations')
-        emit({ type: 'stream.citations', citations: z.array(citationSchema).parse(data) })
-      else if (event === 'done') emit({ type: 'stream.done', ...doneSchema.parse(data) })
-    }
-  }
+  if (!response.body) return
+  await readServerEvents(response.body, (event, data) => {
+    if (event === 'token')
+      emit({ type: 'stream.token', text: String((data as { text: string }).text) })
+    else if (event === 'citations')
+      emit({ type: 'stream.citations', citations: z.array(citationSchema).parse(data) })
+    else if (event === 'done') emit({ type: 'stream.done', ...doneSchema.parse(data) })
+  })
 }
 
 /** The real side effects of the chat page. */

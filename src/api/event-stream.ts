@@ -40,26 +40,37 @@ export async function readEventStream(
   }
   if (!response.ok || !response.body) throw new Error(`The live stream answered ${response.status}`)
   handlers.onOpen?.()
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
   try {
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      buffer += decoder.decode(value, { stream: true })
-      let end = buffer.indexOf('\n\n')
-      while (end >= 0) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        end = buffer.indexOf('\n\n')
-        const type = /^event: (.+)$/m.exec(block)?.[1]
-        const data = /^data: (.+)$/m.exec(block)?.[1]
-        if (type && data) handlers.onEvent(type, JSON.parse(data))
-      }
-    }
+    await readServerEvents(response.body, handlers.onEvent)
   } catch (error) {
     if (!signal.aborted) throw error
+  }
+}
+
+/**
+ * Reads a body of server-sent events and hands each event over by name with its JSON data;
+ * resolves when the body ends.
+ */
+export async function readServerEvents(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (type: string, data: unknown) => void,
+) {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    buffer += decoder.decode(value, { stream: true })
+    let end = buffer.indexOf('\n\n')
+    while (end >= 0) {
+      const block = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      end = buffer.indexOf('\n\n')
+      const type = /^event: (.+)$/m.exec(block)?.[1]
+      const data = /^data: (.+)$/m.exec(block)?.[1]
+      if (type && data) onEvent(type, JSON.parse(data))
+    }
   }
 }
 
