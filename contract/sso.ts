@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { domainSchema } from './organization.ts'
 import { SSO_PROVIDERS } from './paths.ts'
 
 /**
@@ -8,17 +9,6 @@ import { SSO_PROVIDERS } from './paths.ts'
 
 const optionalText = (max: number) =>
   z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))))
-
-const domain = z
-  .string()
-  .check(
-    z.trim(),
-    z.toLowerCase(),
-    z.regex(
-      /^(?=.{3,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
-      'Enter a domain such as example.com',
-    ),
-  )
 
 /** POST admin/sso/settings/update/: the provider and how people of the domains sign in. */
 export const ssoSettingsUpdateSchema = z.object({
@@ -31,7 +21,7 @@ export const ssoSettingsUpdateSchema = z.object({
   client_secret: optionalText(2000),
   metadata_url: optionalText(500),
   metadata_xml: optionalText(200_000),
-  domains: z._default(z.array(domain).check(z.maxLength(20, 'At most 20 domains')), []),
+  domains: z._default(z.array(domainSchema).check(z.maxLength(20, 'At most 20 domains')), []),
   enforce_sso: z._default(z.boolean(), false),
   jit_provisioning: z._default(z.boolean(), false),
 })
