@@ -14,14 +14,14 @@ import { organizationActors } from '../../api/organization-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
-import { RetryAlert } from '../../components/row-actions.tsx'
-import { grid2, muted, toolbar } from '../../components/styles.ts'
+import { grid2 } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
 import { SimpleSelect } from '../../components/ui/select.tsx'
 import { DnsProof } from './dns-proof.tsx'
 import { DomainList } from './domain-list.tsx'
 import { LogoField, type LogoLogic } from './logo-field.tsx'
+import { SettingsForm } from './settings-form.tsx'
 
 export const createOrganizationLogic = (actors = organizationActors()) =>
   organizationSettingsMachine.provide({ actors })
@@ -41,9 +41,6 @@ const LENGTHS: Record<(typeof ANSWER_LENGTHS)[number], string> = {
 const TONE_OPTIONS = ANSWER_TONES.map((tone) => ({ value: tone, label: TONES[tone] }))
 const LENGTH_OPTIONS = ANSWER_LENGTHS.map((length) => ({ value: length, label: LENGTHS[length] }))
 
-const form = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '3', maxW: '2xl' })
-const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
-const errorText = css({ textStyle: 'sm', color: 'fg.error' })
 const cycleField = css({ maxW: 'md' })
 const digestField = css({
   display: 'flex',
@@ -83,138 +80,119 @@ export function OrganizationSection({
     [settings, toaster, onSaved],
   )
   return (
-    <section aria-labelledby="organization-heading">
-      <h2 id="organization-heading" className={heading}>
-        Organisation
-      </h2>
-      {view.failed && view.error ? (
-        <div className={css({ mt: '3' })}>
-          <RetryAlert error={view.error} onRetry={() => settings.send({ type: 'retry' })} />
-        </div>
-      ) : view.loading ? (
-        <p className={`${muted} ${css({ mt: '3' })}`}>Loading...</p>
-      ) : (
-        <form
-          className={form}
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault()
-            settings.send({ type: 'save' })
-          }}
-        >
-          <Field.Root>
-            <Field.Label>Name</Field.Label>
-            <Field.Input
-              value={view.form.name}
-              onChange={(event) =>
-                settings.send({ type: 'edit', change: { name: event.target.value } })
-              }
-            />
-          </Field.Root>
-          <LogoField logic={logoLogic} onChanged={onSaved} />
-          <div className={grid2}>
-            <SimpleSelect
-              label="Answer tone"
-              size="md"
-              options={TONE_OPTIONS}
-              value={view.form.answer_tone}
-              onChange={(value) =>
-                settings.send({
-                  type: 'edit',
-                  change: { answer_tone: value as (typeof ANSWER_TONES)[number] },
-                })
-              }
-            />
-            <SimpleSelect
-              label="Answer length"
-              size="md"
-              options={LENGTH_OPTIONS}
-              value={view.form.answer_length}
-              onChange={(value) =>
-                settings.send({
-                  type: 'edit',
-                  change: { answer_length: value as (typeof ANSWER_LENGTHS)[number] },
-                })
-              }
-            />
-          </div>
-          <Field.Root className={cycleField}>
-            <Field.Label>Review cycle (days)</Field.Label>
-            <Field.Input
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={MAX_REVIEW_CYCLE_DAYS}
-              step={1}
-              value={Number.isNaN(view.form.review_cycle_days) ? '' : view.form.review_cycle_days}
-              onChange={(event) =>
-                settings.send({
-                  type: 'edit',
-                  change: {
-                    review_cycle_days:
-                      event.target.value === '' ? Number.NaN : Number(event.target.value),
-                  },
-                })
-              }
-            />
-            <Field.HelperText>
-              How long a library answer stays fresh after its last review, unless the answer sets
-              its own. It falls due for review {DUE_WINDOW_DAYS} days before (default:{' '}
-              {DEFAULT_REVIEW_CYCLE_DAYS}).
-            </Field.HelperText>
-          </Field.Root>
-          <label className={digestField}>
-            <input
-              type="checkbox"
-              checked={view.form.review_digest}
-              onChange={(event) =>
-                settings.send({ type: 'edit', change: { review_digest: event.target.checked } })
-              }
-            />
-            <span>
-              Email owners each Monday the library answers due for review (those they own that fall
-              due within {DUE_WINDOW_DAYS} days or are past their review).
-            </span>
-          </label>
-          <label className={digestField}>
-            <input
-              type="checkbox"
-              checked={view.form.export_approved_only}
-              onChange={(event) =>
-                settings.send({
-                  type: 'edit',
-                  change: { export_approved_only: event.target.checked },
-                })
-              }
-            />
-            <span>
-              Fill the customer’s file with approved answers only, unless the person exporting
-              chooses all drafts. Unapproved cells are left as the file had them.
-            </span>
-          </label>
-          <DomainList settings={settings} />
-          <DnsProof settings={settings} />
-          {view.error && (
-            <p className={errorText} role="alert">
-              {view.error}
-            </p>
-          )}
-          <div className={toolbar}>
-            <Button type="submit" loading={view.saving} disabled={!view.changed || view.checking}>
-              Save changes
+    <SettingsForm
+      id="organization"
+      title="Organisation"
+      failure={view.failed && view.error ? view.error : null}
+      loading={view.loading}
+      error={view.error}
+      onRetry={() => settings.send({ type: 'retry' })}
+      onSubmit={() => settings.send({ type: 'save' })}
+      actions={
+        <>
+          <Button type="submit" loading={view.saving} disabled={!view.changed || view.checking}>
+            Save changes
+          </Button>
+          {view.changed && (
+            <Button type="button" variant="ghost" onClick={() => settings.send({ type: 'reset' })}>
+              Discard
             </Button>
-            {view.changed && (
-              <Button
-                type="button"
-                variant="ghost"
-                onClick={() => settings.send({ type: 'reset' })}
-              >
-                Discard
-              </Button>
-            )}
-          </div>
-        </form>
-      )}
-    </section>
+          )}
+        </>
+      }
+    >
+      <Field.Root>
+        <Field.Label>Name</Field.Label>
+        <Field.Input
+          value={view.form.name}
+          onChange={(event) =>
+            settings.send({ type: 'edit', change: { name: event.target.value } })
+          }
+        />
+      </Field.Root>
+      <LogoField logic={logoLogic} onChanged={onSaved} />
+      <div className={grid2}>
+        <SimpleSelect
+          label="Answer tone"
+          size="md"
+          options={TONE_OPTIONS}
+          value={view.form.answer_tone}
+          onChange={(value) =>
+            settings.send({
+              type: 'edit',
+              change: { answer_tone: value as (typeof ANSWER_TONES)[number] },
+            })
+          }
+        />
+        <SimpleSelect
+          label="Answer length"
+          size="md"
+          options={LENGTH_OPTIONS}
+          value={view.form.answer_length}
+          onChange={(value) =>
+            settings.send({
+              type: 'edit',
+              change: { answer_length: value as (typeof ANSWER_LENGTHS)[number] },
+            })
+          }
+        />
+      </div>
+      <Field.Root className={cycleField}>
+        <Field.Label>Review cycle (days)</Field.Label>
+        <Field.Input
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_REVIEW_CYCLE_DAYS}
+          step={1}
+          value={Number.isNaN(view.form.review_cycle_days) ? '' : view.form.review_cycle_days}
+          onChange={(event) =>
+            settings.send({
+              type: 'edit',
+              change: {
+                review_cycle_days:
+                  event.target.value === '' ? Number.NaN : Number(event.target.value),
+              },
+            })
+          }
+        />
+        <Field.HelperText>
+          How long a library answer stays fresh after its last review, unless the answer sets its
+          own. It falls due for review {DUE_WINDOW_DAYS} days before (default:{' '}
+          {DEFAULT_REVIEW_CYCLE_DAYS}).
+        </Field.HelperText>
+      </Field.Root>
+      <label className={digestField}>
+        <input
+          type="checkbox"
+          checked={view.form.review_digest}
+          onChange={(event) =>
+            settings.send({ type: 'edit', change: { review_digest: event.target.checked } })
+          }
+        />
+        <span>
+          Email owners each Monday the library answers due for review (those they own that fall due
+          within {DUE_WINDOW_DAYS} days or are past their review).
+        </span>
+      </label>
+      <label className={digestField}>
+        <input
+          type="checkbox"
+          checked={view.form.export_approved_only}
+          onChange={(event) =>
+            settings.send({
+              type: 'edit',
+              change: { export_approved_only: event.target.checked },
+            })
+          }
+        />
+        <span>
+          Fill the customer’s file with approved answers only, unless the person exporting chooses
+          all drafts. Unapproved cells are left as the file had them.
+        </span>
+      </label>
+      <DomainList settings={settings} />
+      <DnsProof settings={settings} />
+    </SettingsForm>
   )
 }

@@ -9,11 +9,11 @@ import { ssoActors } from '../../api/organization-actors.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
-import { RetryAlert } from '../../components/row-actions.tsx'
-import { fieldLabel, grid2, muted, toolbar } from '../../components/styles.ts'
+import { fieldLabel, grid2 } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
 import { SimpleSelect } from '../../components/ui/select.tsx'
+import { SettingsForm } from './settings-form.tsx'
 
 export const createSsoLogic = (actors = ssoActors()) => ssoSettingsMachine.provide({ actors })
 export type SsoLogic = ReturnType<typeof createSsoLogic>
@@ -29,8 +29,6 @@ const PROVIDERS = [
 const LEGACY_MICROSOFT = { value: 'microsoft', label: 'Microsoft (OpenID Connect)' }
 const WITH_LEGACY = [...PROVIDERS, LEGACY_MICROSOFT]
 
-const form = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '3', maxW: '2xl' })
-const heading = css({ textStyle: 'lg', fontWeight: 'semibold' })
 const help = css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })
 const check = flex({ gap: '2', align: 'flex-start', textStyle: 'sm' })
 const box = css({ mt: '0.5', w: '4', h: '4', accentColor: 'colorPalette.default', flexShrink: 0 })
@@ -66,184 +64,168 @@ export function SsoSection({
   const ownClient = oidc && view.form.provider !== 'google'
   const legacy = view.saved?.provider === 'microsoft' || view.form.provider === 'microsoft'
   return (
-    <section aria-labelledby="sso-heading">
-      <h2 id="sso-heading" className={heading}>
-        Single sign-on
-      </h2>
-      {view.failed ? (
-        <div className={css({ mt: '3' })}>
-          <RetryAlert
-            error={view.error ?? 'The settings could not be read.'}
-            onRetry={() => sso.send({ type: 'retry' })}
-          />
-        </div>
-      ) : view.loading ? (
-        <p className={`${muted} ${css({ mt: '3' })}`}>Loading...</p>
-      ) : (
-        <form
-          className={form}
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault()
-            sso.send({ type: 'save' })
-          }}
-        >
-          <label className={check}>
-            <input
-              type="checkbox"
-              className={box}
-              checked={view.form.enabled}
-              onChange={(event) => edit({ enabled: event.target.checked })}
-            />
-            <span>People of the domains below sign in through your identity provider</span>
-          </label>
-          <SimpleSelect
-            label="Identity provider"
-            size="md"
-            options={legacy ? WITH_LEGACY : PROVIDERS}
-            value={view.form.provider}
-            onChange={(value) => edit({ provider: value as SsoProvider })}
-          />
-          {ownClient && (
-            <>
-              <Field.Root>
-                <Field.Label>Issuer</Field.Label>
-                <Field.Input
-                  value={view.form.issuer}
-                  placeholder="https://login.microsoftonline.com/<tenant id>/v2.0"
-                  onChange={(event) => edit({ issuer: event.target.value })}
-                />
-                <Field.HelperText>
-                  Its discovery document is read at /.well-known/openid-configuration.
-                </Field.HelperText>
-              </Field.Root>
-              <div className={grid2}>
-                <Field.Root>
-                  <Field.Label>Client ID</Field.Label>
-                  <Field.Input
-                    value={view.form.client_id}
-                    onChange={(event) => edit({ client_id: event.target.value })}
-                  />
-                </Field.Root>
-                <Field.Root>
-                  <Field.Label>Client secret</Field.Label>
-                  <Field.Input
-                    type="password"
-                    autoComplete="off"
-                    value={view.form.client_secret}
-                    placeholder={view.saved?.has_client_secret ? 'Stored: type to replace' : ''}
-                    onChange={(event) => edit({ client_secret: event.target.value })}
-                  />
-                </Field.Root>
-              </div>
-            </>
-          )}
-          {!oidc && (
-            <>
-              <Field.Root>
-                <Field.Label>Metadata address</Field.Label>
-                <Field.Input
-                  value={view.form.metadata_url}
-                  onChange={(event) => edit({ metadata_url: event.target.value })}
-                />
-              </Field.Root>
-              <div>
-                <label className={fieldLabel} htmlFor="sso-metadata">
-                  Or the metadata XML
-                </label>
-                <textarea
-                  id="sso-metadata"
-                  className={textarea({ size: 'sm' })}
-                  rows={4}
-                  value={view.form.metadata_xml}
-                  onChange={(event) => edit({ metadata_xml: event.target.value })}
-                />
-              </div>
-            </>
-          )}
-          <Field.Root>
-            <Field.Label>Email domains</Field.Label>
-            <Field.Input
-              value={view.form.domains.join(', ')}
-              placeholder="example.com"
-              onChange={(event) =>
-                edit({
-                  domains: event.target.value
-                    .split(/[\s,]+/)
-                    .map((domain) => domain.trim().toLowerCase())
-                    .filter(Boolean),
-                })
-              }
-            />
-            <Field.HelperText>
-              Verified domains of the organisation, separated by commas.
-            </Field.HelperText>
-          </Field.Root>
-          <label className={check}>
-            <input
-              type="checkbox"
-              className={box}
-              checked={view.form.enforce_sso}
-              onChange={(event) => edit({ enforce_sso: event.target.checked })}
-            />
-            <span>Require single sign-on: no password sign-in, reset or sign-in links</span>
-          </label>
-          <label className={check}>
-            <input
-              type="checkbox"
-              className={box}
-              checked={view.form.jit_provisioning}
-              onChange={(event) => edit({ jit_provisioning: event.target.checked })}
-            />
-            <span>Create people of these domains at their first sign-in (as contributors)</span>
-          </label>
-          {!oidc && view.saved && (
-            <p className={help}>
-              Quire's entity id (audience): <span className={code}>{view.saved.entity_id}</span>
-            </p>
-          )}
-          {view.saved?.redirect_uri && (
-            <p className={help}>
-              Redirect address to register at your provider:{' '}
-              <span className={code}>{view.saved.redirect_uri}</span>
-            </p>
-          )}
-          {view.error && (
-            <p className={errorText} role="alert">
-              {view.error}
-            </p>
-          )}
-          {view.tested && (
-            <p className={view.tested.ok ? okText : errorText} role="status">
-              {view.tested.message}
-            </p>
-          )}
-          <div className={toolbar}>
-            <Button type="submit" loading={view.busy && !view.testing}>
-              Save changes
-            </Button>
-            {oidc && (
-              <Button
-                type="button"
-                variant="outline"
-                loading={view.testing}
-                disabled={view.busy}
-                onClick={() => sso.send({ type: 'test' })}
-              >
-                Test connection
-              </Button>
-            )}
+    <SettingsForm
+      id="sso"
+      title="Single sign-on"
+      failure={view.failed ? (view.error ?? 'The settings could not be read.') : null}
+      loading={view.loading}
+      error={view.error}
+      status={
+        view.tested && (
+          <p className={view.tested.ok ? okText : errorText} role="status">
+            {view.tested.message}
+          </p>
+        )
+      }
+      onRetry={() => sso.send({ type: 'retry' })}
+      onSubmit={() => sso.send({ type: 'save' })}
+      actions={
+        <>
+          <Button type="submit" loading={view.busy && !view.testing}>
+            Save changes
+          </Button>
+          {oidc && (
             <Button
               type="button"
-              variant="ghost"
+              variant="outline"
+              loading={view.testing}
               disabled={view.busy}
-              onClick={() => sso.send({ type: 'reset' })}
+              onClick={() => sso.send({ type: 'test' })}
             >
-              Discard
+              Test connection
             </Button>
+          )}
+          <Button
+            type="button"
+            variant="ghost"
+            disabled={view.busy}
+            onClick={() => sso.send({ type: 'reset' })}
+          >
+            Discard
+          </Button>
+        </>
+      }
+    >
+      <label className={check}>
+        <input
+          type="checkbox"
+          className={box}
+          checked={view.form.enabled}
+          onChange={(event) => edit({ enabled: event.target.checked })}
+        />
+        <span>People of the domains below sign in through your identity provider</span>
+      </label>
+      <SimpleSelect
+        label="Identity provider"
+        size="md"
+        options={legacy ? WITH_LEGACY : PROVIDERS}
+        value={view.form.provider}
+        onChange={(value) => edit({ provider: value as SsoProvider })}
+      />
+      {ownClient && (
+        <>
+          <Field.Root>
+            <Field.Label>Issuer</Field.Label>
+            <Field.Input
+              value={view.form.issuer}
+              placeholder="https://login.microsoftonline.com/<tenant id>/v2.0"
+              onChange={(event) => edit({ issuer: event.target.value })}
+            />
+            <Field.HelperText>
+              Its discovery document is read at /.well-known/openid-configuration.
+            </Field.HelperText>
+          </Field.Root>
+          <div className={grid2}>
+            <Field.Root>
+              <Field.Label>Client ID</Field.Label>
+              <Field.Input
+                value={view.form.client_id}
+                onChange={(event) => edit({ client_id: event.target.value })}
+              />
+            </Field.Root>
+            <Field.Root>
+              <Field.Label>Client secret</Field.Label>
+              <Field.Input
+                type="password"
+                autoComplete="off"
+                value={view.form.client_secret}
+                placeholder={view.saved?.has_client_secret ? 'Stored: type to replace' : ''}
+                onChange={(event) => edit({ client_secret: event.target.value })}
+              />
+            </Field.Root>
           </div>
-        </form>
+        </>
       )}
-    </section>
+      {!oidc && (
+        <>
+          <Field.Root>
+            <Field.Label>Metadata address</Field.Label>
+            <Field.Input
+              value={view.form.metadata_url}
+              onChange={(event) => edit({ metadata_url: event.target.value })}
+            />
+          </Field.Root>
+          <div>
+            <label className={fieldLabel} htmlFor="sso-metadata">
+              Or the metadata XML
+            </label>
+            <textarea
+              id="sso-metadata"
+              className={textarea({ size: 'sm' })}
+              rows={4}
+              value={view.form.metadata_xml}
+              onChange={(event) => edit({ metadata_xml: event.target.value })}
+            />
+          </div>
+        </>
+      )}
+      <Field.Root>
+        <Field.Label>Email domains</Field.Label>
+        <Field.Input
+          value={view.form.domains.join(', ')}
+          placeholder="example.com"
+          onChange={(event) =>
+            edit({
+              domains: event.target.value
+                .split(/[\s,]+/)
+                .map((domain) => domain.trim().toLowerCase())
+                .filter(Boolean),
+            })
+          }
+        />
+        <Field.HelperText>
+          Verified domains of the organisation, separated by commas.
+        </Field.HelperText>
+      </Field.Root>
+      <label className={check}>
+        <input
+          type="checkbox"
+          className={box}
+          checked={view.form.enforce_sso}
+          onChange={(event) => edit({ enforce_sso: event.target.checked })}
+        />
+        <span>Require single sign-on: no password sign-in, reset or sign-in links</span>
+      </label>
+      <label className={check}>
+        <input
+          type="checkbox"
+          className={box}
+          checked={view.form.jit_provisioning}
+          onChange={(event) => edit({ jit_provisioning: event.target.checked })}
+        />
+        <span>Create people of these domains at their first sign-in (as contributors)</span>
+      </label>
+      {!oidc && view.saved && (
+        <p className={help}>
+          Quire's entity id (audience): <span className={code}>{view.saved.entity_id}</span>
+        </p>
+      )}
+      {view.saved?.redirect_uri && (
+        <p className={help}>
+          Redirect address to register at your provider:{' '}
+          <span className={code}>{view.saved.redirect_uri}</span>
+        </p>
+      )}
+    </SettingsForm>
   )
 }
