@@ -9,16 +9,8 @@ import {
 } from '../../../machines/confirm-email/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
 import { Button } from '../../components/ui/button.tsx'
-import { AuthLayout } from './auth-layout.tsx'
-import {
-  BackToLogin,
-  Pending,
-  RedirectNote,
-  StatusScreen,
-  useNavigateEmitted,
-  useSearchText,
-  useSignedInEmitted,
-} from './auth-parts.tsx'
+import { BackToLogin, StatusScreen, useSearchText } from './auth-parts.tsx'
+import { LinkFailed, LinkPending, useLinkEmitted } from './link-flow.tsx'
 
 /** The confirm-email machine with the real API call; tests pass their own `logic`. */
 export const createConfirmEmailLogic = (actors = accountActors()) =>
@@ -37,8 +29,7 @@ export default function ConfirmEmailPage({ logic = defaultLogic }: { logic?: Con
 
 function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
   const actor = useActorRef(props.logic, { input: { uuid: props.uuid } })
-  useSignedInEmitted(actor)
-  useNavigateEmitted(actor)
+  useLinkEmitted(actor)
 
   const screen = useSelector(actor, selectScreen)
   const error = useSelector(actor, selectError)
@@ -67,21 +58,15 @@ function ConfirmEmailFlow(props: { logic: ConfirmEmailLogic; uuid?: string }) {
   }
 
   if (screen === 'failed') {
-    return (
-      <StatusScreen title="Email not confirmed" tone="error" icon={<MailX />} error={error}>
-        <RedirectNote />
-        <BackToLogin alone />
-      </StatusScreen>
-    )
+    return <LinkFailed title="Email not confirmed" icon={<MailX />} error={error} />
   }
 
   return (
-    <AuthLayout title="Email confirmation">
-      <Pending
-        text={
-          screen === 'confirmed' ? 'Email confirmed. Signing you in...' : 'Confirming your email...'
-        }
-      />
-    </AuthLayout>
+    <LinkPending
+      title="Email confirmation"
+      text={
+        screen === 'confirmed' ? 'Email confirmed. Signing you in...' : 'Confirming your email...'
+      }
+    />
   )
 }

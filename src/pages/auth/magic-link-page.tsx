@@ -2,16 +2,8 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { LinkIcon } from 'lucide-react'
 import { magicLinkMachine, selectError, selectScreen } from '../../../machines/magic-link/index.ts'
 import { accountActors } from '../../api/account-actors.ts'
-import { AuthLayout } from './auth-layout.tsx'
-import {
-  BackToLogin,
-  Pending,
-  RedirectNote,
-  StatusScreen,
-  useNavigateEmitted,
-  useSearchText,
-  useSignedInEmitted,
-} from './auth-parts.tsx'
+import { useSearchText } from './auth-parts.tsx'
+import { LinkFailed, LinkPending, useLinkEmitted } from './link-flow.tsx'
 
 /** The magic-link machine with the real API call; tests pass their own `logic`. */
 export const createMagicLinkLogic = (actors = accountActors()) =>
@@ -31,24 +23,19 @@ export default function MagicLinkPage({ logic = defaultLogic }: { logic?: MagicL
 
 function MagicLinkFlow(props: { logic: MagicLinkLogic; uid?: string; token?: string }) {
   const actor = useActorRef(props.logic, { input: { uid: props.uid, token: props.token } })
-  useSignedInEmitted(actor)
-  useNavigateEmitted(actor)
+  useLinkEmitted(actor)
 
   const screen = useSelector(actor, selectScreen)
   const error = useSelector(actor, selectError)
 
   if (screen === 'failed') {
-    return (
-      <StatusScreen title="Sign-in link not valid" tone="error" icon={<LinkIcon />} error={error}>
-        <RedirectNote />
-        <BackToLogin alone />
-      </StatusScreen>
-    )
+    return <LinkFailed title="Sign-in link not valid" icon={<LinkIcon />} error={error} />
   }
 
   return (
-    <AuthLayout title="Signing in">
-      <Pending text={screen === 'done' ? 'Signed in. Opening Quire...' : 'Signing you in...'} />
-    </AuthLayout>
+    <LinkPending
+      title="Signing in"
+      text={screen === 'done' ? 'Signed in. Opening Quire...' : 'Signing you in...'}
+    />
   )
 }
