@@ -48,8 +48,11 @@ export interface LinkInput {
   token?: string | null
 }
 
-/** What setting a password with an emailed link sends: `{uid, token, new_password}`. */
-const linkPasswordInput = ({
+/**
+ * What setting a password with an emailed link (reset, or a first password from an invite) sends:
+ * `{uid, token, new_password}`, as the `input` of the state that sends it.
+ */
+export const linkPasswordInput = ({
   context,
 }: {
   context: { uid: string | null; token: string | null; password: string }
@@ -126,39 +129,4 @@ export const newPasswordEditing = {
       },
     ],
   },
-}
-
-/**
- * The state that sends a password set with an emailed link (reset, or first password from an
- * invite), beside `editing`: on success to `saved`; a 400 about the link itself to `rejected`
- * with `markRejected`; any other failure back to `editing` with `showFailure`.
- */
-export function linkPasswordSubmitting<
-  const Src extends string,
-  const MarkRejected extends string,
-  const ShowFailure extends string,
->(options: {
-  src: Src
-  saved: string
-  rejected: string
-  markRejected: MarkRejected
-  showFailure: ShowFailure
-}) {
-  return {
-    tags: 'loading' as const,
-    invoke: {
-      id: options.src,
-      src: options.src,
-      input: linkPasswordInput,
-      onDone: { target: options.saved },
-      onError: [
-        {
-          guard: { type: 'linkWasRejected' as const, params: failureOf },
-          target: options.rejected,
-          actions: options.markRejected,
-        },
-        { target: 'editing', actions: { type: options.showFailure, params: failureOf } },
-      ],
-    },
-  }
 }

@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, type InputFrom, type OutputFrom, raise, setup } from 'xstate'
+import { assign, emit, fromPromise, raise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { Role } from '../../contract/roles.ts'
 import type { AdminUser, TemporaryPassword } from '../../contract/users.ts'
@@ -31,77 +31,11 @@ const actors = {
   ),
 }
 
-/** The calls an admin makes about people (every actor but the list's). */
-type Call = Exclude<keyof typeof actors, 'loadPeople'>
-
-/** How one call differs from the others; everything else is the same for all of them. */
-interface CallPlan<C extends Call> {
-  /** What the call is given. */
-  input: (args: { context: PeopleContext }) => InputFrom<(typeof actors)[C]>
-  /** What a success says, if anything. */
-  notice?: string | ((output: OutputFrom<(typeof actors)[C]>) => string)
-  /** What of the answer the context keeps (the temporary password). */
-  keep?: (output: OutputFrom<(typeof actors)[C]>) => Partial<PeopleContext>
-  /** The state that shows what a success returned, keeping the person; else idle, forgetting them. */
-  shownIn?: string
-  /** A success reloads the list unless `false`. */
-  reload?: boolean
-  /** A refusal reloads the list too (a refused role shows the old one again). */
-  reloadAfterRefusal?: boolean
-  /** A refusal goes back to the step that asked, which shows why; else idle, forgetting them. */
-  retry?: string
-}
-
 /** What most calls are given: the id of the person the action is about. */
 const byId = ({ context }: { context: PeopleContext }) => ({ id: context.action?.id ?? 0 })
 
-/**
- * A busy state that runs one call (its invoke and actor share the call's name): a success clears
- * the action, says what it did, reloads the list and tells the page; a refusal keeps the reason.
- */
-function callState<C extends Call>(call: C, plan: CallPlan<C>) {
-  const { notice, keep, shownIn, reload = true, reloadAfterRefusal, retry } = plan
-  type Done = { event: { output: OutputFrom<(typeof actors)[C]> } }
-  return {
-    tags: 'busy' as const,
-    invoke: {
-      id: call,
-      src: call,
-      input: plan.input,
-      onDone: {
-        target: shownIn ?? '#people.action.idle',
-        actions: [
-          ...(shownIn ? [] : ['clearAction' as const]),
-          ...(keep
-            ? [{ type: 'keep' as const, params: ({ event }: Done) => keep(event.output) }]
-            : []),
-          ...(notice === undefined
-            ? []
-            : [
-                {
-                  type: 'setNotice' as const,
-                  params: ({ event }: Done) =>
-                    typeof notice === 'string' ? notice : notice(event.output),
-                },
-              ]),
-          ...(reload ? ['reloadList' as const] : []),
-          'emitChanged' as const,
-        ],
-      },
-      onError: {
-        target: retry ?? '#people.action.idle',
-        actions: [
-          {
-            type: 'setActionError' as const,
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-          ...(retry ? [] : ['clearAction' as const]),
-          ...(reloadAfterRefusal ? ['reloadList' as const] : []),
-        ],
-      },
-    },
-  }
-}
+/** Why a call failed, as the params of `setActionError`. */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
 /**
  * Settings → People (admins): the organisation's people, searched (after a pause in typing),
@@ -150,7 +84,7 @@ export const peopleMachine = setup({
       actionError: errorMessage(error, 'That did not work. Try again.'),
     })),
     setNotice: assign((_, notice: string) => ({ notice })),
-    keep: assign((_, kept: Partial<PeopleContext>) => kept),
+    keepTemporary: assign((_, temporary: TemporaryPassword) => ({ temporary })),
     dismissNotice: assign({ notice: null }),
     // the list region reloads after a change
     reloadList: raise({ type: 'refresh' }),
@@ -212,10 +146,7 @@ export const peopleMachine = setup({
             },
             onError: {
               target: 'failed',
-              actions: {
-                type: 'setListError',
-                params: ({ event }: { event: { error: unknown } }) => event.error,
-              },
+              actions: { type: 'setListError', params: errorOf },
             },
           },
         },
@@ -289,20 +220,49 @@ export const peopleMachine = setup({
                 ],
               },
             },
-            sending: callState('invite', {
-              input: ({ context }) => context.invite,
-              notice: (person) => `Invitation sent to ${person.email}.`,
-              retry: 'editing',
-            }),
+            sending: {
+              tags: 'busy',
+              invoke: {
+                id: 'invite',
+                src: 'invite',
+                input: ({ context }) => context.invite,
+                onDone: {
+                  target: '#people.action.idle',
+                  actions: [
+                    'clearAction',
+                    {
+                      type: 'setNotice',
+                      params: ({ event }) => `Invitation sent to ${event.output.email}.`,
+                    },
+                    'reloadList',
+                    'emitChanged',
+                  ],
+                },
+                onError: {
+                  target: 'editing',
+                  actions: { type: 'setActionError', params: errorOf },
+                },
+              },
+            },
           },
         },
-        changingRole: callState('changeRole', {
-          input: ({ context }) => ({
-            id: context.action?.id ?? 0,
-            role: context.action?.role ?? 'viewer',
-          }),
-          reloadAfterRefusal: true,
-        }),
+        changingRole: {
+          tags: 'busy',
+          invoke: {
+            id: 'changeRole',
+            src: 'changeRole',
+            input: ({ context }) => ({
+              id: context.action?.id ?? 0,
+              role: context.action?.role ?? 'viewer',
+            }),
+            onDone: { target: 'idle', actions: ['clearAction', 'reloadList', 'emitChanged'] },
+            onError: {
+              description: 'A refused role reloads the list, which shows the old one again.',
+              target: 'idle',
+              actions: [{ type: 'setActionError', params: errorOf }, 'clearAction', 'reloadList'],
+            },
+          },
+        },
         confirmingRemoval: {
           description: 'Asks before removing: their sessions end at once.',
           on: {
@@ -310,21 +270,94 @@ export const peopleMachine = setup({
             'dialog.close': { target: 'idle', actions: 'clearAction' },
           },
         },
-        removing: callState('removePerson', {
-          input: byId,
-          notice: 'Removed. Their sessions have ended.',
-          retry: 'confirmingRemoval',
-        }),
-        approving: callState('approvePerson', {
-          input: byId,
-          notice: 'Approved. They can sign in now; we emailed them.',
-        }),
-        rejecting: callState('rejectPerson', { input: byId, notice: 'Request to join rejected.' }),
-        sendingLink: callState('sendMagicLink', {
-          input: byId,
-          notice: 'Sign-in link sent. It works once, within 10 minutes.',
-          reload: false,
-        }),
+        removing: {
+          tags: 'busy',
+          invoke: {
+            id: 'removePerson',
+            src: 'removePerson',
+            input: byId,
+            onDone: {
+              target: 'idle',
+              actions: [
+                'clearAction',
+                { type: 'setNotice', params: 'Removed. Their sessions have ended.' },
+                'reloadList',
+                'emitChanged',
+              ],
+            },
+            onError: {
+              target: 'confirmingRemoval',
+              actions: { type: 'setActionError', params: errorOf },
+            },
+          },
+        },
+        approving: {
+          tags: 'busy',
+          invoke: {
+            id: 'approvePerson',
+            src: 'approvePerson',
+            input: byId,
+            onDone: {
+              target: 'idle',
+              actions: [
+                'clearAction',
+                { type: 'setNotice', params: 'Approved. They can sign in now; we emailed them.' },
+                'reloadList',
+                'emitChanged',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: [{ type: 'setActionError', params: errorOf }, 'clearAction'],
+            },
+          },
+        },
+        rejecting: {
+          tags: 'busy',
+          invoke: {
+            id: 'rejectPerson',
+            src: 'rejectPerson',
+            input: byId,
+            onDone: {
+              target: 'idle',
+              actions: [
+                'clearAction',
+                { type: 'setNotice', params: 'Request to join rejected.' },
+                'reloadList',
+                'emitChanged',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: [{ type: 'setActionError', params: errorOf }, 'clearAction'],
+            },
+          },
+        },
+        sendingLink: {
+          description:
+            'Sends a one-time sign-in link; the list is unchanged, so it is not reloaded.',
+          tags: 'busy',
+          invoke: {
+            id: 'sendMagicLink',
+            src: 'sendMagicLink',
+            input: byId,
+            onDone: {
+              target: 'idle',
+              actions: [
+                'clearAction',
+                {
+                  type: 'setNotice',
+                  params: 'Sign-in link sent. It works once, within 10 minutes.',
+                },
+                'emitChanged',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: [{ type: 'setActionError', params: errorOf }, 'clearAction'],
+            },
+          },
+        },
         confirmingTemporaryPassword: {
           description: 'Asks before replacing their password: their sessions end.',
           on: {
@@ -332,13 +365,25 @@ export const peopleMachine = setup({
             'dialog.close': { target: 'idle', actions: 'clearAction' },
           },
         },
-        generatingPassword: callState('temporaryPassword', {
-          input: byId,
-          keep: (temporary) => ({ temporary }),
-          shownIn: 'showingPassword',
-          reload: false,
-          retry: 'confirmingTemporaryPassword',
-        }),
+        generatingPassword: {
+          tags: 'busy',
+          invoke: {
+            id: 'temporaryPassword',
+            src: 'temporaryPassword',
+            input: byId,
+            onDone: {
+              target: 'showingPassword',
+              actions: [
+                { type: 'keepTemporary', params: ({ event }) => event.output },
+                'emitChanged',
+              ],
+            },
+            onError: {
+              target: 'confirmingTemporaryPassword',
+              actions: { type: 'setActionError', params: errorOf },
+            },
+          },
+        },
         showingPassword: {
           description: 'The temporary password, shown this once; closing forgets it.',
           on: { 'dialog.close': { target: 'idle', actions: 'clearAction' } },

@@ -1,11 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
+  failureOf,
   linkIsIncomplete,
-  linkPasswordSubmitting,
+  linkPasswordInput,
   linkWasRejected,
   newPasswordAssigners,
-  newPasswordEditing,
   newPasswordIsAcceptable,
 } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
@@ -149,14 +149,41 @@ export const resetPasswordMachine = setup({
       description: "'Reset Password': new password and confirm, each with show/hide.",
       initial: 'editing',
       states: {
-        editing: newPasswordEditing,
-        submitting: linkPasswordSubmitting({
-          src: 'confirmPasswordReset',
-          saved: 'saved',
-          rejected: 'rejected',
-          markRejected: 'showLinkRejected',
-          showFailure: 'showResetFailure',
-        }),
+        editing: {
+          on: {
+            'password.change': {
+              actions: { type: 'setPassword', params: ({ event }) => event.value },
+            },
+            'confirm.change': {
+              actions: { type: 'setConfirm', params: ({ event }) => event.value },
+            },
+            submit: [
+              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
+              {
+                description: 'Too short, or the two fields differ: says which; nothing is sent.',
+                actions: 'showPasswordError',
+              },
+            ],
+          },
+        },
+        submitting: {
+          description: 'Sends the new password with the link; a refused link goes to rejected.',
+          tags: ['loading'],
+          invoke: {
+            id: 'confirmPasswordReset',
+            src: 'confirmPasswordReset',
+            input: linkPasswordInput,
+            onDone: { target: 'saved' },
+            onError: [
+              {
+                guard: { type: 'linkWasRejected', params: failureOf },
+                target: 'rejected',
+                actions: 'showLinkRejected',
+              },
+              { target: 'editing', actions: { type: 'showResetFailure', params: failureOf } },
+            ],
+          },
+        },
         saved: {
           description: 'The password is reset; the user goes to /login to sign in with it.',
           after: { passwordSavedRedirect: { actions: 'goToLogin' } },

@@ -2,11 +2,11 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import {
+  failureOf,
   linkIsIncomplete,
-  linkPasswordSubmitting,
+  linkPasswordInput,
   linkWasRejected,
   newPasswordAssigners,
-  newPasswordEditing,
   newPasswordIsAcceptable,
 } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
@@ -20,15 +20,6 @@ const setFailureText = (failure: RequestFailure) =>
   (failure.status === 400 && (failure.error || failure.msg)) || AUTH_TEXTS.setPasswordFailed
 
 type Done = { event: { output: AccessClaims | null } }
-
-/** The shared link-password submit; its success is refined below (a session may start). */
-const submitting = linkPasswordSubmitting({
-  src: 'setPassword',
-  saved: '#setPassword.saved',
-  rejected: '#setPassword.invalid',
-  markRejected: 'markLinkRejected',
-  showFailure: 'showFailure',
-})
 
 /**
  * A first password from an invite link (spec section 2, '/set-password'). The link is checked by
@@ -87,11 +78,30 @@ export const setPasswordMachine = setup({
       description: "'Set Your Password': new password and confirm, each with show/hide.",
       initial: 'editing',
       states: {
-        editing: newPasswordEditing,
+        editing: {
+          on: {
+            'password.change': {
+              actions: { type: 'setPassword', params: ({ event }) => event.value },
+            },
+            'confirm.change': {
+              actions: { type: 'setConfirm', params: ({ event }) => event.value },
+            },
+            submit: [
+              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
+              {
+                description: 'Too short, or the two fields differ: says which; nothing is sent.',
+                actions: 'showPasswordError',
+              },
+            ],
+          },
+        },
         submitting: {
-          ...submitting,
+          description: 'Sends the new password with the link; the server checks the link now.',
+          tags: ['loading'],
           invoke: {
-            ...submitting.invoke,
+            id: 'setPassword',
+            src: 'setPassword',
+            input: linkPasswordInput,
             onDone: [
               {
                 description: 'The invitation is accepted: the new session signs the person in.',
@@ -103,6 +113,14 @@ export const setPasswordMachine = setup({
                 },
               },
               { target: '#setPassword.saved' },
+            ],
+            onError: [
+              {
+                guard: { type: 'linkWasRejected', params: failureOf },
+                target: '#setPassword.invalid',
+                actions: 'markLinkRejected',
+              },
+              { target: 'editing', actions: { type: 'showFailure', params: failureOf } },
             ],
           },
         },
