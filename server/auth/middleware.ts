@@ -43,11 +43,16 @@ const unauthenticated = () =>
  * Authenticates the bearer access token against its session on every call (AS6). An account
  * flagged for a password change may only change it or log out (AS7).
  */
+/** How many times the guard has run in this process: a request must run it once (issue 43). */
+let guardRuns = 0
+export const authGuardRuns = () => guardRuns
+
 export function requireAuth(
   authenticator: Authenticator,
   options: { allowPasswordChange?: boolean } = {},
 ): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
+    guardRuns += 1
     // several areas guard overlapping paths: the session is read once per request
     const known = c.get('auth') as AuthContext | undefined
     const token = known ? undefined : bearerToken(c.req.header('authorization'))

@@ -1,6 +1,4 @@
 import type { Context } from 'hono'
-import { Hono } from 'hono'
-import { z } from 'zod'
 import {
   activityQuerySchema,
   assignSchema,
@@ -12,14 +10,12 @@ import {
 import { paths } from '../../../contract/paths.ts'
 import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { bearerToken, requireAuth } from '../../auth/middleware.ts'
+import { bearerToken } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
+import { areaRouter, idParams, orgOf, routePath, userOf } from '../../http/route-kit.ts'
 import type { StreamRegistry } from '../../http/streams.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import type { CollaborationService } from './service.ts'
-
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /**
  * Working together (issue 29): the work around a questionnaire, customers, assignments, the
@@ -32,68 +28,63 @@ export function collaborationRoutes(options: {
   streams: StreamRegistry
 }) {
   const { service, permit } = options
-  const app = new Hono<AuthEnv>()
-  for (const prefix of ['/filler/questionnaires/*', '/filler/customers/*', '/me/assignments/*'])
-    app.use(prefix, requireAuth(options.auth))
-  app.use('/filler/customers', requireAuth(options.auth))
-  app.use('/filler/people/*', requireAuth(options.auth))
-  app.use('/filler/team/*', requireAuth(options.auth))
-  const org = (c: Context<AuthEnv>) => c.get('auth').org.id
-  const user = (c: Context<AuthEnv>) => c.get('auth').user.id
+  const app = areaRouter({ auth: options.auth })
   const Q = paths.questionnaires
 
   const work = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
     const body = await jsonBody(c, workUpdateSchema)
-    return c.json(await service.updateWork(org(c), user(c), id, body))
+    return c.json(await service.updateWork(orgOf(c), userOf(c), id, body))
   }
-  app.post(at(Q.work('{id}')), permit('questionnaires.write'), work)
-  app.patch(at(Q.work('{id}')), permit('questionnaires.write'), work)
+  app.post(routePath(Q.work('{id}')), permit('questionnaires.write'), work)
+  app.patch(routePath(Q.work('{id}')), permit('questionnaires.write'), work)
 
-  app.get(Q.team, permit('read'), async (c) => c.json(await service.team(org(c))))
-  app.get(Q.people, permit('read'), async (c) => c.json({ results: await service.people(org(c)) }))
+  app.get(Q.team, permit('read'), async (c) => c.json(await service.team(orgOf(c))))
+  app.get(Q.people, permit('read'), async (c) =>
+    c.json({ results: await service.people(orgOf(c)) }),
+  )
   app.get(Q.customers, permit('read'), async (c) =>
-    c.json({ results: await service.customers(org(c)) }),
+    c.json({ results: await service.customers(orgOf(c)) }),
   )
   app.post(Q.customers, permit('questionnaires.write'), async (c) => {
     const body = await jsonBody(c, customerCreateSchema)
-    return c.json(await service.createCustomer(org(c), user(c), body), 201)
+    return c.json(await service.createCustomer(orgOf(c), userOf(c), body), 201)
   })
-  app.get(at(Q.customer('{id}')), permit('read'), async (c) => {
+  app.get(routePath(Q.customer('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json(await service.customer(org(c), id))
+    return c.json(await service.customer(orgOf(c), id))
   })
 
-  app.post(at(Q.assign('{id}')), permit('questionnaires.write'), async (c) => {
+  app.post(routePath(Q.assign('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     const body = await jsonBody(c, assignSchema)
-    return c.json(await service.assign(org(c), user(c), id, body))
+    return c.json(await service.assign(orgOf(c), userOf(c), id, body))
   })
   app.get(paths.me.assignments, permit('read'), async (c) => {
     const { limit } = query(c, myAssignmentsQuerySchema)
-    return c.json(await service.mine(org(c), user(c), limit))
+    return c.json(await service.mine(orgOf(c), userOf(c), limit))
   })
-  app.post(at(Q.review('{id}')), permit('questionnaires.write'), async (c) => {
+  app.post(routePath(Q.review('{id}')), permit('questionnaires.write'), async (c) => {
     const { id } = params(c, idParams)
     const body = await jsonBody(c, reviewActionSchema)
     const auth = c.get('auth')
     const name = `${auth.user.firstName} ${auth.user.lastName}`.trim() || auth.user.email
     return c.json(
       await service.review(
-        org(c),
-        { id: user(c), name, canApprove: can(auth.role, 'answers.approve') },
+        orgOf(c),
+        { id: userOf(c), name, canApprove: can(auth.role, 'answers.approve') },
         id,
         body,
       ),
     )
   })
-  app.get(at(Q.activity('{id}')), permit('read'), async (c) => {
+  app.get(routePath(Q.activity('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json({ results: await service.activity(org(c), id, query(c, activityQuerySchema)) })
+    return c.json({ results: await service.activity(orgOf(c), id, query(c, activityQuerySchema)) })
   })
 
   /** One stream per open questionnaire: who else is here, and what changed. */
-  app.get(at(Q.events('{id}')), permit('read'), async (c) => {
+  app.get(routePath(Q.events('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     const auth = c.get('auth')
     const scope = `questionnaire:${id}`
@@ -121,5 +112,5 @@ export function collaborationRoutes(options: {
     })
   })
 
-  return app
+  return app.app
 }

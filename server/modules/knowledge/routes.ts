@@ -1,5 +1,3 @@
-import { Hono } from 'hono'
-import { z } from 'zod'
 import { safeParse } from 'zod/v4/core'
 import {
   dataItemCreateSchema,
@@ -16,11 +14,11 @@ import {
 } from '../../../contract/knowledge.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import { apiError, validationError } from '../../http/errors.ts'
 import { readMultipart } from '../../http/multipart.ts'
 import { createResponseCache } from '../../http/response-cache.ts'
+import { areaRouter, idParams, orgOf } from '../../http/route-kit.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import {
   detectFileKind,
@@ -37,7 +35,6 @@ import { columnLetters } from '../../workbooks/cells.ts'
 import type { RepositoryService } from '../repository/service.ts'
 import type { KnowledgeService } from './service.ts'
 
-const idParams = z.object({ id: z.coerce.number().int().positive() })
 const ID = ':id{[0-9]+}'
 
 export function knowledgeRoutes(options: {
@@ -49,10 +46,8 @@ export function knowledgeRoutes(options: {
   maxUploadBytes: number
 }) {
   const { service, permit } = options
-  const app = new Hono<AuthEnv>()
+  const app = areaRouter({ auth: options.auth })
   const searchCache = createResponseCache(32 * 1024 * 1024)
-  app.use('/knowledge-base/*', requireAuth(options.auth))
-  const orgOf = (c: import('hono').Context<AuthEnv>) => c.get('auth').org.id
 
   const callerOf = (c: import('hono').Context<AuthEnv>) => ({
     userId: c.get('auth').user.id,
@@ -248,5 +243,5 @@ export function knowledgeRoutes(options: {
     )
   })
 
-  return app
+  return app.app
 }

@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { Hono } from 'hono'
 import { z } from 'zod'
 import { safeParse } from 'zod/v4/core'
 import { type UploadWork, uploadWorkSchema } from '../../../contract/collaboration.ts'
@@ -20,29 +19,21 @@ import {
 } from '../../../contract/questionnaires.ts'
 import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { requireAuth } from '../../auth/middleware.ts'
 import { forbidden, type Permit } from '../../auth/permissions.ts'
 import { sendDownload as download } from '../../http/download.ts'
 import { apiError, validationError } from '../../http/errors.ts'
 import { parseProductField, readMultipart } from '../../http/multipart.ts'
 import { createResponseCache } from '../../http/response-cache.ts'
+import { areaRouter, idParams, orgOf, routePath, userOf } from '../../http/route-kit.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import type { Storage } from '../../storage/index.ts'
 import type { ExportService } from './export.ts'
 import type { QuestionnaireService } from './service.ts'
 
-const idParams = z.object({ id: z.coerce.number().int().positive() })
 const selectParams = z.object({
   qid: z.coerce.number().int().positive(),
   aid: z.coerce.number().int().positive(),
 })
-const ID = '{[0-9]+}'
-const at = (path: string) =>
-  decodeURIComponent(path)
-    .replace('{id}', `:id${ID}`)
-    .replace('{qid}', `:qid${ID}`)
-    .replace('{aid}', `:aid${ID}`)
-const BASE = '/filler/questionnaires'
 
 /** The work fields of an upload's form (issue 39), checked; null when none was given. */
 function uploadWorkOf(fields: Record<string, string>): UploadWork | null {
@@ -76,15 +67,11 @@ export function questionnaireRoutes(options: {
   }
 }) {
   const { service, exports, permit } = options
-  const app = new Hono<AuthEnv>()
+  const app = areaRouter({ auth: options.auth })
   const answersCache = createResponseCache()
-  app.use(`${BASE}/*`, requireAuth(options.auth))
-  app.use(BASE, requireAuth(options.auth))
-  const org = (c: Context<AuthEnv>) => c.get('auth').org.id
-  const user = (c: Context<AuthEnv>) => c.get('auth').user.id
 
   app.get(paths.questionnaires.list, permit('read'), async (c) =>
-    c.json(await service.list(org(c), query(c, questionnaireListQuerySchema), user(c))),
+    c.json(await service.list(orgOf(c), query(c, questionnaireListQuerySchema), userOf(c))),
   )
 
   app.post(paths.questionnaires.upload, permit('questionnaires.write'), async (c) => {
@@ -98,14 +85,14 @@ export function questionnaireRoutes(options: {
       if (!upload) throw apiError(400, QUESTIONNAIRE_TEXTS.noFile, { code: 'validation_error' })
       const productId = parseProductField(fields.product_id)
       const work = uploadWorkOf(fields)
-      if (work && options.work) await options.work.check(org(c), work)
-      const created = await service.upload(org(c), user(c), upload, productId)
+      if (work && options.work) await options.work.check(orgOf(c), work)
+      const created = await service.upload(orgOf(c), userOf(c), upload, productId)
       if (!work || !options.work) return c.json(created, 201)
       try {
-        return c.json(await options.work.apply(org(c), user(c), created.id, work), 201)
+        return c.json(await options.work.apply(orgOf(c), userOf(c), created.id, work), 201)
       } catch (error) {
         // nothing half-written: the questionnaire goes with the work it could not take
-        await service.remove(org(c), [created.id], undefined, user(c))
+        await service.remove(orgOf(c), [created.id], undefined, userOf(c))
         throw error
       }
     } finally {
@@ -121,15 +108,15 @@ export function questionnaireRoutes(options: {
 
   app.post(paths.questionnaires.batchDelete, permit('questionnaires.write'), async (c) => {
     const body = await jsonBody(c, batchDeleteQuestionnairesSchema)
-    return c.json({ deleted: await service.remove(org(c), body.file_ids, ownerOf(c), user(c)) })
+    return c.json({ deleted: await service.remove(orgOf(c), body.file_ids, ownerOf(c), userOf(c)) })
   })
 
   // an export runs as a job (issue 37): 202 with the run at once, then GET exports/{id}/
   app.post(paths.questionnaires.exportOriginal, permit('read'), async (c) => {
     const body = await jsonBody(c, exportOriginalRequestSchema)
     const run = await exports.start(
-      org(c),
-      user(c),
+      orgOf(c),
+      userOf(c),
       body.questionnaire_id,
       'original',
       body.approved_only,
@@ -138,69 +125,69 @@ export function questionnaireRoutes(options: {
   })
   app.post(paths.questionnaires.exportBasic, permit('read'), async (c) => {
     const body = await jsonBody(c, exportBasicRequestSchema)
-    const run = await exports.start(org(c), user(c), body.questionnaire_id, body.format)
+    const run = await exports.start(orgOf(c), userOf(c), body.questionnaire_id, body.format)
     return c.json({ export: run }, 202)
   })
-  app.get(at(paths.questionnaires.exportRun('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.exportRun('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json({ export: await exports.get(org(c), id) })
+    return c.json({ export: await exports.get(orgOf(c), id) })
   })
   app.post(paths.questionnaires.checkFilledFile, permit('read'), async (c) => {
     const body = await jsonBody(c, exportRequestSchema)
-    return c.json(await exports.check(org(c), body.questionnaire_id))
+    return c.json(await exports.check(orgOf(c), body.questionnaire_id))
   })
   app.get(paths.questionnaires.checkFilledFile, permit('read'), async (c) => {
     const { questionnaire_id } = query(c, filledFileQuerySchema)
-    return c.json(await exports.check(org(c), questionnaire_id))
+    return c.json(await exports.check(orgOf(c), questionnaire_id))
   })
   app.get(paths.questionnaires.downloadFilledFile, permit('read'), async (c) => {
     const { questionnaire_id } = query(c, filledFileQuerySchema)
-    return download(c, await exports.latestBlob(org(c), questionnaire_id, user(c)))
+    return download(c, await exports.latestBlob(orgOf(c), questionnaire_id, userOf(c)))
   })
-  app.get(at(paths.questionnaires.filledFileDownload('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.filledFileDownload('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return download(c, await exports.blob(org(c), id, user(c)))
+    return download(c, await exports.blob(orgOf(c), id, userOf(c)))
   })
 
-  app.get(at(paths.questionnaires.get('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.get('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json(await service.get(org(c), id))
+    return c.json(await service.get(orgOf(c), id))
   })
-  app.get(at(paths.questionnaires.answers('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.answers('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     const filter = query(c, answersQuerySchema)
-    const orgId = org(c)
+    const orgId = orgOf(c)
     // the questionnaire row, read on every call (tenancy: another organisation's id is a 404),
     // names the state of every answer: each change moves its revision and updated_at
     const stamp = await service.stamp(orgId, id)
     const key = JSON.stringify(['answers', orgId, id, stamp, filter])
     return answersCache.respond(c, key, () => service.answers(orgId, id, filter))
   })
-  app.get(at(paths.questionnaires.answersByTab('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.answersByTab('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json(await service.answersByTab(org(c), id))
+    return c.json(await service.answersByTab(orgOf(c), id))
   })
-  app.get(at(paths.questionnaires.tabs('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.tabs('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json({ tabs: await service.tabs(org(c), id) })
+    return c.json({ tabs: await service.tabs(orgOf(c), id) })
   })
-  app.get(at(paths.questionnaires.download('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.download('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    const file = await service.original(org(c), id, user(c))
+    const file = await service.original(orgOf(c), id, userOf(c))
     return download(c, { ...file, stream: file.stream() })
   })
   const remove = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
-    const deleted = await service.remove(org(c), [id], ownerOf(c), user(c))
+    const deleted = await service.remove(orgOf(c), [id], ownerOf(c), userOf(c))
     if (!deleted) throw apiError(404, QUESTIONNAIRE_TEXTS.notFound, { code: 'not_found' })
     return c.json({ deleted })
   }
-  app.get(at(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
-  app.delete(at(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
-  app.post(at(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
+  app.get(routePath(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
+  app.delete(routePath(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
+  app.post(routePath(paths.questionnaires.delete('{id}')), permit('questionnaires.write'), remove)
 
   app.post(
-    at(paths.questionnaires.reAnalyze('{id}')),
+    routePath(paths.questionnaires.reAnalyze('{id}')),
     permit('questionnaires.write'),
     async (c) => {
       const { id } = params(c, idParams)
@@ -217,20 +204,24 @@ export function questionnaireRoutes(options: {
           code: 'validation_error',
           msg: body.error.issues[0]?.message,
         })
-      return c.json(await service.reanalyze(org(c), id, body.data.mappings))
+      return c.json(await service.reanalyze(orgOf(c), id, body.data.mappings))
     },
   )
 
-  app.get(at(paths.questionnaires.operations('{id}')), permit('read'), async (c) => {
+  app.get(routePath(paths.questionnaires.operations('{id}')), permit('read'), async (c) => {
     const { id } = params(c, idParams)
-    return c.json({ operations: await service.operations(org(c), id) })
+    return c.json({ operations: await service.operations(orgOf(c), id) })
   })
-  app.post(at(paths.questionnaires.undo('{id}')), permit('questionnaires.write'), async (c) => {
-    const { id } = params(c, idParams)
-    return c.json(
-      await service.undo(org(c), user(c), id, can(c.get('auth').role, 'answers.approve')),
-    )
-  })
+  app.post(
+    routePath(paths.questionnaires.undo('{id}')),
+    permit('questionnaires.write'),
+    async (c) => {
+      const { id } = params(c, idParams)
+      return c.json(
+        await service.undo(orgOf(c), userOf(c), id, can(c.get('auth').role, 'answers.approve')),
+      )
+    },
+  )
 
   /** An approved answer is changed only by those who may approve (it loses its approval). */
   const guardApproved = async (c: Context<AuthEnv>, approved: boolean) => {
@@ -241,14 +232,22 @@ export function questionnaireRoutes(options: {
   const edit = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
     const body = await jsonBody(c, answerEditSchema)
-    await guardApproved(c, await service.answerApproved(org(c), id))
-    return c.json(await service.edit(org(c), user(c), id, body))
+    await guardApproved(c, await service.answerApproved(orgOf(c), id))
+    return c.json(await service.edit(orgOf(c), userOf(c), id, body))
   }
-  app.post(at(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
-  app.patch(at(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
-  app.put(at(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
   app.post(
-    at(paths.questionnaires.answer.approve('{id}')),
+    routePath(paths.questionnaires.answer.edit('{id}')),
+    permit('questionnaires.write'),
+    edit,
+  )
+  app.patch(
+    routePath(paths.questionnaires.answer.edit('{id}')),
+    permit('questionnaires.write'),
+    edit,
+  )
+  app.put(routePath(paths.questionnaires.answer.edit('{id}')), permit('questionnaires.write'), edit)
+  app.post(
+    routePath(paths.questionnaires.answer.approve('{id}')),
     permit('answers.approve'),
     async (c) => {
       const { id } = params(c, idParams)
@@ -256,40 +255,40 @@ export function questionnaireRoutes(options: {
       const body = (await c.req.text()).trim()
         ? await jsonBody(c, approveSchema)
         : { confirm_incomplete: false }
-      return c.json(await service.approve(org(c), user(c), id, body))
+      return c.json(await service.approve(orgOf(c), userOf(c), id, body))
     },
   )
   app.post(
-    at(paths.questionnaires.answer.unApprove('{id}')),
+    routePath(paths.questionnaires.answer.unApprove('{id}')),
     permit('answers.approve'),
     async (c) => {
       const { id } = params(c, idParams)
-      return c.json(await service.unApprove(org(c), user(c), id))
+      return c.json(await service.unApprove(orgOf(c), userOf(c), id))
     },
   )
   app.post(
-    at(paths.questionnaires.selectAnswer('{qid}', '{aid}')),
+    routePath(paths.questionnaires.selectAnswer('{qid}', '{aid}')),
     permit('questionnaires.write'),
     async (c) => {
       const { qid, aid } = params(c, selectParams)
-      await guardApproved(c, await service.questionApproved(org(c), qid))
-      return c.json(await service.select(org(c), user(c), qid, aid))
+      await guardApproved(c, await service.questionApproved(orgOf(c), qid))
+      return c.json(await service.select(orgOf(c), userOf(c), qid, aid))
     },
   )
   const deleteQuestion = async (c: Context<AuthEnv>) => {
     const { id } = params(c, idParams)
-    return c.json(await service.deleteQuestion(org(c), user(c), id, ownerOf(c)))
+    return c.json(await service.deleteQuestion(orgOf(c), userOf(c), id, ownerOf(c)))
   }
   app.post(
-    at(paths.questionnaires.deleteQuestion('{id}')),
+    routePath(paths.questionnaires.deleteQuestion('{id}')),
     permit('questionnaires.write'),
     deleteQuestion,
   )
   app.delete(
-    at(paths.questionnaires.deleteQuestion('{id}')),
+    routePath(paths.questionnaires.deleteQuestion('{id}')),
     permit('questionnaires.write'),
     deleteQuestion,
   )
 
-  return app
+  return app.app
 }

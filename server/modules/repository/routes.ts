@@ -1,5 +1,3 @@
-import { Hono } from 'hono'
-import { z } from 'zod'
 import { filePassageQuerySchema } from '../../../contract/file-page.ts'
 import {
   batchDeleteRequestSchema,
@@ -12,19 +10,16 @@ import {
 import { paths } from '../../../contract/paths.ts'
 import { can } from '../../../contract/roles.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import { sendDownload } from '../../http/download.ts'
 import { apiError } from '../../http/errors.ts'
 import { parseProductField, parseTagsField, readMultipart } from '../../http/multipart.ts'
+import { areaRouter, idParams, routePath } from '../../http/route-kit.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import { checkUrl } from '../../net/safe-fetch.ts'
 import type { Storage } from '../../storage/index.ts'
 import type { RepositoryService } from './service.ts'
 
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-const ID = ':id{[0-9]+}'
-const at = (path: string) => path.replace('{id}', ID)
 
 export function repositoryRoutes(options: {
   auth: Authenticator
@@ -35,10 +30,7 @@ export function repositoryRoutes(options: {
   urlFetchAllow: string[]
 }) {
   const { service, permit } = options
-  const app = new Hono<AuthEnv>()
-  app.use('/files/*', requireAuth(options.auth))
-  app.use('/urls/*', requireAuth(options.auth))
-  app.use(paths.account.fileStats, requireAuth(options.auth))
+  const app = areaRouter({ auth: options.auth })
 
   app.get(paths.files.list, permit('read'), async (c) => {
     return c.json(await service.list(c.get('auth').org.id, query(c, fileListQuerySchema)))
@@ -104,12 +96,12 @@ export function repositoryRoutes(options: {
     })
   })
 
-  app.get(at('/files/{id}/'), permit('read'), async (c) => {
+  app.get(routePath('/files/{id}/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.getFile(c.get('auth').org.id, id))
   })
 
-  app.get(at('/files/{id}/download/'), permit('read'), async (c) => {
+  app.get(routePath('/files/{id}/download/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     const auth = c.get('auth')
     return sendDownload(c, await service.blob(auth.org.id, id, auth.user.id))
@@ -126,10 +118,10 @@ export function repositoryRoutes(options: {
     if (!deleted) throw apiError(404, KNOWLEDGE_TEXTS.fileNotFound, { code: 'not_found' })
     return c.json({ deleted })
   }
-  app.get(at('/files/{id}/delete/'), permit('repository.write'), remove)
-  app.delete(at('/files/{id}/delete/'), permit('repository.write'), remove)
+  app.get(routePath('/files/{id}/delete/'), permit('repository.write'), remove)
+  app.delete(routePath('/files/{id}/delete/'), permit('repository.write'), remove)
 
-  app.post(at('/files/{id}/reprocess/'), permit('repository.write'), async (c) => {
+  app.post(routePath('/files/{id}/reprocess/'), permit('repository.write'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.reprocess(c.get('auth').org.id, id))
   })
@@ -139,12 +131,12 @@ export function repositoryRoutes(options: {
     const body = await jsonBody(c, updateTagsRequestSchema)
     return c.json(await service.updateTags(c.get('auth').org.id, id, body.tags))
   }
-  app.post(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
-  app.patch(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
-  app.put(at('/files/{id}/update-tags/'), permit('repository.write'), tags)
+  app.post(routePath('/files/{id}/update-tags/'), permit('repository.write'), tags)
+  app.patch(routePath('/files/{id}/update-tags/'), permit('repository.write'), tags)
+  app.put(routePath('/files/{id}/update-tags/'), permit('repository.write'), tags)
 
   /* issue 28: versions (versions.ts) */
-  app.post(at('/files/{id}/replace/'), permit('repository.write'), async (c) => {
+  app.post(routePath('/files/{id}/replace/'), permit('repository.write'), async (c) => {
     const auth = c.get('auth')
     const { id } = params(c, idParams)
     const { uploads } = await readMultipart(c, options.storage, {
@@ -161,24 +153,28 @@ export function repositoryRoutes(options: {
     }
   })
 
-  app.get(at('/files/{id}/versions/'), permit('read'), async (c) => {
+  app.get(routePath('/files/{id}/versions/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.versions(c.get('auth').org.id, id))
   })
 
-  app.get(at('/files/{id}/versions/:version{[0-9]+}/download/'), permit('read'), async (c) => {
-    const { id, version } = params(c, fileVersionParamsSchema)
-    const auth = c.get('auth')
-    return sendDownload(c, await service.versionBlob(auth.org.id, id, version, auth.user.id))
-  })
+  app.get(
+    routePath('/files/{id}/versions/:version{[0-9]+}/download/'),
+    permit('read'),
+    async (c) => {
+      const { id, version } = params(c, fileVersionParamsSchema)
+      const auth = c.get('auth')
+      return sendDownload(c, await service.versionBlob(auth.org.id, id, version, auth.user.id))
+    },
+  )
 
   /* issue 30: a file's page (details.ts) */
-  app.get(at('/files/{id}/details/'), permit('read'), async (c) => {
+  app.get(routePath('/files/{id}/details/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(await service.details(c.get('auth').org.id, id))
   })
 
-  app.get(at('/files/{id}/passages/'), permit('read'), async (c) => {
+  app.get(routePath('/files/{id}/passages/'), permit('read'), async (c) => {
     const { id } = params(c, idParams)
     return c.json(
       await service.passages(c.get('auth').org.id, id, query(c, filePassageQuerySchema)),
@@ -189,5 +185,5 @@ export function repositoryRoutes(options: {
     c.json(await service.stats(c.get('auth').org.id)),
   )
 
-  return app
+  return app.app
 }
