@@ -20,7 +20,6 @@ import { checkUrl } from '../../net/safe-fetch.ts'
 import type { Storage } from '../../storage/index.ts'
 import type { RepositoryService } from './service.ts'
 
-
 export function repositoryRoutes(options: {
   auth: Authenticator
   permit: Permit
