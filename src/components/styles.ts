@@ -92,6 +92,13 @@ export const card = css({
   bg: 'bg.default',
   textStyle: 'sm',
 })
+/** A list of cards (endpoints, requests), and a card as a row: what it is, then its buttons. */
+export const cardList = css({ display: 'grid', gap: '2', listStyle: 'none', p: '0', m: '0' })
+export const cardRow = css({
+  display: 'grid',
+  gridTemplateColumns: { base: '1fr', md: 'minmax(0, 1fr) auto' },
+  gap: '3',
+})
 export const chip = css({
   px: '2',
   py: '0.5',

@@ -12,7 +12,7 @@ import { useView } from '../../app/use-view.ts'
 import { Pager } from '../../components/files/pager.tsx'
 import { RelativeTime } from '../../components/relative-time.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
-import { card, muted, nameText, pill, toolbar } from '../../components/styles.ts'
+import { alert, card, muted, nameText, pill, toolbar } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Input } from '../../components/ui/input.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
@@ -73,15 +73,6 @@ const notice = css({
   textStyle: 'sm',
   borderWidth: '1px',
   borderColor: 'green.a6',
-})
-const errorBox = css({
-  p: '3',
-  borderRadius: 'l2',
-  bg: 'red.a2',
-  color: 'fg.error',
-  textStyle: 'sm',
-  borderWidth: '1px',
-  borderColor: 'red.a6',
 })
 const narrow = css({ w: { base: 'full', sm: 'auto' }, minW: { sm: '10rem' } })
 
@@ -163,7 +154,7 @@ export function PeopleSection({
         !view.inviting &&
         !view.confirmingRemoval &&
         !view.confirmingPassword && (
-          <p className={`${errorBox} ${css({ mt: '3' })}`} role="alert">
+          <p className={`${alert} ${css({ mt: '3' })}`} role="alert">
             {view.actionError}
           </p>
         )}

@@ -1,4 +1,4 @@
-import { css } from 'styled-system/css'
+import { css, cx } from 'styled-system/css'
 import type { ActorRefFrom } from 'xstate'
 import type { TrustRequest } from '../../../../contract/trust.ts'
 import {
@@ -10,7 +10,14 @@ import {
 import { useView } from '../../../app/use-view.ts'
 import { callout } from '../../../components/form-styles.ts'
 import { RetryAlert } from '../../../components/row-actions.tsx'
-import { filterPill, filterPills, pill } from '../../../components/styles.ts'
+import {
+  card,
+  cardList,
+  cardRow,
+  filterPill,
+  filterPills,
+  pill,
+} from '../../../components/styles.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { formatDay } from '../../../lib/format.ts'
 
@@ -38,19 +45,7 @@ const ACTIONS: Record<TrustRequest['status'], { action: TrustDecision; label: st
   revoked: [],
 }
 
-const list = css({ display: 'grid', gap: '2', listStyle: 'none', p: '0', m: '0' })
-const card = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '1fr', md: 'minmax(0, 1fr) auto' },
-  gap: '3',
-  alignItems: 'start',
-  p: '3',
-  borderWidth: '1px',
-  borderColor: 'border.subtle',
-  borderRadius: 'l2',
-  bg: 'bg.default',
-  textStyle: 'sm',
-})
+const requestCard = cx(card, cardRow, css({ alignItems: 'start' }))
 const who = css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })
 const meta = css({ color: 'fg.muted', textStyle: 'xs', mt: '0.5', overflowWrap: 'anywhere' })
 const reason = css({ mt: '1.5', whiteSpace: 'pre-line' })
@@ -97,11 +92,11 @@ export function RequestsPanel(props: {
           {view.filter === 'pending' ? 'No request waits for a decision.' : 'No requests yet.'}
         </p>
       ) : (
-        <ul className={list} aria-label="Requests">
+        <ul className={cardList} aria-label="Requests">
           {view.shown.map((request) => (
             <li
               key={request.id}
-              className={card}
+              className={requestCard}
               aria-label={`${request.name}, ${request.company}`}
             >
               <div>
