@@ -4,8 +4,7 @@ import { css } from 'styled-system/css'
 import { flex } from 'styled-system/patterns'
 import { USER_STATUSES, type UserStatus } from '../../../contract/auth.ts'
 import { ROLE_TEXTS, ROLES, type Role } from '../../../contract/roles.ts'
-import type { AdminUser } from '../../../contract/users.ts'
-import { peopleMachine, peopleView } from '../../../machines/people/index.ts'
+import { peopleMachine, peopleView, personRow } from '../../../machines/people/index.ts'
 import { peopleActors } from '../../api/people-actors.ts'
 import { useEmitted } from '../../app/use-emitted.ts'
 import { useView } from '../../app/use-view.ts'
@@ -76,9 +75,6 @@ const notice = css({
 })
 const narrow = css({ w: { base: 'full', sm: 'auto' }, minW: { sm: '10rem' } })
 
-const fullName = (person: AdminUser) =>
-  [person.first_name, person.last_name].filter(Boolean).join(' ') || person.email
-
 /** Settings → People (admins): who is in the organisation, with what role, and what to do. */
 export function PeopleSection({
   logic = defaultLogic,
@@ -93,8 +89,6 @@ export function PeopleSection({
   const people = useActorRef(logic)
   const view = useView(people, peopleView)
   useEmitted(() => [people.on('changed', () => onChanged?.())], [people, onChanged])
-  const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
-  const target = view.target
 
   return (
     <section aria-labelledby="people-heading">
@@ -150,14 +144,11 @@ export function PeopleSection({
           {view.notice}
         </p>
       )}
-      {view.actionError &&
-        !view.inviting &&
-        !view.confirmingRemoval &&
-        !view.confirmingPassword && (
-          <p className={`${alert} ${css({ mt: '3' })}`} role="alert">
-            {view.actionError}
-          </p>
-        )}
+      {view.pageError && (
+        <p className={`${alert} ${css({ mt: '3' })}`} role="alert">
+          {view.pageError}
+        </p>
+      )}
       {view.listError && (
         <div className={css({ mt: '3' })}>
           <RetryAlert error={view.listError} onRetry={() => people.send({ type: 'refresh' })} />
@@ -170,97 +161,100 @@ export function PeopleSection({
           {view.people.length === 0 && !view.listError && (
             <li className={muted}>No one matches.</li>
           )}
-          {view.people.map((person) => (
-            <li key={person.id} className={card}>
-              <div className={row}>
-                <div className={who}>
-                  <p className={nameText}>
-                    {fullName(person)}
-                    {person.id === selfId && <span className={muted}> (you)</span>}
-                  </p>
-                  <p className={email}>{person.email}</p>
+          {view.people.map((person) => {
+            const offer = personRow(person, { selfId, busy: view.busy })
+            return (
+              <li key={person.id} className={card}>
+                <div className={row}>
+                  <div className={who}>
+                    <p className={nameText}>
+                      {offer.name}
+                      {offer.you && <span className={muted}> (you)</span>}
+                    </p>
+                    <p className={email}>{person.email}</p>
+                  </div>
+                  <SimpleSelect
+                    label={`Role of ${offer.name}`}
+                    hideLabel
+                    size="md"
+                    className={roleSelect}
+                    options={ROLE_OPTIONS}
+                    value={person.role}
+                    disabled={offer.roleDisabled}
+                    onChange={(value) =>
+                      people.send({ type: 'role.change', id: person.id, role: value as Role })
+                    }
+                  />
+                  <span className={`${pill} ${statusCell} ${STATUS_COLOURS[person.status]}`}>
+                    {STATUS_LABELS[person.status]}
+                  </span>
+                  <span className={`${muted} ${lastCell}`} title="Last sign-in">
+                    {person.last_login_at ? (
+                      <RelativeTime iso={person.last_login_at} />
+                    ) : (
+                      'Never signed in'
+                    )}
+                  </span>
+                  <div className={actionsCell}>
+                    {offer.awaitingApproval && (
+                      <div className={flex({ gap: '1' })}>
+                        <Button
+                          size="xs"
+                          disabled={view.busy}
+                          onClick={() => people.send({ type: 'join.approve', id: person.id })}
+                        >
+                          Approve
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          disabled={view.busy}
+                          onClick={() => people.send({ type: 'join.reject', id: person.id })}
+                        >
+                          Reject
+                        </Button>
+                      </div>
+                    )}
+                    {offer.menu && (
+                      <RowActions name={offer.name}>
+                        {offer.menu.signInHelp && (
+                          <>
+                            <Menu.Item
+                              value="magic-link"
+                              onClick={() => people.send({ type: 'magicLink.send', id: person.id })}
+                            >
+                              <Link2 /> Send sign-in link
+                            </Menu.Item>
+                            <Menu.Item
+                              value="temporary-password"
+                              onClick={() =>
+                                people.send({ type: 'temporaryPassword.ask', id: person.id })
+                              }
+                            >
+                              <KeyRound /> Set temporary password
+                            </Menu.Item>
+                          </>
+                        )}
+                        <Menu.Item
+                          value="remove"
+                          onClick={() => people.send({ type: 'remove.ask', id: person.id })}
+                        >
+                          <UserMinus /> Remove
+                        </Menu.Item>
+                      </RowActions>
+                    )}
+                  </div>
                 </div>
-                <SimpleSelect
-                  label={`Role of ${fullName(person)}`}
-                  hideLabel
-                  size="md"
-                  className={roleSelect}
-                  options={ROLE_OPTIONS}
-                  value={person.role}
-                  disabled={view.busy || person.status === 'removed'}
-                  onChange={(value) =>
-                    people.send({ type: 'role.change', id: person.id, role: value as Role })
-                  }
-                />
-                <span className={`${pill} ${statusCell} ${STATUS_COLOURS[person.status]}`}>
-                  {STATUS_LABELS[person.status]}
-                </span>
-                <span className={`${muted} ${lastCell}`} title="Last sign-in">
-                  {person.last_login_at ? (
-                    <RelativeTime iso={person.last_login_at} />
-                  ) : (
-                    'Never signed in'
-                  )}
-                </span>
-                <div className={actionsCell}>
-                  {person.status === 'pending' && (
-                    <div className={flex({ gap: '1' })}>
-                      <Button
-                        size="xs"
-                        disabled={view.busy}
-                        onClick={() => people.send({ type: 'join.approve', id: person.id })}
-                      >
-                        Approve
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="outline"
-                        disabled={view.busy}
-                        onClick={() => people.send({ type: 'join.reject', id: person.id })}
-                      >
-                        Reject
-                      </Button>
-                    </div>
-                  )}
-                  {!['removed', 'pending'].includes(person.status) && (
-                    <RowActions name={fullName(person)}>
-                      {person.status === 'active' && person.id !== selfId && (
-                        <>
-                          <Menu.Item
-                            value="magic-link"
-                            onClick={() => people.send({ type: 'magicLink.send', id: person.id })}
-                          >
-                            <Link2 /> Send sign-in link
-                          </Menu.Item>
-                          <Menu.Item
-                            value="temporary-password"
-                            onClick={() =>
-                              people.send({ type: 'temporaryPassword.ask', id: person.id })
-                            }
-                          >
-                            <KeyRound /> Set temporary password
-                          </Menu.Item>
-                        </>
-                      )}
-                      <Menu.Item
-                        value="remove"
-                        onClick={() => people.send({ type: 'remove.ask', id: person.id })}
-                      >
-                        <UserMinus /> Remove
-                      </Menu.Item>
-                    </RowActions>
-                  )}
-                </div>
-              </div>
-            </li>
-          ))}
+              </li>
+            )
+          })}
         </ul>
       )}
       <Pager
-        total={`${view.count} ${view.count === 1 ? 'person' : 'people'}`}
-        page={view.query.page}
-        pages={pages}
-        position={`Page ${view.query.page} of ${pages}`}
+        total={view.pager.total}
+        page={view.pager.page}
+        pages={view.pager.pages}
+        position={view.pager.position}
         onPage={(page) => people.send({ type: 'page.change', page })}
       />
 
@@ -275,7 +269,7 @@ export function PeopleSection({
       />
       <ConfirmDialog
         open={view.confirmingRemoval}
-        title={`Remove ${target ? fullName(target) : 'this person'}?`}
+        title={`Remove ${view.targetName ?? 'this person'}?`}
         description="They lose access at once: their open sessions end and their links stop working. Their work stays."
         confirmLabel="Remove"
         busy={view.busy}
@@ -285,7 +279,7 @@ export function PeopleSection({
       />
       <ConfirmDialog
         open={view.confirmingPassword}
-        title={`Set a temporary password for ${target ? fullName(target) : 'this person'}?`}
+        title={`Set a temporary password for ${view.targetName ?? 'this person'}?`}
         description="Their current password stops working and their sessions end. The temporary one works for a single sign-in within 24 hours, which must set a new password."
         confirmLabel="Set temporary password"
         busy={view.busy}
