@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
-import { errorMessage } from '../../contract/errors.ts'
 import type { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyScope } from '../../contract/platform.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { editedForm, failureText } from '../form-actions.ts'
 
 export interface ApiKeyForm {
   name: string
@@ -59,10 +59,16 @@ export const apiKeysMachine = setup({
   },
   guards: { named: ({ context }) => context.form.name.trim().length > 0 },
   actions: {
-    fail: assign({
-      error: ({ event }) =>
-        errorMessage((event as { error?: unknown }).error, 'That could not be done.'),
-    }),
+    fail: assign({ error: ({ event }) => failureText(event, 'That could not be done.') }),
+    clearError: assign({ error: null }),
+    startForm: assign({ form: EMPTY_FORM, error: null }),
+    editForm: assign(({ context }, change: Partial<ApiKeyForm>) =>
+      editedForm(context.form, change),
+    ),
+    showCreated: assign(({ context }, key: ApiKeyCreated) => ({
+      created: key,
+      keys: [key, ...context.keys],
+    })),
   },
 }).createMachine({
   id: 'apiKeys',
@@ -78,30 +84,29 @@ export const apiKeysMachine = setup({
         onError: { target: 'failed', actions: 'fail' },
       },
     },
-    failed: { on: { retry: { target: 'loading', actions: assign({ error: null }) } } },
+    failed: {
+      description: 'The keys could not be read: a retry.',
+      on: { retry: { target: 'loading', actions: 'clearError' } },
+    },
     ready: {
       on: {
-        start: { target: 'editing', actions: assign({ form: EMPTY_FORM, error: null }) },
+        start: { target: 'editing', actions: 'startForm' },
         revoke: { target: 'confirming', actions: assign({ revoking: ({ event }) => event.key }) },
       },
     },
     editing: {
       description: 'The new key’s name, access and expiry.',
       on: {
-        edit: {
-          actions: assign(({ context, event }) => ({
-            form: { ...context.form, ...event.change },
-            error: null,
-          })),
-        },
+        edit: { actions: { type: 'editForm', params: ({ event }) => event.change } },
         create: [
           { guard: 'named', target: 'creating' },
           { actions: assign({ error: 'Name the key' }) },
         ],
-        cancel: { target: 'ready', actions: assign({ error: null }) },
+        cancel: { target: 'ready', actions: 'clearError' },
       },
     },
     creating: {
+      description: 'The key being made.',
       tags: ['busy'],
       invoke: {
         id: 'createKey',
@@ -109,10 +114,7 @@ export const apiKeysMachine = setup({
         input: ({ context }) => createOf(context.form),
         onDone: {
           target: 'created',
-          actions: assign(({ context, event }) => ({
-            created: event.output,
-            keys: [event.output, ...context.keys],
-          })),
+          actions: { type: 'showCreated', params: ({ event }) => event.output },
         },
         onError: { target: 'editing', actions: 'fail' },
       },

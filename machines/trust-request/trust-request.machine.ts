@@ -2,6 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage, errorStatus } from '../../contract/errors.ts'
 import { TRUST_REQUEST_TEXTS, type TrustRequestCreate } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { editedForm } from '../form-actions.ts'
 
 export interface TrustRequestForm {
   name: string
@@ -71,6 +72,11 @@ export const trustRequestMachine = setup({
     >(mustBeProvided('sendRequest')),
   },
   guards: { complete: ({ context }) => requestProblem(context.form) === null },
+  actions: {
+    editForm: assign(({ context }, change: Partial<TrustRequestForm>) =>
+      editedForm(context.form, change),
+    ),
+  },
 }).createMachine({
   id: 'trustRequest',
   context: ({ input }) => ({
@@ -85,13 +91,9 @@ export const trustRequestMachine = setup({
   states: {
     closed: { on: { start: 'editing' } },
     editing: {
+      description: 'The visitor’s name, work email, company, reason and the NDA’s acceptance.',
       on: {
-        edit: {
-          actions: assign(({ context, event }) => ({
-            form: { ...context.form, ...event.change },
-            error: null,
-          })),
-        },
+        edit: { actions: { type: 'editForm', params: ({ event }) => event.change } },
         submit: [
           { guard: 'complete', target: 'sending' },
           { actions: assign({ error: ({ context }) => requestProblem(context.form) }) },

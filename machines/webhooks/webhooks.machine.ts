@@ -1,5 +1,4 @@
 import { assign, fromPromise, setup } from 'xstate'
-import { errorMessage } from '../../contract/errors.ts'
 import type {
   Webhook,
   WebhookCreate,
@@ -8,6 +7,7 @@ import type {
   WebhookKind,
 } from '../../contract/platform.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { editedForm, failureText } from '../form-actions.ts'
 
 export interface WebhookForm {
   url: string
@@ -77,10 +77,16 @@ export const webhooksMachine = setup({
     complete: ({ context }) => context.form.url.trim() !== '' && context.form.events.length > 0,
   },
   actions: {
-    fail: assign({
-      error: ({ event }) =>
-        errorMessage((event as { error?: unknown }).error, 'That could not be done.'),
-    }),
+    fail: assign({ error: ({ event }) => failureText(event, 'That could not be done.') }),
+    clearError: assign({ error: null }),
+    startForm: assign({ form: EMPTY_FORM, error: null }),
+    editForm: assign(({ context }, change: Partial<WebhookForm>) =>
+      editedForm(context.form, change),
+    ),
+    showCreated: assign(({ context }, hook: Webhook & { secret: string }) => ({
+      created: hook,
+      hooks: [hook, ...context.hooks],
+    })),
   },
 }).createMachine({
   id: 'webhooks',
@@ -103,10 +109,13 @@ export const webhooksMachine = setup({
         onError: { target: 'failed', actions: 'fail' },
       },
     },
-    failed: { on: { retry: { target: 'loading', actions: assign({ error: null }) } } },
+    failed: {
+      description: 'The endpoints could not be read: a retry.',
+      on: { retry: { target: 'loading', actions: 'clearError' } },
+    },
     ready: {
       on: {
-        start: { target: 'editing', actions: assign({ form: EMPTY_FORM, error: null }) },
+        start: { target: 'editing', actions: 'startForm' },
         remove: { target: 'confirming', actions: assign({ selected: ({ event }) => event.hook }) },
         enable: { target: 'enabling', actions: assign({ selected: ({ event }) => event.hook }) },
         open: {
@@ -116,21 +125,18 @@ export const webhooksMachine = setup({
       },
     },
     editing: {
+      description: 'The new endpoint’s address, kind and events.',
       on: {
-        edit: {
-          actions: assign(({ context, event }) => ({
-            form: { ...context.form, ...event.change },
-            error: null,
-          })),
-        },
+        edit: { actions: { type: 'editForm', params: ({ event }) => event.change } },
         create: [
           { guard: 'complete', target: 'creating' },
           { actions: assign({ error: 'Give the endpoint’s address and at least one event.' }) },
         ],
-        cancel: { target: 'ready', actions: assign({ error: null }) },
+        cancel: { target: 'ready', actions: 'clearError' },
       },
     },
     creating: {
+      description: 'The endpoint being registered.',
       tags: ['busy'],
       invoke: {
         id: 'createHook',
@@ -138,10 +144,7 @@ export const webhooksMachine = setup({
         input: ({ context }) => ({ ...context.form, url: context.form.url.trim() }),
         onDone: {
           target: 'created',
-          actions: assign(({ context, event }) => ({
-            created: event.output,
-            hooks: [event.output, ...context.hooks],
-          })),
+          actions: { type: 'showCreated', params: ({ event }) => event.output },
         },
         onError: { target: 'editing', actions: 'fail' },
       },
@@ -208,12 +211,12 @@ export const webhooksMachine = setup({
           after: { logPoll: { guard: 'sending', target: 'reading' } },
           on: {
             replay: 'replaying',
-            retry: { target: 'reading', actions: assign({ error: null }) },
+            retry: { target: 'reading', actions: 'clearError' },
           },
         },
         replaying: {
           tags: ['busy'],
-          entry: assign({ error: null }),
+          entry: 'clearError',
           invoke: {
             id: 'replayDelivery',
             src: 'replayDelivery',
