@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { RepositoryFile } from '../../contract/knowledge.ts'
+import * as view from '../../machines/add-by-url/index.ts'
 import { type AddUrlInput, addByUrlMachine } from '../../machines/add-by-url/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = addByUrlMachine.provide({
-  actors: { addUrl: fromPromise<RepositoryFile, AddUrlInput>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(addByUrlMachine)
 const events: AnyEventObject[] = [
   { type: 'open' },
   { type: 'close' },
@@ -22,7 +22,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('addByUrlMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('checks the address before sending and keeps the input on a refusal', async () => {
     const sent: AddUrlInput[] = []

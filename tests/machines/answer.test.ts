@@ -1,27 +1,17 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { AnswerChange } from '../../contract/questionnaires.ts'
+import * as view from '../../machines/answer/index.ts'
 import {
   type AnswerIdInput,
   answerMachine,
   type SaveAnswerInput,
 } from '../../machines/answer/index.ts'
 import { changeOf, rowOf } from '../fixtures/answer-rows.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const never = <I>() => fromPromise<AnswerChange, I>(() => new Promise(() => {}))
-const pending = answerMachine.provide({
-  actors: {
-    saveAnswer: never<SaveAnswerInput>(),
-    approveAnswer: never<AnswerIdInput>(),
-    unApproveAnswer: never<AnswerIdInput>(),
-    regenerateAnswer: never<AnswerIdInput>(),
-    confirmSource: never<AnswerIdInput>(),
-    saveToLibrary: fromPromise<{ item_id: number; created: boolean }, AnswerIdInput>(
-      () => new Promise(() => {}),
-    ),
-  },
-})
+const pending = pendingActors(answerMachine)
 const empty = rowOf(1)
 const answered = rowOf(1, {}, { text: 'Yes, AES-256.', choice: 'Yes', status: 'edited' })
 const approved = rowOf(1, {}, { text: 'Yes, AES-256.', choice: 'Yes', status: 'approved' })
@@ -91,6 +81,7 @@ const events: AnyEventObject[] = [
 
 describe('answerMachine', () => {
   testEveryPath(pending, events, {
+    view,
     input: { row: empty },
     identity: (s) => [
       s.context.row.answer.status,

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { ApiKey, ApiKeyCreate, ApiKeyCreated } from '../../contract/platform.ts'
+import * as view from '../../machines/api-keys/index.ts'
 import { apiKeysMachine, apiKeysView, createOf } from '../../machines/api-keys/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const key: ApiKey = {
@@ -16,14 +18,7 @@ const key: ApiKey = {
   revoked_at: null,
 }
 const created: ApiKeyCreated = { ...key, id: 5, key: `qk_${'a'.repeat(43)}` }
-const never = <T>() => new Promise<T>(() => {})
-const pending = apiKeysMachine.provide({
-  actors: {
-    loadKeys: fromPromise<ApiKey[], void>(never),
-    createKey: fromPromise<ApiKeyCreated, ApiKeyCreate>(never),
-    revokeKey: fromPromise<ApiKey, { id: number }>(never),
-  },
-})
+const pending = pendingActors(apiKeysMachine)
 const events: AnyEventObject[] = [
   { type: 'start' },
   { type: 'edit', change: { name: 'CRM' } },
@@ -45,7 +40,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 describe('apiKeysMachine', () => {
   // the keys made along a path grow the list: states are told apart by their value and whether
   // the form is named, not by the list
-  testEveryPath(pending, events, { identity: (s) => [s.context.form.name !== ''] })
+  testEveryPath(pending, events, { view, identity: (s) => [s.context.form.name !== ''] })
 
   test('makes a key shown once, and revokes one after confirmation', async () => {
     const sent: ApiKeyCreate[] = []

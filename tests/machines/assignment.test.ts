@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { AssignRequest, Person } from '../../contract/collaboration.ts'
+import * as view from '../../machines/assignment/index.ts'
 import { assignmentMachine, requestOf } from '../../machines/assignment/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const ada: Person = {
@@ -12,14 +14,7 @@ const ada: Person = {
   assignable: true,
 }
 const vic: Person = { ...ada, id: 5, name: 'Vic Viewer', role: 'viewer', assignable: false }
-const pending = assignmentMachine.provide({
-  actors: {
-    loadPeople: fromPromise<Person[], void>(() => new Promise(() => {})),
-    assign: fromPromise<number, { questionnaireId: number; request: AssignRequest }>(
-      () => new Promise(() => {}),
-    ),
-  },
-})
+const pending = pendingActors(assignmentMachine)
 const target = { questionId: 3, tabId: 2, filter: 'unanswered' as const }
 const at = (kind: 'done' | 'error', state: string) => `xstate.${kind}.actor.0.assignment.${state}`
 const events: AnyEventObject[] = [
@@ -41,6 +36,7 @@ const events: AnyEventObject[] = [
 
 describe('assignmentMachine', () => {
   testEveryPath(pending, events, {
+    view,
     input: { questionnaireId: 7 },
     identity: (s) => [Boolean(s.context.error)],
   })

@@ -1,23 +1,19 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { CarryForwardResponse, PreviousMatch } from '../../contract/questionnaires.ts'
+import * as view from '../../machines/carry-forward/index.ts'
 import {
   carryForwardMachine,
   carryForwardView,
   offeredMatch,
 } from '../../machines/carry-forward/index.ts'
 import { CARRIED, previousMatchOf } from '../fixtures/answer-rows.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const matchOf = previousMatchOf
 const RESULT = CARRIED
-const never = <O, I>() => fromPromise<O, I>(() => new Promise(() => {}))
-const pending = carryForwardMachine.provide({
-  actors: {
-    loadPrevious: never<PreviousMatch[], { id: number }>(),
-    carryForward: never<CarryForwardResponse, { id: number; fromId: number }>(),
-  },
-})
+const pending = pendingActors(carryForwardMachine)
 const id = 'xstate.%s.actor.0.carryForward.%s'
 const result = (kind: 'done' | 'error', state: string, payload: object) => ({
   type: id.replace('%s', kind).replace('%s', state),
@@ -39,6 +35,12 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('carryForwardMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // only the failed state shows its error; dismissing a failure keeps it in the context, hidden
+    assertState: (s) => {
+      if (s.matches('failed')) expect(view.carryForwardView.error(s)).toEqual(expect.any(String))
+      else expect(view.carryForwardView.error(s)).toBeNull()
+    },
     input: { id: 7 },
     identity: (s) => [s.context.match?.questionnaire_id ?? null, Boolean(s.context.error)],
   })

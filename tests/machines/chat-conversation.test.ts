@@ -1,12 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
 import type { ChatMessage, ChatSession } from '../../contract/chat.ts'
+import * as view from '../../machines/chat-conversation/index.ts'
 import {
   type ChatConversationEvents,
   type ConversationLoad,
   chatConversationMachine,
   chatConversationView,
 } from '../../machines/chat-conversation/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const message = (id: number, role: 'user' | 'assistant', content: string): ChatMessage => ({
@@ -29,17 +31,7 @@ const load: ConversationLoad = {
   quota: { used: 0, limit: 100, resets_at: '2026-12-01T00:00:00.000Z', language_model: false },
   followUps: ['Where are backups stored?'],
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = chatConversationMachine.provide({
-  actors: {
-    loadConversation: fromPromise<ConversationLoad, { sessionId: number }>(never),
-    exportConversation: fromPromise<void, { sessionId: number; format: 'markdown' | 'pdf' }>(never),
-    openSource: fromPromise<void, { fileId: number; page: number | null }>(never),
-    streamAnswer: fromCallback<ChatConversationEvents, { sessionId: number; content: string }>(
-      () => () => {},
-    ),
-  },
-})
+const pending = pendingActors(chatConversationMachine)
 const events: AnyEventObject[] = [
   { type: 'draft.change', value: 'Do you encrypt backups?' },
   { type: 'send' },
@@ -68,6 +60,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('chatConversationMachine', () => {
   testEveryPath(pending, events, {
+    view,
     inputs: [{ sessionId: 7 }],
     identity: (snapshot) => [snapshot.context.draft.length > 0, snapshot.context.asking !== null],
   })

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { ChatSession } from '../../contract/chat.ts'
+import * as view from '../../machines/chat-sessions/index.ts'
 import { chatSessionsMachine, chatSessionsView } from '../../machines/chat-sessions/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const session = (id: number, title = `Conversation ${id}`): ChatSession => ({
@@ -11,15 +13,7 @@ const session = (id: number, title = `Conversation ${id}`): ChatSession => ({
   updated_at: '2026-11-26T00:00:00.000Z',
   message_count: 0,
 })
-const never = <T>() => new Promise<T>(() => {})
-const pending = chatSessionsMachine.provide({
-  actors: {
-    loadSessions: fromPromise<ChatSession[], { q: string }>(never),
-    createSession: fromPromise<ChatSession, void>(never),
-    renameSession: fromPromise<ChatSession, { id: number; title: string }>(never),
-    deleteSession: fromPromise<void, { id: number }>(never),
-  },
-})
+const pending = pendingActors(chatSessionsMachine)
 const events: AnyEventObject[] = [
   { type: 'search', q: 'backup' },
   { type: 'select', id: 2 },
@@ -40,7 +34,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('chatSessionsMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('opens the first conversation, a new one once started, and another after a delete', async () => {
     let stored = [session(1), session(2)]

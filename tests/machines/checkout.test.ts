@@ -6,16 +6,10 @@ import {
   checkoutMachine,
   type OpenOverlayInput,
 } from '../../machines/checkout/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const never = <T>() => new Promise<T>(() => {})
-const pending = checkoutMachine.provide({
-  actors: {
-    initProvider: fromPromise<undefined>(never),
-    createReference: fromPromise<CreateReferenceOutput, { priceId: string }>(never),
-    openOverlay: fromPromise<void, OpenOverlayInput>(never),
-  },
-})
+const pending = pendingActors(checkoutMachine)
 const reference: CreateReferenceOutput = { reference: 'qr_abc', email: 'ada@acme.test' }
 const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.initProvider' },
@@ -30,7 +24,19 @@ const events: AnyEventObject[] = [
 ]
 
 describe('checkoutMachine', () => {
-  testEveryPath(pending, events, { inputs: [{ priceId: 'pri_team' }] })
+  testEveryPath(pending, events, {
+    inputs: [{ priceId: 'pri_team' }],
+    // no selectors: the pricing dialog reads the output. Every step runs a call until the end,
+    // which says whether the overlay opened or why not
+    assertState: (s) => {
+      expect(s.hasTag('loading')).toBe(s.status === 'active')
+      if (s.status === 'done') {
+        expect(s.output).toEqual(
+          s.matches('opened') ? { opened: true } : { opened: false, error: expect.any(String) },
+        )
+      }
+    },
+  })
 
   test('with the payment flag off it fails with the spec’s provider-not-initialised error', async () => {
     const actor = createActor(

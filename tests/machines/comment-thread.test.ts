@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Comment, Person } from '../../contract/collaboration.ts'
+import * as view from '../../machines/comment-thread/index.ts'
 import {
   type CommentAction,
   commentThreadMachine,
@@ -11,6 +12,7 @@ import {
   piecesOf,
 } from '../../machines/comment-thread/index.ts'
 import { ada, commentOf, grace, people } from '../fixtures/comments.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 // a thread of mine with a reply of Grace's, and a resolved thread of Grace's
@@ -20,14 +22,7 @@ const thread = [
   commentOf(3, { author: grace, resolved_at: '2025-01-02T10:00:00Z', resolved_by: grace }),
 ]
 
-const never = <T>() => new Promise<T>(() => {})
-const pending = commentThreadMachine.provide({
-  actors: {
-    loadComments: fromPromise<Comment[], { questionId: number }>(never),
-    loadPeople: fromPromise<Person[], void>(never),
-    act: fromPromise<Comment, CommentAction>(never),
-  },
-})
+const pending = pendingActors(commentThreadMachine)
 const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output })
 const failed = (id: string, message: string) => ({
   type: `xstate.error.actor.${id}`,
@@ -68,6 +63,7 @@ const events: AnyEventObject[] = [
 
 describe('commentThreadMachine', () => {
   testEveryPath(pending, events, {
+    view,
     input,
     identity: (s) => [
       s.context.composer.mode,

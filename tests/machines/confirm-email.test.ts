@@ -9,19 +9,17 @@ import {
   selectError,
   selectScreen,
 } from '../../machines/confirm-email/index.ts'
+
 import { CONFIRM_EMAIL_FAILED_REDIRECT_MS } from '../../machines/constants.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ada@example.com' } }
 const uuid = '6f1c2f4e-0000-4000-8000-000000000001'
 
 /** An actor that never settles: the graph paths deliver its done and error events. */
-const pending = confirmEmailMachine.provide({
-  actors: {
-    confirmEmail: fromPromise<AccessClaims, ConfirmEmailRequest>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(confirmEmailMachine)
 
 const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.confirmEmail', output: claims },

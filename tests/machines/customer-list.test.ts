@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Customer, CustomerCreate, CustomerPage } from '../../contract/collaboration.ts'
+import * as view from '../../machines/customer-list/index.ts'
 import {
   checkCustomer,
   customerListMachine,
   customerListView,
 } from '../../machines/customer-list/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const customerOf = (patch: Partial<Customer> = {}): Customer => ({
@@ -17,12 +19,7 @@ const customerOf = (patch: Partial<Customer> = {}): Customer => ({
   ...patch,
 })
 const pageOf = (customer: Customer): CustomerPage => ({ customer, questionnaires: [] })
-const pending = customerListMachine.provide({
-  actors: {
-    loadCustomers: fromPromise<Customer[], void>(() => new Promise(() => {})),
-    createCustomer: fromPromise<CustomerPage, CustomerCreate>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(customerListMachine)
 const at = (kind: 'done' | 'error', state: string) => `xstate.${kind}.actor.0.customerList.${state}`
 const events: AnyEventObject[] = [
   { type: 'retry' },
@@ -42,6 +39,13 @@ const events: AnyEventObject[] = [
 
 describe('customerListMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // the default check found that `loading` is the first load only: a reload keeps what was
+    // read on screen, with no loading sign, while the 'loading' tag is on
+    except: { tags: ['loading'] },
+    assertState: (s) => {
+      expect(view.customerListView.loading(s)).toBe(s.hasTag('loading') && !s.context.loaded)
+    },
     identity: (s) => [s.context.customers.length > 0, s.context.values.name, s.context.failure],
   })
 

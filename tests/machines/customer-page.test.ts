@@ -1,12 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { CustomerPage } from '../../contract/collaboration.ts'
+import * as view from '../../machines/customer-page/index.ts'
 import {
   byYear,
   customerPageMachine,
   customerPageView,
   isOverdue,
 } from '../../machines/customer-page/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const entry = (
@@ -34,9 +36,7 @@ const page: CustomerPage = {
   },
   questionnaires: [entry(9, 2026), entry(8, 2025), entry(7, 2025, { name: 'CAIQ 2025.xlsx' })],
 }
-const pending = customerPageMachine.provide({
-  actors: { loadCustomer: fromPromise<CustomerPage, { id: number }>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(customerPageMachine)
 const events: AnyEventObject[] = [
   { type: 'retry' },
   { type: 'xstate.done.actor.0.customerPage.loading', output: page },
@@ -47,7 +47,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('customerPageMachine', () => {
-  testEveryPath(pending, events, { input: { id: 4 } })
+  testEveryPath(pending, events, { view, input: { id: 4 } })
 
   test('groups the questionnaires by year, newest year first', () => {
     expect(

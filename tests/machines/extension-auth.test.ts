@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
 import { EXTENSION_TEXTS } from '../../contract/extension.ts'
 import { EXTENSION_REDIRECT_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/extension-auth/index.ts'
 import {
   type ExtensionSessionCheck,
   type ExtensionTokens,
@@ -10,6 +11,7 @@ import {
   selectScreen,
   selectSecurity,
 } from '../../machines/extension-auth/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop'
@@ -20,13 +22,7 @@ const tokens: ExtensionTokens = {
   expires_in: 7200,
   state: 'st',
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = extensionAuthMachine.provide({
-  actors: {
-    checkSession: fromPromise<ExtensionSessionCheck, void>(never),
-    handOff: fromPromise<ExtensionTokens, { redirectUri: string; state: string }>(never),
-  },
-})
+const pending = pendingActors(extensionAuthMachine)
 const events: AnyEventObject[] = [
   { type: 'login' },
   { type: 'close' },
@@ -60,6 +56,7 @@ function start(input: object, check: ExtensionSessionCheck) {
 
 describe('extensionAuthMachine', () => {
   testEveryPath(pending, events, {
+    view,
     inputs: [
       { redirect_uri: redirect, state: 'st' },
       {},

@@ -1,25 +1,20 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { RepositoryFile } from '../../contract/knowledge.ts'
+import * as view from '../../machines/file-list/index.ts'
 import {
   type FileAction,
   type FileQuery,
   fileListMachine,
   type ListOutput,
 } from '../../machines/file-list/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const file = (id: number, status: RepositoryFile['status']) =>
   ({ id, name: `f${id}.pdf`, status, progress: 0 }) as RepositoryFile
 
-const never = <T, I>() => fromPromise<T, I>(() => new Promise(() => {}))
-const pending = fileListMachine.provide({
-  actors: {
-    loadFiles: never<ListOutput, FileQuery>(),
-    deleteFiles: never<number, { ids: number[] }>(),
-    runAction: never<void, FileAction>(),
-  },
-})
+const pending = pendingActors(fileListMachine)
 
 const list = (status: RepositoryFile['status']) => ({ count: 1, results: [file(1, status)] })
 const done = (state: string, output: unknown) => ({
@@ -60,6 +55,13 @@ const events: AnyEventObject[] = [
 
 describe('fileListMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // the default check found that `loading` is the first load only: a reload keeps what was
+    // read on screen, with no loading sign, while the 'loading' tag is on
+    except: { tags: ['loading'] },
+    assertState: (s) => {
+      expect(view.selectIsLoading(s)).toBe(s.hasTag('loading') && !s.context.loaded)
+    },
     identity: (s) => [
       s.context.files.map((f) => f.status),
       s.context.selected.length > 0,

@@ -4,12 +4,14 @@ import type { FileDetails, FilePassage } from '../../contract/file-page.ts'
 import type { RepositoryFile } from '../../contract/knowledge.ts'
 import type { Paged } from '../../contract/paging.ts'
 import { FILE_PAGE_POLL_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/file-page/index.ts'
 import {
   filePageMachine,
   filePageView,
   PASSAGES_PAGE_SIZE,
   type PassagesInput,
 } from '../../machines/file-page/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const fileOf = (status: RepositoryFile['status']): RepositoryFile => ({
@@ -46,12 +48,7 @@ const read: Paged<FilePassage> = {
   ],
 }
 
-const pending = filePageMachine.provide({
-  actors: {
-    loadDetails: fromPromise<FileDetails, { id: number }>(() => new Promise(() => {})),
-    loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(filePageMachine)
 const at = (kind: 'done' | 'error', state: string) => `xstate.${kind}.actor.0.filePage.${state}`
 const events: AnyEventObject[] = [
   { type: 'retry' },
@@ -65,6 +62,13 @@ const events: AnyEventObject[] = [
 
 describe('filePageMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // the default check found that `loading` is the first load only: a reload keeps what was
+    // read on screen, with no loading sign, while the 'loading' tag is on
+    except: { tags: ['loading'] },
+    assertState: (s) => {
+      expect(view.filePageView.loading(s)).toBe(s.hasTag('loading') && s.context.details === null)
+    },
     input: { id: 7 },
     identity: (s) => [s.context.details?.file.status ?? null, s.context.page],
   })

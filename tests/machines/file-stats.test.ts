@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { FileStats } from '../../contract/knowledge.ts'
+import * as view from '../../machines/file-stats/index.ts'
 import { fileStatsMachine } from '../../machines/file-stats/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const stats = { total: { count: 3, bytes: 2048 }, max_repository: 100 } as FileStats
-const pending = fileStatsMachine.provide({
-  actors: { loadStats: fromPromise<FileStats, void>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(fileStatsMachine)
 const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.fileStats.loading`
 const events: AnyEventObject[] = [
   { type: 'refresh' },
@@ -16,9 +16,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('fileStatsMachine', () => {
-  testEveryPath(pending, events, {
-    identity: (s) => [s.context.stats !== null],
-  })
+  testEveryPath(pending, events, { view, identity: (s) => [s.context.stats !== null] })
 
   test('loads on start, reloads on refresh and keeps the last figures when a load fails', async () => {
     let calls = 0

@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { FileVersion, UploadedFile } from '../../contract/knowledge.ts'
+import * as view from '../../machines/file-versions/index.ts'
 import {
   fileVersionsMachine,
   fileVersionsView,
   type ReplaceInput,
 } from '../../machines/file-versions/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const version = (n: number, current = false): FileVersion => ({
@@ -42,12 +44,7 @@ const uploaded = (n: number, unchanged = false): UploadedFile => ({
   unchanged,
 })
 
-const pending = fileVersionsMachine.provide({
-  actors: {
-    loadVersions: fromPromise<FileVersion[], { id: number }>(() => new Promise(() => {})),
-    replaceFile: fromPromise<UploadedFile, ReplaceInput>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(fileVersionsMachine)
 const at = (kind: 'done' | 'error', state: string) => `xstate.${kind}.actor.0.fileVersions.${state}`
 const file = { id: 7, name: 'policy.pdf' }
 const events: AnyEventObject[] = [
@@ -65,6 +62,13 @@ const events: AnyEventObject[] = [
 
 describe('fileVersionsMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // only the failed state shows its error; a retry keeps it in the context, hidden
+    assertState: (s) => {
+      if (s.matches({ history: 'failed' }))
+        expect(view.fileVersionsView.error(s)).toEqual(expect.any(String))
+      else expect(view.fileVersionsView.error(s)).toBeNull()
+    },
     identity: (s) => [Boolean(s.context.target), Boolean(s.context.error)],
   })
 

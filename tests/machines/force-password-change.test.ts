@@ -10,8 +10,10 @@ import {
   selectIsChanged,
   selectIsSubmitting,
 } from '../../machines/force-password-change/index.ts'
+
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 const claims: AccessClaims = {
   exp: 2_000_000_000,
@@ -19,13 +21,7 @@ const claims: AccessClaims = {
 }
 
 /** An actor that never settles: the graph paths deliver its done and error events. */
-const pending = forcePasswordChangeMachine.provide({
-  actors: {
-    changePasswordForced: fromPromise<AccessClaims, ChangePasswordForcedInput>(
-      () => new Promise(() => {}),
-    ),
-  },
-})
+const pending = pendingActors(forcePasswordChangeMachine)
 
 const events: AnyEventObject[] = [
   { type: 'password.change', value: 'changed-pass-1' },

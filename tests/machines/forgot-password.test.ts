@@ -11,15 +11,13 @@ import {
   selectIsSending,
   selectIsSent,
 } from '../../machines/forgot-password/index.ts'
+
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 /** An actor that never settles: the graph paths deliver its done and error events. */
-const pending = forgotPasswordMachine.provide({
-  actors: {
-    requestPasswordReset: fromPromise<void, RequestPasswordResetInput>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(forgotPasswordMachine)
 
 const events: AnyEventObject[] = [
   { type: 'email.change', value: 'ada@example.com' },

@@ -6,20 +6,19 @@ import {
   GOOGLE_CALLBACK_ERROR_REDIRECT_MS,
   GOOGLE_CALLBACK_FORBIDDEN_REDIRECT_MS,
 } from '../../machines/constants.ts'
+import * as view from '../../machines/google-callback/index.ts'
 import {
   googleCallbackMachine,
   googleFailureText,
   selectError,
   selectFailed,
 } from '../../machines/google-callback/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 type Input = { code: string; state: string; iss: string | null }
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'lin@acme.test' } }
-const never = <T>() => new Promise<T>(() => {})
-const pending = googleCallbackMachine.provide({
-  actors: { completeGoogle: fromPromise<AccessClaims, Input>(never) },
-})
+const pending = pendingActors(googleCallbackMachine)
 const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.completeGoogle', output: claims },
   { type: 'xstate.error.actor.completeGoogle', error: { status: 403, error: 'Not authorized' } },
@@ -49,6 +48,7 @@ function start(input: object, complete: () => Promise<AccessClaims> = async () =
 
 describe('googleCallbackMachine', () => {
   testEveryPath(pending, events, {
+    view,
     inputs: [{ code: 'c', state: 's' }, { error: 'access_denied' }, { code: 'c' }],
   })
 

@@ -1,20 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { QaItem } from '../../contract/knowledge.ts'
-import {
-  type ItemMode,
-  itemEditorMachine,
-  type SaveItemInput,
-} from '../../machines/item-editor/index.ts'
+import * as view from '../../machines/item-editor/index.ts'
+import { itemEditorMachine, type SaveItemInput } from '../../machines/item-editor/index.ts'
 import { qaItemOf } from '../fixtures/qa-items.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = itemEditorMachine.provide({
-  actors: {
-    saveItem: fromPromise<void, SaveItemInput>(() => new Promise(() => {})),
-    deleteItem: fromPromise<void, { mode: ItemMode; id: number }>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(itemEditorMachine)
 const qa = {
   id: 3,
   question: 'Is MFA on?',
@@ -44,6 +37,7 @@ const events: AnyEventObject[] = [
 
 describe('itemEditorMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (s) => [
       s.context.mode,
       s.context.id,

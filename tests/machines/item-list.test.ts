@@ -1,16 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import * as view from '../../machines/item-list/index.ts'
 import { type ItemListQuery, itemListMachine } from '../../machines/item-list/index.ts'
 import { qaItemOf } from '../fixtures/qa-items.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = itemListMachine.provide({
-  actors: {
-    loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
-      () => new Promise(() => {}),
-    ),
-  },
-})
+const pending = pendingActors(itemListMachine)
 const events: AnyEventObject[] = [
   { type: 'search.change', q: 'mfa' },
   { type: 'page.change', page: 2 },
@@ -24,6 +20,17 @@ const events: AnyEventObject[] = [
 
 describe('itemListMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // the default check found that `loading` is the first load only: a reload keeps what was
+    // read on screen, with no loading sign, while the 'loading' tag is on
+    except: { tags: ['loading'] },
+    assertState: (s) => {
+      expect(view.itemListView.loading(s)).toBe(
+        s.hasTag('loading') &&
+          view.itemListView.count(s) === 0 &&
+          view.itemListView.items(s).length === 0,
+      )
+    },
     input: { kind: 'qa' },
     identity: (s) => [
       s.context.query.page > 1,

@@ -2,12 +2,12 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { SearchResult } from '../../contract/knowledge.ts'
 import { KB_SEARCH_DEBOUNCE_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/kb-search/index.ts'
 import { kbSearchMachine } from '../../machines/kb-search/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = kbSearchMachine.provide({
-  actors: { search: fromPromise<SearchResult[], { q: string }>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(kbSearchMachine)
 const events: AnyEventObject[] = [
   { type: 'query.change', q: 'encryption' },
   { type: 'query.change', q: '  ' },
@@ -18,6 +18,7 @@ const events: AnyEventObject[] = [
 
 describe('kbSearchMachine', () => {
   testEveryPath(pending, events, {
+    view,
     title: 'every state and transition is reached; the debounce fires at its value and not before',
     identity: (s) => [Boolean(s.context.q), Boolean(s.context.error)],
   })

@@ -1,20 +1,20 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import * as view from '../../machines/knowledge-base/index.ts'
 import {
   knowledgeBaseMachine as counted,
   emptyOf,
   type KnowledgeCounts,
   selectCounts,
 } from '../../machines/knowledge-base/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const COUNTS: KnowledgeCounts = { qa: 0, data: 2, answered: 229 }
 const knowledgeBaseMachine = counted.provide({
   actors: { loadCounts: fromPromise<KnowledgeCounts, void>(async () => COUNTS) },
 })
-const pending = counted.provide({
-  actors: { loadCounts: fromPromise<KnowledgeCounts, void>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(counted)
 const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.knowledgeBase.counting`
 
 const events: AnyEventObject[] = [
@@ -29,6 +29,7 @@ const events: AnyEventObject[] = [
 
 describe('knowledgeBaseMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (s) => [s.context.tab, s.context.version > 0, s.context.freshness, s.context.counts],
   })
 

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise, waitFor } from 'xstate'
 import type { LegalDocument, LegalKind } from '../../contract/legal.ts'
+import * as view from '../../machines/legal-page/index.ts'
 import { legalPageMachine, legalPageView } from '../../machines/legal-page/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const document: LegalDocument = {
@@ -12,11 +14,7 @@ const document: LegalDocument = {
   operator: 'Acme',
   custom: false,
 }
-const pending = legalPageMachine.provide({
-  actors: {
-    loadDocument: fromPromise<LegalDocument, { kind: LegalKind }>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(legalPageMachine)
 const events: AnyEventObject[] = [
   { type: 'retry' },
   { type: 'xstate.done.actor.0.legalPage.loading', output: document },
@@ -24,7 +22,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('legalPageMachine', () => {
-  testEveryPath(pending, events, { input: { kind: 'terms' } })
+  testEveryPath(pending, events, { view, input: { kind: 'terms' } })
 
   test('reads the page asked for, says why a read failed, and reads again on retry', async () => {
     const asked: LegalKind[] = []

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { QaItem } from '../../contract/knowledge.ts'
+import * as view from '../../machines/library-review/index.ts'
 import {
   canReview,
   libraryReviewMachine,
@@ -8,13 +9,12 @@ import {
 } from '../../machines/library-review/index.ts'
 import { ApiError } from '../../src/api/client.ts'
 import { qaItemOf } from '../fixtures/qa-items.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const stale = qaItemOf({ id: 4, daysAgo: 400, owner_id: 7 })
 const due = qaItemOf({ id: 5, daysAgo: 350, owner_id: 7 })
-const pending = libraryReviewMachine.provide({
-  actors: { markReviewed: fromPromise<QaItem, { id: number }>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(libraryReviewMachine)
 const events: AnyEventObject[] = [
   { type: 'confirm', item: stale },
   { type: 'confirm', item: due },
@@ -26,6 +26,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('libraryReviewMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (s) => [s.context.item?.id ?? null, Boolean(s.context.error)],
   })
 

@@ -6,6 +6,7 @@ import {
   SimulatedClock,
   type SnapshotFrom,
 } from 'xstate'
+
 import type { AccessClaims, TokenPair } from '../../contract/auth.ts'
 import { AUTH_TEXTS, SSO_MESSAGE_FALLBACK, SSO_MESSAGES } from '../../contract/auth-texts.ts'
 import {
@@ -35,6 +36,7 @@ import {
   selectStep,
 } from '../../machines/login/index.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 type LoginSnapshot = SnapshotFrom<typeof loginMachine>
 
@@ -55,17 +57,7 @@ const failure = (status: number, body?: unknown, message?: string) =>
 const never = <T>() => new Promise<T>(() => {})
 
 /** Actors that never settle: the graph paths deliver their done and error events. */
-const pending = loginMachine.provide({
-  actors: {
-    discoverSso: fromPromise<SsoDiscoverResponse, DiscoverInput>(never),
-    login: fromPromise<LoginResponse, LoginInput>(never),
-    storeTokens: fromPromise<StoredLogin, TokenPair>(never),
-    startGoogle: fromPromise<void>(never),
-    startSso: fromPromise<void, SsoStartInput>(never),
-    handOffToExtension: fromPromise<void, HandOffInput>(never),
-    loadProviders: fromPromise<SignInProviders>(never),
-  },
-})
+const pending = pendingActors(loginMachine)
 
 const userEvents: AnyEventObject[] = [
   { type: 'email.change', value: '' },

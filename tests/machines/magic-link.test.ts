@@ -11,8 +11,10 @@ import {
   selectError,
   selectScreen,
 } from '../../machines/magic-link/index.ts'
+
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ada@example.com' } }
 const signedIn: MagicLinkResult = { claims, requiresPasswordChange: false }
@@ -20,11 +22,7 @@ const mustChange: MagicLinkResult = { claims, requiresPasswordChange: true }
 const link = { uid: '42', token: 'a-one-time-token' }
 
 /** An actor that never settles: the graph paths deliver its done and error events. */
-const pending = magicLinkMachine.provide({
-  actors: {
-    redeemMagicLink: fromPromise<MagicLinkResult, MagicLinkRequest>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(magicLinkMachine)
 
 const events: AnyEventObject[] = [
   { type: 'xstate.done.actor.redeemMagicLink', output: signedIn },

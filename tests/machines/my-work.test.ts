@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { MyAssignment, MyAssignments } from '../../contract/collaboration.ts'
+import * as view from '../../machines/my-work/index.ts'
 import {
   groupsOf,
   myWorkMachine,
@@ -9,6 +10,7 @@ import {
   SHOWN_PER_QUESTIONNAIRE,
   selectSoonCount,
 } from '../../machines/my-work/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const itemOf = (id: number, group: MyAssignment['group']): MyAssignment => ({
@@ -33,9 +35,7 @@ const work: MyAssignments = {
   counts: { overdue: 1, this_week: 2, later: 0, no_date: 1 },
 }
 
-const pending = myWorkMachine.provide({
-  actors: { loadMyWork: fromPromise<MyAssignments, void>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(myWorkMachine)
 const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.myWork.loading`
 const events: AnyEventObject[] = [
   { type: 'refresh' },
@@ -47,7 +47,15 @@ const events: AnyEventObject[] = [
 ]
 
 describe('myWorkMachine', () => {
-  testEveryPath(pending, events, { identity: (s) => [s.context.work !== null] })
+  testEveryPath(pending, events, {
+    view,
+    identity: (s) => [s.context.work !== null],
+    // only the failed state shows its error; a refresh keeps it in the context, hidden
+    assertState: (s) => {
+      if (s.matches('failed')) expect(view.myWorkView.error(s)).toEqual(expect.any(String))
+      else expect(view.myWorkView.error(s)).toBeNull()
+    },
+  })
 
   test('groups what is mine overdue, this week, later, no due date; counts overdue and this week for the sidebar', async () => {
     const actor = createActor(

@@ -6,6 +6,7 @@ import {
   streamPausedDelay,
   streamRetryDelay,
 } from '../../machines/constants.ts'
+import * as view from '../../machines/notification-centre/index.ts'
 import {
   bellLabel,
   type MarkReadInput,
@@ -14,6 +15,7 @@ import {
   notificationCentreView,
   unreadBadge,
 } from '../../machines/notification-centre/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const ada = { id: '2', name: 'Ada Lovelace', email: 'ada@example.com' }
@@ -28,13 +30,7 @@ const notificationOf = (id: number, read = false): Notification => ({
   read_at: read ? '2025-03-01T11:00:00.000Z' : null,
 })
 
-const pending = notificationCentreMachine.provide({
-  actors: {
-    loadNotifications: fromPromise<NotificationList, void>(() => new Promise(() => {})),
-    markRead: fromPromise<{ unread: number }, MarkReadInput>(() => new Promise(() => {})),
-    stream: fromCallback(() => {}),
-  },
-})
+const pending = pendingActors(notificationCentreMachine)
 const at = (kind: 'done' | 'error', path: string) =>
   `xstate.${kind}.actor.0.notificationCentre.${path}`
 const events: AnyEventObject[] = [
@@ -86,6 +82,15 @@ function drivenCentre(
 
 describe('notificationCentreMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // the default check found that `loading` is the first load only: a reload keeps what was
+    // read on screen, with no loading sign, while the 'loading' tag is on
+    except: { tags: ['loading'] },
+    assertState: (s) => {
+      expect(view.notificationCentreView.loading(s)).toBe(
+        s.hasTag('loading') && view.notificationCentreView.notifications(s).length === 0,
+      )
+    },
     identity: (s) => [
       s.context.attempt > 0,
       s.context.notifications.some((n) => !n.read_at),

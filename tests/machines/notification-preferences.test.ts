@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import * as view from '../../machines/notification-preferences/index.ts'
 import {
   type Channels,
   notificationPreferencesMachine,
   notificationPreferencesView,
 } from '../../machines/notification-preferences/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const both: Channels = {
@@ -17,12 +19,7 @@ const both: Channels = {
   trust_request: 'both',
 }
 
-const pending = notificationPreferencesMachine.provide({
-  actors: {
-    loadPreferences: fromPromise<Channels, void>(() => new Promise(() => {})),
-    savePreferences: fromPromise<Channels, Channels>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(notificationPreferencesMachine)
 const at = (kind: 'done' | 'error', path: string) =>
   `xstate.${kind}.actor.0.notificationPreferences.${path}`
 const events: AnyEventObject[] = [
@@ -39,6 +36,7 @@ const tick = () => new Promise((r) => setTimeout(r, 0))
 
 describe('notificationPreferencesMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (s) => [s.context.preferences?.approved ?? null, Boolean(s.context.error)],
   })
 

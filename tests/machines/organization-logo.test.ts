@@ -1,19 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import * as view from '../../machines/organization-logo/index.ts'
 import {
   organizationLogoMachine,
   organizationLogoView,
 } from '../../machines/organization-logo/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const never = <T>() => new Promise<T>(() => {})
-const pending = organizationLogoMachine.provide({
-  actors: {
-    loadLogo: fromPromise<string | null, void>(never),
-    uploadLogo: fromPromise<void, { file: File }>(never),
-    removeLogo: fromPromise<void, void>(never),
-  },
-})
+const pending = pendingActors(organizationLogoMachine)
 const file = new File([new Uint8Array([0x89, 0x50])], 'logo.png', { type: 'image/png' })
 const events: AnyEventObject[] = [
   { type: 'upload', file },
@@ -31,7 +26,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('organizationLogoMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('uploads the chosen image and reads the logo again; a refusal stays shown', async () => {
     const uploaded: File[] = []

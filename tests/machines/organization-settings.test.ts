@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { DnsRecord, Organization, OrganizationUpdate } from '../../contract/organization.ts'
+import * as view from '../../machines/organization-settings/index.ts'
 import {
   dnsProofView,
   formAfterProof,
@@ -8,6 +9,7 @@ import {
   organizationSettingsView,
   selectDomainProofs,
 } from '../../machines/organization-settings/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const org: Organization = {
@@ -29,15 +31,7 @@ const record: DnsRecord = {
   value: 'quire-verification=abc',
 }
 const never = <T>() => new Promise<T>(() => {})
-const pending = organizationSettingsMachine.provide({
-  actors: {
-    loadOrganization: fromPromise<Organization, void>(never),
-    saveOrganization: fromPromise<Organization, OrganizationUpdate>(never),
-    loadDnsRecord: fromPromise<DnsRecord, { domain: string }>(never),
-    verifyDns: fromPromise<Organization, { domain: string }>(never),
-    copyText: fromPromise<void, { text: string }>(never),
-  },
-})
+const pending = pendingActors(organizationSettingsMachine)
 const events: AnyEventObject[] = [
   { type: 'edit', change: { name: 'Acme Security' } },
   { type: 'edit', change: { review_cycle_days: 0 } },
@@ -71,6 +65,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('organizationSettingsMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (s) => [
       s.context.form.review_cycle_days > 0,
       Boolean(s.context.error),

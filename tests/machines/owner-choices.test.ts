@@ -1,17 +1,17 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import * as view from '../../machines/owner-choices/index.ts'
 import {
   type OwnerChoices,
   ownerChoicesMachine,
   ownerChoicesView,
   ownerOptions,
 } from '../../machines/owner-choices/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const choices: OwnerChoices = { people: [{ id: 2, name: 'Bea Ng' }], reviewCycleDays: 180 }
-const pending = ownerChoicesMachine.provide({
-  actors: { loadOwnerChoices: fromPromise<OwnerChoices, void>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(ownerChoicesMachine)
 const events: AnyEventObject[] = [
   { type: 'retry' },
   { type: 'xstate.done.actor.0.ownerChoices.loading', output: choices },
@@ -19,9 +19,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('ownerChoicesMachine', () => {
-  testEveryPath(pending, events, {
-    identity: (s) => [s.context.people?.length ?? null],
-  })
+  testEveryPath(pending, events, { view, identity: (s) => [s.context.people?.length ?? null] })
 
   test('loads the people and the organisation’s cycle once', async () => {
     let loads = 0

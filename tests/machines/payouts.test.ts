@@ -1,18 +1,17 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
 import { PAYOUT_POLL_ATTEMPTS, PAYOUT_POLL_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/payouts/index.ts'
 import {
   type ConfirmPayoutOutput,
   payoutsMachine,
   selectScreen,
   selectTierName,
 } from '../../machines/payouts/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const never = <T>() => new Promise<T>(() => {})
-const pending = payoutsMachine.provide({
-  actors: { confirmPayout: fromPromise<ConfirmPayoutOutput, { data: string }>(never) },
-})
+const pending = pendingActors(payoutsMachine)
 const processed: ConfirmPayoutOutput = {
   status: 'processed',
   transaction_status: 'completed',
@@ -45,6 +44,7 @@ function start(data: string | null, answers: (() => Promise<ConfirmPayoutOutput>
 
 describe('payoutsMachine', () => {
   testEveryPath(pending, events, {
+    view,
     inputs: [{ data: 'txn_01h' }, { data: null }],
     identity: (snapshot) => [snapshot.context.attempts],
   })

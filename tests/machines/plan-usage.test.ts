@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
+import * as view from '../../machines/plan-usage/index.ts'
 import {
   type PlanUsage,
   planUsageMachine,
   planUsageView,
   shareOf,
 } from '../../machines/plan-usage/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const plan: PlanUsage = {
@@ -20,10 +22,7 @@ const plan: PlanUsage = {
   },
   subscription: null,
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = planUsageMachine.provide({
-  actors: { loadPlanUsage: fromPromise<PlanUsage, void>(never) },
-})
+const pending = pendingActors(planUsageMachine)
 const events: AnyEventObject[] = [
   { type: 'refresh' },
   { type: 'xstate.done.actor.loadPlanUsage', output: plan },
@@ -31,7 +30,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('planUsageMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('reads the plan, and a failed read offers a retry that reads again', async () => {
     let fail = true

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
 import type { PortalAnswer, PortalField, PortalReadResponse } from '../../contract/portal.ts'
 import { PORTAL_NOTICE_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/portal-panel/index.ts'
 import {
   type DraftInput,
   type FillItem,
@@ -10,6 +11,7 @@ import {
   portalPanelMachine,
   portalPanelView,
 } from '../../machines/portal-panel/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const fields: PortalField[] = [
@@ -65,17 +67,7 @@ const drafts = (versions: Record<string, number> = {}): PortalReadResponse => ({
   ],
 })
 
-const never = <T>() => new Promise<T>(() => {})
-const pending = portalPanelMachine.provide({
-  actors: {
-    checkSession: fromPromise<string | null, void>(never),
-    connect: fromPromise<void, void>(never),
-    readPage: fromPromise<PageRead, void>(never),
-    draft: fromPromise<PortalReadResponse, DraftInput>(never),
-    fill: fromPromise<FillOutcome[], { items: FillItem[] }>(never),
-    record: fromPromise<void, { questionnaireId: number; outcomes: FillOutcome[] }>(never),
-  },
-})
+const pending = pendingActors(portalPanelMachine)
 const ok = (key: string): FillOutcome => ({ key, answerId: 1, ok: true, overwrote: false })
 const expired = Object.assign(new Error('ended'), { name: 'SessionExpired' })
 const events: AnyEventObject[] = [
@@ -167,6 +159,15 @@ function start(overrides: { fill?: (items: FillItem[]) => FillOutcome[] } = {}) 
 
 describe('portalPanelMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // the default check found that portalPanelView holds no error: the panel reads
+    // `context.error` itself, on the screens an error leads to
+    except: { errors: true },
+    assertState: (s, { event }) => {
+      if (event.type.startsWith('xstate.error.') && s.context.error !== null) {
+        expect(['signedOut', 'failed', 'review']).toContain(view.portalPanelView.screen(s))
+      }
+    },
     identity: (s) => [
       Boolean(s.context.questionnaire),
       Object.keys(s.context.outcomes).length > 0,

@@ -6,12 +6,14 @@ import {
   checkoutMachine,
   type OpenOverlayInput,
 } from '../../machines/checkout/index.ts'
+import * as view from '../../machines/pricing/index.ts'
 import {
   cardsOf,
   type LoadPlansOutput,
   pricingMachine,
   pricingView,
 } from '../../machines/pricing/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const tier = (base: string, period: 'monthly' | 'yearly', price: number, priceId: string | null) =>
@@ -46,15 +48,7 @@ const plans: LoadPlansOutput = {
   currentTier: 'free',
   salesUrl: 'mailto:sales@quire.test',
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = pricingMachine.provide({
-  actors: {
-    loadPlans: fromPromise<LoadPlansOutput>(never),
-    checkout: checkoutMachine.provide({
-      actors: { initProvider: fromPromise<undefined>(never) },
-    }),
-  },
-})
+const pending = pendingActors(pricingMachine, { checkout: pendingActors(checkoutMachine) })
 const events: AnyEventObject[] = [
   { type: 'open' },
   { type: 'close' },
@@ -72,7 +66,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('pricingMachine', () => {
-  testEveryPath(pending, events, { identity: (snapshot) => [snapshot.context.period] })
+  testEveryPath(pending, events, { view, identity: (snapshot) => [snapshot.context.period] })
 
   test('sorts the cards of the chosen period by ascending price', () => {
     expect(cardsOf(plans.tiers, 'monthly').map((card) => card.price)).toEqual([0, 99, 299])

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Product } from '../../contract/products.ts'
+import * as view from '../../machines/product-choice/index.ts'
 import {
   type AssignProductInput,
   productChoiceMachine,
@@ -29,6 +30,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('productChoiceMachine', () => {
   testEveryPath(productChoiceMachine.provide({ actors }), events, {
+    view,
     input: { target: { kind: 'questionnaire', id: 8 } },
     title: 'with a target: every state and transition is reached by a replayed graph path',
   })

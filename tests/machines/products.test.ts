@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Product } from '../../contract/products.ts'
+import * as view from '../../machines/products/index.ts'
 import {
   aliasesOf,
   bodyOf,
@@ -9,6 +10,7 @@ import {
   type SaveProductInput,
 } from '../../machines/products/index.ts'
 import { productOf } from '../fixtures/products.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const studio = productOf(4, 'Canvas Studio', {
@@ -18,14 +20,7 @@ const studio = productOf(4, 'Canvas Studio', {
   qa_items: 12,
   questionnaires: 1,
 })
-const never = <T>() => new Promise<T>(() => {})
-const pending = productsMachine.provide({
-  actors: {
-    loadProducts: fromPromise<Product[], void>(never),
-    saveProduct: fromPromise<Product, SaveProductInput>(never),
-    deleteProduct: fromPromise<void, { id: number }>(never),
-  },
-})
+const pending = pendingActors(productsMachine)
 const failure = new Error('A product with that name already exists.')
 const events: AnyEventObject[] = [
   { type: 'retry' },
@@ -47,6 +42,12 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('productsMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // only the failed state shows its error; a retry keeps it in the context, hidden
+    assertState: (s) => {
+      if (s.matches('failed')) expect(view.productsView.listError(s)).toEqual(expect.any(String))
+      else expect(view.productsView.listError(s)).toBeNull()
+    },
     identity: (s) => [s.context.form.name.trim() !== '', s.context.action?.kind ?? null],
   })
 

@@ -2,14 +2,14 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import { COLLABORATION_TEXTS, type ReviewActionRequest } from '../../contract/collaboration.ts'
 import type { AnswerChange } from '../../contract/questionnaires.ts'
+import * as view from '../../machines/question-review/index.ts'
 import { questionReviewMachine } from '../../machines/question-review/index.ts'
 import { changeOf, rowOf } from '../fixtures/answer-rows.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 type Input = { questionId: number; request: ReviewActionRequest }
-const pending = questionReviewMachine.provide({
-  actors: { review: fromPromise<AnswerChange, Input>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(questionReviewMachine)
 const at = (kind: 'done' | 'error', state: string) =>
   `xstate.${kind}.actor.0.questionReview.${state}`
 const events: AnyEventObject[] = [
@@ -30,6 +30,7 @@ const events: AnyEventObject[] = [
 
 describe('questionReviewMachine', () => {
   testEveryPath(pending, events, {
+    view,
     input: { questionId: 1 },
     identity: (s) => [s.context.comment !== '', Boolean(s.context.error)],
   })

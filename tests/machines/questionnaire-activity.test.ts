@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Activity } from '../../contract/collaboration.ts'
+import * as view from '../../machines/questionnaire-activity/index.ts'
 import { questionnaireActivityMachine } from '../../machines/questionnaire-activity/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const entry: Activity = {
@@ -12,9 +14,7 @@ const entry: Activity = {
   question_id: null,
   created_at: '2026-11-27T10:00:00Z',
 }
-const pending = questionnaireActivityMachine.provide({
-  actors: { loadActivity: fromPromise<Activity[], { id: number }>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(questionnaireActivityMachine)
 const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.questionnaireActivity.loading`
 const events: AnyEventObject[] = [
   { type: 'load' },
@@ -23,7 +23,11 @@ const events: AnyEventObject[] = [
 ]
 
 describe('questionnaireActivityMachine', () => {
-  testEveryPath(pending, events, { input: { id: 7 }, identity: (s) => [Boolean(s.context.error)] })
+  testEveryPath(pending, events, {
+    view,
+    input: { id: 7 },
+    identity: (s) => [Boolean(s.context.error)],
+  })
 
   test('reads the activity of its questionnaire when asked, and again', async () => {
     const asked: number[] = []

@@ -7,25 +7,16 @@ import type {
   FilledFile,
 } from '../../contract/questionnaires.ts'
 import { EXPORT_PROGRESS_POLL_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/questionnaire-export/index.ts'
 import {
   questionnaireExportMachine,
   selectExportRun,
 } from '../../machines/questionnaire-export/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 import { noFilledFileYet } from './export-fixtures.ts'
 
-const never = <O, I>() => fromPromise<O, I>(() => new Promise(() => {}))
-const pending = questionnaireExportMachine.provide({
-  actors: {
-    checkFilled: never<CheckFilledFile, { id: number }>(),
-    startExport: never<
-      ExportRun,
-      { id: number; format: ExportFormat; approvedOnly: boolean | null }
-    >(),
-    loadExport: never<ExportRun, { runId: number }>(),
-    downloadFilled: never<void, { file: FilledFile }>(),
-  },
-})
+const pending = pendingActors(questionnaireExportMachine)
 const file: FilledFile = {
   id: 4,
   questionnaire_id: 7,
@@ -78,6 +69,7 @@ const events: AnyEventObject[] = [
 
 describe('questionnaireExportMachine', () => {
   testEveryPath(pending, events, {
+    view,
     input: { id: 7 },
     identity: (s) => [
       Boolean(s.context.latest),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
 import type { Questionnaire } from '../../contract/questionnaires.ts'
+import * as view from '../../machines/questionnaire-list/index.ts'
 import {
   DEFAULT_FILTERS,
   isFiltered,
@@ -12,16 +13,11 @@ import {
   type UploadInput,
 } from '../../machines/questionnaire-list/index.ts'
 import { questionnaireOf } from '../fixtures/answer-rows.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 type List = { count: number; results: Questionnaire[] }
-const pending = questionnaireListMachine.provide({
-  actors: {
-    loadQuestionnaires: fromPromise<List, QuestionnaireFilters>(() => new Promise(() => {})),
-    deleteQuestionnaires: fromPromise<number, { ids: number[] }>(() => new Promise(() => {})),
-    uploadQuestionnaire: fromCallback<QuestionnaireListEvents, UploadInput>(() => {}),
-  },
-})
+const pending = pendingActors(questionnaireListMachine)
 const at = (kind: 'done' | 'error', state: string) =>
   `xstate.${kind}.actor.0.questionnaireList.${state}`
 const ready = { count: 1, results: [questionnaireOf()] }
@@ -60,6 +56,13 @@ const events: AnyEventObject[] = [
 
 describe('questionnaireListMachine', () => {
   testEveryPath(pending, events, {
+    view,
+    // the default check found that `loading` is the first load only: a reload keeps what was
+    // read on screen, with no loading sign, while the 'loading' tag is on
+    except: { tags: ['loading'] },
+    assertState: (s) => {
+      expect(view.selectIsLoading(s)).toBe(s.hasTag('loading') && !s.context.loaded)
+    },
     input: { maxUploadMb: 50 },
     identity: (s) => [
       s.context.items.length > 0,

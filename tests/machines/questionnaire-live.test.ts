@@ -15,14 +15,10 @@ import {
   questionnaireLiveMachine,
 } from '../../machines/questionnaire-live/index.ts'
 import { changeOf, rowOf } from '../fixtures/answer-rows.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = questionnaireLiveMachine.provide({
-  actors: {
-    stream: fromCallback(() => {}),
-    fetchRows: fromPromise<AnswerChange, FetchRowsInput>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(questionnaireLiveMachine)
 const ada = { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' }
 const events: AnyEventObject[] = [
   { type: 'stream.open' },
@@ -40,6 +36,12 @@ const events: AnyEventObject[] = [
 describe('questionnaireLiveMachine', () => {
   testEveryPath(pending, events, {
     input: { id: 7 },
+    // no selectors: the workspace hears what it tells. Viewers are known only while the stream
+    // is open, and a change asked for never waits while no read runs
+    assertState: (s) => {
+      if (!s.matches({ stream: { connected: 'open' } })) expect(s.context.viewers).toEqual([])
+      if (s.matches({ sync: 'idle' })) expect(s.context.pending).toBeUndefined()
+    },
     identity: (s) => [s.context.attempt > 0, s.context.pending === undefined],
   })
 

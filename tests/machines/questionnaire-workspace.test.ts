@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
-import type { Operation, Questionnaire } from '../../contract/questionnaires.ts'
+import type { Questionnaire } from '../../contract/questionnaires.ts'
+import * as view from '../../machines/questionnaire-workspace/index.ts'
 import {
   mergeRows,
   type OperationResult,
@@ -15,23 +16,10 @@ import {
   workspaceHeaderView,
 } from '../../machines/questionnaire-workspace/index.ts'
 import { changeOf, questionnaireOf, quietLive, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const never = <O, I>() => fromPromise<O, I>(() => new Promise(() => {}))
-const pending = questionnaireWorkspaceMachine.provide({
-  actors: {
-    live: quietLive,
-    loadWorkspace: never<WorkspaceData, { id: number }>(),
-    fetchQuestionnaire: never<Questionnaire, { id: number }>(),
-    runOperation: never<OperationResult, { id: number; operation: WorkspaceOperation }>(),
-    loadHistory: never<Operation[], { id: number }>(),
-    reanalyze: never<Questionnaire, { id: number }>(),
-    licenseNotice: never<number, void>(),
-    startGeneration: never<Questionnaire, { id: number }>(),
-    loadEvidenceFiles: never<{ id: number; name: string }[], void>(),
-    cancelGeneration: never<Questionnaire, { id: number }>(),
-  },
-})
+const pending = pendingActors(questionnaireWorkspaceMachine, { live: quietLive })
 const rows = [rowOf(1), rowOf(2, {}, { text: 'Yes', status: 'approved' }), rowOf(3, { tab_id: 2 })]
 const ready: WorkspaceData = {
   questionnaire: questionnaireOf(),
@@ -123,6 +111,7 @@ const readyWorkspace = () =>
 
 describe('questionnaireWorkspaceMachine', () => {
   testEveryPath(pending, events, {
+    view,
     input: { id: 7 },
     // the tab, filter and focus are free values: the graph needs only where the machine is
     identity: (s) => [Boolean(s.context.previousRows)],

@@ -14,14 +14,14 @@ import {
   selectMissing,
   selectPasswordError,
 } from '../../machines/register/index.ts'
+
 import { REGISTRATION } from '../support/account-tests.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 /** An actor that never settles: the graph paths deliver its done and error events. */
-const pending = registerMachine.provide({
-  actors: { register: fromPromise<void, RegisterInput>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(registerMachine)
 
 const change = (field: RegisterField, value: string) =>
   ({ type: 'field.change', field, value }) as const

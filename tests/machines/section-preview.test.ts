@@ -1,12 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise, waitFor } from 'xstate'
 import type { SectionPreview } from '../../contract/questionnaires.ts'
+import * as view from '../../machines/section-preview/index.ts'
 import {
   type PreviewSectionInput,
   type SectionPreviewEmitted,
   sectionPreviewMachine,
   sectionPreviewView,
 } from '../../machines/section-preview/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const change = {
@@ -28,11 +30,7 @@ const events: AnyEventObject[] = [
   { type: 'cancel' },
   { type: 'retry' },
 ]
-const pending = sectionPreviewMachine.provide({
-  actors: {
-    previewSection: fromPromise<SectionPreview, PreviewSectionInput>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(sectionPreviewMachine)
 
 function start(result: () => Promise<SectionPreview>) {
   const asked: PreviewSectionInput[] = []
@@ -53,7 +51,7 @@ function start(result: () => Promise<SectionPreview>) {
 }
 
 describe('sectionPreviewMachine (issue 30)', () => {
-  testEveryPath(pending, events, { input: { questionnaireId: 7 } })
+  testEveryPath(pending, events, { view, input: { questionnaireId: 7 } })
 
   test('asks what the operation would change, and hands it on only when confirmed', async () => {
     const { actor, asked, confirmed } = start(async () => some)

@@ -10,6 +10,7 @@ import {
   SimulatedClock,
   type SnapshotFrom,
 } from 'xstate'
+
 import type { AccessClaims, ProfileResponse } from '../../contract/auth.ts'
 import { SECOND, SESSION_CHECK_INTERVAL_MS } from '../../machines/constants.ts'
 import {
@@ -24,6 +25,7 @@ import {
   sessionMachine,
 } from '../../machines/session/index.ts'
 import { type ReplayContext, testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>
 
@@ -50,18 +52,7 @@ const refreshState = (snapshot: SessionSnapshot) =>
 const never = <T>() => new Promise<T>(() => {})
 
 /** Actors that never settle and callbacks that stay silent: the graph paths deliver results. */
-const pending = sessionMachine.provide({
-  actors: {
-    readSession: fromPromise<StoredSession>(never),
-    refreshSession: fromPromise<AccessClaims>(never),
-    loadProfile: fromPromise<ProfileResponse>(never),
-    logout: fromPromise<void>(never),
-    clearSession: fromPromise<void>(never),
-    authEvents: fromCallback<EventObject>(() => () => {}),
-    tabSync: fromCallback<EventObject>(() => () => {}),
-    clock: fromCallback<ClockReadEvent>(() => () => {}),
-  },
-})
+const pending = pendingActors(sessionMachine)
 
 const allEvents: AnyEventObject[] = [
   { type: 'xstate.done.actor.readSession', output: { kind: 'none' } },

@@ -3,14 +3,13 @@ import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'x
 import type { AccessClaims } from '../../contract/auth.ts'
 import { SSO_CALLBACK_TEXTS } from '../../contract/sso.ts'
 import { SSO_SUCCESS_REDIRECT_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/sso-callback/index.ts'
 import { selectError, selectScreen, ssoCallbackMachine } from '../../machines/sso-callback/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ada@acme.test' } }
-const never = <T>() => new Promise<T>(() => {})
-const pending = ssoCallbackMachine.provide({
-  actors: { exchangeCode: fromPromise<AccessClaims, { code: string }>(never) },
-})
+const pending = pendingActors(ssoCallbackMachine)
 const events: AnyEventObject[] = [
   { type: 'retry' },
   { type: 'xstate.done.actor.exchangeCode', output: claims },
@@ -38,6 +37,7 @@ function start(input: object, exchange: () => Promise<AccessClaims> = async () =
 
 describe('ssoCallbackMachine', () => {
   testEveryPath(pending, events, {
+    view,
     inputs: [
       { code: 'one-time' },
       { error: 'access_denied', error_description: 'The user declined' },

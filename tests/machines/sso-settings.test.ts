@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
+import * as view from '../../machines/sso-settings/index.ts'
 import { ssoSettingsMachine, ssoSettingsView, updateOf } from '../../machines/sso-settings/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const saved: SsoSettings = {
@@ -18,14 +20,7 @@ const saved: SsoSettings = {
   redirect_uri: 'https://quire.example/api/v1/admin/sso/callback/microsoft_oidc/',
   entity_id: 'https://quire.example/api/v1/admin/sso/saml/',
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = ssoSettingsMachine.provide({
-  actors: {
-    loadSso: fromPromise<SsoSettings, void>(never),
-    saveSso: fromPromise<SsoSettings, SsoSettingsUpdate>(never),
-    testSso: fromPromise<{ ok: boolean; message: string }, SsoSettingsUpdate>(never),
-  },
-})
+const pending = pendingActors(ssoSettingsMachine)
 const events: AnyEventObject[] = [
   { type: 'edit', change: { enforce_sso: true } },
   { type: 'save' },
@@ -42,7 +37,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('ssoSettingsMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('sends the secret only when typed, tests and saves, and says why a save is refused', async () => {
     const sent: SsoSettingsUpdate[] = []

@@ -6,6 +6,7 @@ import {
   SUPPORT_TEXTS,
   type TicketType,
 } from '../../contract/support.ts'
+import * as view from '../../machines/support-ticket/index.ts'
 import {
   ATTACHMENT_COUNT_TEXT,
   EMPTY_DRAFT,
@@ -24,15 +25,11 @@ import {
   type TicketDraft,
   type TicketTextField,
 } from '../../machines/support-ticket/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 /** Actors that never settle: the graph paths deliver their done and error events. */
-const pending = supportTicketMachine.provide({
-  actors: {
-    loadDraft: fromPromise<LoadDraftOutput>(() => new Promise(() => {})),
-    submitTicket: fromPromise<void, SubmitTicketInput>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(supportTicketMachine)
 
 const change = (field: TicketTextField, value: string) =>
   ({ type: 'field.change', field, value }) as const
@@ -113,6 +110,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('supportTicketMachine', () => {
   testEveryPath(pending, events, {
+    view,
     // what decides the flow: which fields are filled, how many files, which messages show
     serializeState: (snapshot) => {
       const { values, attachments, ...rest } = snapshot.context

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TeamOverview } from '../../contract/collaboration.ts'
+import * as view from '../../machines/team-overview/index.ts'
 import { teamOverviewMachine, teamOverviewView } from '../../machines/team-overview/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const caiq = {
@@ -24,9 +26,7 @@ const overview: TeamOverview = {
   first_steps: { documents: true, library: false, questionnaire: true, chat: false },
   activity: [],
 }
-const pending = teamOverviewMachine.provide({
-  actors: { loadTeam: fromPromise<TeamOverview, void>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(teamOverviewMachine)
 const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.teamOverview.loading`
 const events: AnyEventObject[] = [
   { type: 'retry' },
@@ -35,7 +35,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('teamOverviewMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('reads the team’s overview, and again on retry after a failure', async () => {
     let calls = 0

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TrustAnalytics } from '../../contract/trust.ts'
+import * as view from '../../machines/trust-analytics/index.ts'
 import { trustAnalyticsMachine, trustAnalyticsView } from '../../machines/trust-analytics/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const figures = (days: number): TrustAnalytics => ({
@@ -11,10 +13,7 @@ const figures = (days: number): TrustAnalytics => ({
   documents: [],
   companies: [],
 })
-const never = <T>() => new Promise<T>(() => {})
-const pending = trustAnalyticsMachine.provide({
-  actors: { loadAnalytics: fromPromise<TrustAnalytics, { days: number }>(never) },
-})
+const pending = pendingActors(trustAnalyticsMachine)
 const events: AnyEventObject[] = [
   { type: 'period', days: 7 },
   { type: 'retry' },
@@ -24,7 +23,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('trustAnalyticsMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('reads the period chosen', async () => {
     const asked: number[] = []

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TrustAnswer } from '../../contract/trust.ts'
+import * as view from '../../machines/trust-ask/index.ts'
 import { trustAskMachine, trustAskView } from '../../machines/trust-ask/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const answer: TrustAnswer = {
@@ -10,10 +12,7 @@ const answer: TrustAnswer = {
   answered: true,
 }
 type Asked = { slug: string; question: string }
-const never = <T>() => new Promise<T>(() => {})
-const pending = trustAskMachine.provide({
-  actors: { askTrust: fromPromise<TrustAnswer, Asked>(never) },
-})
+const pending = pendingActors(trustAskMachine)
 const events: AnyEventObject[] = [
   { type: 'edit', question: 'Do you encrypt data at rest?' },
   { type: 'ask' },
@@ -22,7 +21,7 @@ const events: AnyEventObject[] = [
 ]
 
 describe('trustAskMachine', () => {
-  testEveryPath(pending, events, { input: { slug: 'acme' } })
+  testEveryPath(pending, events, { view, input: { slug: 'acme' } })
 
   test('asks only a question, and keeps which question the answer is for', async () => {
     const asked: Asked[] = []

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { PublicTrustPage } from '../../contract/trust.ts'
+import * as view from '../../machines/trust-centre/index.ts'
 import { trustCentreMachine, trustCentreView } from '../../machines/trust-centre/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const page: PublicTrustPage = {
@@ -19,10 +21,7 @@ const page: PublicTrustPage = {
 }
 const failure = (status: number) =>
   Object.assign(new Error('This page is not available.'), { status })
-const never = <T>() => new Promise<T>(() => {})
-const pending = trustCentreMachine.provide({
-  actors: { loadPage: fromPromise<PublicTrustPage, { slug: string }>(never) },
-})
+const pending = pendingActors(trustCentreMachine)
 const events: AnyEventObject[] = [
   { type: 'retry' },
   { type: 'reload' },
@@ -33,7 +32,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('trustCentreMachine', () => {
-  testEveryPath(pending, events, { input: { slug: 'acme' } })
+  testEveryPath(pending, events, { view, input: { slug: 'acme' } })
 
   test('an unknown page is unavailable; an outage offers a retry', async () => {
     let status = 500

@@ -1,24 +1,20 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TrustItems } from '../../contract/trust.ts'
+import * as view from '../../machines/trust-content/index.ts'
 import {
   trustContentMachine,
   trustContentView,
   type VisibilityChange,
 } from '../../machines/trust-content/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const items: TrustItems = {
   files: [{ id: 1, name: 'SOC 2.pdf', size: 2048, visibility: 'private' }],
   qa: [{ id: 7, question: 'Do you encrypt?', answer: 'Yes.', visibility: 'private' }],
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = trustContentMachine.provide({
-  actors: {
-    loadItems: fromPromise<TrustItems, void>(never),
-    setVisibility: fromPromise<void, VisibilityChange>(never),
-  },
-})
+const pending = pendingActors(trustContentMachine)
 const events: AnyEventObject[] = [
   { type: 'set', change: { kind: 'file', id: 1, visibility: 'nda' } },
   { type: 'retry' },
@@ -31,7 +27,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('trustContentMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('shows a change at once and reads the truth again when the server refuses it', async () => {
     let refuse = false

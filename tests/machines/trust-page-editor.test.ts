@@ -1,12 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TrustSettings, TrustSettingsUpdate } from '../../contract/trust.ts'
+import * as view from '../../machines/trust-page-editor/index.ts'
 import {
   EMPTY_TRUST_SETTINGS,
   trustPageEditorMachine,
   trustPageEditorView,
   trustUpdateOf,
 } from '../../machines/trust-page-editor/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const saved: TrustSettings = {
@@ -17,13 +19,7 @@ const saved: TrustSettings = {
   nda_text: 'Keep it secret.',
   nda_version: 1,
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = trustPageEditorMachine.provide({
-  actors: {
-    loadTrust: fromPromise<TrustSettings, void>(never),
-    saveTrust: fromPromise<TrustSettings, TrustSettingsUpdate>(never),
-  },
-})
+const pending = pendingActors(trustPageEditorMachine)
 const events: AnyEventObject[] = [
   { type: 'edit', change: { overview: 'Changed' } },
   { type: 'reset' },
@@ -40,7 +36,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('trustPageEditorMachine', () => {
-  testEveryPath(pending, events)
+  testEveryPath(pending, events, { view })
 
   test('edits, previews, publishes; a refused publication leaves the page unpublished', async () => {
     const sent: TrustSettingsUpdate[] = []

@@ -1,23 +1,19 @@
 import { describe, expect, test, vi } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TrustReader } from '../../contract/trust.ts'
+import * as view from '../../machines/trust-reader/index.ts'
 import {
   readerCheckDelay,
   TRUST_READER_CHECK_MS,
   trustReaderMachine,
   trustReaderView,
 } from '../../machines/trust-reader/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 type Reader = NonNullable<TrustReader['reader']>
 const reader: Reader = { email: 'priya@acme.test', expires_at: '2099-01-01T00:00:00Z' }
-const never = <T>() => new Promise<T>(() => {})
-const pending = trustReaderMachine.provide({
-  actors: {
-    loadReader: fromPromise<TrustReader, { slug: string }>(never),
-    openSession: fromPromise<Reader, { slug: string; token: string }>(never),
-  },
-})
+const pending = pendingActors(trustReaderMachine)
 const events: AnyEventObject[] = [
   { type: 'open' },
   { type: 'dismiss' },
@@ -34,6 +30,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('trustReaderMachine', () => {
   testEveryPath(pending, events, {
+    view,
     inputs: [
       { slug: 'acme', access: null },
       { slug: 'acme', access: 'one-time-token-123' },

@@ -1,14 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { TrustRequestCreate } from '../../contract/trust.ts'
+import * as view from '../../machines/trust-request/index.ts'
 import { trustRequestMachine, trustRequestView } from '../../machines/trust-request/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 type Sent = { slug: string; request: TrustRequestCreate }
-const never = <T>() => new Promise<T>(() => {})
-const pending = trustRequestMachine.provide({
-  actors: { sendRequest: fromPromise<{ status: 'approved' | 'pending' }, Sent>(never) },
-})
+const pending = pendingActors(trustRequestMachine)
 const filled = {
   name: 'Priya Shah',
   email: 'priya@acme.test',
@@ -32,7 +31,7 @@ const events: AnyEventObject[] = [
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('trustRequestMachine', () => {
-  testEveryPath(pending, events, { input: { slug: 'acme', ndaVersion: 1 } })
+  testEveryPath(pending, events, { view, input: { slug: 'acme', ndaVersion: 1 } })
 
   test('needs the NDA accepted; a changed NDA is read and accepted again', async () => {
     const sent: Sent[] = []

@@ -1,18 +1,16 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise, waitFor } from 'xstate'
 import { COLLABORATION_TEXTS } from '../../contract/collaboration.ts'
+import * as view from '../../machines/unsubscribe/index.ts'
 import {
   type UnsubscribeFailure,
   unsubscribeMachine,
   unsubscribeView,
 } from '../../machines/unsubscribe/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = unsubscribeMachine.provide({
-  actors: {
-    unsubscribe: fromPromise<{ message: string }, { token: string }>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(unsubscribeMachine)
 const at = (kind: 'done' | 'error') => `xstate.${kind}.actor.0.unsubscribe.unsubscribing`
 const refused: UnsubscribeFailure = {
   invalid: true,
@@ -32,7 +30,7 @@ const run = (token: string | undefined, answer: () => Promise<{ message: string 
 
 describe('unsubscribeMachine', () => {
   // with a token, and without one (not valid at once)
-  testEveryPath(pending, events, { inputs: [{ token: 'abc' }, { token: '' }] })
+  testEveryPath(pending, events, { view, inputs: [{ token: 'abc' }, { token: '' }] })
 
   test('unsubscribes with the link and says so in plain words', async () => {
     const actor = run('abc', async () => ({ message: COLLABORATION_TEXTS.unsubscribed }))

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
 import type { RepositoryFile } from '../../contract/knowledge.ts'
 import { FILE_STATUS_POLL_MS, MAX_PARALLEL_UPLOADS } from '../../machines/constants.ts'
+import * as view from '../../machines/upload-queue/index.ts'
 import {
   type PollInput,
   type PollOutput,
@@ -10,6 +11,7 @@ import {
   type UploadQueueEvents,
   uploadQueueMachine,
 } from '../../machines/upload-queue/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const file = (id: number, status: RepositoryFile['status']): RepositoryFile => ({
@@ -32,12 +34,7 @@ const file = (id: number, status: RepositoryFile['status']): RepositoryFile => (
   version: 1,
 })
 
-const pending = uploadQueueMachine.provide({
-  actors: {
-    uploadFile: fromCallback<UploadQueueEvents, UploadInput>(() => () => {}),
-    pollFiles: fromPromise<PollOutput, PollInput>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(uploadQueueMachine)
 
 const events: AnyEventObject[] = [
   { type: 'files.add', files: [{ name: 'policy.pdf', size: 100 }] },
@@ -64,6 +61,7 @@ const events: AnyEventObject[] = [
 
 describe('uploadQueueMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (snapshot) => [
       [
         ...new Set(

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Webhook, WebhookCreate, WebhookDelivery } from '../../contract/platform.ts'
+import * as view from '../../machines/webhooks/index.ts'
 import { webhooksMachine, webhooksView } from '../../machines/webhooks/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const hook: Webhook = {
@@ -27,17 +29,7 @@ const delivery: WebhookDelivery = {
   created_at: '2026-11-27T10:00:00Z',
   payload: {},
 }
-const never = <T>() => new Promise<T>(() => {})
-const pending = webhooksMachine.provide({
-  actors: {
-    loadHooks: fromPromise<Webhook[], void>(never),
-    createHook: fromPromise<Webhook & { secret: string }, WebhookCreate>(never),
-    removeHook: fromPromise<void, { id: number }>(never),
-    enableHook: fromPromise<Webhook, { id: number }>(never),
-    loadDeliveries: fromPromise<WebhookDelivery[], { id: number }>(never),
-    replayDelivery: fromPromise<void, { id: number; delivery: number }>(never),
-  },
-})
+const pending = pendingActors(webhooksMachine)
 const events: AnyEventObject[] = [
   { type: 'start' },
   { type: 'edit', change: { url: 'https://hooks.example.com/quire', events: ['answer.approved'] } },
@@ -72,6 +64,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('webhooksMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (s) => [
       s.context.form.url !== '' && s.context.form.events.length > 0,
       s.context.deliveries.some((d) => d.status === 'pending'),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Questionnaire } from '../../contract/questionnaires.ts'
+import * as view from '../../machines/work-details/index.ts'
 import {
   checkWork,
   NEW_CUSTOMER,
@@ -10,11 +11,10 @@ import {
   workDetailsMachine,
 } from '../../machines/work-details/index.ts'
 import { questionnaireOf } from '../fixtures/answer-rows.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = workDetailsMachine.provide({
-  actors: { saveWork: fromPromise<Questionnaire, SaveWorkInput>(() => new Promise(() => {})) },
-})
+const pending = pendingActors(workDetailsMachine)
 const item = questionnaireOf({
   owner: { id: '3', name: 'Cy Young', email: 'cy@example.com' },
   customer: { id: 4, name: 'Acme' },
@@ -33,6 +33,7 @@ const events: AnyEventObject[] = [
 
 describe('workDetailsMachine', () => {
   testEveryPath(pending, events, {
+    view,
     identity: (s) => [
       s.context.values.requester,
       s.context.values.due_date,
