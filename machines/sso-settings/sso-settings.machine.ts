@@ -3,6 +3,7 @@ import { errorMessage } from '../../contract/errors.ts'
 import type { SsoProvider } from '../../contract/paths.ts'
 import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { editedForm, failureText } from '../form-actions.ts'
 
 /** The form as edited: the secret is typed fresh (empty keeps the stored one). */
 export interface SsoForm {
@@ -88,10 +89,11 @@ export const ssoSettingsMachine = setup({
       form: formOf(settings),
       error: null,
     })),
-    fail: assign({
-      error: ({ event }) =>
-        errorMessage((event as { error?: unknown }).error, 'The settings could not be saved.'),
-    }),
+    fail: assign({ error: ({ event }) => failureText(event, 'The settings could not be saved.') }),
+    editForm: assign(({ context }, change: Partial<SsoForm>) => ({
+      ...editedForm(context.form, change),
+      tested: null,
+    })),
     emitSaved: emit({ type: 'saved' } as const),
   },
 }).createMachine({
@@ -134,13 +136,7 @@ export const ssoSettingsMachine = setup({
     editing: {
       description: 'The form; save, test the connection, or go back to what is saved.',
       on: {
-        edit: {
-          actions: assign(({ context, event }) => ({
-            form: { ...context.form, ...event.change },
-            error: null,
-            tested: null,
-          })),
-        },
+        edit: { actions: { type: 'editForm', params: ({ event }) => event.change } },
         reset: {
           actions: assign(({ context }) => ({
             form: context.saved ? formOf(context.saved) : context.form,

@@ -1,11 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import { errorMessage } from '../../contract/errors.ts'
 import {
   DEFAULT_TRUST_SETTINGS,
   type TrustSettings,
   type TrustSettingsUpdate,
 } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { editedForm, failureText } from '../form-actions.ts'
 
 /** The page as edited: everything an admin sets, the NDA's version and dates left out. */
 export type TrustForm = Omit<TrustSettings, 'nda_version' | 'updated_at'>
@@ -88,13 +88,8 @@ export const trustPageEditorMachine = setup({
       form: trustFormOf(settings),
       error: null,
     })),
-    applyEdit: assign(({ context, event }) =>
-      event.type === 'edit' ? { form: { ...context.form, ...event.change }, error: null } : {},
-    ),
-    fail: assign({
-      error: ({ event }) =>
-        errorMessage((event as { error?: unknown }).error, 'The page could not be saved.'),
-    }),
+    editForm: assign(({ context }, change: Partial<TrustForm>) => editedForm(context.form, change)),
+    fail: assign({ error: ({ event }) => failureText(event, 'The page could not be saved.') }),
     setPublished: assign(({ context, event }) =>
       event.type === 'publish' ? { form: { ...context.form, published: event.published } } : {},
     ),
@@ -118,11 +113,14 @@ export const trustPageEditorMachine = setup({
         onError: { target: 'failed', actions: 'fail' },
       },
     },
-    failed: { description: 'The settings could not be read: a retry.', on: { retry: 'loading' } },
+    failed: {
+      description: 'The page’s settings could not be read: a retry.',
+      on: { retry: 'loading' },
+    },
     editing: {
       description: 'The form: edit, go back to what is saved, preview, save or publish.',
       on: {
-        edit: { actions: 'applyEdit' },
+        edit: { actions: { type: 'editForm', params: ({ event }) => event.change } },
         reset: {
           actions: assign(({ context }) => ({
             form: context.saved ? trustFormOf(context.saved) : context.form,
@@ -173,7 +171,10 @@ export const trustPageEditorMachine = setup({
       description: '"Saved" shows a moment; editing goes on meanwhile.',
       after: { savedNotice: 'editing' },
       on: {
-        edit: { target: 'editing', actions: 'applyEdit' },
+        edit: {
+          target: 'editing',
+          actions: { type: 'editForm', params: ({ event }) => event.change },
+        },
         preview: 'previewing',
         save: 'saving',
         publish: { target: 'saving', actions: 'setPublished' },
