@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
+import type { AnyEventObject } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
+import * as view from '../../machines/confirm-email/index.ts'
 import {
   type ConfirmEmailInput,
   type ConfirmEmailRequest,
@@ -9,11 +10,10 @@ import {
   selectError,
   selectScreen,
 } from '../../machines/confirm-email/index.ts'
-
 import { CONFIRM_EMAIL_FAILED_REDIRECT_MS } from '../../machines/constants.ts'
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { settle, startWithCall } from '../support/one-call.ts'
 import { pendingActors } from '../support/pending-actors.ts'
+import { testEveryPath } from './every-path.ts'
 
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ada@example.com' } }
 const uuid = '6f1c2f4e-0000-4000-8000-000000000001'
@@ -38,47 +38,26 @@ const events: AnyEventObject[] = [
   },
 ]
 
-function start(
-  input: ConfirmEmailInput,
-  confirm: () => Promise<AccessClaims> = async () => claims,
-) {
-  const calls: ConfirmEmailRequest[] = []
-  const clock = new SimulatedClock()
-  const actor = createActor(
-    confirmEmailMachine.provide({
-      actors: {
-        confirmEmail: fromPromise<AccessClaims, ConfirmEmailRequest>(({ input }) => {
-          calls.push(input)
-          return confirm()
-        }),
-      },
-    }),
-    { input, clock },
+const start = (input: ConfirmEmailInput, confirm = async (): Promise<AccessClaims> => claims) =>
+  startWithCall<ConfirmEmailRequest, AccessClaims, typeof confirmEmailMachine>(
+    confirmEmailMachine,
+    'confirmEmail',
+    input,
+    confirm,
   )
-  const emitted: AnyEventObject[] = []
-  actor.on('*', (event) => emitted.push(event))
-  actor.start()
-  return { actor, calls, clock, emitted, snapshot: () => actor.getSnapshot() }
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('confirmEmailMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      inputs: [{ uuid }, {}],
-      events: offerWhileRunning(pending, events),
-      assertState: (snapshot, { emitted }) => {
-        if (selectScreen(snapshot) === 'confirmed') {
-          expect(emitted).toEqual([{ type: 'signedIn', claims }])
-        }
-        if (selectScreen(snapshot) === 'failed') {
-          expect(emitted.every((event) => event.type === 'navigate')).toBe(true)
-        }
-      },
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    view,
+    inputs: [{ uuid }, {}],
+    assertState: (snapshot, { emitted }) => {
+      if (selectScreen(snapshot) === 'confirmed') {
+        expect(emitted).toEqual([{ type: 'signedIn', claims }])
+      }
+      if (selectScreen(snapshot) === 'failed') {
+        expect(emitted.every((event) => event.type === 'navigate')).toBe(true)
+      }
+    },
   })
 
   test("confirms by itself with the link's uuid and hands the claims to the session", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
+import type { AnyEventObject } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { GOOGLE_CALLBACK_TEXTS } from '../../contract/sso.ts'
 import {
@@ -13,6 +13,7 @@ import {
   selectError,
   selectFailed,
 } from '../../machines/google-callback/index.ts'
+import { settle, startWithCall } from '../support/one-call.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
@@ -24,27 +25,14 @@ const events: AnyEventObject[] = [
   { type: 'xstate.error.actor.completeGoogle', error: { status: 403, error: 'Not authorized' } },
   { type: 'xstate.error.actor.completeGoogle', error: { status: 400, redirect_to_login: true } },
 ]
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
-function start(input: object, complete: () => Promise<AccessClaims> = async () => claims) {
-  const clock = new SimulatedClock()
-  const calls: Input[] = []
-  const actor = createActor(
-    googleCallbackMachine.provide({
-      actors: {
-        completeGoogle: fromPromise<AccessClaims, Input>(({ input }) => {
-          calls.push(input)
-          return complete()
-        }),
-      },
-    }),
-    { input, clock },
+const start = (input: object, complete = async (): Promise<AccessClaims> => claims) =>
+  startWithCall<Input, AccessClaims, typeof googleCallbackMachine>(
+    googleCallbackMachine,
+    'completeGoogle',
+    input,
+    complete,
   )
-  const emitted: AnyEventObject[] = []
-  actor.on('*', (event) => emitted.push(event))
-  actor.start()
-  return { actor, clock, emitted, calls }
-}
 
 describe('googleCallbackMachine', () => {
   testEveryPath(pending, events, {

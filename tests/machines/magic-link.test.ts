@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest'
-import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
+import type { AnyEventObject } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { USER_TEXTS } from '../../contract/users.ts'
 import { MAGIC_LINK_FAILED_REDIRECT_MS } from '../../machines/constants.ts'
+import * as view from '../../machines/magic-link/index.ts'
 import {
   type MagicLinkInput,
   type MagicLinkRequest,
@@ -11,10 +12,9 @@ import {
   selectError,
   selectScreen,
 } from '../../machines/magic-link/index.ts'
-
-import { offerWhileRunning } from '../support/invoked-events.ts'
-import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { settle, startWithCall } from '../support/one-call.ts'
 import { pendingActors } from '../support/pending-actors.ts'
+import { testEveryPath } from './every-path.ts'
 
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ada@example.com' } }
 const signedIn: MagicLinkResult = { claims, requiresPasswordChange: false }
@@ -30,46 +30,25 @@ const events: AnyEventObject[] = [
   { type: 'xstate.error.actor.redeemMagicLink', error: { status: 400 } },
 ]
 
-function start(
-  input: MagicLinkInput,
-  redeem: () => Promise<MagicLinkResult> = async () => signedIn,
-) {
-  const calls: MagicLinkRequest[] = []
-  const clock = new SimulatedClock()
-  const actor = createActor(
-    magicLinkMachine.provide({
-      actors: {
-        redeemMagicLink: fromPromise<MagicLinkResult, MagicLinkRequest>(({ input }) => {
-          calls.push(input)
-          return redeem()
-        }),
-      },
-    }),
-    { input, clock },
+const start = (input: MagicLinkInput, redeem = async (): Promise<MagicLinkResult> => signedIn) =>
+  startWithCall<MagicLinkRequest, MagicLinkResult, typeof magicLinkMachine>(
+    magicLinkMachine,
+    'redeemMagicLink',
+    input,
+    redeem,
   )
-  const emitted: AnyEventObject[] = []
-  actor.on('*', (event) => emitted.push(event))
-  actor.start()
-  return { actor, calls, clock, emitted, snapshot: () => actor.getSnapshot() }
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('magicLinkMachine', () => {
-  test('every state and transition is reached by a replayed graph path', async () => {
-    const report = await testMachineCoverage(pending, {
-      inputs: [link, { uid: '42' }],
-      events: offerWhileRunning(pending, events),
-      assertState: (snapshot, { emitted }) => {
-        if (snapshot.matches('signedIn')) expect(emitted).toEqual([{ type: 'signedIn', claims }])
-        if (snapshot.matches('passwordChangeRequired'))
-          expect(emitted).toEqual([{ type: 'navigate', to: '/force-password-change' }])
-        if (selectScreen(snapshot) === 'failed')
-          expect(selectError(snapshot)).toBe(USER_TEXTS.invalidMagicLink)
-      },
-    })
-    expect(report.states.unreached).toEqual([])
-    expect(report.transitions.unreached).toEqual([])
+  testEveryPath(pending, events, {
+    view,
+    inputs: [link, { uid: '42' }],
+    assertState: (snapshot, { emitted }) => {
+      if (snapshot.matches('signedIn')) expect(emitted).toEqual([{ type: 'signedIn', claims }])
+      if (snapshot.matches('passwordChangeRequired'))
+        expect(emitted).toEqual([{ type: 'navigate', to: '/force-password-change' }])
+      if (selectScreen(snapshot) === 'failed')
+        expect(selectError(snapshot)).toBe(USER_TEXTS.invalidMagicLink)
+    },
   })
 
   test('redeems the link once by itself and hands the claims to the session', async () => {

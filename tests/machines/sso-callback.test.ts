@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { type AnyEventObject, createActor, fromPromise, SimulatedClock } from 'xstate'
+import type { AnyEventObject } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { SSO_CALLBACK_TEXTS } from '../../contract/sso.ts'
 import { SSO_SUCCESS_REDIRECT_MS } from '../../machines/constants.ts'
 import * as view from '../../machines/sso-callback/index.ts'
 import { selectError, selectScreen, ssoCallbackMachine } from '../../machines/sso-callback/index.ts'
+import { settle, startWithCall } from '../support/one-call.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
@@ -19,21 +20,14 @@ const events: AnyEventObject[] = [
   },
   { type: 'xstate.error.actor.exchangeCode', error: { status: 0 } },
 ]
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
-function start(input: object, exchange: () => Promise<AccessClaims> = async () => claims) {
-  const clock = new SimulatedClock()
-  const actor = createActor(
-    ssoCallbackMachine.provide({
-      actors: { exchangeCode: fromPromise<AccessClaims, { code: string }>(exchange) },
-    }),
-    { input, clock },
+const start = (input: object, exchange = async (): Promise<AccessClaims> => claims) =>
+  startWithCall<{ code: string }, AccessClaims, typeof ssoCallbackMachine>(
+    ssoCallbackMachine,
+    'exchangeCode',
+    input,
+    exchange,
   )
-  const emitted: AnyEventObject[] = []
-  actor.on('*', (event) => emitted.push(event))
-  actor.start()
-  return { actor, clock, emitted }
-}
 
 describe('ssoCallbackMachine', () => {
   testEveryPath(pending, events, {
