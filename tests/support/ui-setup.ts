@@ -6,6 +6,16 @@ if (typeof Element !== 'undefined' && !Element.prototype.scrollTo) {
   Element.prototype.scrollTo = () => {}
 }
 
+// jsdom has no ResizeObserver; Ark's positioning (menus, tooltips, segment indicators) observes
+// its elements.
+if (!('ResizeObserver' in globalThis)) {
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+}
+
 afterEach(() => {
   cleanup()
   for (const cookie of document.cookie.split(';')) {

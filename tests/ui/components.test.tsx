@@ -17,14 +17,6 @@ import {
   ToastViewport,
 } from '../../src/components/ui'
 
-// jsdom has no ResizeObserver; Ark's floating positioning (menu, tooltip) observes its elements.
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
-
 afterEach(cleanup)
 
 describe('Button', () => {

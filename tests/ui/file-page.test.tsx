@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { fromPromise } from 'xstate'
 import type { FileDetails, FilePassage } from '../../contract/file-page.ts'
@@ -8,72 +8,22 @@ import type { Product } from '../../contract/products.ts'
 import type { PassagesInput } from '../../machines/file-page/index.ts'
 import type { AssignProductInput } from '../../machines/product-choice/index.ts'
 import { createFilePageLogic } from '../../src/api/file-page-actors.ts'
-import { SessionContext } from '../../src/app/session.tsx'
-import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
 import { FilePage } from '../../src/pages/repository/file-page.tsx'
 import { productOf } from '../fixtures/products.ts'
+import { repositoryFileOf } from '../fixtures/repository-files.ts'
 import { chooseOption } from '../support/choose-option.ts'
-import { readingSession } from '../support/ui-session.ts'
+import { renderInSession } from '../support/ui-render.tsx'
 
 /**
  * Issue 30: the repository's uploads and files are one list (one status per file), a file's name
  * opens its page, and the page shows what was read from it, its statuses and what cites it.
  */
 
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+// links render without a router
+vi.mock('@tanstack/react-router', () => import('../support/router-stub.tsx'))
 
-vi.mock('@tanstack/react-router', () => ({
-  Link: (props: {
-    children: React.ReactNode
-    className?: string
-    to?: string
-    params?: { id: number }
-    search?: { question?: number }
-  }) => (
-    <a
-      href={`${props.to?.replace('$id', String(props.params?.id))}${props.search?.question ? `?question=${props.search.question}` : ''}`}
-      className={props.className}
-    >
-      {props.children}
-    </a>
-  ),
-  getRouteApi: () => ({ useParams: () => ({ id: 7 }) }),
-}))
-
-const file = (id: number, name: string, status: RepositoryFile['status']): RepositoryFile => ({
-  id,
-  name,
-  kind: 'pdf',
-  mime: 'application/pdf',
-  size: 2048,
-  tags: [],
-  status,
-  progress: 0,
-  error: null,
-  source_url: null,
-  pages: 2,
-  passages: 4,
-  added_by: { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
-  created_at: new Date().toISOString(),
-  updated_at: new Date().toISOString(),
-  processed_at: null,
-  version: 1,
-})
-
-const renderIn = (node: React.ReactNode) =>
-  render(
-    <SessionContext.Provider logic={readingSession}>
-      <ToasterContext.Provider>
-        {node}
-        <Toaster />
-      </ToasterContext.Provider>
-    </SessionContext.Provider>,
-  )
+const file = (id: number, name: string, status: RepositoryFile['status']) =>
+  repositoryFileOf({ id, name, status })
 
 describe('a file’s page', () => {
   const details: FileDetails = {
@@ -136,7 +86,7 @@ describe('a file’s page', () => {
       loadDetails: fromPromise<FileDetails, { id: number }>(async () => details),
       loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async () => read),
     })
-    renderIn(<FilePage id={7} logic={logic} />)
+    renderInSession(<FilePage id={7} logic={logic} />)
     expect(await screen.findByRole('heading', { name: 'Access policy.pdf' })).toBeTruthy()
     const passages = await screen.findAllByTestId('file-passage')
     expect(passages.map((passage) => passage.textContent)).toEqual([
@@ -166,7 +116,7 @@ describe('a file’s page', () => {
         loadDetails: fromPromise<FileDetails, { id: number }>(async () => details),
         loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async () => read),
       })
-      renderIn(
+      renderInSession(
         <FilePage id={7} citedPage={2} citedQuote="access is  REVIEWED quarterly" logic={logic} />,
       )
       const marked = await screen.findByTestId('cited-quote')
@@ -185,7 +135,7 @@ describe('a file’s page', () => {
       }),
       loadPassages: fromPromise<Paged<FilePassage>, PassagesInput>(async () => read),
     })
-    renderIn(<FilePage id={7} logic={logic} />)
+    renderInSession(<FilePage id={7} logic={logic} />)
     expect(await screen.findByText('File not found')).toBeTruthy()
     expect(screen.getByRole('button', { name: /retry|try again/i })).toBeTruthy()
   })
@@ -208,7 +158,7 @@ describe('a file’s page', () => {
         }),
       },
     )
-    renderIn(<FilePage id={7} logic={logic} />)
+    renderInSession(<FilePage id={7} logic={logic} />)
     const select = await screen.findByRole('combobox', { name: 'Product' })
     expect(select.textContent).toBe('Catalog')
     expect(screen.getByText('Speaks for')).toBeTruthy()

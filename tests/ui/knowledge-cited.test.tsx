@@ -1,23 +1,11 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fromPromise } from 'xstate'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { AnsweredRow } from '../../contract/knowledge.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
-import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
-import { itemListActors, knowledgeActors } from '../../src/api/knowledge-actors.ts'
-import { createKnowledgeLogic } from '../../src/api/knowledge-logic.ts'
-import { SessionContext } from '../../src/app/session.tsx'
-import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
 import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
 import { qaItemOf } from '../fixtures/qa-items.ts'
-import { readingSession } from '../support/ui-session.ts'
-
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+import { knowledgeLogicOf, ownersOf } from '../support/knowledge-logic.ts'
+import { renderInSession } from '../support/ui-render.tsx'
 
 const row: AnsweredRow = {
   id: 41,
@@ -37,31 +25,17 @@ function openAt(url: string) {
     qaItemOf({ id: 9, question: 'Do you encrypt backups?' }),
     qaItemOf({ id: 10, question: 'Is MFA enforced?' }),
   ]
-  const logic = createKnowledgeLogic({
-    ...knowledgeActors(),
-    ...itemListActors(),
-    loadOwnerChoices: fromPromise<OwnerChoices, void>(async () => ({
-      people: [],
-      reviewCycleDays: 180,
-    })),
-    loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
-      async ({ input }) => {
-        queries.push(input)
-        const all: { id: number }[] =
-          input.kind === 'qa' ? items : input.kind === 'answered' ? [row] : []
-        const results = all.filter((entry) => !input.id || entry.id === input.id)
-        return { count: results.length, results }
-      },
-    ),
-  })
-  render(
-    <SessionContext.Provider logic={readingSession}>
-      <ToasterContext.Provider>
-        <KnowledgeBasePage logic={logic} />
-        <Toaster />
-      </ToasterContext.Provider>
-    </SessionContext.Provider>,
+  const logic = knowledgeLogicOf(
+    async (query) => {
+      queries.push(query)
+      const all: { id: number }[] =
+        query.kind === 'qa' ? items : query.kind === 'answered' ? [row] : []
+      const results = all.filter((entry) => !query.id || entry.id === query.id)
+      return { count: results.length, results }
+    },
+    { loadOwnerChoices: ownersOf([]) },
   )
+  renderInSession(<KnowledgeBasePage logic={logic} />)
   return queries
 }
 

@@ -12,69 +12,35 @@ import type { LibraryHealth } from '../../contract/questionnaires.ts'
 import type { FileAction, FileQuery, ListOutput } from '../../machines/file-list/index.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
 import { libraryHealthMachine } from '../../machines/library-health/index.ts'
-import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
 import type { UploadInput, UploadQueueEvents } from '../../machines/upload-queue/index.ts'
-import {
-  itemListActors,
-  knowledgeActors,
-  repositoryActors,
-} from '../../src/api/knowledge-actors.ts'
-import { createKnowledgeLogic } from '../../src/api/knowledge-logic.ts'
+import { repositoryActors } from '../../src/api/knowledge-actors.ts'
 import { createRepositoryLogic } from '../../src/api/repository-logic.ts'
-import { SessionContext } from '../../src/app/session.tsx'
-import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
 import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
 import { Snippet } from '../../src/pages/knowledge-base/snippet.tsx'
 import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
 import { qaItemOf } from '../fixtures/qa-items.ts'
+import { repositoryFileOf } from '../fixtures/repository-files.ts'
 import { chooseOption } from '../support/choose-option.ts'
-import { readingSession } from '../support/ui-session.ts'
+import { knowledgeLogicOf } from '../support/knowledge-logic.ts'
+import { renderInSession } from '../support/ui-render.tsx'
 
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
-
-// a file's name links to its page: the links render without a router
-vi.mock('@tanstack/react-router', () => ({
-  Link: (props: {
-    children: React.ReactNode
-    className?: string
-    to?: string
-    params?: { id: number }
-  }) => (
-    <a href={props.to?.replace('$id', String(props.params?.id))} className={props.className}>
-      {props.children}
-    </a>
-  ),
-}))
+// links render without a router
+vi.mock('@tanstack/react-router', () => import('../support/router-stub.tsx'))
 
 const file = (
   id: number,
   name: string,
   status: RepositoryFile['status'],
   error: string | null = null,
-): RepositoryFile => ({
-  id,
-  name,
-  kind: 'pdf',
-  mime: 'application/pdf',
-  size: 2048,
-  tags: ['policies'],
-  status,
-  progress: status === 'processing' ? 40 : 0,
-  error,
-  source_url: null,
-  pages: 2,
-  passages: 4,
-  added_by: { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },
-  created_at: new Date().toISOString(),
-  updated_at: new Date().toISOString(),
-  processed_at: null,
-  version: 1,
-})
+): RepositoryFile =>
+  repositoryFileOf({
+    id,
+    name,
+    status,
+    error,
+    tags: ['policies'],
+    progress: status === 'processing' ? 40 : 0,
+  })
 
 function repositoryLogic(
   list: ListOutput,
@@ -91,43 +57,21 @@ function repositoryLogic(
   })
 }
 
-const ownerChoices = fromPromise<OwnerChoices, void>(async () => ({
-  people: [{ id: 4, name: 'Bea Ng' }],
-  reviewCycleDays: 180,
-}))
-
 /** A knowledge base with no items whose search finds `results`. */
 const emptyKnowledgeLogic = (results: SearchResult[]) =>
-  createKnowledgeLogic({
-    ...knowledgeActors(),
-    ...itemListActors(),
-    loadOwnerChoices: ownerChoices,
-    loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(async () => ({
-      count: 0,
-      results: [],
-    })),
+  knowledgeLogicOf(async () => ({ count: 0, results: [] }), {
     search: fromPromise<SearchResult[], { q: string }>(async () => results),
   })
 
-const renderWithToaster = (node: React.ReactNode) =>
-  render(
-    <SessionContext.Provider logic={readingSession}>
-      <ToasterContext.Provider>
-        {node}
-        <Toaster />
-      </ToasterContext.Provider>
-    </SessionContext.Provider>,
-  )
-
 describe('repository page', () => {
   it('tells a new user what to upload when the repository is empty', async () => {
-    renderWithToaster(<RepositoryPage logic={repositoryLogic({ count: 0, results: [] })} />)
+    renderInSession(<RepositoryPage logic={repositoryLogic({ count: 0, results: [] })} />)
     expect(await screen.findByText('No documents yet')).toBeTruthy()
     expect(screen.getByText(/policies, SOC 2 and ISO reports/)).toBeTruthy()
   })
 
   it('lists files with their status, and a failed file shows its error', async () => {
-    renderWithToaster(
+    renderInSession(
       <RepositoryPage
         logic={repositoryLogic({
           count: 2,
@@ -145,7 +89,7 @@ describe('repository page', () => {
   })
 
   it('shows each upload with its progress, and refuses an unsupported file before sending it', async () => {
-    renderWithToaster(
+    renderInSession(
       <RepositoryPage
         logic={repositoryLogic({ count: 0, results: [] }, (input, send) =>
           send({ type: 'upload.progress', key: input.key, progress: 42 }),
@@ -199,7 +143,7 @@ describe('repository page', () => {
         })),
       ),
     })
-    renderWithToaster(<RepositoryPage logic={logic} />)
+    renderInSession(<RepositoryPage logic={logic} />)
     const [row] = await screen.findAllByTestId('file-row')
     expect(within(row as HTMLElement).getByTestId('file-version-chip').textContent).toBe('v2')
 
@@ -246,7 +190,7 @@ describe('the repository: one list (issue 30)', () => {
         }
       }),
     })
-    renderWithToaster(<RepositoryPage logic={logic} />)
+    renderInSession(<RepositoryPage logic={logic} />)
     await screen.findAllByTestId('file-row')
     fireEvent.input(screen.getByTestId('file-picker'), {
       target: { files: [new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' })] },
@@ -297,7 +241,7 @@ describe('knowledge base page', () => {
       source: { name: 'Security overview.pdf', kind: 'pdf', location: { page: 4 } },
     }
     const logic = emptyKnowledgeLogic([result])
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search the knowledge base' }), {
       target: { value: 'backups' },
     })
@@ -326,20 +270,11 @@ describe('knowledge base page', () => {
       location: { sheet: 'Security', row: 12 },
     }
     const asked: string[] = []
-    const logic = createKnowledgeLogic({
-      ...knowledgeActors(),
-      ...itemListActors(),
-      loadOwnerChoices: ownerChoices,
-      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
-        async ({ input }) => {
-          asked.push(input.kind)
-          return input.kind === 'answered'
-            ? { count: 1, results: [row] }
-            : { count: 0, results: [] }
-        },
-      ),
+    const logic = knowledgeLogicOf(async (query) => {
+      asked.push(query.kind)
+      return query.kind === 'answered' ? { count: 1, results: [row] } : { count: 0, results: [] }
     })
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     const answered = await screen.findByTestId('answered-row')
     expect(within(answered).getByText('Do you encrypt data at rest?')).toBeTruthy()
     expect(within(answered).getByText('Yes - AES-256 on every volume.')).toBeTruthy()
@@ -360,7 +295,7 @@ describe('knowledge base page', () => {
 
   it('the item editor shows the contract’s words for missing fields', async () => {
     const logic = emptyKnowledgeLogic([])
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
     const dialog = await screen.findByRole('dialog')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
@@ -371,26 +306,23 @@ describe('knowledge base page', () => {
   /** A knowledge base whose Q&A list is `items` (the queue: those not fresh), recording queries. */
   function freshnessLogic(items: QaItem[], markReviewed?: (id: number) => Promise<QaItem>) {
     const queries: ItemListQuery[] = []
-    const logic = createKnowledgeLogic({
-      ...knowledgeActors(),
-      ...itemListActors(),
-      loadOwnerChoices: ownerChoices,
-      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
-        async ({ input }) => {
-          queries.push(input)
-          if (input.kind !== 'qa') return { count: 0, results: [] }
-          const results = input.queue
-            ? items.filter((item) => item.freshness !== 'fresh')
-            : items.filter((item) => !input.freshness || item.freshness === input.freshness)
-          return { count: results.length, results }
-        },
-      ),
-      markReviewed: fromPromise<QaItem, { id: number }>(async ({ input }) =>
-        markReviewed
-          ? markReviewed(input.id)
-          : { ...(items.find((item) => item.id === input.id) as QaItem), ...fresh(input.id) },
-      ),
-    })
+    const logic = knowledgeLogicOf(
+      async (query) => {
+        queries.push(query)
+        if (query.kind !== 'qa') return { count: 0, results: [] }
+        const results = query.queue
+          ? items.filter((item) => item.freshness !== 'fresh')
+          : items.filter((item) => !query.freshness || item.freshness === query.freshness)
+        return { count: results.length, results }
+      },
+      {
+        markReviewed: fromPromise<QaItem, { id: number }>(async ({ input }) =>
+          markReviewed
+            ? markReviewed(input.id)
+            : { ...(items.find((item) => item.id === input.id) as QaItem), ...fresh(input.id) },
+        ),
+      },
+    )
     return { logic, queries }
   }
   const fresh = (id: number) => ({
@@ -406,7 +338,7 @@ describe('knowledge base page', () => {
 
   it('shows each Q&A item’s freshness, owner and last review, and filters by freshness and owner', async () => {
     const { logic, queries } = freshnessLogic(items)
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     const rows = await screen.findAllByTestId('kb-item')
     expect(rows.map((row) => row.dataset.freshness)).toEqual(['stale', 'due', 'fresh'])
     const [stale, due] = rows as [HTMLElement, HTMLElement]
@@ -432,7 +364,7 @@ describe('knowledge base page', () => {
 
   it('marks an answer reviewed from its row: the row turns fresh and a toast says so', async () => {
     const { logic } = freshnessLogic(items)
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     await screen.findAllByTestId('kb-item')
     fireEvent.click(screen.getByRole('button', { name: 'Actions for Is MFA enforced?' }))
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Mark reviewed' }))
@@ -456,7 +388,7 @@ describe('knowledge base page', () => {
       if (id === 2) throw new Error(refusal)
       return fresh(id)
     })
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     fireEvent.click(screen.getByRole('tab', { name: /Review due/ }))
     await waitFor(() => expect(screen.getAllByTestId('kb-item')).toHaveLength(2))
     expect(queries.at(-1)).toMatchObject({ kind: 'qa', queue: true })
@@ -474,7 +406,7 @@ describe('knowledge base page', () => {
 
   it('the editor sets a Q&A item’s owner among the organisation’s people and its review cycle', async () => {
     const { logic } = freshnessLogic([])
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
     const dialog = await screen.findByRole('dialog')
     const options = async (name: string) => {
@@ -526,7 +458,7 @@ describe('knowledge base page', () => {
         actors: { loadHealth: fromPromise<LibraryHealth, void>(async () => health) },
       }),
     }
-    renderWithToaster(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     const panel = await screen.findByTestId('library-health')
     expect(within(panel).getByTestId('health-stale').textContent).toContain('1')
     expect(within(panel).getByTestId('health-source-changed').textContent).toContain('2')

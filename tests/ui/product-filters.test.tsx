@@ -1,29 +1,23 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { fromCallback, fromPromise } from 'xstate'
-import type { QaItem, RepositoryFile } from '../../contract/knowledge.ts'
+import type { QaItem } from '../../contract/knowledge.ts'
 import type { Product } from '../../contract/products.ts'
 import type { FileQuery, ListOutput } from '../../machines/file-list/index.ts'
 import type { SaveItemInput } from '../../machines/item-editor/index.ts'
 import type { ItemListQuery } from '../../machines/item-list/index.ts'
-import type { OwnerChoices } from '../../machines/owner-choices/index.ts'
 import type { AssignProductInput } from '../../machines/product-choice/index.ts'
 import type { UploadInput, UploadQueueEvents } from '../../machines/upload-queue/index.ts'
-import {
-  itemListActors,
-  knowledgeActors,
-  repositoryActors,
-} from '../../src/api/knowledge-actors.ts'
-import { createKnowledgeLogic } from '../../src/api/knowledge-logic.ts'
+import { repositoryActors } from '../../src/api/knowledge-actors.ts'
 import { createRepositoryLogic } from '../../src/api/repository-logic.ts'
-import { SessionContext } from '../../src/app/session.tsx'
-import { ToasterContext } from '../../src/app/toaster.tsx'
 import KnowledgeBasePage from '../../src/pages/knowledge-base/knowledge-base-page.tsx'
 import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
 import { productOf } from '../fixtures/products.ts'
 import { qaItemOf } from '../fixtures/qa-items.ts'
+import { repositoryFileOf } from '../fixtures/repository-files.ts'
 import { chooseOption } from '../support/choose-option.ts'
-import { readingSession } from '../support/ui-session.ts'
+import { knowledgeLogicOf, ownersOf } from '../support/knowledge-logic.ts'
+import { renderInSession } from '../support/ui-render.tsx'
 
 /**
  * Products in the repository and the knowledge base (issue 38): uploads say which product files
@@ -31,53 +25,15 @@ import { readingSession } from '../support/ui-session.ts'
  * products, none of it shows.
  */
 
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
-
-vi.mock('@tanstack/react-router', () => ({
-  Link: (props: { children: React.ReactNode; className?: string }) => (
-    <a href="#link" className={props.className}>
-      {props.children}
-    </a>
-  ),
-}))
+// links render without a router
+vi.mock('@tanstack/react-router', () => import('../support/router-stub.tsx'))
 
 const catalog = productOf(3, 'Catalog', { files: 1, qa_items: 1 })
 const productActors = (products: Product[]) => ({
   loadProductChoices: fromPromise<Product[], void>(async () => products),
   assignProduct: fromPromise<void, AssignProductInput>(async () => {}),
 })
-const file: RepositoryFile = {
-  id: 1,
-  name: 'Policy.pdf',
-  kind: 'pdf',
-  mime: 'application/pdf',
-  size: 2048,
-  tags: [],
-  status: 'ready',
-  progress: 0,
-  error: null,
-  source_url: null,
-  pages: 2,
-  passages: 4,
-  added_by: null,
-  created_at: new Date().toISOString(),
-  updated_at: new Date().toISOString(),
-  processed_at: null,
-  version: 1,
-  product_id: null,
-}
-
-const renderIn = (node: React.ReactNode) =>
-  render(
-    <SessionContext.Provider logic={readingSession}>
-      <ToasterContext.Provider>{node}</ToasterContext.Provider>
-    </SessionContext.Provider>,
-  )
+const file = repositoryFileOf({ added_by: null, product_id: null })
 
 function repository(products: Product[]) {
   const queries: FileQuery[] = []
@@ -101,22 +57,15 @@ function repository(products: Product[]) {
 function knowledge(products: Product[], items: QaItem[]) {
   const queries: ItemListQuery[] = []
   const saved: SaveItemInput[] = []
-  const logic = createKnowledgeLogic(
+  const logic = knowledgeLogicOf(
+    async (query) => {
+      queries.push(query)
+      return query.kind === 'qa'
+        ? { count: items.length, results: items }
+        : { count: 0, results: [] }
+    },
     {
-      ...knowledgeActors(),
-      ...itemListActors(),
-      loadOwnerChoices: fromPromise<OwnerChoices, void>(async () => ({
-        people: null,
-        reviewCycleDays: 180,
-      })),
-      loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
-        async ({ input }) => {
-          queries.push(input)
-          return input.kind === 'qa'
-            ? { count: items.length, results: items }
-            : { count: 0, results: [] }
-        },
-      ),
+      loadOwnerChoices: ownersOf(null),
       saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => {
         saved.push(input)
       }),
@@ -129,7 +78,7 @@ function knowledge(products: Product[], items: QaItem[]) {
 describe('products in the repository and the knowledge base (issue 38)', () => {
   it('the repository uploads for the chosen product and filters by product', async () => {
     const { logic, queries, uploads } = repository([catalog])
-    renderIn(<RepositoryPage logic={logic} />)
+    renderInSession(<RepositoryPage logic={logic} />)
     await screen.findByRole('combobox', { name: 'Speaks for' })
     // a file that speaks for one product says which; a company-wide one says nothing
     const rows = await screen.findAllByTestId('file-row')
@@ -155,7 +104,7 @@ describe('products in the repository and the knowledge base (issue 38)', () => {
 
   it('with no products the repository asks nothing about them', async () => {
     const { logic } = repository([])
-    renderIn(<RepositoryPage logic={logic} />)
+    renderInSession(<RepositoryPage logic={logic} />)
     expect(await screen.findByText('Policy.pdf')).toBeTruthy()
     expect(screen.queryByRole('combobox', { name: 'Speaks for' })).toBeNull()
     expect(screen.queryByRole('combobox', { name: 'Product' })).toBeNull()
@@ -163,7 +112,7 @@ describe('products in the repository and the knowledge base (issue 38)', () => {
 
   it('the Q&A list filters by product, and the editor sets an answer’s product', async () => {
     const { logic, queries, saved } = knowledge([catalog], [qaItemOf({ id: 5, product_id: 3 })])
-    renderIn(<KnowledgeBasePage logic={logic} />)
+    renderInSession(<KnowledgeBasePage logic={logic} />)
     await screen.findByRole('combobox', { name: 'Product' })
     expect(within(await screen.findByTestId('kb-item')).getByTitle('Speaks for').textContent).toBe(
       'Speaks for: Catalog',

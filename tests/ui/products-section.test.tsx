@@ -1,19 +1,11 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fromPromise } from 'xstate'
 import type { Product } from '../../contract/products.ts'
 import type { SaveProductInput } from '../../machines/products/index.ts'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { createProductsLogic, ProductsSection } from '../../src/pages/settings/products-section.tsx'
 import { productOf } from '../fixtures/products.ts'
-
-// jsdom has no ResizeObserver; Ark's positioning observes its elements.
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
 
 const studio = productOf(4, 'Canvas Studio', {
   aliases: ['Studio', 'Arc'],

@@ -21,21 +21,8 @@ import { productOf } from '../fixtures/products.ts'
 import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
 
-vi.mock('@tanstack/react-router', () => ({
-  Link: (props: { children: React.ReactNode; className?: string }) => (
-    <a href="#questionnaire" className={props.className}>
-      {props.children}
-    </a>
-  ),
-}))
-
-// the owner filter's segments measure their indicator
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
+// links render without a router
+vi.mock('@tanstack/react-router', () => import('../support/router-stub.tsx'))
 
 const noProducts = {
   loadProductChoices: fromPromise<Product[], void>(async () => []),

@@ -1,17 +1,9 @@
 import { fireEvent, render, screen, within } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fromPromise } from 'xstate'
 import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { createSsoLogic, SsoSection } from '../../src/pages/settings/sso-section.tsx'
-
-// jsdom has no ResizeObserver; Ark's positioning observes its elements.
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
 
 const settings = (provider: SsoSettings['provider']): SsoSettings => ({
   enabled: true,

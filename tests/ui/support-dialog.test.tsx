@@ -10,14 +10,6 @@ import { useSupportTicket } from '../../src/app/support/use-support-ticket.ts'
 import { Toaster, ToasterContext } from '../../src/app/toaster.tsx'
 import { chooseOption, selectedText } from '../support/choose-option.ts'
 
-// jsdom has no ResizeObserver; Ark's positioning observes its elements.
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
-
 const created = {
   status: 'success',
   ticket: { id: 7, type: 'Bug', summary: 'Export drops cells', created_at: '2025-01-01T00:00:00Z' },

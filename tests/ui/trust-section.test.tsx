@@ -18,13 +18,6 @@ import { type DecisionInput, trustRequestsMachine } from '../../machines/trust-r
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { TrustSection } from '../../src/pages/settings/trust/trust-section.tsx'
 
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (!('ResizeObserver' in globalThis)) vi.stubGlobal('ResizeObserver', ResizeObserverStub)
-
 const CANARY = 'canary-private-answer'
 const items: TrustItems = {
   files: [
