@@ -97,36 +97,3 @@ export function screenOf<
 ): Screen {
   return screens.find(([, state]) => snapshot.matches(state as never))?.[0] ?? otherwise
 }
-
-/**
- * The new-password form's editing state, for a machine with the actions `setPassword`,
- * `setConfirm`, `clearFormError` and `showPasswordError`, the guard `passwordIsAcceptable` and a
- * sibling state `submitting`: typing is kept, a submit the rules refuse says which rule.
- */
-export const newPasswordEditing = {
-  on: {
-    'password.change': {
-      actions: {
-        type: 'setPassword' as const,
-        params: ({ event }: { event: { value: string } }) => event.value,
-      },
-    },
-    'confirm.change': {
-      actions: {
-        type: 'setConfirm' as const,
-        params: ({ event }: { event: { value: string } }) => event.value,
-      },
-    },
-    submit: [
-      {
-        guard: 'passwordIsAcceptable' as const,
-        target: 'submitting',
-        actions: 'clearFormError' as const,
-      },
-      {
-        description: 'Too short, or the two fields differ: says which; nothing is sent.',
-        actions: 'showPasswordError' as const,
-      },
-    ],
-  },
-}

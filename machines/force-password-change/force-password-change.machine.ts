@@ -1,12 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
-import {
-  failureOf,
-  newPasswordAssigners,
-  newPasswordEditing,
-  newPasswordIsAcceptable,
-} from '../account.ts'
+import { failureOf, newPasswordAssigners, newPasswordIsAcceptable } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import type {
   ChangePasswordForcedInput,
@@ -48,7 +43,21 @@ export const forcePasswordChangeMachine = setup({
     editing: {
       description:
         "'Change Your Password': 'You must change your password before continuing', new password and confirm.",
-      ...newPasswordEditing,
+      on: {
+        'password.change': {
+          actions: { type: 'setPassword', params: ({ event }) => event.value },
+        },
+        'confirm.change': {
+          actions: { type: 'setConfirm', params: ({ event }) => event.value },
+        },
+        submit: [
+          { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
+          {
+            description: 'Too short, or the two fields differ: says which; nothing is sent.',
+            actions: 'showPasswordError',
+          },
+        ],
+      },
     },
     submitting: {
       description: 'Sends the new password with the current session.',
