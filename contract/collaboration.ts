@@ -428,4 +428,7 @@ export const COLLABORATION_TEXTS = {
   replyToReply: 'Reply to the thread’s first comment.',
   unsubscribed: 'You will no longer receive these emails.',
   unsubscribeInvalid: 'This unsubscribe link is not valid.',
+  commentEmpty: 'A comment needs some text',
+  commentsLoadFailed: 'The comments could not be loaded',
+  commentSaveFailed: 'The comment could not be saved',
 } as const

@@ -367,6 +367,14 @@ export const QUESTIONNAIRE_TEXTS = {
   carrySourceNotFound: 'The earlier questionnaire was not found',
   carryWhileBusy:
     'This questionnaire is being read or answered. Start from the earlier one when it is ready.',
+  /** The browser's own words, where the server's answer names no reason. */
+  carryFailed: 'The earlier answers could not be carried forward',
+  listFailed: 'The questionnaires could not be loaded',
+  deleteFailed: 'The questionnaires could not be deleted',
+  /** An export that stopped without the server's reason. */
+  exportFailedPlain: 'The export failed',
+  /** An answer's save, approval or regeneration refused without the server's reason. */
+  changeFailed: 'The change could not be saved',
 } as const
 
 export const saveToLibraryResponseSchema = z.object({ item_id: z.int(), created: z.boolean() })

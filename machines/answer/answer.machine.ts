@@ -1,4 +1,5 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
 import {
   type AnswerChange,
   missingParts,
@@ -12,6 +13,9 @@ import type {
   AnswerEmitted,
   AnswerEvents,
   AnswerIdInput,
+  AnswerInput,
+  DraftChange,
+  LibrarySaved,
   SaveAnswerInput,
 } from './answer.types.ts'
 import { draftOf, holdTheirs, overTheirs, staleOf, takeTheirs } from './merge.ts'
@@ -30,8 +34,10 @@ export type * from './answer.types.ts'
 
 const mustBeProvided = mustBeProvidedIn('answerMachine')
 
-const messageOf = (error: unknown) =>
-  error instanceof Error && error.message ? error.message : 'The change could not be saved'
+const messageOf = (error: unknown) => errorMessage(error, QUESTIONNAIRE_TEXTS.changeFailed)
+
+/** The error of a failed call, as the params of the action or guard that reads it. */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
 /** The row of the server's answer for this question, or the row unchanged. */
 const fromChange = (row: QuestionRow, change: AnswerChange) =>
@@ -41,7 +47,7 @@ export const answerMachine = setup({
   types: {
     context: {} as AnswerContext,
     events: {} as AnswerEvents,
-    input: {} as { row: QuestionRow },
+    input: {} as AnswerInput,
     emitted: {} as AnswerEmitted,
   },
   actors: {
@@ -50,9 +56,7 @@ export const answerMachine = setup({
     unApproveAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('unApproveAnswer')),
     regenerateAnswer: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('regenerateAnswer')),
     confirmSource: fromPromise<AnswerChange, AnswerIdInput>(mustBeProvided('confirmSource')),
-    saveToLibrary: fromPromise<{ item_id: number; created: boolean }, AnswerIdInput>(
-      mustBeProvided('saveToLibrary'),
-    ),
+    saveToLibrary: fromPromise<LibrarySaved, AnswerIdInput>(mustBeProvided('saveToLibrary')),
   },
   guards: {
     isApproved: ({ context }) => context.row.answer.status === 'approved',
@@ -67,30 +71,23 @@ export const answerMachine = setup({
       )
     },
     /** Rows changed elsewhere (undo, another operation) are adopted only when they differ. */
-    rowDiffers: ({ context, event }) => {
-      const { row } = event as Extract<AnswerEvents, { type: 'row.update' }>
-      return (
-        context.row.answer.id !== row.answer.id ||
-        context.row.answer.updated_at !== row.answer.updated_at ||
-        context.row.answer.status !== row.answer.status ||
-        context.row.answer.flags.length !== row.answer.flags.length ||
-        context.row.candidates.length !== row.candidates.length ||
-        // its assignment and review (issue 29) change without the answer changing
-        JSON.stringify(context.row.assignment) !== JSON.stringify(row.assignment)
-      )
-    },
+    rowDiffers: ({ context }, row: QuestionRow) =>
+      context.row.answer.id !== row.answer.id ||
+      context.row.answer.updated_at !== row.answer.updated_at ||
+      context.row.answer.status !== row.answer.status ||
+      context.row.answer.flags.length !== row.answer.flags.length ||
+      context.row.candidates.length !== row.candidates.length ||
+      // its assignment and review (issue 29) change without the answer changing
+      JSON.stringify(context.row.assignment) !== JSON.stringify(row.assignment),
     retrySave: ({ context }) => context.lastAction === 'save',
     retryApprove: ({ context }) => context.lastAction === 'approve',
     retryUnapprove: ({ context }) => context.lastAction === 'unapprove',
     retryConfirmSource: ({ context }) => context.lastAction === 'confirmSource',
     sourceChanged: ({ context }) => context.row.answer.flags.includes('source_changed'),
-    staleSave: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
+    staleSave: (_, error: unknown) => staleOf(error) !== null,
   },
   actions: {
-    adoptRow: assign(({ event }) => {
-      const row = (event as { row: QuestionRow }).row
-      return { row, draft: draftOf(row) }
-    }),
+    adoptRow: assign((_, row: QuestionRow) => ({ row, draft: draftOf(row) })),
     startDraft: assign(({ context }) => ({
       draft: draftOf(context.row),
       error: null,
@@ -98,13 +95,10 @@ export const answerMachine = setup({
       theirs: null,
       notice: null,
     })),
-    holdTheirs: assign(({ context, event }) =>
-      holdTheirs(context, (event as { error?: unknown }).error),
-    ),
+    holdTheirs: assign(({ context }, error: unknown) => holdTheirs(context, error)),
     takeTheirs: assign(({ context }) => takeTheirs(context)),
     overTheirs: assign(({ context }) => overTheirs(context)),
-    changeDraft: assign(({ context, event }) => {
-      const { field, value } = event as Extract<AnswerEvents, { type: 'change' }>
+    changeDraft: assign(({ context }, { field, value }: DraftChange) => {
       const draft = { ...context.draft }
       if (field === 'choice') draft.choice = value || null
       else draft[field] = value ?? ''
@@ -137,23 +131,23 @@ export const answerMachine = setup({
       notice: null,
     })),
     // a regeneration that found nothing new says so, rather than nothing (issue 39)
-    noticeOf: assign(({ event }) => ({
-      notice: (event as unknown as { output: AnswerChange }).output.notice ?? null,
-    })),
-    acceptChange: assign(({ context, event }) => {
-      const change = (event as unknown as { output: AnswerChange }).output
+    noticeOf: assign((_, change: AnswerChange) => ({ notice: change.notice ?? null })),
+    /** The server's answer replaces the row, and is announced so that the page's counts follow. */
+    takeChange: enqueueActions(({ context, enqueue }, change: AnswerChange) => {
       const row = fromChange(context.row, change)
-      return { row, draft: draftOf(row), previous: null, error: null }
+      enqueue.assign({ row, draft: draftOf(row), previous: null, error: null })
+      enqueue.emit({ type: 'changed' as const, change })
     }),
-    emitChange: emit(({ event }) => ({
-      type: 'changed' as const,
-      change: (event as unknown as { output: AnswerChange }).output,
-    })),
-    rollback: assign(({ context, event }) => ({
+    rollback: assign(({ context }, error: unknown) => ({
       row: context.previous ?? context.row,
       previous: null,
-      error: messageOf((event as unknown as { error: unknown }).error),
+      error: messageOf(error),
     })),
+    emitLibrarySaved: emit((_, saved: LibrarySaved) => ({
+      type: 'library.saved' as const,
+      created: saved.created,
+    })),
+    showError: assign((_, error: unknown) => ({ error: messageOf(error) })),
     needsContent: assign({ error: QUESTIONNAIRE_TEXTS.emptyAnswer }),
     clearError: assign({ error: null }),
   },
@@ -176,7 +170,11 @@ export const answerMachine = setup({
     },
     viewing: {
       on: {
-        'row.update': { guard: 'rowDiffers', target: 'settling', actions: 'adoptRow' },
+        'row.update': {
+          guard: { type: 'rowDiffers', params: ({ event }) => event.row },
+          target: 'settling',
+          actions: { type: 'adoptRow', params: ({ event }) => event.row },
+        },
         edit: { target: 'editing', actions: 'startDraft' },
         approve: [
           {
@@ -202,7 +200,7 @@ export const answerMachine = setup({
     },
     editing: {
       on: {
-        change: { actions: 'changeDraft' },
+        change: { actions: { type: 'changeDraft', params: ({ event }) => event } },
         cancel: { target: 'settling', actions: 'startDraft' },
         save: [
           { guard: 'draftChanged', target: 'saving', actions: 'optimisticSave' },
@@ -222,21 +220,32 @@ export const answerMachine = setup({
             version: context.baseVersion,
           },
         }),
-        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
+        onDone: {
+          target: 'settling',
+          actions: { type: 'takeChange', params: ({ event }) => event.output },
+        },
         onError: [
-          { guard: 'staleSave', target: 'conflicted', actions: 'holdTheirs' },
-          { target: 'failed', actions: 'rollback' },
+          {
+            guard: { type: 'staleSave', params: errorOf },
+            target: 'conflicted',
+            actions: { type: 'holdTheirs', params: errorOf },
+          },
+          { target: 'failed', actions: { type: 'rollback', params: errorOf } },
         ],
       },
     },
-    /** Someone changed the answer while it was being edited: theirs beside mine, never lost. */
     conflicted: {
+      description:
+        'Someone changed the answer while it was being edited: theirs beside mine, never lost.',
       on: {
         'merge.theirs': { target: 'settling', actions: 'takeTheirs' },
         'merge.mine': { target: 'saving', actions: ['overTheirs', 'optimisticSave'] },
         // mine, edited further against their version
         edit: { target: 'editing', actions: 'overTheirs' },
-        change: { target: 'editing', actions: ['overTheirs', 'changeDraft'] },
+        change: {
+          target: 'editing',
+          actions: ['overTheirs', { type: 'changeDraft', params: ({ event }) => event }],
+        },
       },
     },
     approving: {
@@ -247,13 +256,23 @@ export const answerMachine = setup({
           answerId: context.row.answer.id,
           confirmIncomplete: missingParts(context.row.cell_needs, context.row.answer).length > 0,
         }),
-        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
-        onError: { target: 'failed', actions: 'rollback' },
+        onDone: {
+          target: 'settling',
+          actions: { type: 'takeChange', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'rollback', params: errorOf },
+        },
       },
     },
     approved: {
       on: {
-        'row.update': { guard: 'rowDiffers', target: 'settling', actions: 'adoptRow' },
+        'row.update': {
+          guard: { type: 'rowDiffers', params: ({ event }) => event.row },
+          target: 'settling',
+          actions: { type: 'adoptRow', params: ({ event }) => event.row },
+        },
         edit: { target: 'editing', actions: 'startDraft' },
         'library.save': { target: 'savingToLibrary', actions: 'clearError' },
         'source.confirm': {
@@ -281,14 +300,11 @@ export const answerMachine = setup({
         input: ({ context }) => ({ answerId: context.row.answer.id }),
         onDone: {
           target: 'approved',
-          actions: emit(({ event }) => ({
-            type: 'library.saved' as const,
-            created: event.output.created,
-          })),
+          actions: { type: 'emitLibrarySaved', params: ({ event }) => event.output },
         },
         onError: {
           target: 'approved',
-          actions: assign(({ event }) => ({ error: messageOf(event.error) })),
+          actions: { type: 'showError', params: errorOf },
         },
       },
     },
@@ -296,28 +312,50 @@ export const answerMachine = setup({
       invoke: {
         src: 'unApproveAnswer',
         input: ({ context }) => ({ answerId: context.row.answer.id }),
-        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
-        onError: { target: 'failed', actions: 'rollback' },
+        onDone: {
+          target: 'settling',
+          actions: { type: 'takeChange', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'rollback', params: errorOf },
+        },
       },
     },
     confirmingSource: {
       invoke: {
         src: 'confirmSource',
         input: ({ context }) => ({ answerId: context.row.answer.id }),
-        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange'] },
-        onError: { target: 'failed', actions: 'rollback' },
+        onDone: {
+          target: 'settling',
+          actions: { type: 'takeChange', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'rollback', params: errorOf },
+        },
       },
     },
     regenerating: {
       invoke: {
         src: 'regenerateAnswer',
+        // a retry sends neither: the answer is drafted again from what it has
         input: ({ context, event }) => ({
           answerId: context.row.answer.id,
-          evidence: (event as { evidence?: string }).evidence,
-          fileIds: (event as { fileIds?: number[] }).fileIds,
+          evidence: event.type === 'regenerate' ? event.evidence : undefined,
+          fileIds: event.type === 'regenerate' ? event.fileIds : undefined,
         }),
-        onDone: { target: 'settling', actions: ['acceptChange', 'emitChange', 'noticeOf'] },
-        onError: { target: 'failed', actions: 'rollback' },
+        onDone: {
+          target: 'settling',
+          actions: [
+            { type: 'takeChange', params: ({ event }) => event.output },
+            { type: 'noticeOf', params: ({ event }) => event.output },
+          ],
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'rollback', params: errorOf },
+        },
       },
     },
     failed: {
@@ -341,9 +379,9 @@ export const answerMachine = setup({
         edit: { target: 'editing', actions: 'clearError' },
         dismiss: { target: 'settling', actions: 'clearError' },
         'row.update': {
-          guard: 'rowDiffers',
+          guard: { type: 'rowDiffers', params: ({ event }) => event.row },
           target: 'settling',
-          actions: ['adoptRow', 'clearError'],
+          actions: [{ type: 'adoptRow', params: ({ event }) => event.row }, 'clearError'],
         },
       },
     },

@@ -34,10 +34,16 @@ export interface AnswerContext {
 export interface StaleSaveError {
   current: Answer
 }
+/** A field of the draft as typed (an empty choice is none). */
+export interface DraftChange {
+  field: keyof Draft
+  value: string | null
+}
+
 export type AnswerEvents =
   | { type: 'row.update'; row: QuestionRow }
   | { type: 'edit' }
-  | { type: 'change'; field: keyof Draft; value: string | null }
+  | ({ type: 'change' } & DraftChange)
   | { type: 'cancel' }
   | { type: 'save' }
   | { type: 'approve' }
@@ -55,6 +61,16 @@ export type AnswerEvents =
 export type AnswerEmitted =
   | { type: 'changed'; change: AnswerChange }
   | { type: 'library.saved'; created: boolean }
+
+export interface AnswerInput {
+  row: QuestionRow
+}
+
+/** What saving an approved answer to the library answers. */
+export interface LibrarySaved {
+  item_id: number
+  created: boolean
+}
 
 export interface SaveAnswerInput {
   answerId: number

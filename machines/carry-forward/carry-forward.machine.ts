@@ -1,6 +1,10 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { CarryForwardResponse, PreviousMatch } from '../../contract/questionnaires.ts'
+import {
+  type CarryForwardResponse,
+  type PreviousMatch,
+  QUESTIONNAIRE_TEXTS,
+} from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -51,9 +55,17 @@ export const carryForwardMachine = setup({
     ),
   },
   guards: {
-    notCarried: ({ event }) => !(event as Extract<CarryForwardEvents, { type: 'check' }>).carried,
-    hasMatch: ({ event }) =>
-      offeredMatch((event as unknown as { output: PreviousMatch[] }).output) !== null,
+    notCarried: (_, carried: boolean) => !carried,
+    hasMatch: (_, matches: PreviousMatch[]) => offeredMatch(matches) !== null,
+  },
+  actions: {
+    offer: assign((_, matches: PreviousMatch[]) => ({ match: offeredMatch(matches) })),
+    clearError: assign({ error: null }),
+    setResult: assign((_, result: CarryForwardResponse) => ({ result, error: null })),
+    announce: emit((_, result: CarryForwardResponse) => ({ type: 'carried' as const, result })),
+    showError: assign((_, error: unknown) => ({
+      error: errorMessage(error, QUESTIONNAIRE_TEXTS.carryFailed),
+    })),
   },
 }).createMachine({
   id: 'carryForward',
@@ -61,17 +73,27 @@ export const carryForwardMachine = setup({
   initial: 'waiting',
   states: {
     waiting: {
-      on: { check: [{ guard: 'notCarried', target: 'looking' }, { target: 'none' }] },
+      description: 'Until the workspace has read the questionnaire.',
+      on: {
+        check: [
+          {
+            guard: { type: 'notCarried', params: ({ event }) => event.carried },
+            target: 'looking',
+          },
+          { target: 'none' },
+        ],
+      },
     },
     looking: {
+      description: 'The earlier questionnaires this one matches are looked up.',
       invoke: {
         src: 'loadPrevious',
         input: ({ context }) => ({ id: context.id }),
         onDone: [
           {
-            guard: 'hasMatch',
+            guard: { type: 'hasMatch', params: ({ event }) => event.output },
             target: 'offered',
-            actions: assign(({ event }) => ({ match: offeredMatch(event.output) })),
+            actions: { type: 'offer', params: ({ event }) => event.output },
           },
           { target: 'none' },
         ],
@@ -80,12 +102,14 @@ export const carryForwardMachine = setup({
       },
     },
     offered: {
+      description: 'The workspace offers to start from the best same-template match.',
       on: {
-        accept: { target: 'carrying', actions: assign({ error: null }) },
+        accept: { target: 'carrying', actions: 'clearError' },
         dismiss: 'none',
       },
     },
     carrying: {
+      description: "The earlier questionnaire's approved answers are carried forward.",
       tags: ['busy'],
       invoke: {
         src: 'carryForward',
@@ -93,26 +117,32 @@ export const carryForwardMachine = setup({
         onDone: {
           target: 'carried',
           actions: [
-            assign(({ event }) => ({ result: event.output, error: null })),
-            emit(({ event }) => ({ type: 'carried' as const, result: event.output })),
+            { type: 'setResult', params: ({ event }) => event.output },
+            { type: 'announce', params: ({ event }) => event.output },
           ],
         },
         onError: {
           target: 'failed',
-          actions: assign(({ event }) => ({
-            error: errorMessage(event.error, 'The earlier answers could not be carried forward'),
-          })),
+          actions: {
+            type: 'showError',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
         },
       },
     },
     failed: {
+      description: 'The carry failed: the offer stays, with the error and a retry.',
       on: {
-        retry: { target: 'carrying', actions: assign({ error: null }) },
+        retry: { target: 'carrying', actions: 'clearError' },
         dismiss: 'none',
       },
     },
-    carried: { on: { dismiss: 'none' } },
-    // nothing (more) to offer; the workspace's later changes are ignored
-    none: {},
+    carried: {
+      description: 'How many answers were carried, changed, new and removed, until dismissed.',
+      on: { dismiss: 'none' },
+    },
+    none: {
+      description: "Nothing (more) to offer; the workspace's later changes are ignored.",
+    },
   },
 })

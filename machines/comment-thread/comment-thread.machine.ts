@@ -1,5 +1,6 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate'
-import type { Comment, Person } from '../../contract/collaboration.ts'
+import { COLLABORATION_TEXTS, type Comment, type Person } from '../../contract/collaboration.ts'
+import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import type {
   CommentAction,
@@ -18,16 +19,7 @@ import { insertMention, keptMentions, matchPeople, mentionAt } from './mentions.
  * text and says why in the server's words, and Retry sends it again.
  */
 
-export const COMMENT_TEXTS = {
-  empty: 'A comment needs some text',
-  loadFailed: 'The comments could not be loaded',
-  saveFailed: 'The comment could not be saved',
-} as const
-
 const mustBeProvided = mustBeProvidedIn('commentThreadMachine')
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof Error && error.message ? error.message : fallback
 
 const newComposer = (): Composer => ({
   mode: 'new',
@@ -105,21 +97,95 @@ export const commentThreadMachine = setup({
   },
   guards: {
     writable: ({ context }) => context.composer.body.trim() !== '',
-    mine: ({ context, event }) => event.type === 'edit.open' && mine(context, event.commentId),
-    mayDelete: ({ context, event }) =>
-      event.type === 'delete' &&
-      (mine(context, event.commentId) ||
-        (context.moderator &&
-          context.comments.some((c) => c.id === event.commentId && !c.deleted))),
-    isThread: ({ context, event }) =>
-      'threadId' in event &&
-      context.comments.some((c) => c.id === event.threadId && c.parent_id === null),
+    mine: ({ context }, commentId: number) => mine(context, commentId),
+    mayDelete: ({ context }, commentId: number) =>
+      mine(context, commentId) ||
+      (context.moderator && context.comments.some((c) => c.id === commentId && !c.deleted)),
+    isThread: ({ context }, threadId: number) =>
+      context.comments.some((c) => c.id === threadId && c.parent_id === null),
     hasFailed: ({ context }) => context.failed !== null,
     suggesting: ({ context }) => context.mention !== null,
   },
   actions: {
-    settle: enqueueActions(({ context, event, enqueue }) => {
-      const comment = (event as unknown as { output: Comment }).output
+    setPeople: assign((_, people: Person[]) => ({ people })),
+    setComments: assign((_, comments: Comment[]) => ({ comments, error: null })),
+    takeComments: assign((_, comments: Comment[]) => ({ comments })),
+    showLoadError: assign((_, error: unknown) => ({
+      error: errorMessage(error, COLLABORATION_TEXTS.commentsLoadFailed),
+    })),
+    clearError: assign({ error: null }),
+    write: assign(({ context }, typed: { body: string; caret: number }) => {
+      const at = mentionAt(typed.body, typed.caret)
+      return {
+        composer: { ...context.composer, body: typed.body, caret: typed.caret },
+        mention: mentionOf(context, typed.body, typed.caret),
+        dismissed: at && at.start === context.dismissed ? context.dismissed : null,
+      }
+    }),
+    moveHighlight: assign(({ context }, by: 1 | -1) => {
+      const mention = context.mention
+      if (!mention) return {}
+      const count = mention.matches.length
+      return { mention: { ...mention, highlight: (mention.highlight + by + count) % count } }
+    }),
+    chooseMention: assign(({ context }, personId: number | undefined) => {
+      const mention = context.mention
+      const person =
+        mention?.matches.find((p) => p.id === personId) ?? mention?.matches[mention.highlight]
+      if (!mention || !person) return {}
+      const { composer } = context
+      const written = insertMention(composer.body, mention.start, composer.caret, person.name)
+      return {
+        composer: {
+          ...composer,
+          ...written,
+          mentions: [...composer.mentions, { id: person.id, name: person.name }],
+        },
+        mention: null,
+      }
+    }),
+    closeMention: assign(({ context }) => ({
+      dismissed: context.mention?.start ?? null,
+      mention: null,
+    })),
+    compose: assign(({ context }) => ({ action: composerAction(context) })),
+    showEmpty: assign({ error: COLLABORATION_TEXTS.commentEmpty }),
+    openReply: assign((_, threadId: number) => ({
+      composer: { ...newComposer(), mode: 'reply' as const, targetId: threadId },
+      mention: null,
+      error: null,
+    })),
+    openEdit: assign(({ context }, commentId: number) => {
+      const comment = context.comments.find((c) => c.id === commentId)
+      const body = comment?.body ?? ''
+      return {
+        composer: {
+          mode: 'edit' as const,
+          targetId: commentId,
+          body,
+          caret: body.length,
+          mentions: (comment?.mentions ?? []).map((m) => ({ id: Number(m.id), name: m.name })),
+        },
+        mention: null,
+        error: null,
+      }
+    }),
+    cancelCompose: assign({ composer: newComposer(), mention: null, error: null }),
+    askDelete: assign((_, commentId: number) => ({ deleting: commentId, error: null })),
+    resolve: assign((_, threadId: number) => ({
+      action: { kind: 'resolve' as const, id: threadId },
+    })),
+    reopen: assign((_, threadId: number) => ({
+      action: { kind: 'reopen' as const, id: threadId },
+    })),
+    retry: assign(({ context }) => ({ action: context.failed, error: null })),
+    dismiss: assign({ error: null, failed: null }),
+    confirmDelete: assign(({ context }) => ({
+      action: { kind: 'delete' as const, id: context.deleting ?? 0 },
+      deleting: null,
+    })),
+    cancelDelete: assign({ deleting: null }),
+    settle: enqueueActions(({ context, enqueue }, comment: Comment) => {
       const comments = withComment(context.comments, comment)
       const action = context.action
       const composed = action?.kind === 'create' || action?.kind === 'edit'
@@ -137,6 +203,11 @@ export const commentThreadMachine = setup({
         enqueue(emit({ type: 'changed' as const, questionId: context.questionId, open }))
       }
     }),
+    keepFailed: assign(({ context }, error: unknown) => ({
+      error: errorMessage(error, COLLABORATION_TEXTS.commentSaveFailed),
+      failed: context.action,
+      action: null,
+    })),
   },
 }).createMachine({
   id: 'commentThread',
@@ -159,19 +230,27 @@ export const commentThreadMachine = setup({
       initial: 'loading',
       states: {
         loading: {
+          description: 'Reading the organisation’s people.',
           invoke: {
             id: 'people',
             src: 'loadPeople',
-            onDone: { target: 'ready', actions: assign(({ event }) => ({ people: event.output })) },
+            onDone: {
+              target: 'ready',
+              actions: { type: 'setPeople', params: ({ event }) => event.output },
+            },
             // without them, a comment is still written; nobody is offered after an "@"
             onError: 'unavailable',
           },
         },
-        ready: {},
-        unavailable: {},
+        ready: { description: 'Typing "@" offers the people whose names match.' },
+        unavailable: {
+          description:
+            'The people could not be read: comments are still written, nobody is offered.',
+        },
       },
     },
     thread: {
+      description: 'The question’s comment threads and the composer.',
       initial: 'loading',
       states: {
         loading: {
@@ -183,181 +262,93 @@ export const commentThreadMachine = setup({
             input: ({ context }) => ({ questionId: context.questionId }),
             onDone: {
               target: 'ready',
-              actions: assign(({ event }) => ({ comments: event.output, error: null })),
+              actions: { type: 'setComments', params: ({ event }) => event.output },
             },
             onError: {
               target: 'failed',
-              actions: assign(({ event }) => ({
-                error: messageOf(event.error, COMMENT_TEXTS.loadFailed),
-              })),
+              actions: {
+                type: 'showLoadError',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
             },
           },
         },
         failed: {
           description: 'The comments could not be read: says why, and reads them again on Retry.',
-          on: { retry: { target: 'loading', actions: assign({ error: null }) } },
+          on: { retry: { target: 'loading', actions: 'clearError' } },
         },
         ready: {
+          description: 'The threads are shown; the composer writes, with "@" suggestions.',
           initial: 'idle',
           on: {
-            'body.change': {
-              actions: assign(({ context, event }) => {
-                const typed = mentionAt(event.body, event.caret)
-                return {
-                  composer: { ...context.composer, body: event.body, caret: event.caret },
-                  mention: mentionOf(context, event.body, event.caret),
-                  dismissed: typed && typed.start === context.dismissed ? context.dismissed : null,
-                }
-              }),
-            },
+            'body.change': { actions: { type: 'write', params: ({ event }) => event } },
             'mention.move': {
               guard: 'suggesting',
-              actions: assign(({ context, event }) => {
-                const mention = context.mention
-                if (!mention) return {}
-                const count = mention.matches.length
-                return {
-                  mention: {
-                    ...mention,
-                    highlight: (mention.highlight + event.by + count) % count,
-                  },
-                }
-              }),
+              actions: { type: 'moveHighlight', params: ({ event }) => event.by },
             },
             'mention.choose': {
               guard: 'suggesting',
-              actions: assign(({ context, event }) => {
-                const mention = context.mention
-                const person =
-                  mention?.matches.find((p) => p.id === event.personId) ??
-                  mention?.matches[mention.highlight]
-                if (!mention || !person) return {}
-                const { composer } = context
-                const written = insertMention(
-                  composer.body,
-                  mention.start,
-                  composer.caret,
-                  person.name,
-                )
-                return {
-                  composer: {
-                    ...composer,
-                    ...written,
-                    mentions: [...composer.mentions, { id: person.id, name: person.name }],
-                  },
-                  mention: null,
-                }
-              }),
+              actions: { type: 'chooseMention', params: ({ event }) => event.personId },
             },
-            'mention.close': {
-              guard: 'suggesting',
-              actions: assign(({ context }) => ({
-                dismissed: context.mention?.start ?? null,
-                mention: null,
-              })),
-            },
+            'mention.close': { guard: 'suggesting', actions: 'closeMention' },
           },
           states: {
-            // someone else's comment reached the question (the live stream): read them again,
-            // quietly, keeping what is being written
             reloading: {
+              description:
+                'Someone else’s comment reached the question (the live stream): the comments are read again, quietly, keeping what is being written.',
               invoke: {
                 id: 'reload',
                 src: 'loadComments',
                 input: ({ context }) => ({ questionId: context.questionId }),
                 onDone: {
                   target: 'idle',
-                  actions: assign(({ event }) => ({ comments: event.output })),
+                  actions: { type: 'takeComments', params: ({ event }) => event.output },
                 },
                 onError: 'idle',
               },
             },
             idle: {
+              description: 'Nothing is being sent: write, reply, edit, delete, resolve or reopen.',
               on: {
                 refresh: 'reloading',
                 submit: [
-                  {
-                    guard: 'writable',
-                    target: 'working',
-                    actions: assign(({ context }) => ({ action: composerAction(context) })),
-                  },
-                  { actions: assign({ error: COMMENT_TEXTS.empty }) },
+                  { guard: 'writable', target: 'working', actions: 'compose' },
+                  { actions: 'showEmpty' },
                 ],
                 'reply.open': {
-                  guard: 'isThread',
-                  actions: assign(({ event }) => ({
-                    composer: {
-                      ...newComposer(),
-                      mode: 'reply' as const,
-                      targetId: event.threadId,
-                    },
-                    mention: null,
-                    error: null,
-                  })),
+                  guard: { type: 'isThread', params: ({ event }) => event.threadId },
+                  actions: { type: 'openReply', params: ({ event }) => event.threadId },
                 },
                 'edit.open': {
-                  guard: 'mine',
-                  actions: assign(({ context, event }) => {
-                    const comment = context.comments.find((c) => c.id === event.commentId)
-                    const body = comment?.body ?? ''
-                    return {
-                      composer: {
-                        mode: 'edit' as const,
-                        targetId: event.commentId,
-                        body,
-                        caret: body.length,
-                        mentions: (comment?.mentions ?? []).map((m) => ({
-                          id: Number(m.id),
-                          name: m.name,
-                        })),
-                      },
-                      mention: null,
-                      error: null,
-                    }
-                  }),
+                  guard: { type: 'mine', params: ({ event }) => event.commentId },
+                  actions: { type: 'openEdit', params: ({ event }) => event.commentId },
                 },
-                'compose.cancel': {
-                  actions: assign({ composer: newComposer(), mention: null, error: null }),
-                },
+                'compose.cancel': { actions: 'cancelCompose' },
                 delete: {
-                  guard: 'mayDelete',
+                  guard: { type: 'mayDelete', params: ({ event }) => event.commentId },
                   target: 'confirming',
-                  actions: assign(({ event }) => ({ deleting: event.commentId, error: null })),
+                  actions: { type: 'askDelete', params: ({ event }) => event.commentId },
                 },
                 resolve: {
-                  guard: 'isThread',
+                  guard: { type: 'isThread', params: ({ event }) => event.threadId },
                   target: 'working',
-                  actions: assign(({ event }) => ({
-                    action: { kind: 'resolve' as const, id: event.threadId },
-                  })),
+                  actions: { type: 'resolve', params: ({ event }) => event.threadId },
                 },
                 reopen: {
-                  guard: 'isThread',
+                  guard: { type: 'isThread', params: ({ event }) => event.threadId },
                   target: 'working',
-                  actions: assign(({ event }) => ({
-                    action: { kind: 'reopen' as const, id: event.threadId },
-                  })),
+                  actions: { type: 'reopen', params: ({ event }) => event.threadId },
                 },
-                retry: {
-                  guard: 'hasFailed',
-                  target: 'working',
-                  actions: assign(({ context }) => ({ action: context.failed, error: null })),
-                },
-                dismiss: { actions: assign({ error: null, failed: null }) },
+                retry: { guard: 'hasFailed', target: 'working', actions: 'retry' },
+                dismiss: { actions: 'dismiss' },
               },
             },
             confirming: {
               description:
                 'Asks before deleting a comment; its thread stays, saying it was deleted.',
               on: {
-                'delete.confirm': {
-                  target: 'working',
-                  actions: assign(({ context }) => ({
-                    action: { kind: 'delete' as const, id: context.deleting ?? 0 },
-                    deleting: null,
-                  })),
-                },
-                'delete.cancel': { target: 'idle', actions: assign({ deleting: null }) },
+                'delete.confirm': { target: 'working', actions: 'confirmDelete' },
+                'delete.cancel': { target: 'idle', actions: 'cancelDelete' },
               },
             },
             working: {
@@ -366,14 +357,16 @@ export const commentThreadMachine = setup({
                 id: 'act',
                 src: 'act',
                 input: ({ context }) => context.action as CommentAction,
-                onDone: { target: 'idle', actions: 'settle' },
+                onDone: {
+                  target: 'idle',
+                  actions: { type: 'settle', params: ({ event }) => event.output },
+                },
                 onError: {
                   target: 'idle',
-                  actions: assign(({ context, event }) => ({
-                    error: messageOf(event.error, COMMENT_TEXTS.saveFailed),
-                    failed: context.action,
-                    action: null,
-                  })),
+                  actions: {
+                    type: 'keepFailed',
+                    params: ({ event }: { event: { error: unknown } }) => event.error,
+                  },
                 },
               },
             },

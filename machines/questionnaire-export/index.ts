@@ -1,4 +1,5 @@
 export * from './questionnaire-export.machine.ts'
+export type * from './questionnaire-export.types.ts'
 
 import type { SnapshotFrom } from 'xstate'
 import type { questionnaireExportMachine } from './questionnaire-export.machine.ts'

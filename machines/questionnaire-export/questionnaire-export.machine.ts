@@ -1,12 +1,15 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import type {
-  CheckFilledFile,
-  ExportFormat,
-  ExportRun,
-  FilledFile,
-} from '../../contract/questionnaires.ts'
+import { errorMessage } from '../../contract/errors.ts'
+import { type ExportFormat, QUESTIONNAIRE_TEXTS } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { EXPORT_PROGRESS_POLL_MS } from '../constants.ts'
+import type {
+  CheckFilledFile,
+  ExportRun,
+  ExportSchema,
+  FilledFile,
+  StartExportInput,
+} from './questionnaire-export.types.ts'
 
 /**
  * Exports of a questionnaire: it checks whether the latest filled file is still current, writes a
@@ -18,61 +21,16 @@ import { EXPORT_PROGRESS_POLL_MS } from '../constants.ts'
  * questionnaire's revision as it changes, and checks the latest file again on each new one.
  */
 
-export interface ExportContext {
-  id: number
-  latest: FilledFile | null
-  format: ExportFormat | null
-  /** The export run being waited for (or the last one). */
-  run: ExportRun | null
-  error: string | null
-  /** The questionnaire's revision last told, to check the latest file again when it changes. */
-  revision: number | null
-  /** Issue 39: the original is filled with approved answers only (null: the organisation's default). */
-  approvedOnly: boolean | null
-  /** Whether the organisation fills with approved answers only unless asked otherwise. */
-  approvedOnlyDefault: boolean
-}
-
-export type ExportEvents =
-  | { type: 'refresh' }
-  | { type: 'revision'; revision: number | null }
-  | { type: 'export'; format: ExportFormat; approvedOnly?: boolean }
-  | { type: 'download.latest' }
-  | { type: 'retry' }
-  | { type: 'dismiss' }
-
-export type ExportEmitted =
-  | { type: 'exported'; file: FilledFile }
-  | { type: 'failed'; message: string }
-
 const mustBeProvided = mustBeProvidedIn('questionnaireExportMachine')
-const messageOf = (error: unknown) =>
-  error instanceof Error && error.message ? error.message : 'The export failed'
-const outputOf = (event: unknown) => (event as { output: ExportRun }).output
+const messageOf = (error: unknown) => errorMessage(error, QUESTIONNAIRE_TEXTS.exportFailedPlain)
 const unfinished = (run: ExportRun | null) => run?.status === 'queued' || run?.status === 'running'
 
-/** What a run told: done (download its file), failed (say why), or not yet (ask again). */
-const followRun = [
-  { guard: 'runDone', target: 'downloading', actions: ['keepRun', 'announceDone'] },
-  { guard: 'runFailed', target: 'failed', actions: ['keepRun', 'announceRunFailed'] },
-  { target: 'waiting', actions: 'keepRun' },
-] as const
-const failWith = ['rememberError', 'announceError'] as const
-
 export const questionnaireExportMachine = setup({
-  types: {
-    context: {} as ExportContext,
-    events: {} as ExportEvents,
-    input: {} as { id: number },
-    emitted: {} as ExportEmitted,
-  },
+  types: {} as ExportSchema,
   actors: {
     checkFilled: fromPromise<CheckFilledFile, { id: number }>(mustBeProvided('checkFilled')),
     /** Starts an export: the run, queued (POST export-original/ or export-basic/). */
-    startExport: fromPromise<
-      ExportRun,
-      { id: number; format: ExportFormat; approvedOnly: boolean | null }
-    >(mustBeProvided('startExport')),
+    startExport: fromPromise<ExportRun, StartExportInput>(mustBeProvided('startExport')),
     /** The run as it is now (GET exports/{id}/). */
     loadExport: fromPromise<ExportRun, { runId: number }>(mustBeProvided('loadExport')),
     downloadFilled: fromPromise<void, { file: FilledFile }>(mustBeProvided('downloadFilled')),
@@ -83,52 +41,50 @@ export const questionnaireExportMachine = setup({
     /** The run is still on its way: a retry asks for it again instead of starting another. */
     runUnfinished: ({ context }) => unfinished(context.run),
     hasLatest: ({ context }) => context.latest !== null,
-    newRevision: ({ context, event }) => {
-      const { revision } = event as Extract<ExportEvents, { type: 'revision' }>
-      return revision !== null && revision !== context.revision
-    },
-    runDone: ({ event }) => {
-      const run = outputOf(event)
-      return run.status === 'done' && run.filled_file !== null
-    },
-    runFailed: ({ event }) => outputOf(event).status === 'failed',
+    newRevision: ({ context }, revision: number | null) =>
+      revision !== null && revision !== context.revision,
+    runDone: (_, run: ExportRun) => run.status === 'done' && run.filled_file !== null,
+    runFailed: (_, run: ExportRun) => run.status === 'failed',
   },
   actions: {
-    rememberRevision: assign(({ event }) => ({
-      revision: (event as Extract<ExportEvents, { type: 'revision' }>).revision,
+    rememberRevision: assign((_, revision: number | null) => ({ revision })),
+    setChecked: assign((_, checked: CheckFilledFile) => ({
+      latest: checked.filled_file,
+      approvedOnlyDefault: checked.approved_only_default ?? false,
     })),
-    keepRun: assign(({ event }) => {
-      const run = outputOf(event)
-      return run.status === 'done'
+    keepRun: assign((_, run: ExportRun) =>
+      run.status === 'done'
         ? { run, latest: run.filled_file }
         : run.status === 'failed'
-          ? { run, error: run.error ?? 'The export failed' }
-          : { run }
-    }),
-    announceDone: emit(({ event }) => ({
+          ? { run, error: run.error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain }
+          : { run },
+    ),
+    announceDone: emit((_, run: ExportRun) => ({
       type: 'exported' as const,
-      file: outputOf(event).filled_file as FilledFile,
+      file: run.filled_file as FilledFile,
     })),
-    announceRunFailed: emit(({ event }) => ({
+    announceRunFailed: emit((_, run: ExportRun) => ({
       type: 'failed' as const,
-      message: outputOf(event).error ?? 'The export failed',
+      message: run.error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain,
     })),
-    rememberError: assign(({ event }) => ({
-      error: messageOf((event as unknown as { error: unknown }).error),
-    })),
-    announceError: emit(({ event }) => ({
+    rememberError: assign((_, error: unknown) => ({ error: messageOf(error) })),
+    announceError: emit((_, error: unknown) => ({
       type: 'failed' as const,
-      message: messageOf((event as unknown as { error: unknown }).error),
+      message: messageOf(error),
     })),
-    begin: assign(({ event }) => {
-      const asked = event as Extract<ExportEvents, { type: 'export' }>
-      return {
-        format: asked.format,
-        approvedOnly: asked.approvedOnly ?? null,
-        run: null,
-        error: null,
-      }
-    }),
+    forgetExport: assign((_, error: unknown) => ({
+      error: messageOf(error),
+      format: null,
+      run: null,
+    })),
+    begin: assign((_, asked: { format: ExportFormat; approvedOnly?: boolean }) => ({
+      format: asked.format,
+      approvedOnly: asked.approvedOnly ?? null,
+      run: null,
+      error: null,
+    })),
+    clearError: assign({ error: null }),
+    clearRun: assign({ error: null, run: null }),
   },
 }).createMachine({
   id: 'questionnaireExport',
@@ -143,34 +99,43 @@ export const questionnaireExportMachine = setup({
     approvedOnlyDefault: false,
   }),
   initial: 'checking',
-  // a revision told while busy is only remembered: it does not interrupt a check or an export
-  on: { revision: { actions: 'rememberRevision' } },
+  on: {
+    revision: {
+      description:
+        'A revision told while busy is only remembered: it does not interrupt a check or an export.',
+      actions: { type: 'rememberRevision', params: ({ event }) => event.revision },
+    },
+  },
   states: {
     checking: {
+      description:
+        'Whether the latest filled file is still current, and the default for approved answers.',
       invoke: {
         src: 'checkFilled',
         input: ({ context }) => ({ id: context.id }),
         onDone: {
           target: 'idle',
-          actions: assign(({ event }) => ({
-            latest: event.output.filled_file,
-            approvedOnlyDefault: event.output.approved_only_default ?? false,
-          })),
+          actions: { type: 'setChecked', params: ({ event }) => event.output },
         },
         // not knowing about earlier exports does not stop a new one
         onError: 'idle',
       },
     },
     idle: {
+      description: 'The Export menu: a new export, or the latest file downloaded again.',
       on: {
-        // another viewer's export finished (the live stream), or the page asks
         refresh: 'checking',
-        revision: { guard: 'newRevision', target: 'checking', actions: 'rememberRevision' },
-        export: { target: 'exporting', actions: 'begin' },
+        revision: {
+          guard: { type: 'newRevision', params: ({ event }) => event.revision },
+          target: 'checking',
+          actions: { type: 'rememberRevision', params: ({ event }) => event.revision },
+        },
+        export: { target: 'exporting', actions: { type: 'begin', params: ({ event }) => event } },
         'download.latest': { guard: 'hasLatest', target: 'downloading' },
       },
     },
     exporting: {
+      description: 'The export is started: the server answers with its run, queued.',
       tags: ['busy'],
       invoke: {
         src: 'startExport',
@@ -179,25 +144,87 @@ export const questionnaireExportMachine = setup({
           format: context.format as ExportFormat,
           approvedOnly: context.approvedOnly,
         }),
-        onDone: [...followRun],
-        onError: { target: 'failed', actions: [...failWith] },
+        onDone: [
+          {
+            guard: { type: 'runDone', params: ({ event }) => event.output },
+            target: 'downloading',
+            actions: [
+              { type: 'keepRun', params: ({ event }) => event.output },
+              { type: 'announceDone', params: ({ event }) => event.output },
+            ],
+          },
+          {
+            guard: { type: 'runFailed', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: [
+              { type: 'keepRun', params: ({ event }) => event.output },
+              { type: 'announceRunFailed', params: ({ event }) => event.output },
+            ],
+          },
+          { target: 'waiting', actions: { type: 'keepRun', params: ({ event }) => event.output } },
+        ],
+        onError: {
+          target: 'failed',
+          actions: [
+            {
+              type: 'rememberError',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            {
+              type: 'announceError',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+          ],
+        },
       },
     },
-    // the run is queued or running: asked for again after a pause
     waiting: {
+      description: 'The run is queued or running: it is asked for again after EXPORT_POLL.',
       tags: ['busy'],
       after: { EXPORT_POLL: 'polling' },
     },
     polling: {
+      description: 'The run as it is now: done (download its file), failed, or not yet.',
       tags: ['busy'],
       invoke: {
         src: 'loadExport',
         input: ({ context }) => ({ runId: (context.run as ExportRun).id }),
-        onDone: [...followRun],
-        onError: { target: 'failed', actions: [...failWith] },
+        onDone: [
+          {
+            guard: { type: 'runDone', params: ({ event }) => event.output },
+            target: 'downloading',
+            actions: [
+              { type: 'keepRun', params: ({ event }) => event.output },
+              { type: 'announceDone', params: ({ event }) => event.output },
+            ],
+          },
+          {
+            guard: { type: 'runFailed', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: [
+              { type: 'keepRun', params: ({ event }) => event.output },
+              { type: 'announceRunFailed', params: ({ event }) => event.output },
+            ],
+          },
+          { target: 'waiting', actions: { type: 'keepRun', params: ({ event }) => event.output } },
+        ],
+        onError: {
+          target: 'failed',
+          actions: [
+            {
+              type: 'rememberError',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            {
+              type: 'announceError',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+          ],
+        },
       },
     },
     downloading: {
+      description: 'The filled file is downloaded.',
       tags: ['busy'],
       invoke: {
         src: 'downloadFilled',
@@ -206,25 +233,29 @@ export const questionnaireExportMachine = setup({
         onError: {
           target: 'failed',
           actions: [
-            assign(({ event }) => ({ error: messageOf(event.error), format: null, run: null })),
-            emit(({ event }) => ({ type: 'failed' as const, message: messageOf(event.error) })),
+            {
+              type: 'forgetExport',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            {
+              type: 'announceError',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
           ],
         },
       },
     },
     failed: {
+      description:
+        'Why the export failed, with a retry: the unfinished run is asked for again, else the export or the download starts again.',
       on: {
         retry: [
-          { guard: 'runUnfinished', target: 'polling', actions: assign({ error: null }) },
-          {
-            guard: 'retryExport',
-            target: 'exporting',
-            actions: assign({ error: null, run: null }),
-          },
-          { target: 'downloading', actions: assign({ error: null }) },
+          { guard: 'runUnfinished', target: 'polling', actions: 'clearError' },
+          { guard: 'retryExport', target: 'exporting', actions: 'clearRun' },
+          { target: 'downloading', actions: 'clearError' },
         ],
-        dismiss: { target: 'idle', actions: assign({ error: null }) },
-        export: { target: 'exporting', actions: 'begin' },
+        dismiss: { target: 'idle', actions: 'clearError' },
+        export: { target: 'exporting', actions: { type: 'begin', params: ({ event }) => event } },
       },
     },
   },

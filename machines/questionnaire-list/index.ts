@@ -1,5 +1,6 @@
 export * from './filters.ts'
 export * from './questionnaire-list.machine.ts'
+export type * from './questionnaire-list.types.ts'
 
 import type { SnapshotFrom } from 'xstate'
 import { isFiltered } from './filters.ts'

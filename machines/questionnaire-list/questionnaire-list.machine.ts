@@ -1,9 +1,21 @@
 import { assign, emit, fromCallback, fromPromise, raise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
 import { fillText, KNOWLEDGE_TEXTS } from '../../contract/knowledge.ts'
 import { QUESTIONNAIRE_TEXTS, type Questionnaire } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_STATUS_POLL_MS } from '../constants.ts'
 import { DEFAULT_FILTERS, type QuestionnaireFilters } from './filters.ts'
+import type {
+  QuestionnaireListContext,
+  QuestionnaireListEvents,
+  QuestionnaireListSchema,
+  QuestionnairePage,
+  UploadInput,
+  UploadRow,
+  UploadSource,
+  UploadWorkField,
+  UploadWorkValues,
+} from './questionnaire-list.types.ts'
 
 /**
  * The Questionnaires page: the list (followed while any questionnaire is analysed or answered),
@@ -12,88 +24,9 @@ import { DEFAULT_FILTERS, type QuestionnaireFilters } from './filters.ts'
  * work changed elsewhere (its dialog) is taken in and the list fetched again.
  */
 
-export interface UploadSource {
-  name: string
-  size: number
-}
-
-export interface UploadRow {
-  key: string
-  name: string
-  progress: number
-  status: 'waiting' | 'uploading' | 'failed'
-  error: string | null
-  source: UploadSource
-  /** The product it is for, as chosen when it was added (issue 38); null: all products. */
-  productId: number | null
-  /** The work asked with it (issue 39), as it stood when it was added. */
-  work: UploadWorkValues
-}
-
-/** What the upload asks about the work (issue 39), as typed: each optional, blank for none. */
-export interface UploadWorkValues {
-  customer_name: string
-  due_date: string
-  owner_id: string
-}
-export type UploadWorkField = keyof UploadWorkValues
 export const NO_UPLOAD_WORK: UploadWorkValues = { customer_name: '', due_date: '', owner_id: '' }
 
-export interface QuestionnaireListContext {
-  items: Questionnaire[]
-  count: number
-  loaded: boolean
-  error: string | null
-  selected: number[]
-  pendingDelete: number[]
-  uploads: UploadRow[]
-  nextKey: number
-  maxUploadMb: number
-  filters: QuestionnaireFilters
-  /** The product the questionnaires added next are for (issue 38); null: all products. */
-  productId: number | null
-  /** The customer, due date and owner of the questionnaires added next (issue 39). */
-  uploadWork: UploadWorkValues
-}
-
-export type QuestionnaireListEvents =
-  | { type: 'retry' }
-  | { type: 'refresh' }
-  | { type: 'toggle'; id: number }
-  | { type: 'toggle.all' }
-  | { type: 'delete.request'; ids: number[] }
-  | { type: 'delete.confirm' }
-  | { type: 'delete.cancel' }
-  | { type: 'files.add'; files: UploadSource[] }
-  | { type: 'upload.dismiss'; key: string }
-  /** The product the questionnaires added next are for (null: all products). */
-  | { type: 'product.choose'; productId: number | null }
-  /** The customer, due date or owner of the questionnaires added next (issue 39). */
-  | { type: 'uploadWork.change'; field: UploadWorkField; value: string }
-  | { type: 'filter.set'; filters: Partial<QuestionnaireFilters> }
-  | { type: 'filter.clear' }
-  | { type: 'work.saved'; questionnaire: Questionnaire }
-  /** Sent by the upload actor. */
-  | { type: 'upload.progress'; key: string; progress: number }
-  | { type: 'upload.done'; key: string; questionnaire: Questionnaire }
-  | { type: 'upload.failed'; key: string; error: string }
-
-export type QuestionnaireListEmitted =
-  | { type: 'deleted'; count: number }
-  | { type: 'uploaded'; questionnaire: Questionnaire }
-  | { type: 'failed'; error: string }
-
-export interface UploadInput {
-  key: string
-  source: UploadSource
-  productId: number | null
-  /** Sent as the upload's form fields; blank ones are left out. */
-  fields: Record<string, string>
-}
-
 const mustBeProvided = mustBeProvidedIn('questionnaireListMachine')
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof Error && error.message ? error.message : fallback
 
 const ACCEPTED = ['.xlsx', '.xlsm', '.csv', '.docx', '.pdf']
 /** Why a file is refused before any request, in the server's words; null when it may go. */
@@ -108,20 +41,30 @@ export function refusal(source: UploadSource, maxUploadMb: number): string | nul
   return null
 }
 
+/** The rows of files just added: each waits its turn, or is refused at once with the reason. */
+const rowsOf = (context: QuestionnaireListContext, files: UploadSource[]): UploadRow[] =>
+  files.map((source, index) => {
+    const problem = refusal(source, context.maxUploadMb)
+    return {
+      key: `u${context.nextKey + index}`,
+      name: source.name,
+      progress: 0,
+      status: problem ? 'failed' : 'waiting',
+      error: problem,
+      source,
+      productId: context.productId,
+      work: context.uploadWork,
+    }
+  })
+
 const RUNNING = ['queued', 'analyzing', 'generating']
 
 export const questionnaireListMachine = setup({
-  types: {
-    context: {} as QuestionnaireListContext,
-    events: {} as QuestionnaireListEvents,
-    input: {} as { maxUploadMb?: number },
-    emitted: {} as QuestionnaireListEmitted,
-  },
+  types: {} as QuestionnaireListSchema,
   actors: {
-    loadQuestionnaires: fromPromise<
-      { count: number; results: Questionnaire[] },
-      QuestionnaireFilters
-    >(mustBeProvided('loadQuestionnaires')),
+    loadQuestionnaires: fromPromise<QuestionnairePage, QuestionnaireFilters>(
+      mustBeProvided('loadQuestionnaires'),
+    ),
     deleteQuestionnaires: fromPromise<number, { ids: number[] }>(
       mustBeProvided('deleteQuestionnaires'),
     ),
@@ -131,23 +74,96 @@ export const questionnaireListMachine = setup({
   },
   delays: { POLL: FILE_STATUS_POLL_MS },
   guards: {
-    anyRunning: ({ context }) => context.items.some((item) => RUNNING.includes(item.status)),
+    anyRunning: (_, page: QuestionnairePage) =>
+      page.results.some((item) => RUNNING.includes(item.status)),
     hasWaiting: ({ context }) => context.uploads.some((row) => row.status === 'waiting'),
-    nothingSelected: ({ event }) => (event as { ids: number[] }).ids.length === 0,
+    nothingSelected: (_, ids: number[]) => ids.length === 0,
   },
   actions: {
-    adopt: assign(({ context, event }) => {
-      const output = (event as unknown as { output: { count: number; results: Questionnaire[] } })
-        .output
-      const ids = new Set(output.results.map((item) => item.id))
+    adopt: assign(({ context }, page: QuestionnairePage) => {
+      const ids = new Set(page.results.map((item) => item.id))
       return {
-        items: output.results,
-        count: output.count,
+        items: page.results,
+        count: page.count,
         loaded: true,
         error: null,
         selected: context.selected.filter((id) => ids.has(id)),
       }
     }),
+    showListError: assign((_, error: unknown) => ({
+      error: errorMessage(error, QUESTIONNAIRE_TEXTS.listFailed),
+    })),
+    clearError: assign({ error: null }),
+    toggle: assign(({ context }, id: number) => ({
+      selected: context.selected.includes(id)
+        ? context.selected.filter((one) => one !== id)
+        : [...context.selected, id],
+    })),
+    toggleAll: assign(({ context }) => ({
+      selected:
+        context.selected.length === context.items.length
+          ? []
+          : context.items.map((item) => item.id),
+    })),
+    setFilters: assign(({ context }, filters: Partial<QuestionnaireFilters>) => ({
+      filters: { ...context.filters, ...filters },
+    })),
+    clearFilters: assign({ filters: DEFAULT_FILTERS }),
+    replaceItem: assign(({ context }, questionnaire: Questionnaire) => ({
+      items: context.items.map((item) => (item.id === questionnaire.id ? questionnaire : item)),
+    })),
+    askDelete: assign((_, ids: number[]) => ({ pendingDelete: ids })),
+    forgetDelete: assign({ pendingDelete: [] }),
+    emitDeleted: emit((_, count: number) => ({ type: 'deleted' as const, count })),
+    dropDeleted: assign(({ context }) => ({
+      items: context.items.filter((item) => !context.pendingDelete.includes(item.id)),
+      selected: context.selected.filter((id) => !context.pendingDelete.includes(id)),
+      pendingDelete: [],
+    })),
+    emitFailed: emit((_, error: string) => ({ type: 'failed' as const, error })),
+    addFiles: assign(({ context }, files: UploadSource[]) => ({
+      uploads: [...context.uploads, ...rowsOf(context, files)],
+      nextKey: context.nextKey + files.length,
+    })),
+    chooseProduct: assign((_, productId: number | null) => ({ productId })),
+    setUploadWork: assign(({ context }, change: { field: UploadWorkField; value: string }) => ({
+      uploadWork: { ...context.uploadWork, [change.field]: change.value },
+    })),
+    dismissUpload: assign(({ context }, key: string) => ({
+      uploads: context.uploads.filter((row) => row.key !== key || row.status === 'uploading'),
+    })),
+    startNextUpload: assign(({ context }) => {
+      const next = context.uploads.find((row) => row.status === 'waiting')
+      return {
+        uploads: context.uploads.map((row) =>
+          row === next ? { ...row, status: 'uploading' as const } : row,
+        ),
+      }
+    }),
+    setProgress: assign(({ context }, change: { key: string; progress: number }) => ({
+      uploads: context.uploads.map((row) =>
+        row.key === change.key ? { ...row, progress: change.progress } : row,
+      ),
+    })),
+    takeUploaded: assign(({ context }, done: { key: string; questionnaire: Questionnaire }) => ({
+      uploads: context.uploads.filter((row) => row.key !== done.key),
+      items: [
+        done.questionnaire,
+        ...context.items.filter((item) => item.id !== done.questionnaire.id),
+      ],
+      count: context.count + 1,
+    })),
+    emitUploaded: emit((_, questionnaire: Questionnaire) => ({
+      type: 'uploaded' as const,
+      questionnaire,
+    })),
+    // the list follows the new questionnaire's analysis
+    refresh: raise({ type: 'refresh' }),
+    markUploadFailed: assign(({ context }, failed: { key: string; error: string }) => ({
+      uploads: context.uploads.map((row) =>
+        row.key === failed.key ? { ...row, status: 'failed' as const, error: failed.error } : row,
+      ),
+    })),
   },
 }).createMachine({
   id: 'questionnaireList',
@@ -167,100 +183,94 @@ export const questionnaireListMachine = setup({
     productId: null,
   }),
   on: {
-    toggle: {
-      actions: assign(({ context, event }) => ({
-        selected: context.selected.includes(event.id)
-          ? context.selected.filter((id) => id !== event.id)
-          : [...context.selected, event.id],
-      })),
-    },
-    // a new narrowing fetches the list again at once, cancelling a fetch under way
+    toggle: { actions: { type: 'toggle', params: ({ event }) => event.id } },
+    'toggle.all': { actions: 'toggleAll' },
     'filter.set': {
+      description: 'A new narrowing fetches the list again at once, cancelling a fetch under way.',
       target: '.list.loading',
       reenter: true,
-      actions: assign(({ context, event }) => ({
-        filters: { ...context.filters, ...event.filters },
-      })),
+      actions: { type: 'setFilters', params: ({ event }) => event.filters },
     },
-    'filter.clear': {
-      target: '.list.loading',
-      reenter: true,
-      actions: assign({ filters: DEFAULT_FILTERS }),
-    },
+    'filter.clear': { target: '.list.loading', reenter: true, actions: 'clearFilters' },
     'work.saved': {
       target: '.list.loading',
       reenter: true,
-      actions: assign(({ context, event }) => ({
-        items: context.items.map((item) =>
-          item.id === event.questionnaire.id ? event.questionnaire : item,
-        ),
-      })),
-    },
-    'toggle.all': {
-      actions: assign(({ context }) => ({
-        selected:
-          context.selected.length === context.items.length
-            ? []
-            : context.items.map((item) => item.id),
-      })),
+      actions: { type: 'replaceItem', params: ({ event }) => event.questionnaire },
     },
   },
   states: {
     list: {
+      description: 'The questionnaires, narrowed and ordered by the filters.',
       initial: 'loading',
       states: {
         loading: {
+          description: 'The list is fetched with the filters.',
           tags: ['loading'],
           invoke: {
             src: 'loadQuestionnaires',
             input: ({ context }) => context.filters,
             onDone: [
-              { guard: 'anyRunning', target: 'following', actions: 'adopt' },
-              { target: 'idle', actions: 'adopt' },
+              {
+                guard: { type: 'anyRunning', params: ({ event }) => event.output },
+                target: 'following',
+                actions: { type: 'adopt', params: ({ event }) => event.output },
+              },
+              { target: 'idle', actions: { type: 'adopt', params: ({ event }) => event.output } },
             ],
             onError: {
               target: 'failed',
-              actions: assign(({ event }) => ({
-                error: messageOf(event.error, 'The questionnaires could not be loaded'),
-              })),
+              actions: {
+                type: 'showListError',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
             },
           },
         },
-        idle: { on: { refresh: 'loading' } },
-        // while something is analysed or answered, the list is fetched again and again
+        idle: {
+          description: 'Nothing is analysed or answered: the list waits to be refreshed.',
+          on: { refresh: 'loading' },
+        },
         following: {
+          description:
+            'Something is analysed or answered: the list is fetched again after each poll interval.',
           on: { refresh: 'loading' },
           after: { POLL: 'loading' },
         },
         failed: {
+          description:
+            "'The questionnaires could not be loaded' (or the server's words), and Retry.",
           on: {
-            retry: { target: 'loading', actions: assign({ error: null }) },
+            retry: { target: 'loading', actions: 'clearError' },
             refresh: 'loading',
           },
         },
       },
     },
     deletion: {
+      description: 'Deleting the chosen questionnaires, behind a confirmation.',
       initial: 'idle',
       states: {
         idle: {
+          description: 'Nothing is being deleted.',
           on: {
             'delete.request': [
-              { guard: 'nothingSelected' },
+              { guard: { type: 'nothingSelected', params: ({ event }) => event.ids } },
               {
                 target: 'confirming',
-                actions: assign(({ event }) => ({ pendingDelete: event.ids })),
+                actions: { type: 'askDelete', params: ({ event }) => event.ids },
               },
             ],
           },
         },
         confirming: {
+          description: 'The confirmation names how many questionnaires go.',
           on: {
             'delete.confirm': 'deleting',
-            'delete.cancel': { target: 'idle', actions: assign({ pendingDelete: [] }) },
+            'delete.cancel': { target: 'idle', actions: 'forgetDelete' },
           },
         },
         deleting: {
+          description: 'The chosen questionnaires are deleted; the page says how many, or why not.',
           tags: ['busy'],
           invoke: {
             src: 'deleteQuestionnaires',
@@ -268,22 +278,19 @@ export const questionnaireListMachine = setup({
             onDone: {
               target: 'idle',
               actions: [
-                emit(({ event }) => ({ type: 'deleted' as const, count: event.output })),
-                assign(({ context }) => ({
-                  items: context.items.filter((item) => !context.pendingDelete.includes(item.id)),
-                  selected: context.selected.filter((id) => !context.pendingDelete.includes(id)),
-                  pendingDelete: [],
-                })),
+                { type: 'emitDeleted', params: ({ event }) => event.output },
+                'dropDeleted',
               ],
             },
             onError: {
               target: 'idle',
               actions: [
-                emit(({ event }) => ({
-                  type: 'failed' as const,
-                  error: messageOf(event.error, 'The questionnaires could not be deleted'),
-                })),
-                assign({ pendingDelete: [] }),
+                {
+                  type: 'emitFailed',
+                  params: ({ event }) =>
+                    errorMessage(event.error, QUESTIONNAIRE_TEXTS.deleteFailed),
+                },
+                'forgetDelete',
               ],
             },
           },
@@ -291,61 +298,32 @@ export const questionnaireListMachine = setup({
       },
     },
     upload: {
+      description: 'Files added are uploaded one after another, each with its progress bar.',
       initial: 'idle',
       on: {
         'files.add': {
           target: '.checking',
-          actions: assign(({ context, event }) => {
-            const rows: UploadRow[] = event.files.map((source, index) => {
-              const problem = refusal(source, context.maxUploadMb)
-              return {
-                key: `u${context.nextKey + index}`,
-                name: source.name,
-                progress: 0,
-                status: problem ? 'failed' : 'waiting',
-                error: problem,
-                source,
-                productId: context.productId,
-                work: context.uploadWork,
-              }
-            })
-            return {
-              uploads: [...context.uploads, ...rows],
-              nextKey: context.nextKey + event.files.length,
-            }
-          }),
+          actions: { type: 'addFiles', params: ({ event }) => event.files },
         },
-        'product.choose': { actions: assign({ productId: ({ event }) => event.productId }) },
+        'product.choose': {
+          actions: { type: 'chooseProduct', params: ({ event }) => event.productId },
+        },
         'uploadWork.change': {
-          actions: assign({
-            uploadWork: ({ context, event }) => ({
-              ...context.uploadWork,
-              [event.field]: event.value,
-            }),
-          }),
+          actions: { type: 'setUploadWork', params: ({ event }) => event },
         },
         'upload.dismiss': {
-          actions: assign(({ context, event }) => ({
-            uploads: context.uploads.filter(
-              (row) => row.key !== event.key || row.status === 'uploading',
-            ),
-          })),
+          actions: { type: 'dismissUpload', params: ({ event }) => event.key },
         },
       },
       states: {
-        idle: {},
+        idle: { description: 'No file waits to be uploaded.' },
         checking: {
+          description: 'Settles at once: the next waiting file is sent, if any.',
           always: [{ guard: 'hasWaiting', target: 'sending' }, { target: 'idle' }],
         },
         sending: {
-          entry: assign(({ context }) => {
-            const next = context.uploads.find((row) => row.status === 'waiting')
-            return {
-              uploads: context.uploads.map((row) =>
-                row === next ? { ...row, status: 'uploading' as const } : row,
-              ),
-            }
-          }),
+          description: 'The next waiting file is uploaded; files added meanwhile wait their turn.',
+          entry: 'startNextUpload',
           invoke: {
             src: 'uploadQuestionnaire',
             input: ({ context }) => {
@@ -359,64 +337,21 @@ export const questionnaireListMachine = setup({
             },
           },
           on: {
-            'files.add': {
-              actions: assign(({ context, event }) => ({
-                uploads: [
-                  ...context.uploads,
-                  ...event.files.map((source, index) => {
-                    const problem = refusal(source, context.maxUploadMb)
-                    return {
-                      key: `u${context.nextKey + index}`,
-                      name: source.name,
-                      progress: 0,
-                      status: problem ? ('failed' as const) : ('waiting' as const),
-                      error: problem,
-                      source,
-                      productId: context.productId,
-                      work: context.uploadWork,
-                    }
-                  }),
-                ],
-                nextKey: context.nextKey + event.files.length,
-              })),
-            },
-            'upload.progress': {
-              actions: assign(({ context, event }) => ({
-                uploads: context.uploads.map((row) =>
-                  row.key === event.key ? { ...row, progress: event.progress } : row,
-                ),
-              })),
-            },
+            'files.add': { actions: { type: 'addFiles', params: ({ event }) => event.files } },
+            'upload.progress': { actions: { type: 'setProgress', params: ({ event }) => event } },
             'upload.done': {
               target: 'checking',
               actions: [
-                assign(({ context, event }) => ({
-                  uploads: context.uploads.filter((row) => row.key !== event.key),
-                  items: [
-                    event.questionnaire,
-                    ...context.items.filter((item) => item.id !== event.questionnaire.id),
-                  ],
-                  count: context.count + 1,
-                })),
-                emit(({ event }) => ({
-                  type: 'uploaded' as const,
-                  questionnaire: event.questionnaire,
-                })),
-                // the list follows the new questionnaire's analysis
-                raise({ type: 'refresh' }),
+                { type: 'takeUploaded', params: ({ event }) => event },
+                { type: 'emitUploaded', params: ({ event }) => event.questionnaire },
+                'refresh',
               ],
             },
             'upload.failed': {
               target: 'checking',
               actions: [
-                assign(({ context, event }) => ({
-                  uploads: context.uploads.map((row) =>
-                    row.key === event.key
-                      ? { ...row, status: 'failed' as const, error: event.error }
-                      : row,
-                  ),
-                })),
-                emit(({ event }) => ({ type: 'failed' as const, error: event.error })),
+                { type: 'markUploadFailed', params: ({ event }) => event },
+                { type: 'emitFailed', params: ({ event }) => event.error },
               ],
             },
           },
