@@ -3,23 +3,11 @@ import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
 import * as view from '../../machines/sso-settings/index.ts'
 import { ssoSettingsMachine, ssoSettingsView, updateOf } from '../../machines/sso-settings/index.ts'
+import { ssoSettingsOf } from '../fixtures/sso.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const saved: SsoSettings = {
-  enabled: true,
-  provider: 'microsoft_oidc',
-  issuer: 'https://login.example/tenant/v2.0',
-  client_id: 'quire',
-  has_client_secret: true,
-  metadata_url: null,
-  metadata_xml: null,
-  domains: ['acme.test'],
-  enforce_sso: false,
-  jit_provisioning: false,
-  redirect_uri: 'https://quire.example/api/v1/admin/sso/callback/microsoft_oidc/',
-  entity_id: 'https://quire.example/api/v1/admin/sso/saml/',
-}
+const saved = ssoSettingsOf()
 const pending = pendingActors(ssoSettingsMachine)
 const events: AnyEventObject[] = [
   { type: 'edit', change: { enforce_sso: true } },

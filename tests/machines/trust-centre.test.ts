@@ -3,22 +3,11 @@ import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { PublicTrustPage } from '../../contract/trust.ts'
 import * as view from '../../machines/trust-centre/index.ts'
 import { trustCentreMachine, trustCentreView } from '../../machines/trust-centre/index.ts'
+import { trustPageOf } from '../fixtures/trust.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const page: PublicTrustPage = {
-  slug: 'acme',
-  organization: { name: 'Acme', logo: false },
-  sections: ['overview'],
-  overview: 'Safe.',
-  certifications: [],
-  practices: [],
-  subprocessors: [],
-  documents: [],
-  updates: [],
-  contact_email: null,
-  nda: { version: 1, text: 'Keep it secret.' },
-}
+const page = trustPageOf()
 const failure = (status: number) =>
   Object.assign(new Error('This page is not available.'), { status })
 const pending = pendingActors(trustCentreMachine)

@@ -7,25 +7,12 @@ import {
   trustRequestsMachine,
   trustRequestsView,
 } from '../../machines/trust-requests/index.ts'
+import { trustRequestOf } from '../fixtures/trust.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const request = (id: number, status: TrustRequest['status']): TrustRequest => ({
-  id,
-  name: 'Priya Shah',
-  email: `p${id}@acme.test`,
-  company: 'Acme',
-  reason: '',
-  status,
-  nda_version: 1,
-  nda_accepted_at: '2026-11-28T10:00:00Z',
-  address: '203.0.113.9',
-  user_agent: 'Firefox',
-  created_at: '2026-11-28T10:00:00Z',
-  decided_at: null,
-  expires_at: null,
-  downloads: 0,
-})
+const request = (id: number, status: TrustRequest['status']) =>
+  trustRequestOf({ id, email: `p${id}@acme.test`, status })
 const pending = pendingActors(trustRequestsMachine)
 const events: AnyEventObject[] = [
   { type: 'decide', decision: { id: 1, action: 'approve' } },

@@ -4,21 +4,15 @@ import { fromPromise } from 'xstate'
 import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { createSsoLogic, SsoSection } from '../../src/pages/settings/sso-section.tsx'
+import { ssoSettingsOf } from '../fixtures/sso.ts'
 
-const settings = (provider: SsoSettings['provider']): SsoSettings => ({
-  enabled: true,
-  provider,
-  issuer: 'https://login.example.test/v2.0',
-  client_id: 'quire',
-  has_client_secret: true,
-  metadata_url: null,
-  metadata_xml: null,
-  domains: ['acme.test'],
-  enforce_sso: false,
-  jit_provisioning: false,
-  redirect_uri: null,
-  entity_id: 'https://quire.test/saml',
-})
+const settings = (provider: SsoSettings['provider']) =>
+  ssoSettingsOf({
+    provider,
+    issuer: 'https://login.example.test/v2.0',
+    redirect_uri: null,
+    entity_id: 'https://quire.test/saml',
+  })
 
 function renderSection(saved: SsoSettings) {
   const logic = createSsoLogic({

@@ -17,6 +17,7 @@ import {
 import { type DecisionInput, trustRequestsMachine } from '../../machines/trust-requests/index.ts'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { TrustSection } from '../../src/pages/settings/trust/trust-section.tsx'
+import { trustRequestOf } from '../fixtures/trust.ts'
 
 const CANARY = 'canary-private-answer'
 const items: TrustItems = {
@@ -40,22 +41,14 @@ const saved: TrustSettings = {
   sections: ['overview', 'practices', 'documents'],
   overview: 'We keep data safe.',
 }
-const request: TrustRequest = {
+const request = trustRequestOf({
   id: 3,
   name: 'Vera Visitor',
   email: 'vera@prospect.example',
   company: 'Prospect Ltd',
   reason: 'Vendor review',
-  status: 'pending',
   nda_version: 2,
-  nda_accepted_at: '2026-11-28T10:00:00Z',
-  address: '203.0.113.9',
-  user_agent: 'Firefox',
-  created_at: '2026-11-28T10:00:00Z',
-  decided_at: null,
-  expires_at: null,
-  downloads: 0,
-}
+})
 const analytics: TrustAnalytics = {
   days: 30,
   series: [{ day: '2026-11-28', views: 4, requests: 1, approvals: 0, downloads: 2 }],

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { PublicTrustPage } from '../../../contract/trust.ts'
 import { TRUST_CSP, TRUST_SHELL_CSP, trustPageHtml } from '../../../server/modules/trust/html.ts'
 import { shellOf, shellReader } from '../../../server/modules/trust/shell.ts'
+import { trustPageOf } from '../../fixtures/trust.ts'
 
 /**
  * The trust centre's page and the built web app (issue 40): the app's tags taken from its
@@ -34,19 +34,7 @@ const BUILT = `<!doctype html>
   </body>
 </html>`
 
-const PAGE: PublicTrustPage = {
-  slug: 'acme',
-  organization: { name: 'Acme', logo: false },
-  sections: ['overview'],
-  overview: 'We protect data.',
-  certifications: [],
-  practices: [],
-  subprocessors: [],
-  documents: [],
-  updates: [],
-  contact_email: null,
-  nda: { version: 0, text: '' },
-}
+const PAGE = trustPageOf({ overview: 'We protect data.', nda: { version: 0, text: '' } })
 const styleHash = (html: string) =>
   createHash('sha256')
     .update(/<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '')
