@@ -31,6 +31,11 @@ export interface AreaRouter {
     get(path: string, ...handlers: RouteHandler[]): void
     post(path: string, ...handlers: RouteHandler[]): void
   }
+  /**
+   * The guard itself, for the rare open route that asks for a session only in some cases (the
+   * payment webhook's landing call); it still runs at most once per request.
+   */
+  guard: RouteHandler
 }
 
 export function areaRouter(options: {
@@ -56,6 +61,7 @@ export function areaRouter(options: {
     put: add('PUT', true),
     delete: add('DELETE', true),
     open: { get: add('GET', false), post: add('POST', false) },
+    guard,
   }
 }
 

@@ -1,5 +1,3 @@
-import { Hono } from 'hono'
-import { z } from 'zod'
 import { safeParse } from 'zod/v4/core'
 import {
   confirmEmailRequestSchema,
@@ -22,17 +20,14 @@ import {
   userRoleSchema,
   userUpdateSchema,
 } from '../../../contract/users.ts'
-import { type AuthEnv, bearerToken, requireAuth } from '../../auth/middleware.ts'
+import { type AuthEnv, bearerToken } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import type { Database } from '../../db/index.ts'
 import { clientAddress } from '../../http/client-address.ts'
-import type { AppEnv } from '../../http/env.ts'
 import { apiError, validationError } from '../../http/errors.ts'
+import { areaRouter, idParams, routePath } from '../../http/route-kit.ts'
 import { jsonBody, params, query, refuseNul } from '../../http/validate.ts'
 import type { AuthService } from './service.ts'
-
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /** The calls of spec section 7 'Auth and account' and 'Users' (under /admin/users/). */
 export function authRoutes(options: {
@@ -42,16 +37,17 @@ export function authRoutes(options: {
   trustProxy: boolean
 }) {
   const { auth, permit } = options
-  const app = new Hono<AppEnv>()
-  const authed = new Hono<AuthEnv>()
+  const app = areaRouter({ auth })
+  // an account that must change its password (AS7) may still make this call
+  const changing = areaRouter({ auth, allowPasswordChange: true })
   const address = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, options.trustProxy)
 
-  app.post(paths.auth.login, async (c) => {
+  app.open.post(paths.auth.login, async (c) => {
     const body = await jsonBody(c, loginRequestSchema)
     return c.json(await auth.login(body, address(c)))
   })
 
-  app.post(paths.auth.register, async (c) => {
+  app.open.post(paths.auth.register, async (c) => {
     let raw: unknown
     try {
       raw = await c.req.json()
@@ -72,38 +68,38 @@ export function authRoutes(options: {
     return c.json(await auth.register(parsed.data, address(c)))
   })
 
-  app.post(paths.auth.confirmEmail, async (c) => {
+  app.open.post(paths.auth.confirmEmail, async (c) => {
     const body = await jsonBody(c, confirmEmailRequestSchema)
     return c.json(await auth.confirmEmail(body.uuid))
   })
 
-  app.post(paths.auth.tokenRefresh, async (c) => {
+  app.open.post(paths.auth.tokenRefresh, async (c) => {
     const body = await jsonBody(c, tokenRefreshRequestSchema)
     return c.json(await auth.refresh(body.refresh))
   })
 
-  app.post(paths.auth.requestPasswordReset, async (c) => {
+  app.open.post(paths.auth.requestPasswordReset, async (c) => {
     const body = await jsonBody(c, requestPasswordResetSchema)
     return c.json(await auth.requestPasswordReset(body.email, address(c)))
   })
 
-  app.post(paths.auth.validatePasswordResetToken, async (c) => {
+  app.open.post(paths.auth.validatePasswordResetToken, async (c) => {
     const body = await jsonBody(c, linkTokenRequestSchema)
     return c.json(await auth.validateResetToken(body.uid, body.token))
   })
 
-  app.post(paths.auth.confirmPasswordReset, async (c) => {
+  app.open.post(paths.auth.confirmPasswordReset, async (c) => {
     const body = await jsonBody(c, setPasswordRequestSchema)
     return c.json(await auth.confirmPasswordReset(body))
   })
 
-  app.post(paths.auth.setPassword, async (c) => {
+  app.open.post(paths.auth.setPassword, async (c) => {
     const body = await jsonBody(c, setPasswordRequestSchema)
     return c.json(await auth.setPassword(body))
   })
 
   // either credential ends a session: an expired access token must not stop a sign-out
-  app.post(paths.auth.logout, async (c) => {
+  app.open.post(paths.auth.logout, async (c) => {
     // the body is optional here: a bearer token alone names the session
     const body = (await c.req.text()).trim()
       ? await jsonBody(c, logoutRequestSchema)
@@ -113,87 +109,57 @@ export function authRoutes(options: {
     return c.json(await auth.logout(claims, body.refresh))
   })
 
-  app.post(paths.auth.magicLink, async (c) => {
+  app.open.post(paths.auth.magicLink, async (c) => {
     const body = await jsonBody(c, magicLinkRedeemSchema)
     return c.json(await auth.people.redeemMagicLink(body, address(c)))
   })
 
-  authed.post(
-    paths.auth.changePasswordForced,
-    requireAuth(auth, { allowPasswordChange: true }),
-    async (c) => {
-      const body = await jsonBody(c, forcedChangeRequestSchema)
-      return c.json(await auth.changePasswordForced(c.get('auth'), body.new_password))
-    },
-  )
+  changing.post(paths.auth.changePasswordForced, async (c) => {
+    const body = await jsonBody(c, forcedChangeRequestSchema)
+    return c.json(await auth.changePasswordForced(c.get('auth'), body.new_password))
+  })
 
-  authed.post(paths.auth.tokenGet, requireAuth(auth), async (c) =>
-    c.json(await auth.tokenGet(c.get('auth'))),
-  )
+  app.post(paths.auth.tokenGet, async (c) => c.json(await auth.tokenGet(c.get('auth'))))
 
-  authed.post(paths.users.invite, requireAuth(auth), permit('users.manage'), async (c) => {
+  app.post(paths.users.invite, permit('users.manage'), async (c) => {
     const body = await jsonBody(c, inviteUserRequestSchema)
     return c.json(await auth.inviteUser(c.get('auth'), body, c.get('requestId')), 201)
   })
 
   // the people of the organisation (admins): another organisation's user is a 404
   const userId = (c: import('hono').Context<AuthEnv>) => params(c, idParams).id
-  authed.get(paths.users.list, requireAuth(auth), permit('users.manage'), async (c) =>
+  app.get(paths.users.list, permit('users.manage'), async (c) =>
     c.json(await auth.people.list(c.get('auth'), query(c, userListQuerySchema))),
   )
-  authed.post(
-    at(paths.users.update('{id}')),
-    requireAuth(auth),
-    permit('users.manage'),
-    async (c) => {
-      const body = await jsonBody(c, userUpdateSchema)
-      return c.json(await auth.people.update(c.get('auth'), userId(c), body, c.get('requestId')))
-    },
+  app.post(routePath(paths.users.update('{id}')), permit('users.manage'), async (c) => {
+    const body = await jsonBody(c, userUpdateSchema)
+    return c.json(await auth.people.update(c.get('auth'), userId(c), body, c.get('requestId')))
+  })
+  app.post(routePath(paths.users.role('{id}')), permit('users.manage'), async (c) => {
+    const body = await jsonBody(c, userRoleSchema)
+    return c.json(
+      await auth.people.changeRole(c.get('auth'), userId(c), body.role, c.get('requestId')),
+    )
+  })
+  app.post(routePath(paths.users.approve('{id}')), permit('users.manage'), async (c) =>
+    c.json(await auth.people.approve(c.get('auth'), userId(c), c.get('requestId'))),
   )
-  authed.post(
-    at(paths.users.role('{id}')),
-    requireAuth(auth),
-    permit('users.manage'),
-    async (c) => {
-      const body = await jsonBody(c, userRoleSchema)
-      return c.json(
-        await auth.people.changeRole(c.get('auth'), userId(c), body.role, c.get('requestId')),
-      )
-    },
+  app.post(routePath(paths.users.reject('{id}')), permit('users.manage'), async (c) =>
+    c.json(await auth.people.reject(c.get('auth'), userId(c), c.get('requestId'))),
   )
-  authed.post(
-    at(paths.users.approve('{id}')),
-    requireAuth(auth),
-    permit('users.manage'),
-    async (c) => c.json(await auth.people.approve(c.get('auth'), userId(c), c.get('requestId'))),
+  app.post(routePath(paths.users.remove('{id}')), permit('users.manage'), async (c) =>
+    c.json(await auth.people.remove(c.get('auth'), userId(c), c.get('requestId'))),
   )
-  authed.post(
-    at(paths.users.reject('{id}')),
-    requireAuth(auth),
-    permit('users.manage'),
-    async (c) => c.json(await auth.people.reject(c.get('auth'), userId(c), c.get('requestId'))),
+  app.post(routePath(paths.users.sendMagicLink('{id}')), permit('users.manage'), async (c) =>
+    c.json(await auth.people.sendMagicLink(c.get('auth'), userId(c), c.get('requestId'))),
   )
-  authed.post(
-    at(paths.users.remove('{id}')),
-    requireAuth(auth),
-    permit('users.manage'),
-    async (c) => c.json(await auth.people.remove(c.get('auth'), userId(c), c.get('requestId'))),
-  )
-  authed.post(
-    at(paths.users.sendMagicLink('{id}')),
-    requireAuth(auth),
-    permit('users.manage'),
-    async (c) =>
-      c.json(await auth.people.sendMagicLink(c.get('auth'), userId(c), c.get('requestId'))),
-  )
-  authed.post(
-    at(paths.users.generateTemporaryPassword('{id}')),
-    requireAuth(auth),
+  app.post(
+    routePath(paths.users.generateTemporaryPassword('{id}')),
     permit('users.manage'),
     async (c) =>
       c.json(await auth.people.temporaryPassword(c.get('auth'), userId(c), c.get('requestId'))),
   )
 
-  app.route('/', authed)
-  return app
+  app.app.route('/', changing.app)
+  return app.app
 }

@@ -1,4 +1,4 @@
-import { type Context, Hono, type Next } from 'hono'
+import type { Context, Next } from 'hono'
 import { safeParse } from 'zod/mini'
 import {
   BILLING_TEXTS,
@@ -9,15 +9,13 @@ import {
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { requireAuth } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
-import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
+import { areaRouter, orgOf } from '../../http/route-kit.ts'
 import { jsonBody } from '../../http/validate.ts'
-import type { Logger } from '../../logger.ts'
 import type { TierCatalog } from '../account/license.ts'
-import { createEventProcessor, notificationSchema } from './events.ts'
-import { createBillingService } from './service.ts'
+import { type createEventProcessor, notificationSchema } from './events.ts'
+import type { createBillingService } from './service.ts'
 import { verifySignature } from './signature.ts'
 
 /** The checkout provider's settings (PADDLE_*): off by default, as the spec's flag says. */
@@ -35,27 +33,22 @@ const failed = () => apiError(400, BILLING_TEXTS.webhookFailed, { code: ERROR_CO
 export function billingRoutes(options: {
   auth: Authenticator
   permit: Permit
-  database: Database
-  logger: Logger
+  billing: ReturnType<typeof createBillingService>
+  /** What the provider's signed deliveries change. */
+  events: ReturnType<typeof createEventProcessor>
   catalog: () => TierCatalog
   payments: PaymentSettings
   now: () => Date
 }) {
-  const app = new Hono<AuthEnv>()
-  const billing = createBillingService(options)
-  const events = createEventProcessor(options)
-  const signedIn = requireAuth(options.auth)
+  const { billing, events, permit } = options
+  const app = areaRouter({ auth: options.auth })
 
-  app.get(paths.account.licenseTiers, signedIn, options.permit('read'), (c) =>
-    c.json(options.catalog().pricing()),
+  app.get(paths.account.licenseTiers, permit('read'), (c) => c.json(options.catalog().pricing()))
+  app.get(paths.account.usage, permit('read'), async (c) => c.json(await billing.usage(orgOf(c))))
+  app.get(paths.payouts.subscription, permit('read'), async (c) =>
+    c.json(await billing.subscription(orgOf(c))),
   )
-  app.get(paths.account.usage, signedIn, options.permit('read'), async (c) =>
-    c.json(await billing.usage(c.get('auth').org.id)),
-  )
-  app.get(paths.payouts.subscription, signedIn, options.permit('read'), async (c) =>
-    c.json(await billing.subscription(c.get('auth').org.id)),
-  )
-  app.get(paths.payouts.config, signedIn, options.permit('read'), (c) => {
+  app.get(paths.payouts.config, permit('read'), (c) => {
     const body: PaymentConfig = {
       enabled: options.payments.enabled,
       environment: options.payments.environment,
@@ -64,7 +57,7 @@ export function billingRoutes(options: {
     }
     return c.json(body)
   })
-  app.post(paths.payouts.checkout, signedIn, options.permit('organization.manage'), async (c) => {
+  app.post(paths.payouts.checkout, permit('organization.manage'), async (c) => {
     const body = await jsonBody(c, checkoutRequestSchema)
     return c.json(await billing.checkout(c.get('auth'), body.paddle_price_id), 201)
   })
@@ -74,16 +67,15 @@ export function billingRoutes(options: {
    * landing page's {data} (a transaction id), which only reads what a verified delivery recorded,
    * for a signed-in caller and that caller's organisation only (401 without a session).
    */
-  const webhook = new Hono<AuthEnv>()
   const landing = (c: Context<AuthEnv>, next: Next) =>
-    c.req.header('paddle-signature') === undefined ? signedIn(c, next) : next()
-  webhook.post(paths.payouts.webhook, landing, async (c) => {
+    c.req.header('paddle-signature') === undefined ? app.guard(c, next) : next()
+  app.open.post(paths.payouts.webhook, landing, async (c) => {
     const log = c.get('log')
     const header = c.req.header('paddle-signature')
     if (header === undefined) {
       const body = safeParse(payoutConfirmSchema, await c.req.json().catch(() => null))
       if (!body.success) throw failed()
-      const result = await billing.confirm(c.get('auth').org.id, body.data.data)
+      const result = await billing.confirm(orgOf(c), body.data.data)
       return c.json(result, result.status === 'processed' ? 200 : 202)
     }
     const secret = options.payments.webhookSecret
@@ -113,5 +105,5 @@ export function billingRoutes(options: {
     return c.json({ status: outcome })
   })
 
-  return { app, webhook }
+  return app.app
 }

@@ -1,6 +1,4 @@
-import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import { z } from 'zod'
 import {
   type ChatReply,
   chatCreateSchema,
@@ -11,15 +9,13 @@ import {
   chatSendSchema,
 } from '../../../contract/chat.ts'
 import { paths } from '../../../contract/paths.ts'
-import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
+import type { Authenticator } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import { attachment } from '../../http/download.ts'
+import { areaRouter, idParams, orgOf, routePath } from '../../http/route-kit.ts'
 import { jsonBody, params, query } from '../../http/validate.ts'
 import { conversationMarkdown, conversationPdf } from './export.ts'
 import type { ChatService } from './service.ts'
-
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-const at = (path: string) => decodeURIComponent(path).replace('{id}', ':id{[0-9]+}')
 
 /** Words per streamed token event, and the pause between them (a reader's pace, and a stop). */
 const WORDS_PER_TOKEN = 3
@@ -28,35 +24,34 @@ const TOKEN_PAUSE_MS = 15
 /** The calls of spec section 7 'Chat'; each person's conversations are their own (404 else). */
 export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat: ChatService }) {
   const { chat } = options
-  const app = new Hono<AuthEnv>()
-  const signedIn = requireAuth(options.auth)
+  const app = areaRouter({ auth: options.auth })
   const read = options.permit('read')
 
-  app.get(paths.chat.sessions, signedIn, read, async (c) =>
+  app.get(paths.chat.sessions, read, async (c) =>
     c.json(await chat.list(c.get('auth'), query(c, chatListQuerySchema).q)),
   )
-  app.post(paths.chat.create, signedIn, read, async (c) => {
+  app.post(paths.chat.create, read, async (c) => {
     const body = await jsonBody(c, chatCreateSchema)
     return c.json(await chat.create(c.get('auth'), body.title), 201)
   })
-  app.post(paths.chat.createUnnamed, signedIn, read, async (c) =>
+  app.post(paths.chat.createUnnamed, read, async (c) =>
     c.json(await chat.create(c.get('auth'), undefined), 201),
   )
-  app.get(at(paths.chat.session('{id}')), signedIn, read, async (c) => {
+  app.get(routePath(paths.chat.session('{id}')), read, async (c) => {
     const { id } = params(c, idParams)
     return c.json(await chat.get(c.get('auth'), id))
   })
-  app.post(at(paths.chat.update('{id}')), signedIn, read, async (c) => {
+  app.post(routePath(paths.chat.update('{id}')), read, async (c) => {
     const { id } = params(c, idParams)
     const body = await jsonBody(c, chatRenameSchema)
     return c.json(await chat.rename(c.get('auth'), id, body.title))
   })
   for (const method of ['post', 'delete'] as const)
-    app[method](at(paths.chat.delete('{id}')), signedIn, read, async (c) => {
+    app[method](routePath(paths.chat.delete('{id}')), read, async (c) => {
       const { id } = params(c, idParams)
       return c.json(await chat.remove(c.get('auth'), id))
     })
-  app.get(at(paths.chat.export('{id}')), signedIn, read, async (c) => {
+  app.get(routePath(paths.chat.export('{id}')), read, async (c) => {
     const { id } = params(c, idParams)
     const { format } = query(c, chatExportQuerySchema)
     const { session, messages } = await chat.get(c.get('auth'), id)
@@ -75,14 +70,12 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
       'content-disposition': attachment(`${name}.md`),
     })
   })
-  app.get(paths.chat.dynamicQuestions, signedIn, read, async (c) => {
+  app.get(paths.chat.dynamicQuestions, read, async (c) => {
     const { session_id } = query(c, chatFollowUpQuerySchema)
     return c.json(await chat.followUps(c.get('auth'), session_id))
   })
-  app.get(paths.chat.quota, signedIn, read, async (c) =>
-    c.json(await chat.quota(c.get('auth').org.id)),
-  )
-  app.get(at(paths.chat.messages('{id}')), signedIn, read, async (c) => {
+  app.get(paths.chat.quota, read, async (c) => c.json(await chat.quota(orgOf(c))))
+  app.get(routePath(paths.chat.messages('{id}')), read, async (c) => {
     const { id } = params(c, idParams)
     return c.json(await chat.get(c.get('auth'), id))
   })
@@ -93,7 +86,7 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
    * done), else one JSON. A client that goes away mid-stream stops it: the part sent is kept,
    * marked stopped.
    */
-  app.post(at(paths.chat.messages('{id}')), signedIn, read, async (c) => {
+  app.post(routePath(paths.chat.messages('{id}')), read, async (c) => {
     const { id } = params(c, idParams)
     const body = await jsonBody(c, chatSendSchema)
     const auth = c.get('auth')
@@ -151,5 +144,5 @@ export function chatRoutes(options: { auth: Authenticator; permit: Permit; chat:
     })
   })
 
-  return app
+  return app.app
 }

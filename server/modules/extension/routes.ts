@@ -1,4 +1,3 @@
-import { Hono } from 'hono'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import {
   EXTENSION_EXPIRES_IN_S,
@@ -15,10 +14,11 @@ import {
   portalReadRequestSchema,
 } from '../../../contract/portal.ts'
 import type { AuthContext } from '../../auth/context.ts'
-import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
+import type { Authenticator } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import { auditBy } from '../../db/audit.ts'
 import { apiError, validationError } from '../../http/errors.ts'
+import { areaRouter } from '../../http/route-kit.ts'
 import { jsonBody, readJson } from '../../http/validate.ts'
 import type { Portal } from './portal.ts'
 
@@ -33,32 +33,27 @@ export function extensionRoutes(options: {
   extensionIds: string[]
   tokenGet: (auth: AuthContext) => Promise<{ access: string; refresh: string }>
 }) {
-  const app = new Hono<AuthEnv>()
+  const app = areaRouter({ auth: options.auth })
   const allowed = new Set(options.extensionIds.flatMap(extensionRedirectUris))
 
-  app.get(paths.extension.config, (c) => {
+  app.open.get(paths.extension.config, (c) => {
     const body: ExtensionConfig = { extension_ids: options.extensionIds }
     return c.json(body)
   })
-  app.post(
-    paths.extension.handoff,
-    requireAuth(options.auth),
-    options.permit('read'),
-    async (c) => {
-      const body = await jsonBody(c, extensionHandoffRequestSchema)
-      if (!allowed.has(body.redirect_uri))
-        throw apiError(400, EXTENSION_TEXTS.notAllowed, { code: ERROR_CODES.validation })
-      const tokens = await options.tokenGet(c.get('auth'))
-      const answer: ExtensionHandoffResponse = {
-        access_token: tokens.access,
-        refresh_token: tokens.refresh,
-        expires_in: EXTENSION_EXPIRES_IN_S,
-        state: body.state,
-      }
-      return c.json(answer)
-    },
-  )
-  return app
+  app.post(paths.extension.handoff, options.permit('read'), async (c) => {
+    const body = await jsonBody(c, extensionHandoffRequestSchema)
+    if (!allowed.has(body.redirect_uri))
+      throw apiError(400, EXTENSION_TEXTS.notAllowed, { code: ERROR_CODES.validation })
+    const tokens = await options.tokenGet(c.get('auth'))
+    const answer: ExtensionHandoffResponse = {
+      access_token: tokens.access,
+      refresh_token: tokens.refresh,
+      expires_in: EXTENSION_EXPIRES_IN_S,
+      state: body.state,
+    }
+    return c.json(answer)
+  })
+  return app.app
 }
 
 /**
@@ -66,10 +61,8 @@ export function extensionRoutes(options: {
  * The extension's session (or a person's) with the right to work on questionnaires.
  */
 export function portalRoutes(options: { auth: Authenticator; permit: Permit; portal: Portal }) {
-  const app = new Hono<AuthEnv>()
+  const app = areaRouter({ auth: options.auth })
   const E = paths.extension
-  app.use(E.portalRead, requireAuth(options.auth))
-  app.use(E.portalFilled, requireAuth(options.auth))
   app.post(E.portalRead, options.permit('questionnaires.write'), async (c) => {
     const raw = await readJson(c)
     // a page without question fields is said so in plain words, not as a field's error
@@ -87,5 +80,5 @@ export function portalRoutes(options: { auth: Authenticator; permit: Permit; por
     const body = await jsonBody(c, portalFilledRequestSchema)
     return c.json(await options.portal.filled(auditBy(c.get('auth'), c.get('requestId')), body))
   })
-  return app
+  return app.app
 }

@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { Hono } from 'hono'
 import {
   notificationListQuerySchema,
   notificationPreferencesUpdateSchema,
@@ -8,8 +7,9 @@ import {
 } from '../../../contract/collaboration.ts'
 import { paths } from '../../../contract/paths.ts'
 import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { bearerToken, requireAuth } from '../../auth/middleware.ts'
+import { bearerToken } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
+import { areaRouter, orgOf, userOf } from '../../http/route-kit.ts'
 import type { StreamRegistry } from '../../http/streams.ts'
 import { jsonBody, query } from '../../http/validate.ts'
 import type { NotificationService } from './service.ts'
@@ -25,41 +25,36 @@ export function notificationRoutes(options: {
   streams: StreamRegistry
 }) {
   const { service, permit } = options
-  const app = new Hono<AuthEnv>()
-  const signedIn = requireAuth(options.auth)
-  const org = (c: Context<AuthEnv>) => c.get('auth').org.id
-  const user = (c: Context<AuthEnv>) => c.get('auth').user.id
+  const app = areaRouter({ auth: options.auth })
   const N = paths.notifications
 
-  app.get(N.list, signedIn, permit('read'), async (c) =>
-    c.json(await service.list(org(c), user(c), query(c, notificationListQuerySchema))),
+  app.get(N.list, permit('read'), async (c) =>
+    c.json(await service.list(orgOf(c), userOf(c), query(c, notificationListQuerySchema))),
   )
-  app.post(N.read, signedIn, permit('read'), async (c) => {
+  app.post(N.read, permit('read'), async (c) => {
     const body = await jsonBody(c, notificationReadSchema)
-    return c.json(await service.read(org(c), user(c), body))
+    return c.json(await service.read(orgOf(c), userOf(c), body))
   })
 
   const P = paths.me.notificationPreferences
-  app.get(P, signedIn, permit('read'), async (c) =>
-    c.json(await service.preferences(org(c), user(c))),
-  )
+  app.get(P, permit('read'), async (c) => c.json(await service.preferences(orgOf(c), userOf(c))))
   const update = async (c: Context<AuthEnv>) => {
     const body = await jsonBody(c, notificationPreferencesUpdateSchema)
-    return c.json(await service.updatePreferences(org(c), user(c), body.preferences))
+    return c.json(await service.updatePreferences(orgOf(c), userOf(c), body.preferences))
   }
-  app.put(P, signedIn, permit('read'), update)
-  app.post(P, signedIn, permit('read'), update)
+  app.put(P, permit('read'), update)
+  app.post(P, permit('read'), update)
 
   // public: the link in an email, and the mail client's one-click POST (RFC 8058)
-  app.get(N.unsubscribe, (c) =>
+  app.open.get(N.unsubscribe, (c) =>
     c.json(service.checkUnsubscribe(query(c, unsubscribeQuerySchema).token)),
   )
-  app.post(N.unsubscribe, async (c) =>
+  app.open.post(N.unsubscribe, async (c) =>
     c.json(await service.unsubscribe(query(c, unsubscribeQuerySchema).token)),
   )
 
   /** The signed-in person's new notifications as they come, each with the unread count. */
-  app.get(N.stream, signedIn, permit('read'), async (c) => {
+  app.get(N.stream, permit('read'), async (c) => {
     const auth = c.get('auth')
     const token = bearerToken(c.req.header('authorization')) ?? ''
     return options.streams.open(c, auth, token, 'notifications', {
@@ -78,5 +73,5 @@ export function notificationRoutes(options: {
     })
   })
 
-  return app
+  return app.app
 }

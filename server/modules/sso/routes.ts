@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono'
+import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { type SsoDiscoverResponse, ssoDiscoverRequestSchema } from '../../../contract/auth.ts'
@@ -13,22 +13,16 @@ import {
   ssoLoginQuerySchema,
   ssoSettingsUpdateSchema,
 } from '../../../contract/sso.ts'
-import { type AuthEnv, type Authenticator, requireAuth } from '../../auth/middleware.ts'
+import type { Authenticator } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import type { RateLimiter, RateRule } from '../../auth/rate-limit.ts'
-import type { Database } from '../../db/index.ts'
 import { clientAddress } from '../../http/client-address.ts'
-import type { AppEnv } from '../../http/env.ts'
 import { apiError } from '../../http/errors.ts'
+import { areaRouter, orgOf } from '../../http/route-kit.ts'
 import { jsonBody, query } from '../../http/validate.ts'
-import type { Logger } from '../../logger.ts'
-import { type Browser, createSsoFlows, SSO_FLOW_TTL_MS, SsoFailure } from './flows.ts'
-import { metadataFetcher, rereadMetadata } from './metadata.ts'
-import { createOidc } from './oidc.ts'
-import { createSaml } from './saml.ts'
-import { createSamlFlows } from './saml-flows.ts'
-import { createSecretBox } from './secrets.ts'
-import { createSsoSettings, type GoogleSettings } from './settings.ts'
+import { type Browser, SSO_FLOW_TTL_MS, SsoFailure } from './flows.ts'
+import type { SsoService } from './service.ts'
+import type { GoogleSettings } from './settings.ts'
 
 const providerParams = z.object({ provider: z.enum(SSO_PROVIDERS) })
 
@@ -39,42 +33,15 @@ export const SSO_BINDING_COOKIE = 'quire_sso'
 export function ssoRoutes(options: {
   auth: Authenticator
   permit: Permit
-  database: Database
-  logger: Logger
+  sso: SsoService
   publicUrl: string
-  jwtSecret: string
-  urlFetchAllow: string[]
   google?: GoogleSettings
-  now: () => Date
-  startSession: (userId: number) => Promise<{ access: string; refresh: string; email: string }>
   limiter: RateLimiter
   /** Sign-in starts per client address. */
   startLimit: RateRule
   trustProxy: boolean
 }) {
-  const oidc = createOidc({ allow: options.urlFetchAllow })
-  const fetchMetadata = metadataFetcher(options.urlFetchAllow)
-  const settings = createSsoSettings({
-    database: options.database,
-    secrets: createSecretBox(options.jwtSecret),
-    oidc,
-    google: options.google,
-    publicUrl: options.publicUrl,
-    fetchMetadata,
-  })
-  const flows = createSsoFlows({ ...options, oidc, settings })
-  const samlFlows = createSamlFlows({
-    saml: createSaml({
-      database: options.database,
-      publicUrl: options.publicUrl,
-      callbackUrl: settings.redirectUri('microsoft_saml'),
-    }),
-    flows,
-    settings,
-    logger: options.logger,
-    publicUrl: options.publicUrl,
-    rereadMetadata: (orgId) => rereadMetadata(options.database, orgId, fetchMetadata),
-  })
+  const { settings, flows, samlFlows } = options.sso
   const browserOf = (c: Context): Browser => ({ secret: getCookie(c, SSO_BINDING_COOKIE) })
   const bind = (c: Context, secret: string) =>
     setCookie(c, SSO_BINDING_COOKIE, secret, {
@@ -96,15 +63,14 @@ export function ssoRoutes(options: {
         { 'Retry-After': String(state.retryAfterS) },
       )
   }
-  const app = new Hono<AppEnv>()
-  const admin = new Hono<AuthEnv>()
+  const app = areaRouter({ auth: options.auth })
   const toLogin = (code: string) => `${options.publicUrl}/login?message=${encodeURIComponent(code)}`
   const providerOf = (raw: string | undefined): SsoProvider | null => {
     const parsed = providerParams.safeParse({ provider: raw })
     return parsed.success ? parsed.data.provider : null
   }
 
-  app.post(paths.sso.discover, async (c) => {
+  app.open.post(paths.sso.discover, async (c) => {
     const { email } = await jsonBody(c, ssoDiscoverRequestSchema)
     const found = await settings.forEmail(email)
     const body: SsoDiscoverResponse = found
@@ -118,7 +84,7 @@ export function ssoRoutes(options: {
     return c.json(body)
   })
 
-  app.get(paths.sso.providersStatus, (c) => {
+  app.open.get(paths.sso.providersStatus, (c) => {
     const body: SsoProvidersStatus = {
       google: { enabled: Boolean(options.google) },
       providers: SSO_PROVIDERS.filter((provider) => provider !== 'google' || options.google),
@@ -127,7 +93,7 @@ export function ssoRoutes(options: {
   })
 
   // the browser's navigation to the organisation's provider, and the provider's return
-  app.get(decodeURIComponent(paths.sso.login(':provider' as SsoProvider)), async (c) => {
+  app.open.get(decodeURIComponent(paths.sso.login(':provider' as SsoProvider)), async (c) => {
     const provider = providerOf(c.req.param('provider'))
     if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
     const { email } = query(c, ssoLoginQuerySchema)
@@ -145,7 +111,7 @@ export function ssoRoutes(options: {
       return c.redirect(toLogin('system_error'), 302)
     }
   })
-  app.get(decodeURIComponent(paths.sso.callback(':provider' as SsoProvider)), async (c) => {
+  app.open.get(decodeURIComponent(paths.sso.callback(':provider' as SsoProvider)), async (c) => {
     const provider = providerOf(c.req.param('provider'))
     if (!provider) return c.redirect(toLogin('invalid_provider'), 302)
     try {
@@ -156,7 +122,7 @@ export function ssoRoutes(options: {
       return c.redirect(toLogin('system_error'), 302)
     }
   })
-  app.post(decodeURIComponent(paths.sso.callback('microsoft_saml')), async (c) => {
+  app.open.post(decodeURIComponent(paths.sso.callback('microsoft_saml')), async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
     const text = (value: unknown) =>
       typeof value === 'string' && value.length < 500_000 ? value : undefined
@@ -172,18 +138,18 @@ export function ssoRoutes(options: {
       return c.redirect(toLogin('system_error'), 302)
     }
   })
-  app.post(paths.sso.exchange, async (c) => {
+  app.open.post(paths.sso.exchange, async (c) => {
     const { code } = await jsonBody(c, ssoExchangeRequestSchema)
     return c.json(await flows.exchange(code, browserOf(c)))
   })
 
-  app.get(paths.auth.googleStart, async (c) => {
+  app.open.get(paths.auth.googleStart, async (c) => {
     await limitStarts(c)
     const started = await flows.googleStart(browserOf(c))
     bind(c, started.secret)
     return c.json(started.body)
   })
-  app.get(paths.auth.googleCallback, async (c) => {
+  app.open.get(paths.auth.googleCallback, async (c) => {
     const parsed = googleCallbackQuerySchema.safeParse(c.req.query())
     if (!parsed.success)
       throw apiError(400, GOOGLE_CALLBACK_TEXTS.badRequest, { code: 'validation_error' })
@@ -191,24 +157,17 @@ export function ssoRoutes(options: {
     return c.json(await flows.googleCallback(code, state, iss, browserOf(c)))
   })
 
-  const signedIn = requireAuth(options.auth)
-  admin.get(paths.sso.settings, signedIn, options.permit('organization.manage'), async (c) =>
-    c.json(await settings.get(c.get('auth').org.id)),
-  )
-  admin.post(
-    paths.sso.settingsUpdate,
-    signedIn,
-    options.permit('organization.manage'),
-    async (c) => {
-      const body = await jsonBody(c, ssoSettingsUpdateSchema)
-      const saved = await settings.update(c.get('auth'), body, c.get('requestId'))
-      return c.json({ data: saved })
-    },
-  )
-  admin.post(paths.sso.test, signedIn, options.permit('organization.manage'), async (c) => {
+  const admins = options.permit('organization.manage')
+  app.get(paths.sso.settings, admins, async (c) => c.json(await settings.get(orgOf(c))))
+  app.post(paths.sso.settingsUpdate, admins, async (c) => {
     const body = await jsonBody(c, ssoSettingsUpdateSchema)
-    return c.json(await settings.testInput(c.get('auth').org.id, body))
+    const saved = await settings.update(c.get('auth'), body, c.get('requestId'))
+    return c.json({ data: saved })
+  })
+  app.post(paths.sso.test, admins, async (c) => {
+    const body = await jsonBody(c, ssoSettingsUpdateSchema)
+    return c.json(await settings.testInput(orgOf(c), body))
   })
 
-  return { app, admin }
+  return app.app
 }

@@ -1,4 +1,3 @@
-import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { type output, safeParse } from 'zod/v4/core'
 import { ERROR_CODES, ERROR_TEXTS } from '../../../contract/errors.ts'
@@ -11,14 +10,13 @@ import {
   ticketRequestSchema,
   type ticketResponseSchema,
 } from '../../../contract/support.ts'
-import type { AuthEnv, Authenticator } from '../../auth/middleware.ts'
-import { requireAuth } from '../../auth/middleware.ts'
+import type { Authenticator } from '../../auth/middleware.ts'
 import type { Permit } from '../../auth/permissions.ts'
 import type { RateLimiter } from '../../auth/rate-limit.ts'
-import type { Database } from '../../db/index.ts'
 import { apiError } from '../../http/errors.ts'
+import { areaRouter } from '../../http/route-kit.ts'
 import { readJson } from '../../http/validate.ts'
-import { createSupportService } from './service.ts'
+import type { SupportService } from './service.ts'
 
 /**
  * The body limit of the ticket call: all attachments together (20 MB decoded) in base64 (4/3
@@ -63,57 +61,49 @@ function plainIssue(issue: { path: PropertyKey[]; code: string; message: string 
 export function supportRoutes(options: {
   auth: Authenticator
   permit: Permit
-  database: Database
+  support: SupportService
   limiter: RateLimiter
 }) {
-  const support = createSupportService({ database: options.database })
-  const app = new Hono<AuthEnv>()
+  const { support } = options
+  const app = areaRouter({ auth: options.auth })
 
   // every role may ask for help
-  app.post(
-    paths.support.createTask,
-    requireAuth(options.auth),
-    options.permit('read'),
-    async (c) => {
-      const raw = await readJson(c)
-      const parsed = safeParse(ticketRequestSchema, raw)
-      if (!parsed.success) {
-        const detail = parsed.error.issues.map((issue) => ({
-          field: issue.path.map(String).join('.') || null,
-          message: plainIssue(issue),
-        }))
-        const first = detail[0]?.message ?? ERROR_TEXTS.validation
-        throw apiError(400, first, { code: ERROR_CODES.validation, msg: first, detail })
-      }
-      // tickets per user and hour, counted in PostgreSQL so that the limit holds across nodes; the
-      // client shows the spec's failure toast and keeps the draft
-      const auth = c.get('auth')
-      const sent = await options.limiter.hit(`tickets:${auth.user.id}`, TICKET_RATE)
-      if (sent.limited) {
-        const msg = SUPPORT_TEXTS.tooManyTickets.replace(
-          '{limit}',
-          String(TICKETS_PER_USER_PER_HOUR),
-        )
-        throw apiError(
-          429,
-          SUPPORT_TEXTS.failed,
-          { msg, code: ERROR_CODES.rateLimited },
-          { 'Retry-After': String(sent.retryAfterS) },
-        )
-      }
-      const ticket = await support.createTicket(auth, parsed.data, c.get('log'))
-      const body: output<typeof ticketResponseSchema> = {
-        status: 'success',
-        ticket: {
-          id: ticket.id,
-          type: ticket.type,
-          summary: ticket.summary,
-          created_at: ticket.createdAt.toISOString(),
-        },
-      }
-      return c.json(body, 201)
-    },
-  )
+  app.post(paths.support.createTask, options.permit('read'), async (c) => {
+    const raw = await readJson(c)
+    const parsed = safeParse(ticketRequestSchema, raw)
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((issue) => ({
+        field: issue.path.map(String).join('.') || null,
+        message: plainIssue(issue),
+      }))
+      const first = detail[0]?.message ?? ERROR_TEXTS.validation
+      throw apiError(400, first, { code: ERROR_CODES.validation, msg: first, detail })
+    }
+    // tickets per user and hour, counted in PostgreSQL so that the limit holds across nodes; the
+    // client shows the spec's failure toast and keeps the draft
+    const auth = c.get('auth')
+    const sent = await options.limiter.hit(`tickets:${auth.user.id}`, TICKET_RATE)
+    if (sent.limited) {
+      const msg = SUPPORT_TEXTS.tooManyTickets.replace('{limit}', String(TICKETS_PER_USER_PER_HOUR))
+      throw apiError(
+        429,
+        SUPPORT_TEXTS.failed,
+        { msg, code: ERROR_CODES.rateLimited },
+        { 'Retry-After': String(sent.retryAfterS) },
+      )
+    }
+    const ticket = await support.createTicket(auth, parsed.data, c.get('log'))
+    const body: output<typeof ticketResponseSchema> = {
+      status: 'success',
+      ticket: {
+        id: ticket.id,
+        type: ticket.type,
+        summary: ticket.summary,
+        created_at: ticket.createdAt.toISOString(),
+      },
+    }
+    return c.json(body, 201)
+  })
 
-  return app
+  return app.app
 }
