@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyScope } from '../../contract/platform.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { editedForm, failureText } from '../form-actions.ts'
+import { editedForm, failureText } from '../shared-actions.ts'
 
 export interface ApiKeyForm {
   name: string

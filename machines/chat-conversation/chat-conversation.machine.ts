@@ -1,8 +1,8 @@
 import { assign, emit, fromCallback, fromPromise, setup } from 'xstate'
 import type { ChatMessage, ChatQuota, ChatSession } from '../../contract/chat.ts'
-import { errorMessage } from '../../contract/errors.ts'
 import type { Citation } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { failureText } from '../shared-actions.ts'
 
 /** What the streaming actor tells the conversation, in order. */
 export type StreamEvent =
@@ -75,6 +75,9 @@ export const chatConversationMachine = setup({
   },
   actions: {
     changed: emit({ type: 'changed' } as const),
+    /** The draft becomes the question on its way. */
+    askDraft: assign(({ context }) => ({ asking: context.draft.trim(), draft: '', error: null })),
+    fail: assign(({ event }, fallback: string) => ({ error: failureText(event, fallback) })),
   },
   guards: {
     hasDraft: ({ context }) => context.draft.trim().length > 0,
@@ -116,25 +119,14 @@ export const chatConversationMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: assign({
-            error: ({ event }) =>
-              errorMessage(event.error, 'The conversation could not be loaded.'),
-          }),
+          actions: { type: 'fail', params: 'The conversation could not be loaded.' },
         },
       },
     },
     idle: {
       description: 'The composer; a question or a suggested follow-up is sent.',
       on: {
-        send: {
-          guard: 'hasDraft',
-          target: 'streaming',
-          actions: assign(({ context }) => ({
-            asking: context.draft.trim(),
-            draft: '',
-            error: null,
-          })),
-        },
+        send: { guard: 'hasDraft', target: 'streaming', actions: 'askDraft' },
         ask: {
           target: 'streaming',
           actions: assign(({ event }) => ({ asking: event.content, error: null })),
@@ -156,9 +148,7 @@ export const chatConversationMachine = setup({
         onDone: 'idle',
         onError: {
           target: 'idle',
-          actions: assign({
-            error: ({ event }) => errorMessage(event.error, 'The document could not be opened.'),
-          }),
+          actions: { type: 'fail', params: 'The document could not be opened.' },
         },
       },
     },
@@ -175,10 +165,7 @@ export const chatConversationMachine = setup({
         onDone: 'idle',
         onError: {
           target: 'idle',
-          actions: assign({
-            error: ({ event }) =>
-              errorMessage(event.error, 'The conversation could not be exported.'),
-          }),
+          actions: { type: 'fail', params: 'The conversation could not be exported.' },
         },
       },
     },
@@ -216,15 +203,7 @@ export const chatConversationMachine = setup({
           { guard: ({ context }) => context.asking !== null, target: 'streaming' },
           { target: 'loading' },
         ],
-        send: {
-          guard: 'hasDraft',
-          target: 'streaming',
-          actions: assign(({ context }) => ({
-            asking: context.draft.trim(),
-            draft: '',
-            error: null,
-          })),
-        },
+        send: { guard: 'hasDraft', target: 'streaming', actions: 'askDraft' },
       },
     },
     quotaExhausted: {

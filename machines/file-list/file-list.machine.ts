@@ -3,6 +3,7 @@ import { errorMessage } from '../../contract/errors.ts'
 import type { FileKind, FileStatus, RepositoryFile } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_STATUS_POLL_MS, LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
+import { thrownBy } from '../shared-actions.ts'
 
 /**
  * The repository's table: filters, search (debounced), paging, selection, row actions, batch
@@ -113,7 +114,7 @@ export const fileListMachine = setup({
       // a selected file that is no longer listed is no longer selected
       selected: context.selected.filter((id) => output.results.some((file) => file.id === id)),
     })),
-    setError: assign((_, error: unknown) => ({ error: errorOf(error) })),
+    setError: assign(({ event }) => ({ error: errorOf(thrownBy(event)) })),
     toggle: assign(({ context }, id: number) => ({
       selected: context.selected.includes(id)
         ? context.selected.filter((s) => s !== id)
@@ -147,9 +148,9 @@ export const fileListMachine = setup({
       },
     })),
     announceDeleted: emit((_, count: number) => ({ type: 'deleted' as const, count })),
-    announceFailure: emit((_, error: unknown) => ({
+    announceFailure: emit(({ event }) => ({
       type: 'failed' as const,
-      error: errorOf(error),
+      error: errorOf(thrownBy(event)),
     })),
   },
 }).createMachine({
@@ -184,13 +185,7 @@ export const fileListMachine = setup({
           target: 'ready',
           actions: { type: 'setList', params: ({ event }) => event.output },
         },
-        onError: {
-          target: 'failed',
-          actions: {
-            type: 'setError',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'failed', actions: 'setError' },
       },
     },
     failed: {
@@ -273,16 +268,7 @@ export const fileListMachine = setup({
           target: 'loading',
           actions: [{ type: 'announceDeleted', params: ({ event }) => event.output }, 'deleted'],
         },
-        onError: {
-          target: 'ready',
-          actions: [
-            'forgetDelete',
-            {
-              type: 'announceFailure',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-          ],
-        },
+        onError: { target: 'ready', actions: ['forgetDelete', 'announceFailure'] },
       },
     },
     acting: {
@@ -291,13 +277,7 @@ export const fileListMachine = setup({
         src: 'runAction',
         input: ({ event }) => (event as Extract<FileListEvents, { type: 'action' }>).action,
         onDone: 'loading',
-        onError: {
-          target: 'ready',
-          actions: {
-            type: 'announceFailure',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'ready', actions: 'announceFailure' },
       },
     },
   },

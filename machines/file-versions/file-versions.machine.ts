@@ -6,6 +6,7 @@ import {
   type UploadedFile,
 } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { thrownBy } from '../shared-actions.ts'
 import { refusal, type UploadSource } from '../upload-queue/index.ts'
 
 /**
@@ -71,7 +72,7 @@ export const fileVersionsMachine = setup({
     setFile: assign((_, file: VersionedFile) => ({ file, versions: [], error: null })),
     forgetFile: assign({ file: null, versions: [], error: null }),
     setVersions: assign((_, versions: FileVersion[]) => ({ versions, error: null })),
-    setError: assign((_, error: unknown) => ({ error: errorOf(error) })),
+    setError: assign(({ event }) => ({ error: errorOf(thrownBy(event)) })),
     setTarget: assign((_, file: VersionedFile) => ({ target: file })),
     setSource: assign((_, source: UploadSource) => ({ source })),
     forgetReplace: assign({ target: null, source: null }),
@@ -85,9 +86,9 @@ export const fileVersionsMachine = setup({
       version: file.version,
       unchanged: file.unchanged,
     })),
-    announceFailure: emit((_, error: unknown) => ({
+    announceFailure: emit(({ event }) => ({
       type: 'failed' as const,
-      error: errorOf(error),
+      error: errorOf(thrownBy(event)),
     })),
   },
 }).createMachine({
@@ -136,13 +137,7 @@ export const fileVersionsMachine = setup({
               target: 'ready',
               actions: { type: 'setVersions', params: ({ event }) => event.output },
             },
-            onError: {
-              target: 'failed',
-              actions: {
-                type: 'setError',
-                params: ({ event }: { event: { error: unknown } }) => event.error,
-              },
-            },
+            onError: { target: 'failed', actions: 'setError' },
           },
         },
         ready: {},
@@ -165,16 +160,7 @@ export const fileVersionsMachine = setup({
             'forgetReplace',
           ],
         },
-        onError: {
-          target: 'idle',
-          actions: [
-            {
-              type: 'announceFailure',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-            'forgetReplace',
-          ],
-        },
+        onError: { target: 'idle', actions: ['announceFailure', 'forgetReplace'] },
       },
     },
   },

@@ -8,6 +8,7 @@ import {
   qaItemCreateSchema,
 } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { thrownBy } from '../shared-actions.ts'
 
 /**
  * The knowledge-base item editor: add or edit a Q&A item (question, answer, dropdown value, tags,
@@ -103,6 +104,17 @@ const EMPTY: ItemValues = {
   product_id: '',
 }
 
+/** The editor closed, and a new item's form as it opens. */
+const BLANK: ItemEditorContext = {
+  mode: 'qa',
+  id: null,
+  values: EMPTY,
+  errors: {},
+  failure: null,
+  owner: null,
+  ownCycle: false,
+}
+
 const mustBeProvided = mustBeProvidedIn('itemEditorMachine')
 
 const tagsOf = (text: string) =>
@@ -164,15 +176,7 @@ export const itemEditorMachine = setup({
   },
   guards: { isValid: ({ context }) => Object.keys(check(context)).length === 0 },
   actions: {
-    startCreate: assign((_, mode: ItemMode) => ({
-      mode,
-      id: null,
-      values: EMPTY,
-      errors: {},
-      failure: null,
-      owner: null,
-      ownCycle: false,
-    })),
+    startCreate: assign((_, mode: ItemMode) => ({ ...BLANK, mode })),
     startEdit: assign((_, event: Extract<ItemEditorEvents, { type: 'edit' }>) => ({
       mode: event.mode,
       id: event.item.id,
@@ -224,21 +228,13 @@ export const itemEditorMachine = setup({
       id: params.id,
       failure: null,
     })),
-    setFailure: assign((_, error: unknown) => ({ failure: errorOf(error) })),
+    setFailure: assign(({ event }) => ({ failure: errorOf(thrownBy(event)) })),
     announceSaved: emit(({ context }) => ({ type: 'saved' as const, mode: context.mode })),
     announceDeleted: emit(({ context }) => ({ type: 'deleted' as const, mode: context.mode })),
   },
 }).createMachine({
   id: 'itemEditor',
-  context: {
-    mode: 'qa',
-    id: null,
-    values: EMPTY,
-    errors: {},
-    failure: null,
-    owner: null,
-    ownCycle: false,
-  },
+  context: BLANK,
   initial: 'closed',
   states: {
     closed: {
@@ -268,13 +264,7 @@ export const itemEditorMachine = setup({
         src: 'saveItem',
         input: ({ context }) => payload(context),
         onDone: { target: 'closed', actions: 'announceSaved' },
-        onError: {
-          target: 'editing',
-          actions: {
-            type: 'setFailure',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'editing', actions: 'setFailure' },
       },
     },
     confirmingDelete: {
@@ -286,13 +276,7 @@ export const itemEditorMachine = setup({
         src: 'deleteItem',
         input: ({ context }) => ({ mode: context.mode, id: context.id ?? 0 }),
         onDone: { target: 'closed', actions: 'announceDeleted' },
-        onError: {
-          target: 'confirmingDelete',
-          actions: {
-            type: 'setFailure',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'confirmingDelete', actions: 'setFailure' },
       },
     },
   },

@@ -4,6 +4,7 @@ import type { Freshness } from '../../contract/freshness.ts'
 import type { QaItem } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
+import { thrownBy } from '../shared-actions.ts'
 
 /**
  * A paged, searchable list of knowledge-base entries (Q&A items, data items or ready files):
@@ -99,7 +100,7 @@ export const itemListMachine = setup({
       results: output.results,
       error: null,
     })),
-    setError: assign((_, error: unknown) => ({ error: errorOf(error) })),
+    setError: assign(({ event }) => ({ error: errorOf(thrownBy(event)) })),
   },
 }).createMachine({
   id: 'itemList',
@@ -148,13 +149,7 @@ export const itemListMachine = setup({
           target: 'ready',
           actions: { type: 'setItems', params: ({ event }) => event.output },
         },
-        onError: {
-          target: 'failed',
-          actions: {
-            type: 'setError',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'failed', actions: 'setError' },
       },
     },
     ready: {},

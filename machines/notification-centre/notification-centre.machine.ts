@@ -2,7 +2,7 @@ import { assign, emit, fromCallback, fromPromise, raise, setup } from 'xstate'
 import type { Notification, NotificationList } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { streamPausedDelay, streamRetryDelay } from '../constants.ts'
+import { reconnected, streamDelays } from '../shared-actions.ts'
 
 /**
  * The notification centre of the top bar (issue 29): the signed-in person's notifications, read
@@ -68,12 +68,9 @@ export const notificationCentreMachine = setup({
     markRead: fromPromise<{ unread: number }, MarkReadInput>(mustBeProvided('markRead')),
     stream: fromCallback<NotificationStreamEvent>(mustBeProvided('stream')),
   },
-  delays: {
-    RECONNECT: ({ context }) => streamRetryDelay(context.attempt),
-    PAUSED: ({ context }) => streamPausedDelay(context.retryAfterS),
-  },
+  delays: streamDelays,
   guards: {
-    reconnected: ({ context }) => context.attempt > 0,
+    reconnected,
     hasToMark: ({ context }) => context.toMarkAll || context.toMark.length > 0,
     isUnread: ({ context, event }) =>
       event.type === 'notification.open' &&
@@ -99,6 +96,7 @@ export const notificationCentreMachine = setup({
       }
     }),
     refreshList: raise({ type: 'refresh' }),
+    resetAttempts: assign({ attempt: 0 }),
     announce: emit(({ event }) => ({
       type: 'notified' as const,
       notification: (event as Extract<NotificationStreamEvent, { type: 'stream.notification' }>)
@@ -160,6 +158,7 @@ export const notificationCentreMachine = setup({
       initial: 'connected',
       states: {
         connected: {
+          description: 'The stream, opening or open; a loss or a refusal ends it.',
           invoke: { src: 'stream' },
           initial: 'connecting',
           on: {
@@ -174,25 +173,30 @@ export const notificationCentreMachine = setup({
           },
           states: {
             connecting: {
+              description: 'Opening; back after a loss, the list is read again.',
               on: {
                 'stream.open': [
                   {
                     // back after a loss: what came meanwhile is read again
                     guard: 'reconnected',
                     target: 'open',
-                    actions: [assign({ attempt: 0 }), 'refreshList'],
+                    actions: ['resetAttempts', 'refreshList'],
                   },
                   { target: 'open' },
                 ],
               },
             },
             open: {
+              description: 'New notifications come as they happen.',
               // the server's listener was away: what came meanwhile is read again
               on: { 'stream.resync': { actions: 'refreshList' } },
             },
           },
         },
-        waiting: { after: { RECONNECT: 'connected' } },
+        waiting: {
+          description: 'The stream was lost: opened again after 1 s, 2 s, 4 s … at most 30 s.',
+          after: { RECONNECT: 'connected' },
+        },
         paused: {
           description:
             'The server refused the stream (too many open for this person): live updates are paused for the wait it named.',

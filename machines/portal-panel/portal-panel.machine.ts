@@ -8,6 +8,7 @@ import {
 } from '../../contract/portal.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { PORTAL_NOTICE_MS } from '../constants.ts'
+import { thrownBy } from '../shared-actions.ts'
 
 /**
  * The extension's portal panel (issue 42): read the page the person is on, draft its questions
@@ -134,7 +135,7 @@ export const portalPanelMachine = setup({
   delays: { notice: PORTAL_NOTICE_MS },
   guards: {
     signedIn: (_, server: string | null) => server !== null,
-    expired: (_, error: unknown) => isExpired(error),
+    expired: ({ event }) => isExpired(thrownBy(event)),
     hasHigh: ({ context }) => highItems(context).length > 0,
     canFill: ({ context, event }) =>
       event.type === 'fill' && itemFor(context, event.key, false) !== null,
@@ -221,13 +222,13 @@ export const portalPanelMachine = setup({
     pageChanged: assign({
       notice: 'The page changed: choose “Read this page again” to draft its questions.',
     }),
-    setError: assign((_, error: unknown) => ({
-      error: errorMessage(error, 'Something went wrong. Please try again.'),
+    setError: assign(({ event }) => ({
+      error: errorMessage(thrownBy(event), 'Something went wrong. Please try again.'),
     })),
     setExpired: assign({ expired: true, error: null }),
-    recordFailed: assign(({ context }, error: unknown) => ({
+    recordFailed: assign(({ context, event }) => ({
       notice:
-        `${context.notice ?? ''} Quire could not record it in the history: ${errorMessage(error, 'try again')}`.trim(),
+        `${context.notice ?? ''} Quire could not record it in the history: ${errorMessage(thrownBy(event), 'try again')}`.trim(),
     })),
   },
 }).createMachine({
@@ -276,13 +277,7 @@ export const portalPanelMachine = setup({
         id: 'connect',
         src: 'connect',
         onDone: 'signedOut',
-        onError: {
-          target: 'signedOut',
-          actions: {
-            type: 'setError',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'signedOut', actions: 'setError' },
       },
     },
     idle: {
@@ -297,13 +292,7 @@ export const portalPanelMachine = setup({
           target: 'drafting',
           actions: { type: 'setFields', params: ({ event }) => event.output },
         },
-        onError: {
-          target: 'failed',
-          actions: {
-            type: 'setError',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'failed', actions: 'setError' },
       },
     },
     drafting: {
@@ -322,21 +311,8 @@ export const portalPanelMachine = setup({
           actions: { type: 'setDrafts', params: ({ event }) => event.output },
         },
         onError: [
-          {
-            guard: {
-              type: 'expired',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-            target: 'expired',
-            actions: 'setExpired',
-          },
-          {
-            target: 'failed',
-            actions: {
-              type: 'setError',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-          },
+          { guard: 'expired', target: 'expired', actions: 'setExpired' },
+          { target: 'failed', actions: 'setError' },
         ],
       },
     },
@@ -394,10 +370,7 @@ export const portalPanelMachine = setup({
         ],
         onError: {
           target: 'review',
-          actions: [
-            { type: 'setError', params: ({ event }: { event: { error: unknown } }) => event.error },
-            'clearOverwrite',
-          ],
+          actions: ['setError', 'clearOverwrite'],
         },
       },
     },
@@ -422,24 +395,8 @@ export const portalPanelMachine = setup({
         }),
         onDone: { target: 'review.notice', actions: 'clearOverwrite' },
         onError: [
-          {
-            guard: {
-              type: 'expired',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-            target: 'expired',
-            actions: 'setExpired',
-          },
-          {
-            target: 'review.notice',
-            actions: [
-              {
-                type: 'recordFailed',
-                params: ({ event }: { event: { error: unknown } }) => event.error,
-              },
-              'clearOverwrite',
-            ],
-          },
+          { guard: 'expired', target: 'expired', actions: 'setExpired' },
+          { target: 'review.notice', actions: ['recordFailed', 'clearOverwrite'] },
         ],
       },
     },

@@ -3,7 +3,7 @@ import type { ChangeEvent } from '../../contract/collaboration.ts'
 import type { UserRef } from '../../contract/knowledge.ts'
 import type { AnswerChange } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { streamPausedDelay, streamRetryDelay } from '../constants.ts'
+import { reconnected, streamDelays } from '../shared-actions.ts'
 
 /**
  * The live side of an open questionnaire (issue 29): one stream of server-sent events tells who
@@ -59,16 +59,13 @@ export const questionnaireLiveMachine = setup({
     stream: fromCallback<LiveStreamEvent, { id: number }>(mustBeProvided('stream')),
     fetchRows: fromPromise<AnswerChange, FetchRowsInput>(mustBeProvided('fetchRows')),
   },
-  delays: {
-    RECONNECT: ({ context }) => streamRetryDelay(context.attempt),
-    PAUSED: ({ context }) => streamPausedDelay(context.retryAfterS),
-  },
+  delays: streamDelays,
   guards: {
     hasPending: ({ context }) => context.pending !== undefined,
     /** An export finished (issue 37): no row changed, the export menus read the latest file. */
     exported: ({ event }) =>
       (event as Extract<LiveStreamEvent, { type: 'stream.change' }>).change.kind === 'export',
-    reconnected: ({ context }) => context.attempt > 0,
+    reconnected,
   },
   actions: {
     want: assign(({ context, event }) => {
@@ -76,6 +73,7 @@ export const questionnaireLiveMachine = setup({
       return { pending: union(context.pending, change.question_ids) }
     }),
     wantAll: assign({ pending: null }),
+    resetAttempts: assign({ attempt: 0 }),
     tellViewers: enqueueActions(({ context, self, enqueue }) => {
       // told to the workspace that runs it (alone, as in its path tests, it keeps them)
       if (self._parent) enqueue.sendParent({ type: 'presence.set', viewers: context.viewers })
@@ -110,6 +108,7 @@ export const questionnaireLiveMachine = setup({
       initial: 'connected',
       states: {
         connected: {
+          description: 'The stream, opening or open; a loss or a refusal ends it and its presence.',
           invoke: { src: 'stream', input: ({ context }) => ({ id: context.id }) },
           initial: 'connecting',
           on: {
@@ -131,19 +130,17 @@ export const questionnaireLiveMachine = setup({
           },
           states: {
             connecting: {
+              description: 'Opening; back after a loss, every row is read again.',
               on: {
                 'stream.open': [
                   // back after a loss: what changed meanwhile is read again
-                  {
-                    guard: 'reconnected',
-                    target: 'open',
-                    actions: ['wantAll', assign({ attempt: 0 })],
-                  },
+                  { guard: 'reconnected', target: 'open', actions: ['wantAll', 'resetAttempts'] },
                   { target: 'open' },
                 ],
               },
             },
             open: {
+              description: 'Who is looking, and what others change, as it happens.',
               on: {
                 'stream.presence': {
                   actions: [assign(({ event }) => ({ viewers: event.viewers })), 'tellViewers'],
@@ -158,7 +155,10 @@ export const questionnaireLiveMachine = setup({
             },
           },
         },
-        waiting: { after: { RECONNECT: 'connected' } },
+        waiting: {
+          description: 'The stream was lost: opened again after 1 s, 2 s, 4 s … at most 30 s.',
+          after: { RECONNECT: 'connected' },
+        },
         paused: {
           description:
             'The server refused the stream (too many open for this person): live updates are paused for the wait it named, then everything is read again.',

@@ -3,7 +3,7 @@ import { errorMessage } from '../../contract/errors.ts'
 import type { SsoProvider } from '../../contract/paths.ts'
 import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { editedForm, failureText } from '../form-actions.ts'
+import { editedForm, failureText } from '../shared-actions.ts'
 
 /** The form as edited: the secret is typed fresh (empty keeps the stored one). */
 export interface SsoForm {

@@ -5,7 +5,7 @@ import {
   type TrustSettingsUpdate,
 } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { editedForm, failureText } from '../form-actions.ts'
+import { editedForm, failureText } from '../shared-actions.ts'
 
 /** The page as edited: everything an admin sets, the NDA's version and dates left out. */
 export type TrustForm = Omit<TrustSettings, 'nda_version' | 'updated_at'>

@@ -2,7 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage, errorStatus } from '../../contract/errors.ts'
 import { TRUST_REQUEST_TEXTS, type TrustRequestCreate } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { editedForm } from '../form-actions.ts'
+import { editedForm } from '../shared-actions.ts'
 
 export interface TrustRequestForm {
   name: string

@@ -7,7 +7,7 @@ import type {
   WebhookKind,
 } from '../../contract/platform.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import { editedForm, failureText } from '../form-actions.ts'
+import { editedForm, failureText } from '../shared-actions.ts'
 
 export interface WebhookForm {
   url: string
