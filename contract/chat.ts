@@ -104,4 +104,9 @@ export const CHAT_TEXTS = {
   extractiveNote:
     'No language model is configured: answers are quoted from your sources. With one, Quire writes a fuller answer from the same evidence.',
   notFound: 'Conversation not found',
+  /** The browser's own words, where a call failed without the server's reason. */
+  loadFailed: 'The conversations could not be loaded.',
+  startFailed: 'The conversation could not be started.',
+  renameFailed: 'The conversation could not be renamed.',
+  deleteFailed: 'The conversation could not be deleted.',
 } as const

@@ -161,6 +161,16 @@ export const WORK_GROUP_LABELS: Record<WorkGroup, string> = {
   no_date: 'No due date',
 }
 
+/** The texts of My work. */
+export const MY_WORK_TEXTS = {
+  title: 'My work',
+  description: 'The questions assigned to you across questionnaires, soonest due first.',
+  emptyTitle: 'Nothing assigned to you',
+  empty:
+    'When someone assigns you questions of a questionnaire, they show here, grouped by when they are due: overdue, this week, later. You are told in the bell too.',
+  failed: 'Your work could not be read.',
+} as const
+
 /** GET me/assignments/: everything assigned to me, still to do, soonest first. */
 export const myAssignmentSchema = z.object({
   questionnaire_id: z.int(),
@@ -431,4 +441,11 @@ export const COLLABORATION_TEXTS = {
   commentEmpty: 'A comment needs some text',
   commentsLoadFailed: 'The comments could not be loaded',
   commentSaveFailed: 'The comment could not be saved',
+  assignPeopleFailed: 'The people of your organisation could not be loaded',
+  assignFailed: 'The questions could not be assigned',
+  customersLoadFailed: 'The customers could not be loaded.',
+  customerLoadFailed: 'This customer could not be loaded.',
+  customerAddFailed: 'The customer could not be added.',
+  preferencesLoadFailed: 'Your notification settings could not be read.',
+  preferenceSaveFailed: 'Your choice could not be saved. Please try again.',
 } as const

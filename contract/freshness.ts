@@ -51,4 +51,7 @@ export const FRESHNESS_TEXTS = {
   badReviewDate: 'Enter the review date as YYYY-MM-DD or an ISO date and time',
   ownerNotMember:
     'The owner must be an active person of your organisation who can manage the library',
+  /** The review cycle field, as typed in Settings → Organisation. */
+  cycleNotNumber: 'Enter the review cycle as a number of days',
+  cycleDays: 'Enter a number of days',
 } as const

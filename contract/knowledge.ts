@@ -493,6 +493,14 @@ export const KNOWLEDGE_TEXTS = {
   /** `{name}` is replaced: an upload with the name of someone else's file. */
   versionOthersFile:
     '{name} is already in the repository, uploaded by someone else. You can add new versions only of files you uploaded: rename the file, or ask an approver or an admin.',
+  /** The browser's own words, where a call failed without the server's reason. */
+  urlInvalid: 'Enter a valid URL',
+  urlAddFailed: 'The address could not be added. Please try again.',
+  fileLoadFailed: 'This file could not be loaded.',
+  fileReadFailed: 'What was read from this file could not be loaded.',
+  searchFailed: 'Search failed. Please try again.',
+  healthFailed: 'Duplicates could not be checked',
+  reviewFailed: 'The answer could not be marked reviewed. Please try again.',
 } as const
 
 /** Fills `{name}`-style placeholders of a text. */

@@ -14,6 +14,10 @@ export const LEGAL_TITLES: Record<LegalKind, string> = {
   privacy: 'Privacy Policy',
 }
 
+export const LEGAL_TEXTS = {
+  loadFailed: 'This page could not be loaded.',
+} as const
+
 export const legalKindSchema = z.object({ kind: z.enum(LEGAL_KINDS) })
 
 export const legalDocumentSchema = z.object({

@@ -142,6 +142,12 @@ export const ORGANIZATION_TEXTS = {
   logoType: 'The logo must be a PNG, JPEG or WebP image',
   logoTooLarge: 'The logo must be at most 512 KB',
   noLogo: 'The organisation has no logo',
+  /** The browser's own words, where a call failed without the server's reason. */
+  settingsLoadFailed: 'The settings could not be loaded.',
+  settingsSaveFailed: 'The settings could not be saved.',
+  logoChangeFailed: 'The logo could not be changed.',
+  auditLoadFailed: 'The audit log could not be loaded.',
+  auditDownloadFailed: 'The audit log could not be downloaded.',
 } as const
 
 /** The largest logo accepted. */

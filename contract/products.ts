@@ -104,4 +104,15 @@ export const PRODUCT_TEXTS = {
   tooMany: `An organisation can have at most ${MAX_PRODUCTS} products.`,
   someNotFound: 'Some of those files, library answers or questionnaires were not found.',
   companyWide: 'All products',
+  /** The browser's own words: notices after a change, and failures without the server's reason. */
+  listFailed: 'The products could not be loaded.',
+  actionFailed: 'That did not work. Try again.',
+  nameRequired: 'Enter the product’s name',
+  /** {name} is replaced. */
+  added: '{name} added',
+  saved: '{name} saved',
+  deleted: '{name} deleted',
+  /** The name of a product no longer in the list. */
+  unnamed: 'The product',
+  choiceFailed: 'The product could not be changed.',
 } as const

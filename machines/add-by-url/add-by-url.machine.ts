@@ -1,7 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { safeParse } from 'zod/v4/core'
 import { errorMessage } from '../../contract/errors.ts'
-import { type RepositoryFile, urlUploadRequestSchema } from '../../contract/knowledge.ts'
+import {
+  KNOWLEDGE_TEXTS,
+  type RepositoryFile,
+  urlUploadRequestSchema,
+} from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -46,11 +50,10 @@ const requestOf = (context: AddByUrlContext) => ({
 /** The first problem with the form in plain words, or null. */
 export function urlProblem(context: AddByUrlContext): string | null {
   const result = safeParse(urlUploadRequestSchema, requestOf(context))
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Enter a valid URL')
+  return result.success ? null : (result.error.issues[0]?.message ?? KNOWLEDGE_TEXTS.urlInvalid)
 }
 
-const errorOf = (error: unknown) =>
-  errorMessage(error, 'The address could not be added. Please try again.')
+const errorOf = (error: unknown) => errorMessage(error, KNOWLEDGE_TEXTS.urlAddFailed)
 
 export const addByUrlMachine = setup({
   types: {

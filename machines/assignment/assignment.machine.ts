@@ -1,7 +1,12 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import type { AssignRequest, Person } from '../../contract/collaboration.ts'
-import type { AnswerFilter } from '../../contract/questionnaires.ts'
+import {
+  type AssignRequest,
+  COLLABORATION_TEXTS,
+  type Person,
+} from '../../contract/collaboration.ts'
+import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import type { AssignmentContext, AssignmentEmitted, AssignmentEvents } from './assignment.types.ts'
 
 /**
  * Assigning questions (issue 29): the dialog opens on a scope (the focused question, the tab, the
@@ -9,40 +14,7 @@ import { mustBeProvidedIn } from '../actors.ts'
  * (or none, to unassign) and an optional due date, and sends one call however many questions.
  */
 
-export type AssignScope = 'question' | 'tab' | 'filter' | 'all'
-
-export interface AssignTarget {
-  questionId: number | null
-  tabId: number | null
-  filter: AnswerFilter
-}
-
-export interface AssignmentContext {
-  questionnaireId: number
-  target: AssignTarget
-  scope: AssignScope
-  people: Person[]
-  /** The chosen person; null unassigns. */
-  assigneeId: number | null
-  dueDate: string
-  error: string | null
-}
-
-export type AssignmentEvents =
-  | { type: 'open'; target: AssignTarget; scope: AssignScope }
-  | { type: 'scope.set'; scope: AssignScope }
-  | { type: 'person.set'; assigneeId: number | null }
-  | { type: 'due.set'; dueDate: string }
-  | { type: 'submit' }
-  | { type: 'close' }
-  | { type: 'retry' }
-
-export type AssignmentEmitted = { type: 'assigned'; count: number; unassigned: boolean }
-
 const mustBeProvided = mustBeProvidedIn('assignmentMachine')
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof Error && error.message ? error.message : fallback
 
 /** The call's body for the scope chosen. */
 export function requestOf(context: AssignmentContext): AssignRequest {
@@ -108,7 +80,7 @@ export const assignmentMachine = setup({
         onError: {
           target: 'failed',
           actions: assign(({ event }) => ({
-            error: messageOf(event.error, 'The people of your organisation could not be loaded'),
+            error: errorMessage(event.error, COLLABORATION_TEXTS.assignPeopleFailed),
           })),
         },
       },
@@ -142,7 +114,7 @@ export const assignmentMachine = setup({
         onError: {
           target: 'open',
           actions: assign(({ event }) => ({
-            error: messageOf(event.error, 'The questions could not be assigned'),
+            error: errorMessage(event.error, COLLABORATION_TEXTS.assignFailed),
           })),
         },
       },

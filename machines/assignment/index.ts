@@ -1,4 +1,5 @@
 export * from './assignment.machine.ts'
+export type * from './assignment.types.ts'
 
 import type { SnapshotFrom } from 'xstate'
 import type { assignmentMachine } from './assignment.machine.ts'

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { AuditEvent } from '../../contract/organization.ts'
+import { type AuditEvent, ORGANIZATION_TEXTS } from '../../contract/organization.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 export interface AuditQuery {
@@ -50,10 +50,10 @@ export const auditLogMachine = setup({
       error: null,
     })),
     setError: assign((_, error: unknown) => ({
-      error: errorMessage(error, 'The audit log could not be loaded.'),
+      error: errorMessage(error, ORGANIZATION_TEXTS.auditLoadFailed),
     })),
     setDownloadError: assign((_, error: unknown) => ({
-      error: errorMessage(error, 'The audit log could not be downloaded.'),
+      error: errorMessage(error, ORGANIZATION_TEXTS.auditDownloadFailed),
     })),
   },
 }).createMachine({

@@ -1,5 +1,5 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
-import type { ChatSession } from '../../contract/chat.ts'
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
+import { CHAT_TEXTS, type ChatSession } from '../../contract/chat.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
@@ -82,7 +82,7 @@ export const chatSessionsMachine = setup({
             'announce',
           ],
         },
-        onError: { target: 'failed', actions: failed('The conversations could not be loaded.') },
+        onError: { target: 'failed', actions: failed(CHAT_TEXTS.loadFailed) },
       },
     },
     failed: { description: 'The list could not be read: a retry.', on: { retry: 'loading' } },
@@ -105,7 +105,7 @@ export const chatSessionsMachine = setup({
           target: 'loading',
           actions: assign({ selectedId: ({ event }) => event.output.id, q: '' }),
         },
-        onError: { target: 'ready', actions: failed('The conversation could not be started.') },
+        onError: { target: 'ready', actions: failed(CHAT_TEXTS.startFailed) },
       },
     },
     renaming: {
@@ -115,11 +115,11 @@ export const chatSessionsMachine = setup({
         id: 'renameSession',
         src: 'renameSession',
         input: ({ event }) => {
-          const rename = event as Extract<ChatSessionsEvents, { type: 'rename' }>
-          return { id: rename.id, title: rename.title }
+          assertEvent(event, 'rename')
+          return { id: event.id, title: event.title }
         },
         onDone: 'loading',
-        onError: { target: 'ready', actions: failed('The conversation could not be renamed.') },
+        onError: { target: 'ready', actions: failed(CHAT_TEXTS.renameFailed) },
       },
     },
     deleting: {
@@ -128,11 +128,12 @@ export const chatSessionsMachine = setup({
       invoke: {
         id: 'deleteSession',
         src: 'deleteSession',
-        input: ({ event }) => ({
-          id: (event as Extract<ChatSessionsEvents, { type: 'delete' }>).id,
-        }),
+        input: ({ event }) => {
+          assertEvent(event, 'delete')
+          return { id: event.id }
+        },
         onDone: { target: 'loading', actions: assign({ error: null }) },
-        onError: { target: 'ready', actions: failed('The conversation could not be deleted.') },
+        onError: { target: 'ready', actions: failed(CHAT_TEXTS.deleteFailed) },
       },
     },
   },

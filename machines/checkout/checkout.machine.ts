@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { BILLING_TEXTS } from '../../contract/billing.ts'
+import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import type {
   CheckoutSchema,
@@ -10,8 +11,7 @@ import type {
 
 const mustBeProvided = mustBeProvidedIn('checkoutMachine')
 
-const messageOf = (error: unknown) =>
-  error instanceof Error && error.message ? error.message : BILLING_TEXTS.checkoutFailed
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
 /**
  * Pricing checkout (spec section 5): starts the provider, asks the server for a reference that
@@ -29,9 +29,9 @@ export const checkoutMachine = setup({
     openOverlay: fromPromise<void, OpenOverlayInput>(mustBeProvided('openOverlay')),
   },
   actions: {
-    fail: assign({
-      error: ({ event }) => messageOf((event as { error?: unknown }).error),
-    }),
+    fail: assign((_, error: unknown) => ({
+      error: errorMessage(error, BILLING_TEXTS.checkoutFailed),
+    })),
   },
 }).createMachine({
   id: 'checkout',
@@ -53,7 +53,7 @@ export const checkoutMachine = setup({
         id: 'initProvider',
         src: 'initProvider',
         onDone: 'referencing',
-        onError: { target: 'failed', actions: 'fail' },
+        onError: { target: 'failed', actions: { type: 'fail', params: errorOf } },
       },
     },
     referencing: {
@@ -70,7 +70,7 @@ export const checkoutMachine = setup({
             email: ({ context, event }) => context.email ?? event.output.email,
           }),
         },
-        onError: { target: 'failed', actions: 'fail' },
+        onError: { target: 'failed', actions: { type: 'fail', params: errorOf } },
       },
     },
     opening: {
@@ -87,7 +87,7 @@ export const checkoutMachine = setup({
           countryCode: context.countryCode,
         }),
         onDone: 'opened',
-        onError: { target: 'failed', actions: 'fail' },
+        onError: { target: 'failed', actions: { type: 'fail', params: errorOf } },
       },
     },
     opened: { description: 'The overlay is open: the pricing dialog closes.', type: 'final' },

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { safeParse } from 'zod/v4/core'
 import {
+  COLLABORATION_TEXTS,
   type Customer,
   type CustomerCreate,
   type CustomerPage,
@@ -8,6 +9,12 @@ import {
 } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import type {
+  CustomerField,
+  CustomerListContext,
+  CustomerListEmitted,
+  CustomerListEvents,
+} from './customer-list.types.ts'
 
 /**
  * The customers an organisation keeps (issue 29): the list (also the choices of the
@@ -15,27 +22,6 @@ import { mustBeProvidedIn } from '../actors.ts'
  * and a domain, checked with the contract's rules; a name already taken is refused by the server
  * (409) in its words.
  */
-
-export type CustomerField = 'name' | 'domain'
-
-export interface CustomerListContext {
-  customers: Customer[]
-  loaded: boolean
-  error: string | null
-  values: Record<CustomerField, string>
-  errors: Partial<Record<CustomerField, string>>
-  failure: string | null
-}
-
-export type CustomerListEvents =
-  | { type: 'retry' }
-  | { type: 'refresh' }
-  | { type: 'create.open' }
-  | { type: 'create.change'; field: CustomerField; value: string }
-  | { type: 'create.submit' }
-  | { type: 'create.close' }
-
-export type CustomerListEmitted = { type: 'created'; customer: Customer }
 
 const EMPTY = { name: '', domain: '' }
 const bodyOf = (values: Record<CustomerField, string>): CustomerCreate => ({
@@ -95,7 +81,7 @@ export const customerListMachine = setup({
             onError: {
               target: 'failed',
               actions: assign(({ event }) => ({
-                error: errorMessage(event.error, 'The customers could not be loaded.'),
+                error: errorMessage(event.error, COLLABORATION_TEXTS.customersLoadFailed),
               })),
             },
           },
@@ -155,7 +141,7 @@ export const customerListMachine = setup({
             onError: {
               target: 'editing',
               actions: assign(({ event }) => ({
-                failure: errorMessage(event.error, 'The customer could not be added.'),
+                failure: errorMessage(event.error, COLLABORATION_TEXTS.customerAddFailed),
               })),
             },
           },

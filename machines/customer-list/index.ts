@@ -2,6 +2,7 @@ import type { SnapshotFrom } from 'xstate'
 import type { customerListMachine } from './customer-list.machine.ts'
 
 export * from './customer-list.machine.ts'
+export type * from './customer-list.types.ts'
 
 type Snapshot = SnapshotFrom<typeof customerListMachine>
 

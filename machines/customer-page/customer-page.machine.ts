@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate'
-import type { CustomerPage } from '../../contract/collaboration.ts'
+import { COLLABORATION_TEXTS, type CustomerPage } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
@@ -63,7 +63,7 @@ export const customerPageMachine = setup({
         onError: {
           target: 'failed',
           actions: assign(({ event }) => ({
-            error: errorMessage(event.error, 'This customer could not be loaded.'),
+            error: errorMessage(event.error, COLLABORATION_TEXTS.customerLoadFailed),
           })),
         },
       },

@@ -6,43 +6,11 @@ import {
 } from '../../contract/extension-texts.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { EXTENSION_EXPIRES_IN_S, EXTENSION_REDIRECT_MS } from '../constants.ts'
-
-export interface ExtensionAuthInput {
-  redirect_uri?: string | null
-  state?: string | null
-  extension_id?: string | null
-}
-
-/** `checkSession`: the allowed extension ids, and whether this browser is signed in. */
-export interface ExtensionSessionCheck {
-  extensionIds: string[]
-  signedIn: boolean
-}
-
-/** `handOff`: the extension's own tokens (POST admin/extension/handoff/). */
-export interface ExtensionTokens {
-  access_token: string
-  refresh_token: string
-  expires_in: number
-  state: string
-}
-
-export type ExtensionAuthEmitted =
-  /** not_authenticated: the view stores redirect_uri and state in session storage. */
-  | { type: 'storePending'; redirectUri: string; state: string }
-  | { type: 'navigate'; to: '/login' }
-  /** redirecting: the browser goes to the extension address with the tokens in the fragment. */
-  | { type: 'redirect'; url: string }
-  | { type: 'closeWindow' }
-
-export interface ExtensionAuthContext {
-  redirectUri: string | null
-  state: string | null
-  error: string | null
-  /** 'Security validation failed' when the address itself was refused. */
-  security: boolean
-  url: string | null
-}
+import type {
+  ExtensionAuthSchema,
+  ExtensionSessionCheck,
+  ExtensionTokens,
+} from './extension-auth.types.ts'
 
 const mustBeProvided = mustBeProvidedIn('extensionAuthMachine')
 
@@ -62,13 +30,7 @@ export const handOffUrl = (redirectUri: string, tokens: ExtensionTokens) =>
  * address must be exactly `chrome-extension://<allowed id>/` and a state must come with it.
  */
 export const extensionAuthMachine = setup({
-  types: {
-    context: {} as ExtensionAuthContext,
-    input: {} as ExtensionAuthInput,
-    events: {} as { type: 'login' } | { type: 'close' },
-    emitted: {} as ExtensionAuthEmitted,
-    tags: {} as 'loading',
-  },
+  types: {} as ExtensionAuthSchema,
   actors: {
     checkSession: fromPromise<ExtensionSessionCheck, void>(mustBeProvided('checkSession')),
     handOff: fromPromise<ExtensionTokens, { redirectUri: string; state: string }>(
@@ -175,7 +137,10 @@ export const extensionAuthMachine = setup({
       description: 'On to the extension after 1.5 s, the tokens in the URL fragment.',
       after: { extensionRedirect: { target: 'handedOff', actions: 'redirect' } },
     },
-    handedOff: { type: 'final' },
+    handedOff: {
+      description: 'The browser has gone to the extension with its tokens.',
+      type: 'final',
+    },
     error: {
       description: "The reason; 'Close Window'.",
       on: { close: { actions: emit({ type: 'closeWindow' } as const) } },

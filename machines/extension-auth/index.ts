@@ -2,6 +2,7 @@ import type { SnapshotFrom } from 'xstate'
 import type { extensionAuthMachine } from './extension-auth.machine.ts'
 
 export * from './extension-auth.machine.ts'
+export type * from './extension-auth.types.ts'
 
 type Snapshot = SnapshotFrom<typeof extensionAuthMachine>
 

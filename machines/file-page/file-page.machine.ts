@@ -1,9 +1,11 @@
 import { assign, fromPromise, raise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import type { FileDetails, FilePassage } from '../../contract/file-page.ts'
+import { KNOWLEDGE_TEXTS } from '../../contract/knowledge.ts'
 import type { Paged } from '../../contract/paging.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_PAGE_POLL_MS } from '../constants.ts'
+import type { FilePageSchema, PassagesInput } from './file-page.types.ts'
 
 /**
  * A file's page (issue 30), in two regions. `file`: the file with its status history, versions and
@@ -14,47 +16,13 @@ import { FILE_PAGE_POLL_MS } from '../constants.ts'
 
 export const PASSAGES_PAGE_SIZE = 20
 
-export interface FilePageContext {
-  id: number
-  details: FileDetails | null
-  error: string | null
-  passages: FilePassage[]
-  count: number
-  page: number
-  readError: string | null
-  /** The document's page a cited source opens at (issue 30): the list opens there, marked. */
-  citedPage: number | null
-  /** The cited words (issue 39): the passage holding them is marked and brought into view. */
-  citedQuote: string | null
-  /** Whether the list has yet to be opened at the cited page. */
-  seekCited: boolean
-}
-
-export type FilePageEvents =
-  | { type: 'retry' }
-  | { type: 'page.change'; page: number }
-  /** Raised when the file has just become ready: what was read changed. */
-  | { type: 'read.reload' }
-
-export interface PassagesInput {
-  id: number
-  page: number
-  page_size: number
-  /** Open the list at this page of the document. */
-  at_page?: number
-}
-
 const mustBeProvided = mustBeProvidedIn('filePageMachine')
 
 const moving = (details: FileDetails | null) =>
   details?.file.status === 'queued' || details?.file.status === 'processing'
 
 export const filePageMachine = setup({
-  types: {
-    context: {} as FilePageContext,
-    events: {} as FilePageEvents,
-    input: {} as { id: number; citedPage?: number | null; citedQuote?: string | null },
-  },
+  types: {} as FilePageSchema,
   actors: {
     loadDetails: fromPromise<FileDetails, { id: number }>(mustBeProvided('loadDetails')),
     loadPassages: fromPromise<Paged<FilePassage> & { page?: number }, PassagesInput>(
@@ -71,7 +39,7 @@ export const filePageMachine = setup({
   actions: {
     setDetails: assign((_, details: FileDetails) => ({ details, error: null })),
     setError: assign((_, error: unknown) => ({
-      error: errorMessage(error, 'This file could not be loaded.'),
+      error: errorMessage(error, KNOWLEDGE_TEXTS.fileLoadFailed),
     })),
     setPage: assign((_, page: number) => ({ page: Math.max(1, page) })),
     setPassages: assign(({ context }, output: Paged<FilePassage> & { page?: number }) => ({
@@ -82,7 +50,7 @@ export const filePageMachine = setup({
       readError: null,
     })),
     setReadError: assign((_, error: unknown) => ({
-      readError: errorMessage(error, 'What was read from this file could not be loaded.'),
+      readError: errorMessage(error, KNOWLEDGE_TEXTS.fileReadFailed),
     })),
     reloadRead: raise({ type: 'read.reload' }),
   },
@@ -103,9 +71,11 @@ export const filePageMachine = setup({
   type: 'parallel',
   states: {
     file: {
+      description: 'The file with its status history, versions and what cites it.',
       initial: 'loading',
       states: {
         loading: {
+          description: 'The file is read; one that just settled has what was read loaded again.',
           tags: 'loading',
           invoke: {
             src: 'loadDetails',
@@ -142,11 +112,15 @@ export const filePageMachine = setup({
           description: 'The file is queued or processing: ask for it again after a pause.',
           after: { poll: 'loading' },
         },
-        ready: {},
-        failed: { on: { retry: 'loading' } },
+        ready: { description: 'The file is shown; it is ready or failed, and no longer moves.' },
+        failed: {
+          description: "'This file could not be loaded.' (or the server's words), and Retry.",
+          on: { retry: 'loading' },
+        },
       },
     },
     read: {
+      description: 'What was read from the file, a page at a time.',
       initial: 'loading',
       on: {
         'page.change': {
@@ -157,6 +131,7 @@ export const filePageMachine = setup({
       },
       states: {
         loading: {
+          description: 'A page of passages; the first load opens at the cited page, if any.',
           tags: 'reading',
           invoke: {
             src: 'loadPassages',
@@ -179,8 +154,11 @@ export const filePageMachine = setup({
             },
           },
         },
-        ready: {},
-        failed: { on: { retry: 'loading' } },
+        ready: { description: 'The page of passages, the cited words marked.' },
+        failed: {
+          description: "'What was read from this file could not be loaded.', and Retry.",
+          on: { retry: 'loading' },
+        },
       },
     },
   },

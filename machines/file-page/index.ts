@@ -3,6 +3,7 @@ import type { FileDetails } from '../../contract/file-page.ts'
 import { type filePageMachine, PASSAGES_PAGE_SIZE } from './file-page.machine.ts'
 
 export * from './file-page.machine.ts'
+export type * from './file-page.types.ts'
 
 type Snapshot = SnapshotFrom<typeof filePageMachine>
 const NONE: never[] = []

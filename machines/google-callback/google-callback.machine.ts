@@ -120,6 +120,6 @@ export const googleCallbackMachine = setup({
       description: "'Authentication Error' for an account not allowed, then /login after 5 s.",
       after: { forbiddenRedirect: { target: 'left', actions: 'goToLogin' } },
     },
-    left: { type: 'final' },
+    left: { description: 'On to /login; nothing more happens here.', type: 'final' },
   },
 })

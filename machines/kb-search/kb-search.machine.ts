@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { SearchResult } from '../../contract/knowledge.ts'
+import { KNOWLEDGE_TEXTS, type SearchResult } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { KB_SEARCH_DEBOUNCE_MS } from '../constants.ts'
 
@@ -19,13 +19,13 @@ export type KbSearchEvents = { type: 'query.change'; q: string } | { type: 'clea
 
 const mustBeProvided = mustBeProvidedIn('kbSearchMachine')
 
-const errorOf = (error: unknown) => errorMessage(error, 'Search failed. Please try again.')
+const errorOf = (error: unknown) => errorMessage(error, KNOWLEDGE_TEXTS.searchFailed)
 
 export const kbSearchMachine = setup({
   types: { context: {} as KbSearchContext, events: {} as KbSearchEvents },
   actors: { search: fromPromise<SearchResult[], { q: string }>(mustBeProvided('search')) },
   delays: { debounce: KB_SEARCH_DEBOUNCE_MS },
-  guards: { isBlank: ({ event }) => event.type === 'query.change' && !event.q.trim() },
+  guards: { isBlank: (_, q: string) => !q.trim() },
   actions: {
     setQuery: assign((_, q: string) => ({ q })),
     reset: assign({ q: '', results: [], error: null }),
@@ -38,7 +38,11 @@ export const kbSearchMachine = setup({
   initial: 'idle',
   on: {
     'query.change': [
-      { guard: 'isBlank', target: '.idle', actions: 'reset' },
+      {
+        guard: { type: 'isBlank', params: ({ event }) => event.q },
+        target: '.idle',
+        actions: 'reset',
+      },
       {
         target: '.debouncing',
         reenter: true,
@@ -48,9 +52,13 @@ export const kbSearchMachine = setup({
     clear: { target: '.idle', actions: 'reset' },
   },
   states: {
-    idle: {},
-    debouncing: { after: { debounce: 'searching' } },
+    idle: { description: 'The box is empty: no results.' },
+    debouncing: {
+      description: 'Typing: the search starts after a pause of KB_SEARCH_DEBOUNCE_MS.',
+      after: { debounce: 'searching' },
+    },
     searching: {
+      description: 'Searches for the text; a new keystroke starts over.',
       tags: 'loading',
       invoke: {
         src: 'search',
@@ -68,6 +76,6 @@ export const kbSearchMachine = setup({
         },
       },
     },
-    shown: {},
+    shown: { description: "The results, or 'Search failed. Please try again.'" },
   },
 })

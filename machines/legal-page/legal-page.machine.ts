@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { LegalDocument, LegalKind } from '../../contract/legal.ts'
+import { LEGAL_TEXTS, type LegalDocument, type LegalKind } from '../../contract/legal.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -39,7 +39,7 @@ export const legalPageMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => errorMessage(event.error, 'This page could not be loaded.'),
+            error: ({ event }) => errorMessage(event.error, LEGAL_TEXTS.loadFailed),
           }),
         },
       },

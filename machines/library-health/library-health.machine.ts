@@ -1,4 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
+import { errorMessage } from '../../contract/errors.ts'
+import { KNOWLEDGE_TEXTS } from '../../contract/knowledge.ts'
 import type { LibraryHealth } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
@@ -49,10 +51,7 @@ export const libraryHealthMachine = setup({
         onError: {
           target: 'failed',
           actions: assign(({ event }) => ({
-            error:
-              event.error instanceof Error && event.error.message
-                ? event.error.message
-                : 'Duplicates could not be checked',
+            error: errorMessage(event.error, KNOWLEDGE_TEXTS.healthFailed),
           })),
         },
       },

@@ -1,6 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { QaItem } from '../../contract/knowledge.ts'
+import { KNOWLEDGE_TEXTS, type QaItem } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -27,8 +27,7 @@ export type LibraryReviewEmitted =
 
 const mustBeProvided = mustBeProvidedIn('libraryReviewMachine')
 
-const errorOf = (error: unknown) =>
-  errorMessage(error, 'The answer could not be marked reviewed. Please try again.')
+const errorOf = (error: unknown) => errorMessage(error, KNOWLEDGE_TEXTS.reviewFailed)
 
 export const libraryReviewMachine = setup({
   types: {

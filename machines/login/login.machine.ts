@@ -286,6 +286,7 @@ export const loginMachine = setup({
         },
         blank: { description: 'No password yet: Sign in is disabled.' },
         filled: {
+          description: "A password is typed: 'Sign in' sends it.",
           tags: ['submittable'],
           on: {
             'password.submit': { target: '#login.signingIn', actions: 'clearMessages' },

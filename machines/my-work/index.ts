@@ -9,19 +9,10 @@ import {
 import { REVIEW_STATE_LABELS, REVIEW_STATES, type ReviewState } from '../../contract/work.ts'
 import type { MyWorkFilter, myWorkMachine } from './my-work.machine.ts'
 
+export { MY_WORK_TEXTS } from '../../contract/collaboration.ts'
 export * from './my-work.machine.ts'
 
 type Snapshot = SnapshotFrom<typeof myWorkMachine>
-
-/** The texts of My work. */
-export const MY_WORK_TEXTS = {
-  title: 'My work',
-  description: 'The questions assigned to you across questionnaires, soonest due first.',
-  emptyTitle: 'Nothing assigned to you',
-  empty:
-    'When someone assigns you questions of a questionnaire, they show here, grouped by when they are due: overdue, this week, later. You are told in the bell too.',
-  failed: 'Your work could not be read.',
-} as const
 
 /** What each group says under its heading. */
 export const WORK_GROUP_HINTS: Record<WorkGroup, string> = {

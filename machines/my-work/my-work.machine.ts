@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate'
-import type { MyAssignments } from '../../contract/collaboration.ts'
+import { MY_WORK_TEXTS, type MyAssignments } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import type { ReviewState } from '../../contract/work.ts'
 import { mustBeProvidedIn } from '../actors.ts'
@@ -71,7 +71,7 @@ export const myWorkMachine = setup({
         onError: {
           target: 'failed',
           actions: assign(({ event }) => ({
-            error: errorMessage(event.error, 'Your work could not be read.'),
+            error: errorMessage(event.error, MY_WORK_TEXTS.failed),
           })),
         },
       },

@@ -1,8 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate'
-import type {
-  DeliveryChannel,
-  NotificationKind,
-  NotificationPreferences,
+import {
+  COLLABORATION_TEXTS,
+  type DeliveryChannel,
+  type NotificationKind,
+  type NotificationPreferences,
 } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
@@ -23,6 +24,12 @@ export interface NotificationPreferencesContext {
   error: string | null
 }
 
+/** One kind of notification and how it is to be delivered. */
+interface Choice {
+  kind: NotificationKind
+  channel: DeliveryChannel
+}
+
 export type NotificationPreferencesEvents =
   | { type: 'choose'; kind: NotificationKind; channel: DeliveryChannel }
   | { type: 'retry' }
@@ -39,16 +46,14 @@ export const notificationPreferencesMachine = setup({
     savePreferences: fromPromise<Channels, Channels>(mustBeProvided('savePreferences')),
   },
   actions: {
-    choose: assign(({ context, event }) => {
-      const { kind, channel } = event as Extract<NotificationPreferencesEvents, { type: 'choose' }>
-      return context.preferences
+    choose: assign(({ context }, { kind, channel }: Choice) =>
+      context.preferences
         ? { preferences: { ...context.preferences, [kind]: channel }, error: null }
-        : {}
-    }),
+        : {},
+    ),
   },
   guards: {
-    changes: ({ context, event }) =>
-      event.type === 'choose' && context.preferences?.[event.kind] !== event.channel,
+    changes: ({ context }, { kind, channel }: Choice) => context.preferences?.[kind] !== channel,
   },
 }).createMachine({
   id: 'notificationPreferences',
@@ -70,7 +75,7 @@ export const notificationPreferencesMachine = setup({
         onError: {
           target: 'failed',
           actions: assign(({ event }) => ({
-            error: errorMessage(event.error, 'Your notification settings could not be read.'),
+            error: errorMessage(event.error, COLLABORATION_TEXTS.preferencesLoadFailed),
           })),
         },
       },
@@ -78,7 +83,14 @@ export const notificationPreferencesMachine = setup({
     failed: { on: { retry: 'loading' } },
     ready: {
       initial: 'idle',
-      on: { choose: { guard: 'changes', target: '.saving', actions: 'choose', reenter: true } },
+      on: {
+        choose: {
+          guard: { type: 'changes', params: ({ event }) => event },
+          target: '.saving',
+          actions: { type: 'choose', params: ({ event }) => event },
+          reenter: true,
+        },
+      },
       states: {
         idle: {},
         saved: {},
@@ -95,10 +107,7 @@ export const notificationPreferencesMachine = setup({
               target: 'idle',
               actions: assign(({ context, event }) => ({
                 preferences: context.saved,
-                error: errorMessage(
-                  event.error,
-                  'Your choice could not be saved. Please try again.',
-                ),
+                error: errorMessage(event.error, COLLABORATION_TEXTS.preferenceSaveFailed),
               })),
             },
           },

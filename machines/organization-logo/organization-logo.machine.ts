@@ -1,5 +1,6 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
+import { ORGANIZATION_TEXTS } from '../../contract/organization.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 const mustBeProvided = mustBeProvidedIn('organizationLogoMachine')
@@ -28,10 +29,9 @@ export const organizationLogoMachine = setup({
   },
   actions: {
     changed: emit({ type: 'changed' } as const),
-    fail: assign({
-      error: ({ event }) =>
-        errorMessage((event as { error?: unknown }).error, 'The logo could not be changed.'),
-    }),
+    fail: assign((_, error: unknown) => ({
+      error: errorMessage(error, ORGANIZATION_TEXTS.logoChangeFailed),
+    })),
   },
 }).createMachine({
   id: 'organizationLogo',
@@ -61,9 +61,18 @@ export const organizationLogoMachine = setup({
       invoke: {
         id: 'uploadLogo',
         src: 'uploadLogo',
-        input: ({ event }) => ({ file: (event as { file: File }).file }),
+        input: ({ event }) => {
+          assertEvent(event, 'upload')
+          return { file: event.file }
+        },
         onDone: { target: 'loading', actions: 'changed' },
-        onError: { target: 'idle', actions: 'fail' },
+        onError: {
+          target: 'idle',
+          actions: {
+            type: 'fail',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
       },
     },
     removing: {
@@ -73,7 +82,13 @@ export const organizationLogoMachine = setup({
         id: 'removeLogo',
         src: 'removeLogo',
         onDone: { target: 'loading', actions: 'changed' },
-        onError: { target: 'idle', actions: 'fail' },
+        onError: {
+          target: 'idle',
+          actions: {
+            type: 'fail',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
       },
     },
   },

@@ -2,6 +2,7 @@ import type { SnapshotFrom } from 'xstate'
 import type { organizationSettingsMachine } from './organization-settings.machine.ts'
 
 export * from './organization-settings.machine.ts'
+export type * from './organization-settings.types.ts'
 
 type Snapshot = SnapshotFrom<typeof organizationSettingsMachine>
 

@@ -1,7 +1,11 @@
 import { and, assign, emit, fromPromise, not, setup, stateIn } from 'xstate'
 import { safeParse } from 'zod/v4/core'
 import { errorMessage } from '../../contract/errors.ts'
-import { DEFAULT_REVIEW_CYCLE_DAYS, reviewCycleDaysSchema } from '../../contract/freshness.ts'
+import {
+  DEFAULT_REVIEW_CYCLE_DAYS,
+  FRESHNESS_TEXTS,
+  reviewCycleDaysSchema,
+} from '../../contract/freshness.ts'
 import {
   type DnsRecord,
   ORGANIZATION_TEXTS,
@@ -10,48 +14,7 @@ import {
 } from '../../contract/organization.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { COPY_NOTICE_MS } from '../constants.ts'
-
-/** The form: the organisation's settings as edited, domains one per entry. */
-export type OrganizationForm = Pick<
-  Organization,
-  | 'name'
-  | 'answer_tone'
-  | 'answer_length'
-  | 'verified_domains'
-  | 'review_cycle_days'
-  | 'review_digest'
-  | 'export_approved_only'
->
-
-export interface OrganizationSettingsContext {
-  saved: Organization | null
-  form: OrganizationForm
-  /** The domain being typed, added to the list on `domain.add`. */
-  domain: string
-  error: string | null
-  /** The "Verify a domain by DNS" field. */
-  dnsDomain: string
-  /** The domain whose TXT record is asked for, shown and checked. */
-  dnsTarget: string | null
-  record: DnsRecord | null
-  /** Why the record could not be read or the check failed (the server's text). */
-  dnsError: string | null
-}
-
-export type OrganizationSettingsEvents =
-  | { type: 'edit'; change: Partial<OrganizationForm> }
-  | { type: 'domain.type'; value: string }
-  | { type: 'domain.add' }
-  | { type: 'domain.remove'; domain: string }
-  | { type: 'save' }
-  | { type: 'reset' }
-  | { type: 'retry' }
-  | { type: 'dns.type'; value: string }
-  /** Shows the TXT record of `domain`, or of the domain typed in the DNS field. */
-  | { type: 'dns.show'; domain?: string }
-  | { type: 'dns.check' }
-  | { type: 'dns.copy' }
-  | { type: 'dns.close' }
+import type { OrganizationForm, OrganizationSettingsSchema } from './organization-settings.types.ts'
 
 const mustBeProvided = mustBeProvidedIn('organizationSettingsMachine')
 
@@ -67,9 +30,9 @@ const formOf = (org: Organization): OrganizationForm => ({
 
 /** Why the review cycle cannot be saved, in the contract's words; null when it can. */
 export const cycleProblem = (days: number) => {
-  if (Number.isNaN(days)) return 'Enter the review cycle as a number of days'
+  if (Number.isNaN(days)) return FRESHNESS_TEXTS.cycleNotNumber
   const result = safeParse(reviewCycleDaysSchema, days)
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Enter a number of days')
+  return result.success ? null : (result.error.issues[0]?.message ?? FRESHNESS_TEXTS.cycleDays)
 }
 
 const normalDomain = (value: string) => value.trim().toLowerCase()
@@ -106,13 +69,7 @@ export function formAfterProof(
  * when it succeeds. A save and a check never run at once (each changes the domains).
  */
 export const organizationSettingsMachine = setup({
-  types: {
-    context: {} as OrganizationSettingsContext,
-    events: {} as OrganizationSettingsEvents,
-    emitted: {} as
-      | { type: 'saved'; organization: Organization }
-      | { type: 'dnsVerified'; organization: Organization },
-  },
+  types: {} as OrganizationSettingsSchema,
   actors: {
     loadOrganization: fromPromise<Organization, void>(mustBeProvided('loadOrganization')),
     saveOrganization: fromPromise<Organization, OrganizationUpdate>(
@@ -163,13 +120,13 @@ export const organizationSettingsMachine = setup({
       error: null,
     })),
     setError: assign((_, error: unknown) => ({
-      error: errorMessage(error, 'The settings could not be saved.'),
+      error: errorMessage(error, ORGANIZATION_TEXTS.settingsSaveFailed),
     })),
     setCycleError: assign(({ context }) => ({
       error: cycleProblem(context.form.review_cycle_days),
     })),
     setLoadError: assign((_, error: unknown) => ({
-      error: errorMessage(error, 'The settings could not be loaded.'),
+      error: errorMessage(error, ORGANIZATION_TEXTS.settingsLoadFailed),
     })),
     emitSaved: emit((_, organization: Organization) => ({
       type: 'saved' as const,
@@ -218,6 +175,7 @@ export const organizationSettingsMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      description: "Reads the organisation's settings.",
       tags: 'loading',
       invoke: {
         id: 'loadOrganization',
@@ -235,14 +193,21 @@ export const organizationSettingsMachine = setup({
         },
       },
     },
-    failed: { on: { retry: 'loading' } },
+    failed: {
+      description: 'The settings could not be read: says why, and reads them again on Retry.',
+      on: { retry: 'loading' },
+    },
     ready: {
+      description: 'The form beside the proof of a domain by DNS and the copy of its record.',
       type: 'parallel',
       states: {
         form: {
+          description: 'Name, answer style, review cycle and verified domains, saved in one call.',
           initial: 'editing',
           states: {
             editing: {
+              description:
+                'The form as edited; a save waits for no DNS check and refuses a bad review cycle.',
               on: {
                 edit: { actions: { type: 'edit', params: ({ event }) => event.change } },
                 'domain.type': {
@@ -260,6 +225,7 @@ export const organizationSettingsMachine = setup({
               },
             },
             saving: {
+              description: 'The form is saved; a refusal says why in the server’s words.',
               tags: 'busy',
               invoke: {
                 id: 'saveOrganization',
@@ -284,6 +250,7 @@ export const organizationSettingsMachine = setup({
           },
         },
         dns: {
+          description: 'A domain proved by DNS: its TXT record asked for, shown, then checked.',
           initial: 'idle',
           on: {
             'dns.type': { actions: { type: 'typeDnsDomain', params: ({ event }) => event.value } },
@@ -295,8 +262,9 @@ export const organizationSettingsMachine = setup({
             'dns.close': { target: '.idle', actions: 'clearDns' },
           },
           states: {
-            idle: {},
+            idle: { description: 'No record is shown.' },
             loadingRecord: {
+              description: 'The TXT record of the domain is asked for.',
               tags: 'dnsLoading',
               on: {
                 // another domain while one loads: its record is asked for instead
@@ -327,11 +295,14 @@ export const organizationSettingsMachine = setup({
                 },
               },
             },
-            recordFailed: {},
+            recordFailed: { description: 'The record could not be prepared: says why.' },
             showing: {
+              description: 'The record to publish at the domain, and Check (not while saving).',
               on: { 'dns.check': { guard: not('saving'), target: 'checking' } },
             },
             checking: {
+              description:
+                'The record is checked; another record or closing waits for the check’s end.',
               tags: 'dnsChecking',
               // the check runs to its end: another record or closing waits for it
               on: { 'dns.show': {}, 'dns.close': {} },
@@ -359,12 +330,14 @@ export const organizationSettingsMachine = setup({
               },
             },
             checkFailed: {
+              description: 'The check failed: the server’s reason, and Check again.',
               on: { 'dns.check': { guard: not('saving'), target: 'checking' } },
             },
-            verified: {},
+            verified: { description: 'The domain is proved; the form holds it as saved.' },
           },
         },
         copy: {
+          description: "Copying the record's value, and saying so for a moment.",
           initial: 'idle',
           on: {
             'dns.copy': { guard: 'hasRecord', target: '.copying' },
@@ -373,8 +346,9 @@ export const organizationSettingsMachine = setup({
             'dns.close': { guard: not('checking'), target: '.idle' },
           },
           states: {
-            idle: {},
+            idle: { description: 'Nothing copied (or another record shown since).' },
             copying: {
+              description: "The record's value goes to the clipboard.",
               invoke: {
                 id: 'copyText',
                 src: 'copyText',
@@ -383,8 +357,13 @@ export const organizationSettingsMachine = setup({
                 onError: 'copyFailed',
               },
             },
-            copied: { after: { copyNotice: 'idle' } },
-            copyFailed: {},
+            copied: {
+              description: "'Copied' shows for COPY_NOTICE_MS.",
+              after: { copyNotice: 'idle' },
+            },
+            copyFailed: {
+              description: 'Copying did not work: select the value and copy it yourself.',
+            },
           },
         },
       },

@@ -3,6 +3,7 @@ import { PRODUCT_TEXTS, type Product } from '../../contract/products.ts'
 import type { productChoiceMachine } from './product-choice.machine.ts'
 
 export * from './product-choice.machine.ts'
+export type * from './product-choice.types.ts'
 
 type Snapshot = SnapshotFrom<typeof productChoiceMachine>
 

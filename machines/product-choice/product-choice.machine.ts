@@ -1,7 +1,8 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { Product } from '../../contract/products.ts'
+import { PRODUCT_TEXTS, type Product } from '../../contract/products.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import type { AssignProductInput, ProductChoiceSchema } from './product-choice.types.ts'
 
 /**
  * The products a select offers (issue 38), read once with the view: at upload, in the Q&A
@@ -10,41 +11,10 @@ import { mustBeProvidedIn } from '../actors.ts'
  * chosen; a refusal keeps the server's reason and the earlier product.
  */
 
-/** What a choice changes: one questionnaire or one repository file. */
-export interface ProductTarget {
-  kind: 'questionnaire' | 'file'
-  id: number
-}
-
-export interface AssignProductInput extends ProductTarget {
-  /** null: the whole company (All products). */
-  productId: number | null
-}
-
-export interface ProductChoiceContext {
-  target: ProductTarget | null
-  /** null until read (or when they could not be read). */
-  products: Product[] | null
-  /** What was chosen here, once the server took it; undefined: nothing yet. */
-  assigned: number | null | undefined
-  pending: number | null
-  error: string | null
-}
-
-export type ProductChoiceEvents = { type: 'retry' } | { type: 'choose'; productId: number | null }
-
-export type ProductChoiceEmitted = { type: 'assigned'; productId: number | null }
-
 const mustBeProvided = mustBeProvidedIn('productChoiceMachine')
 
 export const productChoiceMachine = setup({
-  types: {
-    context: {} as ProductChoiceContext,
-    events: {} as ProductChoiceEvents,
-    emitted: {} as ProductChoiceEmitted,
-    input: {} as { target?: ProductTarget } | undefined,
-    tags: {} as 'loading' | 'busy',
-  },
+  types: {} as ProductChoiceSchema,
   actors: {
     loadProductChoices: fromPromise<Product[], void>(mustBeProvided('loadProductChoices')),
     assignProduct: fromPromise<void, AssignProductInput>(mustBeProvided('assignProduct')),
@@ -54,7 +24,7 @@ export const productChoiceMachine = setup({
     choose: assign((_, productId: number | null) => ({ pending: productId, error: null })),
     setAssigned: assign(({ context }) => ({ assigned: context.pending })),
     setError: assign((_, error: unknown) => ({
-      error: errorMessage(error, 'The product could not be changed.'),
+      error: errorMessage(error, PRODUCT_TEXTS.choiceFailed),
     })),
     emitAssigned: emit(({ context }) => ({
       type: 'assigned' as const,

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { Product } from '../../contract/products.ts'
+import { fillText } from '../../contract/knowledge.ts'
+import { PRODUCT_TEXTS, type Product } from '../../contract/products.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import type {
   ProductAction,
@@ -69,7 +70,7 @@ export const productsMachine = setup({
       listError: null,
     })),
     setListError: assign((_, error: unknown) => ({
-      listError: errorMessage(error, 'The products could not be loaded.'),
+      listError: errorMessage(error, PRODUCT_TEXTS.listFailed),
     })),
     openAdd: assign({
       action: { kind: 'add' } as ProductAction,
@@ -102,9 +103,9 @@ export const productsMachine = setup({
       products: context.products.filter((item) => item.id !== idOf(context.action)),
     })),
     setActionError: assign((_, error: unknown) => ({
-      actionError: errorMessage(error, 'That did not work. Try again.'),
+      actionError: errorMessage(error, PRODUCT_TEXTS.actionFailed),
     })),
-    needName: assign({ actionError: 'Enter the product’s name' }),
+    needName: assign({ actionError: PRODUCT_TEXTS.nameRequired }),
     clearAction: assign({ action: null, actionError: null, form: EMPTY_FORM }),
     emitChanged: emit((_, notice: string) => ({ type: 'changed' as const, notice })),
   },
@@ -184,9 +185,12 @@ export const productsMachine = setup({
                 {
                   type: 'emitChanged',
                   params: ({ context, event }) =>
-                    context.action?.kind === 'add'
-                      ? `${event.output.name} added`
-                      : `${event.output.name} saved`,
+                    fillText(
+                      context.action?.kind === 'add' ? PRODUCT_TEXTS.added : PRODUCT_TEXTS.saved,
+                      {
+                        name: event.output.name,
+                      },
+                    ),
                 },
                 'clearAction',
               ],
@@ -219,7 +223,11 @@ export const productsMachine = setup({
                 {
                   type: 'emitChanged',
                   params: ({ context }) =>
-                    `${context.products.find((item) => item.id === idOf(context.action))?.name ?? 'The product'} deleted`,
+                    fillText(PRODUCT_TEXTS.deleted, {
+                      name:
+                        context.products.find((item) => item.id === idOf(context.action))?.name ??
+                        PRODUCT_TEXTS.unnamed,
+                    }),
                 },
                 'dropDeleted',
                 'clearAction',
