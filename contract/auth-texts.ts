@@ -31,6 +31,8 @@ export const AUTH_TEXTS = {
   profileLoadFailed: 'Failed to fetch profile data',
   ssoDiscovery500: 'Unable to check SSO status. Continuing with password login.',
   ssoDiscoveryFailed: 'Failed to check SSO status',
+  /** 'Continue to {organization}' when discovery names none. */
+  ssoOrganizationFallback: 'your organization',
 
   // section 8: forgot and reset
   resetEmailFailed: 'Failed to send reset email',

@@ -438,6 +438,7 @@ export const COLLABORATION_TEXTS = {
   replyToReply: 'Reply to the thread’s first comment.',
   unsubscribed: 'You will no longer receive these emails.',
   unsubscribeInvalid: 'This unsubscribe link is not valid.',
+  unsubscribeFailed: 'We could not reach Quire to unsubscribe you. Please try again.',
   commentEmpty: 'A comment needs some text',
   commentsLoadFailed: 'The comments could not be loaded',
   commentSaveFailed: 'The comment could not be saved',
@@ -448,4 +449,7 @@ export const COLLABORATION_TEXTS = {
   customerAddFailed: 'The customer could not be added.',
   preferencesLoadFailed: 'Your notification settings could not be read.',
   preferenceSaveFailed: 'Your choice could not be saved. Please try again.',
+  reviewFailed: 'The review step could not be saved',
+  teamFailed: 'What your team is working on could not be loaded.',
+  workSaveFailed: 'The work details could not be saved.',
 } as const

@@ -501,6 +501,8 @@ export const KNOWLEDGE_TEXTS = {
   searchFailed: 'Search failed. Please try again.',
   healthFailed: 'Duplicates could not be checked',
   reviewFailed: 'The answer could not be marked reviewed. Please try again.',
+  importReadFailed: 'The file could not be read. Please try again.',
+  importColumns: 'Choose the question and answer columns',
 } as const
 
 /** Fills `{name}`-style placeholders of a text. */

@@ -375,6 +375,8 @@ export const QUESTIONNAIRE_TEXTS = {
   exportFailedPlain: 'The export failed',
   /** An answer's save, approval or regeneration refused without the server's reason. */
   changeFailed: 'The change could not be saved',
+  activityFailed: 'The activity could not be loaded',
+  sectionPreviewFailed: 'The preview could not be made.',
 } as const
 
 export const saveToLibraryResponseSchema = z.object({ item_id: z.int(), created: z.boolean() })

@@ -78,4 +78,6 @@ export const SUPPORT_TEXTS = {
   attachmentTooLarge: 'Attachments can be up to 10MB each',
   attachmentsTooLarge: 'Attachments can be up to 20MB in total',
   tooManyTickets: 'You have sent {limit} tickets in the last hour. Please try again later.',
+  /** The spec names no text for too many files: ours. */
+  attachmentCount: `You can attach up to ${ATTACHMENT_MAX_COUNT} files`,
 } as const

@@ -33,6 +33,13 @@ export const TRUST_TEXTS = {
   tooMany: 'Too many requests from this address: try again in a minute.',
   approverNote:
     'Your admins keep the page and decide who reads the documents under NDA; you choose what of the library is public.',
+  /** The browser's own words, where a call failed without the server's reason. */
+  pageReadFailed: 'The page could not be read.',
+  figuresFailed: 'The figures could not be read.',
+  contentFailed: 'What is public could not be read.',
+  contentSaveFailed: 'The change could not be saved.',
+  askEmpty: 'Ask a question',
+  askFailed: 'The question could not be answered.',
 } as const
 
 export const trustSlugSchema = z
@@ -176,6 +183,13 @@ export const TRUST_REQUEST_TEXTS = {
   sessionEnded: 'Your access has ended. Ask for access again.',
   notPending: 'Only a pending request can be approved or rejected.',
   notApproved: 'Only approved access can be revoked or extended.',
+  /** Settings → Trust centre: what each decision did, and failures without the server's reason. */
+  decidedApprove: 'Access approved: the link is on its way by email.',
+  decidedReject: 'Request rejected.',
+  decidedRevoke: 'Access revoked: the link and the reader’s session stop working now.',
+  decidedExtend: 'Access extended.',
+  requestsFailed: 'The requests could not be read.',
+  decisionFailed: 'The decision could not be saved.',
 } as const
 
 const personText = (max: number, label: string) =>

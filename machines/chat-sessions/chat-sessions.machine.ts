@@ -2,22 +2,7 @@ import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
 import { CHAT_TEXTS, type ChatSession } from '../../contract/chat.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-
-export type ChatSessionsEvents =
-  | { type: 'search'; q: string }
-  | { type: 'select'; id: number }
-  | { type: 'create' }
-  | { type: 'rename'; id: number; title: string }
-  | { type: 'delete'; id: number }
-  | { type: 'refresh' }
-  | { type: 'retry' }
-
-export interface ChatSessionsContext {
-  sessions: ChatSession[]
-  q: string
-  selectedId: number | null
-  error: string | null
-}
+import type { ChatSessionsSchema } from './chat-sessions.types.ts'
 
 const mustBeProvided = mustBeProvidedIn('chatSessionsMachine')
 const failed = (fallback: string) => ({
@@ -31,12 +16,7 @@ const failed = (fallback: string) => ({
  * the new name after `refresh`.
  */
 export const chatSessionsMachine = setup({
-  types: {
-    context: {} as ChatSessionsContext,
-    events: {} as ChatSessionsEvents,
-    emitted: {} as { type: 'selected'; id: number | null },
-    tags: {} as 'loading' | 'busy',
-  },
+  types: {} as ChatSessionsSchema,
   actors: {
     loadSessions: fromPromise<ChatSession[], { q: string }>(mustBeProvided('loadSessions')),
     createSession: fromPromise<ChatSession, void>(mustBeProvided('createSession')),

@@ -2,6 +2,7 @@ import type { SnapshotFrom } from 'xstate'
 import type { chatSessionsMachine } from './chat-sessions.machine.ts'
 
 export * from './chat-sessions.machine.ts'
+export type * from './chat-sessions.types.ts'
 
 type Snapshot = SnapshotFrom<typeof chatSessionsMachine>
 

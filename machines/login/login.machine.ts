@@ -89,7 +89,7 @@ export const loginMachine = setup({
     setSso: assign((_, result: SsoDiscoverResponse) => ({
       sso: {
         provider: result.result?.provider ?? '',
-        organization: result.result?.organization ?? 'your organization',
+        organization: result.result?.organization ?? AUTH_TEXTS.ssoOrganizationFallback,
       },
     })),
     setTokens: assign((_, tokens: LoginResponse) => ({ tokens })),

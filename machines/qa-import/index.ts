@@ -1,1 +1,2 @@
 export * from './qa-import.machine.ts'
+export type * from './qa-import.types.ts'

@@ -1,60 +1,21 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { ImportPreview, ImportResult } from '../../contract/knowledge.ts'
+import { type ImportPreview, type ImportResult, KNOWLEDGE_TEXTS } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import type {
+  ImportChoice,
+  ImportFile,
+  ImportInput,
+  QaImportContext,
+  QaImportEmitted,
+  QaImportEvents,
+} from './qa-import.types.ts'
 
 /**
  * Importing Q&A from a completed questionnaire (CSV or XLSX): pick the file, see its sheets with
  * the columns Quire suggests, confirm or correct the sheet, header row and columns, import, and
  * read how many items were created, updated and skipped.
  */
-
-export interface ImportFile {
-  name: string
-  size: number
-}
-
-export interface ImportChoice {
-  sheet: string
-  header_row: number
-  question: string
-  answer: string
-  dropdown: string
-  tags_column: string
-  tags: string
-}
-
-export interface QaImportContext {
-  file: ImportFile | null
-  preview: ImportPreview | null
-  choice: ImportChoice
-  result: ImportResult | null
-  error: string | null
-}
-
-export type QaImportEvents =
-  | { type: 'open' }
-  | { type: 'close' }
-  | { type: 'file.choose'; file: ImportFile }
-  | { type: 'choice.change'; change: Partial<ImportChoice> }
-  | { type: 'sheet.change'; sheet: string }
-  | { type: 'submit' }
-  | { type: 'back' }
-
-export type QaImportEmitted = { type: 'imported'; result: ImportResult }
-
-export interface ImportInput {
-  file: ImportFile
-  mapping: {
-    sheet: string
-    header_row: number
-    question: string
-    answer: string
-    dropdown: string | null
-    tags_column: string | null
-    tags: string[]
-  }
-}
 
 const mustBeProvided = mustBeProvidedIn('qaImportMachine')
 
@@ -86,8 +47,7 @@ export function suggestedChoice(preview: ImportPreview, sheetName?: string): Imp
   }
 }
 
-const errorOf = (error: unknown) =>
-  errorMessage(error, 'The file could not be read. Please try again.')
+const errorOf = (error: unknown) => errorMessage(error, KNOWLEDGE_TEXTS.importReadFailed)
 
 export const qaImportMachine = setup({
   types: {
@@ -117,7 +77,7 @@ export const qaImportMachine = setup({
     changeSheet: assign(({ context }, sheet: string) => ({
       choice: context.preview ? suggestedChoice(context.preview, sheet) : context.choice,
     })),
-    needColumns: assign({ error: 'Choose the question and answer columns' }),
+    needColumns: assign({ error: KNOWLEDGE_TEXTS.importColumns }),
     setError: assign((_, error: unknown) => ({ error: errorOf(error) })),
     setResult: assign((_, result: ImportResult) => ({ result })),
     announce: emit((_, result: ImportResult) => ({ type: 'imported' as const, result })),

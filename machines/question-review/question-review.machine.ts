@@ -1,5 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { COLLABORATION_TEXTS, type ReviewActionRequest } from '../../contract/collaboration.ts'
+import { errorMessage } from '../../contract/errors.ts'
 import type { AnswerChange } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
@@ -25,8 +26,7 @@ export type QuestionReviewEmitted = { type: 'changed'; change: AnswerChange }
 
 const mustBeProvided = mustBeProvidedIn('questionReviewMachine')
 
-const messageOf = (error: unknown) =>
-  error instanceof Error && error.message ? error.message : 'The review step could not be saved'
+const messageOf = (error: unknown) => errorMessage(error, COLLABORATION_TEXTS.reviewFailed)
 
 export const questionReviewMachine = setup({
   types: {

@@ -1,5 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Activity } from '../../contract/collaboration.ts'
+import { errorMessage } from '../../contract/errors.ts'
+import { QUESTIONNAIRE_TEXTS } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -43,10 +45,7 @@ export const questionnaireActivityMachine = setup({
         onError: {
           target: 'loaded',
           actions: assign(({ event }) => ({
-            error:
-              event.error instanceof Error && event.error.message
-                ? event.error.message
-                : 'The activity could not be loaded',
+            error: errorMessage(event.error, QUESTIONNAIRE_TEXTS.activityFailed),
           })),
         },
       },

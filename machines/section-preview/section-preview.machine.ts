@@ -1,6 +1,10 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { SectionOperation, SectionPreview } from '../../contract/questionnaires.ts'
+import {
+  QUESTIONNAIRE_TEXTS,
+  type SectionOperation,
+  type SectionPreview,
+} from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -87,7 +91,7 @@ export const sectionPreviewMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => errorMessage(event.error, 'The preview could not be made.'),
+            error: ({ event }) => errorMessage(event.error, QUESTIONNAIRE_TEXTS.sectionPreviewFailed),
           }),
         },
       },

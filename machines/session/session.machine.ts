@@ -175,6 +175,7 @@ export const sessionMachine = setup({
           initial: 'loading',
           states: {
             loading: {
+              description: 'The profile is asked for.',
               invoke: {
                 id: 'loadProfile',
                 src: 'loadProfile',
@@ -201,6 +202,7 @@ export const sessionMachine = setup({
           initial: 'ticking',
           states: {
             ticking: {
+              description: 'Every 60 s the clock is asked for the time; its answer may warn.',
               after: {
                 sessionCheck: { target: 'ticking', reenter: true, actions: 'readClock' },
               },

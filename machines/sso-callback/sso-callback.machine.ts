@@ -85,7 +85,10 @@ export const ssoCallbackMachine = setup({
       description: 'Signed in: on to / after 1.5 s, replacing the history entry.',
       after: { successRedirect: { target: 'done', actions: 'goHome' } },
     },
-    done: { type: 'final' },
+    done: {
+      description: 'The browser has been sent on; nothing more happens here.',
+      type: 'final',
+    },
     error: {
       description: "The reason, and 'Try Again' to /login.",
       on: { retry: { actions: 'goToLogin' } },

@@ -22,8 +22,8 @@ import type {
 
 const mustBeProvided = mustBeProvidedIn('supportTicketMachine')
 
-/** The spec names no text for too many files; ours, until the contract carries one. */
-export const ATTACHMENT_COUNT_TEXT = `You can attach up to ${ATTACHMENT_MAX_COUNT} files`
+/** Too many files, in the contract's words. */
+export const ATTACHMENT_COUNT_TEXT = SUPPORT_TEXTS.attachmentCount
 
 export const EMPTY_DRAFT: TicketDraft = {
   type: TICKET_TYPES[0],

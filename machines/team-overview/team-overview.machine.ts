@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate'
-import type { TeamOverview } from '../../contract/collaboration.ts'
+import { COLLABORATION_TEXTS, type TeamOverview } from '../../contract/collaboration.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /**
@@ -46,7 +46,7 @@ export const teamOverviewMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: assign({ error: 'What your team is working on could not be loaded.' }),
+          actions: assign({ error: COLLABORATION_TEXTS.teamFailed }),
         },
       },
     },

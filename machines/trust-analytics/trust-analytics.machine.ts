@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { TrustAnalytics } from '../../contract/trust.ts'
+import { TRUST_TEXTS, type TrustAnalytics } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /** The periods an admin may look at, in days. */
@@ -49,7 +49,7 @@ export const trustAnalyticsMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => errorMessage(event.error, 'The figures could not be read.'),
+            error: ({ event }) => errorMessage(event.error, TRUST_TEXTS.figuresFailed),
           }),
         },
       },

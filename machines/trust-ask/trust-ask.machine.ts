@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { TrustAnswer } from '../../contract/trust.ts'
+import { TRUST_TEXTS, type TrustAnswer } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 export interface TrustAskContext {
@@ -50,7 +50,7 @@ export const trustAskMachine = setup({
         edit: { actions: assign({ question: ({ event }) => event.question, error: null }) },
         ask: [
           { guard: 'hasQuestion', target: 'asking' },
-          { actions: assign({ error: 'Ask a question' }) },
+          { actions: assign({ error: TRUST_TEXTS.askEmpty }) },
         ],
       },
     },
@@ -71,7 +71,7 @@ export const trustAskMachine = setup({
         onError: {
           target: 'idle',
           actions: assign({
-            error: ({ event }) => errorMessage(event.error, 'The question could not be answered.'),
+            error: ({ event }) => errorMessage(event.error, TRUST_TEXTS.askFailed),
           }),
         },
       },

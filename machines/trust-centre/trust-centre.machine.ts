@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage, errorStatus } from '../../contract/errors.ts'
-import type { PublicTrustPage } from '../../contract/trust.ts'
+import { type PublicTrustPage, TRUST_TEXTS } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 export interface TrustCentreContext {
@@ -46,7 +46,7 @@ export const trustCentreMachine = setup({
           {
             target: 'failed',
             actions: assign({
-              error: ({ event }) => errorMessage(event.error, 'The page could not be read.'),
+              error: ({ event }) => errorMessage(event.error, TRUST_TEXTS.pageReadFailed),
             }),
           },
         ],

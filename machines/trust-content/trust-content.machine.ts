@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { TrustItems, TrustVisibility } from '../../contract/trust.ts'
+import { TRUST_TEXTS, type TrustItems, type TrustVisibility } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 /** One change of what is on the page: a repository file or an approved Q&A item. */
@@ -70,7 +70,7 @@ export const trustContentMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => errorMessage(event.error, 'What is public could not be read.'),
+            error: ({ event }) => errorMessage(event.error, TRUST_TEXTS.contentFailed),
           }),
         },
       },
@@ -101,7 +101,7 @@ export const trustContentMachine = setup({
           target: 'loading',
           actions: assign({
             pending: null,
-            error: ({ event }) => errorMessage(event.error, 'The change could not be saved.'),
+            error: ({ event }) => errorMessage(event.error, TRUST_TEXTS.contentSaveFailed),
           }),
         },
       },

@@ -26,11 +26,6 @@ export const readerCheckDelay = (reader: Reader | null, now = Date.now()) =>
 
 const mustBeProvided = mustBeProvidedIn('trustReaderMachine')
 
-/** What a reading of the session answered (the event of loadReader's or recheckReader's end). */
-const outputOf = (event: { type: string }) => (event as { output?: TrustReader }).output
-/** The server names the reader: the session stands. */
-const readerFound = { guard: 'isReader', target: 'reader', actions: 'setReader' } as const
-
 /**
  * The reader session of a visitor under NDA (issue 40). The emailed link opens the page with a
  * one-time token: the visitor's own click ("Open the documents") exchanges it for a session kept
@@ -54,10 +49,11 @@ export const trustReaderMachine = setup({
   delays: { untilCheck: ({ context }) => readerCheckDelay(context.reader) },
   guards: {
     hasLink: ({ context }) => context.access !== null,
-    isReader: ({ event }) => Boolean(outputOf(event)?.reader),
+    /** The server names the reader: the session stands. */
+    isReader: (_, read: TrustReader) => Boolean(read.reader),
   },
   actions: {
-    setReader: assign({ reader: ({ event }) => outputOf(event)?.reader ?? null }),
+    setReader: assign((_, read: TrustReader) => ({ reader: read.reader ?? null })),
   },
 }).createMachine({
   id: 'trustReader',
@@ -70,6 +66,8 @@ export const trustReaderMachine = setup({
   initial: 'starting',
   states: {
     starting: {
+      description:
+        'Settles at once: an emailed link waits for its click, else the session is read.',
       always: [{ guard: 'hasLink', target: 'linkToOpen' }, { target: 'checking' }],
     },
     checking: {
@@ -78,7 +76,14 @@ export const trustReaderMachine = setup({
         id: 'loadReader',
         src: 'loadReader',
         input: ({ context }) => ({ slug: context.slug }),
-        onDone: [readerFound, { target: 'visitor' }],
+        onDone: [
+          {
+            guard: { type: 'isReader', params: ({ event }) => event.output },
+            target: 'reader',
+            actions: { type: 'setReader', params: ({ event }) => event.output },
+          },
+          { target: 'visitor' },
+        ],
         onError: 'visitor',
       },
     },
@@ -88,6 +93,7 @@ export const trustReaderMachine = setup({
       on: { open: 'opening' },
     },
     opening: {
+      description: "'Open the documents': the link's token is exchanged for a reader session.",
       tags: ['busy'],
       invoke: {
         id: 'openSession',
@@ -124,7 +130,11 @@ export const trustReaderMachine = setup({
         src: 'loadReader',
         input: ({ context }) => ({ slug: context.slug }),
         onDone: [
-          readerFound,
+          {
+            guard: { type: 'isReader', params: ({ event }) => event.output },
+            target: 'reader',
+            actions: { type: 'setReader', params: ({ event }) => event.output },
+          },
           {
             target: 'ended',
             actions: assign({ reader: null, error: TRUST_REQUEST_TEXTS.sessionEnded }),

@@ -1,6 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import type { TrustRequest } from '../../contract/trust.ts'
+import { TRUST_REQUEST_TEXTS, type TrustRequest } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 
 export type TrustDecision = 'approve' | 'reject' | 'revoke' | 'extend'
@@ -32,11 +32,12 @@ export const TRUST_REQUESTS_POLL_MS = 30_000
 
 const mustBeProvided = mustBeProvidedIn('trustRequestsMachine')
 
+/** What the page says once a decision is saved. */
 export const DECISION_TEXTS: Record<TrustDecision, string> = {
-  approve: 'Access approved: the link is on its way by email.',
-  reject: 'Request rejected.',
-  revoke: 'Access revoked: the link and the reader’s session stop working now.',
-  extend: 'Access extended.',
+  approve: TRUST_REQUEST_TEXTS.decidedApprove,
+  reject: TRUST_REQUEST_TEXTS.decidedReject,
+  revoke: TRUST_REQUEST_TEXTS.decidedRevoke,
+  extend: TRUST_REQUEST_TEXTS.decidedExtend,
 }
 
 /** The requests a tab shows. */
@@ -72,6 +73,7 @@ export const trustRequestsMachine = setup({
   on: { filter: { actions: 'setFilter' } },
   states: {
     loading: {
+      description: 'Reads the queue of requests.',
       tags: ['loading'],
       invoke: {
         id: 'loadRequests',
@@ -80,12 +82,15 @@ export const trustRequestsMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => errorMessage(event.error, 'The requests could not be read.'),
+            error: ({ event }) => errorMessage(event.error, TRUST_REQUEST_TEXTS.requestsFailed),
           }),
         },
       },
     },
-    failed: { on: { retry: { target: 'loading', actions: assign({ error: null }) } } },
+    failed: {
+      description: 'The queue could not be read: says why, and reads it again on Retry.',
+      on: { retry: { target: 'loading', actions: assign({ error: null }) } },
+    },
     ready: {
       description: 'The queue; read again every 30 seconds.',
       after: { poll: 'refreshing' },
@@ -112,6 +117,8 @@ export const trustRequestsMachine = setup({
       },
     },
     deciding: {
+      description:
+        'One decision is saved: approve, reject, revoke or extend; then the queue is read.',
       tags: ['busy'],
       invoke: {
         id: 'decideRequest',
@@ -136,7 +143,7 @@ export const trustRequestsMachine = setup({
           target: 'ready',
           actions: assign({
             decision: null,
-            error: ({ event }) => errorMessage(event.error, 'The decision could not be saved.'),
+            error: ({ event }) => errorMessage(event.error, TRUST_REQUEST_TEXTS.decisionFailed),
           }),
         },
       },

@@ -19,6 +19,12 @@ export interface UnsubscribeFailure {
   message: string
 }
 
+/** The server refused the link itself (a 4xx). */
+const isRefusal = (error: unknown): error is UnsubscribeFailure =>
+  typeof error === 'object' && error !== null && 'invalid' in error && error.invalid === true
+
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
 export const unsubscribeMachine = setup({
   types: {
     context: {} as UnsubscribeContext,
@@ -32,7 +38,12 @@ export const unsubscribeMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== '',
-    refused: ({ event }) => Boolean((event as { error?: UnsubscribeFailure }).error?.invalid),
+    refused: (_, error: unknown) => isRefusal(error),
+  },
+  actions: {
+    showRefusal: assign((_, error: unknown) => ({
+      message: isRefusal(error) ? error.message : COLLABORATION_TEXTS.unsubscribeInvalid,
+    })),
   },
 }).createMachine({
   id: 'unsubscribe',
@@ -56,17 +67,13 @@ export const unsubscribeMachine = setup({
         },
         onError: [
           {
-            guard: 'refused',
+            guard: { type: 'refused', params: errorOf },
             target: 'invalid',
-            actions: assign(({ event }) => ({
-              message: (event.error as UnsubscribeFailure).message,
-            })),
+            actions: { type: 'showRefusal', params: errorOf },
           },
           {
             target: 'failed',
-            actions: assign({
-              message: 'We could not reach Quire to unsubscribe you. Please try again.',
-            }),
+            actions: assign({ message: COLLABORATION_TEXTS.unsubscribeFailed }),
           },
         ],
       },

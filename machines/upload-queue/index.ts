@@ -2,6 +2,7 @@ import type { SnapshotFrom } from 'xstate'
 import type { uploadQueueMachine } from './upload-queue.machine.ts'
 
 export * from './upload-queue.machine.ts'
+export type * from './upload-queue.types.ts'
 
 type Snapshot = SnapshotFrom<typeof uploadQueueMachine>
 export const selectItems = (snapshot: Snapshot) => snapshot.context.items

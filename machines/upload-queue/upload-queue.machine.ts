@@ -5,10 +5,20 @@ import {
   type FileStatus,
   fillText,
   KNOWLEDGE_TEXTS,
-  type RepositoryFile,
 } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { FILE_STATUS_POLL_MS, MAX_PARALLEL_UPLOADS } from '../constants.ts'
+import type {
+  PollInput,
+  PollOutput,
+  QueueItem,
+  QueueItemStatus,
+  UploadedAs,
+  UploadInput,
+  UploadQueueEvents,
+  UploadQueueSchema,
+  UploadSource,
+} from './upload-queue.types.ts'
 
 /**
  * The repository's upload queue: every dropped or picked file gets its own row with a progress
@@ -18,72 +28,6 @@ import { FILE_STATUS_POLL_MS, MAX_PARALLEL_UPLOADS } from '../constants.ts'
  * whose name is already in the repository becomes its new version: the row says so, and the
  * machine emits `versioned` for a toast.
  */
-
-/** What the view hands over for each file: its name and size, and the file itself. */
-export interface UploadSource {
-  name: string
-  size: number
-}
-
-export type QueueItemStatus = 'waiting' | 'uploading' | 'processing' | 'ready' | 'failed'
-
-export interface QueueItem {
-  key: string
-  name: string
-  size: number
-  status: QueueItemStatus
-  /** 0-100: bytes sent while uploading, the server's progress while processing. */
-  progress: number
-  error: string | null
-  fileId: number | null
-  /**
-   * Issue 28: the version this upload made of a file already in the repository (same name), or
-   * null for a new file; `unchanged` when the bytes were those of the current version.
-   */
-  newVersion: number | null
-  unchanged: boolean
-  source: UploadSource
-  /** The product it speaks for, as chosen when it was added (issue 38); null: all products. */
-  productId: number | null
-}
-
-/** What an upload answers: the file, and whether it became a new version of one already there. */
-export type UploadedAs = RepositoryFile & { new_version?: boolean; unchanged?: boolean }
-
-export interface UploadQueueContext {
-  items: QueueItem[]
-  nextKey: number
-  maxUploadMb: number
-  /** The product the files added next speak for (issue 38); null: all products. */
-  productId: number | null
-}
-
-export type UploadQueueEvents =
-  | { type: 'files.add'; files: UploadSource[] }
-  | { type: 'retry'; key: string }
-  | { type: 'remove'; key: string }
-  | { type: 'clear.finished' }
-  /** The product the files added next speak for (null: all products). */
-  | { type: 'product.choose'; productId: number | null }
-  /** Sent by an upload actor. */
-  | { type: 'upload.progress'; key: string; progress: number }
-  | { type: 'upload.done'; key: string; file: UploadedAs }
-  | { type: 'upload.failed'; key: string; error: string }
-
-export type UploadQueueEmitted =
-  | { type: 'changed' }
-  /** An upload made a new version of a file (or matched its current one: `unchanged`). */
-  | { type: 'versioned'; name: string; version: number; unchanged: boolean }
-
-export interface UploadInput {
-  key: string
-  source: UploadSource
-  productId: number | null
-}
-export interface PollInput {
-  ids: number[]
-}
-export type PollOutput = Pick<RepositoryFile, 'id' | 'status' | 'progress' | 'error'>[]
 
 const mustBeProvided = mustBeProvidedIn('uploadQueueMachine')
 
@@ -109,12 +53,7 @@ const update = (items: QueueItem[], key: string, change: Partial<QueueItem>) =>
   items.map((item) => (item.key === key ? { ...item, ...change } : item))
 
 export const uploadQueueMachine = setup({
-  types: {
-    context: {} as UploadQueueContext,
-    events: {} as UploadQueueEvents,
-    emitted: {} as UploadQueueEmitted,
-    input: {} as { maxUploadMb?: number } | undefined,
-  },
+  types: {} as UploadQueueSchema,
   actors: {
     uploadFile: fromCallback<UploadQueueEvents, UploadInput>(mustBeProvided('uploadFile')),
     pollFiles: fromPromise<PollOutput, PollInput>(mustBeProvided('pollFiles')),
@@ -272,6 +211,7 @@ export const uploadQueueMachine = setup({
       after: { pollInterval: 'polling' },
     },
     polling: {
+      description: 'The server is asked how the files it processes are doing.',
       invoke: {
         src: 'pollFiles',
         input: ({ context }) => ({

@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
-import type { WorkUpdate } from '../../contract/collaboration.ts'
+import { COLLABORATION_TEXTS, type WorkUpdate } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import type { Questionnaire } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
@@ -114,7 +114,7 @@ export const workDetailsMachine = setup({
         onError: {
           target: 'editing',
           actions: assign(({ event }) => ({
-            failure: errorMessage(event.error, 'The work details could not be saved.'),
+            failure: errorMessage(event.error, COLLABORATION_TEXTS.workSaveFailed),
           })),
         },
       },
