@@ -28,6 +28,16 @@ const completed = (rows: string[][]) =>
 const pdf = async (token: string, name: string, heading: string, ...sentences: string[]) =>
   uploadFile(ctx, token, name, await makePdf([[heading, ...sentences]]))
 
+/** The insurance summary: the coverage, and whatever else `sentences` add. */
+const insuranceSummary = (token: string, ...sentences: string[]) =>
+  pdf(
+    token,
+    'Insurance summary.pdf',
+    'Insurance',
+    'We maintain cyber insurance coverage for data breaches and business interruption.',
+    ...sentences,
+  )
+
 describe('chat answers', () => {
   it('opens with Yes, then the documents’ sentences, then the spreadsheet row; no model note', async () => {
     const user = await member(ctx)
@@ -91,12 +101,7 @@ describe('chat answers', () => {
 
   it('says which parts of a question the sources do not state', async () => {
     const user = await member(ctx)
-    await pdf(
-      user.token,
-      'Insurance summary.pdf',
-      'Insurance',
-      'We maintain cyber insurance coverage for data breaches and business interruption.',
-    )
+    await insuranceSummary(user.token)
     const answer = await ask(
       user.token,
       'Who is our cyber insurance carrier and what is the coverage limit?',
@@ -112,11 +117,8 @@ describe('chat answers', () => {
 
   it('names only the parts left unsaid when a document states the others', async () => {
     const user = await member(ctx)
-    await pdf(
+    await insuranceSummary(
       user.token,
-      'Insurance summary.pdf',
-      'Insurance',
-      'We maintain cyber insurance coverage for data breaches and business interruption.',
       'Our cyber insurance policy has a coverage limit of $5,000,000 per claim.',
     )
     const answer = await ask(

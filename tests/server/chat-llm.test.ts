@@ -3,6 +3,7 @@ import { CHAT_TEXTS } from '../../contract/chat.ts'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { makePdf } from '../fixtures/documents.ts'
 import { scriptedLlm } from '../support/scripted-llm.ts'
+import { postForEvents } from '../support/sse.ts'
 import { addQa, member, uploadFile } from './answering/helpers.ts'
 import { get, post } from './auth/helpers.ts'
 import { createTestApp, lateBound } from './support.ts'
@@ -30,15 +31,7 @@ afterAll(async () => {
 })
 
 async function ask(token: string, id: number, content: string) {
-  const res = await ctx.app.request(apiPath(paths.chat.messages(id)), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-    },
-    body: JSON.stringify({ content }),
-  })
+  const res = await postForEvents(ctx.app.request, paths.chat.messages(id), token, { content })
   return { status: res.status, text: await res.text() }
 }
 

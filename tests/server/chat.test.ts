@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { CHAT_TEXTS } from '../../contract/chat.ts'
 import { apiPath, paths } from '../../contract/paths.ts'
+import { postForEvents } from '../support/sse.ts'
 import { addQa, member } from './answering/helpers.ts'
 import { call, get, post } from './auth/helpers.ts'
 import { withTestApp } from './support.ts'
@@ -38,15 +39,7 @@ async function earlierQuestions(orgId: number, sessionId: number, count: number)
 
 /** The events of a streamed answer, in order. */
 async function streamed(token: string, id: number, content: string) {
-  const res = await ctx.app.request(apiPath(C.messages(id)), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-    },
-    body: JSON.stringify({ content }),
-  })
+  const res = await postForEvents(ctx.app.request, C.messages(id), token, { content })
   expect(res.headers.get('content-type')).toContain('text/event-stream')
   const text = await res.text()
   return text
@@ -198,16 +191,13 @@ describe('chat answers', () => {
     })
     const chat = await conversation(user.token)
     const controller = new AbortController()
-    const res = await ctx.app.request(apiPath(C.messages(chat.id)), {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${user.token}`,
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-      },
-      body: JSON.stringify({ content: 'How do you manage vulnerabilities?' }),
-      signal: controller.signal,
-    })
+    const res = await postForEvents(
+      ctx.app.request,
+      C.messages(chat.id),
+      user.token,
+      { content: 'How do you manage vulnerabilities?' },
+      controller.signal,
+    )
     const reader = res.body?.getReader()
     let seen = ''
     while (!seen.includes('event: token')) {

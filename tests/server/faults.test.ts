@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths } from '../../contract/paths.ts'
 import { freePort } from '../../server/db/embedded.ts'
 import { exportedVia, finished } from '../support/exports.ts'
@@ -13,7 +13,7 @@ import {
   sleep,
   until,
 } from '../support/process-api.ts'
-import { kill, type ServerChild, serverProcesses } from '../support/server-process.ts'
+import { kill, processSuite, type ServerChild } from '../support/server-process.ts'
 
 /**
  * The fault suite (issue 14, DU1-DU3): the real server killed with SIGKILL in the middle of
@@ -23,11 +23,8 @@ import { kill, type ServerChild, serverProcesses } from '../support/server-proce
  */
 
 const Q = paths.questionnaires
-const procs = serverProcesses('faults')
+const procs = processSuite('faults')
 const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
-afterAll(procs.cleanup)
-// a process a failed case leaves running is killed before the next case
-afterEach(procs.killStarted)
 
 describe('faults', () => {
   it('DU2 (issue 14 fix 6): SIGKILL mid-generation resumes at once with honest progress, and the history counts the whole run', async () => {

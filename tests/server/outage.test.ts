@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths } from '../../contract/paths.ts'
 import { freePort } from '../../server/db/embedded.ts'
 import { finished } from '../support/exports.ts'
@@ -12,7 +12,7 @@ import {
   sleep,
   until,
 } from '../support/process-api.ts'
-import { serverProcesses } from '../support/server-process.ts'
+import { processSuite } from '../support/server-process.ts'
 
 /**
  * Issue 37, S6: the database may go away at any moment. Every connection of the running
@@ -22,11 +22,8 @@ import { serverProcesses } from '../support/server-process.ts'
  */
 
 const Q = paths.questionnaires
-const procs = serverProcesses('outage')
+const procs = processSuite('outage')
 const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
-afterAll(procs.cleanup)
-// a process a failed case leaves running is killed before the next case
-afterEach(procs.killStarted)
 
 /** Ends every connection to the database but the one asking. */
 const terminateEveryone = () =>

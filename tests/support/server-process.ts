@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { afterAll, afterEach } from 'vitest'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { hashPassword } from '../../server/auth/password.ts'
 import { attachEmbeddedPostgres } from '../../server/db/embedded.ts'
@@ -27,6 +28,17 @@ export async function kill(server: ServerChild) {
   if (server.child.exitCode === null && server.child.signalCode === null)
     server.child.kill('SIGKILL')
   await server.exited
+}
+
+/**
+ * The server processes of a suite file: a process a failed case leaves running is killed before
+ * the next case, and everything is cleaned up after the file.
+ */
+export function processSuite(label: string) {
+  const procs = serverProcesses(label)
+  afterAll(procs.cleanup)
+  afterEach(procs.killStarted)
+  return procs
 }
 
 export function serverProcesses(label: string) {

@@ -1,3 +1,6 @@
+import { apiPath } from '../../contract/paths.ts'
+import type { Requester } from './api-call.ts'
+
 // biome-ignore lint/suspicious/noExplicitAny: event data is read field by field
 type Data = any
 
@@ -69,3 +72,22 @@ export function readEvents(res: Response, abort?: AbortController) {
 }
 
 export type EventReader = ReturnType<typeof readEvents>
+
+/** A JSON POST (path without /api/v1) that asks for its answer as server-sent events. */
+export const postForEvents = (
+  request: Requester,
+  path: string,
+  token: string,
+  body: unknown,
+  signal?: AbortSignal,
+) =>
+  request(apiPath(path), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+    },
+    body: JSON.stringify(body),
+    signal,
+  })

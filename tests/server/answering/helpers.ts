@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs'
 import { expect } from 'vitest'
 import { apiPath, paths } from '../../../contract/paths.ts'
-import { get, insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
+import { fileOf, get, insertUser, post, postForm, signIn, type TestApp } from '../auth/helpers.ts'
 
 /** Steps the answering tests share: a signed-in member, files, questionnaires, their rows. */
 
@@ -25,15 +25,19 @@ export async function questionnaire(ctx: TestApp, token: string, questions: stri
     const row = sheet.addRow([`SEC-${String(index + 1).padStart(2, '0')}`, text, '', ''])
     row.getCell(3).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No,N/A"'] }
   })
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'q.xlsx')
-  const res = await ctx.app.request(apiPath(Q.upload), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  const body = (await res.json()) as Body
-  expect(res.status, JSON.stringify(body)).toBe(201)
+  return uploadQuestionnaire(ctx, token, workbook, 'q.xlsx')
+}
+
+/** A questionnaire workbook uploaded as `name` and analysed: the questionnaire once settled. */
+export async function uploadQuestionnaire(
+  ctx: TestApp,
+  token: string,
+  workbook: ExcelJS.Workbook,
+  name: string,
+) {
+  const data = Buffer.from(await workbook.xlsx.writeBuffer())
+  const { status, body } = await postForm(ctx, Q.upload, token, { file: fileOf(name, data) })
+  expect(status, JSON.stringify(body)).toBe(201)
   return settle(ctx, token, body.id)
 }
 

@@ -1,10 +1,10 @@
 import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
-import { apiPath, paths } from '../../../contract/paths.ts'
+import { paths } from '../../../contract/paths.ts'
 import { makeXlsx } from '../../fixtures/documents.ts'
 import { post } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
-import { type Body, member, rowsOf, settle, uploadFile } from './helpers.ts'
+import { type Body, member, rowsOf, settle, uploadFile, uploadQuestionnaire } from './helpers.ts'
 
 /**
  * Fields that describe the submission, end to end (issues 30 and 38): the organisation's data
@@ -21,16 +21,7 @@ async function textQuestionnaire(token: string, labels: string[]) {
   const sheet = workbook.addWorksheet('General')
   sheet.addRow(['ID', 'Question', 'Answer'])
   for (const [index, label] of labels.entries()) sheet.addRow([`GNRL-${index + 1}`, label, ''])
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(await workbook.xlsx.writeBuffer())]), 'g.xlsx')
-  const res = await ctx.app.request(apiPath(Q.upload), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  })
-  const body = (await res.json()) as Body
-  expect(res.status, JSON.stringify(body)).toBe(201)
-  return settle(ctx, token, body.id)
+  return uploadQuestionnaire(ctx, token, workbook, 'g.xlsx')
 }
 
 describe('fields that describe the submission', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { paths } from '../../../contract/paths.ts'
+import { apiPath, paths } from '../../../contract/paths.ts'
 import type { Role } from '../../../contract/roles.ts'
 import { hashPassword } from '../../../server/auth/password.ts'
 import type { Database } from '../../../server/db/index.ts'
@@ -44,6 +44,35 @@ export const call = (
 export const post = (ctx: TestApp, path: string, body?: unknown, token?: string) =>
   call(ctx, 'POST', path, { body: body ?? {}, token })
 export const get = (ctx: TestApp, path: string, token?: string) => call(ctx, 'GET', path, { token })
+
+/** A file of a multipart form, as a browser sends it: its bytes (or text) under its name. */
+export const fileOf = (name: string, data: Buffer | string) =>
+  new File([typeof data === 'string' ? data : new Uint8Array(data)], name)
+
+/**
+ * A multipart POST to the in-process app (path without /api/v1): each field a text, a file or
+ * several files (`fileOf`), left out when undefined; the status and the body read as JSON.
+ */
+export async function postForm(
+  ctx: TestApp,
+  path: string,
+  token: string,
+  fields: Record<string, string | File | File[] | undefined>,
+) {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(fields)) {
+    for (const part of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      form.append(name, part)
+    }
+  }
+  const res = await ctx.app.request(apiPath(path), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  })
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
+  return { status: res.status, body: (await res.json()) as any }
+}
 
 export function registerBody(account: Account) {
   return {
@@ -167,6 +196,12 @@ export function withMailApp(options: Omit<Parameters<typeof createTestApp>[0] & 
     ctx: lateBound(() => app?.ctx, 'the mail app'),
     smtp: lateBound(() => app?.smtp, 'the mail capture'),
   }
+}
+
+/** `withMailApp` on a clock the test moves by hand (`manualClock`), the clock with it. */
+export function withMailAppOnClock(options: Omit<Parameters<typeof withMailApp>[0], 'now'> = {}) {
+  const clock = manualClock()
+  return { clock, ...withMailApp({ ...options, now: clock.now }) }
 }
 
 /** The answer to a one-time link that is wrong, used or expired, with the spec's text. */

@@ -10,18 +10,16 @@ import {
   insertUser,
   invalidTokenError,
   login,
-  manualClock,
   post,
   signIn,
   tokenOf,
-  withMailApp,
+  withMailAppOnClock,
 } from './helpers.ts'
 
 const INVALID = invalidTokenError(AUTH_TEXTS.invalidOrExpiredToken)
 
 describe('invites and set-password', () => {
-  const clock = manualClock()
-  const { ctx, smtp } = withMailApp({ now: clock.now })
+  const { clock, ctx, smtp } = withMailAppOnClock()
 
   let counter = 0
   const inviteeAddress = () => {

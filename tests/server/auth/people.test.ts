@@ -11,13 +11,12 @@ import {
   insertUser,
   login,
   MINUTE,
-  manualClock,
   newAccount,
   post,
   registerBody,
   signIn,
   tokenOf,
-  withMailApp,
+  withMailAppOnClock,
 } from './helpers.ts'
 
 /**
@@ -27,8 +26,7 @@ import {
  */
 
 describe('people of the organisation', () => {
-  const clock = manualClock()
-  const { ctx, smtp } = withMailApp({ now: clock.now })
+  const { clock, ctx, smtp } = withMailAppOnClock()
 
   async function organisation() {
     const admin = await insertUser(ctx.database, { role: 'admin' })

@@ -10,12 +10,12 @@ import {
   DAY,
   get,
   login,
-  manualClock,
   newAccount,
   post,
   registerBody,
   tokenOf,
   withMailApp,
+  withMailAppOnClock,
 } from './helpers.ts'
 
 const SUCCESS = { status: 'success', msg: AUTH_TEXTS.registrationSent }
@@ -319,8 +319,7 @@ describe('POST admin/register/ and admin/confirm_email/', () => {
 })
 
 describe('LT2: confirmation links expire after 24 hours (injected clock)', () => {
-  const clock = manualClock()
-  const { ctx, smtp } = withMailApp({ now: clock.now })
+  const { clock, ctx, smtp } = withMailAppOnClock()
 
   async function freshLink() {
     const account = newAccount()

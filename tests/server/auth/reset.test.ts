@@ -11,11 +11,10 @@ import {
   insertUser,
   invalidTokenError,
   login,
-  manualClock,
   post,
   signIn,
   tokenOf,
-  withMailApp,
+  withMailAppOnClock,
 } from './helpers.ts'
 
 const RESET_SENT = { status: 'success', detail: AUTH_TEXTS.resetSent }
@@ -23,8 +22,7 @@ const INVALID = { token_valid: false, user_email: null, expired: false }
 const INVALID_LINK = invalidTokenError(AUTH_TEXTS.invalidOrExpiredResetLink)
 
 describe('password reset', () => {
-  const clock = manualClock()
-  const { ctx, smtp } = withMailApp({ now: clock.now })
+  const { clock, ctx, smtp } = withMailAppOnClock()
 
   /** Asks for a reset of a fresh user and returns the n-th mailed link. */
   async function requestReset(email: string, nth = 1) {

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
-import { apiPath, paths } from '../../../contract/paths.ts'
-import { get, insertUser, signIn } from '../auth/helpers.ts'
+import { paths } from '../../../contract/paths.ts'
+import { fileOf, get, insertUser, postForm, signIn } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
@@ -44,24 +44,19 @@ async function completedWorkbook(): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer())
 }
 
-async function multipart(token: string, path: string, data: Buffer, mapping?: unknown) {
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(data)]), 'last-year.xlsx')
-  if (mapping) form.append('mapping', JSON.stringify(mapping))
-  const res = await ctx.app.request(apiPath(path), {
-    method: 'POST',
-    body: form,
-    headers: { authorization: `Bearer ${token}` },
+/** Last year's workbook sent to `path`, with the columns chosen (`mapping`) or not. */
+const sendWorkbook = (token: string, path: string, data: Buffer, mapping?: unknown) =>
+  postForm(ctx, path, token, {
+    file: fileOf('last-year.xlsx', data),
+    mapping: mapping === undefined ? undefined : JSON.stringify(mapping),
   })
-  return { status: res.status, body: (await res.json()) as Body }
-}
 
 describe('importing last year’s completed questionnaire (issue 39)', () => {
   it('maps the Yes/No column as the dropdown and the explanation as the answer, leaves section headers out, and dates every row by the workbook', async () => {
     const fixture = await insertUser(ctx.database, { role: 'approver' })
     const token = (await signIn(ctx, fixture.email)).access
     const data = await completedWorkbook()
-    const preview = await multipart(token, paths.knowledgeBase.importPreview, data)
+    const preview = await sendWorkbook(token, paths.knowledgeBase.importPreview, data)
     expect(preview.status, JSON.stringify(preview.body)).toBe(200)
     expect(preview.body.stated_at).toBe('2024-05-02')
     const sheet = preview.body.sheets[0]
@@ -74,7 +69,7 @@ describe('importing last year’s completed questionnaire (issue 39)', () => {
       [10, 'Data'],
     ])
     expect(sheet.skipped[0].reason).toMatch(/header row/)
-    const imported = await multipart(token, paths.knowledgeBase.import, data, {
+    const imported = await sendWorkbook(token, paths.knowledgeBase.import, data, {
       sheet: 'Vendor Response',
       header_row: sheet.header_row,
       question: sheet.suggested.question,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { apiPath, paths } from '../../../contract/paths.ts'
+import { paths } from '../../../contract/paths.ts'
 import type { Role } from '../../../contract/roles.ts'
 import { makeCsv, makeXlsx } from '../../fixtures/documents.ts'
-import { call, get, insertUser, post, signIn } from '../auth/helpers.ts'
+import { call, fileOf, get, insertUser, post, postForm, signIn } from '../auth/helpers.ts'
 import { withTestApp } from '../support.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are read field by field
@@ -15,22 +15,16 @@ async function member(role: Role = 'approver') {
   return { ...fixture, token: (await signIn(ctx, fixture.email)).access }
 }
 
-async function multipart(
+const multipart = (
   token: string,
   path: string,
   file: { name: string; data: Buffer },
   mapping?: unknown,
-) {
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(file.data)]), file.name)
-  if (mapping) form.append('mapping', JSON.stringify(mapping))
-  const res = await ctx.app.request(apiPath(path), {
-    method: 'POST',
-    body: form,
-    headers: { authorization: `Bearer ${token}` },
+) =>
+  postForm(ctx, path, token, {
+    file: fileOf(file.name, file.data),
+    mapping: mapping === undefined ? undefined : JSON.stringify(mapping),
   })
-  return { status: res.status, body: (await res.json()) as Body }
-}
 
 describe('knowledge base items', () => {
   it("filters both item lists by tag and keeps them to the caller's organisation", async () => {

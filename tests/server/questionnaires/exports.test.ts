@@ -41,6 +41,19 @@ const apiOf = (app: TestApp, token: string) => ({
   get: (route: string) => get(app, route, token),
 })
 
+/** The export service as the job registry builds it, on the test app's database and files. */
+function exportService() {
+  const storage = createDiskStorage(ctx.dataDir)
+  const logger = createLogger('silent')
+  const questionnaires = createQuestionnaireService({
+    database: ctx.database,
+    storage,
+    logger,
+    parseLimits: {},
+  })
+  return createExportService({ database: ctx.database, storage, questionnaires, logger })
+}
+
 describe('exports as jobs (issue 37, S8)', () => {
   it('answers 202 with the run at once; the run ends done with its filled file, and the viewers are told', async () => {
     const admin = await person(ctx, 'admin')
@@ -161,16 +174,8 @@ describe('exports as jobs (issue 37, S8)', () => {
   it('is idempotent: the job run twice for one run (a retry after its worker died) writes one filled file', async () => {
     const admin = await person(ctx, 'admin')
     const q = await answered(ctx, admin.token)
-    const storage = createDiskStorage(ctx.dataDir)
-    const logger = createLogger('silent')
-    const questionnaires = createQuestionnaireService({
-      database: ctx.database,
-      storage,
-      logger,
-      parseLimits: {},
-    })
     // the job's own service, as the registry builds it (no job system: it runs what it is given)
-    const job = createExportService({ database: ctx.database, storage, questionnaires, logger })
+    const job = exportService()
     const runOf = async (status: 'queued' | 'running') => {
       const { rows } = await ctx.database.pool.query<{ id: string }>(
         `insert into questionnaire_exports (org_id, questionnaire_id, requested_by, format, status)
@@ -233,16 +238,8 @@ describe('exports cut off with their node', () => {
   it('are queued again by the reaper and finish; one unfinished for an hour fails saying to export again', async () => {
     const admin = await person(ctx, 'admin')
     const q = await answered(ctx, admin.token)
-    const storage = createDiskStorage(ctx.dataDir)
-    const logger = createLogger('silent')
-    const questionnaires = createQuestionnaireService({
-      database: ctx.database,
-      storage,
-      logger,
-      parseLimits: {},
-    })
     // the reaper's service (here without a job system: what it queues runs in this process)
-    const reaper = createExportService({ database: ctx.database, storage, questionnaires, logger })
+    const reaper = exportService()
     const { rows } = await ctx.database.pool.query<{ id: string }>(
       `insert into questionnaire_exports (org_id, questionnaire_id, requested_by, format, status, progress, created_at, updated_at)
        values ($1, $2, $3, 'csv', 'running', 40, now() - interval '5 minutes', now() - interval '5 minutes'),
