@@ -1,7 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { type AccessClaims, AUTH_ERROR_CODES } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
-import type { RequestFailure } from '../account.ts'
+import { failureOf, type RequestFailure } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { CONFIRM_EMAIL_FAILED_REDIRECT_MS } from '../constants.ts'
 import type { ConfirmEmailRequest, ConfirmEmailSchema } from './confirm-email.types.ts'
@@ -19,8 +19,8 @@ export const confirmEmailMachine = setup({
   },
   actions: {
     markLinkIncomplete: assign({ error: AUTH_TEXTS.invalidConfirmationLink }),
-    showPending: assign((_, error: unknown) => ({
-      error: (error as RequestFailure).msg ?? (error as RequestFailure).error ?? null,
+    showPending: assign((_, failure: RequestFailure) => ({
+      error: failure.msg ?? failure.error ?? null,
     })),
     showFailure: assign({ error: AUTH_TEXTS.confirmEmailFailed }),
     showAlreadyConfirmed: assign({ error: AUTH_TEXTS.emailAlreadyConfirmed }),
@@ -29,10 +29,10 @@ export const confirmEmailMachine = setup({
   },
   guards: {
     linkIsIncomplete: ({ context }) => !context.uuid,
-    waitsForApproval: (_, error: unknown) =>
-      (error as RequestFailure | undefined)?.code === AUTH_ERROR_CODES.pendingApproval,
-    wasConfirmedBefore: (_, error: unknown) =>
-      (error as RequestFailure | undefined)?.code === AUTH_ERROR_CODES.alreadyConfirmed,
+    waitsForApproval: (_, failure: RequestFailure) =>
+      failure.code === AUTH_ERROR_CODES.pendingApproval,
+    wasConfirmedBefore: (_, failure: RequestFailure) =>
+      failure.code === AUTH_ERROR_CODES.alreadyConfirmed,
   },
   delays: {
     failedRedirect: CONFIRM_EMAIL_FAILED_REDIRECT_MS,
@@ -57,21 +57,12 @@ export const confirmEmailMachine = setup({
         },
         onError: [
           {
-            guard: {
-              type: 'waitsForApproval',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
+            guard: { type: 'waitsForApproval', params: failureOf },
             target: 'awaitingApproval',
-            actions: {
-              type: 'showPending',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
+            actions: { type: 'showPending', params: failureOf },
           },
           {
-            guard: {
-              type: 'wasConfirmedBefore',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
+            guard: { type: 'wasConfirmedBefore', params: failureOf },
             target: 'alreadyConfirmed',
             actions: { type: 'showAlreadyConfirmed' },
           },

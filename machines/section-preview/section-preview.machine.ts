@@ -91,7 +91,8 @@ export const sectionPreviewMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => errorMessage(event.error, QUESTIONNAIRE_TEXTS.sectionPreviewFailed),
+            error: ({ event }) =>
+              errorMessage(event.error, QUESTIONNAIRE_TEXTS.sectionPreviewFailed),
           }),
         },
       },

@@ -29,6 +29,13 @@ const signedOut = (endedBy: SessionContext['endedBy']): Partial<SessionContext> 
   warnedFor: null,
 })
 
+/** What the context holds of a signed-in person's claims. */
+const signedInAs = (claims: AccessClaims) => ({
+  user: claims.user ?? null,
+  expiresAt: claims.exp,
+  endedBy: null,
+})
+
 /**
  * The app-wide session (spec section 4, 'Authentication', and the timers of section 9). Side
  * effects live in the provided actors: reading and clearing tokens, refreshing, logging out,
@@ -51,11 +58,11 @@ export const sessionMachine = setup({
     clock: fromCallback<ClockReadEvent>(() => () => {}),
   },
   actions: {
-    setClaims: assign((_, claims: AccessClaims) => ({
-      user: claims.user ?? null,
-      expiresAt: claims.exp,
-      endedBy: null,
-    })),
+    setClaims: assign((_, claims: AccessClaims) => signedInAs(claims)),
+    /** The stored tokens are valid (the `storedValid` guard): their claims. */
+    setStoredClaims: assign((_, stored: StoredSession) =>
+      stored.kind === 'valid' ? signedInAs(stored.claims) : {},
+    ),
     clearUser: assign((_, endedBy: SessionContext['endedBy']) => signedOut(endedBy)),
     setProfile: assign((_, profile: ProfileResponse) => ({ profile })),
     setNow: assign((_, now: number) => ({ now })),
@@ -120,10 +127,7 @@ export const sessionMachine = setup({
             guard: { type: 'storedValid', params: ({ event }) => event.output },
             target: 'authenticated',
             actions: [
-              {
-                type: 'setClaims',
-                params: ({ event }) => (event.output as { claims: AccessClaims }).claims,
-              },
+              { type: 'setStoredClaims', params: ({ event }) => event.output },
               'emitLogin',
             ],
           },
