@@ -1,7 +1,8 @@
 import type { SnapshotFrom } from 'xstate'
 import type { loginMachine } from './login.machine.ts'
 
-export { loginFailureText, loginMachine, ssoMessageText } from './login.machine.ts'
+export { loginFailureText, ssoMessageText } from './failures.ts'
+export { loginMachine } from './login.machine.ts'
 export type * from './login.types.ts'
 
 type Snapshot = SnapshotFrom<typeof loginMachine>

@@ -1,11 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims, TokenPair } from '../../contract/auth.ts'
-import {
-  AUTH_TEXTS,
-  loginEmailError,
-  SSO_MESSAGE_FALLBACK,
-  SSO_MESSAGES,
-} from '../../contract/auth-texts.ts'
+import { AUTH_TEXTS, loginEmailError } from '../../contract/auth-texts.ts'
 import { errorText } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import {
@@ -13,6 +8,7 @@ import {
   LOGIN_EVENT_PAUSE_MS,
   SSO_DISCOVERY_FALLBACK_MS,
 } from '../constants.ts'
+import { asFailure, bodyField, loginFailureText, ssoMessageText } from './failures.ts'
 import type {
   DiscoverInput,
   HandOffInput,
@@ -20,7 +16,6 @@ import type {
   LoginInput,
   LoginResponse,
   LoginSchema,
-  RequestFailure,
   SignInProviders,
   SsoDiscoverResponse,
   SsoStartInput,
@@ -28,32 +23,6 @@ import type {
 } from './login.types.ts'
 
 const mustBeProvided = mustBeProvidedIn('loginMachine')
-
-const asFailure = (error: unknown): RequestFailure =>
-  typeof error === 'object' && error !== null ? (error as RequestFailure) : {}
-
-const bodyField = (body: unknown, key: string): unknown =>
-  typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined
-
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() ? value : undefined
-
-/** Spec section 8, 'Login': the body's error or msg, else the message, else 'An error occurred'. */
-export function loginFailureText(error: unknown): string {
-  const failure = asFailure(error)
-  return (
-    text(bodyField(failure.body, 'error')) ??
-    text(bodyField(failure.body, 'msg')) ??
-    text(failure.message) ??
-    AUTH_TEXTS.genericError
-  )
-}
-
-/** Spec section 8, 'SSO login messages by code'; null without a code. */
-export function ssoMessageText(code: string | null | undefined): string | null {
-  if (!code) return null
-  return Object.hasOwn(SSO_MESSAGES, code) ? (SSO_MESSAGES[code] ?? null) : SSO_MESSAGE_FALLBACK
-}
 
 const cleared = { error: null, notice: null } satisfies Partial<LoginContext>
 
