@@ -7,6 +7,7 @@ import {
   fileVersionsView,
   type ReplaceInput,
 } from '../../machines/file-versions/index.ts'
+import { repositoryFileOf } from '../fixtures/repository-files.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
@@ -23,23 +24,16 @@ const version = (n: number, current = false): FileVersion => ({
 })
 
 const uploaded = (n: number, unchanged = false): UploadedFile => ({
-  id: 7,
-  name: 'policy.pdf',
-  kind: 'pdf',
-  mime: 'application/pdf',
-  size: 10,
-  tags: [],
-  status: 'queued',
-  progress: 0,
-  error: null,
-  source_url: null,
-  pages: null,
-  passages: 0,
-  added_by: null,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  processed_at: null,
-  version: n,
+  ...repositoryFileOf({
+    id: 7,
+    name: 'policy.pdf',
+    size: 10,
+    status: 'queued',
+    pages: null,
+    passages: 0,
+    added_by: null,
+    version: n,
+  }),
   new_version: !unchanged,
   unchanged,
 })

@@ -35,6 +35,19 @@ const events: AnyEventObject[] = [
   { type: 'xstate.error.actor.0.itemEditor.deleting', error: new Error('Item not found') },
 ]
 
+/** The editor with its saves recorded (and answered at once). */
+function startSaving() {
+  const saved: SaveItemInput[] = []
+  const actor = createActor(
+    itemEditorMachine.provide({
+      actors: {
+        saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => void saved.push(input)),
+      },
+    }),
+  ).start()
+  return { actor, saved }
+}
+
 describe('itemEditorMachine', () => {
   testEveryPath(pending, events, {
     view,
@@ -50,14 +63,7 @@ describe('itemEditorMachine', () => {
   })
 
   test('shows the contract’s words for empty fields and sends a clean payload', async () => {
-    const saved: SaveItemInput[] = []
-    const actor = createActor(
-      itemEditorMachine.provide({
-        actors: {
-          saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => void saved.push(input)),
-        },
-      }),
-    ).start()
+    const { actor, saved } = startSaving()
     actor.send({ type: 'create', mode: 'qa' })
     actor.send({ type: 'submit' })
     expect(actor.getSnapshot().context.errors).toMatchObject({
@@ -87,14 +93,7 @@ describe('itemEditorMachine', () => {
   })
 
   test('a Q&A item’s owner and own review cycle: sent when set, the owner only when it changed', async () => {
-    const saved: SaveItemInput[] = []
-    const actor = createActor(
-      itemEditorMachine.provide({
-        actors: {
-          saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => void saved.push(input)),
-        },
-      }),
-    ).start()
+    const { actor, saved } = startSaving()
     const item = qaItemOf({
       id: 9,
       owner_id: 4,
@@ -127,14 +126,7 @@ describe('itemEditorMachine', () => {
   })
 
   test('a Q&A item’s product (issue 38): read from the item, changed, and sent; none is all products', async () => {
-    const saved: SaveItemInput[] = []
-    const actor = createActor(
-      itemEditorMachine.provide({
-        actors: {
-          saveItem: fromPromise<void, SaveItemInput>(async ({ input }) => void saved.push(input)),
-        },
-      }),
-    ).start()
+    const { actor, saved } = startSaving()
     actor.send({ type: 'edit', mode: 'qa', item: qaItemOf({ id: 9, product_id: 3 }) })
     expect(actor.getSnapshot().context.values.product_id).toBe('3')
     actor.send({ type: 'change', field: 'product_id', value: '4' })

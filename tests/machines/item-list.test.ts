@@ -18,6 +18,25 @@ const events: AnyEventObject[] = [
   { type: 'xstate.error.actor.0.itemList.loading', error: new Error('offline') },
 ]
 
+/** The list of `kind` with the queries it sends recorded, each answered with 60 items. */
+function startRecording(kind: ItemListQuery['kind']) {
+  const queries: ItemListQuery[] = []
+  const actor = createActor(
+    itemListMachine.provide({
+      actors: {
+        loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
+          async ({ input }) => {
+            queries.push(input)
+            return { count: 60, results: [] }
+          },
+        ),
+      },
+    }),
+    { input: { kind } },
+  ).start()
+  return { actor, queries }
+}
+
 describe('itemListMachine', () => {
   testEveryPath(pending, events, {
     view,
@@ -43,20 +62,7 @@ describe('itemListMachine', () => {
   })
 
   test('loads the kind it was given, again on paging', async () => {
-    const queries: ItemListQuery[] = []
-    const actor = createActor(
-      itemListMachine.provide({
-        actors: {
-          loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
-            async ({ input }) => {
-              queries.push(input)
-              return { count: 60, results: [] }
-            },
-          ),
-        },
-      }),
-      { input: { kind: 'data' } },
-    ).start()
+    const { actor, queries } = startRecording('data')
     await new Promise((r) => setTimeout(r, 0))
     actor.send({ type: 'page.change', page: 2 })
     await new Promise((r) => setTimeout(r, 0))
@@ -67,20 +73,7 @@ describe('itemListMachine', () => {
   })
 
   test('filters Q&A items by freshness and owner from the first page', async () => {
-    const queries: ItemListQuery[] = []
-    const actor = createActor(
-      itemListMachine.provide({
-        actors: {
-          loadItems: fromPromise<{ count: number; results: unknown[] }, ItemListQuery>(
-            async ({ input }) => {
-              queries.push(input)
-              return { count: 60, results: [] }
-            },
-          ),
-        },
-      }),
-      { input: { kind: 'qa' } },
-    ).start()
+    const { actor, queries } = startRecording('qa')
     await new Promise((r) => setTimeout(r, 0))
     actor.send({ type: 'page.change', page: 2 })
     actor.send({ type: 'filter.change', filters: { freshness: 'stale' } })

@@ -11,28 +11,22 @@ import {
   type UploadQueueEvents,
   uploadQueueMachine,
 } from '../../machines/upload-queue/index.ts'
+import { repositoryFileOf } from '../fixtures/repository-files.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const file = (id: number, status: RepositoryFile['status']): RepositoryFile => ({
-  id,
-  name: `f${id}.pdf`,
-  kind: 'pdf',
-  mime: 'application/pdf',
-  size: 10,
-  tags: [],
-  status,
-  progress: status === 'ready' ? 100 : 10,
-  error: status === 'failed' ? 'The PDF is password-protected' : null,
-  source_url: null,
-  pages: null,
-  passages: 0,
-  added_by: null,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  processed_at: null,
-  version: 1,
-})
+const file = (id: number, status: RepositoryFile['status']) =>
+  repositoryFileOf({
+    id,
+    name: `f${id}.pdf`,
+    size: 10,
+    status,
+    progress: status === 'ready' ? 100 : 10,
+    error: status === 'failed' ? 'The PDF is password-protected' : null,
+    pages: null,
+    passages: 0,
+    added_by: null,
+  })
 
 const pending = pendingActors(uploadQueueMachine)
 
