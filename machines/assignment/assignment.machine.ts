@@ -6,7 +6,13 @@ import {
 } from '../../contract/collaboration.ts'
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
-import type { AssignmentContext, AssignmentEmitted, AssignmentEvents } from './assignment.types.ts'
+import type {
+  AssignmentContext,
+  AssignmentEmitted,
+  AssignmentEvents,
+  AssignScope,
+  AssignTarget,
+} from './assignment.types.ts'
 
 /**
  * Assigning questions (issue 29): the dialog opens on a scope (the focused question, the tab, the
@@ -30,6 +36,8 @@ export function requestOf(context: AssignmentContext): AssignRequest {
   }
 }
 
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
 export const assignmentMachine = setup({
   types: {
     context: {} as AssignmentContext,
@@ -42,6 +50,31 @@ export const assignmentMachine = setup({
     assign: fromPromise<number, { questionnaireId: number; request: AssignRequest }>(
       mustBeProvided('assign'),
     ),
+  },
+  actions: {
+    start: assign((_, opened: { target: AssignTarget; scope: AssignScope }) => ({
+      target: opened.target,
+      scope: opened.scope,
+      error: null,
+    })),
+    setPeople: assign((_, people: Person[]) => ({
+      people: people.filter((person) => person.assignable),
+    })),
+    showPeopleError: assign((_, error: unknown) => ({
+      error: errorMessage(error, COLLABORATION_TEXTS.assignPeopleFailed),
+    })),
+    setScope: assign((_, scope: AssignScope) => ({ scope })),
+    setPerson: assign((_, assigneeId: number | null) => ({ assigneeId })),
+    setDue: assign((_, dueDate: string) => ({ dueDate })),
+    clearError: assign({ error: null }),
+    announce: emit(({ context }, count: number) => ({
+      type: 'assigned' as const,
+      count,
+      unassigned: context.assigneeId === null,
+    })),
+    showError: assign((_, error: unknown) => ({
+      error: errorMessage(error, COLLABORATION_TEXTS.assignFailed),
+    })),
   },
 }).createMachine({
   id: 'assignment',
@@ -57,46 +90,37 @@ export const assignmentMachine = setup({
   initial: 'closed',
   states: {
     closed: {
-      on: {
-        open: {
-          target: 'loading',
-          actions: assign(({ event }) => ({
-            target: event.target,
-            scope: event.scope,
-            error: null,
-          })),
-        },
-      },
+      description: 'No dialog.',
+      on: { open: { target: 'loading', actions: { type: 'start', params: ({ event }) => event } } },
     },
     loading: {
+      description: 'The people who may be assigned are read.',
       invoke: {
         src: 'loadPeople',
         onDone: {
           target: 'open',
-          actions: assign(({ event }) => ({
-            people: event.output.filter((person) => person.assignable),
-          })),
+          actions: { type: 'setPeople', params: ({ event }) => event.output },
         },
-        onError: {
-          target: 'failed',
-          actions: assign(({ event }) => ({
-            error: errorMessage(event.error, COLLABORATION_TEXTS.assignPeopleFailed),
-          })),
-        },
+        onError: { target: 'failed', actions: { type: 'showPeopleError', params: errorOf } },
       },
       on: { close: 'closed' },
     },
-    failed: { on: { retry: 'loading', close: 'closed' } },
+    failed: {
+      description: 'The people could not be read: says why, and Retry.',
+      on: { retry: 'loading', close: 'closed' },
+    },
     open: {
+      description: 'The scope, the person (or none, to unassign) and an optional due date.',
       on: {
-        'scope.set': { actions: assign(({ event }) => ({ scope: event.scope })) },
-        'person.set': { actions: assign(({ event }) => ({ assigneeId: event.assigneeId })) },
-        'due.set': { actions: assign(({ event }) => ({ dueDate: event.dueDate })) },
-        submit: { target: 'saving', actions: assign({ error: null }) },
+        'scope.set': { actions: { type: 'setScope', params: ({ event }) => event.scope } },
+        'person.set': { actions: { type: 'setPerson', params: ({ event }) => event.assigneeId } },
+        'due.set': { actions: { type: 'setDue', params: ({ event }) => event.dueDate } },
+        submit: { target: 'saving', actions: 'clearError' },
         close: 'closed',
       },
     },
     saving: {
+      description: 'One call assigns every question of the scope.',
       invoke: {
         src: 'assign',
         input: ({ context }) => ({
@@ -105,18 +129,9 @@ export const assignmentMachine = setup({
         }),
         onDone: {
           target: 'closed',
-          actions: emit(({ context, event }) => ({
-            type: 'assigned' as const,
-            count: event.output,
-            unassigned: context.assigneeId === null,
-          })),
+          actions: { type: 'announce', params: ({ event }) => event.output },
         },
-        onError: {
-          target: 'open',
-          actions: assign(({ event }) => ({
-            error: errorMessage(event.error, COLLABORATION_TEXTS.assignFailed),
-          })),
-        },
+        onError: { target: 'open', actions: { type: 'showError', params: errorOf } },
       },
     },
   },

@@ -45,6 +45,8 @@ export function checkCustomer(
 
 const mustBeProvided = mustBeProvidedIn('customerListMachine')
 
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
 export const customerListMachine = setup({
   types: {
     context: {} as CustomerListContext,
@@ -58,68 +60,73 @@ export const customerListMachine = setup({
   guards: {
     isValid: ({ context }) => Object.keys(checkCustomer(context.values)).length === 0,
   },
+  actions: {
+    setCustomers: assign((_, customers: Customer[]) => ({ customers, loaded: true, error: null })),
+    showListError: assign((_, error: unknown) => ({
+      error: errorMessage(error, COLLABORATION_TEXTS.customersLoadFailed),
+    })),
+    startCreate: assign({ values: EMPTY, errors: {}, failure: null }),
+    change: assign(({ context }, change: { field: CustomerField; value: string }) => ({
+      values: { ...context.values, [change.field]: change.value },
+      errors: { ...context.errors, [change.field]: undefined },
+      failure: null,
+    })),
+    showErrors: assign(({ context }) => ({ errors: checkCustomer(context.values) })),
+    addCustomer: assign(({ context }, customer: Customer) => ({
+      customers: [...context.customers, customer].sort((a, b) => a.name.localeCompare(b.name)),
+    })),
+    announce: emit((_, customer: Customer) => ({ type: 'created' as const, customer })),
+    showFailure: assign((_, error: unknown) => ({
+      failure: errorMessage(error, COLLABORATION_TEXTS.customerAddFailed),
+    })),
+  },
 }).createMachine({
   id: 'customerList',
   type: 'parallel',
   context: { customers: [], loaded: false, error: null, values: EMPTY, errors: {}, failure: null },
   states: {
     list: {
+      description: 'The customers the organisation keeps.',
       initial: 'loading',
       states: {
         loading: {
+          description: 'The customers are read.',
           tags: 'loading',
           invoke: {
             src: 'loadCustomers',
             onDone: {
               target: 'ready',
-              actions: assign(({ event }) => ({
-                customers: event.output,
-                loaded: true,
-                error: null,
-              })),
+              actions: { type: 'setCustomers', params: ({ event }) => event.output },
             },
-            onError: {
-              target: 'failed',
-              actions: assign(({ event }) => ({
-                error: errorMessage(event.error, COLLABORATION_TEXTS.customersLoadFailed),
-              })),
-            },
+            onError: { target: 'failed', actions: { type: 'showListError', params: errorOf } },
           },
         },
-        ready: { on: { refresh: 'loading' } },
-        failed: { on: { retry: 'loading', refresh: 'loading' } },
+        ready: { description: 'The list, in name order.', on: { refresh: 'loading' } },
+        failed: {
+          description: 'The list could not be read: says why, and Retry.',
+          on: { retry: 'loading', refresh: 'loading' },
+        },
       },
     },
     create: {
+      description: 'The "New customer" dialog.',
       initial: 'closed',
       states: {
         closed: {
           description: 'No dialog.',
-          on: {
-            'create.open': {
-              target: 'editing',
-              actions: assign({ values: EMPTY, errors: {}, failure: null }),
-            },
-          },
+          on: { 'create.open': { target: 'editing', actions: 'startCreate' } },
         },
         editing: {
           description: 'The name and domain as typed; errors show after a submit.',
           on: {
             'create.close': 'closed',
-            'create.change': {
-              actions: assign(({ context, event }) => ({
-                values: { ...context.values, [event.field]: event.value },
-                errors: { ...context.errors, [event.field]: undefined },
-                failure: null,
-              })),
-            },
-            'create.submit': [
-              { guard: 'isValid', target: 'saving' },
-              { actions: assign(({ context }) => ({ errors: checkCustomer(context.values) })) },
-            ],
+            'create.change': { actions: { type: 'change', params: ({ event }) => event } },
+            'create.submit': [{ guard: 'isValid', target: 'saving' }, { actions: 'showErrors' }],
           },
         },
         saving: {
+          description:
+            'The customer is added; a name already taken is refused in the server’s words.',
           tags: 'busy',
           invoke: {
             src: 'createCustomer',
@@ -127,23 +134,11 @@ export const customerListMachine = setup({
             onDone: {
               target: 'closed',
               actions: [
-                assign(({ context, event }) => ({
-                  customers: [...context.customers, event.output.customer].sort((a, b) =>
-                    a.name.localeCompare(b.name),
-                  ),
-                })),
-                emit(({ event }) => ({
-                  type: 'created' as const,
-                  customer: event.output.customer,
-                })),
+                { type: 'addCustomer', params: ({ event }) => event.output.customer },
+                { type: 'announce', params: ({ event }) => event.output.customer },
               ],
             },
-            onError: {
-              target: 'editing',
-              actions: assign(({ event }) => ({
-                failure: errorMessage(event.error, COLLABORATION_TEXTS.customerAddFailed),
-              })),
-            },
+            onError: { target: 'editing', actions: { type: 'showFailure', params: errorOf } },
           },
         },
       },

@@ -28,6 +28,8 @@ const mustBeProvided = mustBeProvidedIn('questionReviewMachine')
 
 const messageOf = (error: unknown) => errorMessage(error, COLLABORATION_TEXTS.reviewFailed)
 
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
 export const questionReviewMachine = setup({
   types: {
     context: {} as QuestionReviewContext,
@@ -43,18 +45,29 @@ export const questionReviewMachine = setup({
   guards: {
     hasComment: ({ context }) => context.comment.trim() !== '',
   },
+  actions: {
+    clearError: assign({ error: null }),
+    startRequest: assign({ comment: '', error: null }),
+    setComment: assign((_, comment: string) => ({ comment })),
+    needComment: assign({ error: COLLABORATION_TEXTS.changesNeedComment }),
+    clearComment: assign({ comment: '' }),
+    showError: assign((_, error: unknown) => ({ error: messageOf(error) })),
+    announce: emit((_, change: AnswerChange) => ({ type: 'changed' as const, change })),
+  },
 }).createMachine({
   id: 'questionReview',
   context: ({ input }) => ({ questionId: input.questionId, comment: '', error: null }),
   initial: 'idle',
   states: {
     idle: {
+      description: "'Ready for review', or (an approver) 'Request changes'.",
       on: {
-        ready: { target: 'marking', actions: assign({ error: null }) },
-        'changes.open': { target: 'requesting', actions: assign({ comment: '', error: null }) },
+        ready: { target: 'marking', actions: 'clearError' },
+        'changes.open': { target: 'requesting', actions: 'startRequest' },
       },
     },
     marking: {
+      description: 'The question is marked ready for review.',
       invoke: {
         src: 'review',
         input: ({ context }) => ({
@@ -63,25 +76,26 @@ export const questionReviewMachine = setup({
         }),
         onDone: {
           target: 'idle',
-          actions: emit(({ event }) => ({ type: 'changed' as const, change: event.output })),
+          actions: { type: 'announce', params: ({ event }) => event.output },
         },
-        onError: {
-          target: 'idle',
-          actions: assign(({ event }) => ({ error: messageOf(event.error) })),
-        },
+        onError: { target: 'idle', actions: { type: 'showError', params: errorOf } },
       },
     },
     requesting: {
+      description: 'The comment saying what should change; it is needed.',
       on: {
-        'comment.change': { actions: assign(({ event }) => ({ comment: event.comment })) },
+        'comment.change': {
+          actions: { type: 'setComment', params: ({ event }) => event.comment },
+        },
         'changes.submit': [
-          { guard: 'hasComment', target: 'sending', actions: assign({ error: null }) },
-          { actions: assign({ error: COLLABORATION_TEXTS.changesNeedComment }) },
+          { guard: 'hasComment', target: 'sending', actions: 'clearError' },
+          { actions: 'needComment' },
         ],
-        cancel: { target: 'idle', actions: assign({ error: null }) },
+        cancel: { target: 'idle', actions: 'clearError' },
       },
     },
     sending: {
+      description: 'The question goes back with the changes requested.',
       invoke: {
         src: 'review',
         input: ({ context }) => ({
@@ -90,15 +104,9 @@ export const questionReviewMachine = setup({
         }),
         onDone: {
           target: 'idle',
-          actions: [
-            assign({ comment: '' }),
-            emit(({ event }) => ({ type: 'changed' as const, change: event.output })),
-          ],
+          actions: ['clearComment', { type: 'announce', params: ({ event }) => event.output }],
         },
-        onError: {
-          target: 'requesting',
-          actions: assign(({ event }) => ({ error: messageOf(event.error) })),
-        },
+        onError: { target: 'requesting', actions: { type: 'showError', params: errorOf } },
       },
     },
   },

@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, enqueueActions, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import { TRUST_REQUEST_TEXTS, type TrustRequest } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
@@ -49,6 +49,8 @@ export const requestsIn = (requests: TrustRequest[], filter: TrustRequestFilter)
  * NDA, read again every 30 seconds while open; approve (for the page's days or as many as given),
  * reject, revoke at once, or extend; one decision at a time, and the queue read again after it.
  */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+
 export const trustRequestsMachine = setup({
   types: {
     context: {} as TrustRequestsContext,
@@ -62,15 +64,31 @@ export const trustRequestsMachine = setup({
   },
   delays: { poll: TRUST_REQUESTS_POLL_MS },
   actions: {
-    setFilter: assign({
-      filter: ({ event }) => (event.type === 'filter' ? event.filter : 'pending'),
+    setFilter: assign((_, filter: TrustRequestFilter) => ({ filter })),
+    setRequests: assign((_, requests: TrustRequest[]) => ({ requests })),
+    showError: assign((_, error: unknown) => ({
+      error: errorMessage(error, TRUST_REQUEST_TEXTS.requestsFailed),
+    })),
+    clearError: assign({ error: null }),
+    decide: assign((_, decision: DecisionInput) => ({ decision, error: null })),
+    /** The decided request as the server now has it, and the page told what was done. */
+    decided: enqueueActions(({ context, enqueue }, request: TrustRequest) => {
+      enqueue.assign({
+        requests: context.requests.map((one) => (one.id === request.id ? request : one)),
+        decision: null,
+      })
+      if (context.decision) enqueue.emit({ type: 'decided', action: context.decision.action })
     }),
+    showDecisionError: assign((_, error: unknown) => ({
+      decision: null,
+      error: errorMessage(error, TRUST_REQUEST_TEXTS.decisionFailed),
+    })),
   },
 }).createMachine({
   id: 'trustRequests',
   context: { requests: [], filter: 'pending', decision: null, error: null },
   initial: 'loading',
-  on: { filter: { actions: 'setFilter' } },
+  on: { filter: { actions: { type: 'setFilter', params: ({ event }) => event.filter } } },
   states: {
     loading: {
       description: 'Reads the queue of requests.',
@@ -78,18 +96,19 @@ export const trustRequestsMachine = setup({
       invoke: {
         id: 'loadRequests',
         src: 'loadRequests',
-        onDone: { target: 'ready', actions: assign({ requests: ({ event }) => event.output }) },
+        onDone: {
+          target: 'ready',
+          actions: { type: 'setRequests', params: ({ event }) => event.output },
+        },
         onError: {
           target: 'failed',
-          actions: assign({
-            error: ({ event }) => errorMessage(event.error, TRUST_REQUEST_TEXTS.requestsFailed),
-          }),
+          actions: { type: 'showError', params: errorOf },
         },
       },
     },
     failed: {
       description: 'The queue could not be read: says why, and reads it again on Retry.',
-      on: { retry: { target: 'loading', actions: assign({ error: null }) } },
+      on: { retry: { target: 'loading', actions: 'clearError' } },
     },
     ready: {
       description: 'The queue; read again every 30 seconds.',
@@ -97,7 +116,7 @@ export const trustRequestsMachine = setup({
       on: {
         decide: {
           target: 'deciding',
-          actions: assign({ decision: ({ event }) => event.decision, error: null }),
+          actions: { type: 'decide', params: ({ event }) => event.decision },
         },
       },
     },
@@ -106,13 +125,16 @@ export const trustRequestsMachine = setup({
       invoke: {
         id: 'refreshRequests',
         src: 'loadRequests',
-        onDone: { target: 'ready', actions: assign({ requests: ({ event }) => event.output }) },
+        onDone: {
+          target: 'ready',
+          actions: { type: 'setRequests', params: ({ event }) => event.output },
+        },
         onError: 'ready',
       },
       on: {
         decide: {
           target: 'deciding',
-          actions: assign({ decision: ({ event }) => event.decision, error: null }),
+          actions: { type: 'decide', params: ({ event }) => event.decision },
         },
       },
     },
@@ -126,25 +148,11 @@ export const trustRequestsMachine = setup({
         input: ({ context }) => context.decision as DecisionInput,
         onDone: {
           target: 'loading',
-          actions: [
-            assign(({ context, event }) => ({
-              requests: context.requests.map((request) =>
-                request.id === event.output.id ? event.output : request,
-              ),
-            })),
-            emit(({ context }) => ({
-              type: 'decided' as const,
-              action: (context.decision as DecisionInput).action,
-            })),
-            assign({ decision: null }),
-          ],
+          actions: { type: 'decided', params: ({ event }) => event.output },
         },
         onError: {
           target: 'ready',
-          actions: assign({
-            decision: null,
-            error: ({ event }) => errorMessage(event.error, TRUST_REQUEST_TEXTS.decisionFailed),
-          }),
+          actions: { type: 'showDecisionError', params: errorOf },
         },
       },
     },
