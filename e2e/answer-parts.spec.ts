@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import {
   openAndGenerate,
+  postQuestionnaire,
   signInWithToken,
   uploadReady,
   yesNoWorkbook,
@@ -24,21 +25,15 @@ test('a Yes from a document shows each part the question asks, stated or not, an
     mimeType: 'text/plain',
     buffer: Buffer.from(`Vulnerability management. ${SCANNING}`),
   })
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Scanning check.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await yesNoWorkbook('Vulnerabilities', [
-          ['VUL-01', 'Is vulnerability scanning of production systems automated?'],
-          ['VUL-02', 'Do you perform vulnerability scanning weekly?'],
-        ]),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
+    'Scanning check.xlsx',
+    await yesNoWorkbook('Vulnerabilities', [
+      ['VUL-01', 'Is vulnerability scanning of production systems automated?'],
+      ['VUL-02', 'Do you perform vulnerability scanning weekly?'],
+    ]),
+  )
   await openAndGenerate(page, id, { questions: 2, answered: 2 })
 
   const grid = page.getByRole('listbox', { name: 'Questions of Vulnerabilities' })

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { signInWithToken, yesNoWorkbook } from './support/workspace.ts'
+import { expect, type Page, test } from '@playwright/test'
+import { signInWithToken, uploadQuestionnaire } from './support/workspace.ts'
 
 /**
  * A questionnaire answered before (issue 28): this year's questionnaire of the same template is
@@ -16,38 +16,6 @@ const BEFORE: [string, string] = ['ENC-01', 'Do you encrypt data at rest?']
 const AFTER: [string, string] = ['ENC-01', 'Do you encrypt all customer data at rest?']
 const REMOVED: [string, string] = ['FAX-01', 'Do you still accept orders by fax?']
 const NEW: [string, string] = ['AI-01', 'Do you train models on customer data?']
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-
-async function uploadQuestionnaire(
-  request: APIRequestContext,
-  headers: Record<string, string>,
-  name: string,
-  questions: [string, string][],
-) {
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
-    headers,
-    multipart: {
-      file: { name, mimeType: XLSX, buffer: await yesNoWorkbook('Controls', questions) },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (
-            await request.get(`/api/v1/filler/questionnaires/${id}/`, { headers })
-          ).json()) as {
-            status: string
-          }
-        ).status,
-      { timeout: 20_000 },
-    )
-    .toBe('ready')
-  return id
-}
 
 const shot = async (page: Page, name: string) => {
   await page.screenshot({ path: `test-results/screens/${name}-1440.png` })

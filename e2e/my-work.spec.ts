@@ -1,8 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test'
-import { newAccount } from './support/accounts.ts'
 import { linkIn, waitForMail } from './support/mailbox.ts'
 import { shotAtBothWidths as shot } from './support/screens.ts'
-import { seedSession } from './support/session.ts'
+import { freshAccount, seedSession } from './support/session.ts'
 import { uploadQuestionnaire } from './support/workspace.ts'
 
 /**
@@ -34,21 +33,7 @@ async function tokensOf(request: APIRequestContext, email: string, password: str
 
 /** A new organisation's admin (Ada Lovelace), registered and confirmed through the API. */
 async function newAdmin(request: APIRequestContext) {
-  const account = newAccount('my-work')
-  const registered = await request.post('/api/v1/admin/register/', {
-    data: {
-      email: account.email,
-      password: account.password,
-      firstName: account.firstName,
-      lastName: account.lastName,
-      organization: account.organization,
-      marketing_consent: false,
-    },
-  })
-  expect(registered.ok(), await registered.text()).toBe(true)
-  const mail = await waitForMail(account.email, /confirm|activat|verify/i)
-  const uuid = new URL(linkIn(mail, '/confirm_email')).searchParams.get('uuid')
-  expect((await request.post('/api/v1/admin/confirm_email/', { data: { uuid } })).ok()).toBe(true)
+  const account = await freshAccount(request, 'my-work')
   return { account, tokens: await tokensOf(request, account.email, account.password) }
 }
 

@@ -4,6 +4,7 @@ import { makeXlsx } from '../tests/fixtures/documents.ts'
 import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
 import {
   openAndGenerate,
+  postQuestionnaire,
   signInWithToken,
   uploadReady,
   yesNoWorkbook,
@@ -20,18 +21,12 @@ test('review a questionnaire: progress, tabs, edit, approve, undo, export the or
 }) => {
   test.setTimeout(90_000)
   const headers = await signInWithToken(page, request)
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Vendor assessment.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await makeQuestionnaireXlsx({ custom: true, perTab: 6 }),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
+    'Vendor assessment.xlsx',
+    await makeQuestionnaireXlsx({ custom: true, perTab: 6 }),
+  )
 
   await page.goto(`/questionnaire/${id}`)
   // the license notice of spec section 2, once per browser session
@@ -165,17 +160,12 @@ test('generate answers from the knowledge base, regenerate one, shorten a sectio
       'We keep encrypted backups of every data item in a second region, and restore one in a test each quarter.',
     ),
   })
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Engine check.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await makeQuestionnaireXlsx({ tabs: 1, perTab: 6 }),
-      },
-    },
-  })
-  const { id } = (await upload.json()) as { id: number }
+    'Engine check.xlsx',
+    await makeQuestionnaireXlsx({ tabs: 1, perTab: 6 }),
+  )
   await page.goto(`/questionnaire/${id}`)
   const notice = page.getByRole('dialog', { name: 'License Limitation' })
   await notice.getByRole('button', { name: 'OK' }).click()
@@ -286,20 +276,15 @@ test('records that answer a question both ways: the reviewer sees why and choose
       }),
     )
   }
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Split records.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await yesNoWorkbook('Access', [
-          ['ACC-01', SSO],
-          ['ACC-02', 'Do you encrypt customer data at rest?'],
-        ]),
-      },
-    },
-  })
-  const { id } = (await upload.json()) as { id: number }
+    'Split records.xlsx',
+    await yesNoWorkbook('Access', [
+      ['ACC-01', SSO],
+      ['ACC-02', 'Do you encrypt customer data at rest?'],
+    ]),
+  )
   await openAndGenerate(page, id, { questions: 2, answered: 1 })
 
   const grid = page.getByRole('listbox', { name: 'Questions of Access' })

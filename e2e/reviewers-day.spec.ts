@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { shotAtBothWidths } from './support/screens.ts'
-import { signInWithToken, yesNoWorkbook } from './support/workspace.ts'
+import { postQuestionnaire, signInWithToken, yesNoWorkbook } from './support/workspace.ts'
 
 /**
  * The reviewer's day (issue 39): last year's completed questionnaire imported as one (its
@@ -56,18 +56,12 @@ test('import last year’s questionnaire as one, then approve an answer knowing 
   ).toContainText('Six people report to the CISO.')
 
   // an answer with a value and no explanation, where the file has a column for one
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Customer review.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await yesNoWorkbook('Security', [['SEC-01', 'Do you rotate encryption keys?']]),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
+    'Customer review.xlsx',
+    await yesNoWorkbook('Security', [['SEC-01', 'Do you rotate encryption keys?']]),
+  )
   await page.goto(`/questionnaire/${id}`)
   // the license notice of spec section 2, once per browser session
   const notice = page.getByRole('dialog', { name: 'License Limitation' })
@@ -128,21 +122,15 @@ test('a file that arrives with answers keeps them, and the export says what it w
 }) => {
   test.setTimeout(90_000)
   const headers = await signInWithToken(page, request)
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Half done.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await yesNoWorkbook('Security', [
-          ['SEC-01', 'Do you encrypt backups?', 'Yes', 'AES-256, keys held in a KMS.'],
-          ['SEC-02', 'Do you run a bug bounty?'],
-        ]),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
+    'Half done.xlsx',
+    await yesNoWorkbook('Security', [
+      ['SEC-01', 'Do you encrypt backups?', 'Yes', 'AES-256, keys held in a KMS.'],
+      ['SEC-02', 'Do you run a bug bounty?'],
+    ]),
+  )
   await page.goto(`/questionnaire/${id}`)
   await page
     .getByRole('dialog', { name: 'License Limitation' })

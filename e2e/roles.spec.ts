@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
 import { colleague, newAccount, registerAndConfirm } from './support/accounts.ts'
+import { postQuestionnaire } from './support/workspace.ts'
 
 /** Roles in the review: an approver approves an answer; a contributor cannot, and is told so. */
 
@@ -26,18 +27,12 @@ test('an approver approves an answer; a contributor cannot, and is told so', asy
   await registerAndConfirm(page, admin)
   const access = await page.evaluate(() => localStorage.getItem('access_token'))
   const headers = { authorization: `Bearer ${access}` }
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Roles check.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await makeQuestionnaireXlsx({ tabs: 1, perTab: 2 }),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
+    'Roles check.xlsx',
+    await makeQuestionnaireXlsx({ tabs: 1, perTab: 2 }),
+  )
   let questions: { answer: { id: number } }[] = []
   await expect
     .poll(async () => {

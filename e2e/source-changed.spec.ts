@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test'
 import { makePdf } from '../tests/fixtures/documents.ts'
 import {
   openAndGenerate,
+  postQuestionnaire,
   signInWithToken,
   uploadReady,
   yesNoWorkbook,
@@ -45,21 +46,15 @@ test('a reviewer sees an answer whose document changed, both passages, and confi
   test.setTimeout(120_000)
   const headers = await signInWithToken(page, request)
   const fileId = await uploadReady(request, headers, await policy(ENCRYPTION))
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: {
-        name: 'Customer review.xlsx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        buffer: await yesNoWorkbook('Controls', [
-          ['ENC-01', 'Are Lumen ledger archives encrypted at rest?'],
-          ['BCP-01', 'Is the disaster recovery plan tested with a failover?'],
-        ]),
-      },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
+    'Customer review.xlsx',
+    await yesNoWorkbook('Controls', [
+      ['ENC-01', 'Are Lumen ledger archives encrypted at rest?'],
+      ['BCP-01', 'Is the disaster recovery plan tested with a failover?'],
+    ]),
+  )
   await openAndGenerate(page, id, { questions: 2, answered: 2 })
   const grid = page.getByRole('listbox', { name: 'Questions of Controls' })
   await expect(grid.getByTestId('row-flag')).toHaveCount(0)

@@ -81,6 +81,21 @@ export async function openAndGenerate(
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
+/** Uploads a questionnaire workbook through the API (201); its id, while it is analysed. */
+export async function postQuestionnaire(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  name: string,
+  buffer: Buffer,
+): Promise<number> {
+  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+    headers,
+    multipart: { file: { name, mimeType: XLSX, buffer } },
+  })
+  expect(upload.status()).toBe(201)
+  return ((await upload.json()) as { id: number }).id
+}
+
 /** Uploads a one-tab Yes/No questionnaire through the API and waits until it is read; its id. */
 export async function uploadQuestionnaire(
   request: APIRequestContext,
@@ -88,14 +103,12 @@ export async function uploadQuestionnaire(
   name: string,
   questions: [string, string][],
 ): Promise<number> {
-  const upload = await request.post('/api/v1/filler/questionnaires/upload/', {
+  const id = await postQuestionnaire(
+    request,
     headers,
-    multipart: {
-      file: { name, mimeType: XLSX, buffer: await yesNoWorkbook('Controls', questions) },
-    },
-  })
-  expect(upload.status()).toBe(201)
-  const { id } = (await upload.json()) as { id: number }
+    name,
+    await yesNoWorkbook('Controls', questions),
+  )
   const statusOf = async () =>
     (
       (await (await request.get(`/api/v1/filler/questionnaires/${id}/`, { headers })).json()) as {
