@@ -1,7 +1,8 @@
 import { Copy } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { css } from 'styled-system/css'
-import { DialogActions, DialogForm, DialogFrame } from './dialog-frame.tsx'
+import { DialogActions, DialogFrame } from './dialog-frame.tsx'
+import { FormDialog } from './form-dialog.tsx'
 import { callout } from './form-styles.ts'
 import { dialogBox, toolbar } from './styles.ts'
 import { Button } from './ui/button.tsx'
@@ -43,44 +44,41 @@ export function ShownOnceDialog(props: {
 }) {
   const { secret } = props
   return (
-    <DialogFrame
+    <FormDialog
       open={props.editing || secret !== null}
       onClose={secret !== null ? props.onDone : props.onCancel}
       title={secret !== null ? props.secretTitle : props.title}
       description={secret !== null ? props.secretDescription : undefined}
       className={dialogBox({ size: 'md' })}
-    >
-      {secret !== null ? (
-        <>
-          <p className={secretText} data-testid={props.secretTestId}>
-            {props.secretIcon}
-            {secret}
-          </p>
-          <div className={toolbar}>
-            {props.copyable && (
-              <Button variant="outline" onClick={() => void navigator.clipboard?.writeText(secret)}>
-                <Copy /> Copy
-              </Button>
-            )}
-            <Button onClick={props.onDone}>Done</Button>
-          </div>
-        </>
-      ) : (
-        <DialogForm noValidate onSubmit={props.onSubmit}>
-          {props.children}
-          {props.error && (
-            <p className={callout({ tone: 'error' })} role="alert">
-              {props.error}
+      error={props.error}
+      errorClassName={callout({ tone: 'error' })}
+      confirmLabel={props.confirmLabel}
+      busy={props.busy}
+      onSubmit={props.onSubmit}
+      instead={
+        secret === null ? undefined : (
+          <>
+            <p className={secretText} data-testid={props.secretTestId}>
+              {props.secretIcon}
+              {secret}
             </p>
-          )}
-          <DialogActions
-            onCancel={props.onCancel}
-            confirmLabel={props.confirmLabel}
-            busy={props.busy}
-          />
-        </DialogForm>
-      )}
-    </DialogFrame>
+            <div className={toolbar}>
+              {props.copyable && (
+                <Button
+                  variant="outline"
+                  onClick={() => void navigator.clipboard?.writeText(secret)}
+                >
+                  <Copy /> Copy
+                </Button>
+              )}
+              <Button onClick={props.onDone}>Done</Button>
+            </div>
+          </>
+        )
+      }
+    >
+      {props.children}
+    </FormDialog>
   )
 }
 

@@ -2,7 +2,8 @@ import { css } from 'styled-system/css'
 import { ROLE_TEXTS, ROLES, type Role } from '../../../contract/roles.ts'
 import type { TemporaryPassword } from '../../../contract/users.ts'
 import type { InviteForm } from '../../../machines/people/index.ts'
-import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
+import { DialogFrame } from '../../components/dialog-frame.tsx'
+import { FormDialog } from '../../components/form-dialog.tsx'
 import { dialogBox, grid2 } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Field from '../../components/ui/field.tsx'
@@ -35,67 +36,60 @@ export function InviteDialog(props: {
 }) {
   const { form } = props
   return (
-    <DialogFrame
+    <FormDialog
       open={props.open}
       onClose={props.onClose}
       className={dialogBox({ size: 'md' })}
       title="Invite a colleague"
       description="They get an email with a link to set their password. The link works once, within 7 days."
+      error={props.error}
+      errorClassName={errorText}
+      confirmLabel="Send invitation"
+      busy={props.busy}
+      lockCancel
+      onSubmit={props.onSubmit}
     >
-      <DialogForm onSubmit={props.onSubmit} noValidate>
-        <Field.Root required>
-          <Field.Label>
-            Work email <Field.RequiredIndicator />
-          </Field.Label>
+      <Field.Root required>
+        <Field.Label>
+          Work email <Field.RequiredIndicator />
+        </Field.Label>
+        <Field.Input
+          type="email"
+          autoComplete="off"
+          value={form.email}
+          onChange={(event) => props.onEdit({ email: event.target.value })}
+        />
+      </Field.Root>
+      <div className={grid2}>
+        <Field.Root>
+          <Field.Label>First name</Field.Label>
           <Field.Input
-            type="email"
-            autoComplete="off"
-            value={form.email}
-            onChange={(event) => props.onEdit({ email: event.target.value })}
+            value={form.first_name}
+            onChange={(event) => props.onEdit({ first_name: event.target.value })}
           />
         </Field.Root>
-        <div className={grid2}>
-          <Field.Root>
-            <Field.Label>First name</Field.Label>
-            <Field.Input
-              value={form.first_name}
-              onChange={(event) => props.onEdit({ first_name: event.target.value })}
-            />
-          </Field.Root>
-          <Field.Root>
-            <Field.Label>Last name</Field.Label>
-            <Field.Input
-              value={form.last_name}
-              onChange={(event) => props.onEdit({ last_name: event.target.value })}
-            />
-          </Field.Root>
-        </div>
-        <div>
-          <SimpleSelect
-            label="Role"
-            inDialog
-            size="md"
-            options={ROLE_OPTIONS}
-            value={form.role}
-            onChange={(value) => props.onEdit({ role: value as Role })}
+        <Field.Root>
+          <Field.Label>Last name</Field.Label>
+          <Field.Input
+            value={form.last_name}
+            onChange={(event) => props.onEdit({ last_name: event.target.value })}
           />
-          <p className={css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })}>
-            {ROLE_TEXTS[form.role].summary}
-          </p>
-        </div>
-        {props.error && (
-          <p className={errorText} role="alert">
-            {props.error}
-          </p>
-        )}
-        <DialogActions
-          onCancel={props.onClose}
-          lockCancel
-          busy={props.busy}
-          confirmLabel="Send invitation"
+        </Field.Root>
+      </div>
+      <div>
+        <SimpleSelect
+          label="Role"
+          inDialog
+          size="md"
+          options={ROLE_OPTIONS}
+          value={form.role}
+          onChange={(value) => props.onEdit({ role: value as Role })}
         />
-      </DialogForm>
-    </DialogFrame>
+        <p className={css({ textStyle: 'xs', color: 'fg.muted', mt: '1' })}>
+          {ROLE_TEXTS[form.role].summary}
+        </p>
+      </div>
+    </FormDialog>
   )
 }
 
