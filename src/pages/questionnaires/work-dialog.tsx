@@ -2,23 +2,17 @@ import { css } from 'styled-system/css'
 import type { ActorRefFrom } from 'xstate'
 import type { Customer } from '../../../contract/collaboration.ts'
 import { WORK_STATUS_LABELS, WORK_STATUSES } from '../../../contract/work.ts'
-import {
-  type ownerChoicesMachine,
-  ownerChoicesView,
-  ownerOptions,
-  ownerSelectOptions,
-} from '../../../machines/owner-choices/index.ts'
-import { selectProfile } from '../../../machines/session/index.ts'
+import type { ownerChoicesMachine } from '../../../machines/owner-choices/index.ts'
 import {
   NEW_CUSTOMER,
   type WorkField,
   type workDetailsMachine,
   workDetailsView,
 } from '../../../machines/work-details/index.ts'
-import { SessionContext } from '../../app/session.tsx'
 import { useView } from '../../app/use-view.ts'
-import { DialogActions, DialogForm, DialogFrame } from '../../components/dialog-frame.tsx'
-import { alert, dialogBox, grid2 } from '../../components/styles.ts'
+import { FormDialog } from '../../components/form-dialog.tsx'
+import { useOwnerChoices } from '../../components/owner-choices.ts'
+import { dialogBox, grid2 } from '../../components/styles.ts'
 import * as Field from '../../components/ui/field.tsx'
 import { SimpleSelect } from '../../components/ui/select.tsx'
 
@@ -36,15 +30,9 @@ export function WorkDialog(props: {
 }) {
   const { actor } = props
   const view = useView(actor, workDetailsView)
-  const choices = useView(props.owners, ownerChoicesView)
-  const user = SessionContext.useSelector(selectProfile)?.user ?? null
-  const self = user
-    ? { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || user.email }
-    : null
   const owner = view.questionnaire?.owner
-  const people = ownerOptions(
-    choices.people,
-    self,
+  const owners = useOwnerChoices(
+    props.owners,
     owner ? { id: Number(owner.id), name: owner.name } : null,
   )
   const change = (field: WorkField) => (value: string) =>
@@ -77,60 +65,52 @@ export function WorkDialog(props: {
     </Field.Root>
   )
   return (
-    <DialogFrame
+    <FormDialog
       open={view.open}
       onClose={() => actor.send({ type: 'close' })}
       className={dialogBox({ size: 'xl' })}
       title="Work details"
       description={<span className={nameLine}>{view.questionnaire?.name}</span>}
+      error={view.failure}
+      confirmLabel="Save"
+      busy={view.saving}
+      onSubmit={() => actor.send({ type: 'submit' })}
     >
-      <DialogForm onSubmit={() => actor.send({ type: 'submit' })} noValidate>
-        <div className={grid2}>
-          <SimpleSelect
-            label="Owner"
-            inDialog
-            size="md"
-            options={ownerSelectOptions(people, self?.id ?? null)}
-            value={view.values.owner_id}
-            onChange={change('owner_id')}
-          />
-          <SimpleSelect
-            label="Status"
-            inDialog
-            size="md"
-            options={STATUS_OPTIONS}
-            value={view.values.work_status}
-            onChange={change('work_status')}
-          />
-        </div>
+      <div className={grid2}>
         <SimpleSelect
-          label="Customer"
+          label="Owner"
           inDialog
           size="md"
-          options={customerOptions}
-          value={view.values.customer}
-          onChange={change('customer')}
+          options={owners.options}
+          value={view.values.owner_id}
+          onChange={change('owner_id')}
         />
-        {view.values.customer === NEW_CUSTOMER &&
-          textField('customer_name', 'New customer’s name', {
-            placeholder: 'Acme Corporation',
-            helper: 'Added to your customers when you save.',
-          })}
-        <div className={grid2}>
-          {textField('requester', 'Requester', { placeholder: 'Who sent it' })}
-          {textField('due_date', 'Due date', { type: 'date' })}
-        </div>
-        {view.failure && (
-          <p className={alert} role="alert">
-            {view.failure}
-          </p>
-        )}
-        <DialogActions
-          onCancel={() => actor.send({ type: 'close' })}
-          confirmLabel="Save"
-          busy={view.saving}
+        <SimpleSelect
+          label="Status"
+          inDialog
+          size="md"
+          options={STATUS_OPTIONS}
+          value={view.values.work_status}
+          onChange={change('work_status')}
         />
-      </DialogForm>
-    </DialogFrame>
+      </div>
+      <SimpleSelect
+        label="Customer"
+        inDialog
+        size="md"
+        options={customerOptions}
+        value={view.values.customer}
+        onChange={change('customer')}
+      />
+      {view.values.customer === NEW_CUSTOMER &&
+        textField('customer_name', 'New customer’s name', {
+          placeholder: 'Acme Corporation',
+          helper: 'Added to your customers when you save.',
+        })}
+      <div className={grid2}>
+        {textField('requester', 'Requester', { placeholder: 'Who sent it' })}
+        {textField('due_date', 'Due date', { type: 'date' })}
+      </div>
+    </FormDialog>
   )
 }
