@@ -17,15 +17,13 @@ import { useView } from '../../app/use-view.ts'
 import { FileTable } from '../../components/files/file-table.tsx'
 import { Pager } from '../../components/files/pager.tsx'
 import { type ProductChoiceRef, ProductFilter } from '../../components/product-select.tsx'
-import { RelativeTime } from '../../components/relative-time.tsx'
 import { RetryAlert, RowActions } from '../../components/row-actions.tsx'
-import { chip } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
 import * as Menu from '../../components/ui/menu.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { EmptyState } from '../empty-state.tsx'
 import { FreshnessFilters } from './freshness-filters.tsx'
-import { itemRow, QaRow, rowMeta, rowText, rowTitle } from './qa-row.tsx'
+import { ItemFacts, itemRow, QaRow, rowMeta, rowText, rowTitle } from './qa-row.tsx'
 
 const productFilter = css({ w: { base: 'full', sm: '14rem' } })
 const list = stack({ gap: '2' })
@@ -220,13 +218,7 @@ export function ItemList(props: {
                 <div className={rowTitle}>{item.title}</div>
                 <div className={rowText}>{item.value}</div>
                 <div className={rowMeta}>
-                  {item.tags.map((tag) => (
-                    <span key={tag} className={chip}>
-                      {tag}
-                    </span>
-                  ))}
-                  {item.source && <span>{item.source}</span>}
-                  <RelativeTime iso={item.updated_at} prefix="updated " />
+                  <ItemFacts item={item} />
                 </div>
               </div>
               <RowActions name={item.title}>

@@ -95,13 +95,7 @@ export function QaRow(props: {
               {props.product}
             </span>
           )}
-          {item.tags.map((tag) => (
-            <span key={tag} className={chip}>
-              {tag}
-            </span>
-          ))}
-          {item.source && <span>{item.source}</span>}
-          <RelativeTime iso={item.updated_at} prefix="updated " />
+          <ItemFacts item={item} />
         </div>
         <div className={freshnessLine}>
           <FreshnessBadge
@@ -169,5 +163,20 @@ export function QaRow(props: {
         </p>
       )}
     </li>
+  )
+}
+
+/** The end of a knowledge-base row's facts: its tags, its source and when it was updated. */
+export function ItemFacts({ item }: { item: Pick<QaItem, 'tags' | 'source' | 'updated_at'> }) {
+  return (
+    <>
+      {item.tags.map((tag) => (
+        <span key={tag} className={chip}>
+          {tag}
+        </span>
+      ))}
+      {item.source && <span>{item.source}</span>}
+      <RelativeTime iso={item.updated_at} prefix="updated " />
+    </>
   )
 }
