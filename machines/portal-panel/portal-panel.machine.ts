@@ -265,12 +265,7 @@ export const portalPanelMachine = setup({
         onError: { target: 'signedOut' },
       },
     },
-    signedOut: {
-      on: {
-        connect: 'connecting',
-        'session.changed': 'checking',
-      },
-    },
+    signedOut: { on: { connect: 'connecting', 'session.changed': 'checking' } },
     connecting: {
       tags: 'busy',
       invoke: {
@@ -280,9 +275,7 @@ export const portalPanelMachine = setup({
         onError: { target: 'signedOut', actions: 'setError' },
       },
     },
-    idle: {
-      on: { read: 'reading', 'session.changed': 'checking' },
-    },
+    idle: { on: { read: 'reading', 'session.changed': 'checking' } },
     reading: {
       tags: 'busy',
       invoke: {
@@ -316,12 +309,8 @@ export const portalPanelMachine = setup({
         ],
       },
     },
-    failed: {
-      on: { retry: 'reading', read: 'reading' },
-    },
-    expired: {
-      on: { connect: 'reconnecting', 'session.changed': 'checking' },
-    },
+    failed: { on: { retry: 'reading', read: 'reading' } },
+    expired: { on: { connect: 'reconnecting', 'session.changed': 'checking' } },
     reconnecting: {
       tags: 'busy',
       invoke: {
