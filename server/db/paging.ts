@@ -28,3 +28,15 @@ export async function fetchPage<Row extends object>(
   }
   return { count, rows }
 }
+
+/** `fetchPage` as a list answers it: the whole count and the page's rows, each turned by `toResult`. */
+export async function listPage<Row extends object, Result>(
+  pool: Pick<pg.Pool, 'query'>,
+  query: { select: string; counted: string; where: string; order: string },
+  values: unknown[],
+  paging: { page: number; page_size: number },
+  toResult: (row: Row) => Result,
+): Promise<{ count: number; results: Result[] }> {
+  const { count, rows } = await fetchPage<Row>(pool, query, values, paging)
+  return { count, results: rows.map(toResult) }
+}

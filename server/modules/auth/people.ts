@@ -18,7 +18,7 @@ import { hashPassword } from '../../auth/password.ts'
 import { ssoRequiredFor } from '../../auth/sso-policy.ts'
 import { auditBy, writeAudit } from '../../db/audit.ts'
 import type { Tx } from '../../db/index.ts'
-import { fetchPage } from '../../db/paging.ts'
+import { listPage } from '../../db/paging.ts'
 import { users } from '../../db/schema.ts'
 import { apiError, notFound } from '../../http/errors.ts'
 import { magicLinkMail } from '../../mail/messages.ts'
@@ -69,16 +69,19 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
         `(u.email ilike $${values.length} or (u.first_name || ' ' || u.last_name) ilike $${values.length})`,
       )
     }
-    const { count, rows } = await fetchPage<{
-      id: string
-      email: string
-      first_name: string
-      last_name: string
-      role: Role
-      status: AdminUser['status']
-      last_login_at: Date | null
-      created_at: Date
-    }>(
+    return listPage<
+      {
+        id: string
+        email: string
+        first_name: string
+        last_name: string
+        role: Role
+        status: AdminUser['status']
+        last_login_at: Date | null
+        created_at: Date
+      },
+      AdminUser
+    >(
       pool,
       {
         select: `select u.id, u.email, u.first_name, u.last_name, u.role, u.status,
@@ -89,10 +92,7 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
       },
       values,
       query,
-    )
-    return {
-      count,
-      results: rows.map((row) => ({
+      (row) => ({
         id: Number(row.id),
         email: row.email,
         first_name: row.first_name,
@@ -101,8 +101,8 @@ export function createPeople(deps: AuthServiceDeps, parts: AuthParts) {
         status: row.status,
         last_login_at: row.last_login_at?.toISOString() ?? null,
         created_at: row.created_at.toISOString(),
-      })),
-    }
+      }),
+    )
   }
 
   /**

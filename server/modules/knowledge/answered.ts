@@ -1,4 +1,4 @@
-import { fetchPage } from '../../db/paging.ts'
+import { listPage } from '../../db/paging.ts'
 import { type AnsweredRowDb, answerOfRow } from '../answering/store.ts'
 import { FIRST_PART_OF_ROW } from '../repository/shared.ts'
 import { escapeLike, type KnowledgeDeps } from './shared.ts'
@@ -36,7 +36,7 @@ export function createAnsweredRows(deps: KnowledgeDeps) {
         `(p.qa_question ilike $${values.length} or p.qa_answer ilike $${values.length} or f.name ilike $${values.length})`,
       )
     }
-    const { count, rows } = await fetchPage<AnsweredRowDb>(
+    return listPage(
       pool,
       {
         select: `select p.id, p.file_id, f.name, p.qa_question, p.qa_answer, p.text, p.location
@@ -47,18 +47,15 @@ export function createAnsweredRows(deps: KnowledgeDeps) {
       },
       values,
       query,
-    )
-    return {
-      count,
-      results: rows.map((row) => ({
+      (row: AnsweredRowDb) => ({
         id: Number(row.id),
         question: row.qa_question,
         ...answerOfRow(row),
         file_id: Number(row.file_id),
         file_name: row.name,
         location: row.location,
-      })),
-    }
+      }),
+    )
   }
 
   return { listAnswered }
