@@ -6,7 +6,7 @@ import {
   type LimitName,
   type PricingTier,
 } from '../../../contract/billing.ts'
-import type { Database } from '../../db/index.ts'
+import { type Database, inTransaction } from '../../db/index.ts'
 
 /**
  * License tiers come from configuration (config/license-tiers.json, or LICENSE_TIERS_FILE): a
@@ -186,6 +186,11 @@ const LIMIT_FIELDS = [
 ] as const
 const sameLimits = (a: TierLimits, b: TierLimits) =>
   LIMIT_FIELDS.every((field) => a[field] === b[field])
+/**
+ * A tier's limits in the order of the license columns they fill: tier_name, max_users,
+ * max_repository, max_questionnaire, max_answers, multi_language, is_evaluation.
+ */
+export const limitValues = (limits: TierLimits) => LIMIT_FIELDS.map((field) => limits[field])
 
 /**
  * Applies an edited tiers file at start: the licenses of a tier still on the limits that tier had
@@ -193,14 +198,9 @@ const sameLimits = (a: TierLimits, b: TierLimits) =>
  * hand keeps them. Returns how many licenses changed. Several nodes may start at once: the
  * remembered limits are locked while they are compared and replaced.
  */
-export async function syncLicenses(
-  pool: Pick<Database['pool'], 'connect'>,
-  catalog: TierCatalog,
-): Promise<number> {
-  const client = await pool.connect()
-  let changed = 0
-  try {
-    await client.query('begin')
+export async function syncLicenses(pool: Database['pool'], catalog: TierCatalog): Promise<number> {
+  return inTransaction(pool, async (client) => {
+    let changed = 0
     await client.query('lock table license_tier_configs in share row exclusive mode')
     for (const tier of catalog.tiers) {
       const limits = limitsOf(tier)
@@ -216,23 +216,7 @@ export async function syncLicenses(
             where tier_key = $1 and (tier_name, max_users, max_repository, max_questionnaire,
                   max_answers, multi_language, is_evaluation)
                   = ($9, $10, $11, $12, $13, $14, $15)`,
-          [
-            tier.key,
-            limits.tierName,
-            limits.maxUsers,
-            limits.maxRepository,
-            limits.maxQuestionnaire,
-            limits.maxAnswers,
-            limits.multiLanguage,
-            limits.isEvaluation,
-            before.tierName,
-            before.maxUsers,
-            before.maxRepository,
-            before.maxQuestionnaire,
-            before.maxAnswers,
-            before.multiLanguage,
-            before.isEvaluation,
-          ],
+          [tier.key, ...limitValues(limits), ...limitValues(before)],
         )
         changed += rowCount ?? 0
       }
@@ -242,14 +226,8 @@ export async function syncLicenses(
         [tier.key, limits],
       )
     }
-    await client.query('commit')
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined)
-    throw error
-  } finally {
-    client.release()
-  }
-  return changed
+    return changed
+  })
 }
 
 /** The shipped default tier's limits: what a new organisation starts on. */

@@ -3,7 +3,7 @@ import { SUBSCRIPTION_STATUSES, TRANSACTION_STATUSES } from '../../../contract/b
 import type { Database } from '../../db/index.ts'
 import { inTransaction } from '../../db/index.ts'
 import type { Logger } from '../../logger.ts'
-import { limitsOf, type TierCatalog, type TierConfig } from '../account/license.ts'
+import { limitsOf, limitValues, type TierCatalog, type TierConfig } from '../account/license.ts'
 
 /**
  * Applies a verified Paddle notification: once per event id (WH3), never letting an older event
@@ -116,17 +116,7 @@ export function createEventProcessor(deps: {
               max_questionnaire = $6, max_answers = $7, multi_language = $8, is_evaluation = $9,
               is_active = true, expiration_date = null
         where org_id = $1`,
-      [
-        orgId,
-        limits.tierKey,
-        limits.tierName,
-        limits.maxUsers,
-        limits.maxRepository,
-        limits.maxQuestionnaire,
-        limits.maxAnswers,
-        limits.multiLanguage,
-        limits.isEvaluation,
-      ],
+      [orgId, limits.tierKey, ...limitValues(limits)],
     )
     if (before !== tier.key) {
       await client.query(
