@@ -38,15 +38,9 @@ class StaleEdit extends Error {
  * Review operations on one answer: edit, approve, un-approve, select a candidate, delete a question.
  */
 export function createReview(answerWrites: AnswerWrites, history: History, reading: Reading) {
-  const {
-    writeAnswer,
-    findAnswer,
-    lockAnswer,
-    checkAnswerLimit,
-    checkChoice,
-    questionOf,
-    uploaderOf,
-  } = answerWrites
+  const { findAnswer, lockAnswer, writeAnswer, checkAnswerLimit, checkChoice } = answerWrites
+  // a question's questionnaire, and who uploaded it (a contributor deletes only their own)
+  const { questionOf, uploaderOf } = answerWrites
   const { change } = history
 
   async function edit(orgId: number, userId: number, answerId: number, body: AnswerEdit) {
