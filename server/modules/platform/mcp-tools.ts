@@ -17,6 +17,35 @@ export type ApiCaller = (
   body?: unknown,
 ) => Promise<{ status: number; body: unknown }>
 
+/**
+ * An ApiCaller with the client's key, over a fetch of API paths (the app's own, or a Quire server
+ * over HTTP): a form goes as it is and anything else as JSON; a JSON answer is parsed, a text one
+ * stays text.
+ */
+export function keyCaller(
+  key: string,
+  send: (path: string, init: RequestInit) => Promise<Response>,
+): ApiCaller {
+  return async (method, path, body) => {
+    const form = body instanceof FormData ? body : undefined
+    const json = form === undefined && body !== undefined ? JSON.stringify(body) : undefined
+    const res = await send(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(json !== undefined && { 'content-type': 'application/json' }),
+      },
+      body: form ?? json,
+    })
+    const text = await res.text()
+    try {
+      return { status: res.status, body: text ? JSON.parse(text) : undefined }
+    } catch {
+      return { status: res.status, body: text }
+    }
+  }
+}
+
 export interface McpOptions {
   /** Whether `upload_questionnaire` may read a file path (stdio: the user's own machine). */
   readPath?: (path: string) => Promise<{ name: string; bytes: Uint8Array }>

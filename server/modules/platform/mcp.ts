@@ -3,7 +3,7 @@ import { type Context, Hono } from 'hono'
 import { API_PREFIX } from '../../../contract/paths.ts'
 import { API_KEY_TEXTS } from '../../../contract/platform.ts'
 import { type Authenticator, bearerToken } from '../../auth/middleware.ts'
-import { type ApiCaller, createMcpServer } from './mcp-tools.ts'
+import { createMcpServer, keyCaller } from './mcp-tools.ts'
 
 /**
  * /mcp (issue 41): the MCP server over streamable HTTP, for an API key only. Each request is
@@ -25,30 +25,9 @@ export function mcpRoutes(options: {
     const key = bearerToken(c.req.header('authorization'))
     const auth = key?.startsWith('qk_') ? await options.auth.authenticate(key) : null
     if (!key || !auth?.apiKey) return refuse(c, 401, API_KEY_TEXTS.mcpKey)
-    const call: ApiCaller = async (method, path, body) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${key}` }
-      let payload: BodyInit | undefined
-      if (body instanceof FormData) payload = body
-      else if (body !== undefined) {
-        headers['content-type'] = 'application/json'
-        payload = JSON.stringify(body)
-      }
-      const res = await options.fetch(
-        new Request(`http://quire.internal${API_PREFIX}${path}`, {
-          method,
-          headers,
-          body: payload,
-        }),
-      )
-      const text = await res.text()
-      let parsed: unknown = text
-      try {
-        parsed = text ? JSON.parse(text) : undefined
-      } catch {
-        // a text answer stays text
-      }
-      return { status: res.status, body: parsed }
-    }
+    const call = keyCaller(key, async (path, init) =>
+      options.fetch(new Request(`http://quire.internal${API_PREFIX}${path}`, init)),
+    )
     const server = createMcpServer(call)
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
