@@ -28,6 +28,17 @@ import { productRef } from './products.ts'
 
 /** The repository's files and passages, and the library's Q&A and data items. */
 
+/** A file's blob as a row describes it: a file and each of its earlier versions. */
+const blobColumns = () => ({
+  name: text('name').notNull(),
+  kind: text('kind').$type<FileKind>().notNull(),
+  mime: text('mime').notNull(),
+  sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+  sha256: text('sha256'),
+  /** Null until a document added by URL has been fetched. */
+  storageKey: uuid('storage_key'),
+})
+
 /**
  * Repository files (spec section 7 'Repository'). The blob lives under DATA_DIR/files by its
  * generated storage key, never by the uploaded name (UP8). The row is inserted only once the blob
@@ -38,13 +49,7 @@ export const repositoryFiles = pgTable(
   {
     id: identity(),
     orgId: orgRef(),
-    name: text('name').notNull(),
-    kind: text('kind').$type<FileKind>().notNull(),
-    mime: text('mime').notNull(),
-    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
-    sha256: text('sha256'),
-    /** Null until a document added by URL has been fetched. */
-    storageKey: uuid('storage_key'),
+    ...blobColumns(),
     tags: tagList(),
     status: text('status').$type<FileStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
@@ -99,12 +104,7 @@ export const repositoryFileVersions = pgTable(
     fileId: parentRef('file_id', () => repositoryFiles.id),
     orgId: orgRef(),
     version: integer('version').notNull(),
-    name: text('name').notNull(),
-    kind: text('kind').$type<FileKind>().notNull(),
-    mime: text('mime').notNull(),
-    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
-    sha256: text('sha256'),
-    storageKey: uuid('storage_key'),
+    ...blobColumns(),
     createdBy: userRef('created_by'),
     /** When this version was uploaded (not when it was replaced). */
     createdAt: at('created_at').notNull().defaultNow(),
