@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs'
 import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { createLogger } from '../server/logger.ts'
@@ -6,14 +5,7 @@ import { createAnsweringService } from '../server/modules/answering/service.ts'
 import { loadLibrary, loadPassageIndex } from '../server/modules/answering/store.ts'
 import { createQuestionnaireService } from '../server/modules/questionnaires/service.ts'
 import { createDiskStorage } from '../server/storage/index.ts'
-import {
-  benchDatabase,
-  round,
-  seedAccount,
-  seedCorpus,
-  syntheticText,
-  tempDataDir,
-} from './support.ts'
+import { corpusDatabase, round } from './support.ts'
 
 /**
  * The library engine at scale: 50,000 document passages and 2,000 library Q&A pairs indexed, a
@@ -21,25 +13,15 @@ import {
  * latency per question (library match plus the job's in-memory passage search; budget p95 under
  * 10 ms), after the index is loaded once per job.
  */
-const text = syntheticText(7)
-const { pick } = text
-const TOPICS = text.topics
-const FILLER = text.filler
-
-const dataDir = tempDataDir()
-const { database, stop } = await benchDatabase(dataDir, 6)
+const { text, dataDir, database, orgId, userId, questions, stop } = await corpusDatabase({
+  seed: 7,
+  name: 'Bench',
+  answer: 'Yes, documented and reviewed yearly.',
+})
+const { pick, topics: TOPICS, filler: FILLER } = text
 try {
   const logger = createLogger('silent')
   const storage = createDiskStorage(path.join(dataDir, 'blobs'))
-  const { orgId, userId } = await seedAccount(database.pool, {
-    name: 'Bench',
-    license: { users: 5, repository: 1000, questionnaires: 1000, answers: 0 },
-  })
-  const questions = await seedCorpus(database.pool, orgId, text, {
-    passages: 50_000,
-    pairs: 2_000,
-    answer: 'Yes, documented and reviewed yearly.',
-  })
 
   // retrieval latency per question
   const library = await loadLibrary(database, orgId)
@@ -108,6 +90,5 @@ try {
   )
 } finally {
   await stop()
-  rmSync(dataDir, { recursive: true, force: true })
 }
 process.exit(0)

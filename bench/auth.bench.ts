@@ -1,9 +1,7 @@
 import { rmSync } from 'node:fs'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { apiPath, paths } from '../contract/paths.ts'
-import { attachEmbeddedPostgres } from '../server/db/embedded.ts'
-import { round, startServer, tempDataDir } from './support.ts'
+import { confirmEveryAddress, round, startServer, tempDataDir } from './support.ts'
 
 /**
  * Sign-in figures against a real server on its embedded PostgreSQL, over loopback:
@@ -96,12 +94,7 @@ try {
     })
     if (res.status !== 200) throw new Error(`register failed: ${JSON.stringify(res.json)}`)
   }
-  const url = attachEmbeddedPostgres(dataDir)
-  if (!url) throw new Error('no embedded PostgreSQL')
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  await client.query('update users set email_confirmed_at = now()')
-  await client.end()
+  await confirmEveryAddress(dataDir)
   const [loginEmail] = emails
 
   // AS1 first, on a quiet server: unknown emails against wrong passwords of distinct accounts

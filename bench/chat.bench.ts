@@ -1,45 +1,21 @@
-import { rmSync } from 'node:fs'
 import { apiPath, paths } from '../contract/paths.ts'
-import {
-  benchApp,
-  benchDatabase,
-  round,
-  seedAccount,
-  seedCorpus,
-  syntheticText,
-  tempDataDir,
-} from './support.ts'
+import { benchApp, corpusDatabase, percentile, round } from './support.ts'
 
 /**
  * The chat assistant over 50,000 document passages and 2,000 library Q&A pairs, through the HTTP
  * app as the page calls it (server-sent events): the first streamed token (budget: under 1 s) and
  * the whole extractive answer (budget: under 2 s), over 20 questions after 3 warm-ups.
  */
-const text = syntheticText(11)
-const { pick } = text
-const TOPICS = text.topics
-const FILLER = text.filler
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number
-}
-
-const dataDir = tempDataDir()
-const { database, stop } = await benchDatabase(dataDir, 6)
+const password = 'Bench-password-of-the-chat-42'
+const { text, dataDir, database, questions, stop } = await corpusDatabase({
+  seed: 11,
+  name: 'Chat bench',
+  password,
+  answer:
+    'Yes, documented, owned by the security team and reviewed every year by the risk committee.',
+})
+const { pick, topics: TOPICS, filler: FILLER } = text
 try {
-  const password = 'Bench-password-of-the-chat-42'
-  const { orgId } = await seedAccount(database.pool, {
-    name: 'Chat bench',
-    license: { users: 5, repository: 1000, questionnaires: 1000, answers: 0 },
-    password,
-  })
-  const questions = await seedCorpus(database.pool, orgId, text, {
-    passages: 50_000,
-    pairs: 2_000,
-    answer:
-      'Yes, documented, owned by the security team and reviewed every year by the risk committee.',
-  })
-
   const { app, access } = await benchApp(database, dataDir, { password })
   const headers = { authorization: `Bearer ${access}`, 'content-type': 'application/json' }
   const created = await app.request(apiPath(paths.chat.createUnnamed), {
@@ -95,6 +71,5 @@ try {
   )
 } finally {
   await stop()
-  rmSync(dataDir, { recursive: true, force: true })
 }
 process.exit(0)

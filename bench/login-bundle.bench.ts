@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { buildIsStaleFor } from '../scripts/build-state.ts'
+import { buildIsStaleFor } from '../scripts/lib/build-state.ts'
 import { root } from './support.ts'
 
 /**

@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { paths } from '../contract/paths.ts'
-import { percentile, round, signedUpOverHttp, startServer, tempDataDir } from './support.ts'
+import { percentile, round, signedUpServer } from './support.ts'
 
 /**
  * Issue 41's MCP budget, on the real server over loopback: `answer_question` through /mcp (an
@@ -33,23 +32,19 @@ const FILLER =
 const sentence = (n: number) =>
   Array.from({ length: n }, () => FILLER[Math.floor(random() * FILLER.length)]).join(' ')
 
-const dataDir = tempDataDir()
-const server = await startServer(dataDir, {
-  AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-  API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
-  MAIL_TRANSPORT: 'log',
+const {
+  server,
+  access,
+  post,
+  db: client,
+  stop,
+} = await signedUpServer({
+  email: 'mcp-bench@example.com',
+  password: PASSWORD,
+  organization: 'MCP Bench',
 })
 
 try {
-  const {
-    access,
-    post,
-    db: client,
-  } = await signedUpOverHttp(server, dataDir, {
-    email: 'mcp-bench@example.com',
-    password: PASSWORD,
-    organization: 'MCP Bench',
-  })
   const org = Number(
     (await client.query<{ id: string }>('select id from organizations')).rows[0]?.id,
   )
@@ -134,6 +129,5 @@ try {
     }),
   )
 } finally {
-  await server.stop()
-  rmSync(dataDir, { recursive: true, force: true })
+  await stop()
 }

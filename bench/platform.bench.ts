@@ -1,7 +1,6 @@
-import { rmSync } from 'node:fs'
 import autocannon from 'autocannon'
 import { apiPath, paths } from '../contract/paths.ts'
-import { round, signedUpOverHttp, startServer, tempDataDir } from './support.ts'
+import { round, signedUpServer } from './support.ts'
 
 /**
  * Issue 41's budget, on the real server over loopback: the repository's list (`GET files/`, 30
@@ -11,19 +10,13 @@ import { round, signedUpOverHttp, startServer, tempDataDir } from './support.ts'
 const PASSWORD = 'Bench-password-of-the-platform-1'
 const BUDGET = { key_vs_session_p97_5: 1.1 }
 
-const dataDir = tempDataDir()
-const server = await startServer(dataDir, {
-  AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-  API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
-  MAIL_TRANSPORT: 'log',
+const { server, access, post, db, stop } = await signedUpServer({
+  email: 'platform-bench@example.com',
+  password: PASSWORD,
+  organization: 'Platform Bench',
 })
 
 try {
-  const { access, post, db } = await signedUpOverHttp(server, dataDir, {
-    email: 'platform-bench@example.com',
-    password: PASSWORD,
-    organization: 'Platform Bench',
-  })
   await db.end()
   for (let i = 0; i < 30; i += 1) {
     const form = new FormData()
@@ -74,6 +67,5 @@ try {
     }),
   )
 } finally {
-  await server.stop()
-  rmSync(dataDir, { recursive: true, force: true })
+  await stop()
 }

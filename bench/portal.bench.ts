@@ -1,9 +1,8 @@
-import { rmSync } from 'node:fs'
 import { chromium } from '@playwright/test'
 import { apiPath, paths } from '../contract/paths.ts'
 import type { PortalField, PortalReadResponse } from '../contract/portal.ts'
 import { builtReader } from '../e2e/support/portals.ts'
-import { median, percentile, round, signedUpOverHttp, startServer, tempDataDir } from './support.ts'
+import { median, percentile, round, signedUpServer } from './support.ts'
 
 /**
  * Issue 42's budgets. Reading: a generated 300-question portal page (labelled fields, a table of
@@ -234,20 +233,11 @@ if (found !== expected.length || fields.length !== expected.length)
   )
 
 // (b) drafting them in Quire
-const dataDir = tempDataDir()
-const server = await startServer(dataDir, {
-  AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-  MAIL_TRANSPORT: 'log',
-  LLM_BASE_URL: '',
-  LLM_MODEL: '',
-  EMBEDDING_MODEL: '',
-})
+const { server, access, post, db, stop } = await signedUpServer(
+  { email: 'portal-bench@example.com', password: PASSWORD, organization: 'Portal Bench' },
+  { LLM_BASE_URL: '', LLM_MODEL: '', EMBEDDING_MODEL: '' },
+)
 try {
-  const { access, post, db } = await signedUpOverHttp(server, dataDir, {
-    email: 'portal-bench@example.com',
-    password: PASSWORD,
-    organization: 'Portal Bench',
-  })
   await db.end()
   // the library: 40 of the page's questions answered, in other words than the page's
   for (let i = 0; i < 40; i++) {
@@ -347,6 +337,5 @@ try {
     }),
   )
 } finally {
-  await server.stop()
-  rmSync(dataDir, { recursive: true, force: true })
+  await stop()
 }

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { chmodSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
 import { apiPath, paths } from '../contract/paths.ts'
+import { tempDataDir } from '../scripts/lib/data-dir.ts'
 import { createApp } from '../server/app.ts'
 import { hashPassword } from '../server/auth/password.ts'
 import { attachEmbeddedPostgres, freePort, startEmbeddedPostgres } from '../server/db/embedded.ts'
@@ -15,12 +15,8 @@ import { createMailer } from '../server/mail/index.ts'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 
-/** A fresh DATA_DIR the embedded PostgreSQL's system user can enter. */
-export function tempDataDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'))
-  chmodSync(dir, 0o755)
-  return dir
-}
+/** A fresh DATA_DIR the embedded PostgreSQL's system user can enter (shared with scripts/). */
+export { tempDataDir }
 
 export interface RunningServer {
   url: string
@@ -297,6 +293,43 @@ export async function seedCorpus(
 }
 
 /**
+ * A migrated bench database on a fresh DATA_DIR holding 50,000 passages and 2,000 library pairs
+ * of the synthetic text of `seed`, for one organisation (its administrator signs in with
+ * `password` when one is given): the text to ask in, the pairs' questions; `stop` ends the
+ * database and removes its directory.
+ */
+export async function corpusDatabase(options: {
+  seed: number
+  name: string
+  answer: string
+  password?: string
+}) {
+  const text = syntheticText(options.seed)
+  const dataDir = tempDataDir()
+  const { database, stop: stopDatabase } = await benchDatabase(dataDir, 6)
+  const stop = async () => {
+    await stopDatabase()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  try {
+    const { orgId, userId } = await seedAccount(database.pool, {
+      name: options.name,
+      license: { users: 5, repository: 1000, questionnaires: 1000, answers: 0 },
+      password: options.password,
+    })
+    const questions = await seedCorpus(database.pool, orgId, text, {
+      passages: 50_000,
+      pairs: 2_000,
+      answer: options.answer,
+    })
+    return { text, dataDir, database, orgId, userId, questions, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/**
  * The HTTP app in this process on a bench database (as the page calls it: authentication,
  * tenancy, zod, gzip), and the access token of `email` signed in with `password`.
  */
@@ -359,15 +392,58 @@ export async function signedUpOverHttp(
     return json
   }
   await post(paths.auth.register, { ...account, firstName: 'Bench', lastName: 'Mark' })
-  const url = attachEmbeddedPostgres(dataDir)
-  if (!url) throw new Error('no embedded PostgreSQL')
-  const { default: pgModule } = await import('pg')
-  const db = new pgModule.Client({ connectionString: url })
-  await db.connect()
+  const db = await embeddedClient(dataDir)
   await db.query('update users set email_confirmed_at = now() where email = $1', [account.email])
   const { access } = (await post(paths.auth.login, {
     email: account.email,
     password: account.password,
   })) as { access: string }
   return { access, post, db }
+}
+
+/** A client of the running server's embedded PostgreSQL in `dataDir`, connected. */
+export async function embeddedClient(dataDir: string) {
+  const url = attachEmbeddedPostgres(dataDir)
+  if (!url) throw new Error('no embedded PostgreSQL')
+  const { default: pgModule } = await import('pg')
+  const db = new pgModule.Client({ connectionString: url })
+  await db.connect()
+  return db
+}
+
+/** Marks every address registered on the server as confirmed: benches skip the mailed link. */
+export async function confirmEveryAddress(dataDir: string) {
+  const db = await embeddedClient(dataDir)
+  try {
+    await db.query('update users set email_confirmed_at = now()')
+  } finally {
+    await db.end()
+  }
+}
+
+/**
+ * The real server on a fresh DATA_DIR (rate limits lifted, mail to the log, `env` on top) with
+ * `account` signed up over HTTP; `stop` ends the server and removes its directory.
+ */
+export async function signedUpServer(
+  account: { email: string; password: string; organization: string },
+  env: NodeJS.ProcessEnv = {},
+) {
+  const dataDir = tempDataDir()
+  const server = await startServer(dataDir, {
+    AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+    API_KEY_RATE_LIMIT_PER_MINUTE: '1000000',
+    MAIL_TRANSPORT: 'log',
+    ...env,
+  })
+  const stop = async () => {
+    await server.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  try {
+    return { server, dataDir, stop, ...(await signedUpOverHttp(server, dataDir, account)) }
+  } catch (error) {
+    await stop()
+    throw error
+  }
 }

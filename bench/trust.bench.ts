@@ -1,9 +1,7 @@
 import { rmSync } from 'node:fs'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { apiPath, paths } from '../contract/paths.ts'
-import { attachEmbeddedPostgres } from '../server/db/embedded.ts'
-import { percentile, round, startServer, tempDataDir } from './support.ts'
+import { percentile, round, signedUpOverHttp, startServer, tempDataDir } from './support.ts'
 
 /**
  * Issue 40's budgets, on the real server over loopback:
@@ -43,23 +41,12 @@ const nextAddress = () => {
 }
 
 try {
-  await call(paths.auth.register, {
+  const { access, db } = await signedUpOverHttp(server, dataDir, {
     email: 'trust-bench@example.com',
     password: PASSWORD,
     organization: 'Trust Bench',
-    firstName: 'Bench',
-    lastName: 'Mark',
   })
-  const url = attachEmbeddedPostgres(dataDir)
-  if (!url) throw new Error('no embedded PostgreSQL')
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  await client.query('update users set email_confirmed_at = now()')
-  await client.end()
-  const { access } = (await call(paths.auth.login, {
-    email: 'trust-bench@example.com',
-    password: PASSWORD,
-  })) as { access: string }
+  await db.end()
   const topics = ['backups', 'encryption at rest', 'access reviews', 'incident response', 'logging']
   for (let i = 0; i < 40; i += 1) {
     const topic = topics[i % topics.length]

@@ -5,7 +5,6 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { strFromU8, unzipSync } from 'fflate'
 import type { Pool } from 'pg'
-import { tempDataDir } from '../bench/support.ts'
 import { MAX_REVIEW_CYCLE_DAYS } from '../contract/freshness.ts'
 import { AGED_CEILING, CONFLICT_PREFIX } from '../server/answering/age.ts'
 import {
@@ -43,6 +42,7 @@ import { createDiskStorage } from '../server/storage/index.ts'
 import type { AnswerTarget } from '../server/workbooks/analyse.ts'
 import { csvTable, readQuestionnaireBuffer } from '../server/workbooks/read.ts'
 import { developmentProtocols, type Protocol, protocolFilesExist } from './eval-protocols.ts'
+import { tempDataDir } from './lib/data-dir.ts'
 
 /**
  * `npm run eval:answers`: builds a knowledge base from files, answers a questionnaire whose own

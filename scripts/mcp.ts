@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { API_PREFIX } from '../contract/paths.ts'
-import { type ApiCaller, createMcpServer } from '../server/modules/platform/mcp-tools.ts'
+import { createMcpServer, keyCaller } from '../server/modules/platform/mcp-tools.ts'
 
 /**
  * `npm run mcp`: Quire's MCP server on stdio, for desktop clients (issue 41). It calls a Quire
@@ -17,22 +17,7 @@ if (!key.startsWith('qk_')) {
   process.exit(2)
 }
 
-const call: ApiCaller = async (method, at, body) => {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` }
-  let payload: BodyInit | undefined
-  if (body instanceof FormData) payload = body
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json'
-    payload = JSON.stringify(body)
-  }
-  const res = await fetch(`${base}${API_PREFIX}${at}`, { method, headers, body: payload })
-  const text = await res.text()
-  try {
-    return { status: res.status, body: text ? JSON.parse(text) : undefined }
-  } catch {
-    return { status: res.status, body: text }
-  }
-}
+const call = keyCaller(key, (at, init) => fetch(`${base}${API_PREFIX}${at}`, init))
 
 const server = createMcpServer(call, {
   readPath: async (file) => ({

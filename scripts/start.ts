@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { buildIsStaleFor } from './build-state.ts'
+import { buildIsStaleFor } from './lib/build-state.ts'
 
 /**
  * `npm start`: build the web app when the build is missing or older than its sources, then start
