@@ -1,11 +1,6 @@
 import { describe, expect, test, vi } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
-import type {
-  CheckFilledFile,
-  ExportFormat,
-  ExportRun,
-  FilledFile,
-} from '../../contract/questionnaires.ts'
+import type { CheckFilledFile, ExportRun, FilledFile } from '../../contract/questionnaires.ts'
 import { EXPORT_PROGRESS_POLL_MS } from '../../machines/constants.ts'
 import * as view from '../../machines/questionnaire-export/index.ts'
 import {
@@ -14,7 +9,7 @@ import {
 } from '../../machines/questionnaire-export/index.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
-import { noFilledFileYet } from './export-fixtures.ts'
+import { exportStarts, noFilledFileYet } from './export-fixtures.ts'
 
 const pending = pendingActors(questionnaireExportMachine)
 const file: FilledFile = {
@@ -90,10 +85,7 @@ describe('questionnaireExportMachine', () => {
         questionnaireExportMachine.provide({
           actors: {
             checkFilled: noFilledFileYet(),
-            startExport: fromPromise<
-              ExportRun,
-              { id: number; format: ExportFormat; approvedOnly: boolean | null }
-            >(async ({ input }) => run('queued', { format: input.format })),
+            startExport: exportStarts(async (input) => run('queued', { format: input.format })),
             loadExport: fromPromise<ExportRun, { runId: number }>(async ({ input }) => {
               asked.push(input.runId)
               return statuses.shift() as ExportRun
@@ -139,10 +131,7 @@ describe('questionnaireExportMachine', () => {
       questionnaireExportMachine.provide({
         actors: {
           checkFilled: noFilledFileYet(),
-          startExport: fromPromise<
-            ExportRun,
-            { id: number; format: ExportFormat; approvedOnly: boolean | null }
-          >(async () => {
+          startExport: exportStarts(async () => {
             started += 1
             return run('queued')
           }),
@@ -219,10 +208,7 @@ describe('approved only (issue 39)', () => {
             filled_file: null,
             approved_only_default: true,
           })),
-          startExport: fromPromise<
-            ExportRun,
-            { id: number; format: ExportFormat; approvedOnly: boolean | null }
-          >(async ({ input }) => {
+          startExport: exportStarts(async (input) => {
             asked.push(input.approvedOnly)
             return new Promise(() => {})
           }),

@@ -12,7 +12,6 @@ import type { Product } from '../../contract/products.ts'
 import type {
   AnswerChange,
   CarryForwardResponse,
-  ExportFormat,
   ExportRun,
   FilledFile,
   Operation,
@@ -57,7 +56,7 @@ import {
 } from '../fixtures/answer-rows.ts'
 import { ada, commentOf, people } from '../fixtures/comments.ts'
 import { productOf } from '../fixtures/products.ts'
-import { noFilledFileYet } from '../machines/export-fixtures.ts'
+import { exportStarts, noFilledFileYet } from '../machines/export-fixtures.ts'
 import { stubLayout } from '../support/answer-panel.tsx'
 import { chooseOption } from '../support/choose-option.ts'
 import { readingSession } from '../support/ui-session.ts'
@@ -185,10 +184,7 @@ function logic(
       exports: questionnaireExportMachine.provide({
         actors: {
           checkFilled: noFilledFileYet(),
-          startExport: fromPromise<
-            ExportRun,
-            { id: number; format: ExportFormat; approvedOnly: boolean | null }
-          >(async ({ input }) => {
+          startExport: exportStarts(async (input) => {
             exported.push(
               input.approvedOnly === null
                 ? input.format
