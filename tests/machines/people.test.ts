@@ -2,12 +2,14 @@ import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
 import type { Role } from '../../contract/roles.ts'
 import type { AdminUser, TemporaryPassword } from '../../contract/users.ts'
+import * as people from '../../machines/people/index.ts'
 import {
   type InviteForm,
   type PeopleQuery,
   peopleMachine,
   peopleView,
 } from '../../machines/people/index.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
 const ada: AdminUser = {
@@ -24,20 +26,8 @@ const temporary: TemporaryPassword = {
   temporary_password: 'Abc23456defGHJ78',
   expires_at: '2026-11-27T00:00:00.000Z',
 }
-const never = <T>() => new Promise<T>(() => {})
 
-const pending = peopleMachine.provide({
-  actors: {
-    loadPeople: fromPromise<{ count: number; results: AdminUser[] }, PeopleQuery>(never),
-    invite: fromPromise<AdminUser, InviteForm>(never),
-    changeRole: fromPromise<AdminUser, { id: number; role: Role }>(never),
-    removePerson: fromPromise<void, { id: number }>(never),
-    approvePerson: fromPromise<void, { id: number }>(never),
-    rejectPerson: fromPromise<void, { id: number }>(never),
-    sendMagicLink: fromPromise<void, { id: number }>(never),
-    temporaryPassword: fromPromise<TemporaryPassword, { id: number }>(never),
-  },
-})
+const pending = pendingActors(peopleMachine)
 
 const failure = new Error('offline')
 const events: AnyEventObject[] = [
@@ -123,6 +113,15 @@ function start(overrides: Partial<Parameters<typeof peopleMachine.provide>[0]['a
 
 describe('peopleMachine', () => {
   testEveryPath(pending, events, {
+    view: people,
+    // the default check found that `loading` is the first load only: a reload keeps what was
+    // read on screen, with no loading sign, while the 'loading' tag is on
+    except: { tags: ['loading'] },
+    assertState: (s) => {
+      expect(people.peopleView.loading(s)).toBe(
+        s.hasTag('loading') && people.peopleView.people(s).length === 0,
+      )
+    },
     // the state value tells the screens apart; context only by a held password and an address
     identity: (s) => [Boolean(s.context.temporary), s.context.invite.email !== ''],
   })

@@ -5,6 +5,7 @@ import {
   PASSWORD_SAVED_REDIRECT_MS,
   RESET_LINK_REJECTED_REDIRECT_MS,
 } from '../../machines/constants.ts'
+
 import {
   type ConfirmPasswordResetInput,
   type RequestFailure,
@@ -24,17 +25,10 @@ import {
 import { expectFiresAfter } from '../support/account-tests.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
-
-const never = () => new Promise<never>(() => {})
+import { pendingActors } from '../support/pending-actors.ts'
 
 /** Actors that never settle: the graph paths deliver their done and error events. */
-const pending = resetPasswordMachine.provide({
-  actors: {
-    validateResetToken: fromPromise<ValidateResetTokenResponse, ValidateResetTokenInput>(never),
-    confirmPasswordReset: fromPromise<void, ConfirmPasswordResetInput>(never),
-    requestPasswordReset: fromPromise<void, RequestPasswordResetInput>(never),
-  },
-})
+const pending = pendingActors(resetPasswordMachine)
 
 const link = { uid: 'MQ', token: 'c0ffee-token' }
 const valid: ValidateResetTokenResponse = { token_valid: true, user_email: 'ada@example.com' }

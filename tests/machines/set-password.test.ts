@@ -13,16 +13,14 @@ import {
   selectScreen,
   setPasswordMachine,
 } from '../../machines/set-password/index.ts'
+
 import { expectFiresAfter } from '../support/account-tests.ts'
 import { offerWhileRunning } from '../support/invoked-events.ts'
 import { testMachineCoverage } from '../support/machine-coverage.ts'
+import { pendingActors } from '../support/pending-actors.ts'
 
 /** An actor that never settles: the graph paths deliver its done and error events. */
-const pending = setPasswordMachine.provide({
-  actors: {
-    setPassword: fromPromise<AccessClaims | null, SetPasswordRequest>(() => new Promise(() => {})),
-  },
-})
+const pending = pendingActors(setPasswordMachine)
 
 const link = { uid: 'Nw', token: 'invite-token' }
 const claims: AccessClaims = { exp: 2_000_000_000, user: { email: 'ann@example.com' } }
