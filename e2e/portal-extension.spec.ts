@@ -95,12 +95,20 @@ test('the extension reads a portal page, drafts it from Quire and fills what is 
       // the questionnaire is ordinary work in Quire: listed with its address, editable
       await page.goto('/questionnaires')
       await expect(page.getByRole('link', { name: /^Portal: http:\/\/127\.0\.0\.1/ })).toBeVisible()
+      await docsShot(page, 'questionnaires-portal')
       const link = page.getByRole('link', { name: 'Contoso Vendor Assurance' }).first()
       const listed = await request.get('/api/v1/filler/questionnaires/?search=Contoso', { headers })
       const questionnaire = ((await listed.json()) as { results: { id: number }[] }).results[0]
       expect(questionnaire).toBeDefined()
       await link.click()
       await expect(page.getByText('by Quire’s browser extension')).toBeVisible()
+      // the license notice shows once a browser session (spec section 2): closed for the picture
+      const notice = page.getByRole('button', { name: 'OK' })
+      await notice.waitFor({ timeout: 5_000 }).then(
+        () => notice.click(),
+        () => undefined,
+      )
+      await docsShot(page, 'workspace-portal')
       const answers = (await (
         await request.get(`/api/v1/filler/questionnaires/${questionnaire?.id}/answers/`, {
           headers,
