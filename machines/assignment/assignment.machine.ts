@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate'
 import {
   type AssignRequest,
   COLLABORATION_TEXTS,
@@ -72,6 +72,15 @@ export const assignmentMachine = setup({
       count,
       unassigned: context.assigneeId === null,
     })),
+    /** The workspace that runs it says so (alone, as in its path test, nobody is told). */
+    tellParent: enqueueActions(({ context, self, enqueue }, count: number) => {
+      if (self._parent)
+        enqueue.sendParent({
+          type: 'assignment.done',
+          count,
+          unassigned: context.assigneeId === null,
+        })
+    }),
     showError: assign((_, error: unknown) => ({
       error: errorMessage(error, COLLABORATION_TEXTS.assignFailed),
     })),
@@ -129,7 +138,10 @@ export const assignmentMachine = setup({
         }),
         onDone: {
           target: 'closed',
-          actions: { type: 'announce', params: ({ event }) => event.output },
+          actions: [
+            { type: 'announce', params: ({ event }) => event.output },
+            { type: 'tellParent', params: ({ event }) => event.output },
+          ],
         },
         onError: { target: 'open', actions: { type: 'showError', params: errorOf } },
       },

@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import {
   type CarryForwardResponse,
@@ -63,6 +63,10 @@ export const carryForwardMachine = setup({
     clearError: assign({ error: null }),
     setResult: assign((_, result: CarryForwardResponse) => ({ result, error: null })),
     announce: emit((_, result: CarryForwardResponse) => ({ type: 'carried' as const, result })),
+    /** The workspace that runs it reads every answer again (alone, as in its path test, none). */
+    tellParent: enqueueActions(({ self, enqueue }) => {
+      if (self._parent) enqueue.sendParent({ type: 'carry.done' })
+    }),
     showError: assign((_, error: unknown) => ({
       error: errorMessage(error, QUESTIONNAIRE_TEXTS.carryFailed),
     })),
@@ -119,6 +123,7 @@ export const carryForwardMachine = setup({
           actions: [
             { type: 'setResult', params: ({ event }) => event.output },
             { type: 'announce', params: ({ event }) => event.output },
+            'tellParent',
           ],
         },
         onError: {

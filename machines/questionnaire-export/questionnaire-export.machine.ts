@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, enqueueActions, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import { type ExportFormat, QUESTIONNAIRE_TEXTS } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
@@ -59,19 +59,23 @@ export const questionnaireExportMachine = setup({
           ? { run, error: run.error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain }
           : { run },
     ),
-    announceDone: emit((_, run: ExportRun) => ({
-      type: 'exported' as const,
-      file: run.filled_file as FilledFile,
-    })),
-    announceRunFailed: emit((_, run: ExportRun) => ({
-      type: 'failed' as const,
-      message: run.error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain,
-    })),
+    announceDone: enqueueActions(({ self, enqueue }, run: ExportRun) => {
+      const file = run.filled_file as FilledFile
+      enqueue.emit({ type: 'exported', file })
+      // the workspace that runs it says so (alone, as in its path test, it only emits)
+      if (self._parent) enqueue.sendParent({ type: 'export.done', fileName: file.name })
+    }),
+    announceRunFailed: enqueueActions(({ self, enqueue }, run: ExportRun) => {
+      const message = run.error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain
+      enqueue.emit({ type: 'failed', message })
+      if (self._parent) enqueue.sendParent({ type: 'export.failed', message })
+    }),
     rememberError: assign((_, error: unknown) => ({ error: messageOf(error) })),
-    announceError: emit((_, error: unknown) => ({
-      type: 'failed' as const,
-      message: messageOf(error),
-    })),
+    announceError: enqueueActions(({ self, enqueue }, error: unknown) => {
+      const message = messageOf(error)
+      enqueue.emit({ type: 'failed', message })
+      if (self._parent) enqueue.sendParent({ type: 'export.failed', message })
+    }),
     forgetExport: assign((_, error: unknown) => ({
       error: messageOf(error),
       format: null,

@@ -63,15 +63,13 @@ export const questionnaireLiveMachine = setup({
   guards: {
     hasPending: ({ context }) => context.pending !== undefined,
     /** An export finished (issue 37): no row changed, the export menus read the latest file. */
-    exported: ({ event }) =>
-      (event as Extract<LiveStreamEvent, { type: 'stream.change' }>).change.kind === 'export',
+    exported: ({ event }) => event.type === 'stream.change' && event.change.kind === 'export',
     reconnected,
   },
   actions: {
-    want: assign(({ context, event }) => {
-      const { change } = event as Extract<LiveStreamEvent, { type: 'stream.change' }>
-      return { pending: union(context.pending, change.question_ids) }
-    }),
+    want: assign(({ context }, questionIds: number[] | null) => ({
+      pending: union(context.pending, questionIds),
+    })),
     wantAll: assign({ pending: null }),
     resetAttempts: assign({ attempt: 0 }),
     tellViewers: enqueueActions(({ context, self, enqueue }) => {
@@ -87,8 +85,7 @@ export const questionnaireLiveMachine = setup({
     tellResumed: enqueueActions(({ self, enqueue }) => {
       if (self._parent) enqueue.sendParent({ type: 'live.paused', paused: false })
     }),
-    handOver: enqueueActions(({ event, self, enqueue }) => {
-      const change = (event as unknown as { output: AnswerChange }).output
+    handOver: enqueueActions(({ self, enqueue }, change: AnswerChange) => {
       if (self._parent) enqueue.sendParent({ type: 'rows.merge', change })
     }),
   },
@@ -147,7 +144,7 @@ export const questionnaireLiveMachine = setup({
                 },
                 'stream.change': [
                   { guard: 'exported', actions: 'tellExports' },
-                  { actions: 'want' },
+                  { actions: { type: 'want', params: ({ event }) => event.change.question_ids } },
                 ],
                 // the server's listener was away: anything may have changed meanwhile
                 'stream.resync': { actions: 'wantAll' },
@@ -183,7 +180,10 @@ export const questionnaireLiveMachine = setup({
           invoke: {
             src: 'fetchRows',
             input: ({ context }) => ({ id: context.id, questionIds: context.reading }),
-            onDone: { target: 'idle', actions: 'handOver' },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'handOver', params: ({ event }) => event.output },
+            },
             // a failed read is left to the next change or reconnection
             onError: 'idle',
           },

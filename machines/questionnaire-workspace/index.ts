@@ -82,13 +82,48 @@ export const workspaceTabsView = {
   inProgress: selectInProgress,
 }
 
+/** The focused question's row, among those shown (a new one only when the row changes). */
+export const selectFocusedRow = (s: Snapshot) =>
+  selectVisibleRows(s).find((row) => row.id === s.context.focusedId) ?? null
+/** The chosen tab, when it still exists. */
+export const selectCurrentTab = (s: Snapshot) =>
+  s.context.tabs.find((tab) => tab.id === s.context.tabId) ?? null
+/** The question whose deletion waits for confirmation. */
+export const selectDeleting = (s: Snapshot) =>
+  s.matches({ deleting: 'asking' })
+    ? (s.context.rows.find((row) => row.id === s.context.deletingId) ?? null)
+    : null
+
+/** The children the workspace runs, for the views that render them (issue 43). */
+export const workspaceChildrenView = {
+  exports: (s: Snapshot) => s.children.exports,
+  carry: (s: Snapshot) => s.children.carry,
+  sections: (s: Snapshot) => s.children.sections,
+  assignment: (s: Snapshot) => s.children.assignment,
+  activity: (s: Snapshot) => s.children.activity,
+}
+
 /** What questionnaire-page reads, through `useView`. */
 export const workspacePageView = {
+  ...workspaceChildrenView,
   questionnaire: selectQuestionnaire,
   tabs: selectTabs,
   tabId: selectTabId,
   filter: selectFilter,
   focusedId: selectFocusedId,
+  focused: selectFocusedRow,
+  currentTab: selectCurrentTab,
+  /** The grid's label: the chosen tab's questions. */
+  gridLabel: (s: Snapshot) => `Questions of ${selectCurrentTab(s)?.name ?? 'the questionnaire'}`,
+  /** The chosen tab has no questions at all (not only none through the filter). */
+  tabEmpty: (s: Snapshot) => selectCurrentTab(s)?.questions === 0,
+  /** An empty tab whose columns can be mapped: it has rows to preview. */
+  canMapTab: (s: Snapshot) => {
+    const tab = selectCurrentTab(s)
+    return tab !== null && tab.questions === 0 && tab.preview.length > 0
+  },
+  mappingTab: (s: Snapshot) =>
+    s.context.tabs.find((tab) => tab.name === s.context.mappingTab) ?? null,
   rows: selectVisibleRows,
   evidenceFiles: selectEvidenceFiles,
   loading: selectIsLoading,
@@ -98,8 +133,11 @@ export const workspacePageView = {
   historyLoading: selectHistoryLoading,
   history: selectHistory,
   historyError: selectHistoryError,
-  mappingTabName: selectMappingTab,
   mappingError: selectMappingError,
   noticeOpen: selectNoticeOpen,
   maxAnswers: selectMaxAnswers,
+  /** On a narrow screen, the focused answer's sheet is open. */
+  sheetOpen: (s: Snapshot) => s.matches({ sheet: 'open' }) && s.context.focusedId !== null,
+  customOpen: (s: Snapshot) => s.matches({ custom: 'open' }),
+  deleting: selectDeleting,
 }

@@ -1,26 +1,6 @@
-import { assign, emit, enqueueActions, fromPromise, raise, setup } from 'xstate'
-import type { Operation, Questionnaire, TabMapping } from '../../contract/questionnaires.ts'
-import { mustBeProvidedIn } from '../actors.ts'
-import { QUESTIONNAIRE_PROGRESS_POLL_MS } from '../constants.ts'
-import { questionnaireLiveMachine } from '../questionnaire-live/index.ts'
-import {
-  adopted,
-  isRunning,
-  mappingsOf,
-  mergeRows,
-  messageOf,
-  operationOf,
-  optimistic,
-  step,
-} from './rows.ts'
-import type {
-  OperationResult,
-  WorkspaceContext,
-  WorkspaceData,
-  WorkspaceEmitted,
-  WorkspaceEvents,
-  WorkspaceOperation,
-} from './workspace.types.ts'
+import { assignedText, exportedText, WORKSPACE_TEXTS } from '../../contract/workspace-texts.ts'
+import { mappingsOf, messageOf } from './rows.ts'
+import { workspaceSetup } from './workspace.setup.ts'
 
 export * from './rows.ts'
 export * from './workspace.types.ts'
@@ -29,71 +9,26 @@ export * from './workspace.types.ts'
  * The review workspace of one questionnaire ('Questionnaire Automation'): it loads the
  * questionnaire, its tabs and every question; while the file is analysed (or answered) it follows
  * the progress; then it holds the chosen tab, the filter and the focused question, runs the
- * operations that change several rows (choosing a candidate, deleting a question, undo) one at a
- * time with the rows rolled back when the server refuses, and opens the history and the mapping
- * dialog. The license notice of spec section 2 shows once per browser session. A child machine
- * (questionnaire-live) keeps the live stream: who else is here, and the rows others change
- * (issue 29).
+ * operations that change several rows (choosing a candidate, deleting a question, undo, a section
+ * operation) one at a time with the rows rolled back when the server refuses, and opens the
+ * history, the mapping dialog, the custom instruction and the answer sheet. The license notice of
+ * spec section 2 shows once per browser session.
+ *
+ * It runs its children for as long as it runs (issue 43) and talks to them: the live stream
+ * (issue 29), the Export menu (told each new revision), the carry-forward offer (told once the
+ * questionnaire is read), the section preview, the assign dialog and the activity. What they
+ * report comes back as events; every toast is worded here and emitted for the page to show.
  */
 
-const mustBeProvided = mustBeProvidedIn('questionnaireWorkspaceMachine')
+const fails = (fallback: string) => ({
+  type: 'toast' as const,
+  params: ({ event }: { event: { error: unknown } }) => ({
+    type: 'error' as const,
+    title: messageOf(event.error, fallback),
+  }),
+})
 
-export const questionnaireWorkspaceMachine = setup({
-  types: {
-    context: {} as WorkspaceContext,
-    events: {} as WorkspaceEvents,
-    input: {} as { id: number; focus?: number }, // focus: a question to open at once
-    emitted: {} as WorkspaceEmitted,
-  },
-  actors: {
-    loadWorkspace: fromPromise<WorkspaceData, { id: number }>(mustBeProvided('loadWorkspace')),
-    fetchQuestionnaire: fromPromise<Questionnaire, { id: number }>(
-      mustBeProvided('fetchQuestionnaire'),
-    ),
-    runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
-      mustBeProvided('runOperation'),
-    ),
-    loadHistory: fromPromise<Operation[], { id: number }>(mustBeProvided('loadHistory')),
-    reanalyze: fromPromise<
-      Questionnaire,
-      { id: number; mappings?: { tab: string; mapping: TabMapping }[] }
-    >(mustBeProvided('reanalyze')),
-    startGeneration: fromPromise<Questionnaire, { id: number }>(mustBeProvided('startGeneration')),
-    cancelGeneration: fromPromise<Questionnaire, { id: number }>(
-      mustBeProvided('cancelGeneration'),
-    ),
-    loadEvidenceFiles: fromPromise<{ id: number; name: string }[], void>(
-      mustBeProvided('loadEvidenceFiles'),
-    ),
-    /** The license's max_answers, or 0 when the notice was already shown this session. */
-    licenseNotice: fromPromise<number, void>(mustBeProvided('licenseNotice')),
-    /** The live stream; its own actors (the stream, reading rows) are provided to it. */
-    live: questionnaireLiveMachine,
-  },
-  actions: {
-    /** Remembers for the browser session that the license notice was shown (provided). */
-    noticeShown: () => {},
-    adopt: assign(({ context, event }) =>
-      adopted(context, (event as unknown as { output: WorkspaceData }).output),
-    ),
-    startOperation: assign(({ context, event }) => {
-      const operation = operationOf(event)
-      return { operation, previousRows: context.rows, rows: optimistic(context.rows, operation) }
-    }),
-    refreshHistory: raise({ type: 'history.refresh' }),
-    announce: enqueueActions(({ event, enqueue }) => {
-      const notice = (event as unknown as { output: OperationResult }).output.notice
-      if (notice) enqueue.emit({ type: 'operation.notice', message: notice })
-    }),
-  },
-  delays: { POLL: QUESTIONNAIRE_PROGRESS_POLL_MS },
-  guards: {
-    running: ({ event }) =>
-      isRunning((event as unknown as { output: WorkspaceData }).output.questionnaire),
-    stillRunning: ({ event }) => isRunning((event as unknown as { output: Questionnaire }).output),
-    hasNotice: ({ event }) => (event as unknown as { output: number }).output > 0,
-  },
-}).createMachine({
+export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
   id: 'questionnaireWorkspace',
   context: ({ input }) => ({
     id: input.id,
@@ -114,68 +49,147 @@ export const questionnaireWorkspaceMachine = setup({
     evidenceFiles: [],
     viewers: [],
     livePaused: false,
+    deletingId: null,
   }),
   type: 'parallel',
   on: {
-    'presence.set': { actions: assign(({ event }) => ({ viewers: event.viewers })) },
-    'live.paused': { actions: assign(({ event }) => ({ livePaused: event.paused })) },
-    'exports.changed': { actions: emit({ type: 'exports.changed' }) },
+    'presence.set': { actions: { type: 'setViewers', params: ({ event }) => event.viewers } },
+    'live.paused': { actions: { type: 'setLivePaused', params: ({ event }) => event.paused } },
+    'exports.changed': { actions: 'refreshExports' },
+    'export.done': {
+      actions: {
+        type: 'toast',
+        params: ({ event }) => ({ type: 'success', title: exportedText(event.fileName) }),
+      },
+    },
+    'export.failed': {
+      actions: { type: 'toast', params: ({ event }) => ({ type: 'error', title: event.message }) },
+    },
+    'assignment.done': {
+      actions: {
+        type: 'toast',
+        params: ({ event }) => ({
+          type: 'success',
+          title: assignedText(event.count, event.unassigned),
+        }),
+      },
+    },
+    'library.saved': {
+      actions: {
+        type: 'toast',
+        params: ({ event }) => ({
+          type: 'success',
+          title: event.created ? WORKSPACE_TEXTS.libraryAdded : WORKSPACE_TEXTS.libraryUpdated,
+        }),
+      },
+    },
+    'assign.open': { actions: { type: 'openAssign', params: ({ event }) => event.questionId } },
+    'section.preview': {
+      actions: {
+        type: 'previewSection',
+        params: ({ event }) => ({ operation: event.operation, tabId: event.tabId }),
+      },
+    },
+    'comments.count': {
+      actions: {
+        type: 'countComments',
+        params: ({ event }) => ({ questionId: event.questionId, open: event.open }),
+      },
+    },
   },
   states: {
-    live: {
-      invoke: { id: 'live', src: 'live', input: ({ context }) => ({ id: context.id }) },
+    children: {
+      description:
+        'The children run as long as the workspace: the live stream, the Export menu, the carry-forward offer, the section preview, the assign dialog and the activity.',
+      invoke: [
+        { id: 'live', src: 'live', input: ({ context }) => ({ id: context.id }) },
+        { id: 'exports', src: 'exports', input: ({ context }) => ({ id: context.id }) },
+        { id: 'carry', src: 'carry', input: ({ context }) => ({ id: context.id }) },
+        {
+          id: 'sections',
+          src: 'sections',
+          input: ({ context }) => ({ questionnaireId: context.id }),
+        },
+        {
+          id: 'assignment',
+          src: 'assignment',
+          input: ({ context }) => ({ questionnaireId: context.id }),
+        },
+        { id: 'activity', src: 'activity', input: ({ context }) => ({ id: context.id }) },
+      ],
     },
     main: {
       initial: 'loading',
+      on: {
+        'tab.select': { actions: { type: 'selectTab', params: ({ event }) => event.tabId } },
+        'filter.set': { actions: { type: 'setFilter', params: ({ event }) => event.filter } },
+        focus: { actions: { type: 'focus', params: ({ event }) => event.questionId } },
+        'focus.next': { actions: 'focusNext' },
+        'focus.previous': { actions: 'focusPrevious' },
+      },
       states: {
         loading: {
+          description: 'The questionnaire, its tabs and every question are read.',
           tags: ['loading'],
           invoke: {
             src: 'loadWorkspace',
             input: ({ context }) => ({ id: context.id }),
             onDone: [
-              { guard: 'running', target: 'progress', actions: 'adopt' },
-              { target: 'ready', actions: 'adopt' },
+              {
+                guard: { type: 'running', params: ({ event }) => event.output },
+                target: 'progress',
+                actions: [{ type: 'adopt', params: ({ event }) => event.output }, 'tellRevision'],
+              },
+              {
+                target: 'ready',
+                actions: [{ type: 'adopt', params: ({ event }) => event.output }, 'tellRevision'],
+              },
             ],
             onError: {
               target: 'failed',
-              actions: assign(({ event }) => ({
-                error: messageOf(event.error, 'The questionnaire could not be loaded'),
-              })),
+              actions: {
+                type: 'failLoading',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
             },
           },
         },
         failed: {
-          on: { retry: { target: 'loading', actions: assign({ error: null }) } },
+          description: 'It could not be read: the error, and a retry.',
+          on: { retry: { target: 'loading', actions: 'clearError' } },
         },
         progress: {
+          description: 'The file is analysed or answered: its progress is asked for every POLL.',
           initial: 'waiting',
           on: { 'generate.cancel': '.cancelling' },
           states: {
-            waiting: { after: { POLL: 'fetching' } },
+            waiting: {
+              description: 'Until the next poll (QUESTIONNAIRE_PROGRESS_POLL_MS).',
+              after: { POLL: 'fetching' },
+            },
             cancelling: {
+              description: 'The drafting is stopped; then every answer is read again.',
               invoke: {
                 src: 'cancelGeneration',
                 input: ({ context }) => ({ id: context.id }),
                 onDone: { target: '#questionnaireWorkspace.main.loading' },
-                onError: {
-                  target: 'waiting',
-                  actions: emit(({ event }) => ({
-                    type: 'operation.failed' as const,
-                    message: messageOf(event.error, 'Generation could not be stopped'),
-                  })),
-                },
+                onError: { target: 'waiting', actions: fails(WORKSPACE_TEXTS.cancelFailed) },
               },
             },
             fetching: {
+              description:
+                'The questionnaire is asked for; once it is no longer running, read whole.',
               invoke: {
                 src: 'fetchQuestionnaire',
                 input: ({ context }) => ({ id: context.id }),
                 onDone: [
                   {
-                    guard: 'stillRunning',
+                    guard: { type: 'stillRunning', params: ({ event }) => event.output },
                     target: 'waiting',
-                    actions: assign(({ event }) => ({ questionnaire: event.output })),
+                    actions: [
+                      { type: 'setQuestionnaire', params: ({ event }) => event.output },
+                      'tellRevision',
+                    ],
                   },
                   { target: '#questionnaireWorkspace.main.loading' },
                 ],
@@ -186,127 +200,99 @@ export const questionnaireWorkspaceMachine = setup({
           },
         },
         ready: {
+          description: 'The questions, to review; others’ changes merged in as they come.',
           initial: 'idle',
+          entry: 'offerCarry',
           on: {
             'rows.merge': {
-              actions: assign(({ context, event }) => ({
-                rows: mergeRows(context.rows, event.change),
-                questionnaire: event.change.questionnaire,
-              })),
+              actions: [
+                { type: 'mergeChange', params: ({ event }) => event.change },
+                'tellRevision',
+                'offerCarry',
+              ],
             },
-            'mapping.open': {
-              actions: assign(({ event }) => ({ mappingTab: event.tab, mappingError: null })),
-            },
-            'mapping.close': { actions: assign({ mappingTab: null, mappingError: null }) },
+            'mapping.open': { actions: { type: 'openMapping', params: ({ event }) => event.tab } },
+            'mapping.close': { actions: 'closeMapping' },
           },
           states: {
             idle: {
+              description: 'Nothing running: an operation, a drafting or a re-analysis may start.',
               on: {
-                'candidate.select': {
-                  target: 'operating',
-                  actions: 'startOperation',
-                },
+                'candidate.select': { target: 'operating', actions: 'startOperation' },
                 'question.delete': { target: 'operating', actions: 'startOperation' },
                 undo: { target: 'operating', actions: 'startOperation' },
                 'answer.consistency': { target: 'operating', actions: 'startOperation' },
                 'section.run': { target: 'operating', actions: 'startOperation' },
                 generate: 'starting',
                 refresh: '#questionnaireWorkspace.main.loading',
-                'mapping.submit': {
-                  target: 'reanalyzing',
-                  actions: assign({ mappingError: null }),
-                },
+                'carry.done': '#questionnaireWorkspace.main.loading',
+                'mapping.submit': { target: 'reanalyzing', actions: 'clearMappingError' },
                 reanalyze: 'reanalyzing',
               },
             },
             operating: {
+              description:
+                'One operation runs; its rows changed at once and are rolled back if the server refuses.',
               tags: ['busy'],
               invoke: {
                 src: 'runOperation',
                 input: ({ context }) => ({
                   id: context.id,
-                  operation: context.operation as WorkspaceOperation,
+                  operation: context.operation ?? { kind: 'undo' },
                 }),
                 onDone: {
                   target: 'idle',
                   actions: [
-                    assign(({ context, event }) => ({
-                      rows: mergeRows(
-                        context.previousRows ?? context.rows,
-                        event.output.change,
-                        event.output.deletedQuestionId,
-                      ),
-                      questionnaire: event.output.change.questionnaire,
-                      previousRows: null,
-                      operation: null,
-                    })),
-                    emit(({ event }) => ({
-                      type: 'operation.done' as const,
-                      summary: event.output.change.operation?.summary ?? 'Undone',
-                    })),
-                    'announce',
+                    { type: 'finishOperation', params: ({ event }) => event.output },
+                    { type: 'toastOperation', params: ({ event }) => event.output },
+                    'tellRevision',
                     'refreshHistory',
                   ],
                 },
                 onError: {
                   target: 'idle',
-                  actions: [
-                    assign(({ context }) => ({
-                      rows: context.previousRows ?? context.rows,
-                      previousRows: null,
-                      operation: null,
-                    })),
-                    emit(({ event }) => ({
-                      type: 'operation.failed' as const,
-                      message: messageOf(event.error, 'The change could not be made'),
-                    })),
-                  ],
+                  actions: ['rollBack', fails(WORKSPACE_TEXTS.changeFailed)],
                 },
               },
             },
             starting: {
+              description: 'The drafting of every open answer is asked for.',
               tags: ['busy'],
               invoke: {
                 src: 'startGeneration',
                 input: ({ context }) => ({ id: context.id }),
                 onDone: {
                   target: '#questionnaireWorkspace.main.progress',
-                  actions: assign(({ event }) => ({ questionnaire: event.output })),
+                  actions: [
+                    { type: 'setQuestionnaire', params: ({ event }) => event.output },
+                    'tellRevision',
+                  ],
                 },
-                onError: {
-                  target: 'idle',
-                  actions: emit(({ event }) => ({
-                    type: 'operation.failed' as const,
-                    message: messageOf(event.error, 'Answers could not be generated'),
-                  })),
-                },
+                onError: { target: 'idle', actions: fails(WORKSPACE_TEXTS.generateFailed) },
               },
             },
             reanalyzing: {
+              description: 'The file is read again, with a tab’s confirmed mapping if one was set.',
               tags: ['busy'],
               invoke: {
                 src: 'reanalyze',
                 input: ({ context, event }) => ({ id: context.id, mappings: mappingsOf(event) }),
                 onDone: {
                   target: '#questionnaireWorkspace.main.progress',
-                  actions: assign(({ event }) => ({
-                    questionnaire: event.output,
-                    mappingTab: null,
-                  })),
+                  actions: [
+                    { type: 'reanalysed', params: ({ event }) => event.output },
+                    'tellRevision',
+                  ],
                 },
                 onError: {
                   target: 'idle',
                   actions: [
-                    assign(({ event }) => ({
-                      mappingError: messageOf(
-                        event.error,
-                        'The questionnaire could not be re-analysed',
-                      ),
-                    })),
-                    emit(({ event }) => ({
-                      type: 'operation.failed' as const,
-                      message: messageOf(event.error, 'The questionnaire could not be re-analysed'),
-                    })),
+                    {
+                      type: 'failMapping',
+                      params: ({ event }) =>
+                        messageOf(event.error, WORKSPACE_TEXTS.reanalyzeFailed),
+                    },
+                    fails(WORKSPACE_TEXTS.reanalyzeFailed),
                   ],
                 },
               },
@@ -314,84 +300,155 @@ export const questionnaireWorkspaceMachine = setup({
           },
         },
       },
-      on: {
-        'tab.select': {
-          actions: assign(({ event }) => ({ tabId: event.tabId, focusedId: null })),
-        },
-        'filter.set': {
-          actions: assign(({ event }) => ({ filter: event.filter, focusedId: null })),
-        },
-        focus: { actions: assign(({ event }) => ({ focusedId: event.questionId })) },
-        'focus.next': { actions: assign(({ context }) => ({ focusedId: step(context, 1) })) },
-        'focus.previous': {
-          actions: assign(({ context }) => ({ focusedId: step(context, -1) })),
-        },
-      },
     },
     history: {
       initial: 'closed',
       states: {
-        closed: { on: { 'history.open': 'loading' } },
+        closed: {
+          description: 'The history drawer is closed.',
+          on: { 'history.open': { target: 'loading', actions: 'loadActivity' } },
+        },
         loading: {
+          description: 'The operations are read (again after each of the workspace’s own).',
           invoke: {
             src: 'loadHistory',
             input: ({ context }) => ({ id: context.id }),
             onDone: {
               target: 'open',
-              actions: assign(({ event }) => ({ history: event.output, historyError: null })),
+              actions: { type: 'setHistory', params: ({ event }) => event.output },
             },
             onError: {
               target: 'open',
-              actions: assign(({ event }) => ({
-                historyError: messageOf(event.error, 'The history could not be loaded'),
-              })),
+              actions: {
+                type: 'failHistory',
+                params: ({ event }: { event: { error: unknown } }) => event.error,
+              },
             },
           },
         },
         open: {
-          on: {
-            'history.close': 'closed',
-            'history.refresh': 'loading',
-          },
+          description: 'The operations, each undoable in turn, beside the activity.',
+          on: { 'history.close': 'closed', 'history.refresh': 'loading' },
         },
       },
     },
     files: {
       initial: 'idle',
       states: {
-        idle: { on: { 'files.load': 'loading' } },
+        idle: {
+          description: 'The repository’s files are read when evidence is first wanted.',
+          on: { 'files.load': 'loading' },
+        },
         loading: {
+          description: 'The ready repository files are read, to answer from.',
           invoke: {
             src: 'loadEvidenceFiles',
             onDone: {
               target: 'loaded',
-              actions: assign(({ event }) => ({ evidenceFiles: event.output })),
+              actions: { type: 'setEvidenceFiles', params: ({ event }) => event.output },
             },
             onError: 'idle',
           },
         },
-        loaded: { on: { 'files.load': 'loading' } },
+        loaded: {
+          description: 'The files are offered; read again on the next wish.',
+          on: { 'files.load': 'loading' },
+        },
       },
     },
     notice: {
       initial: 'checking',
       states: {
         checking: {
+          description: 'Whether the license limits answers and the notice was not yet shown.',
           invoke: {
             src: 'licenseNotice',
             onDone: [
               {
-                guard: 'hasNotice',
+                guard: { type: 'hasNotice', params: ({ event }) => event.output },
                 target: 'open',
-                actions: [assign(({ event }) => ({ maxAnswers: event.output })), 'noticeShown'],
+                actions: [
+                  { type: 'setMaxAnswers', params: ({ event }) => event.output },
+                  'noticeShown',
+                ],
               },
               { target: 'closed' },
             ],
             onError: 'closed',
           },
         },
-        open: { on: { 'notice.close': 'closed' } },
-        closed: { type: 'final' },
+        open: {
+          description: 'Spec section 2’s license dialog, until closed.',
+          on: { 'notice.close': 'closed' },
+        },
+        closed: { description: 'Shown, or not needed.', type: 'final' },
+      },
+    },
+    sheet: {
+      initial: 'closed',
+      on: {
+        'question.open': {
+          target: '.open',
+          actions: { type: 'focus', params: ({ event }) => event.questionId },
+        },
+      },
+      states: {
+        closed: {
+          description: 'On a narrow screen, the focused answer’s sheet is closed.',
+          on: { 'sheet.open': 'open' },
+        },
+        open: {
+          description:
+            'On a narrow screen, the focused answer shows in a sheet (when one is focused).',
+          on: { 'sheet.close': 'closed' },
+        },
+      },
+    },
+    custom: {
+      initial: 'closed',
+      states: {
+        closed: {
+          description: 'The custom instruction dialog is closed.',
+          on: { 'custom.open': 'open' },
+        },
+        open: {
+          description: 'An instruction for the chosen tab is written; submitted, it is previewed.',
+          on: {
+            'custom.close': 'closed',
+            'custom.submit': {
+              target: 'closed',
+              actions: {
+                type: 'previewSection',
+                params: ({ context, event }) => ({
+                  operation: 'custom',
+                  tabId: context.tabId,
+                  instruction: event.instruction,
+                }),
+              },
+            },
+          },
+        },
+      },
+    },
+    deleting: {
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'No deletion is being asked about.',
+          on: {
+            'delete.ask': {
+              target: 'asking',
+              actions: { type: 'askDelete', params: ({ event }) => event.questionId },
+            },
+          },
+        },
+        asking: {
+          description: 'Delete this question? Confirmed, it is deleted (and can be undone).',
+          on: {
+            'delete.confirm': { target: 'idle', actions: ['deleteAsked', 'forgetDelete'] },
+            'delete.cancel': { target: 'idle', actions: 'forgetDelete' },
+          },
+        },
       },
     },
   },

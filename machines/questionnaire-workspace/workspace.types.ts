@@ -57,6 +57,8 @@ export interface WorkspaceContext {
   viewers: UserRef[]
   /** The server refused the live stream for a while: live updates are paused (issue 37). */
   livePaused: boolean
+  /** The question whose deletion waits for the person's confirmation. */
+  deletingId: number | null
 }
 
 export type WorkspaceEvents =
@@ -95,10 +97,35 @@ export type WorkspaceEvents =
       tabId: number | null
       instruction?: string
     }
+  /** The focused question opened in full (on a narrow screen, its answer sheet). */
+  | { type: 'question.open'; questionId: number }
+  | { type: 'sheet.open' }
+  | { type: 'sheet.close' }
+  /** Deleting a question asks first; `delete.confirm` deletes it (undoable). */
+  | { type: 'delete.ask'; questionId: number }
+  | { type: 'delete.confirm' }
+  | { type: 'delete.cancel' }
+  /** A section operation shown before it runs (the section-preview child). */
+  | { type: 'section.preview'; operation: SectionOperation; tabId: number | null }
+  | { type: 'custom.open' }
+  | { type: 'custom.close' }
+  | { type: 'custom.submit'; instruction: string }
+  /** Assigns a question (or, without one, the tab or filter shown) through the assignment child. */
+  | { type: 'assign.open'; questionId: number | null }
+  /** A question's open comment threads, shown on its row at once. */
+  | { type: 'comments.count'; questionId: number; open: number }
+  /** The focused answer was saved to the library (new, or an update of an item). */
+  | { type: 'library.saved'; created: boolean }
+  /** From the children: an export written or failed, questions assigned, answers carried. */
+  | { type: 'export.done'; fileName: string }
+  | { type: 'export.failed'; message: string }
+  | { type: 'assignment.done'; count: number; unassigned: boolean }
+  | { type: 'carry.done' }
 
-export type WorkspaceEmitted =
-  | { type: 'operation.failed'; message: string }
-  | { type: 'operation.done'; summary: string }
-  | { type: 'operation.notice'; message: string }
-  /** Someone's export finished: the export menu reads the latest file again. */
-  | { type: 'exports.changed' }
+/** A toast the page shows, worded by the workspace (contract/workspace-texts.ts). */
+export interface WorkspaceToast {
+  type: 'success' | 'error' | 'warning'
+  title: string
+}
+
+export type WorkspaceEmitted = { type: 'toast'; toast: WorkspaceToast }

@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, enqueueActions, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import {
   QUESTIONNAIRE_TEXTS,
@@ -54,6 +54,14 @@ export const sectionPreviewMachine = setup({
   guards: {
     changesSomething: ({ context }) => (context.preview?.changes.length ?? 0) > 0,
   },
+  actions: {
+    /** Hands the confirmed operation on: emitted, and to the workspace that runs it as a child. */
+    handOver: enqueueActions(({ context, self, enqueue }) => {
+      if (!context.request) return
+      enqueue.emit({ type: 'confirmed', ...context.request })
+      if (self._parent) enqueue.sendParent({ type: 'section.run', ...context.request })
+    }),
+  },
 }).createMachine({
   id: 'sectionPreview',
   context: ({ input }) => ({
@@ -103,10 +111,7 @@ export const sectionPreviewMachine = setup({
         confirm: {
           guard: 'changesSomething',
           target: 'idle',
-          actions: emit(({ context }) => ({
-            type: 'confirmed' as const,
-            ...(context.request as SectionRequest),
-          })),
+          actions: 'handOver',
         },
         cancel: 'idle',
       },

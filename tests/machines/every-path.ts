@@ -33,13 +33,18 @@ type StateChecks<TMachine extends AnyStateMachine> =
 
 export type EveryPathOptions<TMachine extends AnyStateMachine> = Omit<
   MachineCoverageOptions<TMachine>,
-  'events' | 'assertState'
+  'events' | 'apart' | 'assertState'
 > &
   StateChecks<TMachine> & {
     identity?: (snapshot: SnapshotFrom<TMachine>) => unknown[]
     title?: string
     /** A machine with many paths (the review workspace) takes longer than a test's default. */
     timeoutMs?: number
+    /**
+     * Events of orthogonal regions explored apart from `events`, each list in a traversal of its
+     * own (see `MachineCoverageOptions.apart`); coverage is the union.
+     */
+    apart?: readonly (readonly AnyEventObject[])[]
   }
 
 /**
@@ -58,6 +63,7 @@ export function testEveryPath<TMachine extends AnyStateMachine>(
     view,
     assertState,
     except,
+    apart,
     ...options
   }: EveryPathOptions<TMachine>,
 ) {
@@ -72,6 +78,7 @@ export function testEveryPath<TMachine extends AnyStateMachine>(
       const report = await testMachineCoverage(machine, {
         ...options,
         events: offerWhileRunning(machine, events),
+        ...(apart && { apart: apart.map((more) => offerWhileRunning(machine, more)) }),
         ...(identity && {
           serializeState: (snapshot: SnapshotFrom<TMachine>) =>
             JSON.stringify([(snapshot as AnyMachineSnapshot).value, ...identity(snapshot)]),

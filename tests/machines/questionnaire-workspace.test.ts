@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { type AnyEventObject, createActor, fromPromise } from 'xstate'
-import type { Questionnaire } from '../../contract/questionnaires.ts'
+import type { Activity } from '../../contract/collaboration.ts'
+import type {
+  CheckFilledFile,
+  Questionnaire,
+  SectionPreview,
+} from '../../contract/questionnaires.ts'
+import { questionnaireActivityMachine } from '../../machines/questionnaire-activity/index.ts'
+import { questionnaireExportMachine } from '../../machines/questionnaire-export/index.ts'
 import * as view from '../../machines/questionnaire-workspace/index.ts'
 import {
   mergeRows,
@@ -14,12 +21,18 @@ import {
   type WorkspaceData,
   type WorkspaceOperation,
   workspaceHeaderView,
+  workspacePageView,
 } from '../../machines/questionnaire-workspace/index.ts'
-import { changeOf, questionnaireOf, quietLive, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+import {
+  type PreviewSectionInput,
+  sectionPreviewMachine,
+} from '../../machines/section-preview/index.ts'
+import { changeOf, questionnaireOf, rowOf, tabOf } from '../fixtures/answer-rows.ts'
+import { quietChildren, workspaceWith } from '../fixtures/workspace-children.ts'
 import { pendingActors } from '../support/pending-actors.ts'
 import { testEveryPath } from './every-path.ts'
 
-const pending = pendingActors(questionnaireWorkspaceMachine, { live: quietLive })
+const pending = pendingActors(questionnaireWorkspaceMachine, quietChildren)
 const rows = [rowOf(1), rowOf(2, {}, { text: 'Yes', status: 'approved' }), rowOf(3, { tab_id: 2 })]
 const ready: WorkspaceData = {
   questionnaire: questionnaireOf(),
@@ -89,6 +102,7 @@ const events: AnyEventObject[] = [
   { type: at('error', 'main.ready.operating'), error: new Error('There is nothing to undo') },
   { type: at('done', 'main.ready.reanalyzing'), output: analysing.questionnaire },
   { type: at('error', 'main.ready.reanalyzing'), error: new Error('The mapping is not valid') },
+  { type: 'carry.done' },
   { type: at('done', 'history.loading'), output: [] },
   { type: at('error', 'history.loading'), error: new Error('offline') },
   { type: at('done', 'notice.checking'), output: 500 },
@@ -96,12 +110,38 @@ const events: AnyEventObject[] = [
   { type: at('error', 'notice.checking'), error: new Error('offline') },
 ]
 
+/**
+ * The answer sheet, the custom instruction and the question to delete: regions of their own,
+ * explored apart from the loading and operations above (their every combination adds nothing).
+ */
+const modes: AnyEventObject[] = [
+  { type: 'question.open', questionId: 2 },
+  { type: 'sheet.open' },
+  { type: 'sheet.close' },
+  { type: 'delete.ask', questionId: 1 },
+  { type: 'delete.confirm' },
+  { type: 'delete.cancel' },
+  { type: 'custom.open' },
+  { type: 'custom.close' },
+  { type: 'custom.submit', instruction: 'Use British spelling' },
+]
+
+/** What the workspace is told by its children and views, in any state: no state changes. */
+const told: AnyEventObject[] = [
+  { type: 'section.preview', operation: 'shorten', tabId: 1 },
+  { type: 'assign.open', questionId: null },
+  { type: 'comments.count', questionId: 1, open: 2 },
+  { type: 'library.saved', created: true },
+  { type: 'export.done', fileName: 'Vendor assessment (filled).xlsx' },
+  { type: 'export.failed', message: 'The export failed' },
+  { type: 'assignment.done', count: 3, unassigned: false },
+]
+
 /** A workspace whose questionnaire is read at once and whose live side stays quiet. */
 const readyWorkspace = () =>
   createActor(
-    questionnaireWorkspaceMachine.provide({
+    workspaceWith({
       actors: {
-        live: quietLive,
         loadWorkspace: fromPromise(async () => ready),
         licenseNotice: fromPromise(async () => 0),
       },
@@ -109,8 +149,11 @@ const readyWorkspace = () =>
     { input: { id: 7 } },
   ).start()
 
+const tick = () => new Promise((r) => setTimeout(r, 0))
+
 describe('questionnaireWorkspaceMachine', () => {
   testEveryPath(pending, events, {
+    apart: [modes, told],
     view,
     input: { id: 7 },
     // the tab, filter and focus are free values: the graph needs only where the machine is
@@ -121,9 +164,8 @@ describe('questionnaireWorkspaceMachine', () => {
   test('follows analysis progress, then shows the first tab with questions', async () => {
     let calls = 0
     const actor = createActor(
-      questionnaireWorkspaceMachine.provide({
+      workspaceWith({
         actors: {
-          live: quietLive,
           loadWorkspace: fromPromise(async () => (calls++ === 0 ? analysing : ready)),
           fetchQuestionnaire: fromPromise(async () => questionnaireOf()),
           licenseNotice: fromPromise(async () => 0),
@@ -143,9 +185,8 @@ describe('questionnaireWorkspaceMachine', () => {
     let calls = 0
     const generating = { ...ready, questionnaire: questionnaireOf({ status: 'generating' }) }
     const actor = createActor(
-      questionnaireWorkspaceMachine.provide({
+      workspaceWith({
         actors: {
-          live: quietLive,
           loadWorkspace: fromPromise(async () => (calls++ === 0 ? ready : generating)),
           fetchQuestionnaire: fromPromise(() => new Promise<Questionnaire>(() => {})),
           licenseNotice: fromPromise(async () => 0),
@@ -167,9 +208,8 @@ describe('questionnaireWorkspaceMachine', () => {
     let fail: (error: Error) => void = () => {}
     const failures: string[] = []
     const actor = createActor(
-      questionnaireWorkspaceMachine.provide({
+      workspaceWith({
         actors: {
-          live: quietLive,
           loadWorkspace: fromPromise(async () => ready),
           licenseNotice: fromPromise(async () => 0),
           runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
@@ -182,22 +222,174 @@ describe('questionnaireWorkspaceMachine', () => {
       }),
       { input: { id: 7 } },
     ).start()
-    actor.on('operation.failed', (event) => failures.push(event.message))
+    actor.on('toast', (event) => failures.push(`${event.toast.type}: ${event.toast.title}`))
     await new Promise((r) => setTimeout(r, 0))
     actor.send({ type: 'question.delete', questionId: 1 })
     expect(actor.getSnapshot().context.rows.map((row) => row.id)).toEqual([2, 3])
     fail(new Error('Question not found'))
     await new Promise((r) => setTimeout(r, 0))
     expect(actor.getSnapshot().context.rows.map((row) => row.id)).toEqual([1, 2, 3])
-    expect(failures).toEqual(['Question not found'])
+    expect(failures).toEqual(['error: Question not found'])
   })
 
-  test('tells the page when the live stream says an export finished (issue 37)', async () => {
-    const told: string[] = []
-    const actor = readyWorkspace()
-    actor.on('exports.changed', (event) => told.push(event.type))
+  test('has the Export menu check again when the live stream says an export finished (issue 37)', async () => {
+    let checks = 0
+    const actor = createActor(
+      workspaceWith({
+        actors: {
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 0),
+          exports: questionnaireExportMachine.provide({
+            actors: {
+              checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => {
+                checks += 1
+                return {
+                  exists: false,
+                  current: false,
+                  filled_file: null,
+                  approved_only_default: false,
+                }
+              }),
+            },
+          }),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await tick()
+    const before = checks
     actor.send({ type: 'exports.changed' })
-    expect(told).toEqual(['exports.changed'])
+    await tick()
+    expect(checks).toBe(before + 1)
+    actor.stop()
+  })
+
+  test('tells the Export menu each new revision, and the carry offer once the questionnaire is read (issue 43)', async () => {
+    const actor = createActor(
+      workspaceWith({
+        actors: {
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 0),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await tick()
+    const { exports, carry } = actor.getSnapshot().children
+    expect(exports?.getSnapshot().context.revision).toBe(ready.questionnaire.revision)
+    // not carried from an earlier one: the offer looks for one
+    expect(carry?.getSnapshot().value).toBe('looking')
+    const change = changeOf([rowOf(1, {}, { text: 'No', status: 'edited' })])
+    const next = { ...change, questionnaire: { ...change.questionnaire, revision: 12 } }
+    actor.send({ type: 'rows.merge', change: next })
+    expect(exports?.getSnapshot().context.revision).toBe(12)
+    actor.stop()
+  })
+
+  test('reads the activity when the history opens, runs a confirmed section operation and words the children’s toasts (issue 43)', async () => {
+    let activityReads = 0
+    const operations: WorkspaceOperation[] = []
+    const toasts: string[] = []
+    const actor = createActor(
+      workspaceWith({
+        actors: {
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 0),
+          runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
+            async ({ input }) => {
+              operations.push(input.operation)
+              return { change: changeOf([]) }
+            },
+          ),
+          activity: questionnaireActivityMachine.provide({
+            actors: {
+              loadActivity: fromPromise<Activity[], { id: number }>(async () => {
+                activityReads += 1
+                return []
+              }),
+            },
+          }),
+          sections: sectionPreviewMachine.provide({
+            actors: {
+              previewSection: fromPromise<SectionPreview, PreviewSectionInput>(async () => ({
+                changes: [
+                  {
+                    question_id: 2,
+                    ref: 'SEC-02',
+                    question: 'Do you meet security requirement 2?',
+                    before: { text: 'Yes. Reviewed quarterly.', choice: 'Yes' },
+                    after: { text: 'Yes.', choice: 'Yes' },
+                  },
+                ],
+                contradictions: [],
+              })),
+            },
+          }),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    actor.on('toast', (event) => toasts.push(`${event.toast.type}: ${event.toast.title}`))
+    await tick()
+    actor.send({ type: 'history.open' })
+    await tick()
+    expect(activityReads).toBe(1)
+    actor.send({ type: 'custom.open' })
+    actor.send({ type: 'custom.submit', instruction: 'Use British spelling' })
+    expect(actor.getSnapshot().matches({ custom: 'closed' })).toBe(true)
+    await tick()
+    const sections = actor.getSnapshot().children.sections
+    expect(sections?.getSnapshot().value).toBe('reviewing')
+    sections?.send({ type: 'confirm' })
+    await tick()
+    expect(operations).toEqual([
+      { kind: 'section', operation: 'custom', tabId: 1, instruction: 'Use British spelling' },
+    ])
+    actor.send({ type: 'assignment.done', count: 1, unassigned: false })
+    actor.send({ type: 'export.done', fileName: 'Vendor assessment.xlsx' })
+    actor.send({ type: 'library.saved', created: false })
+    expect(toasts).toEqual([
+      'success: Undone',
+      'success: Assigned 1 question',
+      'success: Exported Vendor assessment.xlsx',
+      'success: Library answer updated',
+    ])
+    actor.stop()
+  })
+
+  test('asks before deleting a question, and opens the focused answer’s sheet (issue 43)', async () => {
+    const operations: WorkspaceOperation[] = []
+    const actor = createActor(
+      workspaceWith({
+        actors: {
+          loadWorkspace: fromPromise(async () => ready),
+          licenseNotice: fromPromise(async () => 0),
+          runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
+            async ({ input }) => {
+              operations.push(input.operation)
+              return { change: changeOf([]), deletedQuestionId: 1 }
+            },
+          ),
+        },
+      }),
+      { input: { id: 7 } },
+    ).start()
+    await tick()
+    actor.send({ type: 'sheet.open' })
+    expect(workspacePageView.sheetOpen(actor.getSnapshot())).toBe(false)
+    actor.send({ type: 'question.open', questionId: 2 })
+    expect(workspacePageView.sheetOpen(actor.getSnapshot())).toBe(true)
+    expect(workspacePageView.focused(actor.getSnapshot())?.id).toBe(2)
+    actor.send({ type: 'delete.ask', questionId: 1 })
+    expect(workspacePageView.deleting(actor.getSnapshot())?.id).toBe(1)
+    actor.send({ type: 'delete.cancel' })
+    expect(workspacePageView.deleting(actor.getSnapshot())).toBe(null)
+    expect(operations).toEqual([])
+    actor.send({ type: 'delete.ask', questionId: 1 })
+    actor.send({ type: 'delete.confirm' })
+    await tick()
+    expect(operations).toEqual([{ kind: 'delete', questionId: 1 }])
+    expect(actor.getSnapshot().context.rows.map((row) => row.id)).toEqual([2, 3])
     actor.stop()
   })
 
@@ -240,9 +432,8 @@ describe('questionnaireWorkspaceMachine', () => {
   test('shows the license notice once when the license limits answers', async () => {
     let shown = 0
     const actor = createActor(
-      questionnaireWorkspaceMachine.provide({
+      workspaceWith({
         actors: {
-          live: quietLive,
           loadWorkspace: fromPromise(async () => ready),
           licenseNotice: fromPromise(async () => 500),
         },

@@ -66,6 +66,12 @@ export type StepPerformer<TMachine extends AnyStateMachine> = (
 export interface MachineCoverageOptions<TMachine extends AnyStateMachine> {
   /** Events to explore. Delayed events of the active states are added automatically. */
   events: CoverageEvents<TMachine>
+  /**
+   * Further events explored apart, each list in a traversal of its own: the events of orthogonal
+   * regions whose every combination the graph need not walk (a dialog's open and closed beside
+   * every state of a loading flow). Coverage is the union of every traversal.
+   */
+  apart?: readonly CoverageEvents<TMachine>[]
   /** Input for the machine. */
   input?: InputFrom<TMachine>
   /** Several inputs (e.g. to take both branches of an initial choice); coverage is their union. */
@@ -172,8 +178,11 @@ export async function measureMachineCoverage<TMachine extends AnyStateMachine>(
   let pathCount = 0
   let stepCount = 0
 
-  for (const input of inputs) {
-    const paths = dropPrefixPaths(generatePaths(logic, options, serialize, input))
+  const traversals = [options, ...(options.apart ?? []).map((events) => ({ ...options, events }))]
+  for (const [input, traversal] of inputs.flatMap((input) =>
+    traversals.map((traversal) => [input, traversal] as const),
+  )) {
+    const paths = dropPrefixPaths(generatePaths(logic, traversal, serialize, input))
     for (const path of paths) {
       pathCount += 1
       const result = await replayPath(logic, path, input, options, serialize, {

@@ -1,10 +1,10 @@
 import { getRouteApi, Link } from '@tanstack/react-router'
 import { useActorRef } from '@xstate/react'
 import { AlertTriangle, ClipboardList } from 'lucide-react'
-import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react'
+import { type KeyboardEvent, useCallback, useRef, useState } from 'react'
 import { css } from 'styled-system/css'
 import { grid, stack } from 'styled-system/patterns'
-import type { AnswerChange, QuestionRow } from '../../../contract/questionnaires.ts'
+import type { AnswerChange } from '../../../contract/questionnaires.ts'
 import { workspacePageView } from '../../../machines/questionnaire-workspace/index.ts'
 import { ToasterContext } from '../../app/toaster.tsx'
 import { useEmitted } from '../../app/use-emitted.ts'
@@ -31,14 +31,7 @@ import {
   LicenseDialog,
   MappingDialog,
 } from './workspace-dialogs.tsx'
-import {
-  createQuestionnaireLogic,
-  followCarry,
-  followHistory,
-  followRevision,
-  type QuestionnaireLogic,
-  tellOpenComments,
-} from './workspace-logic.ts'
+import { createQuestionnaireLogic, type QuestionnaireLogic } from './workspace-logic.ts'
 
 const route = getRouteApi('/_app/questionnaire/$id')
 
@@ -93,99 +86,34 @@ export function QuestionnaireWorkspace(props: {
 }) {
   const [logic] = useState(() => props.logic ?? createQuestionnaireLogic())
   const workspaceRef = useActorRef(logic.workspace, { input: { id: props.id, focus: props.focus } })
-  const exportRef = useActorRef(logic.exports, { input: { id: props.id } })
-  const carryRef = useActorRef(logic.carry, { input: { id: props.id } })
-  const assignRef = useActorRef(logic.assignment, { input: { questionnaireId: props.id } })
-  const activityRef = useActorRef(logic.activity, { input: { id: props.id } })
-  const sectionRef = useActorRef(logic.sections, { input: { questionnaireId: props.id } })
   const toaster = ToasterContext.useActorRef()
   const view = useView(workspaceRef, workspacePageView)
-  const [customOpen, setCustomOpen] = useState(false)
   const answerRef = useRef<AnswerActorRef | null>(null)
-  const [deleting, setDeleting] = useState<QuestionRow | null>(null)
   const wide = useMediaQuery('(min-width: 1024px)')
-  const [sheetOpen, setSheetOpen] = useState(false)
+  const send = workspaceRef.send
 
-  const focused = useMemo(
-    () => view.rows.find((row) => row.id === view.focusedId) ?? null,
-    [view.rows, view.focusedId],
-  )
-  const mappingTab = view.tabs.find((tab) => tab.name === view.mappingTabName) ?? null
-  const currentTab = view.tabs.find((tab) => tab.id === view.tabId) ?? null
-
+  // the workspace words its toasts; the app's toaster shows them
   useEmitted(
     () => [
-      // a previewed section operation, confirmed: the workspace runs it as one undoable change
-      sectionRef.on('confirmed', ({ operation, tabId, instruction }) =>
-        workspaceRef.send({ type: 'section.run', operation, tabId, instruction }),
-      ),
-      workspaceRef.on('operation.failed', (event) =>
-        toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.message } }),
-      ),
-      workspaceRef.on('operation.done', (event) =>
-        toaster.send({ type: 'toast.show', toast: { type: 'success', title: event.summary } }),
-      ),
-      workspaceRef.on('operation.notice', (event) =>
-        toaster.send({ type: 'toast.show', toast: { type: 'warning', title: event.message } }),
-      ),
-      exportRef.on('failed', (event) =>
-        toaster.send({ type: 'toast.show', toast: { type: 'error', title: event.message } }),
-      ),
-      exportRef.on('exported', (event) =>
-        toaster.send({
-          type: 'toast.show',
-          toast: { type: 'success', title: `Exported ${event.file.name}` },
-        }),
-      ),
-      // whether the latest filled file is current follows every change of the answers: the
-      // export machine checks it again on each new revision
-      assignRef.on('assigned', (event) =>
-        toaster.send({
-          type: 'toast.show',
-          toast: {
-            type: 'success',
-            title: `${event.unassigned ? 'Unassigned' : 'Assigned'} ${event.count} question${event.count === 1 ? '' : 's'}`,
-          },
-        }),
-      ),
-      ...followRevision(workspaceRef, exportRef),
-      followHistory(workspaceRef, activityRef),
-      ...followCarry(workspaceRef, carryRef),
+      workspaceRef.on('toast', (event) => toaster.send({ type: 'toast.show', toast: event.toast })),
     ],
-    [workspaceRef, exportRef, carryRef, assignRef, activityRef, toaster],
+    [workspaceRef, toaster],
   )
-
   const onChange = useCallback(
-    (change: AnswerChange) => workspaceRef.send({ type: 'rows.merge', change }),
-    [workspaceRef],
+    (change: AnswerChange) => send({ type: 'rows.merge', change }),
+    [send],
   )
   const onLibrarySaved = useCallback(
-    (created: boolean) =>
-      toaster.send({
-        type: 'toast.show',
-        toast: {
-          type: 'success',
-          title: created ? 'Added to the library' : 'Library answer updated',
-        },
-      }),
-    [toaster],
+    (created: boolean) => send({ type: 'library.saved', created }),
+    [send],
   )
   const onOpenComments = useCallback(
-    (questionId: number, open: number) => tellOpenComments(workspaceRef, questionId, open),
-    [workspaceRef],
+    (questionId: number, open: number) => send({ type: 'comments.count', questionId, open }),
+    [send],
   )
-  const openAssign = (questionId: number | null) =>
-    assignRef.send({
-      type: 'open',
-      target: { questionId, tabId: view.tabId, filter: view.filter },
-      scope: questionId ? 'question' : view.filter !== 'all' ? 'filter' : 'tab',
-    })
-  const focus = useCallback(
-    (questionId: number) => {
-      workspaceRef.send({ type: 'focus', questionId })
-      setSheetOpen(true)
-    },
-    [workspaceRef],
+  const onFocus = useCallback(
+    (questionId: number) => send({ type: 'question.open', questionId }),
+    [send],
   )
 
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -193,20 +121,18 @@ export function QuestionnaireWorkspace(props: {
     const key = event.key
     if (key === 'ArrowDown' || key === 'j') {
       event.preventDefault()
-      workspaceRef.send({ type: 'focus.next' })
+      send({ type: 'focus.next' })
     } else if (key === 'ArrowUp' || key === 'k') {
       event.preventDefault()
-      workspaceRef.send({ type: 'focus.previous' })
+      send({ type: 'focus.previous' })
     } else if (key === 'Enter' || key === 'e') {
       event.preventDefault()
-      if (view.focusedId) {
-        setSheetOpen(true)
-        answerRef.current?.send({ type: 'edit' })
-      }
+      send({ type: 'sheet.open' })
+      answerRef.current?.send({ type: 'edit' })
     } else if (key === 'a') {
       answerRef.current?.send({ type: 'approve' })
     } else if (key === 'u') {
-      workspaceRef.send({ type: 'undo' })
+      send({ type: 'undo' })
     }
   }
 
@@ -217,11 +143,7 @@ export function QuestionnaireWorkspace(props: {
         title={view.loadError}
         action={
           <div className={toolbar}>
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() => workspaceRef.send({ type: 'retry' })}
-            >
+            <Button size="sm" variant="outline" onClick={() => send({ type: 'retry' })}>
               Try again
             </Button>
             <Button size="sm" variant="ghost" asChild>
@@ -242,7 +164,9 @@ export function QuestionnaireWorkspace(props: {
       </div>
     )
   }
-  if (!view.questionnaire) return null
+  const { exports, carry, sections, assignment, activity, focused, currentTab } = view
+  if (!view.questionnaire || !exports || !carry || !sections || !assignment || !activity)
+    return null
 
   const panel = focused && (
     <AnswerPanel
@@ -253,15 +177,18 @@ export function QuestionnaireWorkspace(props: {
       actorRef={answerRef}
       onChange={onChange}
       onSelectCandidate={(questionId, answerId) =>
-        workspaceRef.send({ type: 'candidate.select', questionId, answerId })
+        send({ type: 'candidate.select', questionId, answerId })
       }
-      onDelete={setDeleting}
-      onApplyConsistency={(answerId) => workspaceRef.send({ type: 'answer.consistency', answerId })}
+      onDelete={(row) => send({ type: 'delete.ask', questionId: row.id })}
+      onApplyConsistency={(answerId) => send({ type: 'answer.consistency', answerId })}
       onLibrarySaved={onLibrarySaved}
       evidenceFiles={view.evidenceFiles}
-      onWantFiles={() => workspaceRef.send({ type: 'files.load' })}
+      onWantFiles={() => send({ type: 'files.load' })}
       busy={view.busy}
-      review={{ logic: logic.review, onAssign: () => openAssign(focused.id) }}
+      review={{
+        logic: logic.review,
+        onAssign: () => send({ type: 'assign.open', questionId: focused.id }),
+      }}
       comments={{ logic: logic.comments, onOpenCount: onOpenComments }}
     />
   )
@@ -270,34 +197,34 @@ export function QuestionnaireWorkspace(props: {
     <div className={page}>
       <WorkspaceHeader
         workspace={workspaceRef}
-        exports={exportRef}
+        exports={exports}
         products={logic.products}
-        onAssign={() => openAssign(null)}
+        onAssign={() => send({ type: 'assign.open', questionId: null })}
       />
       <WorkspaceStatus workspace={workspaceRef} />
-      <CarryForwardOffer carry={carryRef} />
+      <CarryForwardOffer carry={carry} />
       <WorkspaceTabs
         workspace={workspaceRef}
-        onCustomInstruction={() => setCustomOpen(true)}
-        onSection={(operation, tabId) => sectionRef.send({ type: 'preview', operation, tabId })}
+        onCustomInstruction={() => send({ type: 'custom.open' })}
+        onSection={(operation, tabId) => send({ type: 'section.preview', operation, tabId })}
       />
       <div className={workspace}>
         {view.rows.length ? (
           <AnswerGrid
             rows={view.rows}
             focusedId={view.focusedId}
-            onFocus={focus}
+            onFocus={onFocus}
             onKey={onKey}
-            label={`Questions of ${currentTab?.name ?? 'the questionnaire'}`}
+            label={view.gridLabel}
           />
         ) : (
           <div className={emptyTab}>
             <p>
-              {currentTab && currentTab.questions === 0
+              {view.tabEmpty
                 ? 'No questions were found on this tab.'
                 : 'No questions match this filter.'}
             </p>
-            {currentTab && currentTab.questions === 0 && currentTab.preview.length > 0 && (
+            {view.canMapTab && currentTab && (
               <MappingButton workspace={workspaceRef} tab={currentTab.name}>
                 Map its columns
               </MappingButton>
@@ -315,7 +242,7 @@ export function QuestionnaireWorkspace(props: {
       </div>
 
       {!wide && (
-        <AnswerSheet open={sheetOpen && focused !== null} onClose={() => setSheetOpen(false)}>
+        <AnswerSheet open={view.sheetOpen} onClose={() => send({ type: 'sheet.close' })}>
           {panel}
         </AnswerSheet>
       )}
@@ -326,48 +253,37 @@ export function QuestionnaireWorkspace(props: {
         error={view.historyError}
         operations={view.history}
         busy={view.busy}
-        onUndo={() => workspaceRef.send({ type: 'undo' })}
-        onClose={() => workspaceRef.send({ type: 'history.close' })}
-        activity={activityRef}
+        onUndo={() => send({ type: 'undo' })}
+        onClose={() => send({ type: 'history.close' })}
+        activity={activity}
       />
       <MappingDialog
-        tab={mappingTab}
+        tab={view.mappingTab}
         busy={view.busy}
         error={view.mappingError}
-        onSubmit={(tab, mapping) => workspaceRef.send({ type: 'mapping.submit', tab, mapping })}
-        onClose={() => workspaceRef.send({ type: 'mapping.close' })}
+        onSubmit={(tab, mapping) => send({ type: 'mapping.submit', tab, mapping })}
+        onClose={() => send({ type: 'mapping.close' })}
       />
       <CustomInstructionDialog
-        open={customOpen}
-        onClose={() => setCustomOpen(false)}
-        onSubmit={(instruction) => {
-          setCustomOpen(false)
-          sectionRef.send({
-            type: 'preview',
-            operation: 'custom',
-            tabId: currentTab?.id ?? null,
-            instruction,
-          })
-        }}
+        open={view.customOpen}
+        onClose={() => send({ type: 'custom.close' })}
+        onSubmit={(instruction) => send({ type: 'custom.submit', instruction })}
       />
-      <AssignDialog actor={assignRef} />
-      <SectionPreviewDialog actor={sectionRef} />
+      <AssignDialog actor={assignment} />
+      <SectionPreviewDialog actor={sections} />
       <LicenseDialog
         open={view.noticeOpen}
         maxAnswers={view.maxAnswers}
-        onClose={() => workspaceRef.send({ type: 'notice.close' })}
+        onClose={() => send({ type: 'notice.close' })}
       />
       <ConfirmDialog
-        open={deleting !== null}
+        open={view.deleting !== null}
         title="Delete this question?"
-        description={`"${deleting?.text ?? ''}" and its answers leave this questionnaire. You can undo it from the history.`}
+        description={`"${view.deleting?.text ?? ''}" and its answers leave this questionnaire. You can undo it from the history.`}
         confirmLabel="Delete question"
         busy={view.busy}
-        onConfirm={() => {
-          if (deleting) workspaceRef.send({ type: 'question.delete', questionId: deleting.id })
-          setDeleting(null)
-        }}
-        onCancel={() => setDeleting(null)}
+        onConfirm={() => send({ type: 'delete.confirm' })}
+        onCancel={() => send({ type: 'delete.cancel' })}
       />
     </div>
   )
