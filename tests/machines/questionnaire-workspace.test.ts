@@ -138,16 +138,30 @@ const told: AnyEventObject[] = [
 ]
 
 /** A workspace whose questionnaire is read at once and whose live side stays quiet. */
-const readyWorkspace = () =>
+type Actors = Parameters<typeof workspaceWith>[0]['actors']
+
+/** A workspace whose questionnaire is read at once, with quiet children unless `actors` says. */
+const readyWorkspace = (actors: Actors = {}) =>
   createActor(
     workspaceWith({
       actors: {
         loadWorkspace: fromPromise(async () => ready),
         licenseNotice: fromPromise(async () => 0),
+        ...actors,
       },
     }),
     { input: { id: 7 } },
   ).start()
+
+/** A runOperation that keeps each operation asked for and answers `result`. */
+const recording = (
+  operations: WorkspaceOperation[],
+  result: OperationResult = { change: changeOf([]) },
+) =>
+  fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(async ({ input }) => {
+    operations.push(input.operation)
+    return result
+  })
 
 const tick = () => new Promise((r) => setTimeout(r, 0))
 
@@ -234,28 +248,21 @@ describe('questionnaireWorkspaceMachine', () => {
 
   test('has the Export menu check again when the live stream says an export finished (issue 37)', async () => {
     let checks = 0
-    const actor = createActor(
-      workspaceWith({
+    const actor = readyWorkspace({
+      exports: questionnaireExportMachine.provide({
         actors: {
-          loadWorkspace: fromPromise(async () => ready),
-          licenseNotice: fromPromise(async () => 0),
-          exports: questionnaireExportMachine.provide({
-            actors: {
-              checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => {
-                checks += 1
-                return {
-                  exists: false,
-                  current: false,
-                  filled_file: null,
-                  approved_only_default: false,
-                }
-              }),
-            },
+          checkFilled: fromPromise<CheckFilledFile, { id: number }>(async () => {
+            checks += 1
+            return {
+              exists: false,
+              current: false,
+              filled_file: null,
+              approved_only_default: false,
+            }
           }),
         },
       }),
-      { input: { id: 7 } },
-    ).start()
+    })
     await tick()
     const before = checks
     actor.send({ type: 'exports.changed' })
@@ -265,15 +272,7 @@ describe('questionnaireWorkspaceMachine', () => {
   })
 
   test('tells the Export menu each new revision, and the carry offer once the questionnaire is read (issue 43)', async () => {
-    const actor = createActor(
-      workspaceWith({
-        actors: {
-          loadWorkspace: fromPromise(async () => ready),
-          licenseNotice: fromPromise(async () => 0),
-        },
-      }),
-      { input: { id: 7 } },
-    ).start()
+    const actor = readyWorkspace()
     await tick()
     const { exports, carry } = actor.getSnapshot().children
     expect(exports?.getSnapshot().context.revision).toBe(ready.questionnaire.revision)
@@ -290,45 +289,33 @@ describe('questionnaireWorkspaceMachine', () => {
     let activityReads = 0
     const operations: WorkspaceOperation[] = []
     const toasts: string[] = []
-    const actor = createActor(
-      workspaceWith({
+    const actor = readyWorkspace({
+      runOperation: recording(operations),
+      activity: questionnaireActivityMachine.provide({
         actors: {
-          loadWorkspace: fromPromise(async () => ready),
-          licenseNotice: fromPromise(async () => 0),
-          runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
-            async ({ input }) => {
-              operations.push(input.operation)
-              return { change: changeOf([]) }
-            },
-          ),
-          activity: questionnaireActivityMachine.provide({
-            actors: {
-              loadActivity: fromPromise<Activity[], { id: number }>(async () => {
-                activityReads += 1
-                return []
-              }),
-            },
-          }),
-          sections: sectionPreviewMachine.provide({
-            actors: {
-              previewSection: fromPromise<SectionPreview, PreviewSectionInput>(async () => ({
-                changes: [
-                  {
-                    question_id: 2,
-                    ref: 'SEC-02',
-                    question: 'Do you meet security requirement 2?',
-                    before: { text: 'Yes. Reviewed quarterly.', choice: 'Yes' },
-                    after: { text: 'Yes.', choice: 'Yes' },
-                  },
-                ],
-                contradictions: [],
-              })),
-            },
+          loadActivity: fromPromise<Activity[], { id: number }>(async () => {
+            activityReads += 1
+            return []
           }),
         },
       }),
-      { input: { id: 7 } },
-    ).start()
+      sections: sectionPreviewMachine.provide({
+        actors: {
+          previewSection: fromPromise<SectionPreview, PreviewSectionInput>(async () => ({
+            changes: [
+              {
+                question_id: 2,
+                ref: 'SEC-02',
+                question: 'Do you meet security requirement 2?',
+                before: { text: 'Yes. Reviewed quarterly.', choice: 'Yes' },
+                after: { text: 'Yes.', choice: 'Yes' },
+              },
+            ],
+            contradictions: [],
+          })),
+        },
+      }),
+    })
     actor.on('toast', (event) => toasts.push(`${event.toast.type}: ${event.toast.title}`))
     await tick()
     actor.send({ type: 'history.open' })
@@ -359,21 +346,9 @@ describe('questionnaireWorkspaceMachine', () => {
 
   test('asks before deleting a question, and opens the focused answer’s sheet (issue 43)', async () => {
     const operations: WorkspaceOperation[] = []
-    const actor = createActor(
-      workspaceWith({
-        actors: {
-          loadWorkspace: fromPromise(async () => ready),
-          licenseNotice: fromPromise(async () => 0),
-          runOperation: fromPromise<OperationResult, { id: number; operation: WorkspaceOperation }>(
-            async ({ input }) => {
-              operations.push(input.operation)
-              return { change: changeOf([]), deletedQuestionId: 1 }
-            },
-          ),
-        },
-      }),
-      { input: { id: 7 } },
-    ).start()
+    const actor = readyWorkspace({
+      runOperation: recording(operations, { change: changeOf([]), deletedQuestionId: 1 }),
+    })
     await tick()
     actor.send({ type: 'sheet.open' })
     expect(workspacePageView.sheetOpen(actor.getSnapshot())).toBe(false)
