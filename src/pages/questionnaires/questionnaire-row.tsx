@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { Boxes, Building2, Columns3, Globe, ListTodo, Trash2, UserRound } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
-import type { Questionnaire, QuestionnaireStatus } from '../../../contract/questionnaires.ts'
+import type { QuestionnaireRowView } from '../../../machines/questionnaire-list/index.ts'
 import { RelativeTime } from '../../components/relative-time.tsx'
 import { RowActions } from '../../components/row-actions.tsx'
 import { metaLine, nameLink } from '../../components/styles.ts'
@@ -10,12 +10,11 @@ import { LinearProgress } from '../../components/ui/progress.tsx'
 import { DueDate, WorkStatusBadge } from '../../components/work-status.tsx'
 import { formatExact } from '../../lib/format.ts'
 
-const STATUS: Record<QuestionnaireStatus, { label: string; className: string }> = {
-  queued: { label: 'Queued', className: css({ colorPalette: 'gray' }) },
-  analyzing: { label: 'Analysing', className: css({ colorPalette: 'blue' }) },
-  ready: { label: 'Ready', className: css({ colorPalette: 'green' }) },
-  generating: { label: 'Generating', className: css({ colorPalette: 'blue' }) },
-  failed: { label: 'Failed', className: css({ colorPalette: 'red' }) },
+const TONES = {
+  gray: css({ colorPalette: 'gray' }),
+  blue: css({ colorPalette: 'blue' }),
+  green: css({ colorPalette: 'green' }),
+  red: css({ colorPalette: 'red' }),
 }
 
 const badge = css({
@@ -44,34 +43,27 @@ const customerLink = css({
   overflowWrap: 'anywhere',
 })
 
-/** A portal's address as a person reads it: host and path, without the scheme. */
-const portalLabel = (url: string) => url.replace(/^https?:\/\//, '')
-
 /**
  * One questionnaire in the list: name with its customer and owner, status, work status and due
  * date (under the name on a phone), progress, counts and its actions.
  */
 export function QuestionnaireRow(props: {
-  item: Questionnaire
-  checked: boolean
+  row: QuestionnaireRowView
   onToggle: () => void
   onDelete: () => void
   onWork: () => void
   /** The product it is answered for (issue 38); absent: all products. */
   product?: string
 }) {
-  const { item } = props
-  const status = STATUS[item.status]
-  const running =
-    item.status === 'queued' || item.status === 'analyzing' || item.status === 'generating'
-  const percent = item.questions ? Math.round((item.answered / item.questions) * 100) : 0
+  const { row } = props
+  const { item, status } = row
   return (
     <tr data-testid="questionnaire-row">
       <td>
         <input
           type="checkbox"
           aria-label={`Select ${item.name}`}
-          checked={props.checked}
+          checked={row.checked}
           onChange={props.onToggle}
         />
       </td>
@@ -79,10 +71,8 @@ export function QuestionnaireRow(props: {
         <Link to="/questionnaire/$id" params={{ id: item.id }} className={nameLink}>
           {item.name}
         </Link>
-        <p className={cx(muted, css({ display: { base: 'block', md: 'none' } }))}>
-          {item.questions.toLocaleString()} questions · {item.answered.toLocaleString()} answered
-        </p>
-        {(item.customer || item.owner || props.product || item.portal_url) && (
+        <p className={cx(muted, css({ display: { base: 'block', md: 'none' } }))}>{row.counts}</p>
+        {(item.customer || item.owner || props.product || row.portal) && (
           <p className={meta}>
             {item.portal_url && (
               <span className={metaItem} title="Read from a web portal">
@@ -94,7 +84,7 @@ export function QuestionnaireRow(props: {
                   className={customerLink}
                   aria-label={`Portal: ${item.portal_url}`}
                 >
-                  {portalLabel(item.portal_url)}
+                  {row.portal}
                 </a>
               </span>
             )}
@@ -131,17 +121,17 @@ export function QuestionnaireRow(props: {
           <WorkStatusBadge status={item.work_status} />
           {item.due_date && <DueDate date={item.due_date} overdue={item.overdue} prefix="Due " />}
         </p>
-        {item.unsure_tabs > 0 && item.status === 'ready' && (
+        {row.checkMapping && (
           <p className={cx(muted, css({ display: 'flex', gap: '1', alignItems: 'center' }))}>
             <Columns3 size={12} /> Check mapping
           </p>
         )}
       </td>
       <td>
-        <span className={cx(badge, status.className)}>{status.label}</span>
-        {item.status === 'failed' && item.error && (
+        <span className={cx(badge, TONES[status.tone])}>{status.label}</span>
+        {row.error && (
           <p className={css({ color: 'fg.error', textStyle: 'xs', mt: '1', maxW: '20rem' })}>
-            {item.error}
+            {row.error}
           </p>
         )}
       </td>
@@ -152,15 +142,15 @@ export function QuestionnaireRow(props: {
         <DueDate date={item.due_date} overdue={item.overdue} />
       </td>
       <td className={hideSmall}>
-        {running ? (
+        {row.progress ? (
           <LinearProgress
-            value={item.progress}
+            value={row.progress.value}
             size="sm"
-            label={item.progress_label ?? status.label}
+            label={row.progress.label}
             className={css({ minW: '10rem' })}
           />
         ) : (
-          <span className={muted}>{item.status === 'ready' ? `${percent}% answered` : '—'}</span>
+          <span className={muted}>{row.answered}</span>
         )}
       </td>
       <td className={cx(numeric, hideSmall)}>{item.questions.toLocaleString()}</td>

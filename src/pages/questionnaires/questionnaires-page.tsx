@@ -127,23 +127,19 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
         onChange={(field, value) => list.send({ type: 'uploadWork.change', field, value })}
       />
 
-      {view.uploads.map((row) => (
+      {view.uploadRows.map((row) => (
         <div key={row.key} className={cx(uploadRow, css({ mb: '2' }))} data-testid="upload-row">
           <div className={css({ minW: '0' })}>
             <p className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{row.name}</p>
-            {row.status === 'failed' ? (
+            {row.progress ? (
+              <LinearProgress value={row.progress.value} label={row.progress.label} size="sm" />
+            ) : (
               <p className={css({ color: 'fg.error', textStyle: 'xs' })} role="alert">
                 {row.error}
               </p>
-            ) : (
-              <LinearProgress
-                value={row.status === 'uploading' ? row.progress : null}
-                label={row.status === 'uploading' ? 'Uploading' : 'Waiting'}
-                size="sm"
-              />
             )}
           </div>
-          {row.status === 'failed' && (
+          {row.error !== null && (
             <IconButton
               size="sm"
               variant="ghost"
@@ -165,18 +161,18 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
         </div>
       )}
 
-      {view.loading ? (
+      {view.content === 'loading' ? (
         <div className={flex({ gap: '2', color: 'fg.muted' })}>
           <Spinner size="sm" /> Loading questionnaires...
         </div>
-      ) : view.items.length === 0 && !view.error && !view.filtered ? (
+      ) : view.content === 'empty' ? (
         <EmptyState icon={ClipboardList} title="No questionnaires yet" action={uploadButton}>
           Upload a security questionnaire (CAIQ, HECVAT, SIG or your customer's own spreadsheet).
           Quire reads every tab, drafts the answers from your knowledge base and hands back the same
           file, filled.
         </EmptyState>
       ) : (
-        (view.items.length > 0 || view.filtered) && (
+        view.content !== 'none' && (
           <>
             <ListFilters
               filters={view.filters}
@@ -189,15 +185,14 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
               <Button
                 size="sm"
                 variant="outline"
-                disabled={!view.selected.length}
+                disabled={view.deleteDisabled}
                 className={css({ colorPalette: 'red' })}
                 onClick={() => list.send({ type: 'delete.request', ids: view.selected })}
               >
-                <Trash2 /> Delete selected
-                {view.selected.length ? ` (${view.selected.length})` : ''}
+                <Trash2 /> {view.deleteLabel}
               </Button>
             </ListFilters>
-            {view.items.length === 0 ? (
+            {view.content === 'noMatch' ? (
               <EmptyState
                 icon={SearchX}
                 title="No questionnaire matches these filters"
@@ -218,7 +213,7 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
                         <input
                           type="checkbox"
                           aria-label="Select all"
-                          checked={view.selected.length === view.items.length}
+                          checked={view.allSelected}
                           onChange={() => list.send({ type: 'toggle.all' })}
                         />
                       </th>
@@ -243,15 +238,14 @@ export default function QuestionnairesPage(props: { logic?: QuestionnairesLogic 
                     </tr>
                   </thead>
                   <tbody>
-                    {view.items.map((item) => (
+                    {view.rows.map((row) => (
                       <Row
-                        key={item.id}
-                        item={item}
-                        checked={view.selected.includes(item.id)}
-                        onToggle={() => list.send({ type: 'toggle', id: item.id })}
-                        onDelete={() => list.send({ type: 'delete.request', ids: [item.id] })}
-                        onWork={() => work.send({ type: 'open', questionnaire: item })}
-                        product={productNames.get(item.product_id ?? 0)}
+                        key={row.item.id}
+                        row={row}
+                        onToggle={() => list.send({ type: 'toggle', id: row.item.id })}
+                        onDelete={() => list.send({ type: 'delete.request', ids: [row.item.id] })}
+                        onWork={() => work.send({ type: 'open', questionnaire: row.item })}
+                        product={productNames.get(row.item.product_id ?? 0)}
                       />
                     ))}
                   </tbody>
