@@ -20,7 +20,7 @@ import {
   type FileKind,
   type RepositoryFile,
 } from '../../../contract/knowledge.ts'
-import { fileListView } from '../../../machines/file-list/index.ts'
+import { fileListContent, fileListView, fileRow } from '../../../machines/file-list/index.ts'
 import { selectStats } from '../../../machines/file-stats/index.ts'
 import { selectProductNames } from '../../../machines/product-choice/index.ts'
 import { selectInFlight } from '../../../machines/upload-queue/index.ts'
@@ -123,10 +123,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
     [queue, list, addUrl, statsRef, versions, toaster],
   )
 
-  const pages = Math.max(1, Math.ceil(view.count / view.query.page_size))
-  const filtered = Boolean(
-    view.query.q || view.query.kind || view.query.status || view.query.tag || view.query.product,
-  )
+  const content = fileListContent(view, uploads.length)
 
   const rowActions = (file: RepositoryFile) => (
     <RowActions name={file.name}>
@@ -140,7 +137,7 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
       </Menu.Item>
       <Menu.Item
         value="replace"
-        disabled={replacing || Boolean(file.source_url)}
+        disabled={fileRow(file, { replacing }).replaceDisabled}
         onClick={() => {
           versions.send({ type: 'replace.choose', file: { id: file.id, name: file.name } })
           replacePicker.current?.click()
@@ -257,32 +254,32 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
             Tag: {view.query.tag} ✕
           </Button>
         )}
-        {view.selected.length > 0 && (
+        {view.deleteSelectedLabel && (
           <Button
             size="md"
             variant="outline"
             className={css({ colorPalette: 'red' })}
             onClick={() => list.send({ type: 'delete.request', ids: view.selected })}
           >
-            <Trash2 /> Delete selected ({view.selected.length})
+            <Trash2 /> {view.deleteSelectedLabel}
           </Button>
         )}
       </div>
 
-      {view.listError ? (
-        <RetryAlert error={view.listError} onRetry={() => list.send({ type: 'refresh' })} />
-      ) : view.loading ? (
+      {content === 'error' ? (
+        <RetryAlert error={view.listError ?? ''} onRetry={() => list.send({ type: 'refresh' })} />
+      ) : content === 'loading' ? (
         <div className={css({ display: 'grid', placeItems: 'center', py: '16' })}>
           <Spinner />
         </div>
-      ) : view.files.length === 0 && !filtered && uploads.length === 0 ? (
+      ) : content === 'empty' ? (
         <EmptyState icon={FolderOpen} title="No documents yet">
           Upload what answers security questions for you: policies, SOC 2 and ISO reports, pen-test
           summaries, architecture notes and questionnaires you have already completed. PDF, Word,
           Excel, CSV, text and Markdown all work, or add a web page such as your trust center by
           URL.
         </EmptyState>
-      ) : view.files.length === 0 && uploads.length === 0 ? (
+      ) : content === 'noMatch' ? (
         <EmptyState icon={FolderOpen} title="No files match">
           Try another search or clear the filters.
         </EmptyState>
@@ -307,10 +304,10 @@ export default function RepositoryPage({ logic = defaultLogic }: { logic?: Repos
             }}
           />
           <Pager
-            total={`${view.count} ${view.count === 1 ? 'file' : 'files'}`}
+            total={view.pagerTotal}
             page={view.query.page}
-            pages={pages}
-            position={`Page ${view.query.page} of ${pages}`}
+            pages={view.pages}
+            position={view.pagerPosition}
             onPage={(page) => list.send({ type: 'page.change', page })}
           />
         </>
