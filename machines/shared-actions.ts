@@ -19,6 +19,12 @@ export const failureText = (event: object, fallback: string) =>
 /** What a failed call's event carries (an invoked actor's error), for a named action to word. */
 export const thrownBy = (event: object): unknown => ('error' in event ? event.error : undefined)
 
+/**
+ * What a finished call's event carries (an invoked actor's output), for a named action or guard
+ * that several of a state's onDone transitions share to read without params.
+ */
+export const outputOf = (event: object): unknown => ('output' in event ? event.output : undefined)
+
 /** What a machine that follows a live stream keeps of its reconnections. */
 interface StreamRetries {
   /** Reconnections tried since the stream was last open. */

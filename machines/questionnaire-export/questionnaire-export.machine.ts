@@ -1,8 +1,8 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate'
-import { errorMessage } from '../../contract/errors.ts'
 import { type ExportFormat, QUESTIONNAIRE_TEXTS } from '../../contract/questionnaires.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { EXPORT_PROGRESS_POLL_MS } from '../constants.ts'
+import { failureText, outputOf } from '../shared-actions.ts'
 import type {
   CheckFilledFile,
   ExportRun,
@@ -22,8 +22,16 @@ import type {
  */
 
 const mustBeProvided = mustBeProvidedIn('questionnaireExportMachine')
-const messageOf = (error: unknown) => errorMessage(error, QUESTIONNAIRE_TEXTS.exportFailedPlain)
 const unfinished = (run: ExportRun | null) => run?.status === 'queued' || run?.status === 'running'
+
+/**
+ * The run that starting an export or asking for it answered, read from the done event by name:
+ * the exporting and polling states settle it alike, each in a few lines.
+ */
+const runOf = (event: object) => outputOf(event) as ExportRun
+
+/** A failed call's error, in its own words or the export's. */
+const failureOf = (event: object) => failureText(event, QUESTIONNAIRE_TEXTS.exportFailedPlain)
 
 export const questionnaireExportMachine = setup({
   types: {} as ExportSchema,
@@ -43,8 +51,11 @@ export const questionnaireExportMachine = setup({
     hasLatest: ({ context }) => context.latest !== null,
     newRevision: ({ context }, revision: number | null) =>
       revision !== null && revision !== context.revision,
-    runDone: (_, run: ExportRun) => run.status === 'done' && run.filled_file !== null,
-    runFailed: (_, run: ExportRun) => run.status === 'failed',
+    runDone: ({ event }) => {
+      const run = runOf(event)
+      return run.status === 'done' && run.filled_file !== null
+    },
+    runFailed: ({ event }) => runOf(event).status === 'failed',
   },
   actions: {
     rememberRevision: assign((_, revision: number | null) => ({ revision })),
@@ -52,32 +63,33 @@ export const questionnaireExportMachine = setup({
       latest: checked.filled_file,
       approvedOnlyDefault: checked.approved_only_default ?? false,
     })),
-    keepRun: assign((_, run: ExportRun) =>
-      run.status === 'done'
+    keepRun: assign(({ event }) => {
+      const run = runOf(event)
+      return run.status === 'done'
         ? { run, latest: run.filled_file }
         : run.status === 'failed'
           ? { run, error: run.error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain }
-          : { run },
-    ),
-    announceDone: enqueueActions(({ self, enqueue }, run: ExportRun) => {
-      const file = run.filled_file as FilledFile
+          : { run }
+    }),
+    announceDone: enqueueActions(({ self, event, enqueue }) => {
+      const file = runOf(event).filled_file as FilledFile
       enqueue.emit({ type: 'exported', file })
       // the workspace that runs it says so (alone, as in its path test, it only emits)
       if (self._parent) enqueue.sendParent({ type: 'export.done', fileName: file.name })
     }),
-    announceRunFailed: enqueueActions(({ self, enqueue }, run: ExportRun) => {
-      const message = run.error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain
+    announceRunFailed: enqueueActions(({ self, event, enqueue }) => {
+      const message = runOf(event).error ?? QUESTIONNAIRE_TEXTS.exportFailedPlain
       enqueue.emit({ type: 'failed', message })
       if (self._parent) enqueue.sendParent({ type: 'export.failed', message })
     }),
-    rememberError: assign((_, error: unknown) => ({ error: messageOf(error) })),
-    announceError: enqueueActions(({ self, enqueue }, error: unknown) => {
-      const message = messageOf(error)
+    rememberError: assign(({ event }) => ({ error: failureOf(event) })),
+    announceError: enqueueActions(({ self, event, enqueue }) => {
+      const message = failureOf(event)
       enqueue.emit({ type: 'failed', message })
       if (self._parent) enqueue.sendParent({ type: 'export.failed', message })
     }),
-    forgetExport: assign((_, error: unknown) => ({
-      error: messageOf(error),
+    forgetExport: assign(({ event }) => ({
+      error: failureOf(event),
       format: null,
       run: null,
     })),
@@ -149,37 +161,11 @@ export const questionnaireExportMachine = setup({
           approvedOnly: context.approvedOnly,
         }),
         onDone: [
-          {
-            guard: { type: 'runDone', params: ({ event }) => event.output },
-            target: 'downloading',
-            actions: [
-              { type: 'keepRun', params: ({ event }) => event.output },
-              { type: 'announceDone', params: ({ event }) => event.output },
-            ],
-          },
-          {
-            guard: { type: 'runFailed', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: [
-              { type: 'keepRun', params: ({ event }) => event.output },
-              { type: 'announceRunFailed', params: ({ event }) => event.output },
-            ],
-          },
-          { target: 'waiting', actions: { type: 'keepRun', params: ({ event }) => event.output } },
+          { guard: 'runDone', target: 'downloading', actions: ['keepRun', 'announceDone'] },
+          { guard: 'runFailed', target: 'failed', actions: ['keepRun', 'announceRunFailed'] },
+          { target: 'waiting', actions: 'keepRun' },
         ],
-        onError: {
-          target: 'failed',
-          actions: [
-            {
-              type: 'rememberError',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-            {
-              type: 'announceError',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-          ],
-        },
+        onError: { target: 'failed', actions: ['rememberError', 'announceError'] },
       },
     },
     waiting: {
@@ -194,37 +180,11 @@ export const questionnaireExportMachine = setup({
         src: 'loadExport',
         input: ({ context }) => ({ runId: (context.run as ExportRun).id }),
         onDone: [
-          {
-            guard: { type: 'runDone', params: ({ event }) => event.output },
-            target: 'downloading',
-            actions: [
-              { type: 'keepRun', params: ({ event }) => event.output },
-              { type: 'announceDone', params: ({ event }) => event.output },
-            ],
-          },
-          {
-            guard: { type: 'runFailed', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: [
-              { type: 'keepRun', params: ({ event }) => event.output },
-              { type: 'announceRunFailed', params: ({ event }) => event.output },
-            ],
-          },
-          { target: 'waiting', actions: { type: 'keepRun', params: ({ event }) => event.output } },
+          { guard: 'runDone', target: 'downloading', actions: ['keepRun', 'announceDone'] },
+          { guard: 'runFailed', target: 'failed', actions: ['keepRun', 'announceRunFailed'] },
+          { target: 'waiting', actions: 'keepRun' },
         ],
-        onError: {
-          target: 'failed',
-          actions: [
-            {
-              type: 'rememberError',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-            {
-              type: 'announceError',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-          ],
-        },
+        onError: { target: 'failed', actions: ['rememberError', 'announceError'] },
       },
     },
     downloading: {
@@ -234,19 +194,7 @@ export const questionnaireExportMachine = setup({
         src: 'downloadFilled',
         input: ({ context }) => ({ file: context.latest as FilledFile }),
         onDone: 'idle',
-        onError: {
-          target: 'failed',
-          actions: [
-            {
-              type: 'forgetExport',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-            {
-              type: 'announceError',
-              params: ({ event }: { event: { error: unknown } }) => event.error,
-            },
-          ],
-        },
+        onError: { target: 'failed', actions: ['forgetExport', 'announceError'] },
       },
     },
     failed: {
