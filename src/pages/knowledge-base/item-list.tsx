@@ -7,7 +7,7 @@ import { DUE_WINDOW_DAYS, type Freshness } from '../../../contract/freshness.ts'
 import type { AnsweredRow, DataItem, QaItem, RepositoryFile } from '../../../contract/knowledge.ts'
 import type { itemEditorMachine } from '../../../machines/item-editor/index.ts'
 import { type ItemListKind, itemListView } from '../../../machines/item-list/index.ts'
-import { canReview, libraryReviewView } from '../../../machines/library-review/index.ts'
+import { libraryReviewView, qaRow } from '../../../machines/library-review/index.ts'
 import { selectProfile } from '../../../machines/session/index.ts'
 import type { KnowledgeLogic } from '../../api/knowledge-logic.ts'
 import { SessionContext } from '../../app/session.tsx'
@@ -200,9 +200,7 @@ export function ItemList(props: {
               key={item.id}
               item={item}
               queue={Boolean(props.queue)}
-              canReview={canReview(item, user)}
-              reviewing={reviewing.busyId === item.id}
-              error={reviewing.failedId === item.id ? reviewing.error : null}
+              row={qaRow(item, { user, review: reviewing })}
               onReview={() => review.send({ type: 'confirm', item })}
               onEdit={() => editor.send({ type: 'edit', mode: 'qa', item })}
               onDelete={() => editor.send({ type: 'delete.request', mode: 'qa', id: item.id })}

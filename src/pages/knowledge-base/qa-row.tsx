@@ -2,6 +2,7 @@ import { Boxes, CheckCheck, Pencil, Trash2, UserRound } from 'lucide-react'
 import { css } from 'styled-system/css'
 import { grid, wrap } from 'styled-system/patterns'
 import type { QaItem } from '../../../contract/knowledge.ts'
+import type { QaRowView } from '../../../machines/library-review/index.ts'
 import { FreshnessBadge } from '../../components/questionnaire/badges.tsx'
 import { RelativeTime } from '../../components/relative-time.tsx'
 import { RowActions } from '../../components/row-actions.tsx'
@@ -58,10 +59,7 @@ const danger = css({ colorPalette: 'red' })
 const rowError = css({ gridColumn: '1 / -1', textStyle: 'sm', color: 'fg.error' })
 
 /** When an answer falls or fell stale, in words. */
-const dueText = (item: QaItem) =>
-  item.freshness === 'stale'
-    ? `Stale since ${formatDay(item.review_due_at)}`
-    : `Review by ${formatDay(item.review_due_at)}`
+const dueText = (item: QaItem, row: QaRowView) => `${row.dueLead} ${formatDay(item.review_due_at)}`
 
 /**
  * One Q&A item: its question and answer, what it carries, and how fresh it is (a badge, its owner
@@ -70,17 +68,16 @@ const dueText = (item: QaItem) =>
  */
 export function QaRow(props: {
   item: QaItem
+  /** What the row offers, from the library-review view (`qaRow`). */
+  row: QaRowView
   queue: boolean
-  canReview: boolean
-  reviewing: boolean
-  error: string | null
   onReview: () => void
   onEdit: () => void
   onDelete: () => void
   /** The product it speaks for (issue 38); absent: all products. */
   product?: string
 }) {
-  const { item } = props
+  const { item, row } = props
   return (
     <li className={itemRow} data-testid="kb-item" data-freshness={item.freshness}>
       <div className={css({ minW: '0', gridColumn: props.queue ? '1 / -1' : undefined })}>
@@ -100,17 +97,17 @@ export function QaRow(props: {
         <div className={freshnessLine}>
           <FreshnessBadge
             freshness={item.freshness}
-            title={`${dueText(item)} (every ${item.review_cycle_days} days)`}
+            title={`${dueText(item, row)} (every ${item.review_cycle_days} days)`}
           />
           <span className={owner}>
             <UserRound size={12} aria-hidden />
-            {item.owner ? item.owner.name : <span className={noOwner}>No owner</span>}
+            {row.ownerName ?? <span className={noOwner}>No owner</span>}
           </span>
           <span title={formatExact(item.last_reviewed_at)}>
             Reviewed {formatDay(item.last_reviewed_at)}
-            {item.reviewed_by && ` by ${item.reviewed_by.name}`}
+            {row.reviewedBy}
           </span>
-          {props.queue && <span>{dueText(item)}</span>}
+          {props.queue && <span>{dueText(item, row)}</span>}
         </div>
       </div>
       {props.queue ? (
@@ -118,8 +115,8 @@ export function QaRow(props: {
           <Button
             size="sm"
             onClick={props.onReview}
-            loading={props.reviewing}
-            disabled={!props.canReview}
+            loading={row.reviewing}
+            disabled={!row.canReview}
             aria-label={`Confirm ${item.question}`}
           >
             <CheckCheck /> Confirm
@@ -144,8 +141,8 @@ export function QaRow(props: {
         </div>
       ) : (
         <RowActions name={item.question}>
-          {props.canReview && (
-            <Menu.Item value="reviewed" onClick={props.onReview} disabled={props.reviewing}>
+          {row.canReview && (
+            <Menu.Item value="reviewed" onClick={props.onReview} disabled={row.reviewing}>
               <CheckCheck /> Mark reviewed
             </Menu.Item>
           )}
@@ -157,9 +154,9 @@ export function QaRow(props: {
           </Menu.Item>
         </RowActions>
       )}
-      {props.error && (
+      {row.error && (
         <p className={rowError} role="alert">
-          {props.error}
+          {row.error}
         </p>
       )}
     </li>
