@@ -71,6 +71,9 @@ const mustBeProvided = mustBeProvidedIn('fileListMachine')
 
 const errorOf = (error: unknown) => errorMessage(error, 'Something went wrong. Please try again.')
 
+/** The listed page a load answered, as the params of setList (the first load and the quiet one). */
+const listOf = ({ event }: { event: { output: ListOutput } }) => event.output
+
 export const DEFAULT_FILE_QUERY: FileQuery = {
   page: 1,
   page_size: 25,
@@ -181,10 +184,7 @@ export const fileListMachine = setup({
       invoke: {
         src: 'loadFiles',
         input: ({ context }) => context.query,
-        onDone: {
-          target: 'ready',
-          actions: { type: 'setList', params: ({ event }) => event.output },
-        },
+        onDone: { target: 'ready', actions: { type: 'setList', params: listOf } },
         onError: { target: 'failed', actions: 'setError' },
       },
     },
@@ -236,10 +236,7 @@ export const fileListMachine = setup({
       invoke: {
         src: 'loadFiles',
         input: ({ context }) => context.query,
-        onDone: {
-          target: 'ready',
-          actions: { type: 'setList', params: ({ event }) => event.output },
-        },
+        onDone: { target: 'ready', actions: { type: 'setList', params: listOf } },
         onError: 'ready',
       },
       on: {
