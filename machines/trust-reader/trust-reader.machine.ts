@@ -2,6 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
 import { TRUST_REQUEST_TEXTS, type TrustReader } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { outputOf } from '../shared-actions.ts'
 
 type Reader = NonNullable<TrustReader['reader']>
 
@@ -27,6 +28,12 @@ export const readerCheckDelay = (reader: Reader | null, now = Date.now()) =>
 const mustBeProvided = mustBeProvidedIn('trustReaderMachine')
 
 /**
+ * What the server said of this browser's session, read from the load's done event by name: the
+ * first check and each recheck take it alike, in one line each.
+ */
+const readOf = (event: object) => outputOf(event) as TrustReader
+
+/**
  * The reader session of a visitor under NDA (issue 40). The emailed link opens the page with a
  * one-time token: the visitor's own click ("Open the documents") exchanges it for a session kept
  * in an HttpOnly cookie. A session is checked with the server every 5 minutes and when it is due
@@ -50,10 +57,10 @@ export const trustReaderMachine = setup({
   guards: {
     hasLink: ({ context }) => context.access !== null,
     /** The server names the reader: the session stands. */
-    isReader: (_, read: TrustReader) => Boolean(read.reader),
+    isReader: ({ event }) => Boolean(readOf(event).reader),
   },
   actions: {
-    setReader: assign((_, read: TrustReader) => ({ reader: read.reader ?? null })),
+    setReader: assign(({ event }) => ({ reader: readOf(event).reader ?? null })),
   },
 }).createMachine({
   id: 'trustReader',
@@ -77,11 +84,7 @@ export const trustReaderMachine = setup({
         src: 'loadReader',
         input: ({ context }) => ({ slug: context.slug }),
         onDone: [
-          {
-            guard: { type: 'isReader', params: ({ event }) => event.output },
-            target: 'reader',
-            actions: { type: 'setReader', params: ({ event }) => event.output },
-          },
+          { guard: 'isReader', target: 'reader', actions: 'setReader' },
           { target: 'visitor' },
         ],
         onError: 'visitor',
@@ -130,11 +133,7 @@ export const trustReaderMachine = setup({
         src: 'loadReader',
         input: ({ context }) => ({ slug: context.slug }),
         onDone: [
-          {
-            guard: { type: 'isReader', params: ({ event }) => event.output },
-            target: 'reader',
-            actions: { type: 'setReader', params: ({ event }) => event.output },
-          },
+          { guard: 'isReader', target: 'reader', actions: 'setReader' },
           {
             target: 'ended',
             actions: assign({ reader: null, error: TRUST_REQUEST_TEXTS.sessionEnded }),
