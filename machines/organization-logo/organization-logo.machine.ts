@@ -1,7 +1,7 @@
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
-import { errorMessage } from '../../contract/errors.ts'
 import { ORGANIZATION_TEXTS } from '../../contract/organization.ts'
 import { mustBeProvidedIn } from '../actors.ts'
+import { failureText } from '../shared-actions.ts'
 
 const mustBeProvided = mustBeProvidedIn('organizationLogoMachine')
 
@@ -29,8 +29,9 @@ export const organizationLogoMachine = setup({
   },
   actions: {
     changed: emit({ type: 'changed' } as const),
-    fail: assign((_, error: unknown) => ({
-      error: errorMessage(error, ORGANIZATION_TEXTS.logoChangeFailed),
+    /** A failed upload or removal, worded from its error event (read by name, no params). */
+    fail: assign(({ event }) => ({
+      error: failureText(event, ORGANIZATION_TEXTS.logoChangeFailed),
     })),
   },
 }).createMachine({
@@ -66,13 +67,7 @@ export const organizationLogoMachine = setup({
           return { file: event.file }
         },
         onDone: { target: 'loading', actions: 'changed' },
-        onError: {
-          target: 'idle',
-          actions: {
-            type: 'fail',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'idle', actions: 'fail' },
       },
     },
     removing: {
@@ -82,13 +77,7 @@ export const organizationLogoMachine = setup({
         id: 'removeLogo',
         src: 'removeLogo',
         onDone: { target: 'loading', actions: 'changed' },
-        onError: {
-          target: 'idle',
-          actions: {
-            type: 'fail',
-            params: ({ event }: { event: { error: unknown } }) => event.error,
-          },
-        },
+        onError: { target: 'idle', actions: 'fail' },
       },
     },
   },
