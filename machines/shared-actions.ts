@@ -25,6 +25,15 @@ export const thrownBy = (event: object): unknown => ('error' in event ? event.er
  */
 export const outputOf = (event: object): unknown => ('output' in event ? event.output : undefined)
 
+/**
+ * A list's query searching for what was typed, from its first page. The text is the
+ * 'search.change' event's q, read by name, so that a list's search transition is one line.
+ */
+export const searched = <TQuery>(query: TQuery, event: object) => {
+  const q = 'q' in event && typeof event.q === 'string' ? event.q : ''
+  return { query: { ...query, q, page: 1 } }
+}
+
 /** What a machine that follows a live stream keeps of its reconnections. */
 interface StreamRetries {
   /** Reconnections tried since the stream was last open. */

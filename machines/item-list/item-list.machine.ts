@@ -4,7 +4,7 @@ import type { Freshness } from '../../contract/freshness.ts'
 import type { QaItem } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
-import { thrownBy } from '../shared-actions.ts'
+import { searched, thrownBy } from '../shared-actions.ts'
 
 /**
  * A paged, searchable list of knowledge-base entries (Q&A items, data items or ready files):
@@ -74,7 +74,7 @@ export const itemListMachine = setup({
   },
   delays: { searchDebounce: LIST_SEARCH_DEBOUNCE_MS },
   actions: {
-    setSearch: assign(({ context }, q: string) => ({ query: { ...context.query, q, page: 1 } })),
+    setSearch: assign(({ context, event }) => searched(context.query, event)),
     setPage: assign(({ context }, page: number) => ({
       query: { ...context.query, page: Math.max(1, page) },
     })),
@@ -122,11 +122,7 @@ export const itemListMachine = setup({
   }),
   initial: 'loading',
   on: {
-    'search.change': {
-      target: '.typing',
-      reenter: true,
-      actions: { type: 'setSearch', params: ({ event }) => event.q },
-    },
+    'search.change': { target: '.typing', reenter: true, actions: 'setSearch' },
     'page.change': {
       target: '.loading',
       actions: { type: 'setPage', params: ({ event }) => event.page },

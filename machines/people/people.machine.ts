@@ -4,6 +4,7 @@ import type { Role } from '../../contract/roles.ts'
 import type { AdminUser, TemporaryPassword } from '../../contract/users.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
+import { searched } from '../shared-actions.ts'
 import type {
   InviteForm,
   PeopleContext,
@@ -53,7 +54,7 @@ export const peopleMachine = setup({
   actors,
   delays: { searchDebounce: LIST_SEARCH_DEBOUNCE_MS },
   actions: {
-    setSearch: assign(({ context }, q: string) => ({ query: { ...context.query, q, page: 1 } })),
+    setSearch: assign(({ context, event }) => searched(context.query, event)),
     setFilter: assign(({ context }, filter: Pick<PeopleQuery, 'role' | 'status'>) => ({
       query: { ...context.query, ...filter, page: 1 },
     })),
@@ -111,11 +112,7 @@ export const peopleMachine = setup({
     list: {
       initial: 'loading',
       on: {
-        'search.change': {
-          target: '.typing',
-          reenter: true,
-          actions: { type: 'setSearch', params: ({ event }) => event.q },
-        },
+        'search.change': { target: '.typing', reenter: true, actions: 'setSearch' },
         'filter.change': {
           target: '.loading',
           actions: {
