@@ -122,6 +122,7 @@ export const notificationCentreMachine = setup({
       initial: 'loading',
       states: {
         loading: {
+          description: 'The latest notifications are read.',
           tags: 'loading',
           on: { refresh: { target: 'loading', reenter: true } },
           invoke: {
@@ -142,8 +143,11 @@ export const notificationCentreMachine = setup({
             },
           },
         },
-        ready: { on: { refresh: 'loading' } },
-        failed: { on: { refresh: 'loading' } },
+        ready: { description: 'The notifications, newest first.', on: { refresh: 'loading' } },
+        failed: {
+          description: 'They could not be read: the error, read again on refresh.',
+          on: { refresh: 'loading' },
+        },
       },
       on: {
         'stream.notification': {
@@ -213,6 +217,7 @@ export const notificationCentreMachine = setup({
       },
       states: {
         idle: {
+          description: 'Nothing is being saved; what was marked meanwhile is saved next.',
           always: {
             guard: 'hasToMark',
             target: 'saving',
@@ -224,6 +229,7 @@ export const notificationCentreMachine = setup({
           },
         },
         saving: {
+          description: 'The server is told what was marked read.',
           invoke: {
             src: 'markRead',
             input: ({ context }) => context.marking ?? { ids: [] },
@@ -245,10 +251,14 @@ export const notificationCentreMachine = setup({
       },
     },
     panel: {
+      description: 'The bell’s panel.',
       initial: 'closed',
       states: {
-        closed: { on: { 'panel.open': 'open' } },
-        open: { on: { 'panel.close': 'closed' } },
+        closed: { description: 'The panel is closed.', on: { 'panel.open': 'open' } },
+        open: {
+          description: 'The panel lists the notifications.',
+          on: { 'panel.close': 'closed' },
+        },
       },
     },
   },

@@ -1,14 +1,19 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { errorMessage } from '../../contract/errors.ts'
-import {
-  fillValue,
-  type PortalAnswer,
-  type PortalField,
-  type PortalReadResponse,
-} from '../../contract/portal.ts'
+import { fillValue, type PortalReadResponse } from '../../contract/portal.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { PORTAL_NOTICE_MS } from '../constants.ts'
 import { thrownBy } from '../shared-actions.ts'
+import type {
+  DraftInput,
+  FillItem,
+  FillOutcome,
+  PageRead,
+  PortalPanelContext,
+  PortalPanelEvents,
+} from './portal-panel.types.ts'
+
+export type * from './portal-panel.types.ts'
 
 /**
  * The extension's portal panel (issue 42): read the page the person is on, draft its questions
@@ -23,73 +28,6 @@ import { thrownBy } from '../shared-actions.ts'
  * offers to connect again; a failed read or draft offers to retry. The notice of what was just
  * done stays PORTAL_NOTICE_MS.
  */
-
-export interface PageRead {
-  url: string
-  title: string
-  fields: PortalField[]
-}
-
-export interface FillItem {
-  key: string
-  answerId: number
-  value: string
-  overwrite: boolean
-}
-
-/** What the reader did with one field: filled, or why not (`current`: what the field holds). */
-export interface FillOutcome {
-  key: string
-  answerId: number
-  ok: boolean
-  reason?: string
-  /** The field held something and the fill was not told to overwrite it: what it holds. */
-  occupied?: boolean
-  current?: string
-  overwrote: boolean
-}
-
-export interface DraftInput extends PageRead {
-  questionnaireId: number | null
-}
-
-export interface Overwrite {
-  key: string
-  question: string
-  current: string
-  next: string
-}
-
-export interface PortalPanelContext {
-  /** Quire's address, for the link to the questionnaire (known once signed in). */
-  server: string | null
-  /** The page last read (its address and title). */
-  page: { url: string; title: string } | null
-  questionnaire: { id: number; name: string; url: string } | null
-  fields: PortalField[]
-  answers: Record<string, PortalAnswer>
-  /** Each field's state on the page since the last read. */
-  outcomes: Record<string, { ok: boolean; reason?: string; occupied?: boolean }>
-  /** Answers whose version moved since the read before this one (edited or approved in Quire). */
-  updated: string[]
-  queue: FillItem[]
-  overwrite: Overwrite | null
-  notice: string | null
-  error: string | null
-  expired: boolean
-}
-
-export type PortalPanelEvents =
-  | { type: 'read' }
-  | { type: 'retry' }
-  | { type: 'fill'; key: string }
-  | { type: 'fill.high' }
-  | { type: 'overwrite.confirm' }
-  | { type: 'overwrite.cancel' }
-  | { type: 'connect' }
-  | { type: 'session.changed' }
-  /** The tab moved to another page (a wizard's next step): its questions are read on request. */
-  | { type: 'page.changed' }
 
 export class SessionExpiredError extends Error {}
 
@@ -250,6 +188,7 @@ export const portalPanelMachine = setup({
   initial: 'checking',
   states: {
     checking: {
+      description: 'Whether the extension is connected to a Quire server, and to which.',
       tags: 'busy',
       invoke: {
         id: 'checkSession',
@@ -265,8 +204,12 @@ export const portalPanelMachine = setup({
         onError: { target: 'signedOut' },
       },
     },
-    signedOut: { on: { connect: 'connecting', 'session.changed': 'checking' } },
+    signedOut: {
+      description: 'Not connected: the panel offers to connect to Quire.',
+      on: { connect: 'connecting', 'session.changed': 'checking' },
+    },
     connecting: {
+      description: 'The sign-in tab runs; the session it leaves is read again.',
       tags: 'busy',
       invoke: {
         id: 'connect',
@@ -275,8 +218,12 @@ export const portalPanelMachine = setup({
         onError: { target: 'signedOut', actions: 'setError' },
       },
     },
-    idle: { on: { read: 'reading', 'session.changed': 'checking' } },
+    idle: {
+      description: 'Connected: "Read this page" reads the tab the person is on.',
+      on: { read: 'reading', 'session.changed': 'checking' },
+    },
     reading: {
+      description: 'The reader is injected into the tab and lists its question fields.',
       tags: 'busy',
       invoke: {
         id: 'readPage',
@@ -289,6 +236,7 @@ export const portalPanelMachine = setup({
       },
     },
     drafting: {
+      description: 'Quire keeps the page as a questionnaire and drafts its open questions.',
       tags: 'busy',
       invoke: {
         id: 'draft',
@@ -309,9 +257,16 @@ export const portalPanelMachine = setup({
         ],
       },
     },
-    failed: { on: { retry: 'reading', read: 'reading' } },
-    expired: { on: { connect: 'reconnecting', 'session.changed': 'checking' } },
+    failed: {
+      description: 'The page could not be read or drafted: the error, and Try again.',
+      on: { retry: 'reading', read: 'reading' },
+    },
+    expired: {
+      description: 'The session ended: the panel offers to connect again.',
+      on: { connect: 'reconnecting', 'session.changed': 'checking' },
+    },
     reconnecting: {
+      description: 'The sign-in tab runs again; the panel waits for the new session.',
       tags: 'busy',
       invoke: {
         id: 'connect',
@@ -321,6 +276,7 @@ export const portalPanelMachine = setup({
       },
     },
     review: {
+      description: 'Each question with its draft, band and sources: fill one, or every High one.',
       initial: 'quiet',
       on: {
         read: 'reading',
@@ -329,13 +285,15 @@ export const portalPanelMachine = setup({
         'page.changed': { target: '.notice', reenter: true, actions: 'pageChanged' },
       },
       states: {
-        quiet: {},
+        quiet: { description: 'Nothing just happened to tell.' },
         notice: {
+          description: 'What was just done (filled, or the page changed), for PORTAL_NOTICE_MS.',
           after: { notice: { target: 'quiet', actions: 'clearNotice' } },
         },
       },
     },
     filling: {
+      description: 'The queued answers are written into the page’s fields.',
       tags: 'busy',
       invoke: {
         id: 'fill',
@@ -364,12 +322,15 @@ export const portalPanelMachine = setup({
       },
     },
     confirmingOverwrite: {
+      description:
+        'A field already holds something: both are shown, and nothing is replaced unasked.',
       on: {
         'overwrite.confirm': { target: 'filling', actions: 'queueOverwrite' },
         'overwrite.cancel': { target: 'review', actions: 'clearOverwrite' },
       },
     },
     recording: {
+      description: 'What was filled is recorded in the questionnaire’s history.',
       tags: 'busy',
       invoke: {
         id: 'record',

@@ -102,6 +102,7 @@ export const questionnaireLiveMachine = setup({
   type: 'parallel',
   states: {
     stream: {
+      description: 'The live stream of the questionnaire: who is here, and what others change.',
       initial: 'connected',
       states: {
         connected: {
@@ -164,9 +165,11 @@ export const questionnaireLiveMachine = setup({
       },
     },
     sync: {
+      description: 'The rows others changed are read, one read at a time.',
       initial: 'idle',
       states: {
         idle: {
+          description: 'Nothing to read; rows wanted meanwhile are read next.',
           always: {
             guard: 'hasPending',
             target: 'reading',
@@ -177,6 +180,7 @@ export const questionnaireLiveMachine = setup({
           },
         },
         reading: {
+          description: 'The changed rows are read and handed to the workspace.',
           invoke: {
             src: 'fetchRows',
             input: ({ context }) => ({ id: context.id, questionIds: context.reading }),

@@ -1,6 +1,6 @@
-import { assignedText, exportedText, WORKSPACE_TEXTS } from '../../contract/workspace-texts.ts'
+import { WORKSPACE_TEXTS } from '../../contract/workspace-texts.ts'
 import { mappingsOf, messageOf } from './rows.ts'
-import { workspaceSetup } from './workspace.setup.ts'
+import { workspaceContext, workspaceSetup } from './workspace.setup.ts'
 
 export * from './rows.ts'
 export * from './workspace.types.ts'
@@ -20,87 +20,31 @@ export * from './workspace.types.ts'
  * report comes back as events; every toast is worded here and emitted for the page to show.
  */
 
+/** The toast of a failed call: the server's reason, else the fallback. */
 const fails = (fallback: string) => ({
-  type: 'toast' as const,
-  params: ({ event }: { event: { error: unknown } }) => ({
-    type: 'error' as const,
-    title: messageOf(event.error, fallback),
-  }),
+  type: 'toastError' as const,
+  params: ({ event }: { event: { error: unknown } }) => messageOf(event.error, fallback),
 })
 
 export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
   id: 'questionnaireWorkspace',
-  context: ({ input }) => ({
-    id: input.id,
-    questionnaire: null,
-    tabs: [],
-    rows: [],
-    tabId: null,
-    filter: 'all',
-    focusedId: input.focus ?? null,
-    error: null,
-    previousRows: null,
-    operation: null,
-    history: [],
-    historyError: null,
-    mappingTab: null,
-    mappingError: null,
-    maxAnswers: 0,
-    evidenceFiles: [],
-    viewers: [],
-    livePaused: false,
-    deletingId: null,
-  }),
+  context: ({ input }) => workspaceContext(input),
   type: 'parallel',
   on: {
     'presence.set': { actions: { type: 'setViewers', params: ({ event }) => event.viewers } },
     'live.paused': { actions: { type: 'setLivePaused', params: ({ event }) => event.paused } },
     'exports.changed': { actions: 'refreshExports' },
-    'export.done': {
-      actions: {
-        type: 'toast',
-        params: ({ event }) => ({ type: 'success', title: exportedText(event.fileName) }),
-      },
-    },
-    'export.failed': {
-      actions: { type: 'toast', params: ({ event }) => ({ type: 'error', title: event.message }) },
-    },
-    'assignment.done': {
-      actions: {
-        type: 'toast',
-        params: ({ event }) => ({
-          type: 'success',
-          title: assignedText(event.count, event.unassigned),
-        }),
-      },
-    },
-    'library.saved': {
-      actions: {
-        type: 'toast',
-        params: ({ event }) => ({
-          type: 'success',
-          title: event.created ? WORKSPACE_TEXTS.libraryAdded : WORKSPACE_TEXTS.libraryUpdated,
-        }),
-      },
-    },
+    'export.done': { actions: { type: 'toastExported', params: ({ event }) => event.fileName } },
+    'export.failed': { actions: { type: 'toastError', params: ({ event }) => event.message } },
+    'assignment.done': { actions: { type: 'toastAssigned', params: ({ event }) => event } },
+    'library.saved': { actions: { type: 'toastLibrary', params: ({ event }) => event.created } },
     'assign.open': { actions: { type: 'openAssign', params: ({ event }) => event.questionId } },
-    'section.preview': {
-      actions: {
-        type: 'previewSection',
-        params: ({ event }) => ({ operation: event.operation, tabId: event.tabId }),
-      },
-    },
-    'comments.count': {
-      actions: {
-        type: 'countComments',
-        params: ({ event }) => ({ questionId: event.questionId, open: event.open }),
-      },
-    },
+    'section.preview': { actions: { type: 'previewSection', params: ({ event }) => event } },
+    'comments.count': { actions: { type: 'countComments', params: ({ event }) => event } },
   },
   states: {
     children: {
-      description:
-        'The children run as long as the workspace: the live stream, the Export menu, the carry-forward offer, the section preview, the assign dialog and the activity.',
+      description: 'The children, running as long as the workspace (see the setup’s actors).',
       invoke: [
         { id: 'live', src: 'live', input: ({ context }) => ({ id: context.id }) },
         { id: 'exports', src: 'exports', input: ({ context }) => ({ id: context.id }) },
@@ -119,6 +63,7 @@ export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
       ],
     },
     main: {
+      description: 'The questionnaire: read, followed while a job runs, then reviewed.',
       initial: 'loading',
       on: {
         'tab.select': { actions: { type: 'selectTab', params: ({ event }) => event.tabId } },
@@ -302,6 +247,7 @@ export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
       },
     },
     history: {
+      description: 'The history drawer: the operations, each undoable, and the activity.',
       initial: 'closed',
       states: {
         closed: {
@@ -333,6 +279,7 @@ export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
       },
     },
     files: {
+      description: 'The repository’s files offered as evidence to regenerate from.',
       initial: 'idle',
       states: {
         idle: {
@@ -357,6 +304,7 @@ export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
       },
     },
     notice: {
+      description: 'The license notice of spec section 2, once per browser session.',
       initial: 'checking',
       states: {
         checking: {
@@ -385,6 +333,7 @@ export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
       },
     },
     sheet: {
+      description: 'On a narrow screen, the focused answer’s sheet.',
       initial: 'closed',
       on: {
         'question.open': {
@@ -405,6 +354,7 @@ export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
       },
     },
     custom: {
+      description: 'The custom instruction for a section operation.',
       initial: 'closed',
       states: {
         closed: {
@@ -417,20 +367,14 @@ export const questionnaireWorkspaceMachine = workspaceSetup.createMachine({
             'custom.close': 'closed',
             'custom.submit': {
               target: 'closed',
-              actions: {
-                type: 'previewSection',
-                params: ({ context, event }) => ({
-                  operation: 'custom',
-                  tabId: context.tabId,
-                  instruction: event.instruction,
-                }),
-              },
+              actions: { type: 'previewCustom', params: ({ event }) => event.instruction },
             },
           },
         },
       },
     },
     deleting: {
+      description: 'Deleting a question asks first.',
       initial: 'idle',
       states: {
         idle: {

@@ -6,7 +6,7 @@ import type {
   SectionOperation,
   TabMapping,
 } from '../../contract/questionnaires.ts'
-import { WORKSPACE_TEXTS } from '../../contract/workspace-texts.ts'
+import { assignedText, exportedText, WORKSPACE_TEXTS } from '../../contract/workspace-texts.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { assignmentMachine } from '../assignment/index.ts'
 import { carryForwardMachine } from '../carry-forward/index.ts'
@@ -23,7 +23,6 @@ import type {
   WorkspaceEmitted,
   WorkspaceEvents,
   WorkspaceOperation,
-  WorkspaceToast,
 } from './workspace.types.ts'
 
 /**
@@ -129,8 +128,26 @@ const base = setup({
       previousRows: null,
       operation: null,
     })),
-    /** The toast the page shows, worded here. */
-    toast: emit((_, toast: WorkspaceToast) => ({ type: 'toast' as const, toast })),
+    // the toasts the page shows, worded here (contract/workspace-texts.ts)
+    toastError: emit((_, title: string) => ({
+      type: 'toast' as const,
+      toast: { type: 'error' as const, title },
+    })),
+    toastExported: emit((_, fileName: string) => ({
+      type: 'toast' as const,
+      toast: { type: 'success' as const, title: exportedText(fileName) },
+    })),
+    toastAssigned: emit((_, done: { count: number; unassigned: boolean }) => ({
+      type: 'toast' as const,
+      toast: { type: 'success' as const, title: assignedText(done.count, done.unassigned) },
+    })),
+    toastLibrary: emit((_, created: boolean) => ({
+      type: 'toast' as const,
+      toast: {
+        type: 'success' as const,
+        title: created ? WORKSPACE_TEXTS.libraryAdded : WORKSPACE_TEXTS.libraryUpdated,
+      },
+    })),
     refreshHistory: raise({ type: 'history.refresh' }),
     setHistory: assign((_, history: Operation[]) => ({ history, historyError: null })),
     failHistory: assign((_, error: unknown) => ({
@@ -175,6 +192,13 @@ const base = setup({
       type: 'preview' as const,
       ...ask,
     })),
+    /** A custom instruction, for the chosen tab, previewed before it runs. */
+    previewCustom: sendTo('sections', ({ context }, instruction: string) => ({
+      type: 'preview' as const,
+      operation: 'custom' as const,
+      tabId: context.tabId,
+      instruction,
+    })),
     /** Assigns one question, or without one the filter shown (else the tab). */
     openAssign: sendTo('assignment', ({ context }, questionId: number | null) => ({
       type: 'open' as const,
@@ -182,6 +206,29 @@ const base = setup({
       scope: questionId ? 'question' : context.filter !== 'all' ? 'filter' : 'tab',
     })),
   },
+})
+
+/** The workspace before anything is read; `focus`, a question to open at once. */
+export const workspaceContext = (input: { id: number; focus?: number }): WorkspaceContext => ({
+  id: input.id,
+  questionnaire: null,
+  tabs: [],
+  rows: [],
+  tabId: null,
+  filter: 'all',
+  focusedId: input.focus ?? null,
+  error: null,
+  previousRows: null,
+  operation: null,
+  history: [],
+  historyError: null,
+  mappingTab: null,
+  mappingError: null,
+  maxAnswers: 0,
+  evidenceFiles: [],
+  viewers: [],
+  livePaused: false,
+  deletingId: null,
 })
 
 export const workspaceSetup = base.extend({

@@ -101,6 +101,7 @@ export const webhooksMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      description: 'The organisation’s webhook endpoints are read.',
       tags: ['loading'],
       invoke: {
         id: 'loadHooks',
@@ -114,6 +115,7 @@ export const webhooksMachine = setup({
       on: { retry: { target: 'loading', actions: 'clearError' } },
     },
     ready: {
+      description: 'The endpoints: add one, open its log, enable or remove it.',
       on: {
         start: { target: 'editing', actions: 'startForm' },
         remove: { target: 'confirming', actions: assign({ selected: ({ event }) => event.hook }) },
@@ -149,14 +151,19 @@ export const webhooksMachine = setup({
         onError: { target: 'editing', actions: 'fail' },
       },
     },
-    created: { on: { done: { target: 'ready', actions: assign({ created: null }) } } },
+    created: {
+      description: 'The new endpoint’s signing secret, shown this once.',
+      on: { done: { target: 'ready', actions: assign({ created: null }) } },
+    },
     confirming: {
+      description: 'Remove this endpoint? Its deliveries stop.',
       on: {
         confirm: 'removing',
         cancel: { target: 'ready', actions: assign({ selected: null }) },
       },
     },
     removing: {
+      description: 'The endpoint is removed.',
       tags: ['busy'],
       invoke: {
         id: 'removeHook',
@@ -173,6 +180,7 @@ export const webhooksMachine = setup({
       },
     },
     enabling: {
+      description: 'A disabled endpoint is enabled again.',
       tags: ['busy'],
       invoke: {
         id: 'enableHook',
@@ -194,6 +202,7 @@ export const webhooksMachine = setup({
       on: { close: { target: 'ready', actions: assign({ selected: null, deliveries: [] }) } },
       states: {
         reading: {
+          description: 'The endpoint’s deliveries are read.',
           tags: ['loading'],
           invoke: {
             id: 'loadDeliveries',
@@ -215,6 +224,7 @@ export const webhooksMachine = setup({
           },
         },
         replaying: {
+          description: 'A delivery is sent again; then the log is read again.',
           tags: ['busy'],
           entry: 'clearError',
           invoke: {

@@ -9,7 +9,9 @@ describe('a Q&A item’s row', () => {
   it('offers confirmation to its owner and to those who manage the library', () => {
     const item = qaItemOf({ id: 4, owner_id: 7 })
     expect(qaRow(item, { user: { id: 7, role: 'contributor' }, review: idle }).canReview).toBe(true)
-    expect(qaRow(item, { user: { id: 8, role: 'contributor' }, review: idle }).canReview).toBe(false)
+    expect(qaRow(item, { user: { id: 8, role: 'contributor' }, review: idle }).canReview).toBe(
+      false,
+    )
     expect(qaRow(item, { user: { id: 8, role: 'admin' }, review: idle }).canReview).toBe(true)
     // before the profile is read every row offers it; the server decides
     expect(qaRow(item, { user: null, review: idle }).canReview).toBe(true)
