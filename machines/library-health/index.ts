@@ -14,4 +14,14 @@ export const libraryHealthView = {
   counts: (s: Snapshot) => s.context.health?.counts ?? NO_COUNTS,
   open: (s: Snapshot) => s.context.open,
   note: (s: Snapshot) => s.context.note,
+  /** Why the check failed (shown with a retry); null unless it did. */
+  error: (s: Snapshot) => (s.matches('failed') ? s.context.error : null),
+  /** The panel shows while something wants work, or to say the check failed. */
+  visible: (s: Snapshot) => {
+    if (s.matches('failed')) return true
+    const health = s.context.health
+    if (!health) return false
+    const { stale, due, source_changed, conflicts } = health.counts
+    return health.groups.length > 0 || stale + due + source_changed + conflicts > 0
+  },
 }

@@ -8,6 +8,7 @@ import {
   libraryHealthView,
 } from '../../../machines/library-health/index.ts'
 import { useView } from '../../app/use-view.ts'
+import { RetryAlert } from '../../components/row-actions.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { formatDay } from '../../lib/format.ts'
 
@@ -181,9 +182,17 @@ export function LibraryHealthPanel(props: {
 }) {
   const view = useView(props.actor, libraryHealthView)
   const { groups, counts } = view
-  const work = counts.stale + counts.due + counts.source_changed + counts.conflicts
-  if (!groups.length && !work) return null
+  if (!view.visible) return null
   const conflicts = groups.filter((g) => g.kind === 'conflict').length
+  if (view.error)
+    return (
+      <section className={box} aria-labelledby="library-health-heading">
+        <h2 id="library-health-heading" className={heading}>
+          Library health
+        </h2>
+        <RetryAlert error={view.error} onRetry={() => props.actor.send({ type: 'retry' })} />
+      </section>
+    )
   return (
     <section className={box} data-testid="library-health" aria-labelledby="library-health-heading">
       <h2 id="library-health-heading" className={heading}>
