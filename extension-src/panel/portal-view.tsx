@@ -12,7 +12,7 @@ type PortalActor = ActorRefFrom<typeof portalPanelMachine>
 export function PortalView({ actor }: { actor: PortalActor }) {
   const screen = useSelector(actor, portalPanelView.screen)
   const step = useSelector(actor, portalPanelView.step)
-  const error = useSelector(actor, (s) => s.context.error)
+  const error = useSelector(actor, portalPanelView.error)
   const busy = useSelector(actor, portalPanelView.busy)
   const fields = useSelector(actor, (s) => s.context.fields)
   return (

@@ -26,4 +26,6 @@ export const portalPanelView = {
   busy: (s: Snapshot) => s.hasTag('busy'),
   highCount: (s: Snapshot) => highItems(s.context).length,
   confirming: (s: Snapshot) => s.matches('confirmingOverwrite'),
+  /** Why connecting, reading, drafting or filling failed: shown on the screen it leads to. */
+  error: (s: Snapshot) => s.context.error,
 }
