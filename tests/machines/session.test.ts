@@ -1,22 +1,8 @@
 import { describe, expect, test } from 'vitest'
+import type { Actor, AnyEventObject, AnyStateMachine, SimulatedClock } from 'xstate'
+import type { AccessClaims } from '../../contract/auth.ts'
+import { SECOND } from '../../machines/constants.ts'
 import {
-  type Actor,
-  type AnyEventObject,
-  type AnyStateMachine,
-  createActor,
-  type EventObject,
-  fromCallback,
-  fromPromise,
-  SimulatedClock,
-  type SnapshotFrom,
-} from 'xstate'
-
-import type { AccessClaims, ProfileResponse } from '../../contract/auth.ts'
-import { SECOND, SESSION_CHECK_INTERVAL_MS } from '../../machines/constants.ts'
-import {
-  type ClockReadEvent,
-  type SessionEvents,
-  type StoredSession,
   selectIsAuthenticated,
   selectIsLoading,
   selectProfile,
@@ -26,30 +12,25 @@ import {
 } from '../../machines/session/index.ts'
 import { type ReplayContext, testMachineCoverage } from '../support/machine-coverage.ts'
 import { pendingActors } from '../support/pending-actors.ts'
+import {
+  claims,
+  EPOCH_S,
+  expiringIn,
+  profile,
+  refreshed,
+  refreshState,
+  type SessionSnapshot,
+  settle,
+  start,
+} from './session-fixtures.ts'
 
-type SessionSnapshot = SnapshotFrom<typeof sessionMachine>
-
-/** Seconds since the epoch at the simulated clock's 0. */
-const EPOCH_S = 1_800_000_000
-const user = { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' }
-const claims: AccessClaims = { exp: EPOCH_S + 7_200, user }
-const refreshed: AccessClaims = { exp: EPOCH_S + 14_400, user }
-const profile: ProfileResponse = {
-  user: { id: 1, email: 'ada@example.com', first_name: 'Ada', last_name: 'King', role: 'admin' },
-  organization: { id: 1, name: 'Analytical Engines' },
-}
+// The session's graph, its start, its profile and the events from outside; its clock checks,
+// refresh schedule and Extend Session are in session-timers.test.ts.
 
 /** Clock readings for `claims`: plenty left, under an hour left, under five minutes left. */
 const FAR = (claims.exp - 7_000) * SECOND
 const SOON = (claims.exp - 1_800) * SECOND
 const NEAR = (claims.exp - 200) * SECOND
-
-const refreshState = (snapshot: SessionSnapshot) =>
-  snapshot.matches('authenticated')
-    ? (snapshot.value as { authenticated: { refresh: string } }).authenticated.refresh
-    : null
-
-const never = <T>() => new Promise<T>(() => {})
 
 /** Actors that never settle and callbacks that stay silent: the graph paths deliver results. */
 const pending = pendingActors(sessionMachine)
@@ -171,74 +152,6 @@ const fireRefreshTimer = ({ actor, clock }: ReplayContext<typeof pending>) => {
   }
 }
 
-/** A session on a simulated clock whose `clock` actor reads that clock. */
-function start(options: {
-  stored?: StoredSession
-  refresh?: () => Promise<AccessClaims>
-  loadProfile?: () => Promise<ProfileResponse>
-  logout?: () => Promise<void>
-}) {
-  const clock = new SimulatedClock()
-  const callbacks: ((event: EventObject) => void)[] = []
-  let clockReads = 0
-  let refreshes = 0
-  let profileLoads = 0
-  const actor = createActor(
-    sessionMachine.provide({
-      actors: {
-        readSession: fromPromise<StoredSession>(async () => options.stored ?? { kind: 'none' }),
-        refreshSession: fromPromise<AccessClaims>(() => {
-          refreshes += 1
-          return (options.refresh ?? never)()
-        }),
-        loadProfile: fromPromise<ProfileResponse>(() => {
-          profileLoads += 1
-          return (options.loadProfile ?? (async () => profile))()
-        }),
-        logout: fromPromise<void>(options.logout ?? (async () => {})),
-        clearSession: fromPromise<void>(async () => {}),
-        authEvents: fromCallback<EventObject>(({ sendBack }) => {
-          callbacks.push(sendBack)
-          return () => {}
-        }),
-        tabSync: fromCallback<EventObject>(({ sendBack }) => {
-          callbacks.push(sendBack)
-          return () => {}
-        }),
-        clock: fromCallback<ClockReadEvent>(({ sendBack, receive }) => {
-          const tell = () => {
-            clockReads += 1
-            sendBack({ type: 'clock.now', now: EPOCH_S * SECOND + clock.now() })
-          }
-          tell()
-          receive(tell)
-        }),
-      },
-    }),
-    { clock },
-  )
-  const emitted: string[] = []
-  actor.on('*', (event) => emitted.push(event.type))
-  actor.start()
-  return {
-    actor,
-    clock,
-    emitted,
-    reads: () => clockReads,
-    refreshes: () => refreshes,
-    profileLoads: () => profileLoads,
-    /** Something from outside: the API client's auth-error or another tab. */
-    fromOutside: (event: SessionEvents) => {
-      for (const send of callbacks) send(event)
-    },
-    /** Signs in with a token that expires `seconds` after the clock's 0. */
-    login: (seconds: number) => actor.send({ type: 'session.login', claims: expiringIn(seconds) }),
-  }
-}
-
-const expiringIn = (seconds: number): AccessClaims => ({ exp: EPOCH_S + seconds, user })
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
-
 describe('sessionMachine', () => {
   test('every state and transition is reached by a replayed graph path', async () => {
     const report = await testMachineCoverage(pending, {
@@ -352,153 +265,6 @@ describe('sessionMachine', () => {
         warnedFor: null,
       })
       expect(emitted).toEqual(['login', 'logout'])
-    })
-  })
-
-  describe('expiry check', () => {
-    test('reads the clock at sign-in and then every 60 s, not 1 ms sooner', async () => {
-      const { clock, reads, login } = start({})
-      await settle()
-      login(7_200)
-      expect(reads()).toBe(1)
-      clock.increment(SESSION_CHECK_INTERVAL_MS - 1)
-      expect(reads()).toBe(1)
-      clock.increment(1)
-      expect(reads()).toBe(2)
-      clock.increment(SESSION_CHECK_INTERVAL_MS - 1)
-      expect(reads()).toBe(2)
-      clock.increment(1)
-      expect(reads()).toBe(3)
-    })
-
-    test('warns at the first check with under 300 s left, once per token', async () => {
-      const { clock, emitted, login } = start({})
-      await settle()
-      // 400 s left: no warning at sign-in; at the 60 s check 340 s; at 120 s, 280 s: warn
-      login(400)
-      expect(emitted).toEqual(['login'])
-      clock.increment(SESSION_CHECK_INTERVAL_MS)
-      expect(emitted).not.toContain('warning')
-      clock.increment(SESSION_CHECK_INTERVAL_MS - 1)
-      expect(emitted).not.toContain('warning')
-      clock.increment(1)
-      expect(emitted.filter((type) => type === 'warning')).toHaveLength(1)
-      // later checks do not warn about the same token again
-      for (let check = 0; check < 5; check++) clock.increment(SESSION_CHECK_INTERVAL_MS)
-      expect(emitted.filter((type) => type === 'warning')).toHaveLength(1)
-    })
-
-    test('a token with 5 minutes or more left gives no warning', async () => {
-      const { clock, emitted, login } = start({})
-      await settle()
-      login(300 + SESSION_CHECK_INTERVAL_MS / SECOND)
-      clock.increment(SESSION_CHECK_INTERVAL_MS)
-      expect(emitted).not.toContain('warning')
-    })
-  })
-
-  describe('refresh schedule', () => {
-    test('with an hour or more left no refresh is scheduled', async () => {
-      const { actor, clock, refreshes, login } = start({})
-      await settle()
-      login(7_200)
-      expect(refreshState(actor.getSnapshot())).toBe('unscheduled')
-      // at 3 600 s left exactly: still not under the threshold
-      clock.increment(3_600 * SECOND - SESSION_CHECK_INTERVAL_MS)
-      expect(refreshState(actor.getSnapshot())).toBe('unscheduled')
-      expect(refreshes()).toBe(0)
-    })
-
-    test('under an hour left: the refresh fires after remaining - 600 s, not 1 ms sooner', async () => {
-      const { actor, clock, refreshes, login } = start({})
-      await settle()
-      login(1_800)
-      expect(refreshState(actor.getSnapshot())).toBe('scheduled')
-      clock.increment((1_800 - 600) * SECOND - 1)
-      expect(refreshes()).toBe(0)
-      clock.increment(1)
-      expect(refreshes()).toBe(1)
-      expect(refreshState(actor.getSnapshot())).toBe('refreshing')
-    })
-
-    test('scheduled at the first check under an hour, from the time then', async () => {
-      const { actor, clock, refreshes, login } = start({})
-      await settle()
-      login(3_600)
-      expect(refreshState(actor.getSnapshot())).toBe('unscheduled')
-      clock.increment(SESSION_CHECK_INTERVAL_MS)
-      expect(refreshState(actor.getSnapshot())).toBe('scheduled')
-      // 3 540 s left at 60 s: due 2 940 s later, at 3 000 s
-      clock.increment((3_540 - 600) * SECOND - 1)
-      expect(refreshes()).toBe(0)
-      clock.increment(1)
-      expect(refreshes()).toBe(1)
-    })
-
-    test('never sooner than 60 s', async () => {
-      const { clock, refreshes, login } = start({})
-      await settle()
-      login(500)
-      clock.increment(60 * SECOND - 1)
-      expect(refreshes()).toBe(0)
-      clock.increment(1)
-      expect(refreshes()).toBe(1)
-    })
-
-    test('a successful refresh takes the new expiry without a new login event', async () => {
-      const { actor, clock, emitted, login } = start({ refresh: async () => refreshed })
-      await settle()
-      login(1_800)
-      clock.increment((1_800 - 600) * SECOND)
-      await settle()
-      expect(actor.getSnapshot().context.expiresAt).toBe(refreshed.exp)
-      expect(refreshState(actor.getSnapshot())).toBe('unscheduled')
-      expect(emitted).toEqual(['login'])
-    })
-
-    test('a failed refresh ends the session as expired', async () => {
-      const { actor, clock, emitted, login } = start({
-        refresh: async () => {
-          throw new Error('refused')
-        },
-      })
-      await settle()
-      login(1_800)
-      clock.increment((1_800 - 600) * SECOND)
-      await settle()
-      expect(actor.getSnapshot().value).toBe('unauthenticated')
-      expect(selectSessionExpired(actor.getSnapshot())).toBe(true)
-      expect(emitted).toEqual(['login', 'logout', 'expired'])
-    })
-  })
-
-  describe('Extend Session', () => {
-    test('refreshes: the warning goes and the session is extended', async () => {
-      const { actor, emitted, login, refreshes } = start({ refresh: async () => refreshed })
-      await settle()
-      login(200)
-      expect(emitted).toEqual(['login', 'warning'])
-      actor.send({ type: 'session.extend' })
-      await settle()
-      expect(refreshes()).toBe(1)
-      expect(emitted).toEqual(['login', 'warning', 'extended'])
-      expect(actor.getSnapshot().context.expiresAt).toBe(refreshed.exp)
-      expect(selectIsAuthenticated(actor.getSnapshot())).toBe(true)
-    })
-
-    test('a failed extension is reported, then the user is logged out', async () => {
-      const { actor, emitted, login } = start({
-        refresh: async () => {
-          throw new Error('refused')
-        },
-      })
-      await settle()
-      login(200)
-      actor.send({ type: 'session.extend' })
-      await settle()
-      expect(emitted).toEqual(['login', 'warning', 'extend.failed', 'logout'])
-      expect(actor.getSnapshot().value).toBe('unauthenticated')
-      expect(actor.getSnapshot().context.endedBy).toBe('logout')
     })
   })
 
