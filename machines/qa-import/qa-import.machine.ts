@@ -78,6 +78,7 @@ export const qaImportMachine = setup({
       choice: context.preview ? suggestedChoice(context.preview, sheet) : context.choice,
     })),
     needColumns: assign({ error: KNOWLEDGE_TEXTS.importColumns }),
+    clearError: assign({ error: null }),
     setError: assign((_, error: unknown) => ({ error: errorOf(error) })),
     setResult: assign((_, result: ImportResult) => ({ result })),
     announce: emit((_, result: ImportResult) => ({ type: 'imported' as const, result })),
@@ -121,7 +122,10 @@ export const qaImportMachine = setup({
         back: { target: 'picking', actions: 'reset' },
         'choice.change': { actions: { type: 'changeChoice', params: ({ event }) => event.change } },
         'sheet.change': { actions: { type: 'changeSheet', params: ({ event }) => event.sheet } },
-        submit: [{ guard: 'mappingComplete', target: 'importing' }, { actions: 'needColumns' }],
+        submit: [
+          { guard: 'mappingComplete', target: 'importing', actions: 'clearError' },
+          { actions: 'needColumns' },
+        ],
       },
     },
     importing: {

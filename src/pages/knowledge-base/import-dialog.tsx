@@ -1,8 +1,8 @@
-import { useSelector } from '@xstate/react'
 import { css } from 'styled-system/css'
 import { input } from 'styled-system/recipes'
 import type { ActorRefFrom } from 'xstate'
-import type { qaImportMachine } from '../../../machines/qa-import/index.ts'
+import { type qaImportMachine, qaImportView } from '../../../machines/qa-import/index.ts'
+import { useView } from '../../app/use-view.ts'
 import { DialogFrame } from '../../components/dialog-frame.tsx'
 import { alert, dialogActions, dialogBox, grid2 } from '../../components/styles.ts'
 import { Button } from '../../components/ui/button.tsx'
@@ -48,9 +48,8 @@ const dropHint = css({
 
 /** Turns a completed questionnaire into Q&A items: file, sheet and columns, then the import. */
 export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMachine> }) {
-  const open = useSelector(actor, (s) => !s.matches('closed'))
-  const state = useSelector(actor, (s) => s.value as string)
-  const { preview, choice, result, error, file } = useSelector(actor, (s) => s.context)
+  const view = useView(actor, qaImportView)
+  const { open, step, preview, choice, result, error, file } = view
   const sheet = preview?.sheets.find((s) => s.name === choice.sheet)
   /** Marks the question and answer columns in the preview. */
   const roleOf = (key: string) =>
@@ -84,11 +83,11 @@ export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMac
       title="Import Q&A from a questionnaire"
       description="Turn a completed questionnaire (CSV or Excel) into reusable answers. Rows whose question is already in your library update it instead of adding a copy."
     >
-      {(state === 'picking' || state === 'previewing') && (
+      {step === 'picking' && (
         <FileUpload.FilePicker
           accept=".csv,.xlsx,.xlsm"
           allowDrop
-          disabled={state === 'previewing'}
+          disabled={view.previewing}
           testId="qa-import-picker"
           onFiles={([picked]) => {
             if (picked) actor.send({ type: 'file.choose', file: picked })
@@ -102,7 +101,7 @@ export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMac
             aria-label="Drop the questionnaire here"
           >
             <FileUpload.ChooseButton size="sm" />
-            {state === 'previewing' ? (
+            {view.previewing ? (
               <span className={dropHint}>
                 <Spinner size="sm" /> Reading {file?.name}
               </span>
@@ -113,7 +112,7 @@ export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMac
         </FileUpload.FilePicker>
       )}
       {error && <p className={alert}>{error}</p>}
-      {(state === 'mapping' || state === 'importing') && preview && (
+      {step === 'mapping' && preview && (
         <>
           <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>{file?.name}</p>
           <div className={grid2}>
@@ -211,22 +210,22 @@ export function ImportDialog({ actor }: { actor: ActorRefFrom<typeof qaImportMac
           </Field.Root>
         </>
       )}
-      {state === 'done' && result && (
+      {step === 'done' && result && (
         <p className={css({ textStyle: 'md' })} role="status">
           Imported: {result.created} added, {result.updated} updated, {result.skipped} rows skipped.
         </p>
       )}
       <div className={dialogActions}>
-        {state === 'mapping' || state === 'importing' ? (
+        {step === 'mapping' ? (
           <>
             <Button variant="outline" onClick={() => actor.send({ type: 'back' })}>
               Choose another file
             </Button>
-            <Button onClick={() => actor.send({ type: 'submit' })} loading={state === 'importing'}>
+            <Button onClick={() => actor.send({ type: 'submit' })} loading={view.importing}>
               Import
             </Button>
           </>
-        ) : state === 'done' ? (
+        ) : step === 'done' ? (
           <>
             <Button variant="outline" onClick={() => actor.send({ type: 'back' })}>
               Import another
