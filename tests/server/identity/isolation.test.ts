@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { paths } from '../../../contract/paths.ts'
 import { IDP_ENTITY_ID } from '../../support/saml-idp.ts'
-import { insertUser, post } from '../auth/helpers.ts'
+import { insertUser } from '../auth/helpers.ts'
 import {
   type DomainState,
-  googleSettings,
+  type IdentityProvider,
   identityWorld,
-  oidcSettings,
   organisation,
   person,
-  samlSettings,
+  saveSettings,
+  settingsFor,
   uniqueDomain,
-  type World,
 } from './world.ts'
 
 /**
@@ -24,25 +22,18 @@ import {
  */
 const w = identityWorld()
 
-type Provider = 'microsoft_oidc' | 'microsoft_saml' | 'google'
-const PROVIDERS: Provider[] = ['microsoft_oidc', 'microsoft_saml', 'google']
+const PROVIDERS: IdentityProvider[] = ['microsoft_oidc', 'microsoft_saml', 'google']
 
 interface BConfig {
-  provider: Provider | null
+  provider: IdentityProvider | null
   enforce: boolean
   hold: DomainState
 }
 interface AConfig {
-  provider: Provider
+  provider: IdentityProvider
   enforce: boolean
   /** A's claim on B's domain (only when B holds nothing there). */
   claim: DomainState
-}
-
-function settingsFor(world: World, provider: Provider, domains: string[], extra: object) {
-  if (provider === 'microsoft_oidc') return oidcSettings(world, domains, extra)
-  if (provider === 'microsoft_saml') return samlSettings(domains, extra)
-  return googleSettings(domains, extra)
 }
 
 let serial = 0
@@ -56,15 +47,12 @@ async function organisationB(config: BConfig) {
     orgId: b.orgId,
     email: `bob@${domain}`,
   })
-  if (config.provider) {
-    const saved = await post(
-      w.ctx,
-      paths.sso.settingsUpdate,
+  if (config.provider)
+    await saveSettings(
+      w,
+      b,
       settingsFor(w, config.provider, [domain], { enforce_sso: config.enforce }),
-      b.token,
     )
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200)
-  }
   serial += 1
   return { ...b, bob, subject: `bob-${serial}` }
 }
@@ -128,16 +116,14 @@ async function organisationA(config: AConfig, b: B) {
     )
     domains.push(b.domain)
   }
-  const saved = await post(
-    w.ctx,
-    paths.sso.settingsUpdate,
+  await saveSettings(
+    w,
+    a,
     settingsFor(w, config.provider, domains, {
       enforce_sso: config.enforce,
       jit_provisioning: true,
     }),
-    a.token,
   )
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200)
   if (config.provider === 'microsoft_saml') {
     // the admin's own IdP signs assertions naming Bob's identities at every provider
     for (const [issuer, nameId] of [

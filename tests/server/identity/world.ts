@@ -13,7 +13,7 @@ import {
   samlResponse,
 } from '../../support/saml-idp.ts'
 import { type MailCapture, startSmtpCapture } from '../../support/smtp.ts'
-import { insertUser, signIn, type TestApp } from '../auth/helpers.ts'
+import { insertUser, post, signIn, type TestApp } from '../auth/helpers.ts'
 import { createTestApp, lateBound, TEST_PUBLIC_URL, type TestAppOptions } from '../support.ts'
 
 /**
@@ -137,6 +137,27 @@ export const samlSettings = (domains: string[], extra: object = {}) => ({
   jit_provisioning: false,
   ...extra,
 })
+
+/** A provider the identity tests configure: Entra by OpenID Connect or SAML, or Google. */
+export type IdentityProvider = 'microsoft_oidc' | 'microsoft_saml' | 'google'
+
+/** The settings of `provider` for `domains`, from its own builder above. */
+export function settingsFor(
+  w: World,
+  provider: IdentityProvider,
+  domains: string[],
+  extra: object = {},
+) {
+  if (provider === 'microsoft_oidc') return oidcSettings(w, domains, extra)
+  if (provider === 'microsoft_saml') return samlSettings(domains, extra)
+  return googleSettings(domains, extra)
+}
+
+/** Saves an organisation's sign-in settings as its admin; the save must succeed. */
+export async function saveSettings(w: World, org: { token: string }, settings: object) {
+  const res = await post(w.ctx, paths.sso.settingsUpdate, settings, org.token)
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+}
 
 /** A browser (its own cookies) with the sign-in paths a person can take. */
 export function person(w: World) {
