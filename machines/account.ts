@@ -32,15 +32,19 @@ export const failureOf = ({ event }: { event: { error: unknown } }): RequestFail
     : { status: 0 }
 
 /** Guard: the link's uid or token is missing, so it cannot be used at all. */
-export const linkIsIncomplete = ({
-  context,
-}: {
-  context: { uid: string | null; token: string | null }
-}) => !context.uid || !context.token
+const linkIsIncomplete = ({ context }: { context: { uid: string | null; token: string | null } }) =>
+  !context.uid || !context.token
 
 /** Guard: a 400 about the link itself (used, expired or unknown), not about the new password. */
-export const linkWasRejected = (_: unknown, failure: RequestFailure) =>
+const linkWasRejected = (_: unknown, failure: RequestFailure) =>
   failure.status === 400 && failure.code === AUTH_ERROR_CODES.invalidToken
+
+/**
+ * The guards of the flows an emailed link starts (reset, and a first password from an invite),
+ * for `setup({ guards: { ...emailedLinkGuards } })`: `linkIsIncomplete`, and `linkWasRejected`
+ * given the `RequestFailure` (`failureOf`) as its params.
+ */
+export const emailedLinkGuards = { linkIsIncomplete, linkWasRejected }
 
 /** An emailed link's query parameters, as they came. */
 export interface LinkInput {
@@ -70,21 +74,24 @@ interface NewPasswordFields {
 }
 
 /**
- * What the new-password form's actions assign, for `assign(...)` in a machine whose context holds
- * `password`, `confirm` and `formError`: typing clears the message; a refused submit names the rule.
+ * The new-password form of the reset, the first password and the forced change, written once so
+ * that each flow's editing state says it in a few lines. In a machine whose context holds
+ * `password`, `confirm` and `formError`: `value`, the params of a field's action (the event's
+ * value); what the actions assign, for `assign(...)` (typing clears the message; a refused submit
+ * names the rule); and `breaksRule`, the guard that refuses a submit (too short, or the two fields
+ * differ), so that nothing is sent.
  */
-export const newPasswordAssigners = {
+export const newPasswordForm = {
+  value: ({ event }: { event: { value: string } }) => event.value,
   setPassword: (_: unknown, value: string) => ({ password: value, formError: null }),
   setConfirm: (_: unknown, value: string) => ({ confirm: value, formError: null }),
   /** Given the context (`assign(({ context }) => showPasswordError(context))`). */
   showPasswordError: (fields: NewPasswordFields) => ({
     formError: newPasswordError(fields.password, fields.confirm),
   }),
+  breaksRule: ({ context }: { context: NewPasswordFields }) =>
+    newPasswordError(context.password, context.confirm) !== null,
 }
-
-/** Both fields of the new-password form pass the rules (length, and the two are the same). */
-export const newPasswordIsAcceptable = ({ context }: { context: NewPasswordFields }) =>
-  newPasswordError(context.password, context.confirm) === null
 
 /** The first screen (in `screens`' order) whose state the snapshot is in; `otherwise` when none. */
 export function screenOf<

@@ -1,7 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
-import { failureOf, newPasswordAssigners, newPasswordIsAcceptable } from '../account.ts'
+import { failureOf, newPasswordForm } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import type {
   ChangePasswordForcedInput,
@@ -23,9 +23,9 @@ export const forcePasswordChangeMachine = setup({
     ),
   },
   actions: {
-    setPassword: assign(newPasswordAssigners.setPassword),
-    setConfirm: assign(newPasswordAssigners.setConfirm),
-    showPasswordError: assign(({ context }) => newPasswordAssigners.showPasswordError(context)),
+    setPassword: assign(newPasswordForm.setPassword),
+    setConfirm: assign(newPasswordForm.setConfirm),
+    showPasswordError: assign(({ context }) => newPasswordForm.showPasswordError(context)),
     clearFormError: assign({ formError: null }),
     showFailure: assign((_, failure: RequestFailure) => ({
       formError: failure.error || failure.msg || AUTH_TEXTS.changePasswordFailed,
@@ -33,7 +33,7 @@ export const forcePasswordChangeMachine = setup({
     signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
   },
   guards: {
-    passwordIsAcceptable: newPasswordIsAcceptable,
+    passwordBreaksRule: newPasswordForm.breaksRule,
   },
 }).createMachine({
   id: 'forcePasswordChange',
@@ -44,24 +44,16 @@ export const forcePasswordChangeMachine = setup({
       description:
         "'Change Your Password': 'You must change your password before continuing', new password and confirm.",
       on: {
-        'password.change': {
-          actions: { type: 'setPassword', params: ({ event }) => event.value },
-        },
-        'confirm.change': {
-          actions: { type: 'setConfirm', params: ({ event }) => event.value },
-        },
-        submit: [
-          { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
-          {
-            description: 'Too short, or the two fields differ: says which; nothing is sent.',
-            actions: 'showPasswordError',
-          },
-        ],
+        'password.change': { actions: { type: 'setPassword', params: newPasswordForm.value } },
+        'confirm.change': { actions: { type: 'setConfirm', params: newPasswordForm.value } },
+        // a broken rule is said (too short, or the two fields differ), and nothing is sent
+        submit: [{ guard: 'passwordBreaksRule', actions: 'showPasswordError' }, 'submitting'],
       },
     },
     submitting: {
       description: 'Sends the new password with the current session.',
       tags: ['loading'],
+      entry: 'clearFormError',
       invoke: {
         id: 'changePasswordForced',
         src: 'changePasswordForced',

@@ -1,13 +1,6 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
-import {
-  failureOf,
-  linkIsIncomplete,
-  linkPasswordInput,
-  linkWasRejected,
-  newPasswordAssigners,
-  newPasswordIsAcceptable,
-} from '../account.ts'
+import { emailedLinkGuards, failureOf, linkPasswordInput, newPasswordForm } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { PASSWORD_SAVED_REDIRECT_MS, RESET_LINK_REJECTED_REDIRECT_MS } from '../constants.ts'
 import type {
@@ -47,9 +40,9 @@ export const resetPasswordMachine = setup({
   actions: {
     markLinkIncomplete: assign({ linkError: AUTH_TEXTS.invalidOrMissingToken }),
     setEmail: assign((_, email: string | null) => ({ email })),
-    setPassword: assign(newPasswordAssigners.setPassword),
-    setConfirm: assign(newPasswordAssigners.setConfirm),
-    showPasswordError: assign(({ context }) => newPasswordAssigners.showPasswordError(context)),
+    setPassword: assign(newPasswordForm.setPassword),
+    setConfirm: assign(newPasswordForm.setConfirm),
+    showPasswordError: assign(({ context }) => newPasswordForm.showPasswordError(context)),
     clearFormError: assign({ formError: null }),
     showResetFailure: assign((_, failure: RequestFailure) => ({
       formError: resetFailureText(failure),
@@ -61,11 +54,10 @@ export const resetPasswordMachine = setup({
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
   },
   guards: {
-    linkIsIncomplete,
+    ...emailedLinkGuards,
     tokenIsValid: (_, result: ValidateResetTokenResponse) => result.token_valid,
     tokenHasExpired: (_, result: ValidateResetTokenResponse) => result.expired === true,
-    passwordIsAcceptable: newPasswordIsAcceptable,
-    linkWasRejected,
+    passwordBreaksRule: newPasswordForm.breaksRule,
     hasEmail: ({ context }) => Boolean(context.email),
   },
   delays: {
@@ -150,25 +142,18 @@ export const resetPasswordMachine = setup({
       initial: 'editing',
       states: {
         editing: {
+          description: 'The new password for the account the link was mailed to, typed twice.',
           on: {
-            'password.change': {
-              actions: { type: 'setPassword', params: ({ event }) => event.value },
-            },
-            'confirm.change': {
-              actions: { type: 'setConfirm', params: ({ event }) => event.value },
-            },
-            submit: [
-              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
-              {
-                description: 'Too short, or the two fields differ: says which; nothing is sent.',
-                actions: 'showPasswordError',
-              },
-            ],
+            'password.change': { actions: { type: 'setPassword', params: newPasswordForm.value } },
+            'confirm.change': { actions: { type: 'setConfirm', params: newPasswordForm.value } },
+            // a broken rule is said (too short, or the two fields differ), and nothing is sent
+            submit: [{ guard: 'passwordBreaksRule', actions: 'showPasswordError' }, 'submitting'],
           },
         },
         submitting: {
           description: 'Sends the new password with the link; a refused link goes to rejected.',
           tags: ['loading'],
+          entry: 'clearFormError',
           invoke: {
             id: 'confirmPasswordReset',
             src: 'confirmPasswordReset',

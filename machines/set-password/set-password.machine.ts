@@ -1,14 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { AccessClaims } from '../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
-import {
-  failureOf,
-  linkIsIncomplete,
-  linkPasswordInput,
-  linkWasRejected,
-  newPasswordAssigners,
-  newPasswordIsAcceptable,
-} from '../account.ts'
+import { emailedLinkGuards, failureOf, linkPasswordInput, newPasswordForm } from '../account.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { PASSWORD_SAVED_REDIRECT_MS } from '../constants.ts'
 import type { RequestFailure, SetPasswordRequest, SetPasswordSchema } from './set-password.types.ts'
@@ -36,18 +29,17 @@ export const setPasswordMachine = setup({
   actions: {
     markLinkIncomplete: assign({ linkError: AUTH_TEXTS.invalidOrMissingToken }),
     markLinkRejected: assign({ linkError: AUTH_TEXTS.invalidOrExpiredToken }),
-    setPassword: assign(newPasswordAssigners.setPassword),
-    setConfirm: assign(newPasswordAssigners.setConfirm),
-    showPasswordError: assign(({ context }) => newPasswordAssigners.showPasswordError(context)),
+    setPassword: assign(newPasswordForm.setPassword),
+    setConfirm: assign(newPasswordForm.setConfirm),
+    showPasswordError: assign(({ context }) => newPasswordForm.showPasswordError(context)),
     clearFormError: assign({ formError: null }),
     showFailure: assign((_, failure: RequestFailure) => ({ formError: setFailureText(failure) })),
     goToLogin: emit({ type: 'navigate', to: '/login' } as const),
     signIn: emit((_, claims: AccessClaims) => ({ type: 'signedIn' as const, claims })),
   },
   guards: {
-    linkIsIncomplete,
-    passwordIsAcceptable: newPasswordIsAcceptable,
-    linkWasRejected,
+    ...emailedLinkGuards,
+    passwordBreaksRule: newPasswordForm.breaksRule,
     startedASession: (_, claims: AccessClaims | null) => claims !== null,
   },
   delays: {
@@ -79,25 +71,18 @@ export const setPasswordMachine = setup({
       initial: 'editing',
       states: {
         editing: {
+          description: 'The first password of the invited person, typed twice.',
           on: {
-            'password.change': {
-              actions: { type: 'setPassword', params: ({ event }) => event.value },
-            },
-            'confirm.change': {
-              actions: { type: 'setConfirm', params: ({ event }) => event.value },
-            },
-            submit: [
-              { guard: 'passwordIsAcceptable', target: 'submitting', actions: 'clearFormError' },
-              {
-                description: 'Too short, or the two fields differ: says which; nothing is sent.',
-                actions: 'showPasswordError',
-              },
-            ],
+            'password.change': { actions: { type: 'setPassword', params: newPasswordForm.value } },
+            'confirm.change': { actions: { type: 'setConfirm', params: newPasswordForm.value } },
+            // a broken rule is said (too short, or the two fields differ), and nothing is sent
+            submit: [{ guard: 'passwordBreaksRule', actions: 'showPasswordError' }, 'submitting'],
           },
         },
         submitting: {
           description: 'Sends the new password with the link; the server checks the link now.',
           tags: ['loading'],
+          entry: 'clearFormError',
           invoke: {
             id: 'setPassword',
             src: 'setPassword',
