@@ -2,34 +2,9 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyScope } from '../../contract/platform.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { editedForm, failureText } from '../shared-actions.ts'
+import type { ApiKeyForm, ApiKeysContext, ApiKeysEvents } from './api-keys.types.ts'
 
-export interface ApiKeyForm {
-  name: string
-  /** read, or read and write. */
-  access: 'read' | 'write'
-  /** A day (YYYY-MM-DD) the key stops working, or '' for none. */
-  expires: string
-}
-
-export interface ApiKeysContext {
-  keys: ApiKey[]
-  form: ApiKeyForm
-  /** The key just made, shown this once. */
-  created: ApiKeyCreated | null
-  /** The key whose revocation waits for confirmation, or is under way. */
-  revoking: ApiKey | null
-  error: string | null
-}
-
-export type ApiKeysEvents =
-  | { type: 'start' }
-  | { type: 'edit'; change: Partial<ApiKeyForm> }
-  | { type: 'create' }
-  | { type: 'cancel' }
-  | { type: 'done' }
-  | { type: 'revoke'; key: ApiKey }
-  | { type: 'confirm' }
-  | { type: 'retry' }
+export type * from './api-keys.types.ts'
 
 const EMPTY_FORM: ApiKeyForm = { name: '', access: 'read', expires: '' }
 const mustBeProvided = mustBeProvidedIn('apiKeysMachine')

@@ -8,6 +8,15 @@ import {
 import { mustBeProvidedIn } from '../actors.ts'
 import { thrownBy } from '../shared-actions.ts'
 import { refusal, type UploadSource } from '../upload-queue/index.ts'
+import type {
+  FileVersionsContext,
+  FileVersionsEmitted,
+  FileVersionsEvents,
+  ReplaceInput,
+  VersionedFile,
+} from './file-versions.types.ts'
+
+export type * from './file-versions.types.ts'
 
 /**
  * A repository file's versions (issue 28): its history in a dialog (every version, newest first,
@@ -15,40 +24,6 @@ import { refusal, type UploadSource } from '../upload-queue/index.ts'
  * file (`replace.pick`) is checked like an upload and sent as the file's next version. The answer
  * is emitted (`replaced`: the version it made, or `unchanged`) for a toast and a fresh list.
  */
-
-/** The file a dialog or a replacement is about. */
-export interface VersionedFile {
-  id: number
-  name: string
-}
-
-export interface FileVersionsContext {
-  /** The file whose history is shown. */
-  file: VersionedFile | null
-  versions: FileVersion[]
-  error: string | null
-  /** The file "Replace…" was chosen on, until its new version is picked. */
-  target: VersionedFile | null
-  /** The new version being sent. */
-  source: UploadSource | null
-  maxUploadMb: number
-}
-
-export type FileVersionsEvents =
-  | { type: 'history.open'; file: VersionedFile }
-  | { type: 'close' }
-  | { type: 'retry' }
-  | { type: 'replace.choose'; file: VersionedFile }
-  | { type: 'replace.pick'; source: UploadSource }
-
-export type FileVersionsEmitted =
-  | { type: 'replaced'; name: string; version: number; unchanged: boolean }
-  | { type: 'failed'; error: string }
-
-export interface ReplaceInput {
-  id: number
-  source: UploadSource
-}
 
 const mustBeProvided = mustBeProvidedIn('fileVersionsMachine')
 const errorOf = (error: unknown) => errorMessage(error, 'Something went wrong. Please try again.')

@@ -1,95 +1,26 @@
 import { assign, emit, fromPromise, setup } from 'xstate'
 import { safeParse } from 'zod/v4/core'
 import { errorMessage } from '../../contract/errors.ts'
-import {
-  type DataItem,
-  dataItemCreateSchema,
-  type QaItem,
-  qaItemCreateSchema,
-} from '../../contract/knowledge.ts'
+import { dataItemCreateSchema, qaItemCreateSchema } from '../../contract/knowledge.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { thrownBy } from '../shared-actions.ts'
+import type {
+  ItemEditorContext,
+  ItemEditorEmitted,
+  ItemEditorEvents,
+  ItemField,
+  ItemMode,
+  ItemValues,
+  SaveItemInput,
+} from './item-editor.types.ts'
+
+export type * from './item-editor.types.ts'
 
 /**
  * The knowledge-base item editor: add or edit a Q&A item (question, answer, dropdown value, tags,
  * source, owner and review cycle) or a data item (title, value, tags, source), and delete one
  * behind a confirmation. Fields are checked with the contract's own rules before anything is sent.
  */
-
-export type ItemMode = 'qa' | 'data'
-export type ItemField =
-  | 'question'
-  | 'answer'
-  | 'dropdown_value'
-  | 'title'
-  | 'value'
-  | 'tags'
-  | 'source'
-  /** A Q&A item's owner: a person's id, or '' for nobody. */
-  | 'owner_id'
-  /** A Q&A item's own review cycle in days (used when `ownCycle` is on). */
-  | 'review_cycle_days'
-  /** The product a Q&A item speaks for (issue 38): a product's id, or '' for all products. */
-  | 'product_id'
-export type ItemValues = Record<ItemField, string>
-
-/** The owner a Q&A item had when its editing began. */
-export interface ItemOwner {
-  id: number
-  name: string
-}
-
-export interface ItemEditorContext {
-  mode: ItemMode
-  id: number | null
-  values: ItemValues
-  errors: Partial<Record<ItemField, string>>
-  failure: string | null
-  /** The Q&A item's owner before editing (null: none, or a new item). */
-  owner: ItemOwner | null
-  /** The Q&A item sets its own review cycle; off: the organisation's. */
-  ownCycle: boolean
-}
-
-export type ItemEditorEvents =
-  | { type: 'create'; mode: ItemMode }
-  | { type: 'edit'; mode: 'qa'; item: QaItem }
-  | { type: 'edit'; mode: 'data'; item: DataItem }
-  | { type: 'change'; field: ItemField; value: string }
-  /** Own review cycle on (starting from `days` when none is typed) or off. */
-  | { type: 'cycle.own'; own: boolean; days?: number }
-  | { type: 'submit' }
-  | { type: 'close' }
-  | { type: 'delete.request'; mode: ItemMode; id: number }
-  | { type: 'delete.confirm' }
-  | { type: 'delete.cancel' }
-
-export type ItemEditorEmitted =
-  | { type: 'saved'; mode: ItemMode }
-  | { type: 'deleted'; mode: ItemMode }
-
-export type SaveItemInput =
-  | {
-      mode: 'qa'
-      id: number | null
-      body: {
-        question: string
-        answer: string
-        dropdown_value: string | null
-        tags: string[]
-        source: string | null
-        /** Sent on create, and on edit only when it changed. */
-        owner_id?: number | null
-        review_cycle_days: number | null
-        /** null: all products (the whole company). */
-        product_id: number | null
-      }
-    }
-  | {
-      mode: 'data'
-      id: number | null
-      body: { title: string; value: string; tags: string[]; source: string | null }
-    }
 
 const EMPTY: ItemValues = {
   question: '',

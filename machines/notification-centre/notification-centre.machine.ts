@@ -3,6 +3,15 @@ import type { Notification, NotificationList } from '../../contract/collaboratio
 import { errorMessage } from '../../contract/errors.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { reconnected, streamDelays } from '../shared-actions.ts'
+import type {
+  MarkReadInput,
+  NotificationCentreContext,
+  NotificationCentreEmitted,
+  NotificationCentreEvents,
+  NotificationStreamEvent,
+} from './notification-centre.types.ts'
+
+export type * from './notification-centre.types.ts'
 
 /**
  * The notification centre of the top bar (issue 29): the signed-in person's notifications, read
@@ -15,42 +24,6 @@ import { reconnected, streamDelays } from '../shared-actions.ts'
  * "Mark all read" marks at once on screen and tells the server behind it; a refusal reads the
  * list again.
  */
-
-export type NotificationStreamEvent =
-  | { type: 'stream.open' }
-  | { type: 'stream.unread'; unread: number }
-  | { type: 'stream.notification'; notification: Notification; unread: number }
-  | { type: 'stream.closed' }
-  | { type: 'stream.refused'; retryAfterS: number }
-  | { type: 'stream.resync' }
-
-export type NotificationCentreEvents =
-  | NotificationStreamEvent
-  | { type: 'panel.open' }
-  | { type: 'panel.close' }
-  | { type: 'refresh' }
-  | { type: 'notification.open'; id: number }
-  | { type: 'read.all' }
-
-export type NotificationCentreEmitted = { type: 'notified'; notification: Notification }
-
-/** What is marked read: some notifications, or all of them. */
-export type MarkReadInput = { ids: number[] } | { all: true }
-
-export interface NotificationCentreContext {
-  notifications: Notification[]
-  unread: number
-  error: string | null
-  /** Reconnections tried since the stream was last open. */
-  attempt: number
-  /** Seconds the server asked to wait after refusing the stream. */
-  retryAfterS: number
-  /** Marked read on screen, not yet told to the server. */
-  toMark: number[]
-  toMarkAll: boolean
-  /** What the running call tells the server. */
-  marking: MarkReadInput | null
-}
 
 const mustBeProvided = mustBeProvidedIn('notificationCentreMachine')
 

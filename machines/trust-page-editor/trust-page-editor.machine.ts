@@ -6,25 +6,13 @@ import {
 } from '../../contract/trust.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { editedForm, failureText } from '../shared-actions.ts'
+import type {
+  TrustForm,
+  TrustPageEditorContext,
+  TrustPageEditorEvents,
+} from './trust-page-editor.types.ts'
 
-/** The page as edited: everything an admin sets, the NDA's version and dates left out. */
-export type TrustForm = Omit<TrustSettings, 'nda_version' | 'updated_at'>
-
-export interface TrustPageEditorContext {
-  saved: TrustSettings | null
-  form: TrustForm
-  error: string | null
-}
-
-export type TrustPageEditorEvents =
-  | { type: 'edit'; change: Partial<TrustForm> }
-  | { type: 'reset' }
-  | { type: 'preview' }
-  | { type: 'back' }
-  | { type: 'save' }
-  /** Publish or withdraw the page, with what the form holds. */
-  | { type: 'publish'; published: boolean }
-  | { type: 'retry' }
+export type * from './trust-page-editor.types.ts'
 
 /** How long "Saved" shows after a save. */
 export const TRUST_SAVED_NOTICE_MS = 4000

@@ -1,44 +1,10 @@
 import { assign, fromPromise, setup } from 'xstate'
-import type {
-  Webhook,
-  WebhookCreate,
-  WebhookDelivery,
-  WebhookEvent,
-  WebhookKind,
-} from '../../contract/platform.ts'
+import type { Webhook, WebhookCreate, WebhookDelivery } from '../../contract/platform.ts'
 import { mustBeProvidedIn } from '../actors.ts'
 import { editedForm, failureText } from '../shared-actions.ts'
+import type { WebhookForm, WebhooksContext, WebhooksEvents } from './webhooks.types.ts'
 
-export interface WebhookForm {
-  url: string
-  events: WebhookEvent[]
-  kind: WebhookKind
-}
-
-export interface WebhooksContext {
-  hooks: Webhook[]
-  form: WebhookForm
-  /** The endpoint just registered, with its secret shown this once. */
-  created: (Webhook & { secret: string }) | null
-  /** The endpoint whose log is open, or whose removal waits for confirmation. */
-  selected: Webhook | null
-  deliveries: WebhookDelivery[]
-  error: string | null
-}
-
-export type WebhooksEvents =
-  | { type: 'start' }
-  | { type: 'edit'; change: Partial<WebhookForm> }
-  | { type: 'create' }
-  | { type: 'cancel' }
-  | { type: 'done' }
-  | { type: 'remove'; hook: Webhook }
-  | { type: 'confirm' }
-  | { type: 'enable'; hook: Webhook }
-  | { type: 'open'; hook: Webhook }
-  | { type: 'replay'; delivery: WebhookDelivery }
-  | { type: 'close' }
-  | { type: 'retry' }
+export type * from './webhooks.types.ts'
 
 /** How often an open log is read again while a delivery is being tried. */
 export const WEBHOOK_LOG_POLL_MS = 3_000
