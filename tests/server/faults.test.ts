@@ -8,7 +8,6 @@ import {
   analysed,
   type Body,
   backupQuestions,
-  client,
   settled,
   sleep,
   until,
@@ -24,15 +23,13 @@ import { kill, processSuite, type ServerChild } from '../support/server-process.
 
 const Q = paths.questionnaires
 const procs = processSuite('faults')
-const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
+const { start, startHealthy, waitHealthy, query, signedIn, postmasterPid, databaseUrl } = procs
 
 describe('faults', () => {
   it('DU2 (issue 14 fix 6): SIGKILL mid-generation resumes at once with honest progress, and the history counts the whole run', async () => {
     const port = await freePort()
-    let server = start(port)
-    await waitHealthy(port)
-    const { access } = await seedMember(port, 'generation@example.com')
-    let api = client(port, access)
+    let server = await startHealthy(port)
+    const { api } = await signedIn(port, 'generation@example.com')
     const added = await api.post(paths.knowledgeBase.qa, {
       question: 'Do you encrypt backups at rest?',
       answer: 'Yes, with AES-256.',
@@ -52,10 +49,8 @@ describe('faults', () => {
     expect(before.status).toBe('generating')
     expect(before.progress).toBeLessThan(100)
 
-    server = start(port)
-    await waitHealthy(port)
-    // the owner's session survives the restart
-    api = client(port, access)
+    server = await startHealthy(port)
+    // the owner's session survives the restart (the same token, the client holds nothing else)
     const restarted = Date.now()
     // progress never goes back: what was saved counts from the first look after the restart
     const first = await api.get(Q.get(q.id))
@@ -83,10 +78,8 @@ describe('faults', () => {
 
   it('SIGKILL mid-analysis and mid-export: every analysis ends ready or failed with a reason, every export run is finished after the restart (issue 37), no half-written file', async () => {
     const port = await freePort()
-    let server = start(port)
-    await waitHealthy(port)
-    const { access } = await seedMember(port, 'export@example.com')
-    let api = client(port, access)
+    let server = await startHealthy(port)
+    const { api } = await signedIn(port, 'export@example.com')
     const q = await analysed(api, 'Export me.csv', backupQuestions(2000))
     // kills at random points of analyses (just uploaded) and of exports in flight: an export is a
     // job (issue 37), its request answered at once, so the node dies while its run is queued or
@@ -102,9 +95,7 @@ describe('faults', () => {
       runs.push(exporting.body.export.id)
       await sleep(Math.floor(Math.random() * 300))
       await kill(server)
-      server = start(port)
-      await waitHealthy(port)
-      api = client(port, access)
+      server = await startHealthy(port)
     }
     for (const id of uploaded) {
       const done = await settled(api, id)
@@ -151,10 +142,8 @@ describe('faults', () => {
 
   it('DU1: a questionnaire left queued by a killed server, its job lost with it, is analysed at the next start, not minutes later', async () => {
     const port = await freePort()
-    let server = start(port)
-    await waitHealthy(port)
-    const { access } = await seedMember(port, 'queued@example.com')
-    let api = client(port, access)
+    let server = await startHealthy(port)
+    const { api } = await signedIn(port, 'queued@example.com')
     const q = await analysed(api, 'Queued.csv', backupQuestions(50))
     await kill(server)
     // as a crash between queueing a (re-)analysis and its job running leaves it: the row queued a
@@ -163,9 +152,7 @@ describe('faults', () => {
       q.id,
     ])
     await query(`delete from pgboss.job where name = 'questionnaire.analyse'`)
-    server = start(port)
-    await waitHealthy(port)
-    api = client(port, access)
+    server = await startHealthy(port)
     // the reaper's periodic pass comes every five minutes: this must not wait for it
     const done = await settled(api, q.id, 20_000)
     expect(done).toMatchObject({ status: 'ready', questions: 50 })
@@ -179,9 +166,8 @@ describe('faults', () => {
     const apiB = start(portB, { env: { WORKERS: 'false', DATABASE_URL: databaseUrl() } })
     const workers = [0, 1].map(() => start(0, { entry: 'server/worker.ts' }))
     await waitHealthy(portB)
-    const { access } = await seedMember(portA, 'scale@example.com')
-    const a = client(portA, access)
-    const b = client(portB, access)
+    const { api: a, at } = await signedIn(portA, 'scale@example.com')
+    const b = at(portB)
     expect(
       (
         await b.post(paths.knowledgeBase.qa, {
@@ -228,10 +214,8 @@ describe('faults', () => {
   it('issue 14 fix 4: a killed PostgreSQL answers 503 with Retry-After while down, is restarted, and nothing is lost', async () => {
     const port = await freePort()
     // durable commits, as in production: a killed postmaster must not take committed work with it
-    const server = start(port, { env: { EMBEDDED_PG_FSYNC: 'true' }, capture: true })
-    await waitHealthy(port)
-    const { access } = await seedMember(port, 'postgres@example.com')
-    const api = client(port, access)
+    const server = await startHealthy(port, { env: { EMBEDDED_PG_FSYNC: 'true' }, capture: true })
+    const { api } = await signedIn(port, 'postgres@example.com')
     const q = await analysed(api, 'Before.csv', backupQuestions(5))
     const pid = postmasterPid()
     expect(pid).toBeTruthy()

@@ -7,7 +7,6 @@ import {
   type Body,
   backupQuestions,
   type Client,
-  client,
   settled,
   sleep,
   until,
@@ -23,7 +22,7 @@ import { processSuite } from '../support/server-process.ts'
 
 const Q = paths.questionnaires
 const procs = processSuite('outage')
-const { start, waitHealthy, query, seedMember, postmasterPid, databaseUrl } = procs
+const { start, startHealthy, waitHealthy, query, signedIn, postmasterPid, databaseUrl } = procs
 
 /** Ends every connection to the database but the one asking. */
 const terminateEveryone = () =>
@@ -81,8 +80,7 @@ async function expectNoEditLost(
 }
 
 async function setUp(port: number, email: string, total: number) {
-  const { access } = await seedMember(port, email)
-  const api = client(port, access)
+  const { api } = await signedIn(port, email)
   const added = await api.post(paths.knowledgeBase.qa, {
     question: 'Do you encrypt backups at rest?',
     answer: 'Yes, with AES-256.',
@@ -103,8 +101,7 @@ const healthy = async (port: number) => {
 describe('the database goes away under work in flight (issue 37, S6)', () => {
   it('every connection ended while 20 people edit, a generation and an export run: the server stays up, answers again, loses nothing and finishes both', async () => {
     const port = await freePort()
-    const server = start(port, { capture: true })
-    await waitHealthy(port)
+    const server = await startHealthy(port, { capture: true })
     const total = 2_000
     const { api, q, mine } = await setUp(port, 'outage@example.com', total)
     const other = await analysed(api, 'Export me.csv', backupQuestions(3_000))
@@ -176,8 +173,7 @@ describe('the database goes away under work in flight (issue 37, S6)', () => {
     })
     const total = 1_500
     const { api: viaA, q } = await setUp(portA, 'restart@example.com', total)
-    const { access } = await seedMember(portB, 'restart-b@example.com')
-    const viaB = client(portB, access)
+    const { api: viaB } = await signedIn(portB, 'restart-b@example.com')
     expect((await viaA.post(Q.generate(q.id))).status).toBe(202)
     await until('generation to be under way', async () => {
       const res = await viaA.get(Q.get(q.id))

@@ -7,6 +7,7 @@ import { afterAll, afterEach } from 'vitest'
 import { apiPath, paths } from '../../contract/paths.ts'
 import { hashPassword } from '../../server/auth/password.ts'
 import { attachEmbeddedPostgres } from '../../server/db/embedded.ts'
+import { client } from './process-api.ts'
 
 /**
  * The real server as a child process on a DATA_DIR of its own, for the tests that kill it
@@ -41,6 +42,13 @@ export function processSuite(label: string) {
   return procs
 }
 
+/** How a process is started: extra environment, its output kept, another entry point. */
+interface StartOptions {
+  env?: Record<string, string>
+  capture?: boolean
+  entry?: string
+}
+
 export function serverProcesses(label: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `quire-${label}-`))
   chmodSync(dataDir, 0o755)
@@ -48,10 +56,7 @@ export function serverProcesses(label: string) {
   /** The processes started since the last `killStarted`. */
   let started: ServerChild[] = []
 
-  function start(
-    port: number,
-    options: { env?: Record<string, string>; capture?: boolean; entry?: string } = {},
-  ): ServerChild {
+  function start(port: number, options: StartOptions = {}): ServerChild {
     const child = spawn(process.execPath, [options.entry ?? 'server/main.ts'], {
       cwd: root,
       env: {
@@ -103,6 +108,13 @@ export function serverProcesses(label: string) {
     throw new Error('server did not become healthy')
   }
 
+  /** Starts the server on `port` (as `start`) and waits until it is healthy: the server. */
+  async function startHealthy(port: number, options: StartOptions = {}) {
+    const server = start(port, options)
+    await waitHealthy(port)
+    return server
+  }
+
   /** A statement against the running server's embedded PostgreSQL. */
   async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) {
     const url = attachEmbeddedPostgres(dataDir)
@@ -142,6 +154,16 @@ export function serverProcesses(label: string) {
     return { orgId: Number(org?.id), access }
   }
 
+  /**
+   * A member of a new organisation signed in on the server at `port` (`seedMember`): their token,
+   * an API client as them, and `at`, a client as them on another node of the same database. A
+   * client holds only the port and the token, so it serves again once its server is restarted.
+   */
+  async function signedIn(port: number, email: string) {
+    const { access } = await seedMember(port, email)
+    return { access, api: client(port, access), at: (other: number) => client(other, access) }
+  }
+
   /** The postmaster's pid, from its pid file. */
   function postmasterPid() {
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid')
@@ -171,10 +193,12 @@ export function serverProcesses(label: string) {
   return {
     dataDir,
     start,
+    startHealthy,
     killStarted,
     waitHealthy,
     query,
     seedMember,
+    signedIn,
     postmasterPid,
     databaseUrl,
     cleanup,
