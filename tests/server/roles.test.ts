@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { AUTH_TEXTS } from '../../contract/auth-texts.ts'
 import { API_PREFIX, paths } from '../../contract/paths.ts'
-import { type Capability, can, ROLES, type Role } from '../../contract/roles.ts'
+import { type Capability, can, ROLES } from '../../contract/roles.ts'
 import { questionnaire, rowsOf, uploadFile } from './answering/helpers.ts'
-import { call, insertUser, signIn } from './auth/helpers.ts'
+import { call, insertUser, signedInTeam, signIn } from './auth/helpers.ts'
 import { withTestApp } from './support.ts'
 
 /**
@@ -312,16 +312,12 @@ describe('roles, on every call', () => {
       qa: qa.body.id,
     }
 
-    const tokens = new Map<Role, string>()
-    for (const role of ROLES) {
-      const person = await insertUser(ctx.database, { role, orgId: admin.orgId })
-      tokens.set(role, (await signIn(ctx, person.email)).access)
-    }
+    const tokens = await signedInTeam(ctx, ROLES, admin.orgId)
     const wrong: string[] = []
     for (const [method, path, capability] of TABLE) {
       for (const role of ROLES) {
         const res = await call(ctx, method, path(ids), {
-          token: tokens.get(role),
+          token: tokens[role],
           ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
         })
         const denied = res.status === 403 && res.body?.error === AUTH_TEXTS.permissionDenied
@@ -372,12 +368,11 @@ describe('roles, on every call', () => {
   })
 
   it("lets a contributor delete only their own work, and an approver anyone's", async () => {
-    const admin = await insertUser(ctx.database, { role: 'admin' })
-    const adminToken = (await signIn(ctx, admin.email)).access
-    const contributor = await insertUser(ctx.database, { role: 'contributor', orgId: admin.orgId })
-    const contributorToken = (await signIn(ctx, contributor.email)).access
-    const approver = await insertUser(ctx.database, { role: 'approver', orgId: admin.orgId })
-    const approverToken = (await signIn(ctx, approver.email)).access
+    const {
+      admin: adminToken,
+      contributor: contributorToken,
+      approver: approverToken,
+    } = await signedInTeam(ctx, ['admin', 'contributor', 'approver'])
 
     const theirs = await uploadFile(ctx, adminToken, 'admin.txt', 'Backups run nightly.')
     const mine = await uploadFile(ctx, contributorToken, 'mine.txt', 'Logs are kept a year.')
@@ -423,12 +418,11 @@ describe('roles, on every call', () => {
   })
 
   it('lets only an approver or an admin change an approved answer', async () => {
-    const admin = await insertUser(ctx.database, { role: 'admin' })
-    const adminToken = (await signIn(ctx, admin.email)).access
-    const contributor = await insertUser(ctx.database, { role: 'contributor', orgId: admin.orgId })
-    const contributorToken = (await signIn(ctx, contributor.email)).access
-    const approver = await insertUser(ctx.database, { role: 'approver', orgId: admin.orgId })
-    const approverToken = (await signIn(ctx, approver.email)).access
+    const {
+      admin: adminToken,
+      contributor: contributorToken,
+      approver: approverToken,
+    } = await signedInTeam(ctx, ['admin', 'contributor', 'approver'])
     const q = await questionnaire(ctx, adminToken, ['Do you encrypt backups?'])
     const [row] = await rowsOf(ctx, adminToken, q.id)
     const answer = row.answer.id as number

@@ -172,6 +172,25 @@ export async function signIn(ctx: TestApp, email: string, password = SHARED_PASS
   return res.body as { access: string; refresh: string; requires_password_change: boolean }
 }
 
+/**
+ * One person of each role in `roles`, signed in: their access tokens by role. They join the
+ * organisation `orgId`, or else the one the first of them makes (an admin's, as a rule).
+ */
+export async function signedInTeam<R extends Role>(
+  ctx: TestApp,
+  roles: readonly R[],
+  orgId?: number,
+) {
+  const tokens = {} as Record<R, string>
+  let team = orgId
+  for (const role of roles) {
+    const person = await insertUser(ctx.database, { role, orgId: team })
+    team = person.orgId
+    tokens[role] = (await signIn(ctx, person.email)).access
+  }
+  return tokens
+}
+
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
