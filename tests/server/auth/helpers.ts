@@ -8,11 +8,13 @@ import { licenses, organizations, users } from '../../../server/db/schema.ts'
 import { defaultLimits } from '../../../server/modules/account/license.ts'
 import { type Account, newAccount } from '../../support/account.ts'
 import { apiCall } from '../../support/api-call.ts'
-import type { CapturedMail, MailCapture } from '../../support/smtp.ts'
-import { linkIn, startSmtpCapture } from '../../support/smtp.ts'
+import { tokenOf } from '../../support/mailed-links.ts'
+import type { MailCapture } from '../../support/smtp.ts'
+import { startSmtpCapture } from '../../support/smtp.ts'
 import { createTestApp, lateBound } from '../support.ts'
 
-export { type Account, newAccount }
+// the suites read a new account and a mailed link's token from here too
+export { type Account, newAccount, tokenOf }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>
 
@@ -82,16 +84,6 @@ export function registerBody(account: Account) {
     firstName: account.firstName,
     lastName: account.lastName,
     marketing_consent: false,
-  }
-}
-
-/** The token of a mailed link. */
-export function tokenOf(mail: CapturedMail, pathname: string) {
-  const url = linkIn(mail, pathname)
-  return {
-    url,
-    uid: url.searchParams.get('uid') ?? '',
-    token: url.searchParams.get('token') ?? url.searchParams.get('uuid') ?? '',
   }
 }
 
@@ -222,10 +214,3 @@ export function withMailAppOnClock(options: Omit<Parameters<typeof withMailApp>[
   const clock = manualClock()
   return { clock, ...withMailApp({ ...options, now: clock.now }) }
 }
-
-/** The answer to a one-time link that is wrong, used or expired, with the spec's text. */
-export const invalidTokenError = (text: string) => ({
-  error: text,
-  msg: text,
-  code: 'invalid_token',
-})

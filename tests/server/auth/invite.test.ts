@@ -4,17 +4,9 @@ import { inviteUserResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS, userLimitText } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { auditEvents, licenses, linkTokens, users } from '../../../server/db/schema.ts'
+import { invalidTokenError, mailedLink } from '../../support/mailed-links.ts'
 import { TEST_PUBLIC_URL } from '../support.ts'
-import {
-  DAY,
-  insertUser,
-  invalidTokenError,
-  login,
-  post,
-  signIn,
-  tokenOf,
-  withMailAppOnClock,
-} from './helpers.ts'
+import { DAY, insertUser, login, post, signIn, withMailAppOnClock } from './helpers.ts'
 
 const INVALID = invalidTokenError(AUTH_TEXTS.invalidOrExpiredToken)
 
@@ -37,11 +29,8 @@ describe('invites and set-password', () => {
     return post(ctx, paths.users.invite, body, access)
   }
 
-  async function inviteLink(email: string, nth = 1) {
-    await ctx.mailer.idle()
-    const mail = await smtp.waitFor(email, { subject: /invit/i, nth })
-    return { mail, ...tokenOf(mail, '/set-password') }
-  }
+  const inviteLink = (email: string, nth = 1) =>
+    mailedLink(ctx, smtp, email, { subject: /invit/i, pathname: '/set-password', nth })
 
   const setPassword = (uid: string, token: string, new_password = 'My-first-password-42') =>
     post(ctx, paths.auth.setPassword, { uid, token, new_password })

@@ -4,18 +4,9 @@ import { validateResetTokenResponseSchema } from '../../../contract/auth.ts'
 import { AUTH_TEXTS } from '../../../contract/auth-texts.ts'
 import { apiPath, paths } from '../../../contract/paths.ts'
 import { linkTokens, users } from '../../../server/db/schema.ts'
+import { invalidTokenError, mailedLink } from '../../support/mailed-links.ts'
 import { TEST_PUBLIC_URL } from '../support.ts'
-import {
-  get,
-  HOUR,
-  insertUser,
-  invalidTokenError,
-  login,
-  post,
-  signIn,
-  tokenOf,
-  withMailAppOnClock,
-} from './helpers.ts'
+import { get, HOUR, insertUser, login, post, signIn, withMailAppOnClock } from './helpers.ts'
 
 const RESET_SENT = { status: 'success', detail: AUTH_TEXTS.resetSent }
 const INVALID = { token_valid: false, user_email: null, expired: false }
@@ -29,9 +20,7 @@ describe('password reset', () => {
     const res = await post(ctx, paths.auth.requestPasswordReset, { email })
     expect(res.status).toBe(200)
     expect(res.body).toEqual(RESET_SENT)
-    await ctx.mailer.idle()
-    const mail = await smtp.waitFor(email, { subject: /reset/i, nth })
-    return { mail, ...tokenOf(mail, '/reset-password') }
+    return mailedLink(ctx, smtp, email, { subject: /reset/i, pathname: '/reset-password', nth })
   }
 
   const validate = (uid: string, token: string) =>
