@@ -1,11 +1,5 @@
 import { expect, test } from '@playwright/test'
-import {
-  openAndGenerate,
-  postQuestionnaire,
-  signInWithToken,
-  uploadReady,
-  yesNoWorkbook,
-} from './support/workspace.ts'
+import { answeredFromDocument } from './support/workspace.ts'
 
 /**
  * The reviewer sees why (issue 27): a Yes from a document lists what the question asks, part by
@@ -19,22 +13,19 @@ test('a Yes from a document shows each part the question asks, stated or not, an
   request,
 }) => {
   test.setTimeout(90_000)
-  const headers = await signInWithToken(page, request)
-  const fileId = await uploadReady(request, headers, {
+  const document = {
     name: 'Vulnerability management.txt',
     mimeType: 'text/plain',
     buffer: Buffer.from(`Vulnerability management. ${SCANNING}`),
-  })
-  const id = await postQuestionnaire(
-    request,
-    headers,
-    'Scanning check.xlsx',
-    await yesNoWorkbook('Vulnerabilities', [
+  }
+  const answered = await answeredFromDocument(page, request, document, {
+    name: 'Scanning check.xlsx',
+    tab: 'Vulnerabilities',
+    questions: [
       ['VUL-01', 'Is vulnerability scanning of production systems automated?'],
       ['VUL-02', 'Do you perform vulnerability scanning weekly?'],
-    ]),
-  )
-  await openAndGenerate(page, id, { questions: 2, answered: 2 })
+    ],
+  })
 
   const grid = page.getByRole('listbox', { name: 'Questions of Vulnerabilities' })
   const panel = page.getByRole('region', { name: 'Answer' })
@@ -89,6 +80,5 @@ test('a Yes from a document shows each part the question asks, stated or not, an
   await page.screenshot({ path: 'test-results/screens/parts-375.png' })
   await page.setViewportSize({ width: 1440, height: 900 })
 
-  await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
-  await request.post('/api/v1/files/batch-delete/', { headers, data: { file_ids: [fileId] } })
+  await answered.remove()
 })

@@ -5,6 +5,7 @@ import { makeQuestionnaireXlsx } from '../tests/fixtures/questionnaires.ts'
 import {
   openAndGenerate,
   postQuestionnaire,
+  signInAndPost,
   signInWithToken,
   uploadReady,
   yesNoWorkbook,
@@ -20,13 +21,10 @@ test('review a questionnaire: progress, tabs, edit, approve, undo, export the or
   request,
 }) => {
   test.setTimeout(90_000)
-  const headers = await signInWithToken(page, request)
-  const id = await postQuestionnaire(
-    request,
-    headers,
-    'Vendor assessment.xlsx',
-    await makeQuestionnaireXlsx({ custom: true, perTab: 6 }),
-  )
+  const { headers, id } = await signInAndPost(page, request, {
+    name: 'Vendor assessment.xlsx',
+    workbook: await makeQuestionnaireXlsx({ custom: true, perTab: 6 }),
+  })
 
   await page.goto(`/questionnaire/${id}`)
   // the license notice of spec section 2, once per browser session

@@ -1,7 +1,12 @@
 import { expect, test } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { shotAtBothWidths } from './support/screens.ts'
-import { postQuestionnaire, signInWithToken, yesNoWorkbook } from './support/workspace.ts'
+import {
+  postQuestionnaire,
+  signInAndPost,
+  signInWithToken,
+  yesNoWorkbook,
+} from './support/workspace.ts'
 
 /**
  * The reviewer's day (issue 39): last year's completed questionnaire imported as one (its
@@ -121,16 +126,13 @@ test('a file that arrives with answers keeps them, and the export says what it w
   request,
 }) => {
   test.setTimeout(90_000)
-  const headers = await signInWithToken(page, request)
-  const id = await postQuestionnaire(
-    request,
-    headers,
-    'Half done.xlsx',
-    await yesNoWorkbook('Security', [
+  const { id } = await signInAndPost(page, request, {
+    name: 'Half done.xlsx',
+    workbook: await yesNoWorkbook('Security', [
       ['SEC-01', 'Do you encrypt backups?', 'Yes', 'AES-256, keys held in a KMS.'],
       ['SEC-02', 'Do you run a bug bounty?'],
     ]),
-  )
+  })
   await page.goto(`/questionnaire/${id}`)
   await page
     .getByRole('dialog', { name: 'License Limitation' })

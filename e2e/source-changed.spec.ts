@@ -1,12 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { makePdf } from '../tests/fixtures/documents.ts'
-import {
-  openAndGenerate,
-  postQuestionnaire,
-  signInWithToken,
-  uploadReady,
-  yesNoWorkbook,
-} from './support/workspace.ts'
+import { answeredFromDocument, uploadReady } from './support/workspace.ts'
 
 /**
  * A reviewer resolves a source-changed answer (issue 28): a policy's new version no longer says
@@ -44,18 +38,15 @@ test('a reviewer sees an answer whose document changed, both passages, and confi
   request,
 }) => {
   test.setTimeout(120_000)
-  const headers = await signInWithToken(page, request)
-  const fileId = await uploadReady(request, headers, await policy(ENCRYPTION))
-  const id = await postQuestionnaire(
-    request,
-    headers,
-    'Customer review.xlsx',
-    await yesNoWorkbook('Controls', [
+  const answered = await answeredFromDocument(page, request, await policy(ENCRYPTION), {
+    name: 'Customer review.xlsx',
+    tab: 'Controls',
+    questions: [
       ['ENC-01', 'Are Lumen ledger archives encrypted at rest?'],
       ['BCP-01', 'Is the disaster recovery plan tested with a failover?'],
-    ]),
-  )
-  await openAndGenerate(page, id, { questions: 2, answered: 2 })
+    ],
+  })
+  const { headers, fileId } = answered
   const grid = page.getByRole('listbox', { name: 'Questions of Controls' })
   await expect(grid.getByTestId('row-flag')).toHaveCount(0)
 
@@ -119,6 +110,5 @@ test('a reviewer sees an answer whose document changed, both passages, and confi
   await expect(grid.getByRole('option')).toHaveCount(2)
   await expect(grid.getByTestId('row-flag')).toHaveCount(0)
 
-  await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
-  await request.post('/api/v1/files/batch-delete/', { headers, data: { file_ids: [fileId] } })
+  await answered.remove()
 })

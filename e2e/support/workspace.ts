@@ -118,3 +118,41 @@ export async function uploadQuestionnaire(
   await expect.poll(statusOf, { timeout: 30_000 }).toBe('ready')
   return id
 }
+
+/**
+ * Signs a new admin in (as `signInWithToken`) and posts a questionnaire workbook (as
+ * `postQuestionnaire`): the API headers and the questionnaire's id, while it is analysed.
+ */
+export async function signInAndPost(
+  page: Page,
+  request: APIRequestContext,
+  questionnaire: { name: string; workbook: Buffer },
+) {
+  const headers = await signInWithToken(page, request)
+  const id = await postQuestionnaire(request, headers, questionnaire.name, questionnaire.workbook)
+  return { headers, id }
+}
+
+/**
+ * A document's answers (the journeys of issues 27 and 28): signs a new admin in, uploads the
+ * document and waits until it is read, posts a one-tab Yes/No questionnaire and generates its
+ * answers, every question answered. The ids, the API headers, and `remove`, which deletes the
+ * questionnaire and the document once the journey is done with them.
+ */
+export async function answeredFromDocument(
+  page: Page,
+  request: APIRequestContext,
+  document: { name: string; mimeType: string; buffer: Buffer },
+  questionnaire: { name: string; tab: string; questions: [ref: string, text: string][] },
+) {
+  const { name, tab, questions } = questionnaire
+  const headers = await signInWithToken(page, request)
+  const fileId = await uploadReady(request, headers, document)
+  const id = await postQuestionnaire(request, headers, name, await yesNoWorkbook(tab, questions))
+  await openAndGenerate(page, id, { questions: questions.length, answered: questions.length })
+  const remove = async () => {
+    await request.delete(`/api/v1/filler/questionnaires/${id}/delete/`, { headers })
+    await request.post('/api/v1/files/batch-delete/', { headers, data: { file_ids: [fileId] } })
+  }
+  return { headers, fileId, id, remove }
+}
