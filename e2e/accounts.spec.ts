@@ -1,11 +1,5 @@
 import { expect, test } from '@playwright/test'
-import {
-  logOut,
-  newAccount,
-  register,
-  registerAndConfirm,
-  signInWithPassword,
-} from './support/accounts.ts'
+import { logOut, newAccount, register, signedUp, signInWithPassword } from './support/accounts.ts'
 import { sql } from './support/db.ts'
 import { linkIn, mailsTo, waitForMail } from './support/mailbox.ts'
 
@@ -13,8 +7,7 @@ test.describe('accounts and sessions', () => {
   test('register, confirm by the emailed link, land on the dashboard, log out', async ({
     page,
   }) => {
-    const account = newAccount('register')
-    await registerAndConfirm(page, account)
+    const account = await signedUp(page, 'register')
     // a new organisation's home: the page's title once, and the first steps, none done yet
     await expect(page.getByTestId('page-title')).toHaveText('Home')
     await expect(page.getByRole('heading', { name: 'Get started' })).toBeVisible()
@@ -44,8 +37,7 @@ test.describe('accounts and sessions', () => {
   })
 
   test("a wrong password shows 'Wrong credentials'; the right one signs in", async ({ page }) => {
-    const account = newAccount('wrongpw')
-    await registerAndConfirm(page, account)
+    const account = await signedUp(page, 'wrongpw')
     await logOut(page)
     await signInWithPassword(page, account.email, `${account.password}-nope`)
     await expect(page.getByText('Wrong credentials')).toBeVisible()
@@ -58,8 +50,7 @@ test.describe('accounts and sessions', () => {
   test('forgot password, reset by the emailed link, sign in with the new password', async ({
     page,
   }) => {
-    const account = newAccount('reset')
-    await registerAndConfirm(page, account)
+    const account = await signedUp(page, 'reset')
     await logOut(page)
     await page.getByLabel('Work Email').fill(account.email)
     await page.getByRole('button', { name: 'Continue' }).click()
@@ -85,8 +76,7 @@ test.describe('accounts and sessions', () => {
   test("an expired reset link shows 'Reset Link Expired'; 'Send New Reset Link' mails a new one", async ({
     page,
   }) => {
-    const account = newAccount('expired')
-    await registerAndConfirm(page, account)
+    const account = await signedUp(page, 'expired')
     await logOut(page)
     await page.goto('/forgot-password')
     await page.getByLabel(/email/i).fill(account.email)
@@ -110,8 +100,7 @@ test.describe('accounts and sessions', () => {
   })
 
   test('an invite link sets a first password', async ({ page, request }) => {
-    const admin = newAccount('admin')
-    await registerAndConfirm(page, admin)
+    await signedUp(page, 'admin')
     const access = await page.evaluate(() => localStorage.getItem('access_token'))
     const invitee = `invitee-${Date.now()}@example.com`
     const invite = await request.post('/api/v1/admin/users/invite/', {
@@ -135,8 +124,7 @@ test.describe('accounts and sessions', () => {
   })
 
   test("an admin's one-time sign-in link signs a colleague in once", async ({ page, request }) => {
-    const admin = newAccount('magic-admin')
-    await registerAndConfirm(page, admin)
+    await signedUp(page, 'magic-admin')
     const access = await page.evaluate(() => localStorage.getItem('access_token'))
     const headers = { Authorization: `Bearer ${access}` }
     const colleague = `colleague-${Date.now()}@example.com`
@@ -170,8 +158,7 @@ test.describe('accounts and sessions', () => {
   test('a user flagged to change the password is sent to /force-password-change', async ({
     page,
   }) => {
-    const account = newAccount('forced')
-    await registerAndConfirm(page, account)
+    const account = await signedUp(page, 'forced')
     await logOut(page)
     await sql('update users set must_change_password = true where lower(email) = lower($1)', [
       account.email,
@@ -194,9 +181,8 @@ test.describe('accounts and sessions', () => {
   })
 
   test("the expiry warning appears and 'Extend Session' extends", async ({ page }) => {
-    const account = newAccount('expiry')
     await page.clock.install()
-    await registerAndConfirm(page, account)
+    const account = await signedUp(page, 'expiry')
     // 2 h tokens: jump to 4 minutes before expiry; the due 60 s check fires on the way
     await page.clock.fastForward('01:56:00')
     await expect(

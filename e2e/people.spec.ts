@@ -1,12 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { ROLE_TEXTS, type Role } from '../contract/roles.ts'
-import {
-  logOut,
-  newAccount,
-  register,
-  registerAndConfirm,
-  signInWithPassword,
-} from './support/accounts.ts'
+import { logOut, newAccount, register, signedUp, signInWithPassword } from './support/accounts.ts'
 import { linkIn, waitForMail } from './support/mailbox.ts'
 
 /**
@@ -59,8 +53,7 @@ async function acceptInvite(page: Page, email: string, password: string) {
 test('an admin invites a colleague from Settings, who sets a password and signs in', async ({
   page,
 }) => {
-  const admin = newAccount('people-admin')
-  await registerAndConfirm(page, admin)
+  await signedUp(page, 'people-admin')
   const colleague = `grace-${Date.now()}@example.com`
   await inviteFromSettings(page, colleague, 'approver')
   const people = page.getByRole('list', { name: 'People' })
@@ -83,8 +76,7 @@ test('an admin changes a role and removes a colleague, whose open session ends a
   browser,
   page,
 }) => {
-  const admin = newAccount('remover')
-  await registerAndConfirm(page, admin)
+  await signedUp(page, 'remover')
   const colleague = `leaver-${Date.now()}@example.com`
   await inviteFromSettings(page, colleague, 'contributor')
 
@@ -125,8 +117,7 @@ test('an admin changes a role and removes a colleague, whose open session ends a
 test('an admin renames the organisation, sets the answer style, and reads and downloads the audit log', async ({
   page,
 }) => {
-  const admin = newAccount('org-admin')
-  await registerAndConfirm(page, admin)
+  const admin = await signedUp(page, 'org-admin')
   await page.goto('/settings/organization')
   const organisation = page.getByRole('region', { name: 'Organisation' })
   await expect(organisation.getByLabel('Name')).toHaveValue(admin.organization)
@@ -181,8 +172,7 @@ test('someone at the verified domain asks to join, confirms the address, and is 
   page,
 }) => {
   const domain = `join-${Date.now()}.test`
-  const admin = { ...newAccount('join-admin'), email: `boss@${domain}` }
-  await registerAndConfirm(page, admin)
+  const admin = await signedUp(page, 'join-admin', { email: `boss@${domain}` })
   await page.goto('/settings/organization')
   const organisation = page.getByRole('region', { name: 'Organisation' })
   await organisation.getByLabel('Verified email domains').fill(domain)

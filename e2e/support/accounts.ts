@@ -1,10 +1,10 @@
 import { type Browser, expect, type Page } from '@playwright/test'
 import { hashPassword } from '../../server/auth/password.ts'
-import type { Account } from '../../tests/support/account.ts'
+import { type Account, newAccount } from '../../tests/support/account.ts'
 import { sql } from './db.ts'
 import { linkIn, waitForMail } from './mailbox.ts'
 
-export { newAccount } from '../../tests/support/account.ts'
+export { newAccount }
 export type TestAccount = Account
 
 export async function register(page: Page, account: TestAccount) {
@@ -26,6 +26,16 @@ export async function registerAndConfirm(page: Page, account: TestAccount) {
   await page.goto(linkIn(mail, '/confirm_email'))
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByTestId('page-title')).toHaveText('Home')
+}
+
+/**
+ * A new account (`newAccount(label)`, with `changes`) signed up: registered, confirmed by its
+ * emailed link and signed in on the dashboard (as `registerAndConfirm`).
+ */
+export async function signedUp(page: Page, label: string, changes: Partial<TestAccount> = {}) {
+  const account = { ...newAccount(label), ...changes }
+  await registerAndConfirm(page, account)
+  return account
 }
 
 export async function signInWithPassword(page: Page, email: string, password: string) {
