@@ -1,6 +1,7 @@
 import type { TeamOverview } from '../../../contract/collaboration.ts'
 import type { Database } from '../../db/index.ts'
 import { personOf } from '../../db/people.ts'
+import { ANSWERED_SQL, type AnswerCountCols, answerCountsOf } from '../questionnaires/shared.ts'
 import { activityOf } from './activity.ts'
 
 /**
@@ -11,7 +12,7 @@ import { activityOf } from './activity.ts'
 
 const IN_PROGRESS_LIMIT = 8
 
-interface ProgressRow {
+interface ProgressRow extends AnswerCountCols {
   id: string
   name: string
   due_date: string | null
@@ -22,9 +23,6 @@ interface ProgressRow {
   first_name: string | null
   last_name: string | null
   email: string | null
-  questions: string
-  answered: string
-  approved: string
   total: string
 }
 
@@ -43,8 +41,7 @@ export async function overviewOf(database: Database, orgId: number): Promise<Tea
               coalesce(o.due_date < current_date, false) as overdue, o.work_status,
               c.name as customer, o.owner_id, u.first_name, u.last_name, u.email, o.total,
               count(qq.id) as questions,
-              count(qq.id) filter (where a.status in ('generated', 'edited', 'approved', 'existing')
-                                     and (a.text <> '' or a.choice is not null)) as answered,
+              count(qq.id) filter (where ${ANSWERED_SQL}) as answered,
               count(qq.id) filter (where a.status = 'approved') as approved
          from open o
          left join customers c on c.id = o.customer_id
@@ -84,9 +81,7 @@ export async function overviewOf(database: Database, orgId: number): Promise<Tea
     work_status: row.work_status as TeamOverview['in_progress'][number]['work_status'],
     customer: row.customer,
     owner: personOf({ user_id: row.owner_id, ...row }),
-    questions: Number(row.questions),
-    answered: Number(row.answered),
-    approved: Number(row.approved),
+    ...answerCountsOf(row),
   }))
   const counts = review.rows[0]
   return {

@@ -22,7 +22,7 @@ import { isOtherProductNote } from '../../answering/products.ts'
 import { THIRD_PARTY_PREFIX } from '../../answering/third-party.ts'
 import { TRANSFERRED } from '../../answering/transfer.ts'
 import type { Database } from '../../db/index.ts'
-import { personOf } from '../../db/people.ts'
+import { personOf, type UserCols } from '../../db/people.ts'
 import type { ParseLimits } from '../../ingest/index.ts'
 import type { Jobs } from '../../jobs/index.ts'
 import type { Logger } from '../../logger.ts'
@@ -70,6 +70,24 @@ export const ANSWER_FILTER_SQL: Record<AnswerFilter, string | null> = {
   not_ours: `(a.note like 'From %’s answers: check it holds for %' or a.note like '${THIRD_PARTY_PREFIX} %')`,
 }
 
+/**
+ * A questionnaire's counts as a query selects them (PostgreSQL's counts come as text): its
+ * questions, those answered (`ANSWERED_SQL`) and those approved. The list and Home's dashboard
+ * count alike.
+ */
+export interface AnswerCountCols {
+  questions: string
+  answered: string
+  approved: string
+}
+
+/** Those counts as the API shows them. */
+export const answerCountsOf = (row: AnswerCountCols) => ({
+  questions: Number(row.questions),
+  answered: Number(row.answered),
+  approved: Number(row.approved),
+})
+
 export const SUMMARY_SQL = `
   select q.id, q.name, q.kind, q.size_bytes, q.status, q.progress, q.progress_label, q.error, q.revision,
          q.created_at, q.updated_at, u.id as user_id, u.first_name, u.last_name, u.email,
@@ -95,7 +113,7 @@ export const SUMMARY_SQL = `
        where qq.questionnaire_id = q.id and qq.deleted_at is null
     ) c on true`
 
-export interface SummaryRow {
+export interface SummaryRow extends UserCols, AnswerCountCols {
   id: string
   name: string
   kind: QuestionnaireKind
@@ -108,12 +126,6 @@ export interface SummaryRow {
   created_at: Date
   updated_at: Date
   user_id: string | null
-  first_name: string | null
-  last_name: string | null
-  email: string | null
-  questions: string
-  answered: string
-  approved: string
   unsure_tabs: string
   can_undo: boolean
   owner_id: string | null
@@ -142,9 +154,7 @@ export const toQuestionnaire = (row: SummaryRow): Questionnaire => ({
       ? row.progress_label
       : null,
   error: row.status === 'failed' ? row.error : null,
-  questions: Number(row.questions),
-  answered: Number(row.answered),
-  approved: Number(row.approved),
+  ...answerCountsOf(row),
   unsure_tabs: Number(row.unsure_tabs),
   can_export_original: row.kind !== 'pdf' && row.kind !== 'portal',
   portal_url: row.portal_url,
