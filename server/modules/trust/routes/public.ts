@@ -36,6 +36,17 @@ const downloadParams = slugParams.extend({ id: z.coerce.number().int().positive(
 /** Questions to the ask box, per address. */
 const ASK_RULE = { limit: 20, windowMs: 60_000 }
 
+/** A call over its limit: 429 in the trust centre's words, with how long to wait. */
+const refuseIfLimited = (state: { limited: boolean; retryAfterS: number }) => {
+  if (state.limited)
+    throw apiError(
+      429,
+      TRUST_TEXTS.tooMany,
+      { code: 'rate_limited' },
+      { 'Retry-After': String(state.retryAfterS) },
+    )
+}
+
 /**
  * The trust centre as anyone reads it: no session, none carried; an unknown slug, an unpublished
  * page and a document not on it answer alike; rate-limited per address.
@@ -59,14 +70,7 @@ export function publicRoutes(
   /** The public calls' limit: reads of the page in memory, the rest in the shared limiter. */
   const limited = async (c: Context, read = false) => {
     const key = `trust-public:${clientAddress(c, options.trustProxy)}`
-    const state = read ? views.hit(key) : await options.limiter.hit(key, PUBLIC_RULE)
-    if (state.limited)
-      throw apiError(
-        429,
-        TRUST_TEXTS.tooMany,
-        { code: 'rate_limited' },
-        { 'Retry-After': String(state.retryAfterS) },
-      )
+    refuseIfLimited(read ? views.hit(key) : await options.limiter.hit(key, PUBLIC_RULE))
     // the public page is the same for everyone, and no staff session rides along
     c.header('Cache-Control', 'no-store')
     c.header('Referrer-Policy', 'no-referrer')
@@ -122,17 +126,9 @@ export function publicRoutes(
   app.open.post(routePath(P.ask('{slug}')), async (c) => {
     await limited(c)
     // answering costs more than reading: a tighter limit of its own
-    const state = await options.limiter.hit(
-      `trust-ask:${clientAddress(c, options.trustProxy)}`,
-      ASK_RULE,
+    refuseIfLimited(
+      await options.limiter.hit(`trust-ask:${clientAddress(c, options.trustProxy)}`, ASK_RULE),
     )
-    if (state.limited)
-      throw apiError(
-        429,
-        TRUST_TEXTS.tooMany,
-        { code: 'rate_limited' },
-        { 'Retry-After': String(state.retryAfterS) },
-      )
     const { slug } = params(c, slugParams)
     const page = await service.requestPage(slug)
     const body = await jsonBody(c, trustAskSchema)
