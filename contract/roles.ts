@@ -6,8 +6,11 @@
 export const ROLES = ['admin', 'approver', 'contributor', 'viewer'] as const
 export type Role = (typeof ROLES)[number]
 
-/** What a call needs. Reading and exporting is every role's. */
-export const CAPABILITIES = [
+/**
+ * What an approver may do: every capability but the organisation's people and settings, which
+ * are the admin's alone. A new capability goes here or after it, in CAPABILITIES, by choice.
+ */
+const APPROVER_CAPABILITIES = [
   /** Read everything of the organisation, search it and export or download it. */
   'read',
   /** Upload files and links to the repository, tag and reprocess them, add and edit knowledge items. */
@@ -22,6 +25,11 @@ export const CAPABILITIES = [
   'questionnaires.delete',
   /** Approve and un-approve answers. */
   'answers.approve',
+] as const
+
+/** What a call needs. Reading and exporting is every role's. */
+export const CAPABILITIES = [
+  ...APPROVER_CAPABILITIES,
   /** Invite, approve, remove and change people; their roles, sign-in links and passwords. */
   'users.manage',
   /** The organisation's settings, and its audit log. */
@@ -31,15 +39,7 @@ export type Capability = (typeof CAPABILITIES)[number]
 
 export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {
   admin: CAPABILITIES,
-  approver: [
-    'read',
-    'repository.write',
-    'repository.delete',
-    'library.manage',
-    'questionnaires.write',
-    'questionnaires.delete',
-    'answers.approve',
-  ],
+  approver: APPROVER_CAPABILITIES,
   contributor: ['read', 'repository.write', 'questionnaires.write'],
   viewer: ['read'],
 }
