@@ -13,6 +13,23 @@ export const alert = css({
 })
 
 /**
+ * A small round count (the bell's unread notifications, a sidebar page's count): its shape and
+ * figures. Where it sits and its colours are the caller's.
+ */
+export const countPill = css({
+  minW: '4.5',
+  h: '4.5',
+  px: '1',
+  display: 'grid',
+  placeItems: 'center',
+  borderRadius: 'full',
+  fontSize: '10px',
+  fontWeight: 'bold',
+  lineHeight: '1',
+  fontVariantNumeric: 'tabular-nums',
+})
+
+/**
  * A dialog's content box. `size`: md and xl from sm up, wide (3xl) from md up; `pad`: fit (less
  * padding on phones, scrolls inside a short window) or fixed (always the same padding).
  */

@@ -12,7 +12,7 @@ import {
   unreadBadge,
 } from '../../../machines/notification-centre/index.ts'
 import { RetryAlert } from '../../components/row-actions.tsx'
-import { focusRing } from '../../components/styles.ts'
+import { countPill, focusRing } from '../../components/styles.ts'
 import { Button, Drawer, IconButton, Portal, Spinner } from '../../components/ui'
 import { formatExact, formatRelative } from '../../lib/format.ts'
 import { useView } from '../use-view.ts'
@@ -25,25 +25,18 @@ import { useView } from '../use-view.ts'
 type CentreActor = ActorRefFrom<typeof notificationCentreMachine>
 
 const bellWrap = css({ position: 'relative', display: 'inline-flex' })
-const badge = css({
-  position: 'absolute',
-  top: '-1',
-  right: '-1',
-  minW: '4.5',
-  h: '4.5',
-  px: '1',
-  display: 'grid',
-  placeItems: 'center',
-  borderRadius: 'full',
-  bg: 'red.9',
-  color: 'white',
-  fontSize: '10px',
-  fontWeight: 'bold',
-  lineHeight: '1',
-  fontVariantNumeric: 'tabular-nums',
-  pointerEvents: 'none',
-  boxShadow: '0 0 0 2px var(--colors-bg-default)',
-})
+const badge = cx(
+  countPill,
+  css({
+    position: 'absolute',
+    top: '-1',
+    right: '-1',
+    bg: 'red.9',
+    color: 'white',
+    pointerEvents: 'none',
+    boxShadow: '0 0 0 2px var(--colors-bg-default)',
+  }),
+)
 const content = css({ w: { base: '100vw', sm: 'md' } })
 const headerRow = flex({ align: 'center', justify: 'space-between', gap: '3', pr: '8' })
 const list = css({ display: 'flex', flexDirection: 'column', gap: '1' })

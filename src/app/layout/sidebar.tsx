@@ -3,7 +3,7 @@ import { LifeBuoy, Settings } from 'lucide-react'
 import { css, cx } from 'styled-system/css'
 import { vstack } from 'styled-system/patterns'
 import { SIDEBAR_TOOLTIP_OPEN_DELAY_MS } from '../../../machines/constants.ts'
-import { focusRing } from '../../components/styles.ts'
+import { countPill, focusRing } from '../../components/styles.ts'
 import { SimpleTooltip } from '../../components/ui'
 import { LogoMark } from '../logo.tsx'
 import { NAV_ITEMS, type NavItem } from './nav.ts'
@@ -63,25 +63,18 @@ const itemWide = css({ w: 'full', h: '9', gap: '3', px: '2.5', justifyContent: '
 const itemCompact = css({ w: '9', h: '9' })
 const caption = css({ textStyle: 'sm', fontWeight: 'medium', truncate: true })
 const spacer = css({ flex: '1' })
-const countBadge = css({
-  position: 'absolute',
-  top: '50%',
-  right: '2',
-  transform: 'translateY(-50%)',
-  minW: '4.5',
-  h: '4.5',
-  px: '1',
-  display: 'grid',
-  placeItems: 'center',
-  borderRadius: 'full',
-  bg: 'colorPalette.default',
-  color: 'colorPalette.fg',
-  fontSize: '10px',
-  fontWeight: 'bold',
-  lineHeight: '1',
-  fontVariantNumeric: 'tabular-nums',
-  '[data-compact] &': { top: '-1', right: '-1', transform: 'none' },
-})
+const countBadge = cx(
+  countPill,
+  css({
+    position: 'absolute',
+    top: '50%',
+    right: '2',
+    transform: 'translateY(-50%)',
+    bg: 'colorPalette.default',
+    color: 'colorPalette.fg',
+    '[data-compact] &': { top: '-1', right: '-1', transform: 'none' },
+  }),
+)
 const withBadge = css({ position: 'relative' })
 
 /** An item's tooltip, with its count when it has one ('My work: 3 due soon'). */
