@@ -75,6 +75,13 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-data-'))
   const hub = createEventHub({ database, logger })
   const parseLimits = { timeoutMs: options.parserTimeoutMs ?? 30_000 }
+  // the models, as the jobs and the app are both given them
+  const llm = options.llmModel
+    ? { model: options.llmModel }
+    : options.llmSettings
+      ? { settings: options.llmSettings }
+      : undefined
+  const embeddings = options.embeddingModel ? { model: options.embeddingModel } : undefined
   let jobs: Jobs | undefined
   if (options.jobs) {
     jobs = await startJobs({
@@ -88,12 +95,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
         logger,
         parseLimits,
         urlFetchAllow: options.urlFetchAllow ?? [],
-        llm: options.llmModel
-          ? { model: options.llmModel }
-          : options.llmSettings
-            ? { settings: options.llmSettings }
-            : undefined,
-        embeddings: options.embeddingModel ? { model: options.embeddingModel } : undefined,
+        llm,
+        embeddings,
       }),
     })
   }
@@ -110,12 +113,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     maxUploadMb: options.maxUploadMb,
     urlFetchAllow: options.urlFetchAllow,
     parseLimits,
-    llm: options.llmModel
-      ? { model: options.llmModel }
-      : options.llmSettings
-        ? { settings: options.llmSettings }
-        : undefined,
-    embeddings: options.embeddingModel ? { model: options.embeddingModel } : undefined,
+    llm,
+    embeddings,
     logger,
     version: 'test',
     embedded: true,
