@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { paths } from '../../../contract/paths.ts'
 import { inTransaction } from '../../../server/db/index.ts'
-import { createLogger } from '../../../server/logger.ts'
-import { createNotificationService } from '../../../server/modules/notifications/service.ts'
 import { post, withMailApp } from '../auth/helpers.ts'
-import { TEST_JWT_SECRET, TEST_PUBLIC_URL } from '../support.ts'
-import { team as teamOf } from './team.ts'
+import { notificationService, team as teamOf } from './team.ts'
 
 /**
  * Issue 37: what mention and comment emails carry, and how many. S2: past the first few in a
@@ -23,15 +20,7 @@ const { ctx, smtp } = withMailApp({
 })
 
 /** Another API node on the same database: its deliveries race this app's. */
-const otherNode = () =>
-  createNotificationService({
-    database: ctx.database,
-    logger: createLogger('silent'),
-    mailer: ctx.mailer,
-    publicUrl: TEST_PUBLIC_URL,
-    secret: TEST_JWT_SECRET,
-    gathering,
-  })
+const otherNode = () => notificationService(ctx, { gathering })
 
 async function team() {
   const found = await teamOf(ctx, [

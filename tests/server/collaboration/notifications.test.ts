@@ -6,29 +6,19 @@ import { inTransaction } from '../../../server/db/index.ts'
 import type { HubEvent } from '../../../server/http/event-hub.ts'
 import { createJobDefinitions, NOTIFICATION_DIGEST_JOB } from '../../../server/jobs/registry.ts'
 import { createLogger } from '../../../server/logger.ts'
-import {
-  createNotificationService,
-  type NotifyEvent,
-} from '../../../server/modules/notifications/service.ts'
+import type { NotifyEvent } from '../../../server/modules/notifications/service.ts'
 import { createDiskStorage } from '../../../server/storage/index.ts'
 import { linkIn } from '../../support/smtp.ts'
 import { type Body, questionnaire, rowsOf } from '../answering/helpers.ts'
 import { call, get, post, withMailApp } from '../auth/helpers.ts'
 import { TEST_JWT_SECRET, TEST_PUBLIC_URL } from '../support.ts'
-import { person as personOf, team as teamOf } from './team.ts'
+import { notificationService, person as personOf, team as teamOf } from './team.ts'
 
 const Q = paths.questionnaires
 const N = paths.notifications
 const { ctx, smtp } = withMailApp({ jobs: true })
 
-const service = () =>
-  createNotificationService({
-    database: ctx.database,
-    logger: createLogger('silent'),
-    mailer: ctx.mailer,
-    publicUrl: TEST_PUBLIC_URL,
-    secret: TEST_JWT_SECRET,
-  })
+const service = () => notificationService(ctx)
 
 const person = (orgId: number | undefined, role: Role, status?: 'active' | 'removed') =>
   personOf(ctx, orgId, role, status)
@@ -370,14 +360,7 @@ describe('the daily email of due and overdue work (issue 29)', () => {
     await sql(`update questionnaires set work_status = 'sent' where id = $1`, [sent.id])
 
     smtp.clear()
-    const notifications = createNotificationService({
-      database: ctx.database,
-      logger: createLogger('silent'),
-      mailer: ctx.mailer,
-      publicUrl: TEST_PUBLIC_URL,
-      secret: TEST_JWT_SECRET,
-      now: () => new Date('2030-01-10T07:00:00Z'),
-    })
+    const notifications = notificationService(ctx, { now: () => new Date('2030-01-10T07:00:00Z') })
     expect(await notifications.digest()).toEqual({ reminders: 2, people: 1 })
     const mail = await smtp.waitFor(contributor.email)
     await settle()

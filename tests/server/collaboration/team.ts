@@ -1,6 +1,10 @@
 import type { Role } from '../../../contract/roles.ts'
+import { createLogger } from '../../../server/logger.ts'
+import type { MailGathering } from '../../../server/modules/notifications/gather.ts'
+import { createNotificationService } from '../../../server/modules/notifications/service.ts'
 import { questionnaire, rowsOf } from '../answering/helpers.ts'
 import { insertUser, signIn, type TestApp } from '../auth/helpers.ts'
+import { TEST_JWT_SECRET, TEST_PUBLIC_URL } from '../support.ts'
 
 /** A person of `orgId` (or of a new organisation), signed in unless removed. */
 export async function person(
@@ -36,3 +40,21 @@ export async function team(ctx: TestApp, questions: string[]) {
     all: [admin, approver, contributor, viewer],
   }
 }
+
+/**
+ * A notification service on the test app's database, as another API node runs it: the app's
+ * mailer, the tests' public address and secret, and the case's own clock or `gathering` when it
+ * sets them.
+ */
+export const notificationService = (
+  ctx: TestApp,
+  own: { now?: () => Date; gathering?: Partial<MailGathering> } = {},
+) =>
+  createNotificationService({
+    database: ctx.database,
+    logger: createLogger('silent'),
+    mailer: ctx.mailer,
+    publicUrl: TEST_PUBLIC_URL,
+    secret: TEST_JWT_SECRET,
+    ...own,
+  })
