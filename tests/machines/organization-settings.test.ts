@@ -63,6 +63,28 @@ const events: AnyEventObject[] = [
 ]
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
+/**
+ * The settings of `org`, started against a server that keeps every save it is sent (`saves`) and
+ * refuses one, with that reason, while `refusal` gives one.
+ */
+function againstServer(refusal: () => string | null = () => null) {
+  const saves: OrganizationUpdate[] = []
+  const actor = createActor(
+    organizationSettingsMachine.provide({
+      actors: {
+        loadOrganization: fromPromise<Organization, void>(async () => org),
+        saveOrganization: fromPromise<Organization, OrganizationUpdate>(async ({ input }) => {
+          saves.push(input)
+          const reason = refusal()
+          if (reason) throw new Error(reason)
+          return { ...org, ...input } as Organization
+        }),
+      },
+    }),
+  ).start()
+  return { actor, saves }
+}
+
 describe('organizationSettingsMachine', () => {
   testEveryPath(pending, events, {
     view,
@@ -76,20 +98,10 @@ describe('organizationSettingsMachine', () => {
   })
 
   test('edits, adds a domain, saves once, says it saved; a refusal keeps the form and its reason', async () => {
-    const saves: OrganizationUpdate[] = []
     let refuse = true
-    const actor = createActor(
-      organizationSettingsMachine.provide({
-        actors: {
-          loadOrganization: fromPromise<Organization, void>(async () => org),
-          saveOrganization: fromPromise<Organization, OrganizationUpdate>(async ({ input }) => {
-            saves.push(input)
-            if (refuse) throw new Error('other.test is not a domain of an admin')
-            return { ...org, ...input } as Organization
-          }),
-        },
-      }),
-    ).start()
+    const { actor, saves } = againstServer(() =>
+      refuse ? 'other.test is not a domain of an admin' : null,
+    )
     const emitted: AnyEventObject[] = []
     actor.on('*', (event) => emitted.push(event))
     await settle()
@@ -115,18 +127,7 @@ describe('organizationSettingsMachine', () => {
   })
 
   test('saves the review cycle with the organisation, and says why a cycle cannot be saved', async () => {
-    const saves: OrganizationUpdate[] = []
-    const actor = createActor(
-      organizationSettingsMachine.provide({
-        actors: {
-          loadOrganization: fromPromise<Organization, void>(async () => org),
-          saveOrganization: fromPromise<Organization, OrganizationUpdate>(async ({ input }) => {
-            saves.push(input)
-            return { ...org, ...input } as Organization
-          }),
-        },
-      }),
-    ).start()
+    const { actor, saves } = againstServer()
     await settle()
     expect(organizationSettingsView.form(actor.getSnapshot()).review_cycle_days).toBe(365)
     actor.send({ type: 'edit', change: { review_cycle_days: 0 } })
