@@ -170,13 +170,13 @@ const base = setup({
     setViewers: assign((_, viewers: WorkspaceContext['viewers']) => ({ viewers })),
     setLivePaused: assign((_, livePaused: boolean) => ({ livePaused })),
     /** A question's open comment threads on its row at once (the live stream reads it later too). */
-    countComments: assign(({ context }, counted: { questionId: number; open: number }) => ({
-      rows: context.rows.map((row) =>
-        row.id === counted.questionId && row.assignment.comments !== counted.open
-          ? { ...row, assignment: { ...row.assignment, comments: counted.open } }
-          : row,
-      ),
-    })),
+    countComments: assign(({ context }, counted: { questionId: number; open: number }) => {
+      const row = context.rows.find((one) => one.id === counted.questionId)
+      // the same count: the rows stay as they are (no view reads them again)
+      if (!row || row.assignment.comments === counted.open) return {}
+      const changed = { ...row, assignment: { ...row.assignment, comments: counted.open } }
+      return { rows: context.rows.map((one) => (one === row ? changed : one)) }
+    }),
     askDelete: assign((_, questionId: number) => ({ deletingId: questionId })),
     forgetDelete: assign({ deletingId: null }),
     // what the workspace tells its children
@@ -190,7 +190,9 @@ const base = setup({
     loadActivity: sendTo('activity', { type: 'load' }),
     previewSection: sendTo('sections', (_, ask: SectionAsk) => ({
       type: 'preview' as const,
-      ...ask,
+      operation: ask.operation,
+      tabId: ask.tabId,
+      instruction: ask.instruction,
     })),
     /** A custom instruction, for the chosen tab, previewed before it runs. */
     previewCustom: sendTo('sections', ({ context }, instruction: string) => ({

@@ -321,6 +321,15 @@ describe('questionnaireWorkspaceMachine', () => {
     actor.send({ type: 'history.open' })
     await tick()
     expect(activityReads).toBe(1)
+    // a section operation from the menu is previewed by the sections child
+    actor.send({ type: 'section.preview', operation: 'shorten', tabId: 1 })
+    await tick()
+    expect(actor.getSnapshot().children.sections?.getSnapshot().context.request).toEqual({
+      operation: 'shorten',
+      tabId: 1,
+      instruction: undefined,
+    })
+    actor.getSnapshot().children.sections?.send({ type: 'cancel' })
     actor.send({ type: 'custom.open' })
     actor.send({ type: 'custom.submit', instruction: 'Use British spelling' })
     expect(actor.getSnapshot().matches({ custom: 'closed' })).toBe(true)
