@@ -180,6 +180,7 @@ export const fileListMachine = setup({
   },
   states: {
     loading: {
+      description: 'The page of files the search, filters and page ask for is read.',
       tags: 'loading',
       invoke: {
         src: 'loadFiles',
@@ -189,6 +190,7 @@ export const fileListMachine = setup({
       },
     },
     failed: {
+      description: 'The list could not be read: the error, and Try again.',
       on: {
         refresh: 'loading',
         'filter.change': {
@@ -198,6 +200,7 @@ export const fileListMachine = setup({
       },
     },
     ready: {
+      description: 'The files; read again quietly every poll while one is queued or processing.',
       after: { pollInterval: { guard: 'hasPending', target: 'refreshing' } },
       on: {
         refresh: 'loading',
@@ -251,12 +254,14 @@ export const fileListMachine = setup({
       },
     },
     confirming: {
+      description: 'Delete these files? Nothing is deleted until confirmed.',
       on: {
         'delete.confirm': 'deleting',
         'delete.cancel': { target: 'ready', actions: 'forgetDelete' },
       },
     },
     deleting: {
+      description: 'The chosen files are deleted; then the list is read again.',
       tags: 'busy',
       invoke: {
         src: 'deleteFiles',
@@ -269,6 +274,7 @@ export const fileListMachine = setup({
       },
     },
     acting: {
+      description: 'A row’s action (reprocess, tags) runs; then the list is read again.',
       tags: 'busy',
       invoke: {
         src: 'runAction',

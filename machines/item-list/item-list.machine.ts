@@ -135,8 +135,12 @@ export const itemListMachine = setup({
     'item.reviewed': { actions: { type: 'replaceItem', params: ({ event }) => event.item } },
   },
   states: {
-    typing: { after: { searchDebounce: 'loading' } },
+    typing: {
+      description: 'The search text changed: wait for a pause in typing before listing.',
+      after: { searchDebounce: 'loading' },
+    },
     loading: {
+      description: 'The page of items the search, filters and page ask for is read.',
       tags: 'loading',
       invoke: {
         src: 'loadItems',
@@ -148,7 +152,7 @@ export const itemListMachine = setup({
         onError: { target: 'failed', actions: 'setError' },
       },
     },
-    ready: {},
-    failed: {},
+    ready: { description: 'The items of the page.' },
+    failed: { description: 'The items could not be read: the error, and Try again.' },
   },
 })

@@ -1,42 +1,4 @@
-import { assign, emit, fromPromise, raise, setup } from 'xstate'
-import { errorMessage } from '../../contract/errors.ts'
-import type { Role } from '../../contract/roles.ts'
-import type { AdminUser, TemporaryPassword } from '../../contract/users.ts'
-import { mustBeProvidedIn } from '../actors.ts'
-import { LIST_SEARCH_DEBOUNCE_MS } from '../constants.ts'
-import { searched } from '../shared-actions.ts'
-import type {
-  InviteForm,
-  PeopleContext,
-  PeopleEvents,
-  PeopleQuery,
-  PersonAction,
-} from './people.types.ts'
-
-const mustBeProvided = mustBeProvidedIn('peopleMachine')
-
-const EMPTY_INVITE: InviteForm = { email: '', first_name: '', last_name: '', role: 'contributor' }
-
-const actors = {
-  loadPeople: fromPromise<{ count: number; results: AdminUser[] }, PeopleQuery>(
-    mustBeProvided('loadPeople'),
-  ),
-  invite: fromPromise<AdminUser, InviteForm>(mustBeProvided('invite')),
-  changeRole: fromPromise<AdminUser, { id: number; role: Role }>(mustBeProvided('changeRole')),
-  removePerson: fromPromise<void, { id: number }>(mustBeProvided('removePerson')),
-  approvePerson: fromPromise<void, { id: number }>(mustBeProvided('approvePerson')),
-  rejectPerson: fromPromise<void, { id: number }>(mustBeProvided('rejectPerson')),
-  sendMagicLink: fromPromise<void, { id: number }>(mustBeProvided('sendMagicLink')),
-  temporaryPassword: fromPromise<TemporaryPassword, { id: number }>(
-    mustBeProvided('temporaryPassword'),
-  ),
-}
-
-/** What most calls are given: the id of the person the action is about. */
-const byId = ({ context }: { context: PeopleContext }) => ({ id: context.action?.id ?? 0 })
-
-/** Why a call failed, as the params of `setActionError`. */
-const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+import { byId, EMPTY_INVITE, errorOf, peopleSetup } from './people.setup.ts'
 
 /**
  * Settings → People (admins): the organisation's people, searched (after a pause in typing),
@@ -44,57 +6,7 @@ const errorOf = ({ event }: { event: { error: unknown } }) => event.error
  * someone after a confirmation; sending a one-time sign-in link; a temporary password shown once.
  * The list and the action run side by side: the list reloads after each change.
  */
-export const peopleMachine = setup({
-  types: {
-    context: {} as PeopleContext,
-    events: {} as PeopleEvents,
-    /** After each change the server recorded: the page refreshes the audit log. */
-    emitted: {} as { type: 'changed' },
-  },
-  actors,
-  delays: { searchDebounce: LIST_SEARCH_DEBOUNCE_MS },
-  actions: {
-    setSearch: assign(({ context, event }) => searched(context.query, event)),
-    setFilter: assign(({ context }, filter: Pick<PeopleQuery, 'role' | 'status'>) => ({
-      query: { ...context.query, ...filter, page: 1 },
-    })),
-    setPage: assign(({ context }, page: number) => ({
-      query: { ...context.query, page: Math.max(1, page) },
-    })),
-    setPeople: assign((_, output: { count: number; results: AdminUser[] }) => ({
-      count: output.count,
-      results: output.results,
-      listError: null,
-    })),
-    setListError: assign((_, error: unknown) => ({
-      listError: errorMessage(error, 'The list of people could not be loaded.'),
-    })),
-    openInvite: assign({ invite: EMPTY_INVITE, actionError: null, notice: null }),
-    editInvite: assign(({ context }, change: Partial<InviteForm>) => ({
-      invite: { ...context.invite, ...change },
-      actionError: null,
-    })),
-    target: assign((_, action: PersonAction) => ({
-      action,
-      actionError: null,
-      notice: null,
-      temporary: null,
-    })),
-    clearAction: assign({ action: null, temporary: null }),
-    setActionError: assign((_, error: unknown) => ({
-      actionError: errorMessage(error, 'That did not work. Try again.'),
-    })),
-    setNotice: assign((_, notice: string) => ({ notice })),
-    keepTemporary: assign((_, temporary: TemporaryPassword) => ({ temporary })),
-    dismissNotice: assign({ notice: null }),
-    // the list region reloads after a change
-    reloadList: raise({ type: 'refresh' }),
-    emitChanged: emit({ type: 'changed' as const }),
-  },
-  guards: {
-    inviteHasEmail: ({ context }) => context.invite.email.trim().includes('@'),
-  },
-}).createMachine({
+export const peopleMachine = peopleSetup.createMachine({
   id: 'people',
   context: {
     query: { page: 1, page_size: 25, q: '', role: '', status: '' },
@@ -110,6 +22,8 @@ export const peopleMachine = setup({
   type: 'parallel',
   states: {
     list: {
+      description:
+        'The people: searched, filtered, a page at a time; read again after each change.',
       initial: 'loading',
       on: {
         'search.change': { target: '.typing', reenter: true, actions: 'setSearch' },
@@ -132,6 +46,7 @@ export const peopleMachine = setup({
           after: { searchDebounce: 'loading' },
         },
         loading: {
+          description: 'The page of people the search, filters and page ask for is read.',
           tags: 'loading',
           invoke: {
             id: 'loadPeople',
@@ -147,14 +62,16 @@ export const peopleMachine = setup({
             },
           },
         },
-        ready: {},
+        ready: { description: 'The page of people, with the pager.' },
         failed: { description: 'Says the list could not be loaded; refresh tries again.' },
       },
     },
     action: {
+      description: 'What is being done to one person, beside the list.',
       initial: 'idle',
       states: {
         idle: {
+          description: 'No dialog open: a row’s menu or Invite starts an action.',
           on: {
             'invite.open': { target: 'inviting', actions: 'openInvite' },
             'role.change': {
@@ -202,6 +119,7 @@ export const peopleMachine = setup({
           on: { 'dialog.close': { target: 'idle', actions: 'clearAction' } },
           states: {
             editing: {
+              description: 'The form, until it is sent (an email is required).',
               on: {
                 'invite.edit': {
                   actions: { type: 'editInvite', params: ({ event }) => event.change },
@@ -218,6 +136,7 @@ export const peopleMachine = setup({
               },
             },
             sending: {
+              description: 'The invitation is sent.',
               tags: 'busy',
               invoke: {
                 id: 'invite',
@@ -244,6 +163,7 @@ export const peopleMachine = setup({
           },
         },
         changingRole: {
+          description: 'The new role is saved.',
           tags: 'busy',
           invoke: {
             id: 'changeRole',
@@ -268,6 +188,7 @@ export const peopleMachine = setup({
           },
         },
         removing: {
+          description: 'The person is removed; their sessions end.',
           tags: 'busy',
           invoke: {
             id: 'removePerson',
@@ -289,6 +210,7 @@ export const peopleMachine = setup({
           },
         },
         approving: {
+          description: 'A person awaiting approval is let in.',
           tags: 'busy',
           invoke: {
             id: 'approvePerson',
@@ -310,6 +232,7 @@ export const peopleMachine = setup({
           },
         },
         rejecting: {
+          description: 'A person awaiting approval is turned away.',
           tags: 'busy',
           invoke: {
             id: 'rejectPerson',
@@ -363,6 +286,7 @@ export const peopleMachine = setup({
           },
         },
         generatingPassword: {
+          description: 'A temporary password is made, to be shown once.',
           tags: 'busy',
           invoke: {
             id: 'temporaryPassword',

@@ -113,6 +113,7 @@ export const resetPasswordMachine = setup({
       initial: 'idle',
       states: {
         idle: {
+          description: 'The expired link’s page, until a new link is asked for.',
           on: {
             resend: [
               { guard: 'hasEmail', target: 'sending', actions: 'clearResendError' },

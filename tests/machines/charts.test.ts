@@ -7,6 +7,7 @@ import {
   checkFile,
   runtimeCharts,
   staticCharts,
+  undescribedTimedStates,
 } from '../../scripts/check-charts.ts'
 import * as fixture from '../fixtures/charts/built-states.ts'
 
@@ -60,5 +61,24 @@ describe('literal charts', () => {
     const root = path.resolve(import.meta.dirname, '../..')
     for (const flow of ['people', 'reset-password', 'set-password'])
       expect(await checkFile(path.join(root, `machines/${flow}/${flow}.machine.ts`))).toEqual([])
+  })
+
+  it('asks a flow with timers, and only such a flow, to describe every state', () => {
+    const timed = createMachine({
+      id: 'timed',
+      initial: 'waiting',
+      states: {
+        waiting: { description: 'Until the poll.', after: { 1000: 'polling' } },
+        polling: { initial: 'asking', states: { asking: {} } },
+      },
+    })
+    expect(undescribedTimedStates(timed)).toEqual(['polling', 'polling.asking'])
+    const untimed = createMachine({ id: 'plain', initial: 'a', states: { a: {}, b: {} } })
+    expect(undescribedTimedStates(untimed)).toEqual([])
+    const text =
+      "createMachine({ id: 'timed', initial: 'waiting', states: { waiting: {}, polling: { initial: 'asking', states: { asking: {} } } } })"
+    expect(chartProblems('t.machine.ts', text, { timed })).toEqual([
+      't.machine.ts (timed): a flow with timers describes every state; no description: polling, polling.asking',
+    ])
   })
 })

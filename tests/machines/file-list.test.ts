@@ -56,6 +56,8 @@ const events: AnyEventObject[] = [
 describe('fileListMachine', () => {
   testEveryPath(pending, events, {
     view,
+    // about 3.5 s alone: more than a test's default 5 s when the suite shares two cores
+    timeoutMs: 30_000,
     // the default check found that `loading` is the first load only: a reload keeps what was
     // read on screen, with no loading sign, while the 'loading' tag is on
     except: { tags: ['loading'] },
