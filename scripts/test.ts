@@ -60,9 +60,26 @@ const vitestOk = run('unit, server and ui tests', 'npx', [
   '--reporter=json',
   `--outputFile.json=${vitestReport}`,
 ])
-const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numTotalTests: number }>(
-  vitestReport,
-)
+type VitestReport = {
+  numPassedTests: number
+  numFailedTests: number
+  numTotalTests: number
+  testResults?: {
+    name: string
+    assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[]
+  }[]
+}
+const vitest = readJson<VitestReport>(vitestReport)
+/** The failed tests by file and name, with the first line of each failure: the run's tail is often all a reader sees. */
+const failedTests = (report: VitestReport) =>
+  (report.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? [])
+      .filter((test) => test.status === 'failed')
+      .map((test) => {
+        const why = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)
+        return `  ${path.relative(root, file.name)} › ${test.fullName}\n    ${why}`
+      }),
+  )
 if (vitest) {
   passed += vitest.numPassedTests
   failed += vitest.numFailedTests
@@ -93,6 +110,8 @@ if (!existsSync(chromium)) {
   } else check('e2e (no report)', false)
 }
 
+if (vitest && vitest.numFailedTests > 0)
+  console.log(`\nFailed vitest tests:\n${failedTests(vitest).join('\n')}`)
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`)
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)
