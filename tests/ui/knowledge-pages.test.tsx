@@ -20,7 +20,7 @@ import { Snippet } from '../../src/pages/knowledge-base/snippet.tsx'
 import RepositoryPage from '../../src/pages/repository/repository-page.tsx'
 import { qaItemOf } from '../fixtures/qa-items.ts'
 import { repositoryFileOf } from '../fixtures/repository-files.ts'
-import { chooseOption } from '../support/choose-option.ts'
+import { chooseOption, optionTexts } from '../support/choose-option.ts'
 import { knowledgeLogicOf } from '../support/knowledge-logic.ts'
 import { renderInSession } from '../support/ui-render.tsx'
 
@@ -409,17 +409,10 @@ describe('knowledge base page', () => {
     renderInSession(<KnowledgeBasePage logic={logic} />)
     fireEvent.click(screen.getByRole('button', { name: /Add Q&A/ }))
     const dialog = await screen.findByRole('dialog')
-    const options = async (name: string) => {
-      fireEvent.click(within(dialog).getByRole('combobox', { name }))
-      const list = await within(dialog).findByRole('listbox')
-      const texts = within(list)
-        .getAllByRole('option')
-        .map((option) => option.textContent)
-      fireEvent.keyDown(list, { key: 'Escape' })
-      return texts
-    }
-    await waitFor(async () => expect(await options('Owner')).toEqual(['No owner', 'Bea Ng']))
-    expect((await options('Review cycle'))[0]).toBe('Use the organisation’s (180 days)')
+    await waitFor(async () =>
+      expect(await optionTexts('Owner', dialog)).toEqual(['No owner', 'Bea Ng']),
+    )
+    expect((await optionTexts('Review cycle', dialog))[0]).toBe('Use the organisation’s (180 days)')
     await chooseOption('Review cycle', 'A number of days', dialog)
     const days = within(dialog).getByLabelText('Review cycle in days') as HTMLInputElement
     expect(days.value).toBe('180')

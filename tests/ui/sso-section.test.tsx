@@ -1,10 +1,11 @@
-import { fireEvent, render, screen, within } from '@testing-library/react'
+import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fromPromise } from 'xstate'
 import type { SsoSettings, SsoSettingsUpdate } from '../../contract/sso.ts'
 import { ToasterContext } from '../../src/app/toaster.tsx'
 import { createSsoLogic, SsoSection } from '../../src/pages/settings/sso-section.tsx'
 import { ssoSettingsOf } from '../fixtures/sso.ts'
+import { optionTexts } from '../support/choose-option.ts'
 
 const settings = (provider: SsoSettings['provider']) =>
   ssoSettingsOf({
@@ -31,13 +32,7 @@ function renderSection(saved: SsoSettings) {
 }
 
 /** The identity providers the select offers, in order. */
-async function providers() {
-  fireEvent.click(await screen.findByRole('combobox', { name: 'Identity provider' }))
-  const list = await screen.findByRole('listbox')
-  return within(list)
-    .getAllByRole('option')
-    .map((option) => option.textContent)
-}
+const providers = () => optionTexts('Identity provider')
 
 describe('SsoSection', () => {
   it('offers each protocol once: OpenID Connect, Google Workspace, SAML', async () => {
