@@ -55,6 +55,9 @@ export default defineConfig({
         // Panda's generated recipe modules are pure, but the recipes barrel re-exports all 54 of
         // them: without this every recipe lands in the /login bundle.
         moduleSideEffects: (id: string) => !id.includes('/styled-system/'),
+        // A zod schema is built by calls (`z.object(...)`) a bundler cannot prove pure: those a page
+        // never reads are dropped only when told. Nothing in the client calls zod for its effect.
+        manualPureFunctions: ['z'],
       },
     },
   },

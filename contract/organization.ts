@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { domainSchema } from './domains.ts'
 import { reviewCycleDaysSchema } from './freshness.ts'
 import { paged } from './paging.ts'
 
@@ -29,18 +30,6 @@ export const organizationSchema = z.object({
   export_approved_only: z._default(z.boolean(), false),
 })
 export type Organization = z.infer<typeof organizationSchema>
-
-/** An email domain as an organisation lists it (example.com), lower-cased. */
-export const domainSchema = z
-  .string()
-  .check(
-    z.trim(),
-    z.toLowerCase(),
-    z.regex(
-      /^(?=.{3,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
-      'Enter a domain such as example.com',
-    ),
-  )
 
 /**
  * Verified domains an organisation may hold, however they are added (update_organization or a DNS
@@ -152,23 +141,3 @@ export const ORGANIZATION_TEXTS = {
 
 /** The largest logo accepted. */
 export const LOGO_MAX_BYTES = 512 * 1024
-
-/** Providers where anyone can open an address: never an organisation's domain. */
-export const PUBLIC_EMAIL_DOMAINS = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'outlook.com',
-  'hotmail.com',
-  'live.com',
-  'yahoo.com',
-  'icloud.com',
-  'me.com',
-  'aol.com',
-  'proton.me',
-  'protonmail.com',
-  'gmx.com',
-  'gmx.de',
-  'mail.com',
-  'yandex.com',
-  'zoho.com',
-])

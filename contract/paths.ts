@@ -1,81 +1,26 @@
 /**
- * Every call of spec section 7, in one place, so the whole API surface is visible at a glance.
+ * Every call of spec section 7, in one table, so the whole API surface is visible at a glance (the
+ * calls signing in makes are kept in `account-paths.ts`, for /login's bundle, and spread in here).
  * Paths are relative to API_PREFIX; the client's base is API_PREFIX and the server mounts there.
  * Builders take ids and return the concrete path. Modules that come later already have their
  * paths here; the server answers a JSON 404 for those not built yet.
  */
 
-export const API_PREFIX = '/api/v1'
+import { API_PREFIX, accountPaths, type Id, seg } from './account-paths.ts'
 
-type Id = number | string
-const seg = (id: Id) => encodeURIComponent(String(id))
-
-export const SSO_PROVIDERS = ['google', 'microsoft', 'microsoft_oidc', 'microsoft_saml'] as const
-export type SsoProvider = (typeof SSO_PROVIDERS)[number]
+export {
+  API_PREFIX,
+  NO_REFRESH_ON_401,
+  SSO_PROVIDERS,
+  type SsoProvider,
+} from './account-paths.ts'
 
 export const paths = {
   health: '/health',
   /** The instance's terms and privacy policy (issue 30), public. */
   legal: (kind: 'terms' | 'privacy') => `/legal/${kind}/`,
 
-  /** Auth and account (under /admin). */
-  auth: {
-    login: '/admin/login/',
-    register: '/admin/register/',
-    confirmEmail: '/admin/confirm_email/',
-    tokenRefresh: '/admin/token/refresh/',
-    tokenGet: '/admin/token/get/',
-    requestPasswordReset: '/admin/request_password_reset/',
-    validatePasswordResetToken: '/admin/validate_password_reset_token/',
-    confirmPasswordReset: '/admin/confirm_password_reset/',
-    setPassword: '/admin/set-password/',
-    changePasswordForced: '/admin/change-password-forced/',
-    logout: '/logout/',
-    googleStart: '/admin/auth/social/google/',
-    googleCallback: '/admin/auth/social/google/callback/',
-    /** Ours: redeem an admin's one-time sign-in link (POST only: LT9). */
-    magicLink: '/admin/magic-link/',
-  },
-
-  /** Single sign-on (under /admin/sso). */
-  sso: {
-    discover: '/admin/sso/discover/',
-    login: (provider: SsoProvider) => `/admin/sso/login/${seg(provider)}/`,
-    callback: (provider: SsoProvider) => `/admin/sso/callback/${seg(provider)}/`,
-    exchange: '/admin/sso/exchange/',
-    settings: '/admin/sso/settings/',
-    settingsUpdate: '/admin/sso/settings/update/',
-    providersStatus: '/admin/sso/providers/status/',
-    /** Ours: reads the provider's discovery document with the settings being edited. */
-    test: '/admin/sso/test/',
-  },
-
-  /** Profile, license, billing. */
-  account: {
-    profile: '/admin/profile/',
-    license: '/admin/get_license/',
-    licenseTiers: '/admin/license_tiers/',
-    fileStats: '/admin/file_stats/',
-    updateOrganization: '/admin/update_organization/',
-    /** Ours: the organisation's settings, its audit log and the log as CSV. */
-    organization: '/admin/organization/',
-    /** Ours: the organisation's logo (GET the image, POST an image body, DELETE it). */
-    organizationLogo: '/admin/organization/logo/',
-    domainDnsRecord: '/admin/organization/domains/dns-record/',
-    domainVerifyDns: '/admin/organization/domains/verify-dns/',
-    auditLog: '/admin/audit-log/',
-    auditLogExport: '/admin/audit-log/export/',
-    /** Ours: what the organisation uses of each limit of its license. */
-    usage: '/admin/usage/',
-  },
-  /** Ours: the browser extension's hand-off (its allowlist, and tokens for a signed-in user). */
-  extension: {
-    config: '/admin/extension/config/',
-    handoff: '/admin/extension/handoff/',
-    /** Issue 42: a portal page's questions kept and drafted, and what the extension filled. */
-    portalRead: '/extension/portal/read/',
-    portalFilled: '/extension/portal/filled/',
-  },
+  ...accountPaths,
   payouts: {
     webhook: '/payouts/webhook/',
     subscription: '/payouts/subscription/',
@@ -288,18 +233,6 @@ export const paths = {
     logo: (slug: string) => `/public/trust/${seg(slug)}/logo/`,
   },
 } as const
-
-/**
- * Calls whose 401 means "bad credentials", not "expired session": the client never tries a
- * token refresh for them (spec section 8).
- */
-export const NO_REFRESH_ON_401 = [
-  paths.auth.login,
-  paths.auth.register,
-  paths.auth.tokenRefresh,
-  paths.auth.googleStart,
-  paths.auth.googleCallback,
-] as const
 
 /** Full path with the /api/v1 prefix. */
 export const apiPath = (path: string) => `${API_PREFIX}${path}`

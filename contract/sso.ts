@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
-import { domainSchema } from './organization.ts'
-import { SSO_PROVIDERS } from './paths.ts'
+import { SSO_PROVIDERS } from './account-paths.ts'
+import { domainSchema } from './domains.ts'
 
 /**
  * Single sign-on and Google sign-in (spec sections 3, 5, 7 and 8): each organisation's identity

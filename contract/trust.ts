@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { domainSchema } from './organization.ts'
+import { domainSchema } from './domains.ts'
 
 /**
  * The trust centre (issue 40): a public page per organisation with its security posture, what it

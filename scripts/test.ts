@@ -76,7 +76,7 @@ const failedTests = (report: VitestReport) =>
     (file.assertionResults ?? [])
       .filter((test) => test.status === 'failed')
       .map((test) => {
-        const why = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)
+        const why = (test.failureMessages?.[0] ?? '').split('\n')[0]?.slice(0, 300)
         return `  ${path.relative(root, file.name)} › ${test.fullName}\n    ${why}`
       }),
   )

@@ -1,6 +1,12 @@
 import { fromPromise } from 'xstate'
 import * as z from 'zod/mini'
 import {
+  API_PREFIX,
+  accountPaths as paths,
+  SSO_PROVIDERS,
+  type SsoProvider,
+} from '../../contract/account-paths.ts'
+import {
   type LoginResponse,
   loginResponseSchema,
   type SsoDiscoverResponse,
@@ -8,7 +14,6 @@ import {
   type TokenPair,
 } from '../../contract/auth.ts'
 import { extensionHandoffResponseSchema } from '../../contract/extension.ts'
-import { API_PREFIX, paths, SSO_PROVIDERS, type SsoProvider } from '../../contract/paths.ts'
 import { ssoProvidersStatusSchema } from '../../contract/sso.ts'
 import type {
   DiscoverInput,

@@ -1,8 +1,12 @@
 import { FetchError, type FetchOptions, ofetch } from 'ofetch'
 import { type $ZodType, type output, safeParse } from 'zod/v4/core'
+import {
+  API_PREFIX,
+  NO_REFRESH_ON_401,
+  accountPaths as paths,
+} from '../../contract/account-paths.ts'
 import { tokenRefreshResponseSchema } from '../../contract/auth.ts'
 import { errorSchema, errorText, LICENSE_LIMIT } from '../../contract/errors.ts'
-import { API_PREFIX, NO_REFRESH_ON_401, paths } from '../../contract/paths.ts'
 import { authEvents, limitEvents } from './events.ts'
 import { withRefreshLock } from './refresh-lock.ts'
 import { clearTokens, readTokens, storeTokens } from './tokens.ts'

@@ -1,11 +1,11 @@
 import { type EventObject, fromCallback, fromPromise } from 'xstate'
+import { accountPaths as paths } from '../../contract/account-paths.ts'
 import {
   ACCESS_TOKEN_KEY,
   type AccessClaims,
   type ProfileResponse,
   profileResponseSchema,
 } from '../../contract/auth.ts'
-import { paths } from '../../contract/paths.ts'
 import { REFRESH_SCHEDULE_THRESHOLD_S } from '../../machines/constants.ts'
 import type {
   ClockNowEvent,

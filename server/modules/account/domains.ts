@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto'
 import { Resolver } from 'node:dns/promises'
 import type pg from 'pg'
+import { PUBLIC_EMAIL_DOMAINS } from '../../../contract/domains.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import {
   type DnsRecord,
   MAX_VERIFIED_DOMAINS,
   ORGANIZATION_TEXTS,
-  PUBLIC_EMAIL_DOMAINS,
 } from '../../../contract/organization.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { type Database, inTransaction } from '../../db/index.ts'

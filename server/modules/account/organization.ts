@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import { auditLabel, auditSentence } from '../../../contract/audit.ts'
+import { PUBLIC_EMAIL_DOMAINS } from '../../../contract/domains.ts'
 import { ERROR_CODES } from '../../../contract/errors.ts'
 import {
   type AuditEvent,
@@ -7,7 +8,6 @@ import {
   ORGANIZATION_TEXTS,
   type Organization,
   type OrganizationUpdate,
-  PUBLIC_EMAIL_DOMAINS,
 } from '../../../contract/organization.ts'
 import type { AuthContext } from '../../auth/context.ts'
 import { auditBy, writeAudit } from '../../db/audit.ts'
