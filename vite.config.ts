@@ -1,12 +1,17 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants } from 'node:zlib'
+import { gzipAsync } from '@gfx/zopfli'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 
 const apiPort = Number(process.env.PORT ?? 3000)
 
-/** Writes .br and .gz beside each text asset so the server sends them without compressing. */
+/**
+ * Writes .br and .gz beside each text asset so the server sends them without compressing. The
+ * gzip is Zopfli's: any gzip reader reads it, and it is 3-4 % smaller than zlib's best, for the
+ * clients that do not take Brotli.
+ */
 function precompress(): Plugin {
   let outDir = 'dist'
   return {
@@ -15,7 +20,7 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir)
     },
-    closeBundle() {
+    async closeBundle() {
       const walk = (dir: string): string[] =>
         readdirSync(dir).flatMap((name) => {
           const full = path.join(dir, name)
@@ -25,7 +30,7 @@ function precompress(): Plugin {
         if (!/\.(js|css|html|svg|json|txt|webmanifest)$/.test(file)) continue
         const body = readFileSync(file)
         if (body.byteLength < 1024) continue
-        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }))
+        writeFileSync(`${file}.gz`, await gzipAsync(body, { numiterations: 5 }))
         writeFileSync(
           `${file}.br`,
           brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
